@@ -1,0 +1,48 @@
+# vcperf — two commands do all set-up:  make reproduce   and   make test
+PYTHON ?= python3.11
+VENV   := .venv
+BIN    := $(VENV)/bin
+STAMP  := $(VENV)/.installed
+
+.PHONY: reproduce test lint data-check lock clean browser
+
+# Create .venv with the pinned dependencies and the package (editable). Re-runs only when
+# pyproject.toml or the lock change; no network is needed after this step.
+$(STAMP): pyproject.toml requirements/lock.txt
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check -r requirements/lock.txt
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check --no-deps -e .
+	touch $@
+
+## Regenerate every figure and table into build/.
+reproduce: $(STAMP)
+	$(BIN)/vcperf regenerate
+
+## Lint, then the whole test suite (data validation, models, notebooks, environment files,
+## and a real-browser test of a notebook in JupyterLab).
+test: $(STAMP) browser
+	$(BIN)/ruff check .
+	$(BIN)/python -m pytest
+
+## Chromium for the browser test, from Debian (needs root; without it the browser test is skipped
+## with a message). Playwright drives it; Playwright never downloads a browser here.
+browser:
+	@command -v chromium >/dev/null 2>&1 || { [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1 && \
+	  { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; } ; } || \
+	  echo "note: chromium could not be installed; the browser test will be skipped"
+
+lint: $(STAMP)
+	$(BIN)/ruff check .
+
+## How many numbers printed in the seed studies are in data/ (a report, not a gate).
+data-check:
+	$(PYTHON) ../shared/checks/data_coverage.py .
+
+## Re-resolve requirements/lock.txt from pyproject's direct dependencies (needs the registry).
+lock:
+	rm -rf /tmp/vcperf-lock && $(PYTHON) -m venv /tmp/vcperf-lock
+	/tmp/vcperf-lock/bin/pip install --quiet . '.[test]' && /tmp/vcperf-lock/bin/pip uninstall -y --quiet vcperf
+	{ sed -n '1,2p' requirements/lock.txt; /tmp/vcperf-lock/bin/pip freeze; } > requirements/lock.tmp && mv requirements/lock.tmp requirements/lock.txt
+
+clean:
+	rm -rf $(VENV) build .pytest_cache

@@ -1,0 +1,107 @@
+"""The dependency lists of pyproject, the lock, environment.yml and binder/ must agree."""
+
+import os
+import re
+import subprocess
+import sys
+import tomllib
+from pathlib import Path
+
+import pytest
+import yaml
+from packaging.requirements import Requirement
+from packaging.utils import canonicalize_name
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _pyproject():
+    return tomllib.loads((ROOT / "pyproject.toml").read_text())
+
+
+def _runtime_requirements():
+    return {canonicalize_name(Requirement(r).name): Requirement(r) for r in _pyproject()["project"]["dependencies"]}
+
+
+def _lock():
+    pins = {}
+    for line in (ROOT / "requirements" / "lock.txt").read_text().splitlines():
+        line = line.split("#")[0].strip()
+        if line:
+            name, _, version = line.partition("==")
+            assert version, f"lock line not pinned with ==: {line!r}"
+            pins[canonicalize_name(name)] = version
+    return pins
+
+
+def _conda_pins(path):
+    env = yaml.safe_load(path.read_text())
+    conda, pip = {}, {}
+    for dep in env["dependencies"]:
+        if isinstance(dep, dict):
+            for item in dep["pip"]:
+                if item.startswith("-e"):
+                    continue
+                name, _, version = item.partition("==")
+                pip[canonicalize_name(name)] = version
+        else:
+            name, _, version = dep.partition("=")
+            conda[canonicalize_name(name)] = version
+    return env, conda, pip
+
+
+def test_lock_pins_every_direct_dependency_within_its_range():
+    lock = _lock()
+    extras = _pyproject()["project"]["optional-dependencies"]["test"]
+    for req in list(_runtime_requirements().values()) + [Requirement(r) for r in extras]:
+        name = canonicalize_name(req.name)
+        assert name in lock, f"{name} missing from requirements/lock.txt"
+        assert req.specifier.contains(lock[name]), f"lock pins {name}=={lock[name]}, pyproject wants {req}"
+
+
+def test_environment_yml_matches_pyproject_and_lock():
+    env, conda, pip = _conda_pins(ROOT / "environment.yml")
+    assert "conda-forge" in env["channels"]
+    assert conda.pop("python") == "3.11"
+    conda.pop("pip")
+    assert set(conda) == set(_runtime_requirements())
+    lock = _lock()
+    for name, version in conda.items():
+        assert version == lock[name], f"environment.yml pins {name}={version}, lock has {lock[name]}"
+    assert not pip, "environment.yml's pip section should only install the package itself (-e .)"
+
+
+def test_binder_matches_pyproject_and_lock_and_installs_the_package():
+    _, conda, pip = _conda_pins(ROOT / "binder" / "environment.yml")
+    assert conda.get("python") == "3.11"
+    assert set(pip) == set(_runtime_requirements())
+    lock = _lock()
+    for name, version in pip.items():
+        assert version == lock[name], f"binder pins {name}=={version}, lock has {lock[name]}"
+    post = (ROOT / "binder" / "postBuild").read_text()
+    assert re.search(r"^set -e$", post, re.M)
+    assert re.search(r"pip install .*-e \.", post)
+    assert os.access(ROOT / "binder" / "postBuild", os.X_OK)
+
+
+def test_console_script_is_declared():
+    assert _pyproject()["project"]["scripts"]["vcperf"] == "vcperf.cli:main"
+
+
+@pytest.mark.slow
+def test_binder_pip_list_builds_a_venv_that_imports_vcperf(tmp_path):
+    """Do what Binder does, minus conda: a fresh venv from binder/'s pip list, then postBuild."""
+    _, _, pip = _conda_pins(ROOT / "binder" / "environment.yml")
+    venv = tmp_path / "binder-venv"
+    subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
+    py = venv / "bin" / "python"
+    reqs = [f"{name}=={version}" for name, version in sorted(pip.items())]
+    subprocess.run([str(py), "-m", "pip", "install", "--quiet", "--disable-pip-version-check", *reqs], check=True)
+    env = {**os.environ, "PATH": f"{venv / 'bin'}{os.pathsep}{os.environ['PATH']}"}
+    env.pop("PYTHONPATH", None)
+    subprocess.run(["bash", str(ROOT / "binder" / "postBuild")], cwd=ROOT, env=env, check=True)
+    out = subprocess.run(
+        [str(py), "-c", "import vcperf, vcperf.network, vcperf.data; print(vcperf.data.validate_all())"],
+        cwd=tmp_path, env=env, check=True, capture_output=True, text=True,
+    )
+    assert "rows valid" in out.stdout

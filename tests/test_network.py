@@ -1,0 +1,142 @@
+"""Mechanism tests for vcperf.network: bounds, monotonicity, limits, presets, bad input."""
+
+import math
+
+import numpy as np
+import pytest
+
+from vcperf import data, network
+
+RTTS = np.linspace(0.0, 1.0, 41)
+LOSSES = np.array([0.0, 1e-5, 1e-4, 5e-4, 1e-3, 1e-2, 0.1])
+SIZES = np.array([0.0, 1.0, 1460.0, 14600.0, 1e5, 1e6, 3.5e6, 1e8])
+
+
+def test_throughput_never_exceeds_link_rate():
+    bw = np.array([0.5e6, 10e6, 1e9, 40e9])[:, None, None]
+    x = network.tcp_throughput_bps(bw, RTTS[None, :, None], LOSSES[None, None, :])
+    assert np.all(x <= bw * (1 + 1e-12))
+    assert np.all(x > 0)
+
+
+def test_lossless_throughput_is_min_of_link_and_window():
+    rwnd = 64 * 1024
+    x = network.tcp_throughput_bps(1e9, 0.1, 0.0, rwnd_bytes=rwnd)
+    assert x == pytest.approx(8 * rwnd / 0.1)
+    assert network.tcp_throughput_bps(1e6, 0.0, 0.0) == 1e6
+
+
+def test_throughput_decreases_with_rtt_and_loss():
+    x_rtt = network.tcp_throughput_bps(1e9, RTTS[1:], 1e-3)
+    assert np.all(np.diff(x_rtt) < 0)
+    x_loss = network.tcp_throughput_bps(1e9, 0.1, LOSSES)
+    assert np.all(np.diff(x_loss) <= 0)
+    assert np.all(np.diff(x_loss[1:]) < 0)
+
+
+def test_pftk_approaches_mathis_when_timeouts_are_rare():
+    # For small p the PFTK rate tends to MSS/RTT * sqrt(3/(2bp)) (Mathis et al. 1997 with b=2).
+    p, rtt, mss = 1e-6, 0.2, 1460.0
+    x = network.tcp_throughput_bps(1e12, rtt, p, rwnd_bytes=1e12)
+    mathis = 8 * mss / rtt * math.sqrt(3 / (2 * 2 * p))
+    assert x == pytest.approx(mathis, rel=0.01)
+
+
+def test_transfer_time_bounded_below_by_serialization_and_propagation():
+    bw, rtt, loss = np.meshgrid([0.5e6, 10e6, 1e9], RTTS, [0.0, 1e-3], indexing="ij")
+    for size in SIZES:
+        t = network.transfer_time_s(size, bw, rtt, loss)
+        assert np.all(t >= size * 8 / bw + rtt / 2 - 1e-12)
+
+
+def test_transfer_time_monotone_in_size_rtt_loss():
+    t_size = network.transfer_time_s(np.linspace(0, 1e7, 500), 10e6, 0.1, 1e-3)
+    assert np.all(np.diff(t_size) >= 0)
+    for size in SIZES[1:]:
+        t_rtt = network.transfer_time_s(size, 10e6, RTTS, 1e-3)
+        assert np.all(np.diff(t_rtt) > 0)
+        t_loss = network.transfer_time_s(size, 10e6, 0.1, LOSSES)
+        assert np.all(np.diff(t_loss) >= 0)
+
+
+def test_slow_start_rounds_for_small_window():
+    # 10 segments fit the initial window: one round, no idle, T = rtt/2 + size/R.
+    big = {"rwnd_bytes": 1e12}  # no window bound: the link rate rules
+    t = network.transfer_time_s(14600, 1e9, 0.1, **big)
+    assert t == pytest.approx(0.05 + 14600 * 8 / 1e9)
+    # 30 segments need 2 rounds (10 + 20); the sender idles rtt - 10 segments' serialization once.
+    t2 = network.transfer_time_s(30 * 1460, 1e9, 0.1, **big)
+    expected = 0.05 + 30 * 1460 * 8 / 1e9 + (0.1 - 10 * 1460 * 8 / 1e9)
+    assert t2 == pytest.approx(expected)
+
+
+def test_large_transfer_tends_to_size_over_rate():
+    size, bw = 1e10, 1e9
+    t = network.transfer_time_s(size, bw, 0.01)
+    assert t == pytest.approx(size * 8 / bw, rel=1e-3)
+
+
+def test_exchange_without_payload_costs_round_trips():
+    assert network.exchange_time_s(7, 0, 0, 1e6, 0.25) == pytest.approx(7 * 0.25)
+    t = network.exchange_time_s(np.arange(5), 500, 2000, 1e6, 0.1, 1e-3)
+    assert np.allclose(np.diff(t), t[1])
+
+
+def test_exchange_loss_penalty_is_expected_rto():
+    # A one-segment message lost with probability p waits one RTO = RTT + min RTO.
+    rto = 0.1 + network.DEFAULT_MIN_RTO_S
+    assert network.message_loss_delay_s(100, 0.1, 0.01) == pytest.approx(0.01 * rto)
+    assert network.message_loss_delay_s(3 * 1460, 0.1, 0.01) == pytest.approx((1 - 0.99**3) * rto)
+    t0 = network.exchange_time_s(1, 100, 100, 1e9, 0.1, 0.0)
+    t1 = network.exchange_time_s(1, 100, 100, 1e9, 0.1, 0.01)
+    # Loss adds the two expected RTOs and slows serialization (lower PFTK rate): at least the RTOs.
+    assert t1 - t0 >= 2 * 0.01 * rto
+
+
+def test_vectorized_equals_scalar():
+    sizes = np.array([1e3, 1e5, 1e7])
+    rtts = np.array([0.001, 0.1, 0.5])
+    vec = network.transfer_time_s(sizes, 10e6, rtts, 1e-3)
+    one = [float(network.transfer_time_s(s, 10e6, r, 1e-3)) for s, r in zip(sizes, rtts, strict=True)]
+    assert np.allclose(vec, one)
+
+
+def test_presets_are_the_eight_testbed_networks_of_robo_table1():
+    names = network.preset_names()
+    assert len(names) == 8
+    df = data.load("robo2019/table01_networks")
+    for name in names:
+        link = network.preset(name)
+        assert link.bandwidth_bps > 0 and link.rtt_s > 0 and 0 <= link.loss < 1
+    # RTT ordering stated by Table 1's testbed column: LAN fastest, satellite slowest.
+    rtts = {n: network.preset(n).rtt_s for n in names}
+    assert min(rtts, key=rtts.get) == "lan"
+    assert max(rtts, key=rtts.get) == "satellite"
+    assert len(df) > 0
+
+
+def test_robo_statement_level4_statistics_take_about_a_minute_on_dsl():
+    # 001_36d9adf7ffa34fcf.txt: ~3.5 MB of Level-4 statistics take about a minute on 512 Kbps DSL.
+    t = network.preset("dsl_512k").transfer_time_s(3.5e6)
+    assert 45 <= t <= 75
+
+
+@pytest.mark.parametrize(
+    ("call", "param"),
+    [
+        (lambda: network.tcp_throughput_bps(-1, 0.1), "bandwidth_bps"),
+        (lambda: network.tcp_throughput_bps(1e6, np.nan), "rtt_s"),
+        (lambda: network.tcp_throughput_bps(1e6, 0.1, 1.0), "loss"),
+        (lambda: network.transfer_time_s(-5, 1e6, 0.1), "size_bytes"),
+        (lambda: network.transfer_time_s(5, 1e6, 0.1, initial_window_segments=0), "initial_window_segments"),
+        (lambda: network.exchange_time_s(-1, 0, 0, 1e6, 0.1), "round_trips"),
+        (lambda: network.Link(0, 0.1), "bandwidth_bps"),
+        (lambda: network.Link(1e6, -0.1), "rtt_s"),
+        (lambda: network.preset("carrier_pigeon"), "name"),
+        (lambda: network.utilization(-1, 1e6), "offered_bps"),
+    ],
+)
+def test_bad_input_names_parameter_value_and_range(call, param):
+    with pytest.raises(ValueError, match=param) as err:
+        call()
+    assert "got" in str(err.value)

@@ -1,0 +1,135 @@
+"""vcperf regenerate: outputs, determinism, parameter checks, and safety on failure."""
+
+import hashlib
+import json
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import nbformat
+import pytest
+
+from vcperf import cli, params, regenerate
+
+pytestmark = pytest.mark.slow
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _digest(folder: Path) -> dict[str, str]:
+    """sha256 of every CSV, PNG, SVG and HTML file under ``folder`` (relative path -> hash)."""
+    return {
+        p.relative_to(folder).as_posix(): hashlib.sha256(p.read_bytes()).hexdigest()
+        for p in sorted(folder.rglob("*"))
+        if p.suffix in {".csv", ".png", ".svg", ".html"}
+    }
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory):
+    """One default regeneration into a scratch build folder (shared by the tests below)."""
+    target = tmp_path_factory.mktemp("regen") / "build"
+    assert regenerate.run(target) == []
+    return target
+
+
+def test_writes_executed_notebooks_figures_tables_fidelity_and_index(built):
+    for name in regenerate.notebooks():
+        assert (built / "notebooks" / f"{name}.ipynb").exists()
+    assert (built / "figures" / "robo_networks" / "transfer_time_vs_payload.png").stat().st_size > 10_000
+    assert (built / "figures" / "robo_networks" / "transfer_time_vs_payload.svg").exists()
+    assert (built / "tables" / "robo_networks" / "table01_networks_model.csv").exists()
+    index = (built / "index.html").read_text()
+    assert "figures/robo_networks/transfer_time_vs_payload.png" in index
+    assert "notebooks/robo_networks.ipynb" in index
+    assert "http" not in index  # no external assets
+
+
+def test_build_fidelity_csv_equals_cli_output(built, tmp_path):
+    out = tmp_path / "fid.csv"
+    assert cli.main(["fidelity", "--format", "csv", "-o", str(out)]) == 0
+    assert out.read_bytes() == (built / "fidelity.csv").read_bytes()
+
+
+def test_regenerating_twice_is_byte_identical(built, tmp_path):
+    second = tmp_path / "build2"
+    assert regenerate.run(second) == []
+    first_files, second_files = _digest(built), _digest(second)
+    assert len(first_files) >= 5
+    assert first_files == second_files
+
+
+def test_unknown_parameter_is_rejected_before_running_and_lists_parameters(built):
+    before = _digest(built)
+    with pytest.raises(ValueError, match="has no parameter 'bogus'") as err:
+        regenerate.run(built, overrides={"bogus": 1})
+    assert "whatif_payload_bytes" in str(err.value)
+    with pytest.raises(ValueError, match=r"whatif_payload_bytes must be in \[1000, 1e\+10\]"):
+        regenerate.run(built, overrides={"whatif_payload_bytes": -5.0})
+    with pytest.raises(ValueError, match="one of"):
+        regenerate.run(built, overrides={"whatif_network": "carrier_pigeon"})
+    with pytest.raises(ValueError, match="--only"):
+        regenerate.run(built, only=["no_such_notebook"])
+    assert _digest(built) == before
+
+
+def test_cli_rejects_bad_parameter_with_exit_code_2(capsys):
+    assert cli.main(["regenerate", "-p", "whatif_network=mars", "--output", "/nonexistent/x"]) == 2
+    assert "whatif_network" in capsys.readouterr().err
+
+
+def test_params_lists_defaults_and_units(capsys):
+    assert cli.main(["params", "robo_networks"]) == 0
+    out = capsys.readouterr().out
+    assert "whatif_payload_bytes = 3500000.0  [bytes] in [1000, 1e+10]" in out
+    assert "interactive = True" in out
+
+
+def test_parameter_comment_grammar():
+    assert params.parse_assignment("rtt_s=0.5") == ("rtt_s", 0.5)
+    assert params.parse_assignment("network=lan") == ("network", "lan")
+    with pytest.raises(ValueError, match="key=value"):
+        params.parse_assignment("no-equals")
+
+
+def _failing_notebook(path: Path):
+    nb = nbformat.v4.new_notebook()
+    cell = nbformat.v4.new_code_cell('interactive = True  # -: widgets\noutput_dir = "."  # path: outputs')
+    cell.metadata["tags"] = ["parameters"]
+    nb.cells = [cell, nbformat.v4.new_code_cell("x = 1"), nbformat.v4.new_code_cell("raise RuntimeError('boom')")]
+    nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
+    nbformat.write(nb, path)
+
+
+def test_failing_notebook_names_cell_keeps_it_and_leaves_build_intact(tmp_path, monkeypatch):
+    nbdir = tmp_path / "notebooks"
+    nbdir.mkdir()
+    shutil.copy(ROOT / "notebooks" / "robo_networks.ipynb", nbdir)
+    monkeypatch.setattr(regenerate, "NOTEBOOK_DIR", nbdir)
+    target = tmp_path / "build"
+    assert regenerate.run(target, jobs=1) == []
+    before = _digest(target)
+
+    _failing_notebook(nbdir / "zz_broken.ipynb")
+    failures = regenerate.run(target, jobs=2)
+    assert [f.notebook for f in failures] == ["zz_broken"]
+    failure = failures[0]
+    assert failure.cell is not None and "boom" in failure.message
+    assert failure.kept.exists() and failure.kept.parent.name == "build-failed"
+    kept = json.loads(failure.kept.read_text())
+    assert any("boom" in json.dumps(c.get("outputs", [])) for c in kept["cells"])
+    assert _digest(target) == before
+    assert not (target / "notebooks" / "zz_broken.ipynb").exists()
+
+
+def test_scenario_goes_to_its_own_folder(tmp_path):
+    target = tmp_path / "scenario"
+    assert regenerate.run(target, overrides={"whatif_payload_bytes": 1e9}) == []
+    assert (target / "tables" / "robo_networks" / "table01_networks_model.csv").exists()
+    assert not (target / "fidelity.csv").exists()  # the fidelity table describes the default scenario
+
+
+def test_console_script_runs():
+    exe = Path(sys.executable).parent / "vcperf"
+    out = subprocess.run([str(exe), "params", "robo_networks"], capture_output=True, text=True, check=True)
+    assert "whatif_network" in out.stdout

@@ -1,0 +1,285 @@
+"""Load, validate and convert the paper numbers kept in ``data/``.
+
+Every number the five seed studies print lives in ``data/<study>/<name>.csv`` beside a provenance
+sidecar ``<name>.json`` (format: ``data/README.md``). Model code never types a paper number; it
+calls :func:`load` (to calibrate and to compare) and :func:`to_si` (to convert units).
+
+Examples
+--------
+>>> from vcperf import data
+>>> t = data.load("robo2019/table01_networks")
+>>> t.attrs["provenance"]["seed"]
+'001_36d9adf7ffa34fcf.txt'
+"""
+
+from __future__ import annotations
+
+import csv
+import functools
+import json
+import math
+from pathlib import Path
+
+import numpy as np
+
+#: Root of the data tables: ``<repo>/data`` (the package is installed editable, so the tables stay
+#: next to the code and are never downloaded).
+DATA_DIR = Path(__file__).resolve().parent.parent / "data"
+
+STUDIES = ("vcha2016", "robo2019", "ft2016", "contentlib2015", "vmotion2020")
+
+#: Seed file of each study (``../shared/seeds/``).
+SEEDS = {
+    "vcha2016": "000_bf7f1144753162c9.txt",
+    "robo2019": "001_36d9adf7ffa34fcf.txt",
+    "ft2016": "002_1123405df89c1006.txt",
+    "contentlib2015": "003_a39039efb1262c72.txt",
+    "vmotion2020": "004_ea13268657e6b3b0.txt",
+}
+
+#: unit -> (SI unit, factor to SI, smallest valid value). Sizes in KB/MB/GB/TB are decimal (the
+#: papers do not say; decimal is the network convention), KiB..TiB binary. Rates in *bps are bits
+#: per second, *Bps bytes per second. Percent may be negative (relative changes).
+UNITS: dict[str, tuple[str, float, float]] = {
+    "s": ("s", 1.0, 0.0),
+    "ms": ("s", 1e-3, 0.0),
+    "us": ("s", 1e-6, 0.0),
+    "min": ("s", 60.0, 0.0),
+    "h": ("s", 3600.0, 0.0),
+    "count": ("1", 1.0, 0.0),
+    "ops_per_min": ("1/s", 1 / 60, 0.0),
+    "ops_per_s": ("1/s", 1.0, 0.0),
+    "ops_per_hour": ("1/s", 1 / 3600, 0.0),
+    "tps": ("1/s", 1.0, 0.0),
+    "tpm": ("1/s", 1 / 60, 0.0),
+    "iops": ("1/s", 1.0, 0.0),
+    "percent": ("1", 0.01, -100.0),
+    "ratio": ("1", 1.0, -math.inf),
+    "B": ("B", 1.0, 0.0),
+    "KB": ("B", 1e3, 0.0),
+    "MB": ("B", 1e6, 0.0),
+    "GB": ("B", 1e9, 0.0),
+    "TB": ("B", 1e12, 0.0),
+    "KiB": ("B", 2.0**10, 0.0),
+    "MiB": ("B", 2.0**20, 0.0),
+    "GiB": ("B", 2.0**30, 0.0),
+    "TiB": ("B", 2.0**40, 0.0),
+    "bps": ("bit/s", 1.0, 0.0),
+    "Kbps": ("bit/s", 1e3, 0.0),
+    "Mbps": ("bit/s", 1e6, 0.0),
+    "Gbps": ("bit/s", 1e9, 0.0),
+    "KBps": ("B/s", 1e3, 0.0),
+    "MBps": ("B/s", 1e6, 0.0),
+    "GBps": ("B/s", 1e9, 0.0),
+    "GHz": ("1/s", 1e9, 0.0),
+    "MHz": ("1/s", 1e6, 0.0),
+    "text": ("", math.nan, math.nan),
+}
+
+REQUIRED_COLUMNS = ("quantity", "value", "unit", "printed", "read_from", "flag")
+OPTIONAL_COLUMNS = ("relation", "locator", "note")
+READ_FROM = ("table", "text", "figure_text")
+FLAGS = ("", "ambiguous", "derived")
+RELATIONS = ("", "=", "~", "<", "<=", ">", ">=")
+SIDECAR_KEYS = ("seed", "study", "locator", "title", "read_from", "conditions", "quantities")
+
+
+class DataError(ValueError):
+    """A data file breaks the format of ``data/README.md``; the message names file and row."""
+
+
+def to_si(value, unit: str):
+    """Convert ``value`` from a unit of :data:`UNITS` to SI (s, B, bit/s, 1/s, fraction).
+
+    Parameters
+    ----------
+    value : float or array_like
+        Value(s) in ``unit``.
+    unit : str
+        A key of :data:`UNITS` other than ``"text"``.
+    """
+    if unit not in UNITS or unit == "text":
+        raise ValueError(f"unit must be one of {sorted(set(UNITS) - {'text'})}; got {unit!r}")
+    return np.asarray(value, dtype=float) * UNITS[unit][1]
+
+
+def table_names(study: str | None = None) -> list[str]:
+    """Names (``"<study>/<file stem>"``) of every table, optionally for one study."""
+    studies = STUDIES if study is None else (study,)
+    for s in studies:
+        if s not in STUDIES:
+            raise ValueError(f"study must be one of {list(STUDIES)}; got {s!r}")
+    return [f"{p.parent.name}/{p.stem}" for s in studies for p in sorted((DATA_DIR / s).glob("*.csv"))]
+
+
+def _path(name: str) -> Path:
+    study, _, stem = name.partition("/")
+    path = DATA_DIR / study / f"{stem}.csv"
+    if study not in STUDIES or not stem or not path.exists():
+        known = ", ".join(table_names()) or "(none)"
+        raise ValueError(f"name must be '<study>/<table>' naming a file in data/; got {name!r}. Known: {known}")
+    return path
+
+
+def _check_row(path: Path, lineno: int, row: dict) -> None:
+    def fail(msg: str):
+        raise DataError(f"{path.relative_to(DATA_DIR.parent)}, line {lineno}: {msg}")
+
+    for col in REQUIRED_COLUMNS:
+        if row.get(col) is None:
+            fail(f"missing cell for column {col!r}")
+    if not row["quantity"].strip():
+        fail("empty quantity")
+    unit = row["unit"]
+    if unit not in UNITS:
+        fail(f"unknown unit {unit!r}; known units: {', '.join(UNITS)}")
+    if row["read_from"] not in READ_FROM:
+        fail(f"read_from must be one of {READ_FROM}; got {row['read_from']!r}")
+    if row["flag"] not in FLAGS:
+        fail(f"flag must be one of {FLAGS}; got {row['flag']!r}")
+    if row.get("relation", "") not in RELATIONS:
+        fail(f"relation must be one of {RELATIONS}; got {row['relation']!r}")
+    if row["flag"] == "ambiguous" and not row.get("note", "").strip():
+        fail("an ambiguous print needs a note explaining how it was read")
+    if not row["printed"].strip():
+        fail("empty 'printed': keep the verbatim print")
+    if unit == "text":
+        if row["value"].strip():
+            fail(f"unit 'text' takes an empty value; got {row['value']!r}")
+        return
+    try:
+        value = float(row["value"])
+    except ValueError:
+        fail(f"value {row['value']!r} is not a number")
+    if not math.isfinite(value):
+        fail(f"value {value} is not finite")
+    if value < UNITS[unit][2]:
+        fail(f"value {value} is below the smallest valid {unit} ({UNITS[unit][2]})")
+
+
+def _check_sidecar(path: Path, columns: list[str]) -> dict:
+    side = path.with_suffix(".json")
+    rel = side.relative_to(DATA_DIR.parent)
+    if not side.exists():
+        raise DataError(f"{rel}: provenance sidecar missing")
+    try:
+        meta = json.loads(side.read_text(encoding="utf-8"))
+    except json.JSONDecodeError as err:
+        raise DataError(f"{rel}: not valid JSON ({err})") from None
+    missing = [k for k in SIDECAR_KEYS if k not in meta]
+    if missing:
+        raise DataError(f"{rel}: missing keys {missing}")
+    study = path.parent.name
+    if meta["study"] != study or meta["seed"] != SEEDS[study]:
+        raise DataError(f"{rel}: study/seed must be {study!r}/{SEEDS[study]!r}")
+    conditions = [c for c in columns if c not in REQUIRED_COLUMNS + OPTIONAL_COLUMNS]
+    undocumented = [c for c in conditions if c not in meta["conditions"]]
+    if undocumented:
+        raise DataError(f"{rel}: condition columns {undocumented} are not described in 'conditions'")
+    return meta
+
+
+@functools.cache
+def _read(path: Path):
+    with open(path, newline="", encoding="utf-8") as f:
+        reader = csv.DictReader(f)
+        columns = list(reader.fieldnames or [])
+        missing = [c for c in REQUIRED_COLUMNS if c not in columns]
+        if missing:
+            raise DataError(f"{path.relative_to(DATA_DIR.parent)}: missing required columns {missing}")
+        rows = []
+        for lineno, row in enumerate(reader, start=2):
+            if None in row:
+                raise DataError(f"{path.relative_to(DATA_DIR.parent)}, line {lineno}: more cells than columns")
+            row = {k: (v or "").strip() for k, v in row.items()}
+            _check_row(path, lineno, row)
+            rows.append(row)
+    if not rows:
+        raise DataError(f"{path.relative_to(DATA_DIR.parent)}: no rows")
+    meta = _check_sidecar(path, columns)
+    return columns, rows, meta
+
+
+def load(name: str):
+    """Load a validated table as a pandas DataFrame.
+
+    Parameters
+    ----------
+    name : str
+        ``"<study>/<file stem>"``, e.g. ``"vcha2016/table05_throughput"`` (see :func:`table_names`).
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per measurement; ``value`` is float (NaN for ``unit == "text"``), condition columns
+        are strings. ``df.attrs["provenance"]`` holds the sidecar, ``df.attrs["name"]`` the name.
+
+    Raises
+    ------
+    ValueError
+        Unknown name; :class:`DataError` (a ``ValueError``) when the file breaks the format.
+    """
+    import pandas as pd  # lazy: keeps ``import vcperf`` light
+
+    columns, rows, meta = _read(_path(name))
+    df = pd.DataFrame(rows, columns=columns)
+    df["value"] = pd.to_numeric(df["value"].replace("", np.nan))
+    for col in OPTIONAL_COLUMNS:
+        if col not in df:
+            df[col] = ""
+    df["relation"] = df["relation"].replace("", "=")
+    df.attrs["provenance"] = meta
+    df.attrs["name"] = name
+    return df
+
+
+def value(name: str, quantity: str, unit: str | None = None, **conditions) -> float:
+    """Return the single value of ``quantity`` matching ``conditions`` (in SI when ``unit='si'``).
+
+    Parameters
+    ----------
+    name : str
+        Table name, as for :func:`load`.
+    quantity : str
+        The ``quantity`` cell to select.
+    unit : {None, "si"}
+        ``None`` returns the value in the table's unit; ``"si"`` converts it with :func:`to_si`.
+    **conditions
+        Condition column values to match (compared as strings).
+
+    Raises
+    ------
+    ValueError
+        When no row or more than one row matches.
+    """
+    df = load(name)
+    mask = df["quantity"] == quantity
+    for col, want in conditions.items():
+        if col not in df:
+            raise ValueError(f"condition {col!r} is not a column of {name}; columns: {list(df.columns)}")
+        mask &= df[col] == str(want)
+    hits = df[mask]
+    if len(hits) != 1:
+        raise ValueError(f"{name}: {len(hits)} rows match quantity={quantity!r}, {conditions}; need exactly 1")
+    row = hits.iloc[0]
+    if unit == "si":
+        return float(to_si(row["value"], row["unit"]))
+    if unit is not None:
+        raise ValueError(f"unit must be None or 'si'; got {unit!r}")
+    return float(row["value"])
+
+
+def validate_all() -> str:
+    """Validate every table and sidecar in ``data/``; raise :class:`DataError` on the first problem.
+
+    Returns a one-line summary (``"N tables, M rows valid"``).
+    """
+    _read.cache_clear()
+    n_rows = 0
+    names = table_names()
+    for name in names:
+        n_rows += len(_read(_path(name))[1])
+    orphans = [p for s in STUDIES for p in (DATA_DIR / s).glob("*.json") if not p.with_suffix(".csv").exists()]
+    if orphans:
+        raise DataError(f"sidecars without a table: {[str(p) for p in orphans]}")
+    return f"{len(names)} tables, {n_rows} rows valid"

@@ -1,0 +1,294 @@
+"""Links, TCP throughput and transfer times: the network primitives every study model uses.
+
+A *link* is a bottleneck rate, a round-trip time and a packet loss probability, as configured with
+Linux ``tc`` in the ROBO study (``001_36d9adf7ffa34fcf.txt``, Table 1). Over a link, TCP moves bytes
+at the smallest of three rates: the link rate, the receive window per RTT, and the loss-limited rate
+of Padhye, Firoiu, Towsley and Kurose [1]. PFTK is used rather than Mathis et al. [2] because it
+keeps the retransmission-timeout term, which dominates on the lossy long-RTT links (satellite,
+intercontinental) the ROBO study covers; without loss it reduces to the window/RTT bound.
+
+Short transfers also pay slow start: a connection that starts (or restarts after idle) with an
+initial window of ``initial_window_segments`` doubles it every RTT, and the sender idles for the
+rest of each round whose window does not yet fill the pipe [3].
+
+All functions are vectorized: any argument may be a numpy array and results broadcast.
+
+References
+----------
+.. [1] J. Padhye, V. Firoiu, D. Towsley, J. Kurose, "Modeling TCP Throughput: A Simple Model and
+   its Empirical Validation", ACM SIGCOMM 1998, eq. (31).
+.. [2] M. Mathis, J. Semke, J. Mahdavi, T. Ott, "The Macroscopic Behavior of the TCP Congestion
+   Avoidance Algorithm", ACM CCR 27(3), 1997.
+.. [3] N. Cardwell, S. Savage, T. Anderson, "Modeling TCP Latency", IEEE INFOCOM 2000.
+"""
+
+from __future__ import annotations
+
+import functools
+from dataclasses import dataclass
+
+import numpy as np
+
+from vcperf import _validate as v
+
+#: Ethernet MTU 1500 B minus 40 B of IPv4 + TCP headers.
+DEFAULT_MSS_BYTES = 1460.0
+#: Linux's default maximum receive buffer (net.ipv4.tcp_rmem max, 6 MiB), which autotuning grows to.
+DEFAULT_RWND_BYTES = 6.0 * 2**20
+#: RFC 6928 initial congestion window (10 segments), the Linux default since 2.6.39.
+DEFAULT_INITIAL_WINDOW_SEGMENTS = 10.0
+#: Linux's lower bound on the variance term of the retransmission timeout (tcp_rto_min = 200 ms):
+#: with a stable RTT, RTO ~= RTT + 200 ms.
+DEFAULT_MIN_RTO_S = 0.2
+#: Packets acknowledged per ACK (delayed ACKs), the ``b`` of PFTK.
+DEFAULT_PACKETS_PER_ACK = 2.0
+_MAX_SLOW_START_ROUNDS = 48  # 10 * 2**48 segments: more than any transfer the studies contain
+
+
+@dataclass(frozen=True)
+class Link:
+    """A network path between vCenter and a host (or any two endpoints).
+
+    Parameters
+    ----------
+    bandwidth_bps : float
+        Bottleneck rate in bits per second (the ``tc`` rate limit).
+    rtt_s : float
+        Round-trip time in seconds (the ROBO study's "network latency" is the RTT; Table 1 note 1).
+    loss : float
+        Packet loss probability per packet, a fraction in [0, 1) (the study's "packet error rate";
+        0.10 % is ``0.001``).
+    name : str
+        Label for plots and tables.
+    """
+
+    bandwidth_bps: float
+    rtt_s: float
+    loss: float = 0.0
+    name: str = "custom"
+
+    def __post_init__(self):
+        v.positive("bandwidth_bps", self.bandwidth_bps)
+        v.nonneg("rtt_s", self.rtt_s)
+        v.fraction("loss", self.loss)
+
+    def tcp_throughput_bps(self, **kw) -> float:
+        """:func:`tcp_throughput_bps` over this link."""
+        return float(tcp_throughput_bps(self.bandwidth_bps, self.rtt_s, self.loss, **kw))
+
+    def transfer_time_s(self, size_bytes, **kw):
+        """:func:`transfer_time_s` over this link."""
+        return transfer_time_s(size_bytes, self.bandwidth_bps, self.rtt_s, self.loss, **kw)
+
+    def exchange_time_s(self, round_trips, request_bytes=0.0, response_bytes=0.0, **kw):
+        """:func:`exchange_time_s` over this link."""
+        return exchange_time_s(
+            round_trips, request_bytes, response_bytes, self.bandwidth_bps, self.rtt_s, self.loss, **kw
+        )
+
+
+def _rto_s(rtt_s, min_rto_s):
+    return rtt_s + min_rto_s
+
+
+def tcp_throughput_bps(
+    bandwidth_bps,
+    rtt_s,
+    loss=0.0,
+    *,
+    mss_bytes=DEFAULT_MSS_BYTES,
+    rwnd_bytes=DEFAULT_RWND_BYTES,
+    min_rto_s=DEFAULT_MIN_RTO_S,
+    packets_per_ack=DEFAULT_PACKETS_PER_ACK,
+):
+    """Steady-state throughput of one bulk TCP connection, in bits per second.
+
+    ``min(bandwidth, rwnd / RTT, PFTK(loss, RTT, RTO))`` where PFTK is eq. (31) of [1]_ with
+    ``RTO = rtt_s + min_rto_s``.
+
+    Parameters
+    ----------
+    bandwidth_bps : float or array_like
+        Bottleneck link rate (bit/s), > 0.
+    rtt_s : float or array_like
+        Round-trip time (s), >= 0. At 0 the window bound vanishes and the link rate rules.
+    loss : float or array_like
+        Packet loss probability in [0, 1). At 0 the loss bound vanishes.
+    mss_bytes : float
+        Segment payload (default 1460 B: 1500 B MTU less headers).
+    rwnd_bytes : float
+        Receive window (default 6 MiB, Linux's autotuning maximum).
+    min_rto_s : float
+        Added to the RTT to form the retransmission timeout (default 0.2 s, Linux tcp_rto_min).
+    packets_per_ack : float
+        ``b`` in PFTK (default 2: delayed ACKs).
+
+    Returns
+    -------
+    numpy.ndarray
+        Throughput (bit/s), never above ``bandwidth_bps``.
+
+    References
+    ----------
+    .. [1] Padhye, Firoiu, Towsley, Kurose, ACM SIGCOMM 1998, eq. (31).
+    """
+    bw = v.positive("bandwidth_bps", bandwidth_bps)
+    rtt = v.nonneg("rtt_s", rtt_s)
+    p = v.fraction("loss", loss)
+    mss = v.positive("mss_bytes", mss_bytes)
+    rwnd = v.positive("rwnd_bytes", rwnd_bytes)
+    rto = _rto_s(rtt, v.nonneg("min_rto_s", min_rto_s))
+    b = v.positive("packets_per_ack", packets_per_ack)
+    with np.errstate(divide="ignore"):
+        window_bps = np.where(rtt > 0, 8.0 * rwnd / np.where(rtt > 0, rtt, 1.0), np.inf)
+        denom = rtt * np.sqrt(2.0 * b * p / 3.0) + rto * np.minimum(
+            1.0, 3.0 * np.sqrt(3.0 * b * p / 8.0)
+        ) * p * (1.0 + 32.0 * p**2)
+        loss_bps = np.where(denom > 0, 8.0 * mss / np.where(denom > 0, denom, 1.0), np.inf)
+    return np.minimum(np.minimum(bw, window_bps), loss_bps)
+
+
+def transfer_time_s(
+    size_bytes,
+    bandwidth_bps,
+    rtt_s,
+    loss=0.0,
+    *,
+    initial_window_segments=DEFAULT_INITIAL_WINDOW_SEGMENTS,
+    mss_bytes=DEFAULT_MSS_BYTES,
+    **tcp_kw,
+):
+    """Time (s) from the first byte sent until the last byte arrives, on a fresh or idle connection.
+
+    ``T = rtt/2 + size / R + idle``, where ``R`` is :func:`tcp_throughput_bps` and ``idle`` is the
+    time the sender waits in each slow-start round whose window (``initial_window_segments``
+    doubling per round) is smaller than the pipe ``R * rtt``, summed over every round but the
+    last [3]_. Bounded below by ``size / bandwidth + rtt/2``.
+
+    Parameters
+    ----------
+    size_bytes : float or array_like
+        Payload (bytes), >= 0.
+    bandwidth_bps, rtt_s, loss
+        The link, as in :func:`tcp_throughput_bps`.
+    initial_window_segments : float
+        Initial congestion window (default 10, RFC 6928).
+    mss_bytes : float
+        Segment payload (default 1460 B).
+    **tcp_kw
+        Passed to :func:`tcp_throughput_bps` (``rwnd_bytes``, ``min_rto_s``, ``packets_per_ack``).
+
+    Returns
+    -------
+    numpy.ndarray
+        Transfer time (s).
+    """
+    size = v.nonneg("size_bytes", size_bytes)
+    w0 = v.positive("initial_window_segments", initial_window_segments)
+    rate = tcp_throughput_bps(bandwidth_bps, rtt_s, loss, mss_bytes=mss_bytes, **tcp_kw)
+    rtt = np.asarray(rtt_s, dtype=float)
+    segments = np.ceil(size / mss_bytes)
+    # Slow-start rounds needed to send every segment: w0 * (2**n - 1) >= segments.
+    rounds = np.ceil(np.log2(segments / w0 + 1.0))
+    i = np.arange(_MAX_SLOW_START_ROUNDS)
+    window_bits = w0 * 2.0 ** i * mss_bytes * 8.0
+    rate_e, rtt_e, rounds_e = (np.expand_dims(a, -1) for a in np.broadcast_arrays(rate, rtt, rounds))
+    idle = np.clip(rtt_e - window_bits / rate_e, 0.0, None)
+    idle = np.where(i < rounds_e - 1, idle, 0.0).sum(axis=-1)
+    return rtt / 2.0 + size * 8.0 / rate + idle
+
+
+def message_loss_delay_s(size_bytes, rtt_s, loss=0.0, *, mss_bytes=DEFAULT_MSS_BYTES,
+                         min_rto_s=DEFAULT_MIN_RTO_S):
+    """Expected retransmission-timeout delay (s) of one short message under packet loss.
+
+    A message of a few segments cannot trigger fast retransmit (three duplicate ACKs), so a lost
+    segment waits one RTO: ``(1 - (1 - loss)**segments) * (rtt_s + min_rto_s)``.
+    """
+    size = v.nonneg("size_bytes", size_bytes)
+    rtt = v.nonneg("rtt_s", rtt_s)
+    p = v.fraction("loss", loss)
+    segments = np.maximum(1.0, np.ceil(size / v.positive("mss_bytes", mss_bytes)))
+    return (1.0 - (1.0 - p) ** segments) * _rto_s(rtt, v.nonneg("min_rto_s", min_rto_s))
+
+
+def exchange_time_s(
+    round_trips,
+    request_bytes,
+    response_bytes,
+    bandwidth_bps,
+    rtt_s,
+    loss=0.0,
+    **tcp_kw,
+):
+    """Time (s) of ``round_trips`` request/response exchanges, one after another.
+
+    Each exchange sends the request (:func:`transfer_time_s`, half an RTT of propagation
+    included) and then the response, each paying :func:`message_loss_delay_s`. With empty
+    payloads an exchange costs exactly one RTT.
+
+    Parameters
+    ----------
+    round_trips : float or array_like
+        Number of sequential exchanges, >= 0 (may be fractional as an average).
+    request_bytes, response_bytes : float or array_like
+        Payload of each request and each response (bytes), >= 0.
+    bandwidth_bps, rtt_s, loss
+        The link, as in :func:`tcp_throughput_bps`.
+    **tcp_kw
+        Passed on (``mss_bytes``, ``rwnd_bytes``, ``min_rto_s``, ...).
+    """
+    n = v.nonneg("round_trips", round_trips)
+    loss_kw = {k: tcp_kw[k] for k in ("mss_bytes", "min_rto_s") if k in tcp_kw}
+    one = (
+        transfer_time_s(request_bytes, bandwidth_bps, rtt_s, loss, **tcp_kw)
+        + transfer_time_s(response_bytes, bandwidth_bps, rtt_s, loss, **tcp_kw)
+        + message_loss_delay_s(request_bytes, rtt_s, loss, **loss_kw)
+        + message_loss_delay_s(response_bytes, rtt_s, loss, **loss_kw)
+    )
+    return n * one
+
+
+def utilization(offered_bps, bandwidth_bps):
+    """Fraction of a link's capacity an average offered load uses (may exceed 1: overload)."""
+    return v.nonneg("offered_bps", offered_bps) / v.positive("bandwidth_bps", bandwidth_bps)
+
+
+# --- the ROBO study's eight network types ---------------------------------------------------
+
+_PRESET_TABLE = "robo2019/table01_networks"
+
+
+@functools.lru_cache(maxsize=1)
+def _presets() -> dict[str, Link]:
+    from vcperf import data
+
+    df = data.load(_PRESET_TABLE)
+    if "setting" in df:  # keep the testbed configuration, not the real-life observations
+        df = df[df["setting"] == "testbed"]
+    links = {}
+    for net, rows in df.groupby("network", sort=False):
+        def get(q, rows=rows, net=net):
+            hit = rows[rows["quantity"] == q]
+            if len(hit) != 1:
+                raise data.DataError(f"{_PRESET_TABLE}: need one {q!r} row for network {net!r}")
+            return float(data.to_si(hit["value"].iloc[0], hit["unit"].iloc[0]))
+
+        label = rows["network_label"].iloc[0] if "network_label" in rows else net
+        links[net] = Link(get("bandwidth"), get("rtt"), get("loss"), name=label)
+    return links
+
+
+def preset_names() -> list[str]:
+    """Ids of the eight network types of the ROBO study's Table 1 (testbed settings)."""
+    return list(_presets())
+
+
+def preset(name: str) -> Link:
+    """The testbed :class:`Link` of one ROBO network type (``001_36d9adf7ffa34fcf.txt``, Table 1).
+
+    Values come from ``data/robo2019/table01_networks.csv``; e.g. ``preset("satellite")`` is
+    10 Mbps, 500 ms RTT, 0.10 % loss.
+    """
+    links = _presets()
+    return links[v.choice("name", name, links)]

@@ -1,0 +1,135 @@
+"""Notebook parameters: read a notebook's ``parameters`` cell and check overrides before running it.
+
+Every notebook in ``notebooks/`` has exactly one cell tagged ``parameters`` holding only literal
+assignments, each with a comment that gives its unit and valid values::
+
+    rtt_s = 0.1  # s, range [0, 10]: round-trip time of the what-if link
+    network = "dsl"  # -, one of ["lan", "dsl"]: preset network type
+    interactive = True  # -: show the what-if widgets
+
+The comment grammar is ``# <unit>[, range [lo, hi] | , one of [...]]: <meaning>``. Overrides are
+rejected before any execution when the name is unknown, the type differs from the default's, or the
+value is outside the declared range or choices.
+"""
+
+from __future__ import annotations
+
+import ast
+import json
+import math
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+_COMMENT = re.compile(
+    r"#\s*(?P<unit>[^,:]+?)\s*(?:,\s*(?:range\s*(?P<range>\[[^\]]*\])|one of\s*(?P<choices>\[[^\]]*\])))?\s*:"
+    r"\s*(?P<meaning>.*)$"
+)
+
+
+@dataclass(frozen=True)
+class Parameter:
+    """One notebook parameter: name, default, unit, optional range or choices, meaning."""
+
+    name: str
+    default: object
+    unit: str
+    meaning: str
+    lo: float | None = None
+    hi: float | None = None
+    choices: tuple | None = None
+
+    def check(self, value, notebook: str) -> object:
+        """Return ``value`` (ints widened to float where the default is float) or raise ValueError."""
+        where = f"notebook {notebook}: parameter {self.name}"
+        d = self.default
+        if isinstance(d, bool) or isinstance(value, bool):
+            if not (isinstance(d, bool) and isinstance(value, bool)):
+                raise ValueError(f"{where} must be {type(d).__name__}; got {value!r}")
+        elif isinstance(d, int | float) and isinstance(value, int | float):
+            if isinstance(d, int) and not isinstance(value, int):
+                raise ValueError(f"{where} must be an integer; got {value!r}")
+            if isinstance(value, float) and not math.isfinite(value):
+                raise ValueError(f"{where} must be finite; got {value!r}")
+            value = float(value) if isinstance(d, float) else value
+        elif type(value) is not type(d):
+            raise ValueError(f"{where} must be {type(d).__name__}; got {value!r}")
+        if self.lo is not None and not (self.lo <= value <= self.hi):
+            raise ValueError(f"{where} must be in [{self.lo:g}, {self.hi:g}] {self.unit}; got {value!r}")
+        if self.choices is not None and value not in self.choices:
+            raise ValueError(f"{where} must be one of {list(self.choices)}; got {value!r}")
+        return value
+
+    def describe(self) -> str:
+        valid = ""
+        if self.lo is not None:
+            valid = f" in [{self.lo:g}, {self.hi:g}]"
+        elif self.choices is not None:
+            valid = f" one of {list(self.choices)}"
+        return f"{self.name} = {self.default!r}  [{self.unit}]{valid}: {self.meaning}"
+
+
+def parameters_cell(path: Path) -> str:
+    """Source of the single cell tagged ``parameters`` in a notebook."""
+    nb = json.loads(Path(path).read_text(encoding="utf-8"))
+    cells = [c for c in nb["cells"] if "parameters" in c.get("metadata", {}).get("tags", [])]
+    if len(cells) != 1:
+        raise ValueError(f"notebook {Path(path).name} must have exactly one cell tagged 'parameters'")
+    src = cells[0]["source"]
+    return "".join(src) if isinstance(src, list) else src
+
+
+def read_parameters(path: Path) -> dict[str, Parameter]:
+    """Parse the ``parameters`` cell of a notebook into :class:`Parameter` objects, in order."""
+    name = Path(path).stem
+    source = parameters_cell(path)
+    lines = source.splitlines()
+    out: dict[str, Parameter] = {}
+    for node in ast.parse(source).body:
+        if not (isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name)):
+            raise ValueError(f"notebook {name}: parameters cell may only assign literals to names")
+        pname = node.targets[0].id
+        default = ast.literal_eval(node.value)
+        line = lines[node.lineno - 1]
+        m = _COMMENT.search(line[line.index("#"):]) if "#" in line else None
+        if m is None:
+            raise ValueError(f"notebook {name}: parameter {pname} needs a '# unit[, range [lo, hi]]: meaning' comment")
+        lo = hi = choices = None
+        if m["range"]:
+            lo, hi = (float(x) for x in ast.literal_eval(m["range"]))
+        if m["choices"]:
+            choices = tuple(ast.literal_eval(m["choices"]))
+        param = Parameter(pname, default, m["unit"].strip(), m["meaning"].strip(), lo, hi, choices)
+        param.check(default, name)  # a notebook's own defaults must be valid
+        out[pname] = param
+    return out
+
+
+def check_overrides(path: Path, overrides: dict) -> dict:
+    """Validate ``overrides`` against a notebook's parameters; return them with normalised types.
+
+    Raises
+    ------
+    ValueError
+        Unknown name (the message lists the notebook's parameters) or invalid value.
+    """
+    params = read_parameters(path)
+    checked = {}
+    for key, value in overrides.items():
+        if key not in params:
+            listing = "\n  ".join(p.describe() for p in params.values())
+            raise ValueError(f"notebook {Path(path).stem} has no parameter {key!r}; its parameters:\n  {listing}")
+        checked[key] = params[key].check(value, Path(path).stem)
+    return checked
+
+
+def parse_assignment(text: str) -> tuple[str, object]:
+    """Parse ``key=value`` from the command line; the value is a Python literal or a bare string."""
+    key, sep, raw = text.partition("=")
+    if not sep or not key.strip().isidentifier():
+        raise ValueError(f"-p expects key=value; got {text!r}")
+    try:
+        value = ast.literal_eval(raw.strip())
+    except (ValueError, SyntaxError):
+        value = raw.strip()
+    return key.strip(), value

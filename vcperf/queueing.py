@@ -1,0 +1,686 @@
+"""Queueing models: exact MVA for closed networks, asymptotic bounds, M/M/1 and M/G/1.
+
+vCenter under a benchmark such as VCbench is a *closed* system: a fixed number of clients each
+issue an operation, wait for it, think, and issue the next. Its natural model is a closed
+product-form queueing network solved by Mean Value Analysis [1]_, [2]_: queueing stations
+(FCFS with exponential service, or processor sharing; load-independent) for CPU, database and
+disks, delay (infinite-server) stations for fixed latencies such as network round trips, and a
+client think time. Asymptotic bounds [2]_ give the knee of the throughput curve without solving
+anything. Open components (a single server fed by Poisson arrivals) use M/M/1 and the
+Pollaczek-Khinchine formula for M/G/1 [3]_.
+
+Conventions: a station's *service demand* ``D_k`` is the total service time one customer needs
+there per cycle (visits x service time per visit). Response times exclude the think time.
+All functions are vectorized with numpy; scalar inputs give numpy scalars.
+
+References
+----------
+.. [1] M. Reiser, S. S. Lavenberg, "Mean-Value Analysis of Closed Multichain Queuing Networks",
+   Journal of the ACM 27(2), 313-322, 1980.
+.. [2] E. D. Lazowska, J. Zahorjan, G. S. Graham, K. C. Sevcik, *Quantitative System Performance:
+   Computer System Analysis Using Queueing Network Models*, Prentice-Hall, 1984, ch. 5 (bounds),
+   ch. 6 (single-class MVA), ch. 7 (multiple-class MVA).
+.. [3] L. Kleinrock, *Queueing Systems, Volume 1: Theory*, Wiley, 1975, sec. 3.2 (M/M/1) and
+   ch. 5 (M/G/1, Pollaczek-Khinchine mean-value formula).
+"""
+
+from __future__ import annotations
+
+import math
+import numbers
+from dataclasses import dataclass
+
+import numpy as np
+
+from vcperf import _validate as v
+
+__all__ = [
+    "MAX_CUSTOMERS",
+    "MAX_MULTICLASS_STATES",
+    "AsymptoticBounds",
+    "MultiClassMvaResult",
+    "MvaResult",
+    "QueueResult",
+    "asymptotic_bounds",
+    "mg1",
+    "mm1",
+    "mva",
+    "mva_multiclass",
+]
+
+#: Largest population a single-class solution is computed for (results hold N rows).
+MAX_CUSTOMERS = 10_000_000
+#: Largest number of population vectors, prod(populations + 1), exact multi-class MVA visits.
+MAX_MULTICLASS_STATES = 2_000_000
+# Below this many stations an unbatched MVA runs faster on Python floats than on tiny arrays.
+_SCALAR_PATH_MAX_STATIONS = 16
+
+
+# --------------------------------------------------------------------------------------------
+# Result types
+# --------------------------------------------------------------------------------------------
+# eq=False: the fields are arrays, so the generated __eq__/__hash__ would be meaningless.
+
+
+@dataclass(frozen=True, eq=False)
+class MvaResult:
+    """Single-class MVA solution for every population ``1..N``.
+
+    ``...`` is the batch shape (the broadcast of ``demands_s.shape[:-1]`` and
+    ``think_time_s.shape``); ``N`` is the population axis, ``K`` the station axis.
+
+    Attributes
+    ----------
+    n : ndarray of int, shape (N,)
+        Populations ``1..N``.
+    throughput_per_s : ndarray, shape (..., N)
+        System throughput X(n) in cycles per second.
+    response_time_s : ndarray, shape (..., N)
+        Response time R(n) per cycle in seconds, excluding the think time.
+    residence_time_s : ndarray, shape (..., N, K)
+        Residence time per cycle at each station (queueing + service), seconds.
+    queue_length : ndarray, shape (..., N, K)
+        Mean number of customers at each station (waiting or in service).
+    utilization : ndarray, shape (..., N, K)
+        ``X * D``: busy fraction of a queueing station; for a delay station the mean number of
+        its servers busy (may exceed 1).
+    method : str
+        ``"exact-mva"``.
+    """
+
+    n: np.ndarray
+    throughput_per_s: np.ndarray
+    response_time_s: np.ndarray
+    residence_time_s: np.ndarray
+    queue_length: np.ndarray
+    utilization: np.ndarray
+    method: str = "exact-mva"
+
+
+@dataclass(frozen=True, eq=False)
+class MultiClassMvaResult:
+    """Multi-class MVA solution at the full population vector (C classes, K stations).
+
+    Attributes
+    ----------
+    populations : ndarray of int, shape (C,)
+        Customers of each class.
+    throughput_per_s : ndarray, shape (C,)
+        Throughput of each class in cycles per second (0 for a class with no customers).
+    response_time_s : ndarray, shape (C,)
+        Response time of each class per cycle in seconds, excluding think time. For a class with
+        no customers: the response time one arriving customer of that class would see.
+    residence_time_s : ndarray, shape (C, K)
+        Residence time per cycle of each class at each station, seconds.
+    queue_length : ndarray, shape (C, K)
+        Mean number of customers of each class at each station.
+    utilization : ndarray, shape (C, K)
+        ``X_c * D_ck``; sum over classes for a station's total utilization.
+    method : str
+        ``"exact-mva"``.
+    """
+
+    populations: np.ndarray
+    throughput_per_s: np.ndarray
+    response_time_s: np.ndarray
+    residence_time_s: np.ndarray
+    queue_length: np.ndarray
+    utilization: np.ndarray
+    method: str = "exact-mva"
+
+
+@dataclass(frozen=True, eq=False)
+class AsymptoticBounds:
+    """Asymptotic (optimistic and pessimistic) bounds of a closed single-class network.
+
+    Shapes are ``batch_shape + n_customers.shape``, except ``n_star`` (``batch_shape``).
+
+    Attributes
+    ----------
+    n_customers : ndarray of int
+        Populations the bounds are evaluated at.
+    throughput_upper_per_s : ndarray
+        ``min(N / (D + Z), 1 / Dmax)``.
+    throughput_lower_per_s : ndarray
+        ``N / (N * Dq + Dd + Z)``: every other customer is ahead at every queueing station.
+    response_time_lower_s : ndarray
+        ``max(D, N * Dmax - Z)``.
+    response_time_upper_s : ndarray
+        ``N * Dq + Dd``.
+    n_star : ndarray
+        ``(D + Z) / Dmax``, the population where the two optimistic asymptotes cross (inf if
+        there is no queueing station).
+
+    Notes
+    -----
+    ``D`` is the total demand, ``Dq`` its part at queueing stations, ``Dd`` its part at delay
+    stations, ``Dmax`` the largest queueing-station demand and ``Z`` the think time.
+    """
+
+    n_customers: np.ndarray
+    throughput_upper_per_s: np.ndarray
+    throughput_lower_per_s: np.ndarray
+    response_time_lower_s: np.ndarray
+    response_time_upper_s: np.ndarray
+    n_star: np.ndarray
+
+
+@dataclass(frozen=True, eq=False)
+class QueueResult:
+    """Steady-state means of a single-server open queue (M/M/1 or M/G/1).
+
+    Attributes
+    ----------
+    utilization : ndarray or float
+        Server busy fraction rho = lambda * E[S].
+    number_in_system : ndarray or float
+        Mean number of customers present (waiting + in service).
+    number_waiting : ndarray or float
+        Mean number of customers waiting (not in service).
+    response_time_s : ndarray or float
+        Mean time in system (waiting + service), seconds.
+    waiting_time_s : ndarray or float
+        Mean time waiting before service starts, seconds.
+    method : str
+        ``"M/M/1"`` or ``"M/G/1"``.
+    """
+
+    utilization: np.ndarray
+    number_in_system: np.ndarray
+    number_waiting: np.ndarray
+    response_time_s: np.ndarray
+    waiting_time_s: np.ndarray
+    method: str
+
+
+# --------------------------------------------------------------------------------------------
+# Input checks specific to this module (the generic ones are in vcperf._validate)
+# --------------------------------------------------------------------------------------------
+
+
+def _scalar(x):
+    """0-d arrays become numpy scalars; other arrays are returned unchanged."""
+    return np.asarray(x)[()]
+
+
+def _count(name: str, value, lo: int, hi: int) -> int:
+    """A scalar integer in [lo, hi] (rejects arrays, bools, NaN and non-integers)."""
+    if not isinstance(value, numbers.Real) and not (isinstance(value, np.ndarray) and value.ndim == 0):
+        raise ValueError(f"{name} must be an integer in [{lo}, {hi}]; got {value!r}")
+    return v.integer(name, value, lo, hi)
+
+
+def _counts(name: str, value, lo: int, hi: int) -> np.ndarray:
+    """An array of integers in [lo, hi], returned as int64."""
+    arr = v.check_range(name, value, lo, hi)
+    if np.any(arr != np.round(arr)):
+        first = arr[arr != np.round(arr)].flat[0]
+        raise ValueError(f"{name} must be integers in [{lo}, {hi}]; got {first:g}")
+    return arr.astype(np.int64)
+
+
+def _demands(demands_s, ndim: int | None = None) -> np.ndarray:
+    d = v.nonneg("demands_s", demands_s)
+    if d.ndim == 0 or d.shape[-1] == 0 or (ndim is not None and d.ndim != ndim):
+        want = "shape (C, K)" if ndim == 2 else "shape (..., K) with K >= 1 stations"
+        raise ValueError(f"demands_s must have {want}; got shape {d.shape}")
+    return d
+
+
+def _delay_mask(delay_stations, n_stations: int) -> np.ndarray:
+    if delay_stations is None:
+        return np.zeros(n_stations, dtype=bool)
+    mask = np.asarray(delay_stations)
+    if mask.shape != (n_stations,):
+        raise ValueError(
+            f"delay_stations must be a boolean mask of length K={n_stations} (one per station in "
+            f"demands_s); got shape {mask.shape}"
+        )
+    if mask.dtype != bool:
+        if not np.issubdtype(mask.dtype, np.number) or not np.all((mask == 0) | (mask == 1)):
+            raise ValueError(f"delay_stations must hold booleans (or 0/1); got {delay_stations!r}")
+        mask = mask.astype(bool)
+    return mask
+
+
+def _broadcast_shape(**named_shapes) -> tuple[int, ...]:
+    """Broadcast shapes, naming the parameters if they do not fit."""
+    try:
+        return np.broadcast_shapes(*named_shapes.values())
+    except ValueError:
+        listed = ", ".join(f"{k} {s}" for k, s in named_shapes.items())
+        raise ValueError(f"shapes must broadcast against each other; got {listed}") from None
+
+
+def _require_positive_cycle(cycle_s: np.ndarray, what: str) -> None:
+    """A cycle of zero length would give infinite throughput."""
+    if np.any(cycle_s <= 0):
+        raise ValueError(
+            f"sum of demands_s plus think_time_s must be in (0, inf) {what}; got {float(cycle_s.min()):g}"
+        )
+
+
+# --------------------------------------------------------------------------------------------
+# Single-class exact MVA
+# --------------------------------------------------------------------------------------------
+
+
+def mva(demands_s, n_customers, think_time_s=0.0, delay_stations=None) -> MvaResult:
+    """Exact single-class Mean Value Analysis of a closed product-form network.
+
+    Solves populations ``n = 1..N`` with the recursion (Reiser & Lavenberg [1]_; Lazowska et
+    al. [2]_ ch. 6)::
+
+        R_k(n) = D_k * (1 + Q_k(n-1))   queueing station
+        R_k(n) = D_k                    delay station
+        X(n)   = n / (Z + sum_k R_k(n))
+        Q_k(n) = X(n) * R_k(n)
+
+    Parameters
+    ----------
+    demands_s : array_like, shape (..., K)
+        Service demand per cycle at each of K stations, seconds, >= 0. Leading dimensions are a
+        batch of independent networks solved together (numpy over the batch, a Python loop only
+        over the population).
+    n_customers : int
+        Largest population N, in [1, MAX_CUSTOMERS]; every population 1..N is solved.
+    think_time_s : float or array_like, optional
+        Think time Z per cycle, seconds, >= 0; broadcast against the batch shape
+        ``demands_s.shape[:-1]`` (so one network can be swept over think times).
+    delay_stations : array_like of bool, shape (K,), optional
+        True for delay (infinite-server) stations; default: all stations queue.
+
+    Returns
+    -------
+    MvaResult
+        Throughput, response time (without Z), residence times, queue lengths and utilizations
+        for every population, with the population axis before the station axis.
+
+    Raises
+    ------
+    ValueError
+        On negative, NaN or infinite demands or think times, ``n_customers`` not an integer in
+        range, a malformed ``delay_stations``, shapes that do not broadcast, or a network whose
+        cycle takes no time (all demands and the think time zero).
+
+    Notes
+    -----
+    Exact for load-independent FCFS (exponential service), PS or LCFS-PR queueing stations and
+    infinite-server stations (BCMP product form). Cost O(N K) per network. Without a batch and
+    for few stations the recursion runs on Python floats, which is faster than numpy on tiny
+    arrays.
+
+    References
+    ----------
+    .. [1] M. Reiser, S. S. Lavenberg, "Mean-Value Analysis of Closed Multichain Queuing
+       Networks", JACM 27(2), 313-322, 1980.
+    .. [2] E. D. Lazowska et al., *Quantitative System Performance*, Prentice-Hall, 1984,
+       ch. 6 (exact single-class MVA).
+
+    Examples
+    --------
+    >>> res = mva([0.605, 2.1, 1.35], 3, think_time_s=15.0)   # Lazowska et al. ch. 6 example
+    >>> res.queue_length[-1].round(4)
+    array([0.0976, 0.3947, 0.235 ])
+    """
+    d = _demands(demands_s)
+    n_max = _count("n_customers", n_customers, 1, MAX_CUSTOMERS)
+    z = v.nonneg("think_time_s", think_time_s)
+    n_stations = d.shape[-1]
+    delay = _delay_mask(delay_stations, n_stations)
+    batch = _broadcast_shape(**{"demands_s batch": d.shape[:-1], "think_time_s": z.shape})
+    _require_positive_cycle(d.sum(axis=-1) + z, "for every network in the batch")
+
+    if batch == () and n_stations <= _SCALAR_PATH_MAX_STATIONS:
+        x, r, res = _mva_unbatched(d.tolist(), delay.tolist(), float(z), n_max)
+    else:
+        x, r, res = _mva_batched(d, delay, z, batch, n_max)
+
+    return MvaResult(
+        n=np.arange(1, n_max + 1),
+        throughput_per_s=x,
+        response_time_s=r,
+        residence_time_s=res,
+        queue_length=x[..., None] * res,  # Little's law per station
+        utilization=x[..., None] * np.broadcast_to(d, batch + (n_stations,))[..., None, :],
+    )
+
+
+def _mva_unbatched(d: list, delay: list, z: float, n_max: int):
+    """MVA recursion on Python floats: X, R of shape (N,) and residence times (N, K)."""
+    dq = [0.0 if is_delay else dk for dk, is_delay in zip(d, delay, strict=True)]
+    dd = [dk if is_delay else 0.0 for dk, is_delay in zip(d, delay, strict=True)]
+    q = [0.0] * len(d)
+    xs = [0.0] * n_max
+    rts = [0.0] * n_max
+    rows = [None] * n_max
+    for i in range(n_max):
+        r = [a * (1.0 + b) + c for a, b, c in zip(dq, q, dd, strict=True)]
+        rt = sum(r)
+        x = (i + 1) / (z + rt)
+        q = [x * rk for rk in r]
+        xs[i], rts[i], rows[i] = x, rt, r
+    return np.array(xs), np.array(rts), np.array(rows)
+
+
+def _mva_batched(d, delay, z, batch, n_max):
+    """MVA recursion with numpy over the batch: X, R of shape (..., N), residences (..., N, K)."""
+    if batch == ():  # ufunc out= needs array views to write into: solve as a batch of one
+        x, rt, res = _mva_batched(d[None], delay, z[None], (1,), n_max)
+        return x[0], rt[0], res[0]
+    n_stations = d.shape[-1]
+    d = np.broadcast_to(d, batch + (n_stations,))
+    z = np.broadcast_to(z, batch)
+    dq = np.where(delay, 0.0, d)  # queueing part: D_k * (1 + Q_k)
+    dd = np.where(delay, d, 0.0)  # delay part: D_k
+    # Population-major buffers so each step writes one contiguous block.
+    res = np.empty((n_max,) + batch + (n_stations,))
+    x = np.empty((n_max,) + batch)
+    rt = np.empty((n_max,) + batch)
+    q = np.zeros(batch + (n_stations,))
+    ones = np.ones(n_stations)
+    for i in range(n_max):
+        r = res[i]
+        np.multiply(dq, q, out=r)
+        r += dq
+        r += dd
+        np.matmul(r, ones, out=rt[i])  # sum over stations; much faster than r.sum(-1) for small K
+        np.divide(i + 1, z + rt[i], out=x[i])
+        np.multiply(r, x[i][..., None], out=q)
+    return np.moveaxis(x, 0, -1), np.moveaxis(rt, 0, -1), np.moveaxis(res, 0, -2)
+
+
+# --------------------------------------------------------------------------------------------
+# Multi-class exact MVA
+# --------------------------------------------------------------------------------------------
+
+
+def mva_multiclass(demands_s, populations, think_time_s=0.0, delay_stations=None) -> MultiClassMvaResult:
+    """Exact multi-class Mean Value Analysis of a closed product-form network.
+
+    For every population vector ``n <= N`` in order of total population (Lazowska et al. [2]_
+    ch. 7; Reiser & Lavenberg [1]_)::
+
+        R_ck(n) = D_ck * (1 + Q_k(n - e_c))   queueing station
+        R_ck(n) = D_ck                        delay station
+        X_c(n)  = n_c / (Z_c + sum_k R_ck(n))
+        Q_k(n)  = sum_c X_c(n) * R_ck(n)
+
+    Parameters
+    ----------
+    demands_s : array_like, shape (C, K)
+        Service demand per cycle of class c at station k, seconds, >= 0.
+    populations : array_like of int, shape (C,)
+        Customers of each class, >= 0, at least one customer in total.
+    think_time_s : float or array_like, shape (C,), optional
+        Think time of each class, seconds, >= 0.
+    delay_stations : array_like of bool, shape (K,), optional
+        True for delay (infinite-server) stations; default: all stations queue.
+
+    Returns
+    -------
+    MultiClassMvaResult
+        Per-class throughput, response time (without think time), residence times, queue
+        lengths and utilizations at the full population vector.
+
+    Raises
+    ------
+    ValueError
+        On negative/NaN input, mismatched shapes, non-integer populations, no customers at all,
+        a class with customers whose cycle takes no time, or more than
+        ``MAX_MULTICLASS_STATES`` population vectors (``prod(populations + 1)``).
+
+    Notes
+    -----
+    Time and memory grow as ``prod(populations + 1)``; the recursion is vectorized over all
+    population vectors with the same total, and only two such levels are kept in memory.
+    For product form, an FCFS station must serve all classes with the same exponential service
+    time per visit (classes may differ in visits); PS stations allow any class demands.
+
+    References
+    ----------
+    .. [1] M. Reiser, S. S. Lavenberg, "Mean-Value Analysis of Closed Multichain Queuing
+       Networks", JACM 27(2), 313-322, 1980.
+    .. [2] E. D. Lazowska et al., *Quantitative System Performance*, Prentice-Hall, 1984,
+       ch. 7 (exact multiple-class MVA).
+    """
+    d = _demands(demands_s, ndim=2)
+    n_classes, n_stations = d.shape
+    pops = _counts("populations", populations, 0, MAX_MULTICLASS_STATES)
+    if pops.shape != (n_classes,):
+        raise ValueError(
+            f"populations must have one entry per class (C={n_classes} rows of demands_s); "
+            f"got shape {pops.shape}"
+        )
+    if pops.sum() < 1:
+        raise ValueError(f"populations must sum to at least 1; got {pops.tolist()}")
+    z = v.nonneg("think_time_s", think_time_s)
+    if z.shape not in ((), (n_classes,)):
+        raise ValueError(
+            f"think_time_s must be a scalar or have one entry per class (C={n_classes}); got shape {z.shape}"
+        )
+    z = np.broadcast_to(z, (n_classes,))
+    delay = _delay_mask(delay_stations, n_stations)
+    _require_positive_cycle((d.sum(axis=1) + z)[pops > 0], "for every class with customers")
+    n_states = math.prod(int(p) + 1 for p in pops)
+    if n_states > MAX_MULTICLASS_STATES:
+        raise ValueError(
+            f"populations {pops.tolist()} give prod(populations + 1) = {n_states} population vectors; "
+            f"must be in [1, {MAX_MULTICLASS_STATES}] for exact MVA"
+        )
+
+    # Population vectors in C order; n - e_c sits at flat index idx - stride_c.
+    shape = tuple(int(p) + 1 for p in pops)
+    strides = np.array([math.prod(shape[c + 1 :]) for c in range(n_classes)])
+    states = np.indices(shape).reshape(n_classes, -1).T  # (S, C)
+    level = states.sum(axis=1)
+    order = np.argsort(level, kind="stable")
+    starts = np.concatenate([[0], np.cumsum(np.bincount(level, minlength=int(pops.sum()) + 1))])
+    pos = np.empty(n_states, dtype=np.int64)  # position of a state within its level
+    pos[order] = np.arange(n_states) - starts[level[order]]
+
+    dq = np.where(delay, 0.0, d)
+    dd = np.where(delay, d, 0.0)
+    q_prev = np.zeros((1, n_stations))  # level 0: the empty network
+    for m in range(1, int(pops.sum()) + 1):
+        idx = order[starts[m] : starts[m + 1]]
+        n_vec = states[idx]  # (L, C)
+        present = n_vec > 0
+        # Classes absent from a state look up a placeholder row; their throughput is 0 anyway.
+        prev = np.where(present, idx[:, None] - strides, 0)
+        r = dq * (1.0 + q_prev[pos[prev]]) + dd  # (L, C, K)
+        cycle = z + r.sum(axis=-1)
+        x = np.divide(n_vec, cycle, out=np.zeros(n_vec.shape), where=present)
+        q_prev = np.einsum("lc,lck->lk", x, r)
+
+    x, r = x[0], r[0]  # the last level holds only the full population vector
+    # A class without customers: what one arriving customer would see (arrival theorem).
+    r[pops == 0] = (dq * (1.0 + q_prev[0]) + dd)[pops == 0]
+    return MultiClassMvaResult(
+        populations=pops,
+        throughput_per_s=x,
+        response_time_s=r.sum(axis=1),
+        residence_time_s=r,
+        queue_length=x[:, None] * r,
+        utilization=x[:, None] * d,
+    )
+
+
+# --------------------------------------------------------------------------------------------
+# Bounds
+# --------------------------------------------------------------------------------------------
+
+
+def asymptotic_bounds(demands_s, n_customers, think_time_s=0.0, delay_stations=None) -> AsymptoticBounds:
+    """Asymptotic bounds on throughput and response time of a closed single-class network.
+
+    Optimistic: ``X(N) <= min(N / (D + Z), 1 / Dmax)`` and ``R(N) >= max(D, N Dmax - Z)``;
+    pessimistic: ``X(N) >= N / (N Dq + Dd + Z)`` and ``R(N) <= N Dq + Dd`` (Lazowska et al.
+    [1]_ ch. 5). Exact MVA always lies between them.
+
+    Parameters
+    ----------
+    demands_s : array_like, shape (..., K)
+        Service demand per cycle at each station, seconds, >= 0; leading dimensions are a batch.
+    n_customers : int or array_like of int
+        Populations to evaluate, each >= 1.
+    think_time_s : float or array_like, optional
+        Think time per cycle, seconds, >= 0; broadcast against the batch shape.
+    delay_stations : array_like of bool, shape (K,), optional
+        True for delay stations: they add to D but cannot be the bottleneck.
+
+    Returns
+    -------
+    AsymptoticBounds
+        Arrays of shape ``batch_shape + n_customers.shape`` and ``n_star`` of ``batch_shape``.
+
+    Raises
+    ------
+    ValueError
+        On negative/NaN demands or think times, populations not integers >= 1, a malformed
+        ``delay_stations``, shapes that do not broadcast, or a cycle that takes no time.
+
+    References
+    ----------
+    .. [1] E. D. Lazowska et al., *Quantitative System Performance*, Prentice-Hall, 1984,
+       ch. 5 (asymptotic bounds).
+    """
+    d = _demands(demands_s)
+    n = _counts("n_customers", n_customers, 1, MAX_CUSTOMERS)
+    z = v.nonneg("think_time_s", think_time_s)
+    delay = _delay_mask(delay_stations, d.shape[-1])
+    batch = _broadcast_shape(**{"demands_s batch": d.shape[:-1], "think_time_s": z.shape})
+    _require_positive_cycle(d.sum(axis=-1) + z, "for every network in the batch")
+
+    d = np.broadcast_to(d, batch + d.shape[-1:])
+    z = np.broadcast_to(z, batch)
+    d_total = d.sum(axis=-1)
+    d_queue = np.where(delay, 0.0, d).sum(axis=-1)
+    d_delay = d_total - d_queue
+    d_max = np.where(delay, 0.0, d).max(axis=-1)
+    with np.errstate(divide="ignore"):  # no queueing station: no bottleneck, 1/Dmax = inf
+        x_max = 1.0 / d_max
+        n_star = (d_total + z) / d_max
+
+    def col(a):  # batch values against the n_customers axes
+        return a.reshape(batch + (1,) * n.ndim)
+
+    r_upper = n * col(d_queue) + col(d_delay)
+    return AsymptoticBounds(
+        n_customers=_scalar(n),
+        throughput_upper_per_s=_scalar(np.minimum(n / col(d_total + z), col(x_max))),
+        throughput_lower_per_s=_scalar(n / (r_upper + col(z))),
+        response_time_lower_s=_scalar(np.maximum(col(d_total), n * col(d_max) - col(z))),
+        response_time_upper_s=_scalar(r_upper),
+        n_star=_scalar(n_star),
+    )
+
+
+# --------------------------------------------------------------------------------------------
+# Open single-server queues
+# --------------------------------------------------------------------------------------------
+
+
+def _require_stable(rho: np.ndarray, **named) -> None:
+    if np.any(rho >= 1):
+        i = np.flatnonzero(np.asarray(rho >= 1).ravel())[0]
+        shape = np.shape(rho)
+        got = ", ".join(f"{k}={np.broadcast_to(a, shape).flat[i]:g}" for k, a in named.items())
+        names = " and ".join(named)
+        raise ValueError(
+            f"utilization (from {names}) must be in [0, 1) for a stable queue; "
+            f"got utilization {np.asarray(rho).flat[i]:g} ({got})"
+        )
+
+
+def mm1(arrival_rate_per_s, service_rate_per_s) -> QueueResult:
+    """M/M/1 queue: Poisson arrivals, exponential service, one FCFS server.
+
+    ``rho = lambda / mu``, ``L = rho / (1 - rho)``, ``R = 1 / (mu - lambda)``,
+    ``W = rho / (mu - lambda)``, ``Lq = rho^2 / (1 - rho)`` (Kleinrock [1]_ sec. 3.2).
+
+    Parameters
+    ----------
+    arrival_rate_per_s : float or array_like
+        Arrival rate lambda, per second, >= 0.
+    service_rate_per_s : float or array_like
+        Service rate mu, per second, > 0. Broadcast against ``arrival_rate_per_s``.
+
+    Returns
+    -------
+    QueueResult
+        Utilization, mean numbers in system and waiting, mean response and waiting times.
+
+    Raises
+    ------
+    ValueError
+        On negative/NaN/infinite rates, a zero service rate, shapes that do not broadcast, or
+        ``rho >= 1`` (no steady state).
+
+    References
+    ----------
+    .. [1] L. Kleinrock, *Queueing Systems, Volume 1: Theory*, Wiley, 1975, sec. 3.2.
+    """
+    lam = v.nonneg("arrival_rate_per_s", arrival_rate_per_s)
+    mu = v.positive("service_rate_per_s", service_rate_per_s)
+    _broadcast_shape(arrival_rate_per_s=lam.shape, service_rate_per_s=mu.shape)
+    rho = lam / mu
+    _require_stable(rho, arrival_rate_per_s=lam, service_rate_per_s=mu)
+    response = 1.0 / (mu - lam)
+    return QueueResult(
+        utilization=_scalar(rho),
+        number_in_system=_scalar(rho / (1.0 - rho)),
+        number_waiting=_scalar(rho**2 / (1.0 - rho)),
+        response_time_s=_scalar(response),
+        waiting_time_s=_scalar(rho * response),
+        method="M/M/1",
+    )
+
+
+def mg1(arrival_rate_per_s, mean_service_s, service_scv) -> QueueResult:
+    """M/G/1 queue via the Pollaczek-Khinchine mean-value formula.
+
+    ``rho = lambda E[S]``, ``W = rho E[S] (1 + scv) / (2 (1 - rho))``, ``R = W + E[S]``, and
+    by Little's law ``L = lambda R``, ``Lq = lambda W`` (Kleinrock [1]_ ch. 5).
+
+    Parameters
+    ----------
+    arrival_rate_per_s : float or array_like
+        Poisson arrival rate lambda, per second, >= 0.
+    mean_service_s : float or array_like
+        Mean service time E[S], seconds, >= 0.
+    service_scv : float or array_like
+        Squared coefficient of variation of the service time, Var[S] / E[S]^2, >= 0:
+        1 exponential (M/M/1), 0 deterministic (M/D/1). All three inputs broadcast together.
+
+    Returns
+    -------
+    QueueResult
+        Utilization, mean numbers in system and waiting, mean response and waiting times.
+
+    Raises
+    ------
+    ValueError
+        On negative/NaN/infinite input, shapes that do not broadcast, or ``rho >= 1``.
+
+    References
+    ----------
+    .. [1] L. Kleinrock, *Queueing Systems, Volume 1: Theory*, Wiley, 1975, ch. 5
+       (Pollaczek-Khinchine mean-value formula).
+    """
+    lam = v.nonneg("arrival_rate_per_s", arrival_rate_per_s)
+    es = v.nonneg("mean_service_s", mean_service_s)
+    scv = v.nonneg("service_scv", service_scv)
+    _broadcast_shape(arrival_rate_per_s=lam.shape, mean_service_s=es.shape, service_scv=scv.shape)
+    rho = lam * es
+    _require_stable(rho, arrival_rate_per_s=lam, mean_service_s=es)
+    wait = rho * es * (1.0 + scv) / (2.0 * (1.0 - rho))
+    response = wait + es
+    return QueueResult(
+        utilization=_scalar(np.broadcast_to(rho, wait.shape).copy()),
+        number_in_system=_scalar(lam * response),
+        number_waiting=_scalar(lam * wait),
+        response_time_s=_scalar(response),
+        waiting_time_s=_scalar(wait),
+        method="M/G/1",
+    )
