@@ -12,6 +12,10 @@ _SUBMODULES = (
     "network",
     "queueing",
     "data",
+    "fidelity",
+    "plotting",
+    "widgets",
+    "robo",
 )
 
 

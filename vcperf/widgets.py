@@ -1,22 +1,16 @@
-"""What-if panels (ipywidgets) for the notebooks.
+"""Shared helpers for the what-if panels (ipywidgets); each study's panels are in ``vcperf.views``.
 
-Each panel has a pure *update* function — model + redraw, returning the readout text and a PNG —
-that the widget calls on every change and that ``make bench`` times headless.
+A panel is built from a pure *update* function (model + redraw -> readout text, PNG bytes) so that
+the same path can be timed headless (``make bench``) and tested without a browser.
 """
 
 from __future__ import annotations
 
 import io
 
-import numpy as np
 
-from vcperf import network, plotting, robo
-
-#: Payload axis of the ROBO transfer-time figure: 1 KB .. 10 GB.
-PAYLOAD_GRID_BYTES = np.logspace(3, 10, 60)
-
-
-def _png(fig) -> bytes:
+def png_bytes(fig) -> bytes:
+    """Render a matplotlib figure to PNG bytes (no software tag) and close it."""
     import matplotlib.pyplot as plt
 
     buf = io.BytesIO()
@@ -25,72 +19,8 @@ def _png(fig) -> bytes:
     return buf.getvalue()
 
 
-def network_whatif_update(bandwidth_bps: float, rtt_s: float, loss: float, payload_bytes: float):
-    """Model + redraw for the ROBO network what-if: returns ``(readout, png_bytes)``.
-
-    The figure shows every Table 1 network and the what-if link (thick), the readout the transfer
-    time and TCP throughput of ``payload_bytes`` over the what-if link.
-    """
-    link = network.Link(bandwidth_bps, rtt_s, loss, name="what-if")
-    t = float(robo.statistics_upload_time_s(payload_bytes, link))
-    rate = link.tcp_throughput_bps()
-    links = {n: network.preset(n) for n in network.preset_names()}
-    times = robo.transfer_time_grid_s(PAYLOAD_GRID_BYTES, links)
-    times["what-if"] = link.transfer_time_s(PAYLOAD_GRID_BYTES)
-    labels = {n: lk.name for n, lk in links.items()}
-    fig = plotting.robo_transfer_time_figure(
-        PAYLOAD_GRID_BYTES, times, labels, paper_point=(payload_bytes, t, "what-if payload"), highlight="what-if"
-    )
-    readout = (
-        f"{payload_bytes / 1e6:.3g} MB over {bandwidth_bps / 1e6:.3g} Mbps, RTT {rtt_s * 1e3:.3g} ms, "
-        f"loss {loss * 100:.3g} %: {t:.3g} s (TCP throughput {rate / 1e6:.3g} Mbps)"
-    )
-    return readout, _png(fig)
-
-
-def network_whatif(preset: str = "dsl_512k", payload_bytes: float = 3.5e6):
-    """The ROBO network what-if panel: pick a Table 1 preset or set bandwidth, RTT, loss, payload."""
-    import ipywidgets as w
-
-    start = network.preset(preset)
-    choose = w.Dropdown(options=[("custom", "custom")] + [(network.preset(n).name, n) for n in network.preset_names()],
-                        value=preset, description="network")
-    bw = w.FloatLogSlider(value=start.bandwidth_bps / 1e6, base=10, min=-1, max=4, step=0.01,
-                          description="bandwidth Mbps", readout_format=".3g")
-    rtt = w.FloatSlider(value=start.rtt_s * 1e3, min=0, max=1000, step=1, description="RTT ms")
-    loss = w.FloatSlider(value=start.loss * 100, min=0, max=5, step=0.01, description="loss %",
-                         readout_format=".2f")
-    size = w.FloatLogSlider(value=payload_bytes / 1e6, base=10, min=-3, max=4, step=0.01,
-                            description="payload MB", readout_format=".3g")
-    for s in (bw, rtt, loss, size):
-        s.style.description_width = "110px"
-        s.layout.width = "460px"
-    readout = w.Label()
-    image = w.Image(format="png")
-    busy = {"preset": False}
-
-    def redraw(*_):
-        text, png = network_whatif_update(bw.value * 1e6, rtt.value / 1e3, loss.value / 100, size.value * 1e6)
-        readout.value = text
-        image.value = png
-
-    def on_preset(change):
-        if change["new"] == "custom":
-            return
-        link = network.preset(change["new"])
-        busy["preset"] = True
-        bw.value, rtt.value, loss.value = link.bandwidth_bps / 1e6, link.rtt_s * 1e3, link.loss * 100
-        busy["preset"] = False
-        redraw()
-
-    def on_slider(_):
-        if not busy["preset"]:
-            choose.value = "custom"
-            redraw()
-
-    choose.observe(on_preset, names="value")
-    for s in (bw, rtt, loss):
-        s.observe(on_slider, names="value")
-    size.observe(lambda _: redraw(), names="value")
-    redraw()
-    return w.VBox([choose, bw, rtt, loss, size, readout, image])
+def style_sliders(*sliders, description_width: str = "110px", width: str = "460px") -> None:
+    """Give sliders a uniform label width and length."""
+    for s in sliders:
+        s.style.description_width = description_width
+        s.layout.width = width
