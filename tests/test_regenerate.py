@@ -62,19 +62,20 @@ def test_regenerating_twice_is_byte_identical(built, tmp_path):
 def test_unknown_parameter_is_rejected_before_running_and_lists_parameters(built):
     before = _digest(built)
     with pytest.raises(ValueError, match="has no parameter 'bogus'") as err:
-        regenerate.run(built, overrides={"bogus": 1})
+        regenerate.run(built, only=["robo_networks"], overrides={"bogus": 1})
     assert "whatif_payload_bytes" in str(err.value)
     with pytest.raises(ValueError, match=r"whatif_payload_bytes must be in \[1000, 1e\+10\]"):
-        regenerate.run(built, overrides={"whatif_payload_bytes": -5.0})
+        regenerate.run(built, only=["robo_networks"], overrides={"whatif_payload_bytes": -5.0})
     with pytest.raises(ValueError, match="one of"):
-        regenerate.run(built, overrides={"whatif_network": "carrier_pigeon"})
+        regenerate.run(built, only=["robo_networks"], overrides={"whatif_network": "carrier_pigeon"})
     with pytest.raises(ValueError, match="--only"):
         regenerate.run(built, only=["no_such_notebook"])
     assert _digest(built) == before
 
 
 def test_cli_rejects_bad_parameter_with_exit_code_2(capsys):
-    assert cli.main(["regenerate", "-p", "whatif_network=mars", "--output", "/nonexistent/x"]) == 2
+    argv = ["regenerate", "--only", "robo_networks", "-p", "whatif_network=mars", "--output", "/nonexistent/x"]
+    assert cli.main(argv) == 2
     assert "whatif_network" in capsys.readouterr().err
 
 
@@ -124,7 +125,7 @@ def test_failing_notebook_names_cell_keeps_it_and_leaves_build_intact(tmp_path, 
 
 def test_scenario_goes_to_its_own_folder(tmp_path):
     target = tmp_path / "scenario"
-    assert regenerate.run(target, overrides={"whatif_payload_bytes": 1e9}) == []
+    assert regenerate.run(target, only=["robo_networks"], overrides={"whatif_payload_bytes": 1e9}) == []
     assert (target / "tables" / "robo_networks" / "table01_networks_model.csv").exists()
     assert not (target / "fidelity.csv").exists()  # the fidelity table describes the default scenario
 

@@ -56,33 +56,50 @@ def network_whatif(preset: str = "dsl_512k", payload_bytes: float = 3.5e6):
     style_sliders(bw, rtt, loss, size)
     readout = w.Label()
     image = w.Image(format="png")
-    busy = {"preset": False}
+    # The exact inputs. Log sliders round to their step (0.5 Mbps shows as 0.501), and the browser
+    # echoes the rounded value back: a slider change within one step of the state is that echo, not
+    # the user, and must neither switch to "custom" nor move the model off the preset.
+    state = {"bw": start.bandwidth_bps / 1e6, "rtt": start.rtt_s * 1e3, "loss": start.loss * 100,
+             "size": payload_bytes / 1e6}
+    sliders = {"bw": bw, "rtt": rtt, "loss": loss, "size": size}
+    setting = {"preset": False}
 
-    def redraw(*_):
-        text, png = network_whatif_update(bw.value * 1e6, rtt.value / 1e3, loss.value / 100, size.value * 1e6)
+    def redraw():
+        text, png = network_whatif_update(state["bw"] * 1e6, state["rtt"] / 1e3, state["loss"] / 100,
+                                          state["size"] * 1e6)
         readout.value = text
         image.value = png
+
+    def is_echo(key, new):
+        old = state[key]
+        if isinstance(sliders[key], w.FloatLogSlider):
+            return old > 0 and abs(np.log10(new / old)) <= sliders[key].step
+        return abs(new - old) <= sliders[key].step / 2
 
     def on_preset(change):
         if change["new"] == "custom":
             return
         link = network.preset(change["new"])
-        busy["preset"] = True
-        bw.value, rtt.value, loss.value = link.bandwidth_bps / 1e6, link.rtt_s * 1e3, link.loss * 100
-        busy["preset"] = False
+        state.update(bw=link.bandwidth_bps / 1e6, rtt=link.rtt_s * 1e3, loss=link.loss * 100)
+        setting["preset"] = True
+        bw.value, rtt.value, loss.value = state["bw"], state["rtt"], state["loss"]
+        setting["preset"] = False
         redraw()
 
-    def on_slider(_):
-        if not busy["preset"]:
+    def on_slider(change, key):
+        if setting["preset"] or is_echo(key, change["new"]):
+            return
+        state[key] = change["new"]
+        if key != "size":
             choose.value = "custom"
-            redraw()
+        redraw()
 
     choose.observe(on_preset, names="value")
-    for s in (bw, rtt, loss):
-        s.observe(on_slider, names="value")
-    size.observe(lambda _: redraw(), names="value")
+    for key, slider in sliders.items():
+        slider.observe(lambda change, key=key: on_slider(change, key), names="value")
     redraw()
     return w.VBox([choose, bw, rtt, loss, size, readout, image])
+
 
 def transfer_time_figure(payload_bytes, times_s: dict, labels: dict, paper_point=None, highlight=None):
     """Transfer time vs payload for each network type (log-log), the paper's point in black.
@@ -117,3 +134,531 @@ def transfer_time_figure(payload_bytes, times_s: dict, labels: dict, paper_point
     ax.legend(fontsize=7, ncol=2, frameon=False)
     fig.tight_layout()
     return fig
+
+
+# ================================================================================================
+# Background traffic and statistics (notebook robo_background_and_statistics)
+# ================================================================================================
+
+#: Powered-on VMs per host on the x axis of the host-sync and statistics figures.
+VM_GRID = np.arange(0, 49, 1.0)
+#: VM counts drawn as separate series (the testbed has 24 per host).
+VM_SERIES = (8, 16, 24, 32)
+_LEVEL_LABELS = {lvl: f"Level-{lvl}" for lvl in robo.LEVELS}
+
+
+def _ordered_presets():
+    """Preset ids ordered by RTT, then bandwidth (LAN first, satellite last)."""
+    names = network.preset_names()
+    return sorted(names, key=lambda n: (network.preset(n).rtt_s, -network.preset(n).bandwidth_bps))
+
+
+def hostsync_figure(vms=VM_GRID, stated=None):
+    """Figures 2-3: host-sync traffic of one host vs powered-on VMs, both directions.
+
+    ``stated`` = (vms, kbps) draws the paper's point on the host -> vCenter panel.
+    """
+    import matplotlib.pyplot as plt
+
+    use_style()
+    t = robo.host_sync_traffic(vms)
+    fig, axes = plt.subplots(1, 2, figsize=(8.6, 3.4))
+    axes[0].plot(vms, t.host_to_vc_bps / 1e3, label="model: heartbeat + VM changes")
+    if stated is not None:
+        axes[0].plot([stated[0]], [stated[1]], label="paper: 3.75 Kbps at 24 VMs", **PAPER_STYLE)
+    axes[0].set_title("Figure 2 - host -> vCenter", fontsize=9)
+    axes[1].plot(vms, t.vc_to_host_bps / 1e3, color="C1", label="model: TCP ACKs of the changes")
+    axes[1].set_title("Figure 3 - vCenter -> host (ACKs only)", fontsize=9)
+    for ax in axes:
+        ax.set_xlabel("powered-on VMs per host")
+        ax.set_ylabel("average traffic (Kbps)")
+        ax.legend(fontsize=7, frameon=False)
+        ax.set_ylim(bottom=0)
+    fig.tight_layout()
+    return fig
+
+
+def hostsync_sharing_figure(hosts=None, powered_on_vms=None):
+    """Host-sync utilization of one shared branch link vs hosts behind it (1-200), per network type."""
+    import matplotlib.pyplot as plt
+
+    use_style()
+    hosts = np.arange(1, 201) if hosts is None else hosts
+    fig, ax = plt.subplots(figsize=(6.4, 3.6))
+    for net in _ordered_presets():
+        link = network.preset(net)
+        u = robo.host_sync_link_utilization(hosts, link, powered_on_vms).host_to_vc_bps
+        ax.loglog(hosts, 100 * u, label=link.name)
+    ax.axhline(100, color="k", lw=0.8, ls=":")
+    ax.axvspan(10, 90, color="0.9", zorder=0, label="'tens of hosts'")
+    ax.set_xlabel("hosts sharing the branch link")
+    ax.set_ylabel("host-sync utilization (%)")
+    ax.legend(fontsize=7, ncol=2, frameon=False)
+    fig.tight_layout()
+    return fig
+
+
+def stats_traffic_figure(vm_series=VM_SERIES):
+    """Figures 4 and 5: average host -> vCenter traffic (statistics + host sync) by level and by VMs."""
+    import matplotlib.pyplot as plt
+
+    use_style()
+    levels = np.array(robo.LEVELS)
+    fig, axes = plt.subplots(1, 2, figsize=(9.0, 3.5))
+    width = 0.8 / len(vm_series)
+    for i, vms in enumerate(vm_series):
+        t = robo.statistics_traffic(levels, float(vms)).host_to_vc_bps / 1e3
+        axes[0].bar(levels + (i - (len(vm_series) - 1) / 2) * width, t, width, label=f"{vms} PonVMs")
+    axes[0].set_xticks(levels, [_LEVEL_LABELS[lvl] for lvl in levels])
+    axes[0].set_title("Figure 4 - by statistics level", fontsize=9)
+    for lvl in levels:
+        axes[1].plot(VM_GRID, robo.statistics_traffic(lvl, VM_GRID).host_to_vc_bps / 1e3, label=_LEVEL_LABELS[lvl])
+    axes[1].set_xlabel("powered-on VMs per host")
+    axes[1].set_title("Figure 5 - by powered-on VMs", fontsize=9)
+    for ax in axes:
+        ax.set_ylabel("host -> vCenter (Kbps)")
+        ax.legend(fontsize=7, frameon=False)
+    fig.tight_layout()
+    return fig
+
+
+def stats_size_figure(stated=None):
+    """Figure 6: statistics data per upload vs powered-on VMs for each level (log y).
+
+    ``stated`` = (vms, bytes) draws the paper's ~3.5 MB Level-4 point (at the assumed 24 VMs).
+    """
+    import matplotlib.pyplot as plt
+
+    use_style()
+    fig, ax = plt.subplots(figsize=(6.4, 3.8))
+    for lvl in robo.LEVELS:
+        ax.semilogy(VM_GRID[1:], robo.statistics_payload_bytes(lvl, VM_GRID[1:]) / 1e3, label=_LEVEL_LABELS[lvl])
+    if stated is not None:
+        ax.semilogy([stated[0]], [stated[1] / 1e3], label="paper: ~3.5 MB at Level-4", **PAPER_STYLE)
+    s = robo.statistics_payload_bytes(np.array(robo.LEVELS), robo.testbed_powered_on_vms())
+    ax.annotate(f"L2/L1 = {s[1] / s[0]:.2f}  (paper: close)\nL3/L2 = {s[2] / s[1]:.1f}  (paper: considerable)\n"
+                f"L4/L3 = {s[3] / s[2]:.2f}  (paper: close)", xy=(0.02, 0.97), xycoords="axes fraction",
+                va="top", fontsize=7)
+    ax.set_xlabel("powered-on VMs per host")
+    ax.set_ylabel("statistics data per upload (KB)")
+    ax.legend(fontsize=7, frameon=False, loc="lower right")
+    fig.tight_layout()
+    return fig
+
+
+def stats_reverse_figure(vm_series=VM_SERIES, bound_kbps=None):
+    """Figure 7: vCenter -> host traffic (ACKs of statistics and host sync) by level, with the bound."""
+    import matplotlib.pyplot as plt
+
+    use_style()
+    levels = np.array(robo.LEVELS)
+    fig, ax = plt.subplots(figsize=(6.4, 3.4))
+    width = 0.8 / len(vm_series)
+    for i, vms in enumerate(vm_series):
+        t = robo.statistics_traffic(levels, float(vms)).vc_to_host_bps / 1e3
+        ax.bar(levels + (i - (len(vm_series) - 1) / 2) * width, t, width, label=f"{vms} PonVMs")
+    if bound_kbps is not None:
+        ax.axhline(bound_kbps, color="k", ls="--", lw=1, label=f"paper: all < {bound_kbps:g} Kbps")
+    ax.set_xticks(levels, [_LEVEL_LABELS[lvl] for lvl in levels])
+    ax.set_ylabel("vCenter -> host (Kbps)")
+    if bound_kbps is not None:
+        ax.set_ylim(0, 1.35 * bound_kbps)
+    ax.legend(fontsize=7, frameon=False, ncol=3, loc="upper left")
+    fig.tight_layout()
+    return fig
+
+
+def burst_figure(powered_on_vms=None, stated=None):
+    """Time one statistics upload saturates each network type, per level (log y).
+
+    ``stated`` = (network id, seconds) marks the paper's "about 1 minute on 512 Kbps DSL".
+    """
+    import matplotlib.pyplot as plt
+
+    use_style()
+    powered_on_vms = robo.testbed_powered_on_vms() if powered_on_vms is None else powered_on_vms
+    nets = _ordered_presets()
+    x = np.arange(len(nets))
+    fig, ax = plt.subplots(figsize=(7.2, 3.6))
+    width = 0.2
+    for i, lvl in enumerate(robo.LEVELS):
+        size = float(robo.statistics_payload_bytes(lvl, powered_on_vms))
+        t = [float(robo.statistics_upload_time_s(size, network.preset(n))) for n in nets]
+        ax.bar(x + (i - 1.5) * width, t, width, label=_LEVEL_LABELS[lvl])
+    if stated is not None:
+        ax.plot([nets.index(stated[0]) + 1.5 * width], [stated[1]], label="paper: ~1 min (Level-4, DSL)",
+                **PAPER_STYLE)
+    ax.set_yscale("log")
+    ax.set_xticks(x, [network.preset(n).name for n in nets], rotation=20, fontsize=8)
+    ax.set_ylabel("burst duration (s)")
+    ax.set_title(f"one host's statistics upload, {powered_on_vms:g} powered-on VMs", fontsize=9)
+    ax.legend(fontsize=7, frameon=False, ncol=3)
+    fig.tight_layout()
+    return fig
+
+
+def _planner_curves(link, level, powered_on_vms, powered_on_vms_sd, max_hosts):
+    hosts = np.unique(np.round(np.logspace(0, np.log10(max_hosts), 80)))
+    load = robo.statistics_link_load(hosts, link, level, powered_on_vms, powered_on_vms_sd)
+    return hosts, load
+
+
+def capacity_figure(link, n_hosts, level, powered_on_vms, powered_on_vms_sd=0.0, max_hosts=500):
+    """Capacity planner: statistics busy fraction and M/G/1 delay vs hosts behind ``link``."""
+    import matplotlib.pyplot as plt
+
+    use_style()
+    hosts, load = _planner_curves(link, level, powered_on_vms, powered_on_vms_sd, max_hosts)
+    here = robo.statistics_link_load(n_hosts, link, level, powered_on_vms, powered_on_vms_sd)
+    fig, axes = plt.subplots(1, 2, figsize=(9.0, 3.4))
+    axes[0].loglog(hosts, 100 * load.busy_fraction)
+    axes[0].axhline(100, color="k", ls=":", lw=0.8)
+    axes[0].plot([n_hosts], [100 * float(here.busy_fraction)], "o", color="C3", label=f"{n_hosts:g} hosts")
+    axes[0].set_ylabel("link busy with statistics (%)")
+    finite = np.isfinite(load.waiting_time_s)
+    axes[1].loglog(hosts[finite], np.maximum(load.waiting_time_s[finite], 1e-6))
+    if np.isfinite(float(here.waiting_time_s)):
+        axes[1].plot([n_hosts], [max(float(here.waiting_time_s), 1e-6)], "o", color="C3")
+    axes[1].set_ylabel("mean delay added to other traffic (s)")
+    for ax in axes:
+        ax.set_xlabel("hosts behind the link")
+    axes[0].legend(fontsize=7, frameon=False)
+    fig.suptitle(f"{link.name}: Level-{level}, {powered_on_vms:g} VMs/host (M/G/1)", fontsize=9)
+    fig.tight_layout()
+    return fig
+
+
+def capacity_update(bandwidth_bps, rtt_s, loss, n_hosts, level, powered_on_vms, powered_on_vms_sd=0.0,
+                    name="what-if"):
+    """Model + redraw for the statistics capacity planner: returns ``(readout, png_bytes)``."""
+    link = network.Link(bandwidth_bps, rtt_s, loss, name=name)
+    load = robo.statistics_link_load(n_hosts, link, level, powered_on_vms, powered_on_vms_sd)
+    rho = float(load.busy_fraction)
+    wait = float(load.waiting_time_s)
+    verdict = "SATURATED (busy >= 100 %)" if rho >= 1 else ("heavily loaded" if rho > 0.5 else "fits")
+    readout = (
+        f"{n_hosts:g} hosts, Level-{level}, {powered_on_vms:g} VMs/host on {bandwidth_bps / 1e6:.3g} Mbps / "
+        f"{rtt_s * 1e3:.3g} ms: upload {float(load.payload_bytes) / 1e6:.3g} MB, burst {float(load.burst_s):.3g} s; "
+        f"link busy {100 * rho:.3g} % -> {verdict}; delay added to other traffic "
+        f"{'unbounded' if not np.isfinite(wait) else f'{wait * 1e3:.3g} ms'}; one 5-min group "
+        f"({int(np.ceil(n_hosts / robo.calibrate_statistics().host_groups))} hosts) takes "
+        f"{float(load.group_burst_s):.3g} s{' (overruns its slot)' if bool(load.group_overruns_slot) else ''}"
+    )
+    fig = capacity_figure(link, n_hosts, level, powered_on_vms, powered_on_vms_sd)
+    return readout, png_bytes(fig)
+
+
+def _link_controls(preset):
+    import ipywidgets as w
+
+    start = network.preset(preset)
+    choose = w.Dropdown(options=[("custom", "custom")] + [(network.preset(n).name, n) for n in network.preset_names()],
+                        value=preset, description="network")
+    bw = w.FloatLogSlider(value=start.bandwidth_bps / 1e6, base=10, min=-1, max=4, step=0.01,
+                          description="bandwidth Mbps", readout_format=".3g")
+    rtt = w.FloatSlider(value=start.rtt_s * 1e3, min=0, max=1000, step=1, description="RTT ms")
+    loss = w.FloatSlider(value=start.loss * 100, min=0, max=5, step=0.01, description="loss %", readout_format=".2f")
+    return choose, bw, rtt, loss
+
+
+def _wire_link_controls(choose, bw, rtt, loss, redraw):
+    busy = {"preset": False}
+
+    def on_preset(change):
+        if change["new"] == "custom":
+            return
+        link = network.preset(change["new"])
+        busy["preset"] = True
+        bw.value, rtt.value, loss.value = link.bandwidth_bps / 1e6, link.rtt_s * 1e3, link.loss * 100
+        busy["preset"] = False
+        redraw()
+
+    def on_slider(_):
+        if not busy["preset"]:
+            choose.value = "custom"
+            redraw()
+
+    choose.observe(on_preset, names="value")
+    for s in (bw, rtt, loss):
+        s.observe(on_slider, names="value")
+
+
+def capacity_planner(preset="dsl_512k", n_hosts=10, level=1, powered_on_vms=None):
+    """Statistics capacity planner: H hosts on a chosen link -- do bursts saturate it, what delay?"""
+    import ipywidgets as w
+
+    choose, bw, rtt, loss = _link_controls(preset)
+    powered_on_vms = robo.testbed_powered_on_vms() if powered_on_vms is None else powered_on_vms
+    hosts = w.IntSlider(value=n_hosts, min=1, max=500, description="hosts")
+    lvl = w.Dropdown(options=[(_LEVEL_LABELS[x], x) for x in robo.LEVELS], value=level, description="stats level")
+    vms = w.FloatSlider(value=powered_on_vms, min=0, max=100, step=1, description="VMs per host")
+    sd = w.FloatSlider(value=0.0, min=0, max=50, step=1, description="VMs spread (sd)")
+    style_sliders(bw, rtt, loss, hosts, vms, sd)
+    readout = w.Label()
+    image = w.Image(format="png")
+
+    def redraw(*_):
+        text, png = capacity_update(bw.value * 1e6, rtt.value / 1e3, loss.value / 100, hosts.value, lvl.value,
+                                    vms.value, sd.value)
+        readout.value = text
+        image.value = png
+
+    _wire_link_controls(choose, bw, rtt, loss, redraw)
+    for c in (hosts, lvl, vms, sd):
+        c.observe(lambda _: redraw(), names="value")
+    redraw()
+    return w.VBox([choose, bw, rtt, loss, hosts, lvl, vms, sd, readout, image])
+
+
+# ================================================================================================
+# Operations (notebook robo_operations)
+# ================================================================================================
+
+
+def sequence_figure(operation="create_vm", link=None):
+    """Figure 8: the model's exchange list of one operation as a sequence diagram.
+
+    Lanes: client, vCenter, ESXi host, database. Each host call is a request and a response arrow,
+    labelled with the model's time for the call over ``link`` (default DSL) and its round trips.
+    """
+    import matplotlib.pyplot as plt
+
+    use_style()
+    link = link or network.preset("dsl_512k")
+    p = robo.calibrate_operations()
+    calls = robo.operation_calls(operation)
+    lanes = {"client": 0.0, "vCenter": 1.0, "ESXi host": 2.0, "database": 3.0}
+    n_rows = 2 * len(calls) + 3
+    fig, ax = plt.subplots(figsize=(7.2, 0.45 * n_rows + 1.2))
+    for name, x in lanes.items():
+        ax.plot([x, x], [0.5, n_rows + 0.5], color="0.6", lw=1)
+        ax.text(x, 0.2, name, ha="center", va="bottom", fontsize=8, weight="bold")
+
+    def arrow(y, a, b, text, color="C0"):
+        ax.annotate("", xy=(lanes[b], y), xytext=(lanes[a], y),
+                    arrowprops={"arrowstyle": "->", "color": color, "lw": 1.3})
+        ax.text((lanes[a] + lanes[b]) / 2, y - 0.12, text, ha="center", va="bottom", fontsize=7)
+
+    y = 1
+    arrow(y, "client", "vCenter", f"initiate {operation}")
+    for call in calls:
+        t = float(link.exchange_time_s(p.round_trips_per_call, call.request_bytes / p.round_trips_per_call,
+                                       call.response_bytes / p.round_trips_per_call))
+        y += 1
+        arrow(y, "vCenter", "ESXi host", f"{call.name} ({call.request_bytes / 1e3:g} KB)", "C0")
+        y += 1
+        arrow(y, "ESXi host", "vCenter",
+              f"response ({call.response_bytes / 1e3:g} KB): {p.round_trips_per_call:.1f} RTTs, {t:.2f} s", "C1")
+    y += 1
+    arrow(y, "vCenter", "database", "persist state", "C2")
+    y += 1
+    arrow(y, "vCenter", "client", "reply", "C2")
+    ax.set_ylim(n_rows + 0.6, -0.1)
+    ax.set_xlim(-0.5, 3.5)
+    ax.axis("off")
+    ax.set_title(f"{operation} over {link.name} (model exchange list)", fontsize=9)
+    fig.tight_layout()
+    return fig
+
+
+def vcbench_figure(stated=None, loo=None):
+    """Figures 9 and 10: VCbench throughput and mean latency per network type (8 clients).
+
+    ``stated`` maps network id -> paper latency (s); the throughput panel marks ``8 / latency``
+    (Little's law with zero think time) for those networks. ``loo`` maps network id ->
+    leave-one-out latency.
+    """
+    import matplotlib.pyplot as plt
+
+    use_style()
+    nets = _ordered_presets()
+    res = [robo.vcbench(network.preset(n)) for n in nets]
+    x = np.arange(len(nets))
+    fig, axes = plt.subplots(1, 2, figsize=(9.4, 3.6))
+    axes[0].plot(x, [r.throughput_per_s * 60 for r in res], "-s", label="model (MVA, 8 clients)")
+    axes[1].plot(x, [r.mean_latency_s for r in res], "-s", label="model (MVA, 8 clients)")
+    if stated:
+        xs = [nets.index(n) for n in stated]
+        clients = res[0].clients
+        axes[0].plot(xs, [60 * clients / t for t in stated.values()],
+                     label="paper latency via Little's law", **{**PAPER_STYLE, "marker": "D"})
+        axes[1].plot(xs, list(stated.values()), label="paper: 0.9 / 2.7 / 8.3 s", **PAPER_STYLE)
+    if loo:
+        axes[1].plot([nets.index(n) for n in loo], list(loo.values()), "o", mfc="none", color="C3",
+                     label="leave-one-out prediction")
+    axes[0].set_ylabel("VCbench throughput (ops/min)")
+    axes[0].set_title("Figure 9", fontsize=9)
+    axes[1].set_ylabel("mean operation latency (s)")
+    axes[1].set_title("Figure 10", fontsize=9)
+    for ax in axes:
+        ax.set_xticks(x, [network.preset(n).name for n in nets], rotation=25, fontsize=7)
+        ax.legend(fontsize=7, frameon=False)
+    fig.tight_layout()
+    return fig
+
+
+def latency_vs_rtt_figure(stated=None):
+    """Mean VCbench latency vs RTT on a 10 Mbps, 0.05 % loss link, against latency proportional to RTT."""
+    import matplotlib.pyplot as plt
+
+    use_style()
+    rtts = np.logspace(-3, 0, 40)
+    lat = np.array([robo.vcbench(network.Link(10e6, r, 5e-4)).mean_latency_s for r in rtts])
+    fig, ax = plt.subplots(figsize=(6.4, 3.6))
+    ax.loglog(rtts * 1e3, lat, label="model: mean latency (10 Mbps, 0.05 % loss)")
+    ax.loglog(rtts * 1e3, lat[0] * rtts / rtts[0], ls=":", color="0.5", label="if latency grew like RTT")
+    if stated:
+        ax.loglog([network.preset(n).rtt_s * 1e3 for n in stated], list(stated.values()),
+                  label="paper (LAN, DSL, satellite)", **PAPER_STYLE)
+        ax.annotate("RTT x100 -> latency x3\nRTT x5 -> latency x3", xy=(0.03, 0.95), xycoords="axes fraction",
+                    va="top", fontsize=8)
+    ax.set_ylim(top=lat.max() * 3)
+    ax.set_xlabel("RTT (ms)")
+    ax.set_ylabel("mean operation latency (s)")
+    ax.legend(fontsize=7, frameon=False, loc="lower right")
+    fig.tight_layout()
+    return fig
+
+
+def per_operation_figure():
+    """Figure 11: latency of each VCbench operation per network type (log y); folders flat."""
+    import matplotlib.pyplot as plt
+
+    use_style()
+    nets = _ordered_presets()
+    res = [robo.vcbench(network.preset(n)) for n in nets]
+    ops = robo.operation_names()
+    x = np.arange(len(nets))
+    fig, ax = plt.subplots(figsize=(8.0, 4.4))
+    cmap = plt.get_cmap("tab20")
+    for i, op in enumerate(ops):
+        folder = "folder" in op
+        ax.semilogy(x, [r.per_operation_latency_s[op] for r in res], "-o" if folder else "-", ms=3,
+                    lw=2.4 if folder else 1.0, color="k" if folder else cmap(i % 20), label=op)
+    ax.set_xticks(x, [network.preset(n).name for n in nets], rotation=20, fontsize=8)
+    ax.set_ylabel("operation latency (s)")
+    ax.legend(fontsize=6, ncol=1, frameon=False, bbox_to_anchor=(1.01, 1), loc="upper left")
+    ax.set_title("Figure 11 - folder operations (black) never talk to the host", fontsize=9)
+    fig.tight_layout()
+    return fig
+
+
+def vcbench_traffic_figure():
+    """Figures 12 and 13: traffic between vCenter and one host during VCbench, per network type."""
+    import matplotlib.pyplot as plt
+
+    use_style()
+    nets = _ordered_presets()
+    t = [robo.vcbench_host_traffic(network.preset(n)) for n in nets]
+    x = np.arange(len(nets))
+    fig, axes = plt.subplots(1, 2, figsize=(9.0, 3.4))
+    axes[0].bar(x, [float(a.host_to_vc_bps) / 1e3 for a in t], color="C0")
+    axes[0].set_title("Figure 12 - host -> vCenter", fontsize=9)
+    axes[1].bar(x, [float(a.vc_to_host_bps) / 1e3 for a in t], color="C1")
+    axes[1].set_title("Figure 13 - vCenter -> host", fontsize=9)
+    for ax in axes:
+        ax.set_xticks(x, [network.preset(n).name for n in nets], rotation=25, fontsize=7)
+        ax.set_ylabel("average traffic (Kbps)")
+    fig.tight_layout()
+    return fig
+
+
+def add_host_figure(stated=None, loo=None):
+    """Figures 14-15: add-host time per network type (model, paper, leave-one-out) and its traffic."""
+    import matplotlib.pyplot as plt
+
+    use_style()
+    nets = _ordered_presets()
+    x = np.arange(len(nets))
+    fig, axes = plt.subplots(1, 2, figsize=(9.4, 3.6))
+    axes[0].semilogy(x, [float(robo.add_host_time_s(network.preset(n))) for n in nets], "-s", label="model")
+    if stated:
+        axes[0].semilogy([nets.index(n) for n in stated], list(stated.values()),
+                         label="paper: 15 s, 2:10, 2:10, 9 min", **PAPER_STYLE)
+    if loo:
+        axes[0].semilogy([nets.index(n) for n in loo], list(loo.values()), "o", mfc="none", color="C3",
+                         label="leave-one-out prediction")
+    axes[0].set_ylabel("add host (s)")
+    axes[0].set_title("Figure 14 - add host", fontsize=9)
+    axes[0].legend(fontsize=7, frameon=False)
+    axes[1].bar(x, [robo.add_host_traffic_bps(network.preset(n)) / 1e3 for n in nets], color="C0")
+    axes[1].set_yscale("log")
+    axes[1].set_ylabel("host -> vCenter during add host (Kbps)")
+    axes[1].set_title("Figure 15 - add host traffic", fontsize=9)
+    for ax in axes:
+        ax.set_xticks(x, [network.preset(n).name for n in nets], rotation=25, fontsize=7)
+    fig.tight_layout()
+    return fig
+
+
+def operations_update(bandwidth_bps, rtt_s, loss, clients, operation, name="what-if"):
+    """Model + redraw for the operations what-if: returns ``(readout, png_bytes)``.
+
+    Left: VCbench throughput and mean latency vs clients on the what-if link (chosen clients
+    marked). Right: the chosen operation's latency on every network type and the what-if link,
+    split into vCenter time and network time.
+    """
+    import matplotlib.pyplot as plt
+
+    link = network.Link(bandwidth_bps, rtt_s, loss, name=name)
+    res = robo.vcbench(link, clients)
+    lat = res.per_operation_latency_s.get(operation)
+    net_t = float(robo.operation_network_time_s(operation, link))
+    if lat is None:  # create_vm is not in the VCbench mix: same vCenter time as any operation
+        lat = res.per_operation_latency_s["create_folder"] + net_t
+    n, x, r = robo.vcbench_vs_clients(link, max(32, clients))
+    use_style()
+    fig, axes = plt.subplots(1, 2, figsize=(9.4, 3.6))
+    axes[0].plot(n, x * 60, color="C0", label="throughput")
+    axes[0].plot([clients], [res.throughput_per_s * 60], "o", color="C3")
+    axes[0].set_xlabel("clients")
+    axes[0].set_ylabel("throughput (ops/min)", color="C0")
+    twin = axes[0].twinx()
+    twin.plot(n, r, color="C1")
+    twin.set_ylabel("mean latency (s)", color="C1")
+    twin.grid(False)
+    names = _ordered_presets()
+    links = [network.preset(k) for k in names] + [link]
+    vc, nt = [], []
+    for lk in links:
+        rr = robo.vcbench(lk, clients)
+        t_net = float(robo.operation_network_time_s(operation, lk))
+        total = rr.per_operation_latency_s.get(operation, rr.per_operation_latency_s["create_folder"] + t_net)
+        vc.append(total - t_net)
+        nt.append(t_net)
+    xs = np.arange(len(links))
+    axes[1].bar(xs, vc, color="C2", label="vCenter (CPU + queue)")
+    axes[1].bar(xs, nt, bottom=vc, color="C0", label="vCenter <-> host exchanges")
+    axes[1].set_xticks(xs, [lk.name for lk in links], rotation=30, fontsize=7)
+    axes[1].set_ylabel(f"{operation} latency (s)")
+    axes[1].legend(fontsize=7, frameon=False)
+    fig.tight_layout()
+    readout = (
+        f"{clients} clients on {bandwidth_bps / 1e6:.3g} Mbps, RTT {rtt_s * 1e3:.3g} ms, loss {loss * 100:.3g} %: "
+        f"{operation} {lat:.3g} s (network {net_t:.3g} s); mean latency {res.mean_latency_s:.3g} s, "
+        f"throughput {res.throughput_per_s * 60:.4g} ops/min, vCenter vCPU busy {100 * res.vcenter_utilization:.3g} %"
+    )
+    return readout, png_bytes(fig)
+
+
+def operations_whatif(preset="dsl_512k", clients=8, operation="clone_vm"):
+    """Operations what-if panel: network type or custom link, clients, operation."""
+    import ipywidgets as w
+
+    choose, bw, rtt, loss = _link_controls(preset)
+    n = w.IntSlider(value=clients, min=1, max=64, description="clients")
+    op = w.Dropdown(options=[*robo.operation_names(), "create_vm"], value=operation, description="operation")
+    style_sliders(bw, rtt, loss, n)
+    readout = w.Label()
+    image = w.Image(format="png")
+
+    def redraw(*_):
+        text, png = operations_update(bw.value * 1e6, rtt.value / 1e3, loss.value / 100, n.value, op.value)
+        readout.value = text
+        image.value = png
+
+    _wire_link_controls(choose, bw, rtt, loss, redraw)
+    for c in (n, op):
+        c.observe(lambda _: redraw(), names="value")
+    redraw()
+    return w.VBox([choose, bw, rtt, loss, n, op, readout, image])

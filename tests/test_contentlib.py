@@ -1,0 +1,238 @@
+"""Content Library deployment model (003_a39039efb1262c72.txt): mechanisms, fidelity, bad input."""
+
+import math
+
+import numpy as np
+import pytest
+
+from vcperf import contentlib as cl
+
+SIZES = np.array([0.0, 1e8, 1e9, 39e9, 1e11, 1e12])
+NETS = np.logspace(8, 11, 13)  # 100 Mbps .. 100 Gbps
+VCPUS = np.array([1, 2, 4, 8, 16, 32])
+
+
+def _all_inputs():
+    """Broadcast grid: size x network x vCPUs x parallel disks."""
+    return dict(size_bytes=SIZES[:, None, None, None], network_bps=NETS[None, :, None, None],
+                vcenter_vcpus=VCPUS[None, None, :, None],
+                decompression_streams=np.array([1, 4, 16])[None, None, None, :])
+
+
+@pytest.mark.parametrize("path", cl.PATHS)
+def test_time_increases_with_size(path):
+    g = _all_inputs()
+    t = cl.deploy_time_s(path, **g)
+    assert t.shape == (len(SIZES), len(NETS), len(VCPUS), 3)
+    assert np.all(np.diff(t, axis=0) > 0)
+    assert np.all(t[0] == 0.0)  # no size, no setup time -> no time
+
+
+@pytest.mark.parametrize("path", cl.PATHS)
+def test_never_faster_than_the_slowest_stage_allows(path):
+    g = _all_inputs()
+    kw = {k: g[k] for k in ("network_bps", "vcenter_vcpus", "decompression_streams")}
+    st = cl.path_stages(path, **kw)
+    t = cl.deploy_time_s(path, **g)
+    bound = g["size_bytes"] / st.bottleneck_rate_bytes_per_s()
+    assert np.all(t >= bound * (1 - 1e-12))
+    if not st.serial:  # a pure pipeline runs exactly at its bottleneck
+        np.testing.assert_allclose(t, np.broadcast_to(bound, t.shape), rtol=1e-12)
+    else:  # serial stages add: strictly slower than the slowest stage alone
+        assert np.all(t[1:] > bound[1:] * (1 + 1e-6))
+
+
+def test_setup_time_adds_and_every_stage_is_positive():
+    t0 = cl.deploy_time_s("host_fc", 39e9)
+    assert cl.deploy_time_s("host_fc", 39e9, setup_time_s=30.0) == pytest.approx(t0 + 30.0)
+    for path in cl.PATHS:
+        st = cl.path_stages(path)
+        assert all(float(r) > 0 for r in [*st.pipelined.values(), *st.serial.values()])
+
+
+@pytest.mark.parametrize("path", ["host_to_host", "streaming"])
+@pytest.mark.parametrize("which", ["network_bps", "mgmt_network_bps"])
+def test_more_bandwidth_never_slower(path, which):
+    t = cl.deploy_time_s(path, 39e9, **{which: NETS})
+    assert np.all(np.diff(t) <= 1e-9)
+
+
+def test_network_does_not_touch_storage_only_paths():
+    for path in ("vaai", "host_fc"):
+        t = cl.deploy_time_s(path, 39e9, network_bps=NETS, mgmt_network_bps=NETS)
+        assert np.ptp(t) == 0.0
+
+
+def test_more_fc_bandwidth_never_slower_and_vaai_ignores_it():
+    fc = np.array([1e9, 2e9, 4e9, 8e9, 16e9, 32e9])
+    assert np.all(np.diff(cl.deploy_time_s("host_fc", 39e9, fc_bandwidth_bps=fc)) < 0)
+    assert np.ptp(cl.deploy_time_s("vaai", 39e9, fc_bandwidth_bps=fc)) == 0.0
+
+
+def test_exp4_insensitive_to_network_beyond_decompression_bottleneck():
+    tb = cl.testbed()
+    t = cl.deploy_time_s("streaming", tb.template_size_bytes, network_bps=np.array([10e9, 40e9, 100e9]),
+                         mgmt_network_bps=tb.nic_bandwidth_bps, vcenter_vcpus=tb.vcenter_vcpus)
+    assert np.all(t >= t[0] * 0.98)  # 10 -> 100 GbE saves under 2 %
+    st = cl.path_stages("streaming", network_bps=100e9, vcenter_vcpus=tb.vcenter_vcpus)
+    assert min(st.serial, key=lambda k: float(st.serial[k])) == "decompression"
+
+
+def test_exp3_on_fast_ethernet_matches_exp2_structurally():
+    # Above the data mover's rate the NFC stage stops mattering: host_to_host == host_fc.
+    t2 = cl.deploy_time_s("host_fc", 39e9)
+    t3 = cl.deploy_time_s("host_to_host", 39e9, network_bps=np.array([10e9, 40e9]))
+    np.testing.assert_allclose(t3, t2, rtol=1e-12)
+
+
+def test_vcpus_help_only_with_parallel_disks():
+    one = cl.deploy_time_s("streaming", 39e9, vcenter_vcpus=VCPUS, decompression_streams=1)
+    assert np.ptp(one) == 0.0
+    many = cl.deploy_time_s("streaming", 39e9, vcenter_vcpus=VCPUS, decompression_streams=8)
+    assert np.all(np.diff(many[VCPUS <= 8]) < 0)
+    assert np.all(np.diff(many[VCPUS >= 8]) == 0)
+
+
+def test_experiments_ordered_as_the_paper_ranks_them():
+    tab = cl.experiments_table()
+    one_gbe = tab[(tab["network_gbps"].isna()) | (tab["network_gbps"] == 1.0)]
+    assert list(one_gbe.sort_values("model_time_s")["experiment"]) == [1, 2, 3, 4]
+    assert list(one_gbe.sort_values("paper_ratio_vs_exp1")["experiment"]) == [1, 2, 3, 4]
+    exp4 = tab[tab["experiment"] == 4].set_index("network_gbps")
+    assert exp4.loc[10.0, "paper_time_s"] == cl.paper_value("exp4_10g_time")
+    assert exp4.loc[10.0, "paper_time_s"] < exp4.loc[1.0, "paper_time_s"]
+    assert exp4.loc[10.0, "model_time_s"] < exp4.loc[1.0, "model_time_s"]
+
+
+@pytest.mark.parametrize("layout", sorted(cl.LAYOUTS))
+@pytest.mark.parametrize("net", [1e8, 1e9, 1e10])
+def test_recommend_path_picks_the_minimum_available(layout, net):
+    rec = cl.recommend_path(layout, 39e9, network_bps=net)
+    avail = {p: t for p, t in rec.times_s.items() if p in rec.available}
+    assert rec.time_s == min(avail.values())
+    assert rec.path == min(avail, key=avail.get)
+    assert all(math.isnan(t) for p, t in rec.times_s.items() if p not in rec.available)
+    assert "streaming" in rec.available
+    for p, t in avail.items():
+        assert t == pytest.approx(float(cl.deploy_time_s(p, 39e9, network_bps=net)))
+
+
+def test_recommend_path_follows_the_paper_conclusions():
+    expect = {"same_vaai_array": "vaai", "shared_fc_host": "host_fc", "different_hosts": "host_to_host",
+              "nfs_on_vcenter": "streaming", "different_vcenters": "streaming"}
+    for layout, path in expect.items():
+        assert cl.recommend_path(layout, 39e9).path == path
+    custom = cl.Layout(same_vaai_array=False, host_sees_both=True, source_on_host_datastore=True,
+                       same_vcenter=False)
+    assert cl.recommend_path(custom, 39e9).path == "host_fc"
+
+
+# ------------------------------------------------------------------------------------------ fidelity
+
+def test_calibration_is_deterministic_and_physical():
+    p = cl.calibrate()
+    assert cl.calibrate.__wrapped__() == p
+    assert 0 < p.nfc_efficiency < cl.ETHERNET_TCP_EFFICIENCY  # NFC cannot beat raw TCP
+    assert p.compression_ratio > 1
+    # The array copy is slower than one 8GFC direction (otherwise FC would be the VAAI bound).
+    assert p.array_copy_rate_bytes_per_s < 8e9 * cl.FC_ENCODING_EFFICIENCY / 8
+    assert len(cl.PARAM_DOCS) == 4 < len(cl.LOO_POINTS)
+
+
+def test_fidelity_rows_tolerances():
+    rows = {(r.quantity, r.conditions): r for r in cl.fidelity_rows()}
+    assert len(rows) == len(cl.POINTS) == 8
+    errs = np.array([abs(r.rel_error) for r in rows.values()])
+    fitted = [r for r in rows.values() if r.fitted]
+    held = [r for r in rows.values() if not r.fitted]
+    assert len(fitted) == 4 and len(held) == 4
+    # Four parameters, four fitted statements: exact.
+    assert all(abs(r.rel_error) < 1e-6 for r in fitted)
+    # Held-out time ratios (Exp 2 ~1.2x, Exp 3 on 10 GbE ~ Exp 2 and ~1.2x) within 5 %.
+    ratios = [r for r in held if r.quantity.startswith("deploy_time_ratio")]
+    assert len(ratios) == 3 and all(abs(r.rel_error) <= 0.05 for r in ratios)
+    # "About 20 % slower": a difference, the honest miss; must stay under 25 %.
+    slow = [r for r in held if r.quantity == "slowdown_vs_exp1"]
+    assert len(slow) == 1 and abs(slow[0].rel_error) <= 0.25
+    assert np.median(errs) <= 0.05
+    for r in rows.values():
+        assert r.study == "contentlib2015" and r.source.startswith("contentlib2015/")
+        assert r.relation in ("=", "~")
+
+
+def test_fidelity_reaches_the_shared_table():
+    from vcperf import fidelity
+
+    df = fidelity.table(["contentlib2015"])
+    assert len(df) == len(cl.POINTS)
+    assert df["model_value"].notna().all()
+
+
+def test_leave_one_out():
+    loo = {r.key: r for r in cl.leave_one_out()}
+    assert set(loo) == set(cl.LOO_POINTS)
+    ok = [r for r in loo.values() if r.identifiable]
+    assert len(ok) >= 4
+    assert all(abs(r.rel_error) <= 0.20 for r in ok)
+    # Without Exp 4 on 10 GbE, compression and decompression are confounded: reported, not guessed.
+    assert not loo["exp4_10g_time"].identifiable and math.isnan(loo["exp4_10g_time"].model_value)
+
+
+def test_calibrating_on_other_points_changes_the_fit():
+    alt = cl.calibrate(("exp2_ratio", "exp3_1g_ratio", "exp4_1g_time", "exp4_10g_time"))
+    assert alt != cl.calibrate()
+    # Exp 2's ~1.2x alone fixes the array rate via 1 + array/FC payload = 1.2.
+    fc_payload = 8e9 * cl.FC_ENCODING_EFFICIENCY / 8
+    assert alt.array_copy_rate_bytes_per_s == pytest.approx(0.2 * fc_payload, rel=1e-6)
+
+
+def test_views_update_returns_readout_and_png():
+    from vcperf.views import contentlib as views
+
+    text, png = views.deploy_whatif_update(39e9, "nfs_on_vcenter", 1e10, 1e9, 16, 1)
+    assert png[:8] == b"\x89PNG\r\n\x1a\n"
+    assert "streaming" in text or "Exp 4" in text
+
+
+# ----------------------------------------------------------------------------------------- bad input
+
+@pytest.mark.parametrize("kw, match", [
+    (dict(size_bytes=-1.0), "size_bytes"),
+    (dict(network_bps=0.0), "network_bps"),
+    (dict(mgmt_network_bps=-1e9), "mgmt_network_bps"),
+    (dict(fc_bandwidth_bps=float("nan")), "fc_bandwidth_bps"),
+    (dict(vcenter_vcpus=0), "vcenter_vcpus"),
+    (dict(decompression_streams=0.5), "decompression_streams"),
+    (dict(setup_time_s=-1.0), "setup_time_s"),
+])
+def test_bad_input_raises(kw, match):
+    args = dict(size_bytes=39e9, **{k: val for k, val in kw.items() if k != "size_bytes"})
+    if "size_bytes" in kw:
+        args["size_bytes"] = kw["size_bytes"]
+    with pytest.raises(ValueError, match=match):
+        cl.deploy_time_s("streaming", **args)
+    with pytest.raises(ValueError, match=match):
+        cl.recommend_path("different_hosts", **args)
+
+
+def test_bad_choices_raise():
+    with pytest.raises(ValueError, match="path must be one of"):
+        cl.deploy_time_s("carrier_pigeon", 1e9)
+    with pytest.raises(ValueError, match="layout must be one of"):
+        cl.recommend_path("mars", 1e9)
+    with pytest.raises(ValueError, match="layout must be one of"):
+        cl.recommend_path(42, 1e9)
+    with pytest.raises(ValueError, match="size_bytes must be a scalar"):
+        cl.recommend_path("different_hosts", [1e9, 2e9])
+    with pytest.raises(ValueError, match="fit_on must name at least 4"):
+        cl.calibrate(("exp2_ratio", "exp3_1g_ratio"))
+    with pytest.raises(ValueError, match="fit_on must be one of"):
+        cl.calibrate(("nope", "exp2_ratio", "exp3_1g_ratio", "exp4_1g_time"))
+    with pytest.raises(ValueError, match="key must be one of"):
+        cl.paper_value("exp9")
+    with pytest.raises(ValueError, match="params must be"):
+        cl.deploy_time_s("vaai", 1e9, params={"array_copy_rate_bytes_per_s": 1e8})
+    with pytest.raises(ValueError, match="nfc_efficiency"):
+        cl.Params(2e8, 1.5, 2.0, 6e7)
+    with pytest.raises(ValueError, match="compression_ratio"):
+        cl.Params(2e8, 0.5, 0.5, 6e7)

@@ -1,0 +1,266 @@
+"""ROBO study models (vcperf.robo, ``001_36d9adf7ffa34fcf.txt``): mechanisms, calibration, fidelity."""
+
+import math
+
+import numpy as np
+import pytest
+
+from vcperf import data, network, queueing, robo
+
+NETS = network.preset_names()
+VMS = np.arange(0, 65, 4.0)
+
+
+def _link(rtt_s=0.1, loss=5e-4, bandwidth_bps=1.5e6):
+    return network.Link(bandwidth_bps, rtt_s, loss)
+
+
+# --- 1. host sync ------------------------------------------------------------------------------
+
+
+def test_host_sync_is_linear_and_increasing_in_vms():
+    t = robo.host_sync_traffic(VMS)
+    for series in (t.host_to_vc_bps, t.vc_to_host_bps):
+        assert np.all(np.diff(series) > 0)
+        assert np.allclose(np.diff(series, 2), 0.0, atol=1e-9)  # linear: constant increments
+    assert t.host_to_vc_bps[0] > 0  # heartbeat without VMs
+    assert t.vc_to_host_bps[0] == 0  # nothing to acknowledge without VMs
+
+
+def test_host_sync_reverse_direction_is_acks_only():
+    p = robo.calibrate_host_sync()
+    t = robo.host_sync_traffic(24.0)
+    msgs = 24.0 / p.change_period_s
+    assert float(t.vc_to_host_bps) == pytest.approx(8 * msgs * robo.ACK_BYTES)
+    assert float(t.vc_to_host_bps) < 0.25 * float(t.host_to_vc_bps)  # "minimal" (Figure 3)
+
+
+def test_host_sync_hits_the_stated_point():
+    stated = data.value("robo2019/figure02_hostsync_host_to_vc", "background_traffic", unit="si",
+                        powered_on_vms=24, network="")
+    assert float(robo.host_sync_traffic(24).host_to_vc_bps) == pytest.approx(stated, rel=1e-9)
+    # change period is the 20 s real-time interval read from data
+    assert robo.calibrate_host_sync().change_period_s == 20.0
+
+
+def test_host_sync_link_utilization_scales_with_hosts_and_fits_tens_of_hosts_on_dsl():
+    dsl = network.preset("dsl_512k")
+    u = robo.host_sync_link_utilization(np.array([1.0, 10.0, 40.0]), dsl)
+    assert np.allclose(u.host_to_vc_bps / u.host_to_vc_bps[0], [1, 10, 40])
+    assert u.host_to_vc_bps[1] < 0.2  # tens of hosts still far from saturating DSL
+
+
+# --- 2. statistics -----------------------------------------------------------------------------
+
+
+def test_statistics_size_increases_with_level_and_vms():
+    sizes = robo.statistics_payload_bytes(np.array(robo.LEVELS)[:, None], VMS[None, :])
+    assert np.all(np.diff(sizes, axis=0) > 0)
+    assert np.all(np.diff(sizes, axis=1) > 0)
+
+
+def test_statistics_level_structure_l2_close_to_l1_jump_at_l3_l4_close_to_l3():
+    s = robo.statistics_payload_bytes(np.array(robo.LEVELS), 24.0)
+    assert s[1] / s[0] <= 1.25
+    assert s[3] / s[2] <= 1.25
+    assert s[2] / s[1] >= 3.0
+
+
+def test_statistics_calibration_and_dsl_burst():
+    p = robo.calibrate_statistics()
+    assert p.samples_per_upload == 6 and p.host_groups == 6
+    assert float(robo.statistics_payload_bytes(4, 24)) == pytest.approx(3.5e6, rel=1e-9)
+    t = float(robo.statistics_upload_time_s(robo.statistics_payload_bytes(4, 24), network.preset("dsl_512k")))
+    assert 48 <= t <= 72  # "about 1 minute"
+
+
+def test_statistics_traffic_includes_host_sync_and_vc_to_host_below_1kbps():
+    for lvl in robo.LEVELS:
+        t = robo.statistics_traffic(lvl, 24.0)
+        sync = robo.host_sync_traffic(24.0)
+        assert float(t.host_to_vc_bps) == pytest.approx(float(sync.host_to_vc_bps + t.statistics_only_host_to_vc_bps))
+        assert float(t.vc_to_host_bps) < 1000.0  # Figure 7: all below 1 Kbps
+    assert bool(robo.bound_checks()["holds"].all())
+
+
+def test_statistics_link_load_is_an_mg1_queue():
+    dsl = network.preset("dsl_512k")
+    hosts = np.array([1.0, 4.0, 16.0])
+    load = robo.statistics_link_load(hosts, dsl, level=1)
+    lam = hosts / robo.calibrate_statistics().upload_interval_s
+    assert np.allclose(load.busy_fraction, lam * load.link_busy_s)
+    q = queueing.mg1(lam, load.link_busy_s, 0.0)
+    assert np.allclose(load.waiting_time_s, q.waiting_time_s)
+    assert np.all(np.diff(load.waiting_time_s) > 0)
+    # Serialization of the payload is a lower bound of the TCP burst.
+    assert np.all(load.burst_s >= 8 * load.payload_bytes / dsl.bandwidth_bps)
+
+
+def test_statistics_link_load_overload_gives_infinite_wait_and_spread_adds_delay():
+    dsl = network.preset("dsl_512k")
+    over = robo.statistics_link_load(200.0, dsl, level=4)
+    assert over.busy_fraction > 1 and math.isinf(float(over.waiting_time_s))
+    assert bool(over.group_overruns_slot)
+    same = robo.statistics_link_load(10.0, dsl, level=1, powered_on_vms=24.0)
+    spread = robo.statistics_link_load(10.0, dsl, level=1, powered_on_vms=24.0, powered_on_vms_sd=12.0)
+    assert float(spread.waiting_time_s) > float(same.waiting_time_s)
+
+
+# --- 3. VM operations --------------------------------------------------------------------------
+
+
+def test_operation_network_time_monotone_in_rtt_and_loss():
+    rtts = np.linspace(0.0, 1.0, 11)
+    for op in ("clone_vm", "power_on_vm", "create_vm"):
+        t_rtt = [float(robo.operation_network_time_s(op, _link(rtt_s=r))) for r in rtts]
+        assert np.all(np.diff(t_rtt) > 0)
+        t_loss = [float(robo.operation_network_time_s(op, _link(loss=p))) for p in (0.0, 1e-4, 1e-3, 1e-2)]
+        assert np.all(np.diff(t_loss) > 0)
+
+
+def test_mean_latency_monotone_in_rtt_and_loss():
+    lat_rtt = [robo.vcbench(_link(rtt_s=r)).mean_latency_s for r in (0.001, 0.05, 0.1, 0.3, 0.5)]
+    assert np.all(np.diff(lat_rtt) > 0)
+    lat_loss = [robo.vcbench(_link(loss=p)).mean_latency_s for p in (0.0, 1e-3, 1e-2)]
+    assert np.all(np.diff(lat_loss) > 0)
+
+
+def test_operation_time_bounded_below_by_transfer_time_and_round_trips():
+    k = robo.calibrate_operations().round_trips_per_call
+    for net in NETS:
+        link = network.preset(net)
+        res = robo.vcbench(link)
+        for op, lat in res.per_operation_latency_s.items():
+            floor = robo.operation_transfer_floor_s(op, link)
+            assert lat >= floor
+            assert float(robo.operation_network_time_s(op, link)) >= len(robo.operation_calls(op)) * k * link.rtt_s
+
+
+def test_folder_operations_do_not_talk_to_the_host():
+    for op in ("create_folder", "delete_folder"):
+        assert robo.operation_calls(op) == ()
+        for net in NETS:
+            assert float(robo.operation_network_time_s(op, network.preset(net))) == 0.0
+    # Without contention (one client) folder latency is the same on every network.
+    lat = [robo.vcbench(network.preset(n), clients=1).per_operation_latency_s["create_folder"] for n in NETS]
+    assert np.ptp(lat) == pytest.approx(0.0, abs=1e-12)
+    # With 8 clients it varies far less than a host operation does.
+    res = {n: robo.vcbench(network.preset(n)) for n in ("lan", "satellite")}
+    folder = [r.per_operation_latency_s["create_folder"] for r in res.values()]
+    clone = [r.per_operation_latency_s["clone_vm"] for r in res.values()]
+    assert max(folder) / min(folder) < 1.3 < max(clone) / min(clone)
+
+
+def test_createvm_exchanges_come_from_figure8():
+    calls = robo.operation_calls("create_vm")
+    assert [c.name for c in calls] == ["ReserveName", "Provision VM", "Get-Changes"]
+    assert len(calls) == data.value("robo2019/figure08_createvm_sequence", "vc_host_round_trips")
+
+
+def test_mva_littles_law_with_8_clients():
+    for net in NETS:
+        r = robo.vcbench(network.preset(net))
+        assert r.clients == 8
+        z = robo.calibrate_operations().think_time_s
+        assert r.throughput_per_s * (r.mean_latency_s + z) == pytest.approx(8.0, rel=1e-12)
+        assert np.mean(list(r.per_operation_latency_s.values())) == pytest.approx(r.mean_latency_s, rel=1e-9)
+        assert 0 < r.vcenter_utilization < 1
+
+
+def test_throughput_falls_and_latency_grows_slower_than_rtt():
+    lan, dsl, sat = (robo.vcbench(network.preset(n)) for n in ("lan", "dsl_512k", "satellite"))
+    assert lan.throughput_per_s > dsl.throughput_per_s > sat.throughput_per_s
+    assert dsl.mean_latency_s / lan.mean_latency_s < 0.1 * (0.1 / 0.001)
+    assert sat.mean_latency_s / dsl.mean_latency_s < 5
+
+
+def test_vcbench_traffic_falls_with_rtt():
+    up = [float(robo.vcbench_host_traffic(network.preset(n)).host_to_vc_bps) for n in ("lan", "dsl_512k", "satellite")]
+    assert up[0] > up[1] > up[2] > 0
+
+
+# --- 4. add host -------------------------------------------------------------------------------
+
+
+def test_add_host_monotone_in_rtt_and_bounded_by_round_trips():
+    p = robo.calibrate_add_host()
+    times = [float(robo.add_host_time_s(_link(rtt_s=r))) for r in (0.001, 0.1, 0.3, 0.5)]
+    assert np.all(np.diff(times) > 0)
+    for net in NETS:
+        link = network.preset(net)
+        assert float(robo.add_host_time_s(link)) >= p.local_s + p.round_trips * link.rtt_s
+
+
+# --- calibration and fidelity ------------------------------------------------------------------
+
+
+def test_calibration_is_deterministic_and_small():
+    rep = robo.calibration_report()
+    assert len(rep) == 6
+    assert (rep["points"] >= 1).all() and (rep["value"] > 0).all()
+    assert robo._fit_ops(robo._stated_op_latencies()) == robo.calibrate_operations()
+
+
+FIDELITY_TOL = {  # quantity -> max |rel error|
+    "background_traffic": 1e-6,
+    "stats_data_size_per_sync": 1e-6,
+    "level4_statistics_upload_time": 0.10,
+    "level4_statistics_upload_time_model_size": 0.10,
+    "level2_over_level1_size_ratio": 0.25,
+    "level4_over_level3_size_ratio": 0.25,
+    "op_latency": 0.08,
+    "op_latency_ratio": 0.15,
+    "op_latency_leave_one_out": 0.40,
+    "add_host_latency": 0.08,
+    "add_host_latency_leave_one_out": 0.10,
+}
+
+
+def test_fidelity_rows_within_tolerance():
+    rows = robo.fidelity_rows()
+    assert {r.quantity for r in rows} == set(FIDELITY_TOL)
+    for r in rows:
+        assert r.study == "robo2019" and r.source.startswith("robo2019/")
+        assert abs(r.rel_error) <= FIDELITY_TOL[r.quantity], (r.quantity, r.conditions, r.rel_error)
+    held = [abs(r.rel_error) for r in rows if not r.fitted]
+    assert np.median(held) <= 0.10
+
+
+# --- bad input ---------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("call", "param"),
+    [
+        (lambda: robo.host_sync_traffic(-1), "powered_on_vms"),
+        (lambda: robo.statistics_payload_bytes(5, 24), "level"),
+        (lambda: robo.statistics_payload_bytes(1, np.nan), "powered_on_vms"),
+        (lambda: robo.statistics_link_load(0, network.preset("lan")), "n_hosts"),
+        (lambda: robo.statistics_link_load(4, network.preset("lan"), powered_on_vms_sd=-1), "powered_on_vms_sd"),
+        (lambda: robo.vcbench(network.preset("lan"), clients=0), "clients"),
+        (lambda: robo.operation_calls("fly_vm"), "operation"),
+        (lambda: robo.operation_network_time_s("clone_vm", network.preset("lan"), 0), "round_trips_per_call"),
+        (lambda: robo.statistics_upload_time_s(-1, network.preset("lan")), "payload_bytes"),
+        (lambda: robo.wire_bytes(-3), "payload_bytes"),
+    ],
+)
+def test_bad_input_names_the_parameter(call, param):
+    with pytest.raises(ValueError, match=param):
+        call()
+
+
+# --- views: the what-if update functions (headless) --------------------------------------------
+
+
+def test_whatif_updates_return_readout_and_png():
+    import matplotlib
+
+    matplotlib.use("Agg")
+    from vcperf.views import robo as views
+
+    text, png = views.capacity_update(0.5e6, 0.1, 5e-4, 200, 4, 24.0)
+    assert png[:8] == b"\x89PNG\r\n\x1a\n" and "SATURATED" in text
+    text, png = views.capacity_update(1e9, 0.001, 1e-4, 10, 1, 24.0)
+    assert png[:4] == b"\x89PNG" and "fits" in text
+    text, png = views.operations_update(0.5e6, 0.1, 5e-4, 8, "create_vm")
+    assert png[:4] == b"\x89PNG" and "create_vm" in text and "ops/min" in text

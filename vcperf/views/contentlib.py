@@ -1,0 +1,201 @@
+"""Content Library study views: figures and the what-if panel (``003_a39039efb1262c72.txt``).
+
+Every number drawn comes from :mod:`vcperf.contentlib` (model) or :func:`vcperf.contentlib.paper_value`
+(the study's statements in ``data/contentlib2015/``). The what-if panel is built on the pure
+:func:`deploy_whatif_update` (model + redraw -> readout text, PNG bytes).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from vcperf import contentlib as cl
+from vcperf.plotting import PAPER_STYLE, use_style
+from vcperf.widgets import png_bytes, style_sliders
+
+#: Data-network axis of the network figure: 100 Mbps .. 100 Gbps.
+NETWORK_GRID_BPS = np.logspace(8, 11, 61)
+#: Bar colours per path (model), fixed so figures are stable.
+COLORS = {"vaai": "#4C72B0", "host_fc": "#55A868", "host_to_host": "#DD8452", "streaming": "#C44E52"}
+
+
+def _mmss(t_s: float) -> str:
+    if not np.isfinite(t_s):
+        return "n/a"
+    m, s = divmod(round(t_s), 60)
+    return f"{m}:{s:02d}"
+
+
+def paper_implied_exp1_s() -> float:
+    """Experiment 1's time implied by the paper alone: Exp 4 on 1 GbE (1380 s) / its ~7x ratio."""
+    return cl.paper_value("exp4_1g_time") / cl.paper_value("exp4_1g_ratio")
+
+
+def figure4_figure():
+    """Figure 4 of the study: deployment time of the four experiments, model bars beside the paper.
+
+    Left: time relative to Experiment 1 (the paper states ~1.2x, ~3x, ~7x; Exp 3 on 10 GbE ~ Exp 2).
+    Right: absolute time (s); the paper prints only Experiment 4's (1380 s on 1 GbE, 1260 s on 10 GbE).
+    Solid bars: 1 GbE data network; hatched: the 10 GbE re-runs of Experiments 3 and 4.
+    """
+    import matplotlib.pyplot as plt
+
+    use_style()
+    tab = cl.experiments_table()
+    paper_ratio = {
+        (1, 1.0): 1.0,
+        (2, 1.0): cl.paper_value("exp2_ratio"),
+        (3, 1.0): cl.paper_value("exp3_1g_ratio"),
+        (3, 10.0): cl.paper_value("exp3_10g_ratio"),
+        (4, 1.0): cl.paper_value("exp4_1g_ratio"),
+    }
+    paper_time = {(4, 1.0): cl.paper_value("exp4_1g_time"), (4, 10.0): cl.paper_value("exp4_10g_time")}
+    fig, axes = plt.subplots(1, 2, figsize=(8.6, 3.6))
+    labels = []
+    for i, r in enumerate(tab.itertuples()):
+        gbps = 1.0 if np.isnan(r.network_gbps) else float(r.network_gbps)
+        ten = gbps > 1.0
+        labels.append(f"Exp {r.experiment}" + ("\n10 GbE" if ten else ("\n1 GbE" if r.experiment >= 3 else "")))
+        for ax, val in ((axes[0], r.model_ratio_vs_exp1), (axes[1], r.model_time_s)):
+            ax.bar(i, val, color=COLORS[r.path], hatch="//" if ten else None, edgecolor="white" if ten else None,
+                   label="model (colour = path, hatched = 10 GbE)" if i == 0 else None)
+            ax.annotate(f"{val:.3g}" if ax is axes[0] else f"{val:.0f}", (i, val), ha="center", va="bottom",
+                        fontsize=7, xytext=(0, 2), textcoords="offset points")
+        key = (r.experiment, gbps)
+        if key in paper_ratio:
+            axes[0].plot([i], [paper_ratio[key]], label="paper (~)" if key == (1, 1.0) else None, **PAPER_STYLE)
+        if key in paper_time:
+            axes[1].plot([i], [paper_time[key]], label="paper" if key == (4, 1.0) else None, **PAPER_STYLE)
+    for ax in axes:
+        ax.set_xticks(range(len(labels)), labels, fontsize=7.5)
+        ax.legend(fontsize=7, frameon=False, loc="upper left")
+    axes[0].set_ylabel("deployment time / Experiment 1")
+    axes[1].set_ylabel(f"deployment time (s), {cl.testbed().template_size_bytes / 1e9:.3g} GB template")
+    axes[0].set_title("relative to Experiment 1", fontsize=9)
+    axes[1].set_title("absolute (paper prints Exp 4 only)", fontsize=9)
+    fig.tight_layout()
+    return fig
+
+
+def network_figure(size_bytes: float | None = None):
+    """Deployment time vs data-network speed for every path (10 GbE vs 1 GbE discussion).
+
+    The data network is host to host (Exp 3) or NFS server to vCenter (Exp 4); the management network
+    to the hosts stays at the testbed's 1 GbE, as in the study's Exp 4 re-run. Paper markers: Exp 4's
+    printed times and Exp 3's ratios scaled by the paper-implied Exp 1 time (1380 s / 7).
+    """
+    import matplotlib.pyplot as plt
+
+    use_style()
+    tb = cl.testbed()
+    size = tb.template_size_bytes if size_bytes is None else size_bytes
+    kw = dict(fc_bandwidth_bps=tb.fc_bandwidth_bps, mgmt_network_bps=tb.nic_bandwidth_bps,
+              vcenter_vcpus=tb.vcenter_vcpus)
+    fig, ax = plt.subplots(figsize=(6.4, 3.8))
+    x = NETWORK_GRID_BPS / 1e9
+    for path in cl.PATHS:
+        t = np.broadcast_to(cl.deploy_time_s(path, size, network_bps=NETWORK_GRID_BPS, **kw), x.shape)
+        dashed = path == "host_fc"  # Exp 3 on fast Ethernet lies on top of Exp 2
+        ax.semilogx(x, t, color=COLORS[path], lw=1.6, ls="--" if dashed else "-", zorder=3 if dashed else 2,
+                    label=f"model: {cl.PATH_LABELS[path]}")
+    t1 = paper_implied_exp1_s()
+    g1, g10 = tb.nic_bandwidth_bps / 1e9, tb.alt_network_bps / 1e9
+    pts = [(g1, cl.paper_value("exp4_1g_time")), (g10, cl.paper_value("exp4_10g_time")),
+           (g1, cl.paper_value("exp3_1g_ratio") * t1), (g10, cl.paper_value("exp3_10g_ratio") * t1)]
+    ax.plot([p[0] for p in pts[:2]], [p[1] for p in pts[:2]],
+            label=f"paper: Exp 4 ({pts[0][1]:.0f} s, {pts[1][1]:.0f} s)", **PAPER_STYLE)
+    style = {**PAPER_STYLE, "marker": "s", "markerfacecolor": "white"}
+    ax.plot([p[0] for p in pts[2:]], [p[1] for p in pts[2:]],
+            label=f"paper: Exp 3 ratios x implied Exp 1 ({t1:.0f} s)", **style)
+    ax.set_xlabel("data network speed (Gbps)")
+    ax.set_ylabel(f"deployment time (s), {size / 1e9:.3g} GB")
+    ax.set_yscale("log")
+    ax.legend(fontsize=7, frameon=False, loc="upper right")
+    fig.tight_layout()
+    return fig
+
+
+def _whatif_figure(rec: cl.Recommendation, size_bytes: float):
+    import matplotlib.pyplot as plt
+
+    use_style()
+    fig, ax = plt.subplots(figsize=(6.4, 2.9))
+    finite = [t for t in rec.times_s.values() if np.isfinite(t)]
+    top = max(finite) if finite else 1.0
+    for i, path in enumerate(cl.PATHS):
+        t = rec.times_s[path]
+        if path in rec.available:
+            best = path == rec.path
+            ax.barh(i, t, color=COLORS[path], edgecolor="black" if best else None, lw=1.8 if best else 0)
+            ax.annotate(f"{t:.0f} s ({_mmss(t)})" + ("  <- recommended" if best else ""), (t, i), va="center",
+                        xytext=(3, 0), textcoords="offset points", fontsize=7.5)
+        else:
+            ax.annotate("not available in this layout", (0, i), va="center", xytext=(3, 0),
+                        textcoords="offset points", fontsize=7.5, color="grey")
+    ax.set_yticks(range(len(cl.PATHS)), [cl.PATH_LABELS[p] for p in cl.PATHS], fontsize=7.5)
+    ax.invert_yaxis()
+    ax.set_xlim(0, top * 1.45)
+    ax.set_xlabel(f"predicted deployment time (s), {size_bytes / 1e9:.3g} GB template")
+    fig.tight_layout()
+    return fig
+
+
+def deploy_whatif_update(size_bytes: float, layout: str, network_bps: float, mgmt_network_bps: float,
+                         vcenter_vcpus: int, decompression_streams: int):
+    """Model + redraw for the deployment what-if: returns ``(readout, png_bytes)``.
+
+    Bars: predicted time per path (greyed where the ``layout`` forbids the path); the readout names
+    the recommended (fastest available) path, from :func:`vcperf.contentlib.recommend_path`.
+    """
+    rec = cl.recommend_path(layout, size_bytes, network_bps=network_bps, mgmt_network_bps=mgmt_network_bps,
+                            vcenter_vcpus=vcenter_vcpus, decompression_streams=decompression_streams)
+    st = cl.path_stages(rec.path, network_bps=network_bps, mgmt_network_bps=mgmt_network_bps,
+                        vcenter_vcpus=vcenter_vcpus, decompression_streams=decompression_streams)
+    rates = {**st.pipelined, **st.serial}
+    slowest = min(rates, key=lambda k: float(rates[k]))
+    readout = (
+        f"{cl.LAYOUT_LABELS.get(rec.layout, rec.layout)}: recommended {cl.PATH_LABELS[rec.path]} — "
+        f"{rec.time_s:.0f} s ({_mmss(rec.time_s)}); slowest stage {slowest} "
+        f"({float(rates[slowest]) / 1e6:.0f} MB/s)"
+    )
+    return readout, png_bytes(_whatif_figure(rec, size_bytes))
+
+
+def deploy_whatif(size_bytes: float | None = None, layout: str = "different_hosts",
+                  network_bps: float = cl.DEFAULT_NETWORK_BPS, mgmt_network_bps: float = cl.DEFAULT_MGMT_NETWORK_BPS,
+                  vcenter_vcpus: int = cl.DEFAULT_VCENTER_VCPUS,
+                  decompression_streams: int = cl.DEFAULT_DECOMPRESSION_STREAMS):
+    """The what-if panel: template size, storage layout, network speeds, vCenter vCPUs, parallel disks.
+
+    ``size_bytes`` defaults to the study's template (``data/contentlib2015/figure04_deploy_time.csv``).
+    """
+    import ipywidgets as w
+
+    size_bytes = cl.testbed().template_size_bytes if size_bytes is None else size_bytes
+    cl.recommend_path(layout, size_bytes, network_bps=network_bps, mgmt_network_bps=mgmt_network_bps,
+                      vcenter_vcpus=vcenter_vcpus, decompression_streams=decompression_streams)  # validates
+
+    lay = w.Dropdown(options=[(cl.LAYOUT_LABELS[k], k) for k in cl.LAYOUTS], value=layout, description="layout")
+    size = w.FloatLogSlider(value=size_bytes / 1e9, base=10, min=-1, max=4, step=0.01,
+                            description="template GB", readout_format=".3g")
+    net = w.FloatLogSlider(value=network_bps / 1e9, base=10, min=-1, max=2, step=0.01,
+                           description="data net Gbps", readout_format=".3g")
+    mgmt = w.FloatLogSlider(value=mgmt_network_bps / 1e9, base=10, min=-1, max=2, step=0.01,
+                            description="mgmt net Gbps", readout_format=".3g")
+    vcpus = w.IntSlider(value=vcenter_vcpus, min=1, max=64, description="vCenter vCPUs")
+    streams = w.IntSlider(value=decompression_streams, min=1, max=16, description="disks in parallel")
+    style_sliders(size, net, mgmt, vcpus, streams)
+    lay.style.description_width = "110px"
+    readout = w.Label()
+    image = w.Image(format="png")
+
+    def redraw(*_):
+        text, png = deploy_whatif_update(size.value * 1e9, lay.value, net.value * 1e9, mgmt.value * 1e9,
+                                         vcpus.value, streams.value)
+        readout.value = text
+        image.value = png
+
+    for c in (lay, size, net, mgmt, vcpus, streams):
+        c.observe(redraw, names="value")
+    redraw()
+    return w.VBox([lay, size, net, mgmt, vcpus, streams, readout, image])

@@ -1,0 +1,323 @@
+"""VCHA study views: figures and what-if panels (``000_bf7f1144753162c9.txt``).
+
+Paper values are black markers (:data:`vcperf.plotting.PAPER_STYLE`), model values lines or
+hatched bars. Each what-if panel has a pure *update* function (model + redraw -> readout text, PNG
+bytes) that the widget calls on every change.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from vcperf import vcha
+from vcperf.plotting import PAPER_STYLE, use_style
+from vcperf.widgets import png_bytes, style_sliders
+
+_COLORS = {"disabled": "tab:blue", "enabled": "tab:orange", 64: "tab:blue", 256: "tab:red"}
+_LABEL = {"disabled": "Baseline (no VCHA)", "enabled": "VCHA enabled"}
+
+
+def _plt():
+    import matplotlib.pyplot as plt
+
+    use_style()
+    return plt
+
+
+def paper_model_bars(df, group_col: str, title: str, ylabel: str):
+    """Grouped bars: for each row of ``df`` (a :func:`vcperf.vcha.paper_vs_model` frame) the paper
+    value (solid) beside the model value (hatched), labelled by ``df[group_col]``."""
+    plt = _plt()
+    fig, ax = plt.subplots(figsize=(6.4, 3.6))
+    x = np.arange(len(df))
+    paper = df["paper"].to_numpy(dtype=float)
+    model = df["model"].to_numpy(dtype=float)
+    ax.bar(x - 0.2, paper, 0.4, color="0.35", label="paper")
+    ax.bar(x + 0.2, model, 0.4, color="white", edgecolor="tab:orange", hatch="//", label="model")
+
+    def fmt(val):
+        return f"{val:,.0f}" if abs(val) >= 100 else f"{val:.3g}"
+
+    for xi, (p, m) in enumerate(zip(paper, model, strict=True)):
+        ax.annotate(fmt(p), (xi - 0.2, p), ha="center", va="bottom", fontsize=7)
+        ax.annotate(fmt(m), (xi + 0.2, m), ha="center", va="bottom", fontsize=7, color="tab:orange")
+    ax.set_xticks(x, [str(g).replace("; ", "\n") for g in df[group_col]], fontsize=7)
+    ax.set_ylabel(ylabel)
+    ax.set_title(title, fontsize=9)
+    ax.legend(frameon=False, fontsize=8)
+    fig.tight_layout()
+    return fig
+
+
+def periodic_throughput_figure(clients: int, minutes: float = 60.0):
+    """Figures 5/6: throughput over the one-hour run, VCHA off and on.
+
+    The paper does not print the periodic values, only their averages (Table 5); the model is a
+    steady state, so its series is a flat line at its average. Paper averages are dashed lines.
+    """
+    plt = _plt()
+    fig, ax = plt.subplots(figsize=(6.4, 3.4))
+    t = np.linspace(0, minutes, 61)
+    for vc in (False, True):
+        key = "enabled" if vc else "disabled"
+        model = float(vcha.vcbench(clients, vc).throughput_per_s) * 60
+        paper = vcha.paper_value("table05_throughput", "throughput", clients=clients, vcha=key) * 60
+        ax.plot(t, np.full_like(t, model), color=_COLORS[key], lw=2, label=f"model, {_LABEL[key]}: {model:,.0f}")
+        ax.axhline(paper, color=_COLORS[key], ls="--", lw=1, label=f"paper average, {_LABEL[key]}: {paper:,.0f}")
+    ax.set_xlabel("time in run (min)")
+    ax.set_ylabel("throughput (ops/min)")
+    ax.set_ylim(0, None)
+    ax.set_title(f"{clients}-client VCbench: periodic throughput (paper's averages dashed)", fontsize=9)
+    ax.legend(frameon=False, fontsize=7, loc="lower right")
+    fig.tight_layout()
+    return fig
+
+
+def clients_figure(max_clients: int = 512, replication_rtt_s: float = 0.0, stats_level: int = 1,
+                   highlight: int | None = None):
+    """Throughput, latency and vpxd CPU against clients, VCHA off and on, with the paper's points
+    (Tables 5, 6, 7). Optionally marks a what-if client count."""
+    plt = _plt()
+    fig, axes = plt.subplots(1, 3, figsize=(9.6, 3.3))
+    n = np.arange(1, max_clients + 1)
+    p = vcha.calibrate_vcbench()
+    for vc in (False, True):
+        key = "enabled" if vc else "disabled"
+        s = vcha.vcbench_curve(max_clients, vc, replication_rtt_s if vc else 0.0, stats_level)
+        axes[0].plot(n, s.throughput_per_s * 60, color=_COLORS[key], label=f"model, {_LABEL[key]}")
+        axes[1].plot(n, s.response_time_s, color=_COLORS[key])
+        axes[2].plot(n, s.cpu_cores * 100, color=_COLORS[key])
+        for c in (64, 256):
+            node = {"node": "active"} if vc else {"node": ""}
+            axes[0].plot([c], [vcha.paper_value("table05_throughput", "throughput", clients=c, vcha=key) * 60],
+                         **{**PAPER_STYLE, "color": _COLORS[key], "markeredgecolor": "black"})
+            axes[1].plot([c], [vcha.paper_value("table06_operation_latency", "avg_operation_latency", clients=c,
+                                           vcha=key)], **{**PAPER_STYLE, "color": _COLORS[key],
+                                                          "markeredgecolor": "black"})
+            axes[2].plot([c], [100 * vcha.paper_value("table07_vpxd_cpu", "vpxd_cpu_utilization", clients=c, vcha=key,
+                                                 **node)], **{**PAPER_STYLE, "color": _COLORS[key],
+                                                              "markeredgecolor": "black"})
+    axes[0].axhline(60 * (p.db_connections - p.stats_db_connections * vcha.STATS_LEVEL_HIGH[stats_level])
+                    / p.db_hold_s, color="0.5", ls=":", lw=1, label="DB pool bound, no VCHA")
+    axes[2].axhline(100 * p.vcpus, color="0.5", ls=":", lw=1)
+    if highlight is not None:
+        for ax in axes:
+            ax.axvline(highlight, color="0.3", lw=0.8)
+    axes[0].set_ylabel("throughput (ops/min)")
+    axes[1].set_ylabel("avg operation latency (s)")
+    axes[2].set_ylabel("vpxd CPU (%; 100 % = 1 core)")
+    for ax in axes:
+        ax.set_xlabel("VCbench clients")
+        ax.set_ylim(0, None)
+    axes[0].legend(frameon=False, fontsize=7, loc="lower right")
+    fig.suptitle("Closed network: one parameter set; dots are the paper (Tables 5-7)", fontsize=9)
+    fig.tight_layout()
+    return fig
+
+
+def rtt_figure(max_rtt_s: float = 0.015, highlight_rtt_s: float | None = None):
+    """Figure 11: throughput against the latency added on the VCHA network, 64 and 256 clients."""
+    plt = _plt()
+    fig, ax = plt.subplots(figsize=(6.4, 3.6))
+    rtt = np.linspace(0, max_rtt_s, 61)
+    for c in (64, 256):
+        s = vcha.vcbench(c, True, rtt)
+        ax.plot(rtt * 1e3, s.throughput_per_s * 60, color=_COLORS[c], label=f"model, {c} clients")
+        pts = [(ms, vcha.paper_value("table13_private_network_latency", "throughput", clients=c,
+                                network_latency_ms=ms, vcha="enabled") * 60) for ms in (0, 5, 10)]
+        ax.plot(*zip(*pts, strict=True), **{**PAPER_STYLE, "color": _COLORS[c], "markeredgecolor": "black"},
+                label=f"paper, {c} clients")
+    ax.axvline(vcha.paper_value("text_best_practices", "max_supported_vcha_network_latency") * 1e3, color="0.5",
+               ls=":", lw=1, label="supported limit")
+    if highlight_rtt_s is not None:
+        ax.axvline(highlight_rtt_s * 1e3, color="0.3", lw=0.8)
+    ax.set_xlabel("latency added on the VCHA private network (ms)")
+    ax.set_ylabel("throughput (ops/min)")
+    ax.set_ylim(0, None)
+    ax.legend(frameon=False, fontsize=7, ncol=2, loc="lower left")
+    fig.tight_layout()
+    return fig
+
+
+def stats_level_figure():
+    """Figure 10: 256-client throughput by statistics level, VCHA off and on; paper bars, model dots."""
+    plt = _plt()
+    fig, ax = plt.subplots(figsize=(6.4, 3.6))
+    levels = np.arange(1, 5)
+    for k, vc in enumerate((False, True)):
+        key = "enabled" if vc else "disabled"
+        paper = [vcha.paper_value("table12_stats_level", "throughput", clients=256, stats_level=lvl, vcha=key) * 60
+                 for lvl in levels]
+        model = [float(vcha.vcbench(256, vc, stats_level=int(lvl)).throughput_per_s) * 60 for lvl in levels]
+        ax.bar(levels + (k - 0.5) * 0.38, paper, 0.38, color=_COLORS[key], alpha=0.55, label=f"paper, {_LABEL[key]}")
+        ax.plot(levels + (k - 0.5) * 0.38, model, "D", color=_COLORS[key], markeredgecolor="black",
+                label=f"model, {_LABEL[key]}")
+    ax.set_xticks(levels, [f"Level {lvl}" for lvl in levels])
+    ax.set_ylabel("throughput (ops/min)")
+    ax.legend(frameon=False, fontsize=7, loc="lower left")
+    fig.tight_layout()
+    return fig
+
+
+def enable_figure(bandwidth_bps: float | None = None, whatif_vms: float | None = None):
+    """Figure 4: time to enable VCHA by inventory; paper stacked bars, model stacked hatched bars,
+    and the model's total against registered VMs (optionally on another clone bandwidth)."""
+    plt = _plt()
+    fig, (ax, ax2) = plt.subplots(1, 2, figsize=(9.6, 3.6))
+    inv = vcha.inventory_sizes()
+    sizes = list(vcha.INVENTORIES)
+    steps = (("clone_secondary_time", "clone_secondary_s", "tab:blue"),
+             ("clone_witness_time", "clone_witness_s", "tab:green"),
+             ("configure_vcha_time", "configure_s", "tab:purple"))
+    x = np.arange(len(sizes))
+    bottom_p = np.zeros(len(sizes))
+    bottom_m = np.zeros(len(sizes))
+    for q, attr, color in steps:
+        paper = np.array([vcha.paper_value("table04_enable_vcha", q, inventory=s) for s in sizes])
+        model = np.array([float(getattr(vcha.enable_vcha_times(inv[s]["registered_vms"]), attr)) for s in sizes])
+        ax.bar(x - 0.2, paper / 60, 0.38, bottom=bottom_p / 60, color=color, label=q.replace("_time", ""))
+        ax.bar(x + 0.2, model / 60, 0.38, bottom=bottom_m / 60, color="white", edgecolor=color, hatch="//")
+        bottom_p += paper
+        bottom_m += model
+    totals = [vcha.paper_value("table04_enable_vcha", "enable_vcha_total_time", inventory=s) / 60 for s in sizes]
+    ax.plot(x - 0.2, totals, "_", color="black", markersize=14, label="printed total")
+    ax.set_xticks(x, [f"{s}\npaper | model" for s in sizes], fontsize=7)
+    ax.set_ylabel("time (min)")
+    ax.legend(frameon=False, fontsize=7)
+    vms = np.linspace(0, 40000, 81)
+    for bw, style in ((None, "-"), (bandwidth_bps, "--")):
+        if style == "--" and bw is None:
+            continue
+        t = vcha.enable_vcha_times(vms, bw)
+        label = "model, 10 Gbps" if bw is None else f"model, {bw / 1e9:.3g} Gbps"
+        ax2.plot(vms, t.total_s / 60, style, color="tab:orange", label=label)
+    ax2.plot([inv[s]["registered_vms"] for s in sizes], totals, **PAPER_STYLE, label="paper total")
+    if whatif_vms is not None:
+        ax2.axvline(whatif_vms, color="0.3", lw=0.8)
+    ax2.set_xlabel("registered VMs")
+    ax2.set_ylabel("enable VCHA, total (min)")
+    ax2.set_ylim(0, None)
+    ax2.legend(frameon=False, fontsize=7)
+    fig.tight_layout()
+    return fig
+
+
+def failover_figure(psc_mode: str = "external"):
+    """Figures 2/3 (and Tables 16/17): vpxd ready time and Web Client screens by inventory size."""
+    plt = _plt()
+    fig, ax = plt.subplots(figsize=(6.4, 3.8))
+    inv = vcha.inventory_sizes()
+    sizes = list(vcha.INVENTORIES)
+    x = np.arange(len(sizes))
+    t = [vcha.failover_times(inv[s]["vcpus"], inv[s]["registered_vms"], psc_mode) for s in sizes]
+    series = (("vpxd ready", "vpxd_ready_s", "table02_vpxd_ready_time", "vpxd_ready_time", "tab:red"),
+              ("blank screen", "blank_screen_s", "table03_vsphere_client_usability", "blank_screen_time", "tab:blue"),
+              ("blue screen", "blue_screen_s", "table03_vsphere_client_usability", "blue_screen_time", "tab:cyan"),
+              ("inventory", "inventory_screen_s", "table03_vsphere_client_usability", "inventory_screen_time",
+               "tab:green"),
+              ("VC summary", "vc_summary_s", "table03_vsphere_client_usability", "vc_summary_time", "tab:purple"))
+    for label, attr, table, q, color in series:
+        ax.plot(x, [float(getattr(ti, attr)) / 60 for ti in t], color=color, label=f"model {label}")
+        dot = {**PAPER_STYLE, "color": color, "markeredgecolor": "black"}
+        if psc_mode == "external":
+            ax.plot(x, [vcha.paper_value(table, q, inventory=s) / 60 for s in sizes], **dot)
+        elif table == "table02_vpxd_ready_time":  # Embedded PSC: X-Large only (Tables 16-17)
+            ax.plot([x[-1]], [vcha.paper_value("table16_psc_vpxd_ready_time", q, psc_mode="embedded",
+                                               inventory="x-large") / 60], **dot)
+        elif q != "vc_summary_time":
+            ax.plot([x[-1]], [vcha.paper_value("table17_psc_vsphere_client_usability", q,
+                                               psc_mode="embedded") / 60], **dot)
+    ax.axhline(vcha.paper_value("text_executive_summary", "rto_target") / 60, color="0.5", ls=":", lw=1,
+               label="RTO target")
+    ax.set_xticks(x, [f"{s}\n{int(inv[s]['vcpus'])} vCPU, {int(inv[s]['registered_vms']):,} VMs" for s in sizes],
+                  fontsize=7)
+    ax.set_ylabel("time after the failure (min)")
+    ax.set_ylim(0, None)
+    tables = "Tables 2-3" if psc_mode == "external" else "Tables 16-17, X-Large only"
+    ax.set_title(f"Failover, {psc_mode} PSC: model lines, paper dots ({tables})", fontsize=9)
+    ax.legend(frameon=False, fontsize=7, ncol=2, loc="lower right")
+    fig.tight_layout()
+    return fig
+
+
+# --------------------------------------------------------------------------------------------
+# What-if panels
+# --------------------------------------------------------------------------------------------
+
+
+def vcbench_whatif_update(clients: int, replication_rtt_ms: float, stats_level: int, vcha_enabled: bool):
+    """Model + redraw for the VCbench what-if: returns ``(readout, png_bytes)``."""
+    s = vcha.vcbench(int(clients), bool(vcha_enabled), replication_rtt_ms / 1e3, int(stats_level))
+    base = vcha.vcbench(int(clients), False, 0.0, int(stats_level))
+    fig = clients_figure(max(512, int(clients)), replication_rtt_ms / 1e3, int(stats_level), highlight=int(clients))
+    x = float(s.throughput_per_s)
+    readout = (
+        f"{int(clients)} clients, stats level {int(stats_level)}, VCHA {'on' if vcha_enabled else 'off'}"
+        + (f" (+{replication_rtt_ms:.3g} ms)" if vcha_enabled else "")
+        + f": {x * 60:,.0f} ops/min ({x / float(base.throughput_per_s) - 1:+.1%} vs no VCHA), "
+        f"latency {float(s.response_time_s) * 1e3:,.0f} ms, vpxd CPU {float(s.cpu_cores) * 100:,.0f} %, "
+        f"DB pool {float(s.db_pool_utilization):.0%} busy, sync wait {float(s.sync_wait_s) * 1e3:.0f} ms/op. "
+        "(Lines show VCHA at the chosen latency.)"
+    )
+    return readout, png_bytes(fig)
+
+
+def vcbench_whatif(clients: int = 256, replication_rtt_ms: float = 5.0, stats_level: int = 1,
+                   vcha_enabled: bool = True):
+    """The VCbench what-if panel: clients, replication latency, statistics level, VCHA on/off."""
+    import ipywidgets as w
+
+    n = w.IntSlider(value=clients, min=1, max=1024, step=1, description="clients")
+    rtt = w.FloatSlider(value=replication_rtt_ms, min=0, max=30, step=0.5, description="added RTT ms")
+    lvl = w.IntSlider(value=stats_level, min=1, max=4, step=1, description="stats level")
+    on = w.Checkbox(value=vcha_enabled, description="VCHA enabled")
+    style_sliders(n, rtt, lvl)
+    readout = w.Label()
+    image = w.Image(format="png")
+
+    def redraw(*_):
+        readout.value, image.value = vcbench_whatif_update(n.value, rtt.value, lvl.value, on.value)
+
+    for c in (n, rtt, lvl, on):
+        c.observe(redraw, names="value")
+    redraw()
+    return w.VBox([n, rtt, lvl, on, readout, image])
+
+
+def lifecycle_whatif_update(registered_vms: float, vcpus: float, clone_bandwidth_gbps: float, psc_mode: str):
+    """Model + redraw for the enabling/failover what-if: returns ``(readout, png_bytes)``."""
+    bw = clone_bandwidth_gbps * 1e9
+    e = vcha.enable_vcha_times(registered_vms, bw)
+    f = vcha.failover_times(vcpus, registered_vms, psc_mode)
+    fig = enable_figure(bw, registered_vms)
+    readout = (
+        f"{registered_vms:,.0f} VMs on {vcpus:g} vCPUs, clone network {clone_bandwidth_gbps:.3g} Gbps, {psc_mode} "
+        f"PSC: enable VCHA {float(e.total_s) / 60:.1f} min (each clone {float(e.clone_secondary_s) / 60:.1f} min); "
+        f"failover: vpxd ready {float(f.vpxd_ready_s) / 60:.1f} min, Web Client inventory "
+        f"{float(f.inventory_screen_s) / 60:.1f} min"
+    )
+    return readout, png_bytes(fig)
+
+
+def lifecycle_whatif(registered_vms: float = 36864.0, vcpus: float = 32.0, clone_bandwidth_gbps: float = 10.0,
+                     psc_mode: str = "external"):
+    """The enabling/failover what-if panel: inventory, vCPUs, clone bandwidth, PSC mode."""
+    import ipywidgets as w
+
+    vms = w.FloatSlider(value=registered_vms, min=0, max=40000, step=100, description="registered VMs",
+                        readout_format=",.0f")
+    cpu = w.FloatSlider(value=vcpus, min=2, max=64, step=1, description="vCPUs", readout_format=".0f")
+    bw = w.FloatLogSlider(value=clone_bandwidth_gbps, base=10, min=-1, max=1.6, step=0.01,
+                          description="clone Gbps", readout_format=".3g")
+    psc = w.Dropdown(options=["external", "embedded"], value=psc_mode, description="PSC")
+    style_sliders(vms, cpu, bw)
+    readout = w.Label()
+    image = w.Image(format="png")
+
+    def redraw(*_):
+        readout.value, image.value = lifecycle_whatif_update(vms.value, cpu.value, bw.value, psc.value)
+
+    for c in (vms, cpu, bw, psc):
+        c.observe(redraw, names="value")
+    redraw()
+    return w.VBox([vms, cpu, bw, psc, readout, image])
