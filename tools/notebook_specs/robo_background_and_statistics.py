@@ -91,7 +91,7 @@ plotting.save_figure(fig, output_dir, NOTEBOOK, "figure06_stats_data_size")
 plt.show()
 levels = np.array(robo.LEVELS)
 size_table = pd.DataFrame({f"{int(v)} VMs (KB)": robo.statistics_payload_bytes(levels, v) / 1e3 for v in (8, 16, 24, 32)},
-                          index=[f"Level-{l}" for l in levels])
+                          index=[f"Level-{lvl}" for lvl in levels])
 plotting.save_table(size_table.reset_index(names="level"), output_dir, NOTEBOOK, "stats_data_size")
 size_table.round(0)"""),
     ("md", """## Figure 7 — vCenter → host during statistics (ACKs only), with the paper's bound"""),
@@ -109,9 +109,9 @@ the network bandwidth". The model moves the upload with TCP over each Table 1 li
 fig = robo_views.burst_figure(stated=("dsl_512k", stated_t["paper_value"]))
 plotting.save_figure(fig, output_dir, NOTEBOOK, "statistics_burst_duration")
 plt.show()
-burst = pd.DataFrame([{"network": network.preset(n).name, "level": l,
-                       "burst_s": float(robo.statistics_upload_time_s(robo.statistics_payload_bytes(l, vms_testbed), network.preset(n)))}
-                      for n in network.preset_names() for l in robo.LEVELS])
+burst = pd.DataFrame([{"network": network.preset(n).name, "level": lvl,
+                       "burst_s": float(robo.statistics_upload_time_s(robo.statistics_payload_bytes(lvl, vms_testbed), network.preset(n)))}
+                      for n in network.preset_names() for lvl in robo.LEVELS])
 plotting.save_table(burst, output_dir, NOTEBOOK, "statistics_burst_duration")
 burst.pivot(index="network", columns="level", values="burst_s").round(2)"""),
     ("md", """## Capacity planner — H hosts behind one link

@@ -34,9 +34,9 @@ NOTEBOOK = "robo_operations"
 plotting.use_style()
 fid = fidelity.table(["robo2019"])
 lat_rows = fid[fid["quantity"] == "op_latency"]
-stated_latency = {c.split("network ")[-1]: v for c, v in zip(lat_rows["conditions"], lat_rows["paper_value"])}
+stated_latency = {c.split("network ")[-1]: v for c, v in zip(lat_rows["conditions"], lat_rows["paper_value"], strict=True)}
 add_rows = fid[fid["quantity"] == "add_host_latency"]
-stated_add_host = {c.split("network ")[-1]: v for c, v in zip(add_rows["conditions"], add_rows["paper_value"])}"""),
+stated_add_host = {c.split("network ")[-1]: v for c, v in zip(add_rows["conditions"], add_rows["paper_value"], strict=True)}"""),
     ("md", "## Calibrated parameters (vCenter demand and round trips: 3 points; add host: 4 points)"),
     ("code", """calib = robo.calibration_report()
 plotting.save_table(calib, output_dir, NOTEBOOK, "calibrated_parameters")

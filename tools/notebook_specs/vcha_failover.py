@@ -22,7 +22,7 @@ import matplotlib.pyplot as plt
 import pandas as pd
 from IPython.display import display
 
-from vcperf import data, fidelity, plotting, vcha
+from vcperf import fidelity, plotting, vcha
 from vcperf.views import vcha as vcha_views
 
 NOTEBOOK = "vcha_failover"

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from vcperf import network, robo
+from vcperf import network, plotting, robo
 from vcperf.plotting import PAPER_STYLE, use_style
 from vcperf.widgets import png_bytes, style_sliders
 
@@ -132,7 +132,7 @@ def transfer_time_figure(payload_bytes, times_s: dict, labels: dict, paper_point
     ax.set_xlabel("payload (MB)")
     ax.set_ylabel("transfer time (s)")
     ax.legend(fontsize=7, ncol=2, frameon=False)
-    fig.tight_layout()
+    plotting.fast_layout(fig)
     return fig
 
 
