@@ -1,0 +1,336 @@
+"""vMotion study views: figures and the what-if panel (``004_ea13268657e6b3b0.txt``).
+
+Every figure draws the model (lines) and the paper's stated numbers (black markers) from
+:mod:`vcperf.vmotion`; the what-if panel is built on the pure :func:`migration_whatif_update`.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from vcperf import vmotion as vm
+from vcperf.plotting import PAPER_STYLE, use_style
+from vcperf.widgets import png_bytes, style_sliders
+
+GIB = 2.0**30
+RELEASE_LABEL = {"6.7": "vSphere 6.7", "7.0u1": "vSphere 7.0 U1"}
+RELEASE_COLOR = {"6.7": "tab:red", "7.0u1": "tab:blue"}
+
+
+def _paper(key):
+    return vm.targets()[key].paper_value
+
+
+def _plt():
+    import matplotlib.pyplot as plt
+
+    use_style()
+    return plt
+
+
+def trace_figure():
+    """Figures 1-2 as a model: 6.7 stop-based vs 7.0 U1 loose 1 GB tracing.
+
+    Left: guest throughput loss during the trace phase vs vCPUs (paper: ~65 % at 72 vCPUs on 6.7).
+    Right: trace-install duration vs memory for 12 and 72 vCPUs (paper: "< 10 s" to "hundreds of s").
+    """
+    plt = _plt()
+    w = vm.workloads()
+    fig, (a, b) = plt.subplots(1, 2, figsize=(9.6, 3.6))
+    cpus = np.arange(1, 257)
+    for r in vm.RELEASES:
+        tp = vm.trace_phase(w["typical"].memory_bytes, cpus, r)  # the loss does not depend on memory
+        a.plot(cpus, 100 * tp.throughput_loss, color=RELEASE_COLOR[r], label=RELEASE_LABEL[r])
+    a.plot([w["large_1tb"].vcpus], [100 * _paper("trace_drop_large_67")], label="paper: ~65 % (6.7, 72 vCPUs)",
+           **PAPER_STYLE)
+    a.set_xlabel("vCPUs")
+    a.set_ylabel("guest throughput loss in trace phase (%)")
+    a.set_ylim(0, 100)
+    a.legend(fontsize=7, frameon=False)
+    mem = np.geomspace(4 * GIB, 6 * 2**40, 60)
+    for r in vm.RELEASES:
+        for cpus_, ls in ((w["typical"].vcpus, "-"), (w["large_1tb"].vcpus, "--")):
+            tp = vm.trace_phase(mem, cpus_, r)
+            b.loglog(mem / GIB, np.maximum(tp.duration_s, 1e-6), ls, color=RELEASE_COLOR[r],
+                     label=f"{RELEASE_LABEL[r]}, {cpus_} vCPUs")
+    bc = vm.bound_checks().set_index("quantity")
+    b.axhline(bc.loc["trace_install_duration_low", "paper_bound"], color="k", lw=0.8, ls=":")
+    b.axhline(bc.loc["trace_install_duration_high", "paper_bound"], color="k", lw=0.8, ls=":")
+    b.text(5, bc.loc["trace_install_duration_low", "paper_bound"] * 1.15, "paper: < 10 s (small VMs)", fontsize=7)
+    b.text(5, bc.loc["trace_install_duration_high", "paper_bound"] * 1.15, "paper: hundreds of s (up to 6 TB)",
+           fontsize=7)
+    b.set_xlabel("VM memory (GiB)")
+    b.set_ylabel("trace install duration (s)")
+    b.set_ylim(1e-6, 1e4)
+    b.legend(fontsize=6.5, frameon=False, loc="lower right")
+    fig.tight_layout()
+    return fig
+
+
+def switchover_figure():
+    """Figures 3-4 as a model: switch-over metadata and stall vs memory, 6.7 bitmaps vs 7.0 U1 list.
+
+    The Oracle typical workload (25 GB SGA, 270,000 TPM) runs in VMs of every size; the paper's
+    six-second 6.7 switch-over of the 1 TB VM is the marker.
+    """
+    plt = _plt()
+    w = vm.workloads()["typical"]
+    mem = np.geomspace(8 * GIB, 6 * 2**40, 60)
+    ws = np.minimum(w.working_set_bytes, mem)
+    fig, (a, b) = plt.subplots(1, 2, figsize=(9.6, 3.6))
+    for r in vm.RELEASES:
+        m = vm.migrate(mem, w.vcpus, ws, w.baseline_tps, r)
+        a.loglog(mem / GIB, m.precopy.metadata_bytes, color=RELEASE_COLOR[r], label=RELEASE_LABEL[r])
+        b.loglog(mem / GIB, m.switchover_time_s, color=RELEASE_COLOR[r], label=RELEASE_LABEL[r])
+    a.set_xlabel("VM memory (GiB)")
+    a.set_ylabel("switch-over metadata (bytes)")
+    a.legend(fontsize=7, frameon=False)
+    b.loglog([vm.workloads()["large_1tb"].memory_bytes / GIB], [_paper("switchover_stall_large_67")],
+             label="paper: 6 s (6.7, 1 TB)", **PAPER_STYLE)
+    b.set_xlabel("VM memory (GiB)")
+    b.set_ylabel("switch-over stall (s)")
+    b.legend(fontsize=7, frameon=False)
+    fig.tight_layout()
+    return fig
+
+
+def series_figure(name: str, releases=("6.7",), sample_s: float = 1.0, lead_s: float = 10.0,
+                  paper_marks: bool = False, paper_averages: bool = False):
+    """Guest throughput before, during and after vMotion (Figures 5-8 and 10) for one VM.
+
+    Parameters
+    ----------
+    name : str
+        A VM of :func:`vcperf.vmotion.workloads` (``"typical"``, ``"large_1tb"``, ...).
+    releases : tuple of str
+        Releases to draw.
+    sample_s : float
+        Sampling interval of the probe (s): 1 s in Figures 5-8, 0.5 s in Figure 10.
+    lead_s : float
+        Undisturbed time before the migration starts (s).
+    paper_marks : bool
+        Mark the paper's Figure 7 statements (trace ~65 %, pre-copy ~30 %, 6 s switch-over).
+    paper_averages : bool
+        Draw the paper's Figure 10 averages during vMotion (6.7 and 7.0 U1, from data/vmotion2020).
+    """
+    plt = _plt()
+    fig, ax = plt.subplots(figsize=(7.2, 3.6))
+    migs = {r: vm.migrate_workload(name, r) for r in releases}
+    end = lead_s + max(float(m.migration_time_s) for m in migs.values()) * 1.1 + lead_s
+    for r, m in migs.items():
+        t, tps = vm.throughput_series(m, sample_s, lead_s, end)
+        ax.step(t, tps, where="post", color=RELEASE_COLOR[r], lw=1.2,
+                label=f"{RELEASE_LABEL[r]}: model (avg during vMotion {float(m.average_throughput_tps):.0f} tps)")
+    m0 = next(iter(migs.values()))
+    x0 = float(m0.baseline_tps)
+    if paper_marks:
+        m = migs["6.7"]
+        t_tr = lead_s + float(m.trace_time_s) / 2
+        t_pc = lead_s + float(m.trace_time_s + m.precopy_time_s / 2)
+        ax.plot([t_tr], [x0 * (1 - _paper("trace_drop_large_67"))], label="paper: trace phase ~65 % drop",
+                **PAPER_STYLE)
+        ax.plot([t_pc], [x0 * (1 - _paper("precopy_drop_large_67"))], label="paper: pre-copy ~30 % drop",
+                **{**PAPER_STYLE, "marker": "s"})
+        t_so = lead_s + float(m.trace_time_s + m.precopy_time_s)
+        ax.errorbar([t_so + _paper("switchover_stall_large_67") / 2], [0.05 * x0],
+                    xerr=[_paper("switchover_stall_large_67") / 2], fmt="none", ecolor="black", capsize=3,
+                    label="paper: 6 s switch-over stall")
+    if paper_averages:
+        for r, key, ls in (("6.7", "typical_tps_67", "--"), ("7.0u1", "typical_tps_70u1", ":")):
+            if r in migs:
+                m = migs[r]
+                ax.hlines(_paper(key), lead_s, lead_s + float(m.migration_time_s), colors="black",
+                          linestyles=ls, label=f"paper: {RELEASE_LABEL[r]} average {_paper(key):.0f} tps")
+    ax.set_xlabel("time (s)")
+    ax.set_ylabel(f"Oracle throughput (transactions/s, {sample_s:g}-s samples)")
+    ax.set_ylim(0, x0 * 1.25)
+    ax.legend(fontsize=6.5, frameon=False, loc="upper right", ncol=1)
+    fig.tight_layout()
+    return fig
+
+
+def sizes_figure():
+    """Figure 9 as a model: throughput during vMotion for Table 1's VMs, 6.7 vs 7.0 U1.
+
+    Bars: average throughput during vMotion as % of the pre-vMotion throughput; line: the 7.0 U1 /
+    6.7 ratio, with the paper's "as much as 19x" (monster VM) as the marker.
+    """
+    plt = _plt()
+    t1 = vm.table1_model()
+    fig, a = plt.subplots(figsize=(7.2, 3.6))
+    x = np.arange(len(t1))
+    a.bar(x - 0.2, 100 * (1 - t1["avg_loss_67"]), 0.4, color=RELEASE_COLOR["6.7"], label=RELEASE_LABEL["6.7"])
+    a.bar(x + 0.2, 100 * (1 - t1["avg_loss_70u1"]), 0.4, color=RELEASE_COLOR["7.0u1"],
+          label=RELEASE_LABEL["7.0u1"])
+    labels = [f"{c}\n{v} vCPU / {m:.0f} GiB"
+              for c, v, m in zip(t1["config"], t1["vcpus"], t1["memory_GiB"], strict=True)]
+    a.set_xticks(x, labels, fontsize=7)
+    a.set_ylabel("throughput during vMotion (% of before)")
+    a.set_ylim(0, 110)
+    b = a.twinx()
+    b.plot(x, t1["throughput_improvement"], "k-", lw=1.2, label="model: 7.0 U1 / 6.7")
+    b.plot([x[-1]], [_paper("monster_improvement")], label="paper: up to 19x", **PAPER_STYLE)
+    b.set_ylabel("improvement (x)")
+    b.set_ylim(0, 1.15 * max(_paper("monster_improvement"), t1["throughput_improvement"].max()))
+    b.grid(False)
+    h1, l1 = a.get_legend_handles_labels()
+    h2, l2 = b.get_legend_handles_labels()
+    a.legend(h1 + h2, l1 + l2, fontsize=7, frameon=False, loc="upper left")
+    fig.tight_layout()
+    return fig
+
+
+def precopy_grid_figure(n_memory: int = 200, n_dirty: int = 200):
+    """Pre-copy over a memory x dirty-rate grid at the testbed link (one vectorized call).
+
+    Left: migration time (pre-copy + switch-over) vs dirty rate for several memory sizes, with SDPS
+    (solid) and without (dashed, cut where pre-copy no longer converges within the round cap).
+    Right: map of the outcome: converged alone, converged thanks to SDPS, not converged without SDPS.
+    """
+    from vcperf import _validate as v
+
+    v.integer("n_memory", n_memory, 4, 2000)
+    v.integer("n_dirty", n_dirty, 2, 2000)
+    plt = _plt()
+    mem = np.geomspace(16 * GIB, 4 * 2**40, n_memory)[:, None]
+    dirty = np.geomspace(1e7, 4e10, n_dirty)[None, :]
+    with_sdps = vm.precopy(mem, dirty, None, mem, release="7.0u1")
+    without = vm.precopy(mem, dirty, None, mem, release="7.0u1", sdps=False)
+    fig, (a, b) = plt.subplots(1, 2, figsize=(9.6, 3.6))
+    for i, c in zip(np.linspace(0, n_memory - 1, 4).astype(int), ("C0", "C1", "C2", "C3"), strict=True):
+        a.loglog(dirty[0] / 1e9, with_sdps.migration_time_s[i], color=c, label=f"{mem[i, 0] / GIB:.0f} GiB")
+        t = np.where(without.converged[i], without.migration_time_s[i], np.nan)
+        a.loglog(dirty[0] / 1e9, t, "--", color=c)
+    rate = float(with_sdps.transfer_rate_bytes_per_s.flat[0])
+    a.axvline(rate / 1e9, color="k", lw=0.8, ls=":")
+    a.text(rate / 1e9 * 1.05, a.get_ylim()[0] * 2 if a.get_ylim()[0] > 0 else 1, "link goodput", fontsize=7)
+    a.set_xlabel("dirty rate (GB/s), working set = memory")
+    a.set_ylabel("pre-copy + switch-over (s)")
+    a.legend(fontsize=7, frameon=False, title="solid: SDPS, dashed: none", title_fontsize=7, loc="lower right")
+    state = np.where(without.converged, 0, np.where(with_sdps.converged, 1, 2))
+    b.pcolormesh(dirty[0] / 1e9, mem[:, 0] / GIB, state, shading="auto", cmap="RdYlGn_r", vmin=0, vmax=2)
+    b.set_xscale("log")
+    b.set_yscale("log")
+    b.set_xlabel("dirty rate (GB/s)")
+    b.set_ylabel("VM memory (GiB)")
+    b.set_title("green: converges; yellow: needs SDPS; red: not even with SDPS", fontsize=7)
+    fig.tight_layout()
+    return fig
+
+
+def tpcx_figure(replications: int = 200):
+    """TPCx-HCI long tail (section "Impact of vMotion Performance on TPCx-HCI"), Monte Carlo.
+
+    Left: failed "average < 90th percentile" checks per run, both releases, at the calibrated peak
+    VM load; markers: the paper's means (148 and 4 over 18 runs). Right: invalid runs of 18 vs the
+    peak VM load, with the paper's 14 (6.7 U3) and 2 (7.0 U1) at the calibrated load.
+    """
+    plt = _plt()
+    peak = vm.calibrate_tpcx()
+    runs = vm.tpcx_setup().runs
+    tg = vm.tpcx_targets()
+    fig, (a, b) = plt.subplots(1, 2, figsize=(9.6, 3.6))
+    for k, r in enumerate(vm.RELEASES):
+        res = vm.tpcx_monte_carlo(r, peak, replications=replications)
+        counts = np.bincount(res.failed_checks.astype(int)) / res.failed_checks.size
+        a.bar(np.arange(counts.size) + (k - 0.5) * 0.4, 100 * counts, 0.4, color=RELEASE_COLOR[r],
+              label=f"{RELEASE_LABEL[r]}: model, mean {res.failed_checks.mean():.2f} per run")
+    for key, ls in (("failed_checks_67u3", "--"), ("failed_checks_70u1", ":")):
+        a.axvline(tg[key].paper_value / runs, color="black", ls=ls, lw=1.0,
+                  label=f"paper: mean of {tg[key].paper_value:.0f} over {runs} runs")
+    a.set_xlim(-1, 30)
+    a.set_xlabel("failed checks in one run")
+    a.set_ylabel("share of simulated runs (%)")
+    a.legend(fontsize=6.5, frameon=False)
+    peaks = np.linspace(0.3, 0.99, 30)
+    for r in vm.RELEASES:
+        inv = [vm.tpcx_monte_carlo(r, u, replications=max(1, replications // 4)).expected_invalid_runs(runs)
+               for u in peaks]
+        b.plot(peaks, inv, color=RELEASE_COLOR[r], label=RELEASE_LABEL[r])
+    b.plot([peak], [tg["invalid_runs_67u3"].paper_value], label="paper: 14 of 18 (6.7 U3)", **PAPER_STYLE)
+    b.plot([peak], [tg["invalid_runs_70u1"].paper_value], label="paper: 2 of 18 (7.0 U1)",
+           **{**PAPER_STYLE, "marker": "s"})
+    b.axvline(peak, color="k", lw=0.8, ls=":")
+    b.set_xlabel("peak VM load (fraction of its vCPUs; calibrated: dotted)")
+    b.set_ylabel(f"invalid runs of {runs}")
+    b.legend(fontsize=6.5, frameon=False, loc="upper left")
+    fig.tight_layout()
+    return fig
+
+
+# --------------------------------------------------------------------------------------------------
+# what-if panel
+# --------------------------------------------------------------------------------------------------
+
+
+def migration_whatif_update(memory_gib: float, vcpus: int, dirty_rate_mb_per_s: float, working_set_gib: float,
+                            link_speed_gbps: float, link_count: int, release: str):
+    """Model + redraw for the migration what-if: returns ``(readout, png_bytes)``.
+
+    The guest's dirty rate is set directly; its throughput is drawn as % of the undisturbed
+    throughput for both releases (the chosen one thick), sampled every 0.5 s.
+    """
+    p = vm.calibrated()
+    mem = memory_gib * GIB
+    ws = min(working_set_gib * GIB, mem)
+    link_bps = link_speed_gbps * 1e9 * link_count
+    baseline_tps = dirty_rate_mb_per_s * 1e6 / p.dirty_bytes_per_transaction
+    if baseline_tps <= 0:
+        raise ValueError(f"dirty_rate_mb_per_s must be in (0, inf); got {dirty_rate_mb_per_s:g}")
+    migs = {r: vm.migrate(mem, vcpus, ws, baseline_tps, r, link_bps) for r in vm.RELEASES}
+    plt = _plt()
+    fig, ax = plt.subplots(figsize=(6.4, 3.4))
+    lead = 0.1 * max(float(m.migration_time_s) for m in migs.values()) + 1.0
+    end = 2 * lead + max(float(m.migration_time_s) for m in migs.values())
+    for r, m in migs.items():
+        t, tps = vm.throughput_series(m, 0.5, lead, end)
+        ax.step(t, 100 * tps / baseline_tps, where="post", color=RELEASE_COLOR[r], lw=2.4 if r == release else 1.0,
+                alpha=1.0 if r == release else 0.6, label=RELEASE_LABEL[r])
+    ax.set_xlabel("time (s)")
+    ax.set_ylabel("guest throughput (% of before)")
+    ax.set_ylim(0, 110)
+    ax.legend(fontsize=7, frameon=False, loc="lower right")
+    fig.tight_layout()
+    m = migs[release]
+    pc = m.precopy
+    conv = "converged" if bool(pc.converged) else "NOT converged (round cap)"
+    sdps = ", SDPS engaged" if bool(pc.sdps_engaged) else ""
+    readout = (
+        f"{RELEASE_LABEL[release]}: {memory_gib:.4g} GiB, {vcpus} vCPUs, {link_count} x {link_speed_gbps:g} Gbps: "
+        f"migration {float(m.migration_time_s):.3g} s (trace {float(m.trace_time_s):.3g} s, pre-copy "
+        f"{float(m.precopy_time_s):.3g} s in {int(pc.rounds)} rounds, switch-over {float(m.switchover_time_s):.3g} s), "
+        f"{conv}{sdps}; average throughput loss {100 * float(m.average_loss):.1f} %"
+    )
+    return readout, png_bytes(fig)
+
+
+def migration_whatif(memory_gib: float = 64.0, vcpus: int = 12, dirty_rate_mb_per_s: float = 1.0,
+                     working_set_gib: float = 25.0, link_speed_gbps: float = 40.0, link_count: int = 4,
+                     release: str = "7.0u1"):
+    """The vMotion what-if panel: memory, vCPUs, dirty rate, working set, links, release."""
+    import ipywidgets as w
+
+    mem = w.FloatLogSlider(value=memory_gib, base=2, min=1, max=12.6, step=0.1, description="memory GiB",
+                           readout_format=".4g")
+    cpus = w.IntSlider(value=vcpus, min=1, max=256, description="vCPUs")
+    dirty = w.FloatLogSlider(value=dirty_rate_mb_per_s, base=10, min=-1, max=5, step=0.05,
+                             description="dirty MB/s", readout_format=".3g")
+    wset = w.FloatLogSlider(value=working_set_gib, base=2, min=-2, max=12.6, step=0.1,
+                            description="working set GiB", readout_format=".4g")
+    speed = w.Dropdown(options=[1.0, 10.0, 25.0, 40.0, 100.0], value=link_speed_gbps, description="link Gbps")
+    count = w.IntSlider(value=link_count, min=1, max=8, description="links")
+    rel = w.Dropdown(options=[(RELEASE_LABEL[r], r) for r in vm.RELEASES], value=release, description="release")
+    style_sliders(mem, cpus, dirty, wset, count)
+    readout = w.Label()
+    image = w.Image(format="png")
+
+    def redraw(*_):
+        text, png = migration_whatif_update(mem.value, cpus.value, dirty.value, wset.value, speed.value,
+                                            count.value, rel.value)
+        readout.value = text
+        image.value = png
+
+    for c in (mem, cpus, dirty, wset, speed, count, rel):
+        c.observe(redraw, names="value")
+    redraw()
+    return w.VBox([mem, cpus, dirty, wset, speed, count, rel, readout, image])
