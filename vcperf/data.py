@@ -219,9 +219,14 @@ def load(name: str):
     ValueError
         Unknown name; :class:`DataError` (a ``ValueError``) when the file breaks the format.
     """
+    return _load(_path(name), name).copy(deep=True)
+
+
+@functools.lru_cache(maxsize=None)
+def _load(path: Path, name: str):
     import pandas as pd  # lazy: keeps ``import vcperf`` light
 
-    columns, rows, meta = _read(_path(name))
+    columns, rows, meta = _read(path)
     df = pd.DataFrame(rows, columns=columns)
     df["value"] = pd.to_numeric(df["value"].replace("", np.nan))
     for col in OPTIONAL_COLUMNS:
@@ -275,6 +280,7 @@ def validate_all() -> str:
     Returns a one-line summary (``"N tables, M rows valid"``).
     """
     _read.cache_clear()
+    _load.cache_clear()
     n_rows = 0
     names = table_names()
     for name in names:

@@ -8,9 +8,12 @@ floats in CSVs written with a fixed format.
 
 from __future__ import annotations
 
+import contextlib
 from pathlib import Path
 
 import numpy as np
+
+_FAST = {"on": False}
 
 #: Matplotlib settings applied by :func:`use_style`: fixed font, size and SVG ids.
 RC = {
@@ -80,3 +83,22 @@ def fast_layout(fig, left: float = 0.11, right: float = 0.98, bottom: float = 0.
             if scale == "log":
                 axis.set_minor_locator(NullLocator())
     fig.subplots_adjust(left=left, right=right, bottom=bottom, top=top)
+
+
+@contextlib.contextmanager
+def fast():
+    """Within this block :func:`finish` lays figures out with :func:`fast_layout` (widget redraws)."""
+    before = _FAST["on"]
+    _FAST["on"] = True
+    try:
+        yield
+    finally:
+        _FAST["on"] = before
+
+
+def finish(fig) -> None:
+    """Lay out a finished figure: ``tight_layout`` for saved figures, :func:`fast_layout` in :func:`fast`."""
+    if _FAST["on"]:
+        fast_layout(fig)
+    else:
+        fig.tight_layout()

@@ -24,3 +24,17 @@ def style_sliders(*sliders, description_width: str = "110px", width: str = "460p
     for s in sliders:
         s.style.description_width = description_width
         s.layout.width = width
+
+
+def fast_redraw(update):
+    """Decorate a panel's ``*_update`` function so its figure uses the cheap widget layout."""
+    import functools
+
+    from vcperf import plotting
+
+    @functools.wraps(update)
+    def wrapper(*args, **kwargs):
+        with plotting.fast():
+            return update(*args, **kwargs)
+
+    return wrapper

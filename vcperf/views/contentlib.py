@@ -10,8 +10,9 @@ from __future__ import annotations
 import numpy as np
 
 from vcperf import contentlib as cl
+from vcperf import plotting
 from vcperf.plotting import PAPER_STYLE, use_style
-from vcperf.widgets import png_bytes, style_sliders
+from vcperf.widgets import fast_redraw, png_bytes, style_sliders
 
 #: Data-network axis of the network figure: 100 Mbps .. 100 Gbps.
 NETWORK_GRID_BPS = np.logspace(8, 11, 61)
@@ -73,7 +74,7 @@ def figure4_figure():
     axes[1].set_ylabel(f"deployment time (s), {cl.testbed().template_size_bytes / 1e9:.3g} GB template")
     axes[0].set_title("relative to Experiment 1", fontsize=9)
     axes[1].set_title("absolute (paper prints Exp 4 only)", fontsize=9)
-    fig.tight_layout()
+    plotting.finish(fig)
     return fig
 
 
@@ -111,7 +112,7 @@ def network_figure(size_bytes: float | None = None):
     ax.set_ylabel(f"deployment time (s), {size / 1e9:.3g} GB")
     ax.set_yscale("log")
     ax.legend(fontsize=7, frameon=False, loc="upper right")
-    fig.tight_layout()
+    plotting.finish(fig)
     return fig
 
 
@@ -136,10 +137,11 @@ def _whatif_figure(rec: cl.Recommendation, size_bytes: float):
     ax.invert_yaxis()
     ax.set_xlim(0, top * 1.45)
     ax.set_xlabel(f"predicted deployment time (s), {size_bytes / 1e9:.3g} GB template")
-    fig.tight_layout()
+    plotting.finish(fig)
     return fig
 
 
+@fast_redraw
 def deploy_whatif_update(size_bytes: float, layout: str, network_bps: float, mgmt_network_bps: float,
                          vcenter_vcpus: int, decompression_streams: int):
     """Model + redraw for the deployment what-if: returns ``(readout, png_bytes)``.

@@ -10,12 +10,13 @@ import numpy as np
 
 from vcperf import network, plotting, robo
 from vcperf.plotting import PAPER_STYLE, use_style
-from vcperf.widgets import png_bytes, style_sliders
+from vcperf.widgets import fast_redraw, png_bytes, style_sliders
 
 #: Payload axis of the ROBO transfer-time figure: 1 KB .. 10 GB.
 PAYLOAD_GRID_BYTES = np.logspace(3, 10, 60)
 
 
+@fast_redraw
 def network_whatif_update(bandwidth_bps: float, rtt_s: float, loss: float, payload_bytes: float):
     """Model + redraw for the ROBO network what-if: returns ``(readout, png_bytes)``.
 
@@ -174,7 +175,7 @@ def hostsync_figure(vms=VM_GRID, stated=None):
         ax.set_ylabel("average traffic (Kbps)")
         ax.legend(fontsize=7, frameon=False)
         ax.set_ylim(bottom=0)
-    fig.tight_layout()
+    plotting.finish(fig)
     return fig
 
 
@@ -194,7 +195,7 @@ def hostsync_sharing_figure(hosts=None, powered_on_vms=None):
     ax.set_xlabel("hosts sharing the branch link")
     ax.set_ylabel("host-sync utilization (%)")
     ax.legend(fontsize=7, ncol=2, frameon=False)
-    fig.tight_layout()
+    plotting.finish(fig)
     return fig
 
 
@@ -218,7 +219,7 @@ def stats_traffic_figure(vm_series=VM_SERIES):
     for ax in axes:
         ax.set_ylabel("host -> vCenter (Kbps)")
         ax.legend(fontsize=7, frameon=False)
-    fig.tight_layout()
+    plotting.finish(fig)
     return fig
 
 
@@ -242,7 +243,7 @@ def stats_size_figure(stated=None):
     ax.set_xlabel("powered-on VMs per host")
     ax.set_ylabel("statistics data per upload (KB)")
     ax.legend(fontsize=7, frameon=False, loc="lower right")
-    fig.tight_layout()
+    plotting.finish(fig)
     return fig
 
 
@@ -264,7 +265,7 @@ def stats_reverse_figure(vm_series=VM_SERIES, bound_kbps=None):
     if bound_kbps is not None:
         ax.set_ylim(0, 1.35 * bound_kbps)
     ax.legend(fontsize=7, frameon=False, ncol=3, loc="upper left")
-    fig.tight_layout()
+    plotting.finish(fig)
     return fig
 
 
@@ -293,7 +294,7 @@ def burst_figure(powered_on_vms=None, stated=None):
     ax.set_ylabel("burst duration (s)")
     ax.set_title(f"one host's statistics upload, {powered_on_vms:g} powered-on VMs", fontsize=9)
     ax.legend(fontsize=7, frameon=False, ncol=3)
-    fig.tight_layout()
+    plotting.finish(fig)
     return fig
 
 
@@ -324,10 +325,11 @@ def capacity_figure(link, n_hosts, level, powered_on_vms, powered_on_vms_sd=0.0,
         ax.set_xlabel("hosts behind the link")
     axes[0].legend(fontsize=7, frameon=False)
     fig.suptitle(f"{link.name}: Level-{level}, {powered_on_vms:g} VMs/host (M/G/1)", fontsize=9)
-    fig.tight_layout()
+    plotting.finish(fig)
     return fig
 
 
+@fast_redraw
 def capacity_update(bandwidth_bps, rtt_s, loss, n_hosts, level, powered_on_vms, powered_on_vms_sd=0.0,
                     name="what-if"):
     """Model + redraw for the statistics capacity planner: returns ``(readout, png_bytes)``."""
@@ -457,7 +459,7 @@ def sequence_figure(operation="create_vm", link=None):
     ax.set_xlim(-0.5, 3.5)
     ax.axis("off")
     ax.set_title(f"{operation} over {link.name} (model exchange list)", fontsize=9)
-    fig.tight_layout()
+    plotting.finish(fig)
     return fig
 
 
@@ -493,7 +495,7 @@ def vcbench_figure(stated=None, loo=None):
     for ax in axes:
         ax.set_xticks(x, [network.preset(n).name for n in nets], rotation=25, fontsize=7)
         ax.legend(fontsize=7, frameon=False)
-    fig.tight_layout()
+    plotting.finish(fig)
     return fig
 
 
@@ -516,7 +518,7 @@ def latency_vs_rtt_figure(stated=None):
     ax.set_xlabel("RTT (ms)")
     ax.set_ylabel("mean operation latency (s)")
     ax.legend(fontsize=7, frameon=False, loc="lower right")
-    fig.tight_layout()
+    plotting.finish(fig)
     return fig
 
 
@@ -539,7 +541,7 @@ def per_operation_figure():
     ax.set_ylabel("operation latency (s)")
     ax.legend(fontsize=6, ncol=1, frameon=False, bbox_to_anchor=(1.01, 1), loc="upper left")
     ax.set_title("Figure 11 - folder operations (black) never talk to the host", fontsize=9)
-    fig.tight_layout()
+    plotting.finish(fig)
     return fig
 
 
@@ -559,7 +561,7 @@ def vcbench_traffic_figure():
     for ax in axes:
         ax.set_xticks(x, [network.preset(n).name for n in nets], rotation=25, fontsize=7)
         ax.set_ylabel("average traffic (Kbps)")
-    fig.tight_layout()
+    plotting.finish(fig)
     return fig
 
 
@@ -587,10 +589,11 @@ def add_host_figure(stated=None, loo=None):
     axes[1].set_title("Figure 15 - add host traffic", fontsize=9)
     for ax in axes:
         ax.set_xticks(x, [network.preset(n).name for n in nets], rotation=25, fontsize=7)
-    fig.tight_layout()
+    plotting.finish(fig)
     return fig
 
 
+@fast_redraw
 def operations_update(bandwidth_bps, rtt_s, loss, clients, operation, name="what-if"):
     """Model + redraw for the operations what-if: returns ``(readout, png_bytes)``.
 
@@ -632,7 +635,7 @@ def operations_update(bandwidth_bps, rtt_s, loss, clients, operation, name="what
     axes[1].set_xticks(xs, [lk.name for lk in links], rotation=30, fontsize=7)
     axes[1].set_ylabel(f"{operation} latency (s)")
     axes[1].legend(fontsize=7, frameon=False)
-    fig.tight_layout()
+    plotting.finish(fig)
     readout = (
         f"{clients} clients on {bandwidth_bps / 1e6:.3g} Mbps, RTT {rtt_s * 1e3:.3g} ms, loss {loss * 100:.3g} %: "
         f"{operation} {lat:.3g} s (network {net_t:.3g} s); mean latency {res.mean_latency_s:.3g} s, "

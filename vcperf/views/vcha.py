@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from vcperf import vcha
+from vcperf import plotting, vcha
 from vcperf.plotting import PAPER_STYLE, use_style
-from vcperf.widgets import png_bytes, style_sliders
+from vcperf.widgets import fast_redraw, png_bytes, style_sliders
 
 _COLORS = {"disabled": "tab:blue", "enabled": "tab:orange", 64: "tab:blue", 256: "tab:red"}
 _LABEL = {"disabled": "Baseline (no VCHA)", "enabled": "VCHA enabled"}
@@ -45,7 +45,7 @@ def paper_model_bars(df, group_col: str, title: str, ylabel: str):
     ax.set_ylabel(ylabel)
     ax.set_title(title, fontsize=9)
     ax.legend(frameon=False, fontsize=8)
-    fig.tight_layout()
+    plotting.finish(fig)
     return fig
 
 
@@ -69,7 +69,7 @@ def periodic_throughput_figure(clients: int, minutes: float = 60.0):
     ax.set_ylim(0, None)
     ax.set_title(f"{clients}-client VCbench: periodic throughput (paper's averages dashed)", fontsize=9)
     ax.legend(frameon=False, fontsize=7, loc="lower right")
-    fig.tight_layout()
+    plotting.finish(fig)
     return fig
 
 
@@ -111,7 +111,7 @@ def clients_figure(max_clients: int = 512, replication_rtt_s: float = 0.0, stats
         ax.set_ylim(0, None)
     axes[0].legend(frameon=False, fontsize=7, loc="lower right")
     fig.suptitle("Closed network: one parameter set; dots are the paper (Tables 5-7)", fontsize=9)
-    fig.tight_layout()
+    plotting.finish(fig)
     return fig
 
 
@@ -135,7 +135,7 @@ def rtt_figure(max_rtt_s: float = 0.015, highlight_rtt_s: float | None = None):
     ax.set_ylabel("throughput (ops/min)")
     ax.set_ylim(0, None)
     ax.legend(frameon=False, fontsize=7, ncol=2, loc="lower left")
-    fig.tight_layout()
+    plotting.finish(fig)
     return fig
 
 
@@ -155,7 +155,7 @@ def stats_level_figure():
     ax.set_xticks(levels, [f"Level {lvl}" for lvl in levels])
     ax.set_ylabel("throughput (ops/min)")
     ax.legend(frameon=False, fontsize=7, loc="lower left")
-    fig.tight_layout()
+    plotting.finish(fig)
     return fig
 
 
@@ -198,7 +198,7 @@ def enable_figure(bandwidth_bps: float | None = None, whatif_vms: float | None =
     ax2.set_ylabel("enable VCHA, total (min)")
     ax2.set_ylim(0, None)
     ax2.legend(frameon=False, fontsize=7)
-    fig.tight_layout()
+    plotting.finish(fig)
     return fig
 
 
@@ -236,7 +236,7 @@ def failover_figure(psc_mode: str = "external"):
     tables = "Tables 2-3" if psc_mode == "external" else "Tables 16-17, X-Large only"
     ax.set_title(f"Failover, {psc_mode} PSC: model lines, paper dots ({tables})", fontsize=9)
     ax.legend(frameon=False, fontsize=7, ncol=2, loc="lower right")
-    fig.tight_layout()
+    plotting.finish(fig)
     return fig
 
 
@@ -245,6 +245,7 @@ def failover_figure(psc_mode: str = "external"):
 # --------------------------------------------------------------------------------------------
 
 
+@fast_redraw
 def vcbench_whatif_update(clients: int, replication_rtt_ms: float, stats_level: int, vcha_enabled: bool):
     """Model + redraw for the VCbench what-if: returns ``(readout, png_bytes)``."""
     s = vcha.vcbench(int(clients), bool(vcha_enabled), replication_rtt_ms / 1e3, int(stats_level))
@@ -284,6 +285,7 @@ def vcbench_whatif(clients: int = 256, replication_rtt_ms: float = 5.0, stats_le
     return w.VBox([n, rtt, lvl, on, readout, image])
 
 
+@fast_redraw
 def lifecycle_whatif_update(registered_vms: float, vcpus: float, clone_bandwidth_gbps: float, psc_mode: str):
     """Model + redraw for the enabling/failover what-if: returns ``(readout, png_bytes)``."""
     bw = clone_bandwidth_gbps * 1e9

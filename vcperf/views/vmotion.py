@@ -8,9 +8,10 @@ from __future__ import annotations
 
 import numpy as np
 
+from vcperf import plotting
 from vcperf import vmotion as vm
 from vcperf.plotting import PAPER_STYLE, use_style
-from vcperf.widgets import png_bytes, style_sliders
+from vcperf.widgets import fast_redraw, png_bytes, style_sliders
 
 GIB = 2.0**30
 RELEASE_LABEL = {"6.7": "vSphere 6.7", "7.0u1": "vSphere 7.0 U1"}
@@ -63,7 +64,7 @@ def trace_figure():
     b.set_ylabel("trace install duration (s)")
     b.set_ylim(1e-6, 1e4)
     b.legend(fontsize=6.5, frameon=False, loc="lower right")
-    fig.tight_layout()
+    plotting.finish(fig)
     return fig
 
 
@@ -90,7 +91,7 @@ def switchover_figure():
     b.set_xlabel("VM memory (GiB)")
     b.set_ylabel("switch-over stall (s)")
     b.legend(fontsize=7, frameon=False)
-    fig.tight_layout()
+    plotting.finish(fig)
     return fig
 
 
@@ -145,7 +146,7 @@ def series_figure(name: str, releases=("6.7",), sample_s: float = 1.0, lead_s: f
     ax.set_ylabel(f"Oracle throughput (transactions/s, {sample_s:g}-s samples)")
     ax.set_ylim(0, x0 * 1.25)
     ax.legend(fontsize=6.5, frameon=False, loc="upper right", ncol=1)
-    fig.tight_layout()
+    plotting.finish(fig)
     return fig
 
 
@@ -176,7 +177,7 @@ def sizes_figure():
     h1, l1 = a.get_legend_handles_labels()
     h2, l2 = b.get_legend_handles_labels()
     a.legend(h1 + h2, l1 + l2, fontsize=7, frameon=False, loc="upper left")
-    fig.tight_layout()
+    plotting.finish(fig)
     return fig
 
 
@@ -214,7 +215,7 @@ def precopy_grid_figure(n_memory: int = 200, n_dirty: int = 200):
     b.set_xlabel("dirty rate (GB/s)")
     b.set_ylabel("VM memory (GiB)")
     b.set_title("green: converges; yellow: needs SDPS; red: not even with SDPS", fontsize=7)
-    fig.tight_layout()
+    plotting.finish(fig)
     return fig
 
 
@@ -254,7 +255,7 @@ def tpcx_figure(replications: int = 200):
     b.set_xlabel("peak VM load (fraction of its vCPUs; calibrated: dotted)")
     b.set_ylabel(f"invalid runs of {runs}")
     b.legend(fontsize=6.5, frameon=False, loc="upper left")
-    fig.tight_layout()
+    plotting.finish(fig)
     return fig
 
 
@@ -263,6 +264,7 @@ def tpcx_figure(replications: int = 200):
 # --------------------------------------------------------------------------------------------------
 
 
+@fast_redraw
 def migration_whatif_update(memory_gib: float, vcpus: int, dirty_rate_mb_per_s: float, working_set_gib: float,
                             link_speed_gbps: float, link_count: int, release: str):
     """Model + redraw for the migration what-if: returns ``(readout, png_bytes)``.
@@ -290,7 +292,7 @@ def migration_whatif_update(memory_gib: float, vcpus: int, dirty_rate_mb_per_s: 
     ax.set_ylabel("guest throughput (% of before)")
     ax.set_ylim(0, 110)
     ax.legend(fontsize=7, frameon=False, loc="lower right")
-    fig.tight_layout()
+    plotting.finish(fig)
     m = migs[release]
     pc = m.precopy
     conv = "converged" if bool(pc.converged) else "NOT converged (round cap)"
