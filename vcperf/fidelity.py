@@ -29,7 +29,7 @@ def modelled_studies() -> list[str]:
 
 COLUMNS = (
     "study", "source", "locator", "quantity", "conditions", "unit",
-    "paper_value", "model_value", "rel_error", "fitted", "relation",
+    "paper_value", "model_value", "rel_error", "fitted", "relation", "statement_error",
 )
 
 
@@ -55,6 +55,18 @@ class FidelityRow:
             return math.nan
         return (self.model_value - self.paper_value) / abs(self.paper_value)
 
+    @property
+    def statement_error(self) -> float:
+        """Error against what the paper states: ``rel_error`` for ``=``/``~``; for a bound
+        (``<``, ``<=``, ``>``, ``>=``) 0 when the model satisfies it, else ``rel_error``."""
+        ok = {
+            "<": self.model_value < self.paper_value,
+            "<=": self.model_value <= self.paper_value,
+            ">": self.model_value > self.paper_value,
+            ">=": self.model_value >= self.paper_value,
+        }.get(self.relation)
+        return 0.0 if ok else self.rel_error
+
 
 def rows(studies=None) -> list[FidelityRow]:
     """Compute fidelity rows for the given studies (default: all with a model)."""
@@ -70,17 +82,20 @@ def table(studies=None):
     """The fidelity table as a pandas DataFrame with :data:`COLUMNS`."""
     import pandas as pd
 
-    records = [{**asdict(r), "rel_error": r.rel_error} for r in rows(studies)]
+    records = [{**asdict(r), "rel_error": r.rel_error, "statement_error": r.statement_error} for r in rows(studies)]
     return pd.DataFrame(records, columns=list(COLUMNS))
 
 
 def summary(df):
-    """Per study: count, median and max |rel_error|, all / fitted / held-out."""
+    """Per study: count, median and max |statement_error|, all / fitted / held-out.
+
+    ``statement_error`` equals ``rel_error`` except for bounds the model satisfies (0).
+    """
     import pandas as pd
 
     out = []
     for study, g in df.groupby("study", sort=True):
-        err = g["rel_error"].abs()
+        err = g["statement_error"].abs()
         rec = {"study": study, "n": len(g), "median_abs_rel_error": err.median(), "max_abs_rel_error": err.max()}
         for label, mask in (("fitted", g["fitted"]), ("held_out", ~g["fitted"])):
             rec[f"n_{label}"] = int(mask.sum())
