@@ -222,7 +222,7 @@ def load(name: str):
     return _load(_path(name), name).copy(deep=True)
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _load(path: Path, name: str):
     import pandas as pd  # lazy: keeps ``import vcperf`` light
 
