@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: reproduce test lint data-check lock clean browser
+.PHONY: reproduce test lint data-check lock clean browser bench
 
 # Create .venv with the pinned dependencies and the package (editable). Re-runs only when
 # pyproject.toml or the lock change; no network is needed after this step.
@@ -45,4 +45,18 @@ lock:
 	{ sed -n '1,2p' requirements/lock.txt; /tmp/vcperf-lock/bin/pip freeze; } > requirements/lock.tmp && mv requirements/lock.tmp requirements/lock.txt
 
 clean:
-	rm -rf $(VENV) build .pytest_cache
+	rm -rf $(VENV) .venv-peers build .pytest_cache
+
+## Benchmarks (a report, never a test): exact MVA vs line-solver and SimPy, batched sweep, import time,
+## what-if updates, vMotion grid, regenerate --jobs 2 -> build/bench/results.json and a printed table.
+## line-solver needs pandas<3, so it lives in its own venv .venv-peers (exact pins, bench-peers.txt).
+PEERS       := .venv-peers
+PEERS_STAMP := $(PEERS)/.installed
+
+$(PEERS_STAMP): requirements/bench-peers.txt
+	$(PYTHON) -m venv $(PEERS)
+	$(PEERS)/bin/python -m pip install --quiet --disable-pip-version-check -r requirements/bench-peers.txt
+	touch $@
+
+bench: $(STAMP) $(PEERS_STAMP)
+	MPLBACKEND=Agg $(BIN)/python bench/run.py --peers-python $(PEERS)/bin/python

@@ -1,4 +1,4 @@
-"""Command line: ``vcperf regenerate | params | fidelity | data``."""
+"""Command line: ``vcperf regenerate | params | fidelity | data | sweep``."""
 
 from __future__ import annotations
 
@@ -56,6 +56,48 @@ def _cmd_fidelity(args) -> int:
     return 0
 
 
+def _cmd_sweep(args) -> int:
+    import contextlib
+
+    from vcperf import sweep
+
+    grid = sweep.parse_grid(args.grid, args.model, seed=args.seed)  # every check before any work
+    if args.scheduler and args.workers:
+        raise ValueError("give either --scheduler or --workers, not both")
+    if args.workers is not None and args.workers < 1:
+        raise ValueError(f"--workers must be an integer >= 1; got {args.workers}")
+    if args.chunk_size < 1:
+        raise ValueError(f"--chunk-size must be an integer >= 1; got {args.chunk_size}")
+    partial = Path(f"{args.out}.partial") if args.out else None  # renamed to --out only on success
+    with contextlib.ExitStack() as stack:
+        client = None
+        if args.scheduler or args.workers:
+            import os
+
+            os.environ.setdefault("DASK_LOGGING__DISTRIBUTED", "warning")  # before distributed is imported
+            from dask.distributed import Client, LocalCluster
+
+            if args.scheduler:
+                client = stack.enter_context(Client(args.scheduler))
+            else:
+                cluster = stack.enter_context(
+                    LocalCluster(n_workers=args.workers, processes=True, threads_per_worker=1, dashboard_address=":0")
+                )
+                client = stack.enter_context(Client(cluster))
+        out = stack.enter_context(open(partial, "w", newline="")) if partial else sys.stdout
+        try:
+            for i, frame in enumerate(sweep.iter_evaluate(args.model, grid, args.chunk_size, client)):
+                frame.to_csv(out, index=False, header=i == 0, lineterminator="\n")
+        except BaseException:
+            if partial:
+                out.close()
+                partial.unlink(missing_ok=True)
+            raise
+    if partial:
+        partial.replace(args.out)
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="vcperf", description=__doc__)
     sub = parser.add_subparsers(dest="command", required=True)
@@ -83,6 +125,17 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--output", "-o", default=None, help="write here instead of stdout (csv)")
     p.add_argument("--study", action="append", help="only this study (repeatable)")
     p.set_defaults(func=_cmd_fidelity)
+
+    p = sub.add_parser("sweep", help="evaluate a model function over a parameter grid (optionally on Dask)")
+    p.add_argument("model", help="dotted path of a vcperf model function, e.g. vcperf.network.transfer_time_s")
+    p.add_argument("--grid", required=True, metavar="GRID.yaml", help="parameters: lists or {lo, hi, n, scale}")
+    where = p.add_mutually_exclusive_group()
+    where.add_argument("--scheduler", metavar="tcp://HOST:PORT", help="run on this existing Dask cluster")
+    where.add_argument("--workers", type=int, metavar="N", help="run on a local Dask cluster of N processes")
+    p.add_argument("--out", metavar="TABLE.csv", help="write the table here (default: stdout)")
+    p.add_argument("--chunk-size", type=int, default=10_000, metavar="K", help="points per call/task (10000)")
+    p.add_argument("--seed", type=int, default=None, help="seed of a latin_hypercube design (overrides the grid)")
+    p.set_defaults(func=_cmd_sweep)
     return parser
 
 

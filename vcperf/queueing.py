@@ -26,9 +26,10 @@ References
 
 from __future__ import annotations
 
+import functools
 import math
 import numbers
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -54,6 +55,8 @@ MAX_CUSTOMERS = 10_000_000
 MAX_MULTICLASS_STATES = 2_000_000
 # Below this many stations an unbatched MVA runs faster on Python floats than on tiny arrays.
 _SCALAR_PATH_MAX_STATIONS = 16
+# Networks solved together per block of the batched recursion: (K, block) work arrays stay in cache.
+_BATCH_BLOCK = 4096
 
 
 # --------------------------------------------------------------------------------------------
@@ -86,15 +89,38 @@ class MvaResult:
         its servers busy (may exceed 1).
     method : str
         ``"exact-mva"``.
+
+    Notes
+    -----
+    The three per-station arrays are computed on first access (for a batch, by re-running the
+    same recursion with storage, so the values are identical): a sweep that needs only X(n) and
+    R(n) does not pay for writing ``N * K`` values per network.
     """
 
     n: np.ndarray
     throughput_per_s: np.ndarray
     response_time_s: np.ndarray
-    residence_time_s: np.ndarray
-    queue_length: np.ndarray
-    utilization: np.ndarray
     method: str = "exact-mva"
+    # Residence times if already computed, else what the recursion needs to compute them.
+    _residence: np.ndarray | None = field(default=None, repr=False)
+    _inputs: tuple | None = field(default=None, repr=False)
+
+    @functools.cached_property
+    def residence_time_s(self) -> np.ndarray:
+        if self._residence is not None:
+            return self._residence
+        d, delay, z, batch, n_max = self._inputs
+        return _mva_batched(d, delay, z, batch, n_max, keep_residence=True)[2]
+
+    @functools.cached_property
+    def queue_length(self) -> np.ndarray:
+        return self.throughput_per_s[..., None] * self.residence_time_s  # Little's law per station
+
+    @functools.cached_property
+    def utilization(self) -> np.ndarray:
+        d, batch = self._inputs[0], self._inputs[3]
+        n_stations = d.shape[-1]
+        return self.throughput_per_s[..., None] * np.broadcast_to(d, batch + (n_stations,))[..., None, :]
 
 
 @dataclass(frozen=True, eq=False)
@@ -340,9 +366,8 @@ def mva(demands_s, n_customers, think_time_s=0.0, delay_stations=None) -> MvaRes
         n=np.arange(1, n_max + 1),
         throughput_per_s=x,
         response_time_s=r,
-        residence_time_s=res,
-        queue_length=x[..., None] * res,  # Little's law per station
-        utilization=x[..., None] * np.broadcast_to(d, batch + (n_stations,))[..., None, :],
+        _residence=res,
+        _inputs=(d, delay, z, batch, n_max),
     )
 
 
@@ -363,31 +388,65 @@ def _mva_unbatched(d: list, delay: list, z: float, n_max: int):
     return np.array(xs), np.array(rts), np.array(rows)
 
 
-def _mva_batched(d, delay, z, batch, n_max):
-    """MVA recursion with numpy over the batch: X, R of shape (..., N), residences (..., N, K)."""
-    if batch == ():  # ufunc out= needs array views to write into: solve as a batch of one
-        x, rt, res = _mva_batched(d[None], delay, z[None], (1,), n_max)
-        return x[0], rt[0], res[0]
+def _station_runs(queueing: np.ndarray) -> list[slice]:
+    """Slices of consecutive queueing stations (the recursion updates each run in one call)."""
+    runs, k, n_stations = [], 0, len(queueing)
+    while k < n_stations:
+        if queueing[k]:
+            j = k
+            while j < n_stations and queueing[j]:
+                j += 1
+            runs.append(slice(k, j))
+            k = j
+        else:
+            k += 1
+    return runs
+
+
+def _mva_batched(d, delay, z, batch, n_max, keep_residence=False):
+    """MVA recursion with numpy over the batch: X, R of shape (..., N), residences (..., N, K).
+
+    The batch is flattened to B networks and solved in blocks of ``_BATCH_BLOCK`` with
+    station-major (K, block) work arrays, so each step is a few calls on contiguous data that
+    stays in cache. Only queueing stations are updated per step; a delay station's residence is
+    its demand. Residence times for every population (N * K * B values) are stored only with
+    ``keep_residence`` (else None is returned for them). The arithmetic is the same, operation for
+    operation, whatever the block size or ``keep_residence``, so results are identical.
+    """
     n_stations = d.shape[-1]
-    d = np.broadcast_to(d, batch + (n_stations,))
-    z = np.broadcast_to(z, batch)
-    dq = np.where(delay, 0.0, d)  # queueing part: D_k * (1 + Q_k)
-    dd = np.where(delay, d, 0.0)  # delay part: D_k
-    # Population-major buffers so each step writes one contiguous block.
-    res = np.empty((n_max,) + batch + (n_stations,))
-    x = np.empty((n_max,) + batch)
-    rt = np.empty((n_max,) + batch)
-    q = np.zeros(batch + (n_stations,))
-    ones = np.ones(n_stations)
-    for i in range(n_max):
-        r = res[i]
-        np.multiply(dq, q, out=r)
-        r += dq
-        r += dd
-        np.matmul(r, ones, out=rt[i])  # sum over stations; much faster than r.sum(-1) for small K
-        np.divide(i + 1, z + rt[i], out=x[i])
-        np.multiply(r, x[i][..., None], out=q)
-    return np.moveaxis(x, 0, -1), np.moveaxis(rt, 0, -1), np.moveaxis(res, 0, -2)
+    n_nets = math.prod(batch)
+    d_t = np.ascontiguousarray(np.broadcast_to(d, batch + (n_stations,)).reshape(n_nets, n_stations).T)
+    z_flat = np.ascontiguousarray(np.broadcast_to(z, batch).reshape(n_nets))
+    runs = _station_runs(~delay)
+    # Population-major buffers so each step writes one contiguous row.
+    x = np.empty((n_max, n_nets))
+    rt = np.empty((n_max, n_nets))
+    res = np.empty((n_max, n_stations, n_nets)) if keep_residence else None
+    if keep_residence:
+        res[:, delay, :] = d_t[delay]
+    for start in range(0, n_nets, _BATCH_BLOCK):
+        cols = slice(start, min(start + _BATCH_BLOCK, n_nets))
+        dq = np.ascontiguousarray(d_t[:, cols])
+        zb = z_flat[cols]
+        q = np.zeros_like(dq)
+        work = dq.copy()  # delay rows keep D_k; queueing rows are overwritten every step
+        total = np.empty(dq.shape[1])
+        for i in range(n_max):
+            r = res[i, :, cols] if keep_residence else work
+            for s in runs:  # R_k = D_k * (1 + Q_k), as D_k * Q_k + D_k
+                np.multiply(dq[s], q[s], out=r[s])
+                r[s] += dq[s]
+            rt_i = rt[i, cols]
+            np.add.reduce(r, axis=0, out=rt_i)
+            np.add(zb, rt_i, out=total)
+            np.divide(i + 1, total, out=x[i, cols])
+            for s in runs:
+                np.multiply(r[s], x[i, cols], out=q[s])
+    shape = batch + (n_max,)
+    x_out, rt_out = x.T.reshape(shape), rt.T.reshape(shape)
+    if keep_residence:
+        res = np.moveaxis(res.reshape((n_max, n_stations) + batch), (0, 1), (-2, -1))
+    return x_out, rt_out, res
 
 
 # --------------------------------------------------------------------------------------------

@@ -142,13 +142,19 @@ def _whatif_figure(rec: cl.Recommendation, size_bytes: float):
 
 
 @fast_redraw
-def deploy_whatif_update(size_bytes: float, layout: str, network_bps: float, mgmt_network_bps: float,
-                         vcenter_vcpus: int, decompression_streams: int):
+def deploy_whatif_update(size_bytes: float | None = None, layout: str = "different_hosts",
+                         network_bps: float = cl.DEFAULT_NETWORK_BPS,
+                         mgmt_network_bps: float = cl.DEFAULT_MGMT_NETWORK_BPS,
+                         vcenter_vcpus: int = cl.DEFAULT_VCENTER_VCPUS,
+                         decompression_streams: int = cl.DEFAULT_DECOMPRESSION_STREAMS):
     """Model + redraw for the deployment what-if: returns ``(readout, png_bytes)``.
 
     Bars: predicted time per path (greyed where the ``layout`` forbids the path); the readout names
     the recommended (fastest available) path, from :func:`vcperf.contentlib.recommend_path`.
+    ``size_bytes`` defaults to the study's template (``data/contentlib2015/figure04_deploy_time.csv``).
     """
+    if size_bytes is None:
+        size_bytes = cl.testbed().template_size_bytes
     rec = cl.recommend_path(layout, size_bytes, network_bps=network_bps, mgmt_network_bps=mgmt_network_bps,
                             vcenter_vcpus=vcenter_vcpus, decompression_streams=decompression_streams)
     st = cl.path_stages(rec.path, network_bps=network_bps, mgmt_network_bps=mgmt_network_bps,

@@ -248,8 +248,8 @@ def logging_bandwidth_figure():
 
 
 @fast_redraw
-def whatif_update(ft_link_bps: float, checkpoint_interval_s: float, receive_rate_bps: float,
-                  dirty_rate_bytes_per_s: float):
+def whatif_update(ft_link_bps: float = 10e9, checkpoint_interval_s: float | None = None, receive_rate_bps: float = 1e9,
+                  dirty_rate_bytes_per_s: float = 100e6):
     """Model + redraw for the FT what-if: returns ``(readout, png_bytes)``.
 
     Readout: FT logging bandwidth, added latency per packet, and the FT-on/off throughput ratio of
@@ -257,6 +257,8 @@ def whatif_update(ft_link_bps: float, checkpoint_interval_s: float, receive_rate
     """
     import matplotlib.pyplot as plt
 
+    if checkpoint_interval_s is None:  # the calibrated interval (Figure 5)
+        checkpoint_interval_s = ft.calibrate().checkpoint_interval_s
     link = float(v.positive("ft_link_bps", ft_link_bps))
     e = float(v.positive("checkpoint_interval_s", checkpoint_interval_s))
     rx = float(v.nonneg("receive_rate_bps", receive_rate_bps))

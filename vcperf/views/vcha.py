@@ -246,7 +246,8 @@ def failover_figure(psc_mode: str = "external"):
 
 
 @fast_redraw
-def vcbench_whatif_update(clients: int, replication_rtt_ms: float, stats_level: int, vcha_enabled: bool):
+def vcbench_whatif_update(clients: int = 256, replication_rtt_ms: float = 5.0, stats_level: int = 1,
+                          vcha_enabled: bool = True):
     """Model + redraw for the VCbench what-if: returns ``(readout, png_bytes)``."""
     s = vcha.vcbench(int(clients), bool(vcha_enabled), replication_rtt_ms / 1e3, int(stats_level))
     base = vcha.vcbench(int(clients), False, 0.0, int(stats_level))
@@ -286,7 +287,8 @@ def vcbench_whatif(clients: int = 256, replication_rtt_ms: float = 5.0, stats_le
 
 
 @fast_redraw
-def lifecycle_whatif_update(registered_vms: float, vcpus: float, clone_bandwidth_gbps: float, psc_mode: str):
+def lifecycle_whatif_update(registered_vms: float = 36864.0, vcpus: float = 32.0, clone_bandwidth_gbps: float = 10.0,
+                            psc_mode: str = "external"):
     """Model + redraw for the enabling/failover what-if: returns ``(readout, png_bytes)``."""
     bw = clone_bandwidth_gbps * 1e9
     e = vcha.enable_vcha_times(registered_vms, bw)

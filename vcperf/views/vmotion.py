@@ -265,8 +265,9 @@ def tpcx_figure(replications: int = 200):
 
 
 @fast_redraw
-def migration_whatif_update(memory_gib: float, vcpus: int, dirty_rate_mb_per_s: float, working_set_gib: float,
-                            link_speed_gbps: float, link_count: int, release: str):
+def migration_whatif_update(memory_gib: float = 64.0, vcpus: int = 12, dirty_rate_mb_per_s: float = 1.0,
+                            working_set_gib: float = 25.0, link_speed_gbps: float = 40.0, link_count: int = 4,
+                            release: str = "7.0u1"):
     """Model + redraw for the migration what-if: returns ``(readout, png_bytes)``.
 
     The guest's dirty rate is set directly; its throughput is drawn as % of the undisturbed
