@@ -9,8 +9,7 @@ One run measures, on this machine (CPU model, cores, Python and numpy versions a
    (0.05 s) queueing stations and a host-RPC delay station (0.90 s), think time 0 (VCbench-style
    clients issue their next operation at once; the RPC delay plays the part of a think time).
 2. **Vectorized sweep**: X(N) and R(N) for 10^4 parameter sets x N = 1..1024 in one batched
-   ``mva`` call; also the proposed change bench/mva_speedup.diff (applied to a scratch copy of
-   vcperf, never to the working tree) with its largest deviation from the current code.
+   ``mva`` call.
 3. ``import vcperf`` in a fresh interpreter (median of several).
 4. Every notebook what-if path: each ``*_update`` function of ``vcperf.views.*``, called with its
    defaults, headless (MPLBACKEND=Agg); first call (cold caches) and median of warm calls.
@@ -237,29 +236,8 @@ def bench_mva(peers_python: str | None, repeats: int, sim_repeats: int) -> dict:
 
 
 # --------------------------------------------------------------------------------------------
-# 2. Vectorized sweep (current code and the proposed diff)
+# 2. Vectorized sweep
 # --------------------------------------------------------------------------------------------
-
-
-def _proposed_queueing():
-    """vcperf.queueing with bench/mva_speedup.diff applied, from a scratch copy (None if it fails)."""
-    diff = ROOT / "bench" / "mva_speedup.diff"
-    if not diff.exists() or shutil.which("patch") is None:
-        return None, "bench/mva_speedup.diff or `patch` not found"
-    tmp = Path(tempfile.mkdtemp(prefix="vcperf-bench-"))
-    (tmp / "vcperf").mkdir()
-    shutil.copy(ROOT / "vcperf" / "queueing.py", tmp / "vcperf" / "queueing.py")
-    proc = subprocess.run(["patch", "-p1", "-s", "--dry-run", "-i", str(diff)], cwd=tmp, capture_output=True,
-                          text=True)
-    if proc.returncode != 0:
-        return None, f"the diff no longer applies to vcperf/queueing.py: {proc.stdout}{proc.stderr}"
-    subprocess.run(["patch", "-p1", "-s", "-i", str(diff)], cwd=tmp, check=True)
-    name = "vcperf._bench_queueing_proposed"
-    spec = importlib.util.spec_from_file_location(name, tmp / "vcperf" / "queueing.py")
-    mod = importlib.util.module_from_spec(spec)
-    sys.modules[name] = mod
-    spec.loader.exec_module(mod)
-    return mod, None
 
 
 def bench_sweep(repeats: int, n_sets: int = 10_000, n_max: int = 1024) -> dict:
@@ -276,18 +254,7 @@ def bench_sweep(repeats: int, n_sets: int = 10_000, n_max: int = 1024) -> dict:
     out = {"networks": n_sets, "n_max": n_max, "stations": len(DEMANDS_S), "what": "X(N), R(N) from one mva call"}
     t = median_time(lambda: run(queueing), repeats=max(3, repeats // 2), min_loop_s=0.0)
     out["current"] = t
-    print(f"  sweep current: {t['median_s']:.3f} s", flush=True)
-    mod, why = _proposed_queueing()
-    if mod is None:
-        out["proposed"] = {"available": False, "error": why}
-        return out
-    t = median_time(lambda: run(mod), repeats=max(3, repeats // 2), min_loop_s=0.0)
-    x0, r0 = run(queueing)
-    x1, r1 = run(mod)
-    out["proposed"] = {"available": True, **t, "speedup": out["current"]["median_s"] / t["median_s"],
-                       "identical": bool(np.array_equal(x0, x1) and np.array_equal(r0, r1)),
-                       "max_rel_diff": float(max(np.max(np.abs(x1 / x0 - 1)), np.max(np.abs(r1 / r0 - 1))))}
-    print(f"  sweep proposed: {t['median_s']:.3f} s", flush=True)
+    print(f"  sweep: {t['median_s']:.3f} s", flush=True)
     return out
 
 
@@ -523,11 +490,6 @@ def table(results: dict) -> str:
         f"| sweep 10^4 networks x N=1..1024 (X, R), current | {_ms(sw['current']['median_s'])} | "
         f"{_goal(sw['current']['median_s'], GOALS['sweep_s'])} |",
     ]
-    prop = sw.get("proposed", {})
-    if prop.get("available"):
-        same = "identical" if prop["identical"] else f"max rel diff {prop['max_rel_diff']:.1e}"
-        lines.append(f"| same, with bench/mva_speedup.diff ({prop['speedup']:.1f}x, {same}) | "
-                     f"{_ms(prop['median_s'])} | {_goal(prop['median_s'], GOALS['sweep_s'])} |")
     lines.append(f"| `import vcperf` (fresh interpreter) | {_ms(imp)} | {_goal(imp, GOALS['import_s'])} |")
     for key, w in results["whatif"].items():
         short = key.replace("vcperf.views.", "")
