@@ -257,12 +257,18 @@ def value(name: str, quantity: str, unit: str | None = None, **conditions) -> fl
     ValueError
         When no row or more than one row matches.
     """
-    df = load(name)
+    return _value(name, quantity, unit, tuple(sorted((k, str(w)) for k, w in conditions.items())))
+
+
+@functools.cache
+def _value(name: str, quantity: str, unit: str | None, conditions: tuple) -> float:
+    conditions = dict(conditions)
+    df = _load(_path(name), name)  # read-only here: no copy
     mask = df["quantity"] == quantity
     for col, want in conditions.items():
         if col not in df:
             raise ValueError(f"condition {col!r} is not a column of {name}; columns: {list(df.columns)}")
-        mask &= df[col] == str(want)
+        mask &= df[col] == want
     hits = df[mask]
     if len(hits) != 1:
         raise ValueError(f"{name}: {len(hits)} rows match quantity={quantity!r}, {conditions}; need exactly 1")
@@ -281,6 +287,7 @@ def validate_all() -> str:
     """
     _read.cache_clear()
     _load.cache_clear()
+    _value.cache_clear()
     n_rows = 0
     names = table_names()
     for name in names:
