@@ -16,7 +16,7 @@ $(STAMP): pyproject.toml requirements/lock.txt
 
 ## Regenerate every figure and table into build/.
 reproduce: $(STAMP)
-	$(BIN)/vcperf regenerate
+	$(BIN)/vcperf regenerate --jobs 2
 
 ## Lint, then the whole test suite (data validation, models, notebooks, environment files,
 ## and a real-browser test of a notebook in JupyterLab).
