@@ -6,6 +6,8 @@ widget calls on every change and that ``make bench`` times headless.
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 
 from vcperf import network, plotting, robo
@@ -14,33 +16,130 @@ from vcperf.widgets import fast_redraw, png_bytes, style_sliders
 
 #: Payload axis of the ROBO transfer-time figure: 1 KB .. 10 GB.
 PAYLOAD_GRID_BYTES = np.logspace(3, 10, 60)
+#: Table 1 network every what-if panel starts from (its link settings are the panels' defaults).
+START_PRESET = "dsl_512k"
+#: Payload the network what-if starts with: the study's ~3.5 MB Level-4 statistics upload.
+START_PAYLOAD_BYTES = 3.5e6
+
+
+def _start_link(bandwidth_bps, rtt_s, loss):
+    """Fill unset link settings from :data:`START_PRESET` (the panels' starting values)."""
+    start = network.preset(START_PRESET)
+    return (start.bandwidth_bps if bandwidth_bps is None else bandwidth_bps,
+            start.rtt_s if rtt_s is None else rtt_s,
+            start.loss if loss is None else loss)
+
+
+def _lean_axes(fig, nbins: int = 4) -> None:
+    """Fewer, plain-text ticks for a widget redraw.
+
+    On this kind of figure most of a redraw is tick-label text: every label is laid out by
+    FreeType and a log axis's ``10^k`` labels go through the mathtext parser. A widget image keeps
+    ``nbins`` major ticks per linear axis and decade ticks labelled as plain numbers on log axes.
+    """
+    from matplotlib.ticker import AutoLocator, FuncFormatter, LogLocator, MaxNLocator, NullLocator
+
+    plain = FuncFormatter(lambda x, _pos: f"{x:g}")
+    for ax in fig.axes:
+        for axis, scale in ((ax.xaxis, ax.get_xscale()), (ax.yaxis, ax.get_yscale())):
+            if scale == "log":
+                axis.set_major_locator(LogLocator(base=10.0, numticks=nbins + 2))
+                axis.set_major_formatter(plain)
+                axis.set_minor_locator(NullLocator())
+            elif type(axis.get_major_locator()) is AutoLocator:  # keep explicit (fixed) ticks
+                axis.set_major_locator(MaxNLocator(nbins=nbins))
+
+
+@functools.lru_cache(maxsize=1)
+def _preset_transfer_times():
+    """Transfer time over every Table 1 network for :data:`PAYLOAD_GRID_BYTES` (input-independent)."""
+    links = {n: network.preset(n) for n in network.preset_names()}
+    times = robo.transfer_time_grid_s(PAYLOAD_GRID_BYTES, links)
+    for t in times.values():
+        t.setflags(write=False)
+    return times, {n: lk.name for n, lk in links.items()}
 
 
 @fast_redraw
-def network_whatif_update(bandwidth_bps: float, rtt_s: float, loss: float, payload_bytes: float):
+def network_whatif_update(bandwidth_bps: float | None = None, rtt_s: float | None = None, loss: float | None = None,
+                          payload_bytes: float = START_PAYLOAD_BYTES):
     """Model + redraw for the ROBO network what-if: returns ``(readout, png_bytes)``.
 
     The figure shows every Table 1 network and the what-if link (thick), the readout the transfer
-    time and TCP throughput of ``payload_bytes`` over the what-if link.
+    time and TCP throughput of ``payload_bytes`` over the what-if link. Unset link settings are
+    those of :data:`START_PRESET` (the panel's starting values); the Table 1 curves, which do not
+    depend on the inputs, are computed once.
     """
+    bandwidth_bps, rtt_s, loss = _start_link(bandwidth_bps, rtt_s, loss)
     link = network.Link(bandwidth_bps, rtt_s, loss, name="what-if")
     t = float(robo.statistics_upload_time_s(payload_bytes, link))
     rate = link.tcp_throughput_bps()
-    links = {n: network.preset(n) for n in network.preset_names()}
-    times = robo.transfer_time_grid_s(PAYLOAD_GRID_BYTES, links)
-    times["what-if"] = link.transfer_time_s(PAYLOAD_GRID_BYTES)
-    labels = {n: lk.name for n, lk in links.items()}
-    fig = transfer_time_figure(
-        PAYLOAD_GRID_BYTES, times, labels, paper_point=(payload_bytes, t, "what-if payload"), highlight="what-if"
-    )
+    panel = _network_panel()
+    panel.draw(link.transfer_time_s(PAYLOAD_GRID_BYTES), payload_bytes, t)
     readout = (
         f"{payload_bytes / 1e6:.3g} MB over {bandwidth_bps / 1e6:.3g} Mbps, RTT {rtt_s * 1e3:.3g} ms, "
         f"loss {loss * 100:.3g} %: {t:.3g} s (TCP throughput {rate / 1e6:.3g} Mbps)"
     )
-    return readout, png_bytes(fig)
+    return readout, panel.png()
 
 
-def network_whatif(preset: str = "dsl_512k", payload_bytes: float = 3.5e6):
+class _PanelFigure:
+    """A what-if figure built once and updated in place on every redraw.
+
+    Building a figure (axes, ticks, legend) and laying out its text is most of a redraw; keeping one
+    figure and its Agg canvas lets a redraw move only the data and reuse the canvas's cached text
+    metrics. Subclasses build the artists in ``__init__`` and move them in ``draw``.
+    """
+
+    def _new_figure(self, figsize):
+        from matplotlib.backends.backend_agg import FigureCanvasAgg
+        from matplotlib.figure import Figure
+
+        use_style()
+        fig = Figure(figsize=figsize)
+        FigureCanvasAgg(fig)
+        return fig
+
+    def _rescale(self, *axes):
+        for a in axes:
+            a.relim()
+            a.autoscale_view()
+
+    def png(self) -> bytes:
+        return png_bytes(self.fig)
+
+
+class _NetworkPanelFigure(_PanelFigure):
+    """Transfer time vs payload for every Table 1 network (fixed) and the what-if link (thick),
+    as :func:`transfer_time_figure` draws it."""
+
+    def __init__(self):
+        self.fig = self._new_figure((6.4, 3.8))
+        ax = self.ax = self.fig.add_subplot()
+        times, labels = _preset_transfer_times()
+        x = PAYLOAD_GRID_BYTES / 1e6
+        for net, t in times.items():
+            ax.loglog(x, t, lw=1.2, alpha=0.55, label=labels[net])
+        (self.line,) = ax.loglog(x, np.full_like(x, np.nan), lw=2.6, label="what-if")
+        (self.point,) = ax.loglog([], [], label="what-if payload", **PAPER_STYLE)
+        ax.set_xlabel("payload (MB)")
+        ax.set_ylabel("transfer time (s)")
+        ax.legend(fontsize=7, ncol=2, frameon=False)
+        self.fig.subplots_adjust(left=0.15, right=0.98, bottom=0.13, top=0.96)  # plain tick labels are wide
+        _lean_axes(self.fig)
+
+    def draw(self, whatif_times_s, payload_bytes, time_s):
+        self.line.set_ydata(whatif_times_s)
+        self.point.set_data([payload_bytes / 1e6], [time_s])
+        self._rescale(self.ax)
+
+
+@functools.lru_cache(maxsize=1)
+def _network_panel() -> _NetworkPanelFigure:
+    return _NetworkPanelFigure()
+
+
+def network_whatif(preset: str = START_PRESET, payload_bytes: float = START_PAYLOAD_BYTES):
     """The ROBO network what-if panel: pick a Table 1 preset or set bandwidth, RTT, loss, payload."""
     import ipywidgets as w
 
@@ -330,9 +429,15 @@ def capacity_figure(link, n_hosts, level, powered_on_vms, powered_on_vms_sd=0.0,
 
 
 @fast_redraw
-def capacity_update(bandwidth_bps, rtt_s, loss, n_hosts, level, powered_on_vms, powered_on_vms_sd=0.0,
-                    name="what-if"):
-    """Model + redraw for the statistics capacity planner: returns ``(readout, png_bytes)``."""
+def capacity_update(bandwidth_bps=None, rtt_s=None, loss=None, n_hosts=10, level=1, powered_on_vms=None,
+                    powered_on_vms_sd=0.0, name="what-if"):
+    """Model + redraw for the statistics capacity planner: returns ``(readout, png_bytes)``.
+
+    Defaults are the panel's starting values: the :data:`START_PRESET` link, 10 hosts, Level-1,
+    the testbed's powered-on VMs per host (:func:`vcperf.robo.testbed_powered_on_vms`), no spread.
+    """
+    bandwidth_bps, rtt_s, loss = _start_link(bandwidth_bps, rtt_s, loss)
+    powered_on_vms = _testbed_vms() if powered_on_vms is None else powered_on_vms
     link = network.Link(bandwidth_bps, rtt_s, loss, name=name)
     load = robo.statistics_link_load(n_hosts, link, level, powered_on_vms, powered_on_vms_sd)
     rho = float(load.busy_fraction)
@@ -346,8 +451,53 @@ def capacity_update(bandwidth_bps, rtt_s, loss, n_hosts, level, powered_on_vms, 
         f"({int(np.ceil(n_hosts / robo.calibrate_statistics().host_groups))} hosts) takes "
         f"{float(load.group_burst_s):.3g} s{' (overruns its slot)' if bool(load.group_overruns_slot) else ''}"
     )
-    fig = capacity_figure(link, n_hosts, level, powered_on_vms, powered_on_vms_sd)
-    return readout, png_bytes(fig)
+    hosts, curves = _planner_curves(link, level, powered_on_vms, powered_on_vms_sd, 500)
+    panel = _capacity_panel()
+    panel.draw(hosts, curves, n_hosts, load, f"{link.name}: Level-{level}, {powered_on_vms:g} VMs/host (M/G/1)")
+    return readout, panel.png()
+
+
+class _CapacityPanelFigure(_PanelFigure):
+    """The capacity planner as :func:`capacity_figure` draws it, updated in place."""
+
+    def __init__(self):
+        self.fig = self._new_figure((9.0, 3.4))
+        self.axes = self.fig.subplots(1, 2)
+        busy_ax, wait_ax = self.axes
+        (self.busy,) = busy_ax.loglog([], [])
+        busy_ax.axhline(100, color="k", ls=":", lw=0.8)
+        (self.busy_here,) = busy_ax.plot([], [], "o", color="C3", label="hosts")
+        busy_ax.set_ylabel("link busy with statistics (%)")
+        (self.wait,) = wait_ax.loglog([], [])
+        (self.wait_here,) = wait_ax.plot([], [], "o", color="C3")
+        wait_ax.set_ylabel("mean delay added to other traffic (s)")
+        for ax in self.axes:
+            ax.set_xlabel("hosts behind the link")
+        self.legend = busy_ax.legend(fontsize=7, frameon=False)
+        self.title = self.fig.suptitle("", fontsize=9)
+        self.fig.subplots_adjust(left=0.08, right=0.98, bottom=0.13, top=0.9, wspace=0.25)
+        _lean_axes(self.fig)
+
+    def draw(self, hosts, load, n_hosts, here, title):
+        self.busy.set_data(hosts, 100 * load.busy_fraction)
+        self.busy_here.set_data([n_hosts], [100 * float(here.busy_fraction)])
+        self.legend.get_texts()[0].set_text(f"{n_hosts:g} hosts")
+        finite = np.isfinite(load.waiting_time_s)
+        self.wait.set_data(hosts[finite], np.maximum(load.waiting_time_s[finite], 1e-6))
+        w = float(here.waiting_time_s)
+        self.wait_here.set_data(([n_hosts], [max(w, 1e-6)]) if np.isfinite(w) else ([], []))
+        self.title.set_text(title)
+        self._rescale(*self.axes)
+
+
+@functools.lru_cache(maxsize=1)
+def _capacity_panel() -> _CapacityPanelFigure:
+    return _CapacityPanelFigure()
+
+
+@functools.lru_cache(maxsize=1)
+def _testbed_vms() -> float:
+    return robo.testbed_powered_on_vms()
 
 
 def _link_controls(preset):
@@ -385,7 +535,7 @@ def _wire_link_controls(choose, bw, rtt, loss, redraw):
         s.observe(on_slider, names="value")
 
 
-def capacity_planner(preset="dsl_512k", n_hosts=10, level=1, powered_on_vms=None):
+def capacity_planner(preset=START_PRESET, n_hosts=10, level=1, powered_on_vms=None):
     """Statistics capacity planner: H hosts on a chosen link -- do bursts saturate it, what delay?"""
     import ipywidgets as w
 
@@ -444,8 +594,7 @@ def sequence_figure(operation="create_vm", link=None):
     y = 1
     arrow(y, "client", "vCenter", f"initiate {operation}")
     for call in calls:
-        t = float(link.exchange_time_s(p.round_trips_per_call, call.request_bytes / p.round_trips_per_call,
-                                       call.response_bytes / p.round_trips_per_call))
+        t = float(robo.call_time_s(call, link, p.round_trips_per_call))
         y += 1
         arrow(y, "vCenter", "ESXi host", f"{call.name} ({call.request_bytes / 1e3:g} KB)", "C0")
         y += 1
@@ -593,58 +742,100 @@ def add_host_figure(stated=None, loo=None):
     return fig
 
 
+@functools.lru_cache(maxsize=256)
+def _operation_split(link: network.Link, clients: int, operation: str):
+    """``(vCenter time, network time, VcbenchResult)`` of ``operation`` on ``link`` with ``clients``.
+
+    Pure in its hashable inputs (a frozen :class:`vcperf.network.Link`, an int, a str), so the eight
+    Table 1 networks of the operations panel are solved once per (clients, operation). ``create_vm``
+    is not in the VCbench mix: its vCenter time is any operation's (the folder operations', which
+    have no network time).
+    """
+    res = robo.vcbench(link, clients)
+    t_net = float(robo.operation_network_time_s(operation, link))
+    total = res.per_operation_latency_s.get(operation, res.per_operation_latency_s["create_folder"] + t_net)
+    return total - t_net, t_net, res
+
+
 @fast_redraw
-def operations_update(bandwidth_bps, rtt_s, loss, clients, operation, name="what-if"):
+def operations_update(bandwidth_bps=None, rtt_s=None, loss=None, clients=8, operation="clone_vm", name="what-if"):
     """Model + redraw for the operations what-if: returns ``(readout, png_bytes)``.
 
     Left: VCbench throughput and mean latency vs clients on the what-if link (chosen clients
     marked). Right: the chosen operation's latency on every network type and the what-if link,
-    split into vCenter time and network time.
+    split into vCenter time and network time. Defaults are the panel's starting values (the
+    :data:`START_PRESET` link, 8 clients, ``clone_vm``).
     """
-    import matplotlib.pyplot as plt
-
+    bandwidth_bps, rtt_s, loss = _start_link(bandwidth_bps, rtt_s, loss)
     link = network.Link(bandwidth_bps, rtt_s, loss, name=name)
-    res = robo.vcbench(link, clients)
-    lat = res.per_operation_latency_s.get(operation)
-    net_t = float(robo.operation_network_time_s(operation, link))
-    if lat is None:  # create_vm is not in the VCbench mix: same vCenter time as any operation
-        lat = res.per_operation_latency_s["create_folder"] + net_t
+    vc_t, net_t, res = _operation_split(link, clients, operation)
+    lat = vc_t + net_t
     n, x, r = robo.vcbench_vs_clients(link, max(32, clients))
-    use_style()
-    fig, axes = plt.subplots(1, 2, figsize=(9.4, 3.6))
-    axes[0].plot(n, x * 60, color="C0", label="throughput")
-    axes[0].plot([clients], [res.throughput_per_s * 60], "o", color="C3")
-    axes[0].set_xlabel("clients")
-    axes[0].set_ylabel("throughput (ops/min)", color="C0")
-    twin = axes[0].twinx()
-    twin.plot(n, r, color="C1")
-    twin.set_ylabel("mean latency (s)", color="C1")
-    twin.grid(False)
-    names = _ordered_presets()
-    links = [network.preset(k) for k in names] + [link]
-    vc, nt = [], []
-    for lk in links:
-        rr = robo.vcbench(lk, clients)
-        t_net = float(robo.operation_network_time_s(operation, lk))
-        total = rr.per_operation_latency_s.get(operation, rr.per_operation_latency_s["create_folder"] + t_net)
-        vc.append(total - t_net)
-        nt.append(t_net)
-    xs = np.arange(len(links))
-    axes[1].bar(xs, vc, color="C2", label="vCenter (CPU + queue)")
-    axes[1].bar(xs, nt, bottom=vc, color="C0", label="vCenter <-> host exchanges")
-    axes[1].set_xticks(xs, [lk.name for lk in links], rotation=30, fontsize=7)
-    axes[1].set_ylabel(f"{operation} latency (s)")
-    axes[1].legend(fontsize=7, frameon=False)
-    plotting.finish(fig)
+    links = [network.preset(k) for k in _ordered_presets()] + [link]
+    split = np.array([_operation_split(lk, clients, operation)[:2] for lk in links])
+    panel = _operations_panel()
+    panel.draw(n, x * 60, r, clients, res.throughput_per_s * 60, split[:, 0], split[:, 1],
+               [lk.name for lk in links], f"{operation} latency (s)")
     readout = (
         f"{clients} clients on {bandwidth_bps / 1e6:.3g} Mbps, RTT {rtt_s * 1e3:.3g} ms, loss {loss * 100:.3g} %: "
         f"{operation} {lat:.3g} s (network {net_t:.3g} s); mean latency {res.mean_latency_s:.3g} s, "
         f"throughput {res.throughput_per_s * 60:.4g} ops/min, vCenter vCPU busy {100 * res.vcenter_utilization:.3g} %"
     )
-    return readout, png_bytes(fig)
+    return readout, panel.png()
 
 
-def operations_whatif(preset="dsl_512k", clients=8, operation="clone_vm"):
+class _OperationsPanelFigure(_PanelFigure):
+    """The operations what-if figure (:class:`_PanelFigure`). Left: throughput (and, on a twin
+    axis, mean latency) vs clients with the chosen clients marked; right: one operation's latency
+    on every network type and the what-if link, split into vCenter and network time.
+    """
+
+    def __init__(self, n_links: int):
+        self.fig = self._new_figure((9.4, 3.6))
+        ax, self.bars_ax = self.fig.subplots(1, 2)
+        self.ax = ax
+        (self.throughput,) = ax.plot([], [], color="C0", label="throughput")
+        (self.marker,) = ax.plot([], [], "o", color="C3")
+        ax.set_xlabel("clients")
+        ax.set_ylabel("throughput (ops/min)", color="C0")
+        self.twin = ax.twinx()
+        (self.latency,) = self.twin.plot([], [], color="C1")
+        self.twin.set_ylabel("mean latency (s)", color="C1")
+        self.twin.grid(False)
+        xs = np.arange(n_links)
+        zeros = np.zeros(n_links)
+        self.vc_bars = self.bars_ax.bar(xs, zeros, color="C2", label="vCenter (CPU + queue)")
+        self.net_bars = self.bars_ax.bar(xs, zeros, bottom=zeros, color="C0", label="vCenter <-> host exchanges")
+        self.bars_ax.set_xticks(xs, [""] * n_links, rotation=30, fontsize=7)
+        self.bars_ax.legend(fontsize=7, frameon=False, loc="upper left")
+        self.names = None
+        # Fixed margins (the widget layout): room for the twin axis and the rotated network names.
+        self.fig.subplots_adjust(left=0.07, right=0.98, bottom=0.22, top=0.96, wspace=0.42)
+        _lean_axes(self.fig)
+
+    def draw(self, clients, throughput_per_min, latency_s, chosen_clients, chosen_throughput_per_min,
+             vcenter_s, network_s, names, ylabel):
+        self.throughput.set_data(clients, throughput_per_min)
+        self.marker.set_data([chosen_clients], [chosen_throughput_per_min])
+        self.latency.set_data(clients, latency_s)
+        for bar, h in zip(self.vc_bars, vcenter_s, strict=True):
+            bar.set_height(h)
+        for bar, h, b in zip(self.net_bars, network_s, vcenter_s, strict=True):
+            bar.set_height(h)
+            bar.set_y(b)
+        if names != self.names:
+            self.bars_ax.set_xticks(self.bars_ax.get_xticks(), names, rotation=30, fontsize=7)
+            self.names = list(names)
+        self.bars_ax.set_ylabel(ylabel)
+        self._rescale(self.ax, self.twin, self.bars_ax)
+
+
+@functools.lru_cache(maxsize=1)
+def _operations_panel() -> _OperationsPanelFigure:
+    return _OperationsPanelFigure(len(network.preset_names()) + 1)
+
+
+def operations_whatif(preset=START_PRESET, clients=8, operation="clone_vm"):
     """Operations what-if panel: network type or custom link, clients, operation."""
     import ipywidgets as w
 
