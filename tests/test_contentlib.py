@@ -194,6 +194,22 @@ def test_views_update_returns_readout_and_png():
     assert "streaming" in text or "Exp 4" in text
 
 
+def test_views_update_keeps_nothing_from_the_previous_call():
+    import io
+
+    from PIL import Image
+
+    from vcperf.views import contentlib as views
+
+    def pixels(png):
+        return np.asarray(Image.open(io.BytesIO(png)))
+
+    images = {lay: pixels(views.deploy_whatif_update(None, lay)[1]) for lay in cl.LAYOUTS}
+    assert len({im.tobytes() for im in images.values()}) > 1
+    for lay in reversed(list(cl.LAYOUTS)):
+        np.testing.assert_array_equal(pixels(views.deploy_whatif_update(None, lay)[1]), images[lay])
+
+
 # ----------------------------------------------------------------------------------------- bad input
 
 @pytest.mark.parametrize("kw, match", [

@@ -237,6 +237,22 @@ def test_whatif_update_returns_readout_and_png():
         views.whatif_update(10e9, 0.0, 1e9, 1e8)
 
 
+def test_whatif_update_keeps_nothing_from_the_previous_call():
+    import io
+
+    from PIL import Image
+
+    from vcperf.views import ft as views
+
+    def pixels(png):
+        return np.asarray(Image.open(io.BytesIO(png)))
+
+    first = pixels(views.whatif_update(10e9, 5e-3, 1e9, 1e8)[1])
+    other = pixels(views.whatif_update(1e9, 0.5e-3, 10e9, 2e9)[1])
+    assert first.shape != other.shape or (first != other).any()
+    np.testing.assert_array_equal(pixels(views.whatif_update(10e9, 5e-3, 1e9, 1e8)[1]), first)
+
+
 @pytest.mark.parametrize("call, name", [
     (lambda: ft.checkpoint_cycle(-1.0), "dirty_rate_bytes_per_s"),
     (lambda: ft.checkpoint_cycle(0.0, 0.0), "checkpoint_interval_s"),

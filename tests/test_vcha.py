@@ -258,6 +258,32 @@ def test_whatif_updates_render():
     assert "enable VCHA" in text and png[:8] == b"\x89PNG\r\n\x1a\n"
 
 
+def _pixels(png):
+    import io
+
+    from PIL import Image
+
+    return np.asarray(Image.open(io.BytesIO(png)))
+
+
+def test_whatif_images_are_the_figure_functions():
+    """The panels redraw one kept figure; each image must still be the figure function's, fresh."""
+    from vcperf import plotting
+    from vcperf.views import vcha as views
+    from vcperf.widgets import png_bytes
+
+    for clients, rtt_ms, level, on in ((256, 5.0, 1, True), (700, 20.0, 3, False), (10, 0.0, 4, True)):
+        _, png = views.vcbench_whatif_update(clients, rtt_ms, level, on)
+        with plotting.fast():
+            want = png_bytes(views.clients_figure(max(512, clients), rtt_ms / 1e3, level, highlight=clients))
+        np.testing.assert_array_equal(_pixels(png), _pixels(want))
+    for vms, gbps in ((36864.0, 10.0), (1000.0, 0.1), (40000.0, 40.0)):
+        _, png = views.lifecycle_whatif_update(vms, 8.0, gbps)
+        with plotting.fast():
+            want = png_bytes(views.enable_figure(gbps * 1e9, vms))
+        np.testing.assert_array_equal(_pixels(png), _pixels(want))
+
+
 def test_whatif_panels_react_to_controls():
     from vcperf.views import vcha as views
 

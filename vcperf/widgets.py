@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import io
 
+from vcperf.plotting import use_style
+
 
 def png_bytes(fig) -> bytes:
     """Render a matplotlib figure to PNG bytes (no software tag) and close it."""
@@ -39,3 +41,126 @@ def fast_redraw(update):
             return update(*args, **kwargs)
 
     return wrapper
+
+
+# --- persistent panel figures: build once, move only the data, redraw only what moves ----------
+
+
+def panel_figure(figsize, ncols: int = 1, **subplot_kw):
+    """A figure for a what-if panel, outside pyplot, with its own Agg canvas (built once, kept)."""
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.figure import Figure
+
+    use_style()
+    fig = Figure(figsize=figsize)
+    FigureCanvasAgg(fig)
+    axes = fig.subplots(1, ncols, **subplot_kw)
+    return fig, axes
+
+
+class _Gridlines:
+    """The grid lines of an Axis whose ticks and labels stay in the background but whose grid is drawn
+    over artists below the Axis' z-order (e.g. bars): the grid is hidden in the background draw and
+    its lines, as that draw placed them, are drawn with the foreground."""
+
+    def __init__(self, axis):
+        self.axis = axis
+        self.lines = []
+        self._was = {}
+
+    def hide(self):
+        self._was = {}
+        for ticks in (self.axis.majorTicks, self.axis.minorTicks):
+            self._was.update({id(t.gridline): t.gridline.get_visible() for t in ticks})
+            for t in ticks:
+                t.gridline.set_visible(False)  # ticks the draw creates copy their first tick's visibility
+
+    def show(self):
+        for ticks in (self.axis.majorTicks, self.axis.minorTicks):
+            first = self._was.get(id(ticks[0].gridline), True) if ticks else True
+            for t in ticks:
+                t.gridline.set_visible(self._was.get(id(t.gridline), first))
+        # the ticks the background draw just drew (the limits are those of that draw)
+        self.lines = [t.gridline for t in self.axis._update_ticks() if t.gridline.get_visible()]
+
+    def set_animated(self, _flag):
+        pass
+
+    def draw(self, renderer):
+        for line in self.lines:
+            line.draw(renderer)
+
+
+class PanelCanvas:
+    """Renders a persistent panel figure, redrawing only what an update can move.
+
+    Most of a redraw is tick-label and label text, which depends only on each Axes' view limits.
+    The figure is drawn in two layers: a background (everything below the lowest ``dynamic`` artist
+    of each Axes: patch, grid, ticks, labels), fully drawn and kept while the view limits and
+    ``key`` are unchanged, and a foreground (every Axes child from that z-order up, the y labels of
+    the Axes drawn after the first such Axes, as they can reach into it, then the figure's own texts
+    and legends, in the order a full draw uses) drawn over it on every update. The pixels are
+    those of a full draw; the PNG is written as :func:`vcperf.widgets.png_bytes` writes it.
+    """
+
+    def __init__(self, fig, dynamic):
+        from operator import attrgetter
+
+        from matplotlib.axis import Axis
+
+        self.fig = fig
+        self.foreground = []
+        self._late_labels = []
+        # Figure.draw's order: its children by z-order (Axes 0, texts 3, legends 5); Axes.draw's order inside
+        for child in sorted((c for c in fig.get_children() if c is not fig.patch), key=attrgetter("zorder")):
+            if child not in fig.axes:
+                self.foreground.append(child)  # figure texts are drawn over the Axes
+                continue
+            if self.foreground:
+                # this Axes' y label may reach into the Axes on its left, drawn (in part) in the foreground
+                self._late_labels.append(child.yaxis.label)
+                self.foreground.append(child.yaxis.label)
+            mine = [a for a in dynamic if a.axes is child]
+            if mine:
+                z = min(a.get_zorder() for a in mine)
+                self.foreground += [_Gridlines(a) if isinstance(a, Axis) else a
+                                    for a in sorted((a for a in child.get_children()
+                                                     if a is not child.patch and a.get_zorder() >= z),
+                                                    key=attrgetter("zorder"))]
+        self._grids = [a for a in self.foreground if isinstance(a, _Gridlines)]
+        for a in self.foreground:
+            a.set_animated(True)  # skipped by canvas.draw(), drawn by png()
+        self._key = None
+        self._background = None
+
+    def png(self, key=()) -> bytes:
+        """PNG bytes of the figure as it is now; ``key``: whatever else the background depends on."""
+        import matplotlib.image
+
+        use_style()
+        canvas = self.fig.canvas
+        full_key = (tuple((ax.get_xlim(), ax.get_ylim()) for ax in self.fig.axes), key)
+        if full_key != self._key:
+            for label in self._late_labels:  # drawn by their Axis, whatever its animated flag
+                label.set_visible(False)
+            for grid in self._grids:
+                grid.hide()
+            try:
+                canvas.draw()
+            finally:
+                for label in self._late_labels:
+                    label.set_visible(True)
+                for grid in self._grids:
+                    grid.show()
+            self._background = canvas.copy_from_bbox(self.fig.bbox)
+            self._key = full_key
+        else:
+            canvas.restore_region(self._background)
+        renderer = canvas.get_renderer()
+        for a in self.foreground:
+            a.draw(renderer)
+        buf = io.BytesIO()
+        # as FigureCanvasAgg.print_png with png_bytes' settings (no software tag, fast zlib level)
+        matplotlib.image.imsave(buf, canvas.buffer_rgba(), format="png", origin="upper", dpi=self.fig.dpi,
+                                metadata={"Software": None}, pil_kwargs={"compress_level": 1})
+        return buf.getvalue()

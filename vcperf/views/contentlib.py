@@ -7,12 +7,14 @@ Every number drawn comes from :mod:`vcperf.contentlib` (model) or :func:`vcperf.
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 
 from vcperf import contentlib as cl
 from vcperf import plotting
 from vcperf.plotting import PAPER_STYLE, use_style
-from vcperf.widgets import fast_redraw, png_bytes, style_sliders
+from vcperf.widgets import PanelCanvas, panel_figure, style_sliders
 
 #: Data-network axis of the network figure: 100 Mbps .. 100 Gbps.
 NETWORK_GRID_BPS = np.logspace(8, 11, 61)
@@ -116,32 +118,62 @@ def network_figure(size_bytes: float | None = None):
     return fig
 
 
-def _whatif_figure(rec: cl.Recommendation, size_bytes: float):
-    import matplotlib.pyplot as plt
+class _WhatifPanel:
+    """The what-if figure (one horizontal bar per path), built once; :meth:`draw` sets the bars and labels.
 
-    use_style()
-    fig, ax = plt.subplots(figsize=(6.4, 2.9))
-    finite = [t for t in rec.times_s.values() if np.isfinite(t)]
-    top = max(finite) if finite else 1.0
-    for i, path in enumerate(cl.PATHS):
-        t = rec.times_s[path]
-        if path in rec.available:
-            best = path == rec.path
-            ax.barh(i, t, color=COLORS[path], edgecolor="black" if best else None, lw=1.8 if best else 0)
-            ax.annotate(f"{t:.0f} s ({_mmss(t)})" + ("  <- recommended" if best else ""), (t, i), va="center",
-                        xytext=(3, 0), textcoords="offset points", fontsize=7.5)
-        else:
-            ax.annotate("not available in this layout", (0, i), va="center", xytext=(3, 0),
-                        textcoords="offset points", fontsize=7.5, color="grey")
-    ax.set_yticks(range(len(cl.PATHS)), [cl.PATH_LABELS[p] for p in cl.PATHS], fontsize=7.5)
-    ax.invert_yaxis()
-    ax.set_xlim(0, top * 1.45)
-    ax.set_xlabel(f"predicted deployment time (s), {size_bytes / 1e9:.3g} GB template")
-    plotting.finish(fig)
-    return fig
+    A path the layout forbids has no bar and a grey "not available" label.
+    """
+
+    def __init__(self):
+        fig, ax = self.fig, self.ax = panel_figure((6.4, 2.9))
+        self.bars, self.labels = [], []
+        for i, path in enumerate(cl.PATHS):
+            self.bars.append(ax.barh(i, 1.0, color=COLORS[path], edgecolor=None, lw=0)[0])
+            self.labels.append(ax.annotate("", (0, i), va="center", xytext=(3, 0), textcoords="offset points",
+                                           fontsize=7.5))
+        self.default_color = self.labels[0].get_color()
+        ax.set_yticks(range(len(cl.PATHS)), [cl.PATH_LABELS[p] for p in cl.PATHS], fontsize=7.5)
+        ax.invert_yaxis()
+        ax.set_xlabel(" ")
+        plotting.fast_layout(fig)
+        self.canvas = PanelCanvas(fig, self.bars)
+
+    def draw(self, rec: cl.Recommendation, size_bytes: float) -> bytes:
+        ax = self.ax
+        finite = [t for t in rec.times_s.values() if np.isfinite(t)]
+        top = max(finite) if finite else 1.0
+        for i, (path, bar, label) in enumerate(zip(cl.PATHS, self.bars, self.labels, strict=True)):
+            t = rec.times_s[path]
+            available = path in rec.available
+            bar.set_visible(available)
+            if available:
+                best = path == rec.path
+                bar.set_width(t)
+                bar.set_edgecolor("black" if best else None)
+                bar.set_linewidth(1.8 if best else 0)
+                label.xy = (t, i)
+                label.set_text(f"{t:.0f} s ({_mmss(t)})" + ("  <- recommended" if best else ""))
+                label.set_color(self.default_color)
+            else:
+                label.xy = (0, i)
+                label.set_text("not available in this layout")
+                label.set_color("grey")
+        # y limits as the figure is built: autoscale to the drawn bars, then set_yticks' expansion to all rows
+        ax.set_autoscaley_on(True)
+        ax.relim(visible_only=True)
+        ax.autoscale_view(scalex=False)
+        ax.yaxis.set_view_interval(0, len(cl.PATHS) - 1)
+        ax.set_xlim(0, top * 1.45)
+        xlabel = f"predicted deployment time (s), {size_bytes / 1e9:.3g} GB template"
+        ax.set_xlabel(xlabel)
+        return self.canvas.png(key=xlabel)
 
 
-@fast_redraw
+@functools.lru_cache(maxsize=1)
+def _whatif_panel() -> _WhatifPanel:
+    return _WhatifPanel()
+
+
 def deploy_whatif_update(size_bytes: float | None = None, layout: str = "different_hosts",
                          network_bps: float = cl.DEFAULT_NETWORK_BPS,
                          mgmt_network_bps: float = cl.DEFAULT_MGMT_NETWORK_BPS,
@@ -150,7 +182,8 @@ def deploy_whatif_update(size_bytes: float | None = None, layout: str = "differe
     """Model + redraw for the deployment what-if: returns ``(readout, png_bytes)``.
 
     Bars: predicted time per path (greyed where the ``layout`` forbids the path); the readout names
-    the recommended (fastest available) path, from :func:`vcperf.contentlib.recommend_path`.
+    the recommended (fastest available) path, from :func:`vcperf.contentlib.recommend_path`. The
+    figure is kept between calls; only the bars, their labels and the x axis change.
     ``size_bytes`` defaults to the study's template (``data/contentlib2015/figure04_deploy_time.csv``).
     """
     if size_bytes is None:
@@ -166,7 +199,7 @@ def deploy_whatif_update(size_bytes: float | None = None, layout: str = "differe
         f"{rec.time_s:.0f} s ({_mmss(rec.time_s)}); slowest stage {slowest} "
         f"({float(rates[slowest]) / 1e6:.0f} MB/s)"
     )
-    return readout, png_bytes(_whatif_figure(rec, size_bytes))
+    return readout, _whatif_panel().draw(rec, size_bytes)
 
 
 def deploy_whatif(size_bytes: float | None = None, layout: str = "different_hosts",

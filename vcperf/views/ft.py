@@ -7,12 +7,14 @@ lines, or the quoted statement as an annotation). The what-if panel is built on 
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 
 from vcperf import _validate as v
 from vcperf import ft, plotting
 from vcperf.plotting import PAPER_STYLE, use_style
-from vcperf.widgets import fast_redraw, png_bytes, style_sliders
+from vcperf.widgets import PanelCanvas, panel_figure, style_sliders
 
 #: Checkpoint-interval axis of the latency figures: 0.5 ms .. 50 ms.
 INTERVAL_GRID_S = np.logspace(np.log10(5e-4), np.log10(5e-2), 60)
@@ -247,16 +249,51 @@ def logging_bandwidth_figure():
     return fig
 
 
-@fast_redraw
+class _WhatifPanel:
+    """The what-if figure, built once; :meth:`draw` moves its curves, points and the link-rate line."""
+
+    def __init__(self):
+        fig, (ax, ax2) = self.fig, self.axes = panel_figure((9.0, 3.2), 2)
+        (self.delay,) = ax.loglog(INTERVAL_GRID_S * 1e3, np.ones_like(INTERVAL_GRID_S), color="#357")
+        (self.delay_here,) = ax.plot([1.0], [1.0], "o", color="#c63")
+        ax.set_xlabel("checkpoint interval (ms)")
+        ax.set_ylabel("added latency (ms)")
+        ax.set_title("output-commit delay", fontsize=9)
+        (self.traffic,) = ax2.plot(RECEIVE_GRID_BPS / 1e9, np.zeros_like(RECEIVE_GRID_BPS), color="#357")
+        (self.traffic_here,) = ax2.plot([0.0], [0.0], "o", color="#c63")
+        self.link = ax2.axhline(0.0, color="grey", ls="--", lw=1)
+        ax2.set_xlabel("received data while running (Gbps)")
+        ax2.set_ylabel("FT logging traffic (Gbps)")
+        ax2.set_title("FT link load", fontsize=9)
+        plotting.fast_layout(fig)
+        self.canvas = PanelCanvas(fig, [self.delay, self.delay_here, self.traffic, self.traffic_here, self.link])
+
+    def draw(self, total, e, link, rx, d, cyc) -> bytes:
+        self.delay.set_ydata(ft.output_commit_delay_s(total, INTERVAL_GRID_S, link) * 1e3)
+        self.delay_here.set_data([e * 1e3], [float(cyc.output_commit_delay_s) * 1e3])
+        self.traffic.set_ydata(ft.ft_logging_bandwidth_bps(RECEIVE_GRID_BPS, d, e, link) / 1e9)
+        self.traffic_here.set_data([rx / 1e9], [float(cyc.logging_bandwidth_bps) / 1e9])
+        self.link.set_ydata([link / 1e9, link / 1e9])
+        for ax in self.axes:
+            ax.relim()
+            ax.autoscale_view()
+        return self.canvas.png()
+
+
+@functools.lru_cache(maxsize=1)
+def _whatif_panel() -> _WhatifPanel:
+    return _WhatifPanel()
+
+
 def whatif_update(ft_link_bps: float = 10e9, checkpoint_interval_s: float | None = None, receive_rate_bps: float = 1e9,
                   dirty_rate_bytes_per_s: float = 100e6):
     """Model + redraw for the FT what-if: returns ``(readout, png_bytes)``.
 
     Readout: FT logging bandwidth, added latency per packet, and the FT-on/off throughput ratio of
     the TCP_RR benchmark, the receiving VM and the DVD Store closed loop (with this memory load).
+    The figure (added latency vs checkpoint interval, FT logging traffic vs received data) is kept
+    between calls; only its curves, points and the link-rate line move.
     """
-    import matplotlib.pyplot as plt
-
     if checkpoint_interval_s is None:  # the calibrated interval (Figure 5)
         checkpoint_interval_s = ft.calibrate().checkpoint_interval_s
     link = float(v.positive("ft_link_bps", ft_link_bps))
@@ -273,21 +310,7 @@ def whatif_update(ft_link_bps: float = 10e9, checkpoint_interval_s: float | None
         f"{float(cyc.output_commit_delay_s) * 1e3:.2f} ms; throughput FT on/off: TCP_RR {1 / rr.rate_ratio:.3f}, "
         f"CPU-bound {float(cyc.run_fraction):.3f}, DVD Store {ds.throughput_ratio:.3f}"
     )
-    use_style()
-    fig, (ax, ax2) = plt.subplots(1, 2, figsize=(9.0, 3.2))
-    ax.loglog(INTERVAL_GRID_S * 1e3, ft.output_commit_delay_s(total, INTERVAL_GRID_S, link) * 1e3, color="#357")
-    ax.plot([e * 1e3], [float(cyc.output_commit_delay_s) * 1e3], "o", color="#c63")
-    ax.set_xlabel("checkpoint interval (ms)")
-    ax.set_ylabel("added latency (ms)")
-    ax.set_title("output-commit delay", fontsize=9)
-    ax2.plot(RECEIVE_GRID_BPS / 1e9, ft.ft_logging_bandwidth_bps(RECEIVE_GRID_BPS, d, e, link) / 1e9, color="#357")
-    ax2.plot([rx / 1e9], [float(cyc.logging_bandwidth_bps) / 1e9], "o", color="#c63")
-    ax2.axhline(link / 1e9, color="grey", ls="--", lw=1)
-    ax2.set_xlabel("received data while running (Gbps)")
-    ax2.set_ylabel("FT logging traffic (Gbps)")
-    ax2.set_title("FT link load", fontsize=9)
-    plotting.finish(fig)
-    return readout, png_bytes(fig)
+    return readout, _whatif_panel().draw(total, e, link, rx, d, cyc)
 
 
 def whatif(ft_link_bps: float = 10e9, checkpoint_interval_s: float | None = None,

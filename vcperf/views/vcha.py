@@ -7,11 +7,13 @@ bytes) that the widget calls on every change.
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 
 from vcperf import plotting, vcha
 from vcperf.plotting import PAPER_STYLE, use_style
-from vcperf.widgets import fast_redraw, png_bytes, style_sliders
+from vcperf.widgets import PanelCanvas, panel_figure, style_sliders
 
 _COLORS = {"disabled": "tab:blue", "enabled": "tab:orange", 64: "tab:blue", 256: "tab:red"}
 _LABEL = {"disabled": "Baseline (no VCHA)", "enabled": "VCHA enabled"}
@@ -245,13 +247,87 @@ def failover_figure(psc_mode: str = "external"):
 # --------------------------------------------------------------------------------------------
 
 
-@fast_redraw
+def _rescale_from_zero(ax) -> None:
+    """Autoscale ``ax`` to its current artists, then pin the y axis to start at 0 (``set_ylim(0, None)``)."""
+    ax.set_autoscale_on(True)
+    ax.relim()
+    ax.autoscale_view()
+    ax.set_ylim(0, None)
+
+
+@functools.lru_cache(maxsize=64)
+def _vcbench_curve(max_clients: int, vcha_enabled: bool, replication_rtt_s: float, stats_level: int):
+    """:func:`vcperf.vcha.vcbench_curve`, cached for the panel (the VCHA-off curve rarely changes)."""
+    return vcha.vcbench_curve(max_clients, vcha_enabled, replication_rtt_s, stats_level)
+
+
+class _VcbenchPanel:
+    """:func:`clients_figure` built once; :meth:`draw` moves the curves, the DB bound and the marker."""
+
+    def __init__(self):
+        fig, axes = self.fig, self.axes = panel_figure((9.6, 3.3), 3)
+        p = vcha.calibrate_vcbench()
+        self.lines = {}
+        for vc in (False, True):
+            key = "enabled" if vc else "disabled"
+            self.lines[vc] = (axes[0].plot([], [], color=_COLORS[key], label=f"model, {_LABEL[key]}")[0],
+                              axes[1].plot([], [], color=_COLORS[key])[0],
+                              axes[2].plot([], [], color=_COLORS[key])[0])
+            dot = {**PAPER_STYLE, "color": _COLORS[key], "markeredgecolor": "black"}
+            for c in (64, 256):
+                node = {"node": "active"} if vc else {"node": ""}
+                axes[0].plot([c], [vcha.paper_value("table05_throughput", "throughput", clients=c, vcha=key) * 60],
+                             **dot)
+                axes[1].plot([c], [vcha.paper_value("table06_operation_latency", "avg_operation_latency", clients=c,
+                                                    vcha=key)], **dot)
+                axes[2].plot([c], [100 * vcha.paper_value("table07_vpxd_cpu", "vpxd_cpu_utilization", clients=c,
+                                                          vcha=key, **node)], **dot)
+        self.db_bound = axes[0].axhline(0.0, color="0.5", ls=":", lw=1, label="DB pool bound, no VCHA")
+        axes[2].axhline(100 * p.vcpus, color="0.5", ls=":", lw=1)
+        self.marks = [ax.axvline(0.0, color="0.3", lw=0.8) for ax in axes]
+        axes[0].set_ylabel("throughput (ops/min)")
+        axes[1].set_ylabel("avg operation latency (s)")
+        axes[2].set_ylabel("vpxd CPU (%; 100 % = 1 core)")
+        for ax in axes:
+            ax.set_xlabel("VCbench clients")
+        axes[0].legend(frameon=False, fontsize=7, loc="lower right")
+        fig.suptitle("Closed network: one parameter set; dots are the paper (Tables 5-7)", fontsize=9)
+        plotting.fast_layout(fig)
+        self.canvas = PanelCanvas(fig, [line for lines in self.lines.values() for line in lines]
+                                   + [self.db_bound] + self.marks)
+
+    def draw(self, max_clients: int, replication_rtt_s: float, stats_level: int, highlight: int) -> bytes:
+        n = np.arange(1, max_clients + 1)
+        for vc, (thr, lat, cpu) in self.lines.items():
+            s = _vcbench_curve(max_clients, vc, replication_rtt_s if vc else 0.0, stats_level)
+            thr.set_data(n, s.throughput_per_s * 60)
+            lat.set_data(n, s.response_time_s)
+            cpu.set_data(n, s.cpu_cores * 100)
+        p = vcha.calibrate_vcbench()
+        bound = 60 * (p.db_connections - p.stats_db_connections * vcha.STATS_LEVEL_HIGH[stats_level]) / p.db_hold_s
+        self.db_bound.set_ydata([bound, bound])
+        for m in self.marks:
+            m.set_xdata([highlight, highlight])
+        for ax in self.axes:
+            _rescale_from_zero(ax)
+        return self.canvas.png()
+
+
+@functools.lru_cache(maxsize=1)
+def _vcbench_panel() -> _VcbenchPanel:
+    return _VcbenchPanel()
+
+
 def vcbench_whatif_update(clients: int = 256, replication_rtt_ms: float = 5.0, stats_level: int = 1,
                           vcha_enabled: bool = True):
-    """Model + redraw for the VCbench what-if: returns ``(readout, png_bytes)``."""
+    """Model + redraw for the VCbench what-if: returns ``(readout, png_bytes)``.
+
+    The image is :func:`clients_figure` (``highlight=clients``) with the widget layout, drawn on one
+    figure kept between calls: only the curves, the DB pool bound and the marker move.
+    """
     s = vcha.vcbench(int(clients), bool(vcha_enabled), replication_rtt_ms / 1e3, int(stats_level))
     base = vcha.vcbench(int(clients), False, 0.0, int(stats_level))
-    fig = clients_figure(max(512, int(clients)), replication_rtt_ms / 1e3, int(stats_level), highlight=int(clients))
+    png = _vcbench_panel().draw(max(512, int(clients)), replication_rtt_ms / 1e3, int(stats_level), int(clients))
     x = float(s.throughput_per_s)
     readout = (
         f"{int(clients)} clients, stats level {int(stats_level)}, VCHA {'on' if vcha_enabled else 'off'}"
@@ -261,7 +337,7 @@ def vcbench_whatif_update(clients: int = 256, replication_rtt_ms: float = 5.0, s
         f"DB pool {float(s.db_pool_utilization):.0%} busy, sync wait {float(s.sync_wait_s) * 1e3:.0f} ms/op. "
         "(Lines show VCHA at the chosen latency.)"
     )
-    return readout, png_bytes(fig)
+    return readout, png
 
 
 def vcbench_whatif(clients: int = 256, replication_rtt_ms: float = 5.0, stats_level: int = 1,
@@ -286,21 +362,77 @@ def vcbench_whatif(clients: int = 256, replication_rtt_ms: float = 5.0, stats_le
     return w.VBox([n, rtt, lvl, on, readout, image])
 
 
-@fast_redraw
+class _LifecyclePanel:
+    """:func:`enable_figure` built once; :meth:`draw` moves the what-if bandwidth curve and the VM marker.
+
+    The left panel (stacked bars at the study's inventories) does not depend on the inputs.
+    """
+
+    def __init__(self):
+        fig, (ax, ax2) = self.fig, self.axes = panel_figure((9.6, 3.6), 2)
+        inv = vcha.inventory_sizes()
+        sizes = list(vcha.INVENTORIES)
+        steps = (("clone_secondary_time", "clone_secondary_s", "tab:blue"),
+                 ("clone_witness_time", "clone_witness_s", "tab:green"),
+                 ("configure_vcha_time", "configure_s", "tab:purple"))
+        x = np.arange(len(sizes))
+        bottom_p = np.zeros(len(sizes))
+        bottom_m = np.zeros(len(sizes))
+        for q, attr, color in steps:
+            paper = np.array([vcha.paper_value("table04_enable_vcha", q, inventory=s) for s in sizes])
+            model = np.array([float(getattr(vcha.enable_vcha_times(inv[s]["registered_vms"]), attr)) for s in sizes])
+            ax.bar(x - 0.2, paper / 60, 0.38, bottom=bottom_p / 60, color=color, label=q.replace("_time", ""))
+            ax.bar(x + 0.2, model / 60, 0.38, bottom=bottom_m / 60, color="white", edgecolor=color, hatch="//")
+            bottom_p += paper
+            bottom_m += model
+        totals = [vcha.paper_value("table04_enable_vcha", "enable_vcha_total_time", inventory=s) / 60 for s in sizes]
+        ax.plot(x - 0.2, totals, "_", color="black", markersize=14, label="printed total")
+        ax.set_xticks(x, [f"{s}\npaper | model" for s in sizes], fontsize=7)
+        ax.set_ylabel("time (min)")
+        ax.legend(frameon=False, fontsize=7)
+        self.vms = np.linspace(0, 40000, 81)
+        ax2.plot(self.vms, vcha.enable_vcha_times(self.vms, None).total_s / 60, "-", color="tab:orange",
+                 label="model, 10 Gbps")
+        (self.whatif,) = ax2.plot(self.vms, np.zeros_like(self.vms), "--", color="tab:orange", label="model, what-if")
+        ax2.plot([inv[s]["registered_vms"] for s in sizes], totals, **PAPER_STYLE, label="paper total")
+        self.mark = ax2.axvline(0.0, color="0.3", lw=0.8)
+        ax2.set_xlabel("registered VMs")
+        ax2.set_ylabel("enable VCHA, total (min)")
+        self.legend_text = ax2.legend(frameon=False, fontsize=7).get_texts()[1]
+        plotting.fast_layout(fig)
+        self.canvas = PanelCanvas(fig, [self.whatif, self.mark])
+
+    def draw(self, bandwidth_bps: float, whatif_vms: float) -> bytes:
+        self.whatif.set_ydata(vcha.enable_vcha_times(self.vms, bandwidth_bps).total_s / 60)
+        self.legend_text.set_text(f"model, {bandwidth_bps / 1e9:.3g} Gbps")
+        self.mark.set_xdata([whatif_vms, whatif_vms])
+        _rescale_from_zero(self.axes[1])
+        return self.canvas.png()
+
+
+@functools.lru_cache(maxsize=1)
+def _lifecycle_panel() -> _LifecyclePanel:
+    return _LifecyclePanel()
+
+
 def lifecycle_whatif_update(registered_vms: float = 36864.0, vcpus: float = 32.0, clone_bandwidth_gbps: float = 10.0,
                             psc_mode: str = "external"):
-    """Model + redraw for the enabling/failover what-if: returns ``(readout, png_bytes)``."""
+    """Model + redraw for the enabling/failover what-if: returns ``(readout, png_bytes)``.
+
+    The image is :func:`enable_figure` with the widget layout, drawn on one figure kept between
+    calls: only the what-if bandwidth curve, its legend entry and the VM marker move.
+    """
     bw = clone_bandwidth_gbps * 1e9
     e = vcha.enable_vcha_times(registered_vms, bw)
     f = vcha.failover_times(vcpus, registered_vms, psc_mode)
-    fig = enable_figure(bw, registered_vms)
+    png = _lifecycle_panel().draw(bw, registered_vms)
     readout = (
         f"{registered_vms:,.0f} VMs on {vcpus:g} vCPUs, clone network {clone_bandwidth_gbps:.3g} Gbps, {psc_mode} "
         f"PSC: enable VCHA {float(e.total_s) / 60:.1f} min (each clone {float(e.clone_secondary_s) / 60:.1f} min); "
         f"failover: vpxd ready {float(f.vpxd_ready_s) / 60:.1f} min, Web Client inventory "
         f"{float(f.inventory_screen_s) / 60:.1f} min"
     )
-    return readout, png_bytes(fig)
+    return readout, png
 
 
 def lifecycle_whatif(registered_vms: float = 36864.0, vcpus: float = 32.0, clone_bandwidth_gbps: float = 10.0,
