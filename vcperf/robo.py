@@ -1051,15 +1051,20 @@ def fidelity_rows():
     return rows
 
 
-def network_table(payload_bytes=3.5e6):
+def network_table(payload_bytes=None):
     """Table 1 of the study (testbed settings) beside what the model derives from each link.
 
     Columns: the printed bandwidth, RTT and loss (from ``data/robo2019/table01_networks.csv``) and
     the model's steady TCP throughput and time to move ``payload_bytes`` (default: the study's
-    ~3.5 MB Level-4 statistics upload).
+    Level-4 statistics upload, ``stats_data_size_per_sync`` of ``figure06_stats_data_size.csv``).
     """
     import pandas as pd
 
+    from vcperf import data
+
+    if payload_bytes is None:
+        payload_bytes = data.value("robo2019/figure06_stats_data_size", "stats_data_size_per_sync", "si",
+                                   stats_level=4)
     v.nonneg("payload_bytes", payload_bytes)
     records = []
     for net in network.preset_names():

@@ -34,9 +34,10 @@ links = {n: network.preset(n) for n in network.preset_names()}
 times = robo.transfer_time_grid_s(payload, links)
 fid = fidelity.table(["robo2019"])
 stated = fid[fid["quantity"] == "level4_statistics_upload_time"].iloc[0]
+stated_size_bytes = data.value("robo2019/figure06_stats_data_size", "stats_data_size_per_sync", "si", stats_level=4)
 fig = robo_views.transfer_time_figure(
     payload, times, {n: lk.name for n, lk in links.items()},
-    paper_point=(3.5e6, stated["paper_value"], "paper: ~3.5 MB in ~1 min on DSL"))
+    paper_point=(stated_size_bytes, stated["paper_value"], "paper: ~3.5 MB in ~1 min on DSL"))
 plotting.save_figure(fig, output_dir, NOTEBOOK, "transfer_time_vs_payload")
 plt.show()"""),
     ("md", "## Fidelity — paper vs model"),
