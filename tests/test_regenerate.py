@@ -134,3 +134,16 @@ def test_console_script_runs():
     exe = Path(sys.executable).parent / "vcperf"
     out = subprocess.run([str(exe), "params", "robo_networks"], capture_output=True, text=True, check=True)
     assert "whatif_network" in out.stdout
+
+
+def test_params_file_is_validated_before_running(tmp_path, capsys):
+    bad = tmp_path / "scenario.yaml"
+    bad.write_text("whatif_payload_bytes: -1.0\n")
+    argv = ["regenerate", "--only", "robo_networks", "--params", str(bad), "--output", str(tmp_path / "out")]
+    assert cli.main(argv) == 2
+    assert "whatif_payload_bytes must be in" in capsys.readouterr().err
+    assert not (tmp_path / "out").exists()
+    not_a_mapping = tmp_path / "list.yaml"
+    not_a_mapping.write_text("- 1\n- 2\n")
+    assert cli.main(["regenerate", "--params", str(not_a_mapping), "--output", str(tmp_path / "out")]) == 2
+    assert "mapping" in capsys.readouterr().err
