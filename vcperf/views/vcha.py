@@ -161,11 +161,10 @@ def stats_level_figure():
     return fig
 
 
-def enable_figure(bandwidth_bps: float | None = None, whatif_vms: float | None = None):
-    """Figure 4: time to enable VCHA by inventory; paper stacked bars, model stacked hatched bars,
-    and the model's total against registered VMs (optionally on another clone bandwidth)."""
-    plt = _plt()
-    fig, (ax, ax2) = plt.subplots(1, 2, figsize=(9.6, 3.6))
+def _enable_bars(ax):
+    """Table 4 as stacked bars per inventory: the paper's steps solid, the model's hatched.
+
+    Returns the inventories' registered VMs and the printed totals (min), for the right panel."""
     inv = vcha.inventory_sizes()
     sizes = list(vcha.INVENTORIES)
     steps = (("clone_secondary_time", "clone_secondary_s", "tab:blue"),
@@ -186,6 +185,15 @@ def enable_figure(bandwidth_bps: float | None = None, whatif_vms: float | None =
     ax.set_xticks(x, [f"{s}\npaper | model" for s in sizes], fontsize=7)
     ax.set_ylabel("time (min)")
     ax.legend(frameon=False, fontsize=7)
+    return [inv[s]["registered_vms"] for s in sizes], totals
+
+
+def enable_figure(bandwidth_bps: float | None = None, whatif_vms: float | None = None):
+    """Figure 4: time to enable VCHA by inventory; paper stacked bars, model stacked hatched bars,
+    and the model's total against registered VMs (optionally on another clone bandwidth)."""
+    plt = _plt()
+    fig, (ax, ax2) = plt.subplots(1, 2, figsize=(9.6, 3.6))
+    paper_vms, totals = _enable_bars(ax)
     vms = np.linspace(0, 40000, 81)
     for bw, style in ((None, "-"), (bandwidth_bps, "--")):
         if style == "--" and bw is None:
@@ -193,7 +201,7 @@ def enable_figure(bandwidth_bps: float | None = None, whatif_vms: float | None =
         t = vcha.enable_vcha_times(vms, bw)
         label = "model, 10 Gbps" if bw is None else f"model, {bw / 1e9:.3g} Gbps"
         ax2.plot(vms, t.total_s / 60, style, color="tab:orange", label=label)
-    ax2.plot([inv[s]["registered_vms"] for s in sizes], totals, **PAPER_STYLE, label="paper total")
+    ax2.plot(paper_vms, totals, **PAPER_STYLE, label="paper total")
     if whatif_vms is not None:
         ax2.axvline(whatif_vms, color="0.3", lw=0.8)
     ax2.set_xlabel("registered VMs")
@@ -370,31 +378,12 @@ class _LifecyclePanel:
 
     def __init__(self):
         fig, (ax, ax2) = self.fig, self.axes = panel_figure((9.6, 3.6), 2)
-        inv = vcha.inventory_sizes()
-        sizes = list(vcha.INVENTORIES)
-        steps = (("clone_secondary_time", "clone_secondary_s", "tab:blue"),
-                 ("clone_witness_time", "clone_witness_s", "tab:green"),
-                 ("configure_vcha_time", "configure_s", "tab:purple"))
-        x = np.arange(len(sizes))
-        bottom_p = np.zeros(len(sizes))
-        bottom_m = np.zeros(len(sizes))
-        for q, attr, color in steps:
-            paper = np.array([vcha.paper_value("table04_enable_vcha", q, inventory=s) for s in sizes])
-            model = np.array([float(getattr(vcha.enable_vcha_times(inv[s]["registered_vms"]), attr)) for s in sizes])
-            ax.bar(x - 0.2, paper / 60, 0.38, bottom=bottom_p / 60, color=color, label=q.replace("_time", ""))
-            ax.bar(x + 0.2, model / 60, 0.38, bottom=bottom_m / 60, color="white", edgecolor=color, hatch="//")
-            bottom_p += paper
-            bottom_m += model
-        totals = [vcha.paper_value("table04_enable_vcha", "enable_vcha_total_time", inventory=s) / 60 for s in sizes]
-        ax.plot(x - 0.2, totals, "_", color="black", markersize=14, label="printed total")
-        ax.set_xticks(x, [f"{s}\npaper | model" for s in sizes], fontsize=7)
-        ax.set_ylabel("time (min)")
-        ax.legend(frameon=False, fontsize=7)
+        paper_vms, totals = _enable_bars(ax)
         self.vms = np.linspace(0, 40000, 81)
         ax2.plot(self.vms, vcha.enable_vcha_times(self.vms, None).total_s / 60, "-", color="tab:orange",
                  label="model, 10 Gbps")
         (self.whatif,) = ax2.plot(self.vms, np.zeros_like(self.vms), "--", color="tab:orange", label="model, what-if")
-        ax2.plot([inv[s]["registered_vms"] for s in sizes], totals, **PAPER_STYLE, label="paper total")
+        ax2.plot(paper_vms, totals, **PAPER_STYLE, label="paper total")
         self.mark = ax2.axvline(0.0, color="0.3", lw=0.8)
         ax2.set_xlabel("registered VMs")
         ax2.set_ylabel("enable VCHA, total (min)")
