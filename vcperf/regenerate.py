@@ -60,6 +60,9 @@ def _execute(name: str, src: str, out_dir: str, overrides: dict) -> Failure | No
                 src, str(executed), parameters=parameters, kernel_name=KERNEL, cwd=str(NOTEBOOK_DIR),
                 execution_timeout=CELL_TIMEOUT_S, progress_bar=False, log_output=False,
                 request_save_on_cell_execute=False,
+                # Quiet kernel log: jupyter_client interrupts every kernel before shutting it down,
+                # which ipykernel would report as "ERROR | KeyboardInterrupt caught in kernel".
+                extra_arguments=["--IPKernelApp.log_level=CRITICAL"],
             )
             return None
         except PapermillExecutionError as err:
