@@ -164,3 +164,27 @@ class PanelCanvas:
         matplotlib.image.imsave(buf, canvas.buffer_rgba(), format="png", origin="upper", dpi=self.fig.dpi,
                                 metadata={"Software": None}, pil_kwargs={"compress_level": 1})
         return buf.getvalue()
+
+
+def whatif_panel(controls, update):
+    """A what-if panel: ``controls``, a readout Label and an Image; every change redraws.
+
+    Parameters
+    ----------
+    controls : sequence of ipywidgets value widgets
+        Shown in this order; their ``.value`` s are passed to ``update`` in the same order.
+    update : callable
+        ``update(*values) -> (readout_text, png_bytes)`` (model + redraw; unit conversions here).
+    """
+    import ipywidgets as w
+
+    readout = w.Label()
+    image = w.Image(format="png")
+
+    def redraw(*_):
+        readout.value, image.value = update(*(c.value for c in controls))
+
+    for c in controls:
+        c.observe(redraw, names="value")
+    redraw()
+    return w.VBox([*controls, readout, image])

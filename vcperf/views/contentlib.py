@@ -14,7 +14,7 @@ import numpy as np
 from vcperf import contentlib as cl
 from vcperf import plotting
 from vcperf.plotting import PAPER_STYLE, use_style
-from vcperf.widgets import PanelCanvas, panel_figure, style_sliders
+from vcperf.widgets import PanelCanvas, panel_figure, style_sliders, whatif_panel
 
 #: Data-network axis of the network figure: 100 Mbps .. 100 Gbps.
 NETWORK_GRID_BPS = np.logspace(8, 11, 61)
@@ -227,16 +227,8 @@ def deploy_whatif(size_bytes: float | None = None, layout: str = "different_host
     streams = w.IntSlider(value=decompression_streams, min=1, max=16, description="disks in parallel")
     style_sliders(size, net, mgmt, vcpus, streams)
     lay.style.description_width = "110px"
-    readout = w.Label()
-    image = w.Image(format="png")
-
-    def redraw(*_):
-        text, png = deploy_whatif_update(size.value * 1e9, lay.value, net.value * 1e9, mgmt.value * 1e9,
-                                         vcpus.value, streams.value)
-        readout.value = text
-        image.value = png
-
-    for c in (lay, size, net, mgmt, vcpus, streams):
-        c.observe(redraw, names="value")
-    redraw()
-    return w.VBox([lay, size, net, mgmt, vcpus, streams, readout, image])
+    return whatif_panel(
+        [lay, size, net, mgmt, vcpus, streams],
+        lambda layout, size_gb, net_gbps, mgmt_gbps, n_vcpus, n_streams: deploy_whatif_update(
+            size_gb * 1e9, layout, net_gbps * 1e9, mgmt_gbps * 1e9, n_vcpus, n_streams),
+    )

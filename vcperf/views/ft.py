@@ -14,7 +14,7 @@ import numpy as np
 from vcperf import _validate as v
 from vcperf import ft, plotting
 from vcperf.plotting import PAPER_STYLE, use_style
-from vcperf.widgets import PanelCanvas, panel_figure, style_sliders
+from vcperf.widgets import PanelCanvas, panel_figure, style_sliders, whatif_panel
 
 #: Checkpoint-interval axis of the latency figures: 0.5 ms .. 50 ms.
 INTERVAL_GRID_S = np.logspace(np.log10(5e-4), np.log10(5e-2), 60)
@@ -326,15 +326,8 @@ def whatif(ft_link_bps: float = 10e9, checkpoint_interval_s: float | None = None
     rx = w.FloatSlider(value=receive_rate_bps / 1e9, min=0, max=10, step=0.05, description="receive Gbps")
     dirty = w.FloatSlider(value=dirty_rate_bytes_per_s / 1e6, min=0, max=2000, step=10, description="dirty MB/s")
     style_sliders(link, interval, rx, dirty)
-    readout = w.Label()
-    image = w.Image(format="png")
-
-    def redraw(*_):
-        text, png = whatif_update(link.value * 1e9, interval.value / 1e3, rx.value * 1e9, dirty.value * 1e6)
-        readout.value = text
-        image.value = png
-
-    for s in (link, interval, rx, dirty):
-        s.observe(redraw, names="value")
-    redraw()
-    return w.VBox([link, interval, rx, dirty, readout, image])
+    return whatif_panel(
+        [link, interval, rx, dirty],
+        lambda link_gbps, interval_ms, rx_gbps, dirty_mb_s: whatif_update(
+            link_gbps * 1e9, interval_ms / 1e3, rx_gbps * 1e9, dirty_mb_s * 1e6),
+    )

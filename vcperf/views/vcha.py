@@ -13,7 +13,7 @@ import numpy as np
 
 from vcperf import plotting, vcha
 from vcperf.plotting import PAPER_STYLE, use_style
-from vcperf.widgets import PanelCanvas, panel_figure, style_sliders
+from vcperf.widgets import PanelCanvas, panel_figure, style_sliders, whatif_panel
 
 _COLORS = {"disabled": "tab:blue", "enabled": "tab:orange", 64: "tab:blue", 256: "tab:red"}
 _LABEL = {"disabled": "Baseline (no VCHA)", "enabled": "VCHA enabled"}
@@ -358,16 +358,7 @@ def vcbench_whatif(clients: int = 256, replication_rtt_ms: float = 5.0, stats_le
     lvl = w.IntSlider(value=stats_level, min=1, max=4, step=1, description="stats level")
     on = w.Checkbox(value=vcha_enabled, description="VCHA enabled")
     style_sliders(n, rtt, lvl)
-    readout = w.Label()
-    image = w.Image(format="png")
-
-    def redraw(*_):
-        readout.value, image.value = vcbench_whatif_update(n.value, rtt.value, lvl.value, on.value)
-
-    for c in (n, rtt, lvl, on):
-        c.observe(redraw, names="value")
-    redraw()
-    return w.VBox([n, rtt, lvl, on, readout, image])
+    return whatif_panel([n, rtt, lvl, on], vcbench_whatif_update)
 
 
 class _LifecyclePanel:
@@ -436,13 +427,4 @@ def lifecycle_whatif(registered_vms: float = 36864.0, vcpus: float = 32.0, clone
                           description="clone Gbps", readout_format=".3g")
     psc = w.Dropdown(options=["external", "embedded"], value=psc_mode, description="PSC")
     style_sliders(vms, cpu, bw)
-    readout = w.Label()
-    image = w.Image(format="png")
-
-    def redraw(*_):
-        readout.value, image.value = lifecycle_whatif_update(vms.value, cpu.value, bw.value, psc.value)
-
-    for c in (vms, cpu, bw, psc):
-        c.observe(redraw, names="value")
-    redraw()
-    return w.VBox([vms, cpu, bw, psc, readout, image])
+    return whatif_panel([vms, cpu, bw, psc], lifecycle_whatif_update)

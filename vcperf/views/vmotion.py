@@ -11,7 +11,7 @@ import numpy as np
 from vcperf import plotting
 from vcperf import vmotion as vm
 from vcperf.plotting import PAPER_STYLE, use_style
-from vcperf.widgets import fast_redraw, png_bytes, style_sliders
+from vcperf.widgets import fast_redraw, png_bytes, style_sliders, whatif_panel
 
 GIB = 2.0**30
 RELEASE_LABEL = {"6.7": "vSphere 6.7", "7.0u1": "vSphere 7.0 U1"}
@@ -324,16 +324,4 @@ def migration_whatif(memory_gib: float = 64.0, vcpus: int = 12, dirty_rate_mb_pe
     count = w.IntSlider(value=link_count, min=1, max=8, description="links")
     rel = w.Dropdown(options=[(RELEASE_LABEL[r], r) for r in vm.RELEASES], value=release, description="release")
     style_sliders(mem, cpus, dirty, wset, count)
-    readout = w.Label()
-    image = w.Image(format="png")
-
-    def redraw(*_):
-        text, png = migration_whatif_update(mem.value, cpus.value, dirty.value, wset.value, speed.value,
-                                            count.value, rel.value)
-        readout.value = text
-        image.value = png
-
-    for c in (mem, cpus, dirty, wset, speed, count, rel):
-        c.observe(redraw, names="value")
-    redraw()
-    return w.VBox([mem, cpus, dirty, wset, speed, count, rel, readout, image])
+    return whatif_panel([mem, cpus, dirty, wset, speed, count, rel], migration_whatif_update)
