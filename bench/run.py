@@ -437,7 +437,7 @@ def bench_regenerate(jobs: int = 2) -> dict:
             print(f"  regenerate {label}: {runs[-1]['wall_s']:.1f} s (rc {proc.returncode})", flush=True)
     finally:
         shutil.rmtree(scratch, ignore_errors=True)
-    notebooks = sorted(p.stem for p in (ROOT / "notebooks").glob("*.ipynb"))
+    notebooks = sorted(p.stem for p in (ROOT / "notebooks").glob("*.py"))
     return {"jobs": jobs, "notebooks": notebooks, "runs": runs, "median_s": runs[-1]["wall_s"],
             "ok": runs[-1]["returncode"] == 0}
 

@@ -99,19 +99,21 @@ def _failing_notebook(path: Path):
     cell.metadata["tags"] = ["parameters"]
     nb.cells = [cell, nbformat.v4.new_code_cell("x = 1"), nbformat.v4.new_code_cell("raise RuntimeError('boom')")]
     nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
-    nbformat.write(nb, path)
+    import jupytext
+
+    jupytext.write(nb, path, fmt="py:percent")
 
 
 def test_failing_notebook_names_cell_keeps_it_and_leaves_build_intact(tmp_path, monkeypatch):
     nbdir = tmp_path / "notebooks"
     nbdir.mkdir()
-    shutil.copy(ROOT / "notebooks" / "robo_networks.ipynb", nbdir)
+    shutil.copy(ROOT / "notebooks" / "robo_networks.py", nbdir)
     monkeypatch.setattr(regenerate, "NOTEBOOK_DIR", nbdir)
     target = tmp_path / "build"
     assert regenerate.run(target, jobs=1) == []
     before = _digest(target)
 
-    _failing_notebook(nbdir / "zz_broken.ipynb")
+    _failing_notebook(nbdir / "zz_broken.py")
     failures = regenerate.run(target, jobs=2)
     assert [f.notebook for f in failures] == ["zz_broken"]
     failure = failures[0]

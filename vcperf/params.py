@@ -15,7 +15,6 @@ value is outside the declared range or choices.
 from __future__ import annotations
 
 import ast
-import json
 import math
 import re
 from dataclasses import dataclass
@@ -69,9 +68,25 @@ class Parameter:
         return f"{self.name} = {self.default!r}  [{self.unit}]{valid}: {self.meaning}"
 
 
+def read_notebook(path: Path):
+    """The notebook at ``path`` as an nbformat node.
+
+    Notebooks are kept as jupytext percent files (``notebooks/<name>.py``, the one source a user
+    edits in JupyterLab); a ``.ipynb`` is read as is. Cell ids are set to ``cell-NN`` so that an
+    executed notebook is the same from run to run.
+    """
+    import jupytext
+
+    path = Path(path)
+    nb = jupytext.read(path) if path.suffix == ".py" else jupytext.read(path, fmt="ipynb")
+    for i, cell in enumerate(nb.cells):
+        cell["id"] = f"cell-{i:02d}"
+    return nb
+
+
 def parameters_cell(path: Path) -> str:
     """Source of the single cell tagged ``parameters`` in a notebook."""
-    nb = json.loads(Path(path).read_text(encoding="utf-8"))
+    nb = read_notebook(path)
     cells = [c for c in nb["cells"] if "parameters" in c.get("metadata", {}).get("tags", [])]
     if len(cells) != 1:
         raise ValueError(f"notebook {Path(path).name} must have exactly one cell tagged 'parameters'")

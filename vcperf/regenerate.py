@@ -42,8 +42,12 @@ class Failure:
 
 
 def notebooks() -> dict[str, Path]:
-    """Notebook name -> path, for every notebook in ``notebooks/``."""
-    return {p.stem: p for p in sorted(NOTEBOOK_DIR.glob("*.ipynb"))}
+    """Notebook name -> path of its source, for every notebook in ``notebooks/``.
+
+    The source of a notebook is its jupytext percent file ``notebooks/<name>.py``; regeneration
+    builds the ``.ipynb`` from it (:func:`vcperf.params.read_notebook`), so what a user edits is what runs.
+    """
+    return {p.stem: p for p in sorted(NOTEBOOK_DIR.glob("*.py"))}
 
 
 def _execute(name: str, src: str, out_dir: str, overrides: dict) -> Failure | None:
@@ -57,7 +61,8 @@ def _execute(name: str, src: str, out_dir: str, overrides: dict) -> Failure | No
     for attempt in range(KERNEL_START_RETRIES + 1):
         try:
             pm.execute_notebook(
-                src, str(executed), parameters=parameters, kernel_name=KERNEL, cwd=str(NOTEBOOK_DIR),
+                nbparams.read_notebook(Path(src)), str(executed), parameters=parameters, kernel_name=KERNEL,
+                cwd=str(NOTEBOOK_DIR),
                 execution_timeout=CELL_TIMEOUT_S, progress_bar=False, log_output=False,
                 request_save_on_cell_execute=False,
                 # Quiet kernel log: jupyter_client interrupts every kernel before shutting it down,

@@ -1,0 +1,143 @@
+# ---
+# jupyter:
+#   jupytext:
+#     text_representation:
+#       extension: .py
+#       format_name: percent
+#       format_version: '1.3'
+#   kernelspec:
+#     display_name: Python 3
+#     language: python
+#     name: python3
+# ---
+
+# %% [markdown]
+# # Content Library — deploying a VM from a library template (Figure 4)
+#
+# Seed: `003_a39039efb1262c72.txt` (Guan and Bergamasco, *How to Efficiently Deploy Virtual Machines from
+# VMware vSphere Content Library*, VROOM! blog, July 2015). One 39 GB OVF template is deployed under four
+# storage layouts: both datastores on one VAAI array (Exp 1), one ESXi host on both datastores over 8 Gb FC
+# (Exp 2), datastores on two hosts so the copy crosses Ethernet (Exp 3, 1 and 10 GbE), and a compressed
+# template on an NFS share mounted on vCenter, streamed and decompressed by the Transfer Service (Exp 4).
+# The paper prints few numbers: Exp 2 ~20% slower than Exp 1, Exp 3 ~3x, Exp 4 ~7x, Exp 3 on 10 GbE ~ Exp 2,
+# and Exp 4 1380 s on 1 GbE vs 1260 s on 10 GbE. `vcperf.contentlib` models each deployment as bytes
+# moving through the stages of its data path: pipelined stages (array copy, host data mover = array
+# service + FC wire per I/O by Little's law, NFC over Ethernet) run at the slowest stage's rate, while the
+# Transfer Service's read -> decompress -> send loop is serial, so its stage times add.
+
+# %% tags=["parameters"]
+interactive = True  # -: show the what-if panel (regeneration runs with False)
+output_dir = "../build"  # path: folder that receives figures/ and tables/
+whatif_template_size_bytes = 39000000000.0  # bytes, range [1e8, 1e13]: template size of the what-if
+whatif_layout = "different_hosts"  # -, one of ["same_vaai_array", "shared_fc_host", "different_hosts", "nfs_on_vcenter", "different_vcenters"]: storage layout of the what-if
+whatif_network_bps = 1000000000.0  # bit/s, range [1e8, 1e11]: data network (host to host, NFS to vCenter)
+whatif_mgmt_network_bps = 1000000000.0  # bit/s, range [1e8, 1e11]: management network vCenter to hosts
+whatif_vcenter_vcpus = 16  # vCPU, range [1, 64]: vCPUs of the vCenter appliance
+whatif_decompression_streams = 1  # disks, range [1, 16]: VMDK streams the Transfer Service decompresses at once
+
+# %%
+# %matplotlib inline
+import matplotlib.pyplot as plt
+from IPython.display import display
+
+from vcperf import contentlib, data, fidelity, plotting
+from vcperf.views import contentlib as cl_views
+
+NOTEBOOK = "contentlib_deploy"
+plotting.use_style()
+
+# %% [markdown]
+# ## The testbed and the calibrated parameters
+#
+# Physical inputs come from the testbed table (8 Gb FC HBAs, 1 Gbps NICs, a 16-vCPU vCenter appliance)
+# and from standards (8b/10b FC coding, Ethernet/TCP framing). Four rates are not physical constants and are
+# calibrated (`contentlib.calibrate()`), each from named statements of Figure 4: the four parameters are
+# fitted to four statements (Exp 3 ~3x and Exp 4 ~7x on 1 GbE, Exp 4's 1380 s and 1260 s), so those rows
+# fit exactly by construction. Exp 2 (~1.2x / ~20% slower) and Exp 3 on 10 GbE (~ Exp 2) are **held out**.
+
+# %%
+display(data.load("contentlib2015/testbed")[["component", "quantity", "printed"]])
+params = contentlib.parameter_table()
+plotting.save_table(params, output_dir, NOTEBOOK, "calibrated_parameters")
+params
+
+# %% [markdown]
+# ## Figure 4 — deployment time of the four experiments
+#
+# Model bars (solid: 1 GbE; hatched: the 10 GbE re-runs) beside the paper's statements (black dots). The
+# paper prints only ratios and Exp 4's absolute times, so the right panel has paper points for Exp 4 only.
+
+# %%
+fig = cl_views.figure4_figure()
+plotting.save_figure(fig, output_dir, NOTEBOOK, "figure04_deploy_time")
+plt.show()
+
+# %% [markdown]
+# ## Experiments table — the paper's layouts beside the model's path, time and bottleneck stage
+
+# %%
+setups = data.load("contentlib2015/experiments")
+display(setups[setups["quantity"] == "setup"][["experiment", "printed"]])
+experiments = contentlib.experiments_table()
+plotting.save_table(experiments, output_dir, NOTEBOOK, "experiments_model")
+experiments.round(3)
+
+# %% [markdown]
+# ## 10 GbE vs 1 GbE
+#
+# Exp 3 is bound by NFC over 1 GbE (about half the line rate); on 10 GbE the host data mover becomes the
+# bottleneck, so Exp 3 equals Exp 2 — the paper's observation, predicted without fitting it. Exp 4 gains
+# only the compressed network read (about 120 s) because decompression on one Transfer Service thread and
+# the 1 GbE management hop to the host stay; faster networks beyond 10 GbE change it by ~1%.
+
+# %%
+fig = cl_views.network_figure()
+plotting.save_figure(fig, output_dir, NOTEBOOK, "time_vs_network_speed")
+plt.show()
+
+# %% [markdown]
+# ## Fidelity — paper vs model
+#
+# `fitted=True` rows were used by the calibration (exact by construction). The held-out rows test the
+# mechanism. **Honest miss:** the model overshoots the printed "about 20% slower" of Exp 2 (row
+# `slowdown_vs_exp1`), because the host data mover's rate is the array rate and the 8GFC payload rate
+# (800 MB/s after 8b/10b coding) in series (Little's law), with the array rate set by Exp 4's ~7x. The same
+# statement as a time ratio (`deploy_time_ratio_vs_exp1`, experiment 2, ~1.2) is off by only a few
+# percent: a relative error on a small difference is large. Both rows are kept.
+
+# %%
+fid = fidelity.table(["contentlib2015"])
+plotting.save_table(fid, output_dir, NOTEBOOK, "fidelity")
+display(fid[["locator", "quantity", "conditions", "paper_value", "model_value", "rel_error", "relation", "fitted"]])
+print(fidelity.format_summary(fidelity.summary(fid)))
+
+# %% [markdown]
+# ### Leave-one-out over the six independent statements
+#
+# Each statement is dropped, the four parameters are refitted by least squares on the other five, and the
+# dropped one is predicted. NaN means the other five cannot determine all parameters (e.g. without Exp 4 on
+# 10 GbE, compression and decompression cannot be told apart). The Exp 4 errors show the tension between
+# Exp 2's ~1.2x (which sets the array rate through the FC series term) and Exp 4's ~7x.
+
+# %%
+import pandas as pd
+
+loo = pd.DataFrame([r.__dict__ for r in contentlib.leave_one_out()])
+plotting.save_table(loo, output_dir, NOTEBOOK, "leave_one_out")
+loo
+
+# %% [markdown]
+# ## What if? — your template, storage layout, networks and vCenter size
+#
+# Pick a layout and move the sliders: the bars are the predicted time of every path the layout allows, the
+# readout the recommended (fastest) one and its slowest stage. More vCenter vCPUs speed up streaming only
+# when several disks are decompressed in parallel (one stream is decompressed by one thread).
+
+# %%
+rec = contentlib.recommend_path(whatif_layout, whatif_template_size_bytes, network_bps=whatif_network_bps,
+                               mgmt_network_bps=whatif_mgmt_network_bps, vcenter_vcpus=whatif_vcenter_vcpus,
+                               decompression_streams=whatif_decompression_streams)
+print(f"recommended: {rec.path}, {rec.time_s:.0f} s; all paths: " + ", ".join(f"{p} {t:.0f} s" for p, t in rec.times_s.items()))
+if interactive:
+    display(cl_views.deploy_whatif(whatif_template_size_bytes, whatif_layout, whatif_network_bps,
+                                   whatif_mgmt_network_bps, whatif_vcenter_vcpus, whatif_decompression_streams))

@@ -1,0 +1,222 @@
+# ---
+# jupyter:
+#   jupytext:
+#     text_representation:
+#       extension: .py
+#       format_name: percent
+#       format_version: '1.3'
+#   kernelspec:
+#     display_name: Python 3
+#     language: python
+#     name: python3
+# ---
+
+# %% [markdown]
+# # ROBO study — background (host-sync) and statistics traffic (Figures 2-7)
+#
+# Seed: `001_36d9adf7ffa34fcf.txt` (vCenter 6.7 in remote and branch offices: 128 hosts, 24 powered-on
+# VMs per host, eight network types of Table 1). Two of the study's three traffic sources are modelled
+# here as mechanisms in `vcperf.robo`:
+#
+# * **Host sync** — every powered-on VM's quick statistics change once per 20 s real-time interval and
+#   each change is one small TCP message host → vCenter; vpxa adds a heartbeat every 10 s. The reverse
+#   direction is only the TCP ACKs of those messages. One parameter (bytes per change) is fitted to the
+#   one printed number, 3.75 Kbps at 24 VMs.
+# * **Statistics** — one upload per host every 30 min carries six 5-minute samples of every counter
+#   series; series = counters per entity × device instances, by level (Table 2: Level-2 adds a few
+#   aggregate counters, Level-3 adds every counter group and per-device series, Level-4 adds min/max
+#   rollups). One parameter (bytes per sample) is fitted to the ~3.5 MB Level-4 upload. The counter
+#   counts are modelling assumptions, not paper numbers. Bursts of many hosts behind one link are an
+#   M/G/1 queue (`vcperf.queueing.mg1`).
+#
+# The paper prints almost no numbers for these figures (they are charts); the curves are the model's and
+# the few stated facts are drawn as black markers or lines.
+
+# %% tags=["parameters"]
+interactive = True  # -: show the what-if panel (regeneration runs with False)
+output_dir = "../build"  # path: folder that receives figures/ and tables/
+planner_network = "dsl_512k"  # -, one of ["satellite", "nz_to_uk", "singapore_to_us", "dsl_512k", "t1", "cellular_4g", "cellular_5g", "lan"]: link of the capacity planner
+planner_hosts = 10  # hosts, range [1, 500]: hosts sharing the branch link
+planner_level = 4  # -, one of [1, 2, 3, 4]: statistics level of the capacity planner
+planner_vms_per_host = 24.0  # VMs, range [0, 200]: powered-on VMs per host
+
+# %%
+# %matplotlib inline
+import matplotlib.pyplot as plt
+import numpy as np
+import pandas as pd
+from IPython.display import display
+
+from vcperf import data, fidelity, network, plotting, robo
+from vcperf.views import robo as robo_views
+
+NOTEBOOK = "robo_background_and_statistics"
+plotting.use_style()
+fid = fidelity.table(["robo2019"])
+vms_testbed = robo.testbed_powered_on_vms()
+
+# %% [markdown]
+# ## Calibrated parameters
+#
+# Two of the module's six fitted parameters belong to this notebook: `bytes_per_change` (host sync) and
+# `bytes_per_sample` (statistics), each fitted to one printed number; everything else below is predicted.
+
+# %%
+calib = robo.calibration_report()
+plotting.save_table(calib, output_dir, NOTEBOOK, "calibrated_parameters")
+calib
+
+# %% [markdown]
+# ## Figures 2-3 — host-sync traffic of one host vs powered-on VMs
+#
+# Host → vCenter grows linearly with powered-on VMs above the heartbeat; vCenter → host is only ACKs
+# (one 40-byte ACK per single-segment change message) and stays well below the other direction, as the
+# paper says ("mainly consists of TCP acknowledgement packets").
+
+# %%
+stated_bg = fid[fid["quantity"] == "background_traffic"].iloc[0]
+fig = robo_views.hostsync_figure(stated=(vms_testbed, stated_bg["paper_value"] / 1e3))
+plotting.save_figure(fig, output_dir, NOTEBOOK, "figure02_03_hostsync")
+plt.show()
+grid = np.array([0, 8, 16, 24, 32, 48], dtype=float)
+sync = robo.host_sync_traffic(grid)
+hs_table = pd.DataFrame({"powered_on_vms": grid, "host_to_vc_Kbps": sync.host_to_vc_bps / 1e3,
+                         "vc_to_host_Kbps": sync.vc_to_host_bps / 1e3})
+plotting.save_table(hs_table, output_dir, NOTEBOOK, "hostsync_traffic")
+hs_table.round(3)
+
+# %% [markdown]
+# ### Tens of hosts sharing one branch link
+#
+# The paper: all networks "can easily support" host sync, "even if tens of ESXi hosts were deployed at a
+# single site, all sharing a network link". The model's host-sync utilization of each link type:
+
+# %%
+fig = robo_views.hostsync_sharing_figure()
+plotting.save_figure(fig, output_dir, NOTEBOOK, "hostsync_shared_link_utilization")
+plt.show()
+share = pd.DataFrame([{"network": network.preset(n).name, "hosts": h,
+                       "utilization_percent": 100 * float(robo.host_sync_link_utilization(h, network.preset(n)).host_to_vc_bps)}
+                      for n in network.preset_names() for h in (10, 50)])
+plotting.save_table(share, output_dir, NOTEBOOK, "hostsync_shared_link_utilization")
+share.pivot(index="network", columns="hosts", values="utilization_percent").round(3)
+
+# %% [markdown]
+# ## Figures 4-5 — statistics traffic (host → vCenter, host sync included)
+#
+# The upload is averaged over its 30-minute period, as the paper's averages are. Level-1 and Level-2 stay
+# close together; Level-3 and Level-4 jump because of per-device series.
+
+# %%
+fig = robo_views.stats_traffic_figure()
+plotting.save_figure(fig, output_dir, NOTEBOOK, "figure04_05_stats_traffic")
+plt.show()
+
+# %% [markdown]
+# ## Figure 6 — statistics data per upload
+#
+# The ~3.5 MB Level-4 point is the calibration point (the paper does not say for how many VMs; the model
+# takes the testbed's 24). The level ratios are predictions; the paper only says "close" (L2 vs L1, L4 vs
+# L3) and "considerable increase" (L3 vs L2).
+
+# %%
+stated_size = fid[fid["quantity"] == "stats_data_size_per_sync"].iloc[0]
+fig = robo_views.stats_size_figure(stated=(vms_testbed, stated_size["paper_value"]))
+plotting.save_figure(fig, output_dir, NOTEBOOK, "figure06_stats_data_size")
+plt.show()
+levels = np.array(robo.LEVELS)
+size_table = pd.DataFrame({f"{int(v)} VMs (KB)": robo.statistics_payload_bytes(levels, v) / 1e3 for v in (8, 16, 24, 32)},
+                          index=[f"Level-{lvl}" for lvl in levels])
+plotting.save_table(size_table.reset_index(names="level"), output_dir, NOTEBOOK, "stats_data_size")
+size_table.round(0)
+
+# %% [markdown]
+# ## Figure 7 — vCenter → host during statistics (ACKs only), with the paper's bound
+
+# %%
+fig7 = data.load("robo2019/figure07_stats_traffic_vc_to_host")
+bound = fig7[fig7["quantity"] == "stats_traffic"].iloc[0]
+fig = robo_views.stats_reverse_figure(bound_kbps=float(bound["value"]))
+plotting.save_figure(fig, output_dir, NOTEBOOK, "figure07_stats_traffic_vc_to_host")
+plt.show()
+
+# %% [markdown]
+# ## Bursts — how long one upload saturates each link type
+#
+# The paper: about 3.5 MB at Level-4 "would take about 1 minute" on 512 Kbps DSL and "fully saturate
+# the network bandwidth". The model moves the upload with TCP over each Table 1 link
+# (`vcperf.network.transfer_time_s`).
+
+# %%
+stated_t = fid[fid["quantity"] == "level4_statistics_upload_time"].iloc[0]
+fig = robo_views.burst_figure(stated=("dsl_512k", stated_t["paper_value"]))
+plotting.save_figure(fig, output_dir, NOTEBOOK, "statistics_burst_duration")
+plt.show()
+burst = pd.DataFrame([{"network": network.preset(n).name, "level": lvl,
+                       "burst_s": float(robo.statistics_upload_time_s(robo.statistics_payload_bytes(lvl, vms_testbed), network.preset(n)))}
+                      for n in network.preset_names() for lvl in robo.LEVELS])
+plotting.save_table(burst, output_dir, NOTEBOOK, "statistics_burst_duration")
+burst.pivot(index="network", columns="level", values="burst_s").round(2)
+
+# %% [markdown]
+# ## Capacity planner — H hosts behind one link
+#
+# Uploads arrive at `H / 30 min` and occupy the link for their serialization time; as an M/G/1 queue
+# (Pollaczek-Khinchine) this gives the busy fraction and the mean delay a message of other traffic
+# waits behind statistics bursts. vCenter's 5-minute stagger puts `H / 6` uploads in the same slot —
+# more clustered than Poisson — so the table also gives one group's back-to-back burst time.
+
+# %%
+link = network.preset(planner_network)
+fig = robo_views.capacity_figure(link, planner_hosts, planner_level, planner_vms_per_host)
+plotting.save_figure(fig, output_dir, NOTEBOOK, "capacity_planner")
+plt.show()
+rows = []
+for n in network.preset_names():
+    for lvl in (1, 4):
+        load = robo.statistics_link_load(planner_hosts, network.preset(n), lvl, planner_vms_per_host)
+        rows.append({"network": network.preset(n).name, "level": lvl, "busy_percent": 100 * float(load.busy_fraction),
+                     "delay_added_ms": 1e3 * float(load.waiting_time_s), "group_burst_s": float(load.group_burst_s),
+                     "group_overruns_5min_slot": bool(load.group_overruns_slot)})
+planner = pd.DataFrame(rows)
+plotting.save_table(planner, output_dir, NOTEBOOK, "capacity_planner")
+print(f"{planner_hosts} hosts, {planner_vms_per_host:g} VMs per host")
+planner.round(3)
+
+# %% [markdown]
+# ## Fidelity — paper vs model, and the paper's bounds
+#
+# `fitted = True` rows were used for calibration. The bounds ("much lower than 512 Kbps", "less than
+# 1 Kbps", "considerable increase") are checked separately.
+#
+# **The Level-2/Level-1 ratio is an honest miss at the edge of tolerance (model 1.20 against "close to"
+# 1, a 20 % statement error).** In this mechanism the upload size is proportional to the number of
+# counter series, so the ratio is the ratio of series counts, and nothing in the seed fixes it: Table 2
+# defines the levels by *which* counters they include, not how many. Read literally, Table 2 makes Level-2
+# far larger than Level-1 — Level-1 is "Average Usage for CPU, Memory, Disk, and Network; System Uptime,
+# System Heartbeat, and DRS metrics" (about eight counters per entity), Level-2 "all metrics for CPU,
+# Memory, Disk, and Network counters" (several times more) — which would contradict the observation that
+# the two sizes are close. Both levels exclude device instances and min/max rollups, so the mechanism
+# does reproduce the structure the paper reports (Level-3 jumps because of per-device series, Level-4 adds
+# a few min/max rollups: L4/L3 = 1.08). The counts in `robo.CounterModel` (host 35 → 42 aggregate
+# counters, VM 25 → 30) are assumptions approximated from VMware's per-level counter lists, in which
+# Level-1 already holds most aggregate CPU and memory counters, not only the four "Average Usage" ones;
+# they are not fitted, and a count chosen to make the ratio 1.00 would be a knob, not a mechanism. The ~3.5 MB Level-4 calibration point is unaffected.
+
+# %%
+rows = fid[fid["source"].isin(["robo2019/figure02_hostsync_host_to_vc", "robo2019/figure06_stats_data_size"])]
+plotting.save_table(rows, output_dir, NOTEBOOK, "fidelity")
+display(rows[["locator", "quantity", "conditions", "paper_value", "model_value", "rel_error", "relation", "fitted"]])
+bounds = robo.bound_checks()
+plotting.save_table(bounds, output_dir, NOTEBOOK, "bound_checks")
+bounds
+
+# %% [markdown]
+# ## What if? — statistics capacity planner
+#
+# Pick a network (or set your own link), the number of hosts behind it, the statistics level, the VMs per
+# host and their spread across hosts.
+
+# %%
+if interactive:
+    display(robo_views.capacity_planner(planner_network, planner_hosts, planner_level, planner_vms_per_host))

@@ -1,0 +1,228 @@
+# ---
+# jupyter:
+#   jupytext:
+#     text_representation:
+#       extension: .py
+#       format_name: percent
+#       format_version: '1.3'
+#   kernelspec:
+#     display_name: Python 3
+#     language: python
+#     name: python3
+# ---
+
+# %% [markdown]
+# # VCHA study — overhead, statistics level, replication latency (Tables 5-15, Figures 5-11)
+#
+# Seed: `000_bf7f1144753162c9.txt` (vCenter Server 6.5 High Availability performance). VCbench clients
+# issue vSphere management operations back to back against vCenter; the study measures throughput,
+# operation latency and vpxd CPU with VCHA off and on (64 and 256 clients), with statistics levels 1-4
+# and with 0/5/10 ms added on the private VCHA network. In vcperf vCenter is a **closed queueing
+# network** solved by exact MVA: vpxd CPU (32 vCPUs minus background work, as a multi-server
+# station), vpxd's pool of 50 PostgreSQL connections held while an operation's transactions run and
+# commit (multi-server station), host RPCs (delay) and client think time. With VCHA on, every commit
+# waits for the Passive's acknowledgement (synchronous replication, RPO = 0): a fixed wait at the
+# test bed's LAN round trip plus one added round trip per synchronous commit. At 256 clients the
+# connection pool saturates, so the longer hold time costs throughput directly; at 64 clients it only
+# adds latency. **One parameter set** gives all of Tables 5, 6 and 7 (throughput, latency, CPU agree
+# through the utilization law and Little's law); Table 13's 256-client rows, Table 12 with VCHA and
+# Tables 14-15 are held out.
+
+# %% tags=["parameters"]
+interactive = True  # -: show the what-if panel (regeneration runs with False)
+output_dir = "../build"  # path: folder that receives figures/ and tables/
+whatif_clients = 256  # clients, range [1, 1024]: VCbench clients of the what-if panel
+whatif_replication_rtt_ms = 5.0  # ms, range [0, 30]: latency added on the VCHA private network
+whatif_stats_level = 1  # -, range [1, 4]: vCenter statistics level
+whatif_vcha_enabled = True  # -: VCHA on in the what-if panel
+
+# %%
+# %matplotlib inline
+import matplotlib.pyplot as plt
+from IPython.display import display
+
+from vcperf import data, fidelity, plotting, vcha
+from vcperf.views import vcha as vcha_views
+
+NOTEBOOK = "vcha_overhead"
+plotting.use_style()
+COLS = ["conditions", "unit", "paper", "model", "rel_error", "fitted"]
+
+# %% [markdown]
+# ## The calibrated parameters
+#
+# Six demands are fitted to the 12 numbers of Tables 5-7; the number of synchronous commits per
+# operation to the two 64-client rows of Table 13; the extra statistics load of levels 3-4 to the two
+# VCHA-off rows of Table 12. The vCPUs (X-Large, Table 1) and the pool of 50 DB connections (vCenter's
+# default) are inputs, not fitted.
+
+# %%
+params = vcha.parameter_table()
+plotting.save_table(params, output_dir, NOTEBOOK, "parameters")
+params[params["family"].isin(["VCbench network", "WAL and traffic"])]
+
+# %% [markdown]
+# ## Figures 5-6 — periodic throughput during the one-hour runs
+#
+# The paper plots the periodic series but prints only their averages (Table 5). The model is a steady
+# state: its series is a flat line at its average; the paper's averages are dashed.
+
+# %%
+for clients, fig_name in ((64, "figure05_periodic_throughput_64clients"),
+                          (256, "figure06_periodic_throughput_256clients")):
+    fig = vcha_views.periodic_throughput_figure(clients)
+    plotting.save_figure(fig, output_dir, NOTEBOOK, fig_name)
+    plt.show()
+t = vcha.paper_vs_model("Figure")
+t[["locator", "quantity"] + COLS].round(3)
+
+# %% [markdown]
+# ## Tables 5, 6, 7 / Figures 7, 8, 9 — throughput, latency, vpxd CPU from one solution
+#
+# The curves are the same MVA solution for every client count; the dots are the paper. The dotted
+# line is the throughput bound of the connection pool (50 connections / hold time) without VCHA.
+
+# %%
+fig = vcha_views.clients_figure()
+plotting.save_figure(fig, output_dir, NOTEBOOK, "throughput_latency_cpu_vs_clients")
+plt.show()
+for prefix, name, fig_name, ylabel in (
+        ("Table 5", "table05_throughput", "figure07_throughput", "ops/min"),
+        ("Table 6", "table06_operation_latency", "figure08_operation_latency", "s"),
+        ("Table 7", "table07_vpxd_cpu", "figure09_vpxd_cpu", "% (100 % = 1 core)")):
+    t = vcha.paper_vs_model(prefix)
+    plotting.save_table(t, output_dir, NOTEBOOK, name)
+    display(t[["locator", "quantity"] + COLS].round(3))
+    bars = t[t["unit"] != "% change"]  # the Difference rows are in the table above
+    fig = vcha_views.paper_model_bars(bars, "conditions", f"{prefix}: paper vs model", ylabel)
+    plotting.save_figure(fig, output_dir, NOTEBOOK, fig_name)
+    plt.show()
+
+# %% [markdown]
+# ### The model's own consistency: Little's law and the utilization law
+#
+# `N = X (R + Z)` and `U = U_background + X D_cpu` hold exactly in the model, so throughput, latency
+# and CPU cannot be tuned apart. The paper's own numbers nearly obey the same laws with a small
+# client-side think time. The text's "about 1 core less" vpxd CPU with VCHA at 256 clients (Table 7:
+# 0.84 core) comes out as 0.7 core: the model's throughput drop is slightly smaller than measured and
+# the CPU follows the throughput.
+
+# %%
+p = vcha.calibrate_vcbench()
+rows = []
+for n in (64, 256):
+    for on in (False, True):
+        s = vcha.vcbench(n, on)
+        rows.append({"clients": n, "vcha": on, "X_ops_per_s": float(s.throughput_per_s),
+                     "R_s": float(s.response_time_s), "X*(R+Z)": float(s.throughput_per_s * (s.response_time_s + s.think_time_s)),
+                     "vpxd_cores": float(s.cpu_cores), "per_core_utilization": float(s.cpu_utilization_per_core),
+                     "db_pool_utilization": float(s.db_pool_utilization), "sync_wait_ms": float(s.sync_wait_s) * 1e3})
+laws = __import__("pandas").DataFrame(rows)
+plotting.save_table(laws, output_dir, NOTEBOOK, "model_laws")
+laws.round(3)
+
+# %% [markdown]
+# ## Table 8 — peak resident memory (data only)
+#
+# Memory is not modelled: the paper's numbers are shown as printed. VCHA does not change vpxd's
+# memory; the vcha service holds about 50 MB.
+
+# %%
+mem = data.load("vcha2016/table08_memory")
+mem[["clients", "vcha", "node", "process", "printed", "unit"]]
+
+# %% [markdown]
+# ## Tables 9-11 — replication traffic and WAL writes
+#
+# The WAL streamed to the Passive (eth1 transmit) is a background rate plus WAL bytes per operation
+# times throughput (two parameters, Table 11 eth1); the management traffic on eth0 likewise (host
+# sync of 2,000 hosts in the background, SDK and host RPC bytes per operation). The Active's WAL disk sdg then writes each flushed
+# WAL page once more (8 KiB per flush, the flush rate being the table's sdg writes/s) plus the new WAL
+# bytes: a held-out check that lands within a few percent. The Passive's sdg and the sdf/sdh data
+# disks are not modelled.
+
+# %%
+t = vcha.paper_vs_model("Table 9")
+t = __import__("pandas").concat([t, vcha.paper_vs_model("Table 10"), vcha.paper_vs_model("Table 11")])
+plotting.save_table(t, output_dir, NOTEBOOK, "tables09_11_traffic")
+t[["locator", "quantity"] + COLS].round(3)
+
+# %% [markdown]
+# ## Table 12 / Figure 10 — statistics level
+#
+# Levels 3 and 4 keep extra database connections busy with statistics (one parameter fitted to the
+# two VCHA-off rows); level 2 is taken equal to level 1 and level 4 equal to level 3, as the ROBO
+# study's statistics sizes say. With VCHA the same mechanism predicts a 6 % overhead at every level;
+# the paper's 3-9 % spread is run-to-run noise by its own footnote.
+
+# %%
+fig = vcha_views.stats_level_figure()
+plotting.save_figure(fig, output_dir, NOTEBOOK, "figure10_stats_level")
+plt.show()
+t = vcha.paper_vs_model("Table 12")
+plotting.save_table(t, output_dir, NOTEBOOK, "table12_stats_level")
+t[["locator", "quantity"] + COLS].round(3)
+
+# %% [markdown]
+# ## Table 13 / Figure 11 — latency on the private VCHA network
+#
+# Each synchronous commit waits one more round trip. Only the 64-client rows calibrate the number of
+# such commits per operation; the 256-client rows are predictions: the pool saturates and the drop is
+# much larger than at 64 clients, as measured. The 5 ms point at 256 clients is missed by about 8 %
+# (the measured drop is front-loaded: -23 % at 5 ms, only -27 % at 10 ms, which a per-commit round
+# trip cannot produce).
+
+# %%
+fig = vcha_views.rtt_figure()
+plotting.save_figure(fig, output_dir, NOTEBOOK, "figure11_private_network_latency")
+plt.show()
+t = vcha.paper_vs_model("Table 13")
+plotting.save_table(t, output_dir, NOTEBOOK, "table13_private_network_latency")
+t[["locator", "quantity"] + COLS].round(3)
+
+# %% [markdown]
+# ## Tables 14-15 — External vs Embedded PSC
+#
+# The PSC services are not on the path of a VCbench operation, so the model predicts the External
+# numbers for Embedded; the measured differences (-2.1 % to +1.3 %) are within the paper's error
+# margin.
+
+# %%
+t = __import__("pandas").concat([vcha.paper_vs_model("Table 14"), vcha.paper_vs_model("Table 15")])
+plotting.save_table(t, output_dir, NOTEBOOK, "tables14_15_psc")
+t[["locator", "quantity"] + COLS].round(3)
+
+# %% [markdown]
+# ## Fidelity — paper vs model, and leave-one-out error of the Tables 5-7 fit
+#
+# `rel_error` is (model − paper)/|paper| in SI units (for difference rows: on the ratio enabled/disabled).
+
+# %%
+fid = fidelity.table(["vcha2016"])
+rows = fid[fid["locator"].str.match(r"(Table (5|6|7|9|10|11|12|13|14|15)\b|Figure [56] |CPU Utilization)")]
+plotting.save_table(rows, output_dir, NOTEBOOK, "fidelity")
+print(fidelity.format_summary(fidelity.summary(rows)))
+loo = vcha.leave_one_out_vcbench()
+plotting.save_table(loo, output_dir, NOTEBOOK, "leave_one_out_tables05_07")
+loo.round(3)
+
+# %% [markdown]
+# ## What if? — clients, replication latency, statistics level
+#
+# Move the sliders: the curves are the model with VCHA at the chosen added latency and statistics
+# level, the readout the chosen client count.
+
+# %%
+# The scenario of the parameters cell, also when run headless (e.g. vcperf regenerate -p ...).
+readout, _ = vcha_views.vcbench_whatif_update(whatif_clients, whatif_replication_rtt_ms, whatif_stats_level,
+                                              whatif_vcha_enabled)
+print(readout)
+fig = vcha_views.clients_figure(max(512, whatif_clients), whatif_replication_rtt_ms / 1e3, whatif_stats_level,
+                                highlight=whatif_clients)
+plotting.save_figure(fig, output_dir, NOTEBOOK, "whatif_scenario")
+plt.show()
+
+# %%
+if interactive:
+    display(vcha_views.vcbench_whatif(whatif_clients, whatif_replication_rtt_ms, whatif_stats_level,
+                                      whatif_vcha_enabled))

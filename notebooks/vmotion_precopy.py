@@ -1,0 +1,212 @@
+# ---
+# jupyter:
+#   jupytext:
+#     text_representation:
+#       extension: .py
+#       format_name: percent
+#       format_version: '1.3'
+#   kernelspec:
+#     display_name: Python 3
+#     language: python
+#     name: python3
+# ---
+
+# %% [markdown]
+# # vMotion in vSphere 7.0 U1 — pre-copy, page tracing, switch-over and guest impact
+#
+# Seed: `004_ea13268657e6b3b0.txt` (vMotion Innovations in VMware vSphere 7.0 U1, 2020). vMotion copies a
+# running VM's memory iteratively: a *trace phase* write-protects guest pages, *pre-copy* rounds send all
+# memory and then the pages dirtied meanwhile until the rest fits the 0.5-s switch-over goal, and a
+# *switch-over* stalls the guest to send the last pages, the device checkpoint and metadata. vcperf models
+# each mechanism (`vcperf.vmotion`): the pre-copy on a rounds axis for whole grids of cases (with SDPS
+# throttling and a flag for non-convergence), 6.7's stop-based 4 KB tracing against 7.0 U1's loose 1 GB
+# tracing, full bitmaps against compacted page lists, and the Oracle guest's throughput through all
+# phases, and a seeded Monte Carlo of the TPCx-HCI response-time checks. Six parameters are fitted to
+# nine printed numbers (Figures 7, 8, 10) and one (peak VM load) to the 6.7 U3 failed checks; the rest is
+# held out.
+
+# %% tags=["parameters"]
+interactive = True  # -: show the what-if panel (regeneration runs with False)
+output_dir = "../build"  # path: folder that receives figures/ and tables/
+whatif_memory_gib = 64.0  # GiB, range [2, 6144]: guest memory of the what-if VM
+whatif_vcpus = 12  # count, range [1, 256]: vCPUs of the what-if VM
+whatif_dirty_rate_mb_per_s = 1.0  # MB/s, range [0.1, 100000]: rate at which the guest dirties distinct memory
+whatif_working_set_gib = 25.0  # GiB, range [0.25, 6144]: writable working set (Oracle: the SGA)
+whatif_link_speed_gbps = 40.0  # Gbps, one of [1.0, 10.0, 25.0, 40.0, 100.0]: speed of one vMotion NIC
+whatif_link_count = 4  # count, range [1, 8]: vMotion vmknics, one NIC each
+whatif_release = "7.0u1"  # -, one of ["6.7", "7.0u1"]: release drawn thick in the what-if panel
+
+# %%
+# %matplotlib inline
+import matplotlib.pyplot as plt
+from IPython.display import display
+
+from vcperf import data, fidelity, plotting
+from vcperf import vmotion as vm
+from vcperf.views import vmotion as views
+
+NOTEBOOK = "vmotion_precopy"
+plotting.use_style()
+
+# %% [markdown]
+# ## Calibrated parameters
+#
+# Fitted by `vm.calibrate()` (least squares on relative errors, log-scaled); the guest slice between 6.7
+# install phases and the switch-over goal are read as printed. Leave-one-out: each fitted number predicted
+# by a refit without it (large where one number alone sets a parameter, e.g. the six-second stall sets the
+# metadata cost). A 6.7 destination zeroing cost ("memory allocation path") was tried as a seventh
+# parameter; the fit drove it to zero once the trace phase is modelled, so it was dropped: in the model
+# the halved migration time comes from 6.7's long trace phase.
+
+# %%
+params = vm.parameter_table()
+plotting.save_table(params, output_dir, NOTEBOOK, "parameters")
+display(params)
+loo = vm.leave_one_out()
+display({k: f"{e:+.1%}" for k, e in loo.items()})
+
+# %% [markdown]
+# ## Figures 1-2 — page tracing: 6.7 stop-based 4 KB traces vs 7.0 U1 loose 1 GB traces
+#
+# 6.7 installs traces in phases that stop all vCPUs: each phase costs a stop that grows with the vCPU
+# count plus the install work shared by the vCPUs, followed by a guest slice. Few vCPUs lose time to the
+# install work, many to the stop (paper: ~65 % loss for the 72-vCPU VM). 7.0 U1 takes one vCPU and one
+# trace per GB, so its trace phase is short and costs 1/V of the VM.
+
+# %%
+fig = views.trace_figure()
+plotting.save_figure(fig, output_dir, NOTEBOOK, "figure01_02_page_tracing")
+plt.show()
+
+# %% [markdown]
+# ## Figures 3-4 — switch-over: full bitmaps (6.7) vs compacted page list (7.0 U1)
+#
+# Two bitmaps of 1 bit per 4 KB page grow with memory (32 MiB each at 1 TB) and are sent at the metadata
+# rate; 7.0 U1 sends 8 B per remaining page. Paper: 6 s to resume Oracle on 6.7 (1 TB VM).
+
+# %%
+fig = views.switchover_figure()
+plotting.save_figure(fig, output_dir, NOTEBOOK, "figure03_04_switchover")
+plt.show()
+
+# %% [markdown]
+# ## Iterative pre-copy over a grid (one vectorized call)
+#
+# Memory x dirty rate at the testbed's 4 x 40 GbE (TCP goodput), working set = memory. Without SDPS the
+# pre-copy stops converging once the guest dirties memory near the link rate; SDPS slows the vCPUs to half
+# the link rate so the rounds shrink again.
+
+# %%
+fig = views.precopy_grid_figure()
+plotting.save_figure(fig, output_dir, NOTEBOOK, "precopy_grid")
+plt.show()
+
+# %% [markdown]
+# ## Figure 5 — typical VM (12 vCPU / 64 GB) on 6.7, 1-s samples
+#
+# Two dips: the trace phase and the switch-over; throughput never reaches zero at 1-s granularity.
+
+# %%
+fig = views.series_figure("typical", ("6.7",), sample_s=1.0, lead_s=5.0)
+plotting.save_figure(fig, output_dir, NOTEBOOK, "figure05_typical_67")
+plt.show()
+
+# %% [markdown]
+# ## Figures 6-7 — large VM (72 vCPU / 1 TB) on 6.7: trace, pre-copy and switch-over
+#
+# Markers: the paper's ~65 % trace-phase drop, ~30 % pre-copy drop and six-second switch-over stall.
+
+# %%
+fig = views.series_figure("large_1tb", ("6.7",), sample_s=1.0, paper_marks=True)
+plotting.save_figure(fig, output_dir, NOTEBOOK, "figure06_07_large_67")
+plt.show()
+
+# %% [markdown]
+# ## Figure 8 — large VM, 6.7 vs 7.0 U1
+#
+# Paper: migration time cut by half, average loss 50 % -> under 5 %, switch-over resume an order of
+# magnitude faster.
+
+# %%
+fig = views.series_figure("large_1tb", ("6.7", "7.0u1"), sample_s=1.0)
+plotting.save_figure(fig, output_dir, NOTEBOOK, "figure08_large_67_vs_70u1")
+plt.show()
+
+# %% [markdown]
+# ## Table 1 and Figure 9 — five Oracle VM sizes
+#
+# The paper's Table 1 beside the model's migration under both releases. The improvement grows with size as
+# in the paper, but the model reaches about 6x for the monster VM, not 19x: with a stop cost linear in
+# vCPUs, the 6.7 loss that fits 65 % / 30 % at 72 vCPUs rises to ~83 % at 192 vCPUs, while 19x needs
+# ~95 % (an honest miss, held out; fitting it as well pulls the 72-vCPU trace drop to ~90 %).
+
+# %%
+paper_t1 = data.load("vmotion2020/table01_vm_sizes")
+display(paper_t1.pivot(index="config", columns="quantity", values="printed"))
+t1 = vm.table1_model()
+plotting.save_table(t1, output_dir, NOTEBOOK, "table01_vm_sizes_model")
+display(t1.round(3))
+fig = views.sizes_figure()
+plotting.save_figure(fig, output_dir, NOTEBOOK, "figure09_sizes")
+plt.show()
+
+# %% [markdown]
+# ## Figure 10 — typical VM, 6.7 vs 7.0 U1, half-second samples
+#
+# Dashed/dotted: the paper's averages during vMotion (2403 and 3480 transactions/s). The model's baseline
+# is Table 1's 270,000 TPM (4500 tps).
+
+# %%
+fig = views.series_figure("typical", ("6.7", "7.0u1"), sample_s=0.5, lead_s=3.0, paper_averages=True)
+plotting.save_figure(fig, output_dir, NOTEBOOK, "figure10_typical_halfsecond")
+plt.show()
+
+# %% [markdown]
+# ## Fidelity — paper vs model
+#
+# Point values (fitted = used by the calibration). Misses: the 19x of Figure 9 and the Conclusion (see
+# above); the typical VM's 45 % gain (model ~57 %, as it overshoots the 7.0 U1 average by 8 %); and the
+# TPCx-HCI 7.0 U1 results (see below). Figure 11 itself (throughput, CPU and migrations over a run) is a
+# workload profile, not a model output, and is not redrawn.
+
+# %%
+fid = fidelity.table(["vmotion2020"])
+plotting.save_table(fid, output_dir, NOTEBOOK, "fidelity")
+display(fidelity.format_summary(fidelity.summary(fid)))
+fid[["locator", "quantity", "conditions", "paper_value", "model_value", "rel_error", "relation", "fitted"]]
+
+# %% [markdown]
+# ## TPCx-HCI — long-tail response times (18 runs per release)
+#
+# Each run has 158 migrations of random VMs (2-28 vCPUs, 2-98 GB) in random 12-minute phases, the VM's load
+# drawn over the printed 16x range. A migration adds a fluid-queue backlog: 6.7's trace phase leaves a
+# loaded VM too little capacity, and every switch-over stalls it. A check fails when the mean response
+# time rises above the 90th percentile (exponential response times around the paper's 10 ms). One
+# parameter, the peak VM load, is fitted to the 148 failed 6.7 U3 checks. The model predicts ~17 invalid
+# runs of 18 (paper 14) and, for 7.0 U1, no failure at all (paper 2 invalid runs, 4 checks): its 0.6-s
+# stall never lifts a mean above the 90th percentile, so the residual tail the paper saw is not in the
+# model.
+
+# %%
+fig = views.tpcx_figure()
+plotting.save_figure(fig, output_dir, NOTEBOOK, "tpcx_hci_long_tail")
+plt.show()
+
+# %% [markdown]
+# ## Bounds the paper states ("less than", "several", "a few") — checked, not fitted
+
+# %%
+bounds = vm.bound_checks()
+plotting.save_table(bounds, output_dir, NOTEBOOK, "bound_checks")
+bounds[["statement", "relation", "paper_bound", "model_value", "unit", "holds"]]
+
+# %% [markdown]
+# ## What if? — memory, vCPUs, dirty rate, working set, links, release
+#
+# The thick curve is the chosen release; the readout gives rounds, convergence, SDPS and the average loss.
+
+# %%
+if interactive:
+    display(views.migration_whatif(whatif_memory_gib, whatif_vcpus, whatif_dirty_rate_mb_per_s,
+                                   whatif_working_set_gib, whatif_link_speed_gbps, whatif_link_count,
+                                   whatif_release))
