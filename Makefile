@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: reproduce test lint data-check lock clean browser bench
+.PHONY: reproduce test lint data-check lock clean browser bench readme
 
 # Create .venv with the pinned dependencies and the package (editable). Re-runs only when
 # pyproject.toml or the lock change; no network is needed after this step.
@@ -30,6 +30,10 @@ browser:
 	@command -v chromium >/dev/null 2>&1 || { [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1 && \
 	  { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; } ; } || \
 	  echo "note: chromium could not be installed; the browser test will be skipped"
+
+## Write the ledger summary (vcperf fidelity --summary) into README.md (a test checks they agree).
+readme: $(STAMP)
+	$(BIN)/vcperf fidelity --readme README.md
 
 lint: $(STAMP)
 	$(BIN)/ruff check .

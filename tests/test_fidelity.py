@@ -1,11 +1,17 @@
-"""The fidelity table: every study modelled, columns as documented, bounds judged as stated."""
+"""The ledger: every row has a kind, every fitted row its loo row, no predicted row is a fitted one
+in disguise, and the README's summary is what `vcperf fidelity --summary` prints."""
 
+import itertools
 import math
+import re
+from pathlib import Path
 
 import numpy as np
 import pytest
 
-from vcperf import data, fidelity
+from vcperf import cli, data, fidelity, protocol
+
+ROOT = Path(__file__).resolve().parent.parent
 
 
 @pytest.fixture(scope="module")
@@ -13,46 +19,138 @@ def table():
     return fidelity.table()
 
 
-def test_every_study_has_a_model_and_rows(table):
-    assert set(fidelity.modelled_studies()) == set(data.STUDIES)
-    assert set(table["study"]) == set(data.STUDIES)
+def test_every_study_has_rows_with_kinds(table):
     assert list(table.columns) == list(fidelity.COLUMNS)
+    assert set(table["study"]) == set(data.STUDIES)
+    assert set(table["kind"]) <= set(fidelity.KINDS)
+    for study, g in table.groupby("study"):
+        assert (g["kind"] == "loo").any(), f"{study}: no leave-one-out rows"
 
 
-def test_rows_name_an_existing_source_table_and_are_finite(table):
+def test_rows_name_an_existing_source_table_and_values_are_finite(table):
     known = set(data.table_names())
-    for source in table["source"]:
-        assert any(source.startswith(name) for name in known), source
+    assert set(table["source"]) <= known
     assert np.isfinite(table["paper_value"]).all()
-    assert np.isfinite(table["model_value"]).all()
-    assert table["fitted"].isin([True, False]).all()
+    counted = table[table["kind"] != "loo"]
+    assert np.isfinite(counted["model_value"]).all()
+    loo = table[table["kind"] == "loo"]
+    nan_loo = loo[loo["model_value"].isna()]
+    assert nan_loo["note"].str.startswith("not estimable").all(), "a NaN loo row says why"
 
 
-def test_every_study_has_held_out_rows(table):
-    held_out = table[~table["fitted"]].groupby("study").size()
-    assert set(held_out.index) == set(data.STUDIES)
+def test_every_fitted_row_has_exactly_one_loo_row(table):
+    for study, g in table.groupby("study"):
+        fitted = sorted(g.loc[g["kind"] == "fitted", "key"])
+        loo = sorted(g.loc[g["kind"] == "loo", "key"])
+        assert fitted == loo, study
 
 
-def _row(paper, model, relation):
-    return fidelity.FidelityRow("s", "src", "loc", "q", "", "s", paper, model, False, relation)
+def test_no_paper_number_is_counted_twice(table):
+    counted = table[table["kind"] != "loo"]
+    dup = counted.duplicated(["study", "source", "quantity", "conditions"], keep=False)
+    assert not dup.any(), f"rows restated:\n{counted[dup][['study', 'key', 'source', 'quantity', 'conditions']]}"
 
 
-def test_statement_error_judges_bounds_and_keeps_equalities():
-    assert _row(3.0, 2.4, "<").statement_error == 0.0
-    assert _row(3.0, 3.3, "<").statement_error == pytest.approx(0.1)
-    assert _row(1.0, 1.5, ">").statement_error == 0.0
-    assert _row(1.0, 0.5, ">=").statement_error == pytest.approx(-0.5)
-    assert _row(60.0, 56.0, "~").statement_error == pytest.approx(-4 / 60)
-    assert math.isnan(_row(0.0, 1.0, "=").rel_error)
+def test_bounds_are_pass_fail_and_only_bounds(table):
+    bounds = table[table["kind"] == "bound"]
+    assert bounds["relation"].isin(["<", "<=", ">", ">="]).all()
+    assert bounds["passed"].isin([True, False]).all()
+    others = table[table["kind"] != "bound"]
+    assert others["relation"].isin(["=", "~"]).all()
 
 
-def test_summary_counts_fitted_and_held_out(table):
+def _half_ulp_si(printed: str, unit: str) -> float:
+    """Half a unit in the last printed digit, in SI: the rounding a printed number carries."""
+    m = re.search(r"-?\d[\d,]*(?:\.(\d+))?", printed)
+    if m is None:
+        return 0.0
+    decimals = len(m.group(1) or "")
+    return 0.5 * 10.0 ** (-decimals) * data.UNITS[unit][1]
+
+
+def _combos(values):
+    """Values computable from one to three paper numbers: copies, sums, differences, ratios."""
+    for a in values:
+        yield a, "copy"
+    for a, b in itertools.permutations(values, 2):
+        yield a + b, "sum"
+        yield a - b, "difference"
+        if b != 0:
+            yield a / b, "ratio"
+            yield a / b - 1.0, "relative change"
+    for a, b, c in itertools.combinations(values, 3):
+        yield a + b + c, "sum of three"
+
+
+def test_no_predicted_row_is_a_function_of_fitted_rows(table):
+    """Declared: a predicted target has no depends_on and its data row is not flagged derived.
+    Checked: its paper value is not a copy, sum, difference or ratio of fitted paper values of the same
+    table (within the rounding of the print), nor a copy of a fitted value anywhere in the study."""
+    problems = []
+    for study in data.STUDIES:
+        mod = protocol.study_module(study)
+        tmap = protocol.target_map(mod)
+        fitted = {k: t for k, t in tmap.items() if t.role == "fit"}
+        for k, t in tmap.items():
+            if t.role != "predicted":
+                continue
+            row = t.data_row()
+            if t.depends_on or row["flag"] == "derived":
+                problems.append(f"{study}/{k}: declared as computed from other numbers")
+                continue
+            p = t.paper_value()
+            tol = _half_ulp_si(row["printed"], row["unit"]) + 1e-9 * abs(p)
+            same_table = [f.paper_value() for f in fitted.values()
+                          if f.table == t.table and f.data_row()["unit"] == row["unit"]]
+            copies = [f.paper_value() for f in fitted.values() if f.quantity == t.quantity]
+            hit = next((how for val, how in _combos(same_table) if abs(val - p) <= tol), None)
+            if hit is None and any(abs(c - p) <= 1e-9 * max(abs(p), 1e-300) for c in copies):
+                hit = "copy of a fitted value"
+            if hit is not None:
+                problems.append(f"{study}/{k} = {p:g} is a {hit} of fitted numbers of {t.table}")
+    assert not problems, "\n".join(problems)
+
+
+def test_difference_rows_are_scored_on_the_difference():
+    row = fidelity.FidelityRow("s", "k", "predicted", "src", "loc", "throughput_change", "", "1", "percent", "=",
+                               paper_value=-0.009, model_value=-0.018)
+    assert row.rel_error == pytest.approx(-1.0)  # twice the overhead is a 100 % miss, not a 1 % one
+
+
+def test_bound_rows_judge_the_stated_inequality():
+    def bound(paper, model, rel):
+        return fidelity.FidelityRow("s", "k", "bound", "src", "loc", "q", "", "s", "s", rel, paper, model)
+
+    assert bound(3.0, 2.4, "<").passed is True
+    assert bound(3.0, 3.3, "<").passed is False
+    assert bound(1.0, 1.5, ">").passed is True
+    assert bound(1.0, 0.5, ">=").passed is False
+    with pytest.raises(ValueError, match="inequality"):
+        bound(1.0, 1.0, "=")
+    with pytest.raises(ValueError, match="kind must be one of"):
+        fidelity.FidelityRow("s", "k", "held-out", "src", "loc", "q", "", "s", "s", "=", 1.0, 1.0)
+    assert math.isnan(fidelity.FidelityRow("s", "k", "fitted", "src", "loc", "q", "", "s", "s", "=",
+                                           0.0, 1.0).rel_error)
+
+
+def test_summary_reports_loo_and_predicted_first(table):
     summ = fidelity.summary(table)
+    text = fidelity.format_summary(summ)
+    header = text.splitlines()[0]
+    assert header.index("loo") < header.index("predicted") < header.index("fitted")
     for _, r in summ.iterrows():
         g = table[table["study"] == r["study"]]
-        assert r["n"] == len(g) == r["n_fitted"] + r["n_held_out"]
-        assert r["max_abs_rel_error"] == pytest.approx(g["statement_error"].abs().max())
-    assert "median |err|" in fidelity.format_summary(summ)
+        assert r["n_loo"] == r["n_fitted"] == (g["kind"] == "fitted").sum()
+        assert r["n_params"] >= 1 and r["jacobian_rank"] <= r["n_params"]
+
+
+def test_readme_summary_is_what_the_cli_prints(table, capsys):
+    assert cli.main(["fidelity", "--summary"]) == 0
+    printed = capsys.readouterr().out.strip()
+    readme = (ROOT / "README.md").read_text()
+    m = re.search(r"<!-- ledger-summary:start -->\n(.*?)\n<!-- ledger-summary:end -->", readme, re.S)
+    assert m, "README.md lacks the ledger-summary block"
+    assert m.group(1).strip() == printed, "README's summary is stale: run `make readme`"
 
 
 def test_unknown_study_is_rejected():

@@ -36,10 +36,28 @@ def _cmd_params(args) -> int:
     return 0
 
 
+README_START = "<!-- ledger-summary:start -->"
+README_END = "<!-- ledger-summary:end -->"
+
+
 def _cmd_fidelity(args) -> int:
     from vcperf import fidelity
 
     df = fidelity.table(args.study)
+    if args.summary or args.readme:
+        text = fidelity.format_summary(fidelity.summary(df))
+        if args.readme:
+            path = Path(args.readme)
+            readme = path.read_text(encoding="utf-8")
+            if README_START not in readme or README_END not in readme:
+                raise ValueError(f"--readme file {path} has no {README_START} ... {README_END} block")
+            head, rest = readme.split(README_START, 1)
+            _, tail = rest.split(README_END, 1)
+            path.write_text(f"{head}{README_START}\n{text}\n{README_END}{tail}", encoding="utf-8")
+            print(f"vcperf fidelity: summary written into {path}")
+        else:
+            print(text)
+        return 0
     if args.format == "csv":
         text = df.to_csv(index=False, float_format="%.6g", lineterminator="\n")
         if args.output:
@@ -49,8 +67,10 @@ def _cmd_fidelity(args) -> int:
         return 0
     import pandas as pd
 
+    view = df[["study", "kind", "locator", "quantity", "paper_value", "model_value", "rel_error"]].copy()
+    view["rel_error"] = [f"{100 * e:+.1f} %" if e == e else "—" for e in view["rel_error"]]
     with pd.option_context("display.width", 200, "display.max_rows", None, "display.max_colwidth", 40):
-        print(df[["study", "locator", "quantity", "paper_value", "model_value", "rel_error", "fitted"]])
+        print(view)
     print()
     print(fidelity.format_summary(fidelity.summary(df)))
     return 0
@@ -124,6 +144,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--format", choices=["text", "csv"], default="text")
     p.add_argument("--output", "-o", default=None, help="write here instead of stdout (csv)")
     p.add_argument("--study", action="append", help="only this study (repeatable)")
+    p.add_argument("--summary", action="store_true",
+                   help="print only the per-study summary (Markdown; README shows exactly this)")
+    p.add_argument("--readme", metavar="README.md", default=None,
+                   help="write the summary into the ledger-summary block of this file")
     p.set_defaults(func=_cmd_fidelity)
 
     p = sub.add_parser("sweep", help="evaluate a model function over a parameter grid (optionally on Dask)")

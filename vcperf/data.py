@@ -260,8 +260,22 @@ def value(name: str, quantity: str, unit: str | None = None, **conditions) -> fl
     return _value(name, quantity, unit, tuple(sorted((k, str(w)) for k, w in conditions.items())))
 
 
+def row(name: str, quantity: str, **conditions):
+    """The single row of table ``name`` with ``quantity`` and the given condition values.
+
+    Returns a pandas Series (value, unit, printed, relation, locator, note and the conditions), the
+    one place paper numbers are looked up by calibration and validation code.
+
+    Raises
+    ------
+    ValueError
+        When no row or more than one row matches, or a condition is not a column of the table.
+    """
+    return _row(name, quantity, tuple(sorted((k, str(w)) for k, w in conditions.items()))).copy()
+
+
 @functools.cache
-def _value(name: str, quantity: str, unit: str | None, conditions: tuple) -> float:
+def _row(name: str, quantity: str, conditions: tuple):
     conditions = dict(conditions)
     df = _load(_path(name), name)  # read-only here: no copy
     mask = df["quantity"] == quantity
@@ -272,7 +286,12 @@ def _value(name: str, quantity: str, unit: str | None, conditions: tuple) -> flo
     hits = df[mask]
     if len(hits) != 1:
         raise ValueError(f"{name}: {len(hits)} rows match quantity={quantity!r}, {conditions}; need exactly 1")
-    row = hits.iloc[0]
+    return hits.iloc[0]
+
+
+@functools.cache
+def _value(name: str, quantity: str, unit: str | None, conditions: tuple) -> float:
+    row = _row(name, quantity, conditions)
     if unit == "si":
         return float(to_si(row["value"], row["unit"]))
     if unit is not None:
@@ -288,6 +307,7 @@ def validate_all() -> str:
     _read.cache_clear()
     _load.cache_clear()
     _value.cache_clear()
+    _row.cache_clear()
     n_rows = 0
     names = table_names()
     for name in names:

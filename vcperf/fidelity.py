@@ -1,116 +1,185 @@
-"""The fidelity table: every paper number a model predicts, beside the model's value.
+"""The ledger: every paper number a model speaks to, beside the model's value, with its kind.
 
-Rows are computed by calling the models (each study module has a ``fidelity_rows()``), never copied.
-``fitted`` says whether the paper number was used to calibrate the model, so held-out error can be
-read apart from fitted error.
+Rows are computed by calling the models through the study protocol (:mod:`vcperf.protocol`), never
+copied. Each row has a ``kind`` (``fitted``, ``loo``, ``predicted``, ``derived``, ``bound``; see
+:mod:`vcperf.protocol`), and the summary reports leave-one-out and predicted skill first.
+
+A difference the paper states ("VCHA costs 0.9 %") is a row whose paper value *is* the difference
+(-0.009), so its error is relative to the difference, not to the ratio it was taken from.
+
+Examples
+--------
+>>> from vcperf import fidelity
+>>> fidelity.KINDS
+('fitted', 'loo', 'predicted', 'derived', 'bound')
 """
 
 from __future__ import annotations
 
-import importlib
-import importlib.util
 import math
 from dataclasses import asdict, dataclass
 
-#: Study -> module providing ``fidelity_rows()``. A study whose module does not exist yet has no
-#: model and hence no rows (asking for it by name is an error).
-PROVIDERS = {
-    "vcha2016": "vcperf.vcha",
-    "robo2019": "vcperf.robo",
-    "ft2016": "vcperf.ft",
-    "contentlib2015": "vcperf.contentlib",
-    "vmotion2020": "vcperf.vmotion",
-}
+from vcperf.protocol import KINDS, STUDY_MODULES, study_module
+
+__all__ = ["KINDS", "COLUMNS", "FidelityRow", "rows", "table", "summary", "format_summary", "paper_vs_model",
+           "modelled_studies"]
+
+COLUMNS = (
+    "study", "key", "kind", "source", "locator", "quantity", "conditions", "unit", "display_unit", "relation",
+    "paper_value", "model_value", "rel_error", "passed", "note",
+)
 
 
 def modelled_studies() -> list[str]:
-    """Studies that have a model module."""
-    return [s for s, mod in PROVIDERS.items() if importlib.util.find_spec(mod) is not None]
-
-COLUMNS = (
-    "study", "source", "locator", "quantity", "conditions", "unit",
-    "paper_value", "model_value", "rel_error", "fitted", "relation", "statement_error",
-)
+    """Studies that implement the protocol (all five)."""
+    return list(STUDY_MODULES)
 
 
 @dataclass(frozen=True)
 class FidelityRow:
-    """One paper number and the model's prediction of it (both in ``unit``, SI)."""
+    """One paper number and the model's value of it (both in ``unit``, SI).
+
+    ``display_unit`` is the unit the paper prints it in (the data table's ``unit``), used by
+    :func:`paper_vs_model`.
+    """
 
     study: str
+    key: str
+    kind: str
     source: str  # data table name, e.g. "robo2019/figure06_stats_data_size"
     locator: str  # table/figure/section of the seed
     quantity: str
     conditions: str
     unit: str
+    display_unit: str
+    relation: str  # how the paper states it: "=", "~" (about), "<", "<=", ">", ">="
     paper_value: float
     model_value: float
-    fitted: bool
-    relation: str = "="  # how the paper states it: "=", "~" (about), "<", ">"
+    note: str = ""
+
+    def __post_init__(self):
+        if self.kind not in KINDS:
+            raise ValueError(f"kind must be one of {KINDS}; got {self.kind!r}")
+        if self.kind == "bound" and self.relation not in ("<", "<=", ">", ">="):
+            raise ValueError(f"a bound row needs an inequality relation; got {self.relation!r} ({self.key})")
 
     @property
     def rel_error(self) -> float:
-        """(model - paper) / |paper|; NaN when the paper value is 0."""
-        if self.paper_value == 0:
+        """(model - paper) / |paper|; NaN when the paper value is 0 or the model value is NaN."""
+        if self.paper_value == 0 or not math.isfinite(self.model_value):
             return math.nan
         return (self.model_value - self.paper_value) / abs(self.paper_value)
 
     @property
-    def statement_error(self) -> float:
-        """Error against what the paper states: ``rel_error`` for ``=``/``~``; for a bound
-        (``<``, ``<=``, ``>``, ``>=``) 0 when the model satisfies it, else ``rel_error``."""
-        ok = {
-            "<": self.model_value < self.paper_value,
-            "<=": self.model_value <= self.paper_value,
-            ">": self.model_value > self.paper_value,
-            ">=": self.model_value >= self.paper_value,
-        }.get(self.relation)
-        return 0.0 if ok else self.rel_error
+    def passed(self) -> bool | None:
+        """For a ``bound`` row, whether the model satisfies the stated inequality; else None."""
+        if self.kind != "bound":
+            return None
+        m, p = self.model_value, self.paper_value
+        return bool({"<": m < p, "<=": m <= p, ">": m > p, ">=": m >= p}[self.relation])
 
 
 def rows(studies=None) -> list[FidelityRow]:
-    """Compute fidelity rows for the given studies (default: all with a model)."""
+    """Compute the ledger rows of the given studies (default: all five)."""
     out = []
     for study in studies or modelled_studies():
-        if study not in modelled_studies():
-            raise ValueError(f"study must be one of {modelled_studies()}; got {study!r}")
-        out.extend(importlib.import_module(PROVIDERS[study]).fidelity_rows())
+        out.extend(study_module(study).fidelity_rows())
     return out
 
 
 def table(studies=None):
-    """The fidelity table as a pandas DataFrame with :data:`COLUMNS`."""
+    """The ledger as a pandas DataFrame with :data:`COLUMNS`."""
     import pandas as pd
 
-    records = [{**asdict(r), "rel_error": r.rel_error, "statement_error": r.statement_error} for r in rows(studies)]
+    records = [{**asdict(r), "rel_error": r.rel_error, "passed": r.passed} for r in rows(studies)]
     return pd.DataFrame(records, columns=list(COLUMNS))
 
 
 def summary(df):
-    """Per study: count, median and max |statement_error|, all / fitted / held-out.
+    """Per study: loo, predicted, bounds, fitted and derived counts and errors, plus identifiability.
 
-    ``statement_error`` equals ``rel_error`` except for bounds the model satisfies (0).
+    Errors are |rel_error|. ``loo_not_estimable`` counts loo rows the refit could not determine
+    (NaN); their medians are over the estimable ones.
     """
     import pandas as pd
 
+    from vcperf import protocol
+
     out = []
-    for study, g in df.groupby("study", sort=True):
-        err = g["statement_error"].abs()
-        rec = {"study": study, "n": len(g), "median_abs_rel_error": err.median(), "max_abs_rel_error": err.max()}
-        for label, mask in (("fitted", g["fitted"]), ("held_out", ~g["fitted"])):
-            rec[f"n_{label}"] = int(mask.sum())
-            rec[f"median_abs_rel_error_{label}"] = err[mask].median() if mask.any() else math.nan
+    for study, g in df.groupby("study", sort=False):
+        rec = {"study": study}
+        for kind in ("loo", "predicted", "fitted"):
+            err = g.loc[g["kind"] == kind, "rel_error"].abs()
+            rec[f"n_{kind}"] = int((g["kind"] == kind).sum())
+            rec[f"{kind}_median"] = float(err.median()) if err.notna().any() else math.nan
+            rec[f"{kind}_max"] = float(err.max()) if err.notna().any() else math.nan
+        rec["loo_not_estimable"] = int(((g["kind"] == "loo") & g["model_value"].isna()).sum())
+        bounds = g[g["kind"] == "bound"]
+        rec["n_bound"] = len(bounds)
+        rec["bounds_passed"] = int(bounds["passed"].astype(bool).sum())
+        rec["n_derived"] = int((g["kind"] == "derived").sum())
+        ident = protocol.identifiability(study_module(study))
+        rec.update({k: ident[k] for k in ("n_params", "n_fit_points", "n_fit_groups", "jacobian_rank")})
         out.append(rec)
     return pd.DataFrame(out)
 
 
+def _pct(x: float) -> str:
+    return "—" if not math.isfinite(x) else f"{100 * x:.1f} %"
+
+
 def format_summary(summ) -> str:
-    """Human-readable summary lines, one per study."""
-    lines = []
+    """The summary as a Markdown table (what ``vcperf fidelity --summary`` prints and README shows)."""
+    head = ("| study | loo: n, median, max | predicted: n, median, max | bounds passed | fitted: n, median, max "
+            "| derived | parameters / fit points (runs), Jacobian rank |")
+    lines = [head, "|---|---|---|---|---|---:|---|"]
     for _, r in summ.iterrows():
+        ne = f" ({r['loo_not_estimable']} not estimable)" if r["loo_not_estimable"] else ""
         lines.append(
-            f"{r['study']}: {r['n']} rows, median |err| {r['median_abs_rel_error']:.1%}, "
-            f"max |err| {r['max_abs_rel_error']:.1%} (fitted {r['n_fitted']}, held-out {r['n_held_out']}, "
-            f"held-out median {r['median_abs_rel_error_held_out']:.1%})"
+            f"| {r['study']} "
+            f"| {r['n_loo']}{ne}, {_pct(r['loo_median'])}, {_pct(r['loo_max'])} "
+            f"| {r['n_predicted']}, {_pct(r['predicted_median'])}, {_pct(r['predicted_max'])} "
+            f"| {r['bounds_passed']} of {r['n_bound']} "
+            f"| {r['n_fitted']}, {_pct(r['fitted_median'])}, {_pct(r['fitted_max'])} "
+            f"| {r['n_derived']} "
+            f"| {r['n_params']} / {r['n_fit_points']} ({r['n_fit_groups']}), rank {r['jacobian_rank']} |"
         )
     return "\n".join(lines)
+
+
+def paper_vs_model(study: str, source: str | None = None, kinds=None):
+    """A study's ledger rows in the paper's own units, for notebooks and the report.
+
+    Parameters
+    ----------
+    study : str
+        A study name, e.g. ``"vcha2016"``.
+    source : str, optional
+        Keep rows whose data table name starts with this (``"vcha2016/table05"``) or whose locator
+        does (``"Table 5"``).
+    kinds : iterable of str, optional
+        Keep these kinds (default: all but ``loo``, which :func:`vcperf.protocol.leave_one_out` shows).
+
+    Returns
+    -------
+    pandas.DataFrame
+        locator, quantity, conditions, kind, paper, model, unit (the printed unit), error (percent),
+        passed, note.
+    """
+    import pandas as pd
+
+    from vcperf import data
+
+    kinds = set(kinds) if kinds is not None else set(KINDS) - {"loo"}
+    recs = []
+    for r in study_module(study).fidelity_rows():
+        if r.kind not in kinds:
+            continue
+        if source is not None and not (r.source.startswith(source) or r.locator.startswith(source)):
+            continue
+        factor = data.UNITS[r.display_unit][1]
+        recs.append({"locator": r.locator, "quantity": r.quantity, "conditions": r.conditions, "kind": r.kind,
+                     "paper": r.paper_value / factor, "model": r.model_value / factor, "unit": r.display_unit,
+                     "error_percent": 100 * r.rel_error, "passed": r.passed, "note": r.note})
+    return pd.DataFrame(recs, columns=["locator", "quantity", "conditions", "kind", "paper", "model", "unit",
+                                       "error_percent", "passed", "note"])

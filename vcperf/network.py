@@ -31,8 +31,17 @@ import numpy as np
 
 from vcperf import _validate as v
 
+#: Ethernet MTU (bytes of IP packet per frame).
+ETHERNET_MTU_BYTES = 1500.0
+#: IPv4 (20 B) + TCP (20 B) headers per segment.
+IP_TCP_HEADER_BYTES = 40.0
 #: Ethernet MTU 1500 B minus 40 B of IPv4 + TCP headers.
-DEFAULT_MSS_BYTES = 1460.0
+DEFAULT_MSS_BYTES = ETHERNET_MTU_BYTES - IP_TCP_HEADER_BYTES
+#: Wire bytes around each frame's MTU: 14 B header + 4 B FCS + 8 B preamble + 12 B inter-frame gap.
+ETHERNET_FRAMING_BYTES = 14.0 + 4.0 + 8.0 + 12.0
+#: Share of an Ethernet line rate that is TCP payload in a bulk transfer of full-size segments:
+#: MSS / (MTU + framing) = 1460 / 1538. The one home of this constant: every study uses it.
+TCP_PAYLOAD_FRACTION = DEFAULT_MSS_BYTES / (ETHERNET_MTU_BYTES + ETHERNET_FRAMING_BYTES)
 #: Linux's default maximum receive buffer (net.ipv4.tcp_rmem max, 6 MiB), which autotuning grows to.
 DEFAULT_RWND_BYTES = 6.0 * 2**20
 #: RFC 6928 initial congestion window (10 segments), the Linux default since 2.6.39.

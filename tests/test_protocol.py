@@ -1,0 +1,158 @@
+"""Every study implements the same protocol (vcperf.protocol), and model files never read data/."""
+
+import ast
+import dataclasses
+import math
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from vcperf import data, protocol
+
+STUDIES = list(protocol.STUDY_MODULES)
+PKG = Path(__file__).resolve().parent.parent / "vcperf"
+#: Files of a study subpackage that may read data/ (paper numbers and testbed facts).
+DATA_READERS = {"calibration.py", "validation.py", "__init__.py"}
+
+
+@pytest.fixture(scope="module", params=STUDIES)
+def study(request):
+    return protocol.study_module(request.param)
+
+
+def test_every_study_is_a_subpackage_exposing_the_protocol(study):
+    assert Path(study.__file__).name == "__init__.py", "a study is a subpackage split by concern"
+    for name in protocol.REQUIRED:
+        assert hasattr(study, name), f"{study.__name__} lacks {name}"
+    assert study.STUDY in data.STUDIES
+
+
+def test_model_files_never_read_data(study):
+    folder = Path(study.__file__).parent
+    for path in sorted(folder.glob("*.py")):
+        if path.name in DATA_READERS:
+            continue
+        tree = ast.parse(path.read_text())
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ImportFrom) and node.module in ("vcperf", "vcperf.data"):
+                names = {a.name for a in node.names}
+                assert node.module != "vcperf.data" and "data" not in names, f"{path} imports vcperf.data"
+            if isinstance(node, ast.Import):
+                assert all(a.name != "vcperf.data" for a in node.names), f"{path} imports vcperf.data"
+            if isinstance(node, ast.ImportFrom) and node.module and node.module.endswith((".calibration",
+                                                                                          ".validation")):
+                pytest.fail(f"{path} (a model file) imports {node.module}: models take physical inputs")
+
+
+def test_targets_name_one_data_row_each_and_roles_match_relations(study):
+    tmap = protocol.target_map(study)
+    assert tmap, "a study speaks to at least one paper number"
+    for key, t in tmap.items():
+        assert t.table.startswith(study.STUDY + "/"), key
+        row = t.data_row()  # raises unless exactly one row matches
+        assert row["unit"] != "text", f"{key}: a text row has no value to compare"
+        rel = row["relation"] or "="
+        if t.role == "bound":
+            assert rel in ("<", "<=", ">", ">="), f"{key}: a bound needs an inequality in data/ (has {rel!r})"
+        else:
+            assert rel in ("=", "~"), f"{key}: an inequality ({rel}) must be role 'bound'"
+        if t.role == "derived":
+            assert t.depends_on, f"{key}: a derived target names what it is computed from"
+
+
+def test_calibrate_returns_params_and_fit_on_subsets_work(study):
+    p = study.calibrate()
+    assert isinstance(p, study.Params)
+    names = protocol.param_names(p)
+    assert names, "a calibrated study has parameters"
+    assert set(names) == set(study.PARAM_DOCS), "PARAM_DOCS documents exactly the float leaves of Params"
+    for name, (unit, meaning) in study.PARAM_DOCS.items():
+        assert unit and meaning, f"{name}: unit and meaning"
+    assert np.isfinite(protocol.param_vector(p)).all()
+    fit = protocol.fit_keys(study)
+    assert study.calibrate(fit_on=fit) == p, "calibrate() is calibrate(fit_on=<the fit targets>)"
+    with pytest.raises(ValueError):
+        study.calibrate(fit_on=("no_such_target",))
+
+
+def test_predict_covers_every_target_and_is_finite(study):
+    tmap = protocol.target_map(study)
+    values = study.predict(study.calibrate(), tuple(tmap))
+    assert set(values) == set(tmap)
+    bad = {k: v for k, v in values.items() if not math.isfinite(v)}
+    assert not bad, f"non-finite model values: {bad}"
+
+
+def test_every_fitted_row_has_a_loo_row(study):
+    rows = study.fidelity_rows()
+    fitted = {r.key for r in rows if r.kind == "fitted"}
+    loo = {r.key for r in rows if r.kind == "loo"}
+    assert fitted == loo
+    assert fitted == set(protocol.fit_keys(study))
+    table = study.leave_one_out()
+    assert set(table["key"]) == fitted
+    # each loo refit really left its group out
+    for _, r in table.iterrows():
+        assert r["n_fit"] == len(fitted) - r["n_held_out"]
+
+
+def test_parameter_table_names_unit_meaning_and_rows(study):
+    t = study.parameter_table()
+    assert list(t.columns) == ["name", "value", "unit", "meaning", "identifiable", "fitted_from"]
+    assert set(t["name"]) == set(study.PARAM_DOCS)
+    ident = protocol.identifiability(study)
+    assert ident["jacobian_rank"] <= min(ident["n_params"], ident["n_fit_points"])
+
+
+def test_params_are_frozen_dataclasses(study):
+    p = study.calibrate()
+    assert dataclasses.is_dataclass(p)
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        setattr(p, dataclasses.fields(p)[0].name, 0.0)
+
+
+def test_protocol_machinery_on_a_toy_study():
+    """Leave-one-out and estimability on a linear toy model whose answers are known by hand."""
+    toy = _toy()
+    loo = protocol.leave_one_out(toy).set_index("key")
+    # y = a * x fitted to x = 1, 2 (paper 2, 4): dropping either predicts it exactly
+    assert loo.loc["p1", "model_value"] == pytest.approx(2.0)
+    assert loo.loc["p2", "model_value"] == pytest.approx(4.0)
+    # b only moves p3; without p3 nothing determines it: not estimable (NaN), never a made-up number
+    assert not loo.loc["p3", "estimable"] and math.isnan(loo.loc["p3", "model_value"])
+    ident = protocol.identifiability(toy)
+    assert ident["n_params"] == 2 and ident["jacobian_rank"] == 2
+    assert ident["fitted_from"]["b"] == ("p3",)
+
+
+def _toy():
+    import types
+
+    @dataclasses.dataclass(frozen=True)
+    class Params:
+        a: float
+        b: float
+
+    class _T(protocol.Target):
+        def paper_value(self):
+            return {"p1": 2.0, "p2": 4.0, "p3": 9.0}[self.key]
+
+    targets = (_T("p1", "toy/t", "y", (("x", "1"),)), _T("p2", "toy/t", "y", (("x", "2"),)),
+               _T("p3", "toy/t", "z", (("x", "3"),)))
+
+    def predict(p, keys):
+        val = {"p1": p.a * 1, "p2": p.a * 2, "p3": p.a * 3 + p.b}
+        return {k: val[k] for k in keys}
+
+    def calibrate(fit_on=None):
+        fit_on = tuple(fit_on or ("p1", "p2", "p3"))
+        a_keys = [k for k in fit_on if k in ("p1", "p2")]
+        a = np.mean([{"p1": 2.0, "p2": 2.0}[k] for k in a_keys]) if a_keys else 1.0
+        b = 9.0 - 3 * a if "p3" in fit_on else 0.5
+        return Params(float(a), float(b))
+
+    mod = types.SimpleNamespace(STUDY="toy_study_for_tests", targets=lambda: targets, predict=predict,
+                                calibrate=calibrate, Params=Params, PARAM_DOCS={"a": ("1", "slope"),
+                                                                                "b": ("1", "offset")})
+    return mod

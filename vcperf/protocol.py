@@ -1,0 +1,398 @@
+"""The study protocol: what every study subpackage implements, and the machinery they all share.
+
+A study (``vcperf.vcha``, ``vcperf.robo``, ``vcperf.ft``, ``vcperf.contentlib``, ``vcperf.vmotion``)
+is a subpackage whose ``__init__`` exposes
+
+========================  =====================================================================
+``STUDY``                 the ``data/`` folder name, e.g. ``"vcha2016"``
+``Params``                frozen dataclass of the calibrated parameters (float fields, SI; may
+                          nest frozen dataclasses of floats)
+``PARAM_DOCS``            parameter name -> ``(unit, meaning)``, one entry per float leaf of
+                          ``Params`` (nested names joined with ``.``)
+``targets()``             every paper number the model speaks to, as :class:`Target` rows
+``calibrate(fit_on=None)``  fit ``Params`` to the ``fit`` targets (or to the keys ``fit_on``)
+``predict(params, keys)``   model value (SI) of each target key under ``params``
+``leave_one_out()``       ``protocol.leave_one_out(module)``: a DataFrame, one row per fitted target
+``fidelity_rows()``       ``protocol.fidelity_rows(module)``: the study's ledger rows
+``parameter_table()``     ``protocol.parameter_table(module)``: name, value, unit, meaning, rows
+========================  =====================================================================
+
+The last three are the shared implementations below, so that every study is judged the same way.
+
+Ledger kinds (``FidelityRow.kind``)
+-----------------------------------
+``fitted``
+    a target with role ``fit``, computed with the parameters fitted to it.
+``loo``
+    the same paper number predicted by a refit *without it and without every fit target of the
+    same condition group* (numbers the paper states for the same run: e.g. throughput, latency and
+    CPU of one 64-client VCHA run are held out together). When the remaining targets do not
+    determine the prediction (its gradient is not in the row space of the refit's Jacobian: the
+    classic estimability test of a linearised least-squares model), the row says ``not estimable``
+    and carries NaN, rather than an arbitrary number.
+``predicted``
+    a target never used in any fit, and not a function of fitted numbers.
+``derived``
+    a paper number that is a function of other paper numbers (a total, a ratio of two fitted
+    values, ...): shown, never counted in skill.
+``bound``
+    an inequality the paper states ("under 3 Gbps"): pass or fail.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import importlib
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+#: The five studies and the subpackage implementing each.
+STUDY_MODULES = {
+    "vcha2016": "vcperf.vcha",
+    "robo2019": "vcperf.robo",
+    "ft2016": "vcperf.ft",
+    "contentlib2015": "vcperf.contentlib",
+    "vmotion2020": "vcperf.vmotion",
+}
+
+#: What a study's ``__init__`` must expose (checked by ``tests/test_protocol.py``).
+REQUIRED = ("STUDY", "Params", "PARAM_DOCS", "targets", "calibrate", "predict", "leave_one_out",
+            "fidelity_rows", "parameter_table")
+
+ROLES = ("fit", "predicted", "derived", "bound")
+KINDS = ("fitted", "loo", "predicted", "derived", "bound")
+_KIND_OF_ROLE = {"fit": "fitted", "predicted": "predicted", "derived": "derived", "bound": "bound"}
+
+#: Relative step of the finite-difference Jacobian (on each parameter's own scale).
+JACOBIAN_STEP = 1e-6
+#: A direction counts as determined by the fit when at most this share of it lies outside the row
+#: space of the fit's Jacobian; singular values below ``RANK_TOL`` x the largest count as zero.
+ESTIMABLE_TOL = 1e-3
+RANK_TOL = 1e-7
+
+
+@dataclass(frozen=True)
+class Target:
+    """One paper number a study's model speaks to.
+
+    Parameters
+    ----------
+    key : str
+        Unique within the study, e.g. ``"t05_throughput_64_enabled"``.
+    table : str
+        ``"<study>/<table>"`` in ``data/``.
+    quantity : str
+        The ``quantity`` cell.
+    conditions : tuple of (str, str)
+        Condition column values selecting exactly one row of ``table`` with ``quantity``.
+    role : str
+        One of :data:`ROLES`: ``fit`` (used by the default calibration), ``predicted``, ``derived``
+        (a function of other paper numbers, see ``depends_on``) or ``bound`` (the row's relation
+        is an inequality, judged pass/fail).
+    group : str, optional
+        Condition group held out together in leave-one-out; default: the conditions themselves
+        (``"clients=64; vcha=enabled"``), so rows of different tables stated for the same run
+        share a group.
+    depends_on : tuple of str
+        For ``derived`` targets, the keys (or data tables) whose paper values this one is computed
+        from.
+    note : str
+        Anything a reader of the ledger must know (how the model computes it, why it is derived).
+    """
+
+    key: str
+    table: str
+    quantity: str
+    conditions: tuple = ()
+    role: str = "fit"
+    group: str | None = None
+    depends_on: tuple = ()
+    note: str = ""
+
+    def __post_init__(self):
+        if self.role not in ROLES:
+            raise ValueError(f"role must be one of {ROLES}; got {self.role!r} (target {self.key})")
+        object.__setattr__(self, "conditions", tuple((str(c), str(v)) for c, v in self.conditions))
+        object.__setattr__(self, "depends_on", tuple(self.depends_on))
+
+    @property
+    def condition_group(self) -> str:
+        """The leave-one-out group: ``group`` or the canonical conditions string."""
+        if self.group is not None:
+            return self.group
+        return "; ".join(f"{c}={v}" for c, v in sorted(self.conditions)) or self.table
+
+    @property
+    def conditions_text(self) -> str:
+        return "; ".join(f"{c}={v}" for c, v in self.conditions)
+
+    def data_row(self):
+        """The one ``data/`` row this target names (a pandas Series)."""
+        from vcperf import data
+
+        return data.row(self.table, self.quantity, **dict(self.conditions))
+
+    def paper_value(self) -> float:
+        """The paper's value in SI (percent and ratios as fractions)."""
+        from vcperf import data
+
+        r = self.data_row()
+        return float(data.to_si(r["value"], r["unit"]))
+
+
+def study_module(study: str):
+    """The subpackage implementing ``study`` (a key of :data:`STUDY_MODULES`)."""
+    if study not in STUDY_MODULES:
+        raise ValueError(f"study must be one of {list(STUDY_MODULES)}; got {study!r}")
+    return importlib.import_module(STUDY_MODULES[study])
+
+
+def target_map(module) -> dict:
+    """Key -> :class:`Target` for a study module (keys must be unique)."""
+    out = {}
+    for t in module.targets():
+        if t.key in out:
+            raise ValueError(f"{module.STUDY}: target key {t.key!r} is used twice")
+        out[t.key] = t
+    return out
+
+
+def fit_keys(module) -> tuple:
+    """Keys of the targets the default calibration is fitted to."""
+    return tuple(k for k, t in target_map(module).items() if t.role == "fit")
+
+
+# ------------------------------------------------------------------------------ parameter vectors
+
+
+def param_names(params, prefix: str = "") -> list[str]:
+    """Names of the float leaves of a (possibly nested) parameter dataclass, ``a.b`` for nesting."""
+    out = []
+    for f in dataclasses.fields(params):
+        val = getattr(params, f.name)
+        if dataclasses.is_dataclass(val):
+            out += param_names(val, f"{prefix}{f.name}.")
+        elif isinstance(val, float):
+            out.append(prefix + f.name)
+    return out
+
+
+def param_vector(params) -> np.ndarray:
+    """Values of :func:`param_names`, in order."""
+    return np.array([_get(params, n) for n in param_names(params)], dtype=float)
+
+
+def _get(params, name: str):
+    for part in name.split("."):
+        params = getattr(params, part)
+    return params
+
+
+def with_values(params, values: dict):
+    """A copy of ``params`` with the leaves named in ``values`` replaced (nested names allowed)."""
+    top: dict = {}
+    for name, val in values.items():
+        head, _, rest = name.partition(".")
+        top.setdefault(head, {})
+        if rest:
+            top[head][rest] = val
+        else:
+            top[head] = val
+    changes = {}
+    for head, val in top.items():
+        cur = getattr(params, head)
+        if isinstance(val, dict):
+            changes[head] = with_values(cur, val)
+        else:
+            changes[head] = float(val)
+    return dataclasses.replace(params, **changes)
+
+
+def _steps(x: np.ndarray) -> np.ndarray:
+    return JACOBIAN_STEP * np.maximum(np.abs(x), 1e-12)
+
+
+def jacobian(module, params, keys) -> tuple[np.ndarray, list[str]]:
+    """d(model / |paper|) / d(parameter / |parameter|) for ``keys``: rows keys, columns parameters.
+
+    Central finite differences on each parameter's own scale. Rows are scaled by the paper value so
+    that targets in different units weigh alike.
+    """
+    names = param_names(params)
+    x = np.array([_get(params, n) for n in names])
+    tmap = target_map(module)
+    scale = np.array([max(abs(tmap[k].paper_value()), 1e-300) for k in keys])
+    h = _steps(x)
+    cols = []
+    for i, name in enumerate(names):
+        up = module.predict(with_values(params, {name: x[i] + h[i]}), keys)
+        dn = module.predict(with_values(params, {name: x[i] - h[i]}), keys)
+        d = (np.array([up[k] for k in keys]) - np.array([dn[k] for k in keys])) / (2 * h[i])
+        cols.append(d * max(abs(x[i]), 1e-12) / scale)
+    jac = np.column_stack(cols) if cols else np.zeros((len(keys), 0))
+    jac[~np.isfinite(jac)] = 0.0
+    return jac, names
+
+
+def _row_space(jac: np.ndarray) -> np.ndarray:
+    if jac.size == 0:
+        return np.zeros((jac.shape[1], 0))
+    _, s, vt = np.linalg.svd(jac, full_matrices=False)
+    rank = int((s > RANK_TOL * max(s.max(initial=0.0), 1e-300)).sum())
+    return vt[:rank].T
+
+
+def rank(jac: np.ndarray) -> int:
+    """Numerical rank of a Jacobian (singular values above ``RANK_TOL`` x the largest)."""
+    return _row_space(jac).shape[1]
+
+
+def estimable(jac: np.ndarray, grad: np.ndarray) -> bool:
+    """Whether a linear function with gradient ``grad`` is determined by a fit with Jacobian ``jac``."""
+    norm = float(np.linalg.norm(grad))
+    if norm == 0.0:
+        return True
+    basis = _row_space(jac)
+    resid = grad - basis @ (basis.T @ grad)
+    return float(np.linalg.norm(resid)) <= ESTIMABLE_TOL * norm
+
+
+# ------------------------------------------------------------------------------- leave-one-out
+
+
+#: (study, what) -> cached result. Calibrations and refits are deterministic, so a process computes
+#: each once; :func:`clear_caches` forgets them.
+_CACHE: dict = {}
+
+
+def _cached(module, what: str, compute):
+    key = (module.STUDY, what)
+    if key not in _CACHE:
+        _CACHE[key] = compute()
+    return _CACHE[key]
+
+
+def _loo(module):
+    import pandas as pd
+
+    tmap = target_map(module)
+    fitted = fit_keys(module)
+    groups: dict[str, list[str]] = {}
+    for k in fitted:
+        groups.setdefault(tmap[k].condition_group, []).append(k)
+    recs = []
+    for group, held in groups.items():
+        rest = tuple(k for k in fitted if k not in held)
+        try:
+            params = module.calibrate(fit_on=rest)
+            error = ""
+        except ValueError as err:  # too few points left to fit: nothing can be predicted
+            params, error = None, str(err)
+        if params is not None:
+            jac, _ = jacobian(module, params, rest)
+            grads, _ = jacobian(module, params, tuple(held))
+            preds = module.predict(params, tuple(held))
+        for i, k in enumerate(held):
+            paper = tmap[k].paper_value()
+            ok = params is not None and estimable(jac, grads[i])
+            model = float(preds[k]) if ok else math.nan
+            note = "" if ok else (f"not estimable: {error}" if error else
+                                  "not estimable: the other fit targets do not determine it")
+            recs.append({"key": k, "group": group, "n_held_out": len(held), "n_fit": len(rest),
+                         "paper_value": paper, "model_value": model,
+                         "rel_error": (model - paper) / abs(paper) if paper != 0 else math.nan,
+                         "estimable": ok, "note": note})
+    return pd.DataFrame(recs, columns=["key", "group", "n_held_out", "n_fit", "paper_value", "model_value",
+                                       "rel_error", "estimable", "note"])
+
+
+def leave_one_out(module):
+    """Leave-one-out of every fitted target of a study (see the module docstring, kind ``loo``).
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per fit target: key, group, n_held_out (targets dropped with it), n_fit (targets the
+        refit used), paper_value, model_value (SI; NaN when not estimable), rel_error, estimable, note.
+    """
+    return _cached(module, "loo", lambda: _loo(module)).copy()
+
+
+# ------------------------------------------------------------------------------------ ledger
+
+
+def _calibrated(module):
+    return _cached(module, "calibrate", module.calibrate)
+
+
+def fidelity_rows(module) -> list:
+    """The ledger rows of a study: every target under the default calibration, plus its loo rows."""
+    from vcperf import data
+    from vcperf.fidelity import FidelityRow
+
+    tmap = target_map(module)
+    params = _calibrated(module)
+    model = module.predict(params, tuple(tmap))
+    loo = leave_one_out(module).set_index("key")
+    rows = []
+    for k, t in tmap.items():
+        r = t.data_row()
+        si_unit = data.UNITS[r["unit"]][0]
+        base = dict(study=module.STUDY, key=k, source=t.table, locator=r["locator"] or _locator(t.table),
+                    quantity=t.quantity, conditions=t.conditions_text, unit=si_unit, display_unit=r["unit"],
+                    relation=r["relation"] or "=", paper_value=t.paper_value())
+        rows.append(FidelityRow(**base, model_value=float(model[k]), kind=_KIND_OF_ROLE[t.role], note=t.note))
+        if t.role == "fit":
+            lr = loo.loc[k]
+            rows.append(FidelityRow(**base, model_value=float(lr["model_value"]), kind="loo",
+                                    note=lr["note"] or f"refit without group '{lr['group']}' "
+                                                       f"({lr['n_held_out']} held out, {lr['n_fit']} fitted)"))
+    return rows
+
+
+def _locator(table: str) -> str:
+    from vcperf import data
+
+    return data.load(table).attrs["provenance"]["locator"]
+
+
+def _identifiability(module) -> dict:
+    params = _calibrated(module)
+    keys = fit_keys(module)
+    jac, names = jacobian(module, params, keys)
+    groups = {target_map(module)[k].condition_group for k in keys}
+    per_param = {n: estimable(jac, np.eye(len(names))[i]) for i, n in enumerate(names)}
+    moved_by = {n: tuple(k for j, k in enumerate(keys) if abs(jac[j, i]) > 1e-9) for i, n in enumerate(names)}
+    return {"n_params": len(names), "n_fit_points": len(keys), "n_fit_groups": len(groups),
+            "jacobian_rank": rank(jac), "identifiable": per_param, "fitted_from": moved_by}
+
+
+def identifiability(module) -> dict:
+    """Parameters vs fit points, Jacobian rank and which parameters the fit determines.
+
+    Returns a dict: n_params, n_fit_points, n_fit_groups (independent runs), jacobian_rank,
+    identifiable (name -> bool), fitted_from (name -> keys of fit targets that move it).
+    """
+    return dict(_cached(module, "identifiability", lambda: _identifiability(module)))
+
+
+def parameter_table(module):
+    """Calibrated parameters of a study: name, value, unit, meaning, identifiable, fitted_from."""
+    import pandas as pd
+
+    params = _calibrated(module)
+    ident = identifiability(module)
+    recs = []
+    for name in param_names(params):
+        unit, meaning = module.PARAM_DOCS[name]
+        recs.append({"name": name, "value": _get(params, name), "unit": unit, "meaning": meaning,
+                     "identifiable": ident["identifiable"].get(name, False),
+                     "fitted_from": ", ".join(ident["fitted_from"].get(name, ())) or "(fixed)"})
+    return pd.DataFrame(recs)
+
+
+def clear_caches() -> None:
+    """Forget cached calibrations, leave-one-out refits and identifiability (after a data edit)."""
+    _CACHE.clear()
