@@ -327,6 +327,15 @@ def _calibrated(module):
     return _cached(module, "calibrate", module.calibrate)
 
 
+def calibrated(study: str):
+    """The default calibration of ``study`` (cached): what model functions use when ``params=None``.
+
+    Model files call this instead of importing their study's calibration, so that they never read
+    ``data/`` themselves.
+    """
+    return _calibrated(study_module(study))
+
+
 def fidelity_rows(module) -> list:
     """The ledger rows of a study: every target under the default calibration, plus its loo rows."""
     from vcperf import data

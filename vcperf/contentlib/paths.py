@@ -1,0 +1,233 @@
+"""vSphere Content Library VM deployment paths: ``003_a39039efb1262c72.txt``.
+
+The study (Guan and Bergamasco, VMware VROOM! blog, July 2015) deploys one 39 GB OVF template from a
+Content Library item under four storage layouts (Experiments table; Figure 3) and compares the
+completion times (Figure 4, Observations table). Each layout makes the Transfer Service pick one
+*data path*; this module models a deployment as bytes moving through the stages of that path.
+
+Paths (``PATHS``) and their stages
+----------------------------------
+``vaai`` (Experiment 1)
+    Both datastores on one VAAI-capable array: the array copies internally (XCOPY) at its
+    backend copy rate ``array_copy_rate_bytes_per_s`` (calibrated); no byte crosses the host.
+``host_fc`` (Experiment 2)
+    One ESXi host sees both datastores: its software data mover reads each chunk over Fibre Channel
+    and writes it back. The data mover keeps a fixed number of I/Os in flight, so (Little's law) its
+    rate is ``in-flight bytes / per-I/O time`` and the per-I/O time is the array's service time
+    *plus* the FC wire time: ``1 / (1 / array_rate + 1 / fc_payload_rate)``.
+``host_to_host`` (Experiment 3)
+    Source and destination datastores on different hosts: the source host's data mover reads, NFC
+    ships the bytes host to host over Ethernet at ``nfc_efficiency`` (calibrated) of the line rate,
+    the destination host's data mover writes. These three stages are pipelined, so the slowest one
+    sets the rate.
+``streaming`` (Experiment 4)
+    The template sits compressed on an NFS share mounted on vCenter (or the hosts are in different
+    vCenters): the Transfer Service reads the compressed stream over the data network, decompresses
+    it (``decompression_rate_bytes_per_s`` per stream, calibrated; ``compression_ratio``,
+    calibrated) and streams it over the management network to the destination host with NFC. The
+    Transfer Service does these three steps one after the other for every chunk (one more hop and
+    compression, Data Transfer section), so their times add; the destination host's write is
+    pipelined behind it.
+
+Deployment time = ``setup_time_s`` + size / (pipelined bottleneck rate), or + the sum of the serial
+stage times for the streaming path. The study prints no small-template time, so the fixed cost is
+not identifiable and defaults to 0.
+
+Physical inputs (not fitted): the FC and Ethernet line rates, 8b/10b FC encoding, TCP/Ethernet framing
+(see the module constants), the vCenter vCPU count and the number of disks decompressed in parallel.
+The four unknown rates of :class:`Params` are fitted by :mod:`vcperf.contentlib.calibration`; this
+module never reads ``data/`` (``params=None`` means the default calibration, through
+:func:`vcperf.protocol.calibrated`).
+"""
+
+from __future__ import annotations
+
+import functools
+from dataclasses import dataclass
+
+import numpy as np
+
+from vcperf import _validate as v
+from vcperf import network
+
+STUDY = "contentlib2015"
+SEED = "003_a39039efb1262c72.txt"
+
+PATHS = ("vaai", "host_fc", "host_to_host", "streaming")
+#: Experiment number of the study that exercises each path (Experiments table).
+PATH_EXPERIMENT = {"vaai": 1, "host_fc": 2, "host_to_host": 3, "streaming": 4}
+PATH_LABELS = {
+    "vaai": "Exp 1: VAAI array copy",
+    "host_fc": "Exp 2: one host, 8 Gb FC",
+    "host_to_host": "Exp 3: host to host (NFC)",
+    "streaming": "Exp 4: vCenter streaming",
+}
+
+#: Fibre Channel 1/2/4/8GFC use 8b/10b line coding: 8 payload bits per 10 line bits, and the
+#: "8 Gb" name is the nominal rate whose payload is 800 MB/s per direction (FC-PI-4).
+FC_ENCODING_EFFICIENCY = 0.8
+
+#: Default rates for the public functions (documented physical defaults, not fitted):
+DEFAULT_FC_BANDWIDTH_BPS = 8e9  # 8GFC, the FC generation of 2015-era HBAs (nominal rate)
+DEFAULT_NETWORK_BPS = 1e9  # Gigabit Ethernet data network (host to host, NFS to vCenter)
+DEFAULT_MGMT_NETWORK_BPS = 1e9  # Gigabit Ethernet management network (vCenter to hosts)
+DEFAULT_VCENTER_VCPUS = 16  # the "large" vCenter Server Appliance 6.0 size (16 vCPU)
+DEFAULT_DECOMPRESSION_STREAMS = 1  # disks decompressed at once: one VMDK stream at a time
+
+
+@dataclass(frozen=True)
+class Params:
+    """Calibrated rates of the deployment model (:func:`calibrate`; meaning in :data:`PARAM_DOCS`)."""
+
+    array_copy_rate_bytes_per_s: float
+    nfc_efficiency: float
+    compression_ratio: float
+    decompression_rate_bytes_per_s: float
+
+    def __post_init__(self):
+        v.positive("array_copy_rate_bytes_per_s", self.array_copy_rate_bytes_per_s)
+        v.check_range("nfc_efficiency", self.nfc_efficiency, 0.0, 1.0, lo_open=True)
+        v.check_range("compression_ratio", self.compression_ratio, 1.0, np.inf, hi_open=True)
+        v.positive("decompression_rate_bytes_per_s", self.decompression_rate_bytes_per_s)
+
+
+#: name -> (unit, meaning) of every calibrated parameter of :class:`Params`. The rows each is fitted
+#: from are computed (:func:`vcperf.protocol.parameter_table`).
+PARAM_DOCS = {
+    "array_copy_rate_bytes_per_s": (
+        "B/s", "backend copy rate of the array (read + write of every byte, as in a VAAI XCOPY)"),
+    "nfc_efficiency": (
+        "1", "share of the Ethernet line rate an NFC host-to-host (or vCenter-to-host) copy achieves"),
+    "compression_ratio": (
+        "1", "uncompressed / compressed size of the template on the vCenter NFS store"),
+    "decompression_rate_bytes_per_s": (
+        "B/s", "uncompressed bytes per second one Transfer Service thread decompresses (one stream)"),
+}
+
+
+# ----------------------------------------------------------------------------------------------- model
+
+
+def _check_path(path: str) -> str:
+    return v.choice("path", path, PATHS)
+
+
+def _inputs(size_bytes, network_bps, mgmt_network_bps, fc_bandwidth_bps, vcenter_vcpus,
+            decompression_streams, setup_time_s):
+    size = v.nonneg("size_bytes", size_bytes)
+    net = v.positive("network_bps", network_bps)
+    mgmt = v.positive("mgmt_network_bps", mgmt_network_bps)
+    fc = v.positive("fc_bandwidth_bps", fc_bandwidth_bps)
+    vcpus = v.check_range("vcenter_vcpus", vcenter_vcpus, 1.0, 1024.0)
+    streams = v.check_range("decompression_streams", decompression_streams, 1.0, 1024.0)
+    setup = v.nonneg("setup_time_s", setup_time_s)
+    return size, net, mgmt, fc, vcpus, streams, setup
+
+
+@dataclass(frozen=True)
+class Stages:
+    """Per-stage rates (uncompressed bytes per second) of one path; arrays broadcast over inputs.
+
+    ``pipelined`` stages run concurrently (the slowest sets the rate); ``serial`` stages run one after
+    the other per chunk (their times add) and, as a block, are pipelined with ``pipelined``.
+    """
+
+    pipelined: dict
+    serial: dict
+
+    def time_per_byte_s(self):
+        """Seconds per uncompressed byte: max(pipelined 1/rate, sum of serial 1/rate)."""
+        per_byte = [1.0 / r for r in self.pipelined.values()]
+        if self.serial:
+            per_byte.append(sum(1.0 / r for r in self.serial.values()))
+        return functools.reduce(np.maximum, per_byte)
+
+    def bottleneck_rate_bytes_per_s(self):
+        """Rate of the slowest single stage (an upper bound on end-to-end throughput)."""
+        return functools.reduce(np.minimum, [*self.pipelined.values(), *self.serial.values()])
+
+
+def path_stages(path: str, *, network_bps=DEFAULT_NETWORK_BPS, mgmt_network_bps=DEFAULT_MGMT_NETWORK_BPS,
+                fc_bandwidth_bps=DEFAULT_FC_BANDWIDTH_BPS, vcenter_vcpus=DEFAULT_VCENTER_VCPUS,
+                decompression_streams=DEFAULT_DECOMPRESSION_STREAMS, params: Params | None = None) -> Stages:
+    """Stage rates of ``path`` (see the module docstring for the mechanism of each stage).
+
+    Parameters
+    ----------
+    path : str
+        One of :data:`PATHS`.
+    network_bps : float or array_like
+        Data network line rate (bit/s): host to host (``host_to_host``) or NFS server to vCenter
+        (``streaming``). Default 1 GbE, the testbed's BCM5709 NICs.
+    mgmt_network_bps : float or array_like
+        vCenter-to-host management network line rate (bit/s), used by ``streaming``. Default 1 GbE.
+    fc_bandwidth_bps : float or array_like
+        Nominal Fibre Channel rate (bit/s); payload rate = nominal x 8b/10b. Default 8GFC.
+    vcenter_vcpus : float or array_like
+        vCPUs of the vCenter appliance, in [1, 1024]. Default 16 (large vCSA 6.0; the testbed's).
+    decompression_streams : float or array_like
+        Disks (VMDK streams) the Transfer Service decompresses at once, in [1, 1024]; the
+        decompression rate scales with min(vCPUs, streams). Default 1.
+    params : Params, optional
+        Calibrated rates; default: the study's calibration (:func:`vcperf.contentlib.calibrate`).
+    """
+    _check_path(path)
+    _, net, mgmt, fc, vcpus, streams, _ = _inputs(0.0, network_bps, mgmt_network_bps, fc_bandwidth_bps,
+                                                   vcenter_vcpus, decompression_streams, 0.0)
+    if params is not None and not isinstance(params, Params):
+        raise ValueError(f"params must be a contentlib.Params or None; got {params!r}")
+    if params is None:
+        from vcperf import protocol
+
+        params = protocol.calibrated(STUDY)
+    p = params
+    array = np.asarray(p.array_copy_rate_bytes_per_s, dtype=float)
+    fc_payload = fc * FC_ENCODING_EFFICIENCY / 8.0
+    mover = 1.0 / (1.0 / array + 1.0 / fc_payload)  # Little's law: array service + FC wire per I/O
+    if path == "vaai":
+        return Stages({"array_copy": array}, {})
+    if path == "host_fc":
+        return Stages({"host_data_mover": mover}, {})
+    if path == "host_to_host":
+        nfc = p.nfc_efficiency * net / 8.0
+        return Stages({"source_data_mover": mover, "nfc_ethernet": nfc, "destination_data_mover": mover}, {})
+    source = p.compression_ratio * network.TCP_PAYLOAD_FRACTION * net / 8.0  # compressed bytes on the wire
+    decompress = p.decompression_rate_bytes_per_s * np.minimum(vcpus, streams)
+    to_host = p.nfc_efficiency * mgmt / 8.0
+    return Stages({"destination_data_mover": mover},
+                  {"source_read_compressed": source, "decompression": decompress, "nfc_to_host": to_host})
+
+
+def deploy_time_s(path: str, size_bytes, *, network_bps=DEFAULT_NETWORK_BPS,
+                  mgmt_network_bps=DEFAULT_MGMT_NETWORK_BPS, fc_bandwidth_bps=DEFAULT_FC_BANDWIDTH_BPS,
+                  vcenter_vcpus=DEFAULT_VCENTER_VCPUS, decompression_streams=DEFAULT_DECOMPRESSION_STREAMS,
+                  setup_time_s=0.0, params: Params | None = None):
+    """Completion time (s) of deploying a ``size_bytes`` template over ``path``.
+
+    Vectorized: every numeric argument may be an array; they broadcast together.
+
+    Parameters
+    ----------
+    path : str
+        One of :data:`PATHS` (Experiments 1-4 of ``003_a39039efb1262c72.txt``, Experiments table).
+    size_bytes : float or array_like
+        Uncompressed template size (bytes); the study's is 39 GB.
+    setup_time_s : float or array_like
+        Fixed cost (s) independent of size. Default 0: the study prints no time it could be fitted from.
+    network_bps, mgmt_network_bps, fc_bandwidth_bps, vcenter_vcpus, decompression_streams, params
+        See :func:`path_stages`.
+
+    Returns
+    -------
+    numpy.ndarray
+        ``setup_time_s + size_bytes * time_per_byte`` (:meth:`Stages.time_per_byte_s`).
+    """
+    _check_path(path)
+    checked = _inputs(size_bytes, network_bps, mgmt_network_bps, fc_bandwidth_bps, vcenter_vcpus,
+                      decompression_streams, setup_time_s)
+    size, setup = checked[0], checked[-1]
+    shape = np.broadcast_shapes(*(a.shape for a in checked))  # every input broadcasts, used or not
+    stages = path_stages(path, network_bps=network_bps, mgmt_network_bps=mgmt_network_bps,
+                         fc_bandwidth_bps=fc_bandwidth_bps, vcenter_vcpus=vcenter_vcpus,
+                         decompression_streams=decompression_streams, params=params)
+    return np.broadcast_to(setup + size * stages.time_per_byte_s(), shape).copy()
