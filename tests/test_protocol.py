@@ -156,3 +156,33 @@ def _toy():
                                 calibrate=calibrate, Params=Params, PARAM_DOCS={"a": ("1", "slope"),
                                                                                 "b": ("1", "offset")})
     return mod
+
+
+def test_disk_cache_is_shared_and_keyed_by_the_source_digest(tmp_path, monkeypatch):
+    """A second process (here: a cleared in-process cache) reads the same results from disk; a changed
+    source digest (an edited model or data file) recomputes; VCPERF_NO_CACHE disables the cache."""
+    import pickle
+
+    monkeypatch.setenv("VCPERF_CACHE_DIR", str(tmp_path))
+    monkeypatch.delenv("VCPERF_NO_CACHE", raising=False)
+    study = protocol.study_module("contentlib2015")
+    protocol.clear_caches()
+    first = study.leave_one_out()
+    files = sorted(tmp_path.glob("contentlib2015-loo-*.pickle"))
+    assert len(files) == 1
+    # Poison the file: a cleared process cache must read it back (proving the disk is used) ...
+    poisoned = first.copy()
+    poisoned["note"] = "from disk"
+    files[0].write_bytes(pickle.dumps(poisoned))
+    protocol.clear_caches()
+    monkeypatch.setattr(protocol, "source_digest", lambda: files[0].name.split("-loo-")[1][:-7] + "0" * 44)
+    assert (study.leave_one_out()["note"] == "from disk").all()
+    # ... and a different digest (any source or data edit) recomputes the honest values.
+    protocol.clear_caches()
+    monkeypatch.setattr(protocol, "source_digest", lambda: "f" * 64)
+    again = study.leave_one_out()
+    assert not (again["note"] == "from disk").any()
+    assert again.drop(columns="note").equals(first.drop(columns="note"))
+    monkeypatch.setenv("VCPERF_NO_CACHE", "1")
+    assert protocol.cache_dir() is None
+    protocol.clear_caches()

@@ -41,6 +41,10 @@ README_END = "<!-- ledger-summary:end -->"
 
 
 def _cmd_fidelity(args) -> int:
+    import os
+
+    if args.no_cache:
+        os.environ["VCPERF_NO_CACHE"] = "1"
     from vcperf import fidelity
 
     df = fidelity.table(args.study)
@@ -148,6 +152,8 @@ def build_parser() -> argparse.ArgumentParser:
                    help="print only the per-study summary (Markdown; README shows exactly this)")
     p.add_argument("--readme", metavar="README.md", default=None,
                    help="write the summary into the ledger-summary block of this file")
+    p.add_argument("--no-cache", action="store_true",
+                   help="recompute every calibration and refit instead of reading the disk cache")
     p.set_defaults(func=_cmd_fidelity)
 
     p = sub.add_parser("sweep", help="evaluate a model function over a parameter grid (optionally on Dask)")
