@@ -186,3 +186,50 @@ def test_disk_cache_is_shared_and_keyed_by_the_source_digest(tmp_path, monkeypat
     monkeypatch.setenv("VCPERF_NO_CACHE", "1")
     assert protocol.cache_dir() is None
     protocol.clear_caches()
+
+
+def test_fit_uncertainty_matches_the_least_squares_formula():
+    """One-parameter model y = a x fitted to three noisy points: the Gauss-Newton variance of the
+    relative perturbation of a is sigma^2 / sum(g_i^2) with g_i = x_i a / |y_i|, sigma the larger of
+    the residual standard deviation and the papers' noise floor; the band adds one measurement's noise."""
+    import types
+
+    from scipy.stats import norm
+
+    @dataclasses.dataclass(frozen=True)
+    class Params:
+        a: float
+
+    paper = {"q1": 2.2, "q2": 3.8, "q3": 6.3}
+    xs = {"q1": 1.0, "q2": 2.0, "q3": 3.0}
+
+    class _T(protocol.Target):
+        def paper_value(self):
+            return paper[self.key]
+
+    mod = types.SimpleNamespace(
+        STUDY="toy_linear_for_tests", Params=Params,
+        targets=lambda: tuple(_T(k, "toy/t", "y", (("x", str(xs[k])),)) for k in paper),
+        predict=lambda p, keys: {k: p.a * xs[k] for k in keys})
+    keys = tuple(paper)
+    y = np.array([paper[k] for k in keys])
+    x = np.array([xs[k] for k in keys])
+    # weighted least squares on relative residuals: a = sum(x y / y^2) / sum(x^2 / y^2)
+    a = float((x / y).sum() / ((x / y) ** 2).sum())
+    unc = protocol.fit_uncertainty(mod, Params(a), keys)
+    resid = (a * x - y) / y
+    sigma = max(math.sqrt(resid @ resid / 2), protocol.noise_floor())
+    g = x * a / y
+    assert unc.sigma == pytest.approx(sigma, rel=1e-9)
+    assert unc.cov[0, 0] == pytest.approx(sigma**2 / (g @ g), rel=1e-5)
+    low, high = unc.band(a * 4.0, np.array([4.0 * a / 5.0]), 5.0)
+    half = norm.ppf(0.95) * math.sqrt(unc.cov[0, 0] * (4.0 * a) ** 2 + (sigma * 4.0 * a) ** 2)
+    assert (low, high) == pytest.approx((4.0 * a - half, 4.0 * a + half), rel=1e-6)
+    # a direction the fit does not determine gets no interval
+    blind = protocol.FitUncertainty(jac=np.array([[1.0, 0.0]]), cov=np.zeros((2, 2)), sigma=0.01, dof=0)
+    assert all(math.isnan(v) for v in blind.band(1.0, np.array([0.0, 1.0]), 1.0))
+
+
+def test_noise_floor_is_read_from_the_vcha_error_margin_statement():
+    # Tables 14/15 differences "well within the error margin": the largest is 2.1 %, over sqrt(2).
+    assert protocol.noise_floor() == pytest.approx(0.021 / math.sqrt(2), rel=1e-9)

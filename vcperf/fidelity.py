@@ -26,7 +26,7 @@ __all__ = ["KINDS", "COLUMNS", "FidelityRow", "rows", "table", "summary", "forma
 
 COLUMNS = (
     "study", "key", "kind", "source", "locator", "quantity", "conditions", "unit", "display_unit", "relation",
-    "paper_value", "model_value", "rel_error", "passed", "note",
+    "paper_value", "model_value", "model_low", "model_high", "rel_error", "passed", "note",
 )
 
 
@@ -56,6 +56,15 @@ class FidelityRow:
     paper_value: float
     model_value: float
     note: str = ""
+    model_low: float = math.nan  # 90 % predictive interval (vcperf.protocol.FitUncertainty.band)
+    model_high: float = math.nan
+
+    @property
+    def covered(self) -> bool | None:
+        """Whether the paper value lies in [model_low, model_high]; None when there is no interval."""
+        if not (math.isfinite(self.model_low) and math.isfinite(self.model_high)):
+            return None
+        return bool(self.model_low <= self.paper_value <= self.model_high)
 
     def __post_init__(self):
         if self.kind not in KINDS:
@@ -99,7 +108,9 @@ def summary(df):
     """Per study: loo, predicted, bounds, fitted and derived counts and errors, plus identifiability.
 
     Errors are |rel_error|. ``loo_not_estimable`` counts loo rows the refit could not determine
-    (NaN); their medians are over the estimable ones.
+    (NaN); their medians are over the estimable ones. ``coverage`` is the share of loo and predicted
+    rows whose paper value lies in the model's 90 % interval (``n_interval`` rows have one), and
+    ``median_width`` the median interval width relative to the paper value.
     """
     import pandas as pd
 
@@ -118,6 +129,14 @@ def summary(df):
         rec["n_bound"] = len(bounds)
         rec["bounds_passed"] = int(bounds["passed"].astype(bool).sum())
         rec["n_derived"] = int((g["kind"] == "derived").sum())
+        # Interval skill: of the loo and predicted rows that have an interval, the share whose paper
+        # value falls inside it (a calibrated 90 % interval covers about 90 %), and the median width.
+        scored = g[g["kind"].isin(["loo", "predicted"]) & g["model_low"].notna() & g["model_high"].notna()]
+        inside = (scored["model_low"] <= scored["paper_value"]) & (scored["paper_value"] <= scored["model_high"])
+        rec["n_interval"] = len(scored)
+        rec["coverage"] = float(inside.mean()) if len(scored) else math.nan
+        width = (scored["model_high"] - scored["model_low"]) / scored["paper_value"].abs()
+        rec["median_width"] = float(width.median()) if len(scored) else math.nan
         ident = protocol.identifiability(study_module(study))
         rec.update({k: ident[k] for k in ("n_params", "n_fit_points", "n_fit_groups", "jacobian_rank")})
         out.append(rec)
@@ -130,15 +149,16 @@ def _pct(x: float) -> str:
 
 def format_summary(summ) -> str:
     """The summary as a Markdown table (what ``vcperf fidelity --summary`` prints and README shows)."""
-    head = ("| study | loo: n, median, max | predicted: n, median, max | bounds passed | fitted: n, median, max "
-            "| derived | parameters / fit points (runs), Jacobian rank |")
-    lines = [head, "|---|---|---|---|---|---:|---|"]
+    head = ("| study | loo: n, median, max | predicted: n, median, max | 90 % interval: coverage (n), median width "
+            "| bounds passed | fitted: n, median, max | derived | parameters / fit points (runs), Jacobian rank |")
+    lines = [head, "|---|---|---|---|---|---|---:|---|"]
     for _, r in summ.iterrows():
         ne = f" ({r['loo_not_estimable']} not estimable)" if r["loo_not_estimable"] else ""
         lines.append(
             f"| {r['study']} "
             f"| {r['n_loo']}{ne}, {_pct(r['loo_median'])}, {_pct(r['loo_max'])} "
             f"| {r['n_predicted']}, {_pct(r['predicted_median'])}, {_pct(r['predicted_max'])} "
+            f"| {_pct(r['coverage'])} ({r['n_interval']}), {_pct(r['median_width'])} "
             f"| {r['bounds_passed']} of {r['n_bound']} "
             f"| {r['n_fitted']}, {_pct(r['fitted_median'])}, {_pct(r['fitted_max'])} "
             f"| {r['n_derived']} "

@@ -260,6 +260,85 @@ def estimable(jac: np.ndarray, grad: np.ndarray) -> bool:
     return float(np.linalg.norm(resid)) <= ESTIMABLE_TOL * norm
 
 
+# ----------------------------------------------------------------------------------- uncertainty
+
+#: Central probability of the intervals the ledger and the what-if readouts report.
+INTERVAL = 0.90
+
+
+@functools.cache
+def noise_floor() -> float:
+    """Relative run-to-run noise of one measured number (a standard deviation, as a fraction).
+
+    The VCHA study calls the External-vs-Embedded PSC differences of its Tables 14 and 15 (-2.1 %,
+    -0.7 %, 1.3 %, 1.3 %) "well within the error margin of the experiment methodology"
+    (``000_bf7f1144753162c9.txt``, after Table 15). A difference of two runs has twice the variance
+    of one, so one run's noise is at least the largest of them over sqrt(2): about 1.5 %. Read from
+    ``data/`` here, never typed.
+    """
+    from vcperf import data
+
+    diffs = []
+    for table, quantity in (("vcha2016/table14_psc_throughput", "throughput_change"),
+                            ("vcha2016/table15_psc_latency", "avg_operation_latency_change")):
+        df = data.load(table)
+        rows = df[df["quantity"] == quantity]
+        diffs += [abs(float(data.to_si(v, u))) for v, u in zip(rows["value"], rows["unit"], strict=True)]
+    return max(diffs) / math.sqrt(2.0)
+
+
+@dataclass(frozen=True)
+class FitUncertainty:
+    """Linearised uncertainty of a least-squares calibration (Gauss-Newton covariance).
+
+    ``cov`` is the covariance of the relative parameter perturbations (d parameter / |parameter|):
+    ``sigma**2 * pinv(J.T @ J)`` with ``J`` the Jacobian of (model / |paper|) over the fit targets and
+    ``sigma`` the larger of the fit's residual standard deviation (``sqrt(RSS / (m - rank))``) and
+    :func:`noise_floor`. Directions the fit does not determine get no variance here: a prediction
+    that depends on them is *not estimable* and gets no interval.
+    """
+
+    jac: np.ndarray
+    cov: np.ndarray
+    sigma: float
+    dof: int
+
+    def band(self, model: float, grad: np.ndarray, paper_scale: float, interval: float = INTERVAL):
+        """``(low, high)`` predictive interval of a model value with gradient ``grad``.
+
+        Parameter uncertainty (``grad @ cov @ grad``, on the scale ``paper_scale``) plus the noise of
+        one measurement (``sigma`` x |model|), normal, central probability ``interval``.
+        """
+        from scipy.stats import norm
+
+        if not estimable(self.jac, grad):
+            return math.nan, math.nan
+        var = float(grad @ self.cov @ grad) * paper_scale**2 + (self.sigma * model) ** 2
+        half = float(norm.ppf(0.5 + interval / 2.0)) * math.sqrt(max(var, 0.0))
+        return model - half, model + half
+
+
+def fit_uncertainty(module, params, keys) -> FitUncertainty:
+    """:class:`FitUncertainty` of ``params`` fitted to the target ``keys`` of a study."""
+    tmap = target_map(module)
+    jac, _ = jacobian(module, params, keys)
+    model = module.predict(params, tuple(keys))
+    paper = np.array([tmap[k].paper_value() for k in keys])
+    resid = (np.array([model[k] for k in keys]) - paper) / np.maximum(np.abs(paper), 1e-300)
+    r = rank(jac)
+    dof = len(keys) - r
+    sigma = max(math.sqrt(float(resid @ resid) / dof) if dof > 0 else 0.0, noise_floor())
+    basis = _row_space(jac)
+    if basis.shape[1]:
+        _, s, vt = np.linalg.svd(jac, full_matrices=False)
+        inv = np.zeros_like(s)
+        inv[: basis.shape[1]] = 1.0 / s[: basis.shape[1]] ** 2
+        cov = sigma**2 * (vt.T * inv) @ vt
+    else:
+        cov = np.zeros((jac.shape[1], jac.shape[1]))
+    return FitUncertainty(jac=jac, cov=cov, sigma=sigma, dof=dof)
+
+
 # ------------------------------------------------------------------------------- leave-one-out
 
 
@@ -357,21 +436,22 @@ def _loo(module):
         except ValueError as err:  # too few points left to fit: nothing can be predicted
             params, error = None, str(err)
         if params is not None:
-            jac, _ = jacobian(module, params, rest)
+            unc = fit_uncertainty(module, params, rest)
             grads, _ = jacobian(module, params, tuple(held))
             preds = module.predict(params, tuple(held))
         for i, k in enumerate(held):
             paper = tmap[k].paper_value()
-            ok = params is not None and estimable(jac, grads[i])
+            ok = params is not None and estimable(unc.jac, grads[i])
             model = float(preds[k]) if ok else math.nan
+            low, high = unc.band(model, grads[i], abs(paper)) if ok else (math.nan, math.nan)
             note = "" if ok else (f"not estimable: {error}" if error else
                                   "not estimable: the other fit targets do not determine it")
             recs.append({"key": k, "group": group, "n_held_out": len(held), "n_fit": len(rest),
-                         "paper_value": paper, "model_value": model,
+                         "paper_value": paper, "model_value": model, "model_low": low, "model_high": high,
                          "rel_error": (model - paper) / abs(paper) if paper != 0 else math.nan,
                          "estimable": ok, "note": note})
     return pd.DataFrame(recs, columns=["key", "group", "n_held_out", "n_fit", "paper_value", "model_value",
-                                       "rel_error", "estimable", "note"])
+                                       "model_low", "model_high", "rel_error", "estimable", "note"])
 
 
 def leave_one_out(module):
@@ -381,7 +461,8 @@ def leave_one_out(module):
     -------
     pandas.DataFrame
         One row per fit target: key, group, n_held_out (targets dropped with it), n_fit (targets the
-        refit used), paper_value, model_value (SI; NaN when not estimable), rel_error, estimable, note.
+        refit used), paper_value, model_value (SI; NaN when not estimable), model_low, model_high (the
+        refit's own 90 % predictive interval, :class:`FitUncertainty`), rel_error, estimable, note.
     """
     return _cached(module, "loo", lambda: _loo(module)).copy()
 
@@ -410,18 +491,23 @@ def fidelity_rows(module) -> list:
     tmap = target_map(module)
     params = _calibrated(module)
     model = module.predict(params, tuple(tmap))
+    unc = _cached(module, "uncertainty", lambda: fit_uncertainty(module, params, fit_keys(module)))
+    grads = _cached(module, "gradients", lambda: jacobian(module, params, tuple(tmap))[0])
     loo = leave_one_out(module).set_index("key")
     rows = []
-    for k, t in tmap.items():
+    for i, (k, t) in enumerate(tmap.items()):
         r = t.data_row()
         si_unit = data.UNITS[r["unit"]][0]
         base = dict(study=module.STUDY, key=k, source=t.table, locator=r["locator"] or _locator(t.table),
                     quantity=t.quantity, conditions=t.conditions_text, unit=si_unit, display_unit=r["unit"],
                     relation=r["relation"] or "=", paper_value=t.paper_value())
-        rows.append(FidelityRow(**base, model_value=float(model[k]), kind=_KIND_OF_ROLE[t.role], note=t.note))
+        low, high = unc.band(float(model[k]), grads[i], abs(base["paper_value"]))
+        rows.append(FidelityRow(**base, model_value=float(model[k]), model_low=low, model_high=high,
+                                kind=_KIND_OF_ROLE[t.role], note=t.note))
         if t.role == "fit":
             lr = loo.loc[k]
-            rows.append(FidelityRow(**base, model_value=float(lr["model_value"]), kind="loo",
+            rows.append(FidelityRow(**base, model_value=float(lr["model_value"]), model_low=float(lr["model_low"]),
+                                    model_high=float(lr["model_high"]), kind="loo",
                                     note=lr["note"] or f"refit without group '{lr['group']}' "
                                                        f"({lr['n_held_out']} held out, {lr['n_fit']} fitted)"))
     return rows
