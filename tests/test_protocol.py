@@ -233,3 +233,26 @@ def test_fit_uncertainty_matches_the_least_squares_formula():
 def test_noise_floor_is_read_from_the_vcha_error_margin_statement():
     # Tables 14/15 differences "well within the error margin": the largest is 2.1 %, over sqrt(2).
     assert protocol.noise_floor() == pytest.approx(0.021 / math.sqrt(2), rel=1e-9)
+
+
+def test_with_interval_agrees_with_the_ledger_band_and_is_vectorised():
+    from vcperf import contentlib
+
+    tb = contentlib.testbed()
+    kw = dict(network_bps=tb.nic_bandwidth_bps, mgmt_network_bps=tb.nic_bandwidth_bps,
+              fc_bandwidth_bps=tb.fc_bandwidth_bps, vcenter_vcpus=tb.vcenter_vcpus)
+    r = protocol.with_interval(contentlib.deploy_time_s, "streaming", tb.template_size_bytes, **kw)
+    row = next(x for x in contentlib.fidelity_rows() if x.key == "exp4_1g_time" and x.kind == "fitted")
+    assert float(r.value) == pytest.approx(row.model_value, rel=1e-9)
+    assert (float(r.low), float(r.high)) == pytest.approx((row.model_low, row.model_high), rel=1e-4)
+    sizes = np.array([1e9, 1e10, 1e11])
+    many = protocol.with_interval(contentlib.deploy_time_s, "streaming", sizes, **kw)
+    assert many.value.shape == sizes.shape and np.all(many.low < many.value) and np.all(many.value < many.high)
+    assert np.all(np.diff(many.high - many.low) > 0)  # wider for bigger templates
+    assert "90%" in str(r)
+    again = protocol.with_interval(contentlib.deploy_time_s, "streaming", sizes, **kw)
+    assert np.array_equal(again.low, many.low)  # deterministic
+    with pytest.raises(ValueError, match="fn must be a model function"):
+        protocol.with_interval(np.sqrt, 2.0)
+    with pytest.raises(ValueError, match="interval must be in"):
+        protocol.with_interval(contentlib.deploy_time_s, "vaai", 1e9, interval=1.5)
