@@ -1,0 +1,77 @@
+# ---
+# jupyter:
+#   jupytext:
+#     text_representation:
+#       extension: .py
+#       format_name: percent
+#       format_version: '1.3'
+#   kernelspec:
+#     display_name: Python 3
+#     language: python
+#     name: python3
+# ---
+
+# %% [markdown]
+# # vcperf — open models of vCenter and vSphere performance
+#
+# vcperf rebuilds five published VMware performance studies from **mechanistic** models — TCP over a
+# link with bandwidth, RTT and loss; closed queueing networks solved by exact MVA; replication and
+# memory pre-copy — calibrated to the papers' own numbers, which live in `data/` with their
+# provenance. Each notebook below regenerates a study's figures and tables with the paper's value
+# beside the model's, and ends with a what-if panel: move a control and the model answers for *your*
+# link, inventory or VM.
+#
+# Every model number is judged in one **ledger** (`vcperf fidelity`): `fitted` rows were used to
+# calibrate, `loo` rows are the same numbers predicted by a refit without them (and without everything
+# measured in the same run), `predicted` rows were never fitted, `derived` rows restate other numbers
+# and `bound` rows check a stated inequality. Trust a what-if answer as far as the loo and predicted
+# columns of its study go.
+#
+# | study | seed (`../shared/seeds/`) | what the paper found | notebooks |
+# |---|---|---|---|
+# | vCenter 6.5 High Availability | `000_bf7f1144753162c9.txt` | enabling VCHA barely changes a 64-client load and costs a few percent at 256 clients; failover brings vpxd back in minutes | [vcha_overhead](vcha_overhead.ipynb), [vcha_failover](vcha_failover.ipynb) |
+# | vCenter 6.7 in branch offices (ROBO) | `001_36d9adf7ffa34fcf.txt` | vCenter manages hosts well over slow, distant links; network latency, not bandwidth, sets operation latency; statistics traffic grows with powered-on VMs and the statistics level | [robo_networks](robo_networks.ipynb), [robo_background_and_statistics](robo_background_and_statistics.ipynb), [robo_operations](robo_operations.ipynb) |
+# | vSphere 6 Fault Tolerance | `002_1123405df89c1006.txt` | checkpointing costs little for CPU-bound work and much for latency-bound network work (latency up 57x in a pure round-trip test) | [ft_checkpointing](ft_checkpointing.ipynb) |
+# | Content Library deployment | `003_a39039efb1262c72.txt` | a VAAI array copy is fastest; a compressed template streamed through vCenter is about seven times slower | [contentlib_deploy](contentlib_deploy.ipynb) |
+# | vMotion in vSphere 7.0 U1 | `004_ea13268657e6b3b0.txt` | the new page tracing and switch-over cut migration time and guest impact, up to monster VMs | [vmotion_precopy](vmotion_precopy.ipynb) |
+#
+# The links open the executed notebooks of a regeneration (`build/notebooks/`); in this folder the
+# sources are `<name>.py` files — in JupyterLab, open one with *Open With → Notebook*.
+
+# %% tags=["parameters"]
+interactive = True  # -: show widgets (regeneration runs with False)
+output_dir = "../build"  # path: folder that receives figures/ and tables/
+
+# %%
+from IPython.display import Markdown, display
+
+from vcperf import fidelity, plotting
+
+NOTEBOOK = "index"
+
+# %% [markdown]
+# ## How far each model can be trusted
+#
+# The summary of the ledger, per study: leave-one-out (loo) and predicted errors first, then the share
+# of held-out paper values inside the model's 90 % interval, the stated bounds, the fitted errors (not
+# evidence of skill), and how many parameters were fitted to how many numbers. "Not estimable" loo rows
+# are numbers the rest of the paper cannot determine: honest gaps, not failures hidden as guesses.
+
+# %%
+ledger = fidelity.table()
+summary = fidelity.summary(ledger)
+plotting.save_table(summary, output_dir, NOTEBOOK, "ledger_summary")
+display(Markdown(fidelity.format_summary(summary)))
+
+# %% [markdown]
+# ## The largest held-out misses
+#
+# The loo and predicted rows furthest from the paper, each explained in its study's notebook.
+
+# %%
+held = ledger[ledger["kind"].isin(["loo", "predicted"])].dropna(subset=["rel_error"]).copy()
+held["abs_error"] = held["rel_error"].abs()
+worst = held.sort_values("abs_error", ascending=False).groupby("study").head(2)
+worst = worst[["study", "kind", "locator", "quantity", "conditions", "paper_value", "model_value", "rel_error"]]
+plotting.save_table(worst, output_dir, NOTEBOOK, "largest_held_out_misses")
+worst.style.format({"paper_value": "{:.4g}", "model_value": "{:.4g}", "rel_error": "{:+.1%}"}).hide(axis="index")
