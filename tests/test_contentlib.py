@@ -199,6 +199,13 @@ def test_views_update_returns_readout_and_png():
     text, png = views.deploy_whatif_update(39e9, "nfs_on_vcenter", 1e10, 1e9, 16, 1)
     assert png[:8] == b"\x89PNG\r\n\x1a\n"
     assert "streaming" in text or "Exp 4" in text
+    # the readout carries the 90 % interval of the recommended path's time
+    import re
+
+    m = re.search(r"(\d+) s \(\d+:\d\d; (\d+)–(\d+) s, 90%\)", text)
+    assert m, text
+    t, lo, hi = (float(g) for g in m.groups())
+    assert lo < t < hi
 
 
 def test_views_update_keeps_nothing_from_the_previous_call():

@@ -194,9 +194,16 @@ def deploy_whatif_update(size_bytes: float | None = None, layout: str = "differe
                         vcenter_vcpus=vcenter_vcpus, decompression_streams=decompression_streams)
     rates = {**st.pipelined, **st.serial}
     slowest = min(rates, key=lambda k: float(rates[k]))
+    from vcperf import protocol
+
+    iv = protocol.with_interval(cl.deploy_time_s, rec.path, size_bytes, network_bps=network_bps,
+                                mgmt_network_bps=mgmt_network_bps, vcenter_vcpus=vcenter_vcpus,
+                                decompression_streams=decompression_streams)
+    band = (f"{float(iv.low):.0f}–{float(iv.high):.0f} s, {iv.interval:.0%}" if np.isfinite(iv.low)
+            else "no interval: not estimable from the paper")
     readout = (
         f"{cl.LAYOUT_LABELS.get(rec.layout, rec.layout)}: recommended {cl.PATH_LABELS[rec.path]} — "
-        f"{rec.time_s:.0f} s ({_mmss(rec.time_s)}); slowest stage {slowest} "
+        f"{rec.time_s:.0f} s ({_mmss(rec.time_s)}; {band}); slowest stage {slowest} "
         f"({float(rates[slowest]) / 1e6:.0f} MB/s)"
     )
     return readout, _whatif_panel().draw(rec, size_bytes)
