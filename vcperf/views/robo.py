@@ -448,7 +448,7 @@ def capacity_update(bandwidth_bps=None, rtt_s=None, loss=None, n_hosts=10, level
         f"{rtt_s * 1e3:.3g} ms: upload {float(load.payload_bytes) / 1e6:.3g} MB, burst {float(load.burst_s):.3g} s; "
         f"link busy {100 * rho:.3g} % -> {verdict}; delay added to other traffic "
         f"{'unbounded' if not np.isfinite(wait) else f'{wait * 1e3:.3g} ms'}; one 5-min group "
-        f"({int(np.ceil(n_hosts / robo.calibrate_statistics().host_groups))} hosts) takes "
+        f"({int(np.ceil(n_hosts / robo.testbed().schedule.host_groups))} hosts) takes "
         f"{float(load.group_burst_s):.3g} s{' (overruns its slot)' if bool(load.group_overruns_slot) else ''}"
     )
     hosts, curves = _planner_curves(link, level, powered_on_vms, powered_on_vms_sd, 500)
@@ -577,7 +577,7 @@ def sequence_figure(operation="create_vm", link=None):
 
     use_style()
     link = link or network.preset("dsl_512k")
-    p = robo.calibrate_operations()
+    p = robo.calibrate().ops
     calls = robo.operation_calls(operation)
     lanes = {"client": 0.0, "vCenter": 1.0, "ESXi host": 2.0, "database": 3.0}
     n_rows = 2 * len(calls) + 3
