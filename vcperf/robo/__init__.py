@@ -163,7 +163,8 @@ def vcbench_host_traffic(link: network.Link, n_hosts=None, clients: int | None =
     testbed's 128 hosts plus the host sync and Level-1 statistics of a 24-VM host."""
     tb = testbed()
     base = statistics_traffic(1, tb.powered_on_vms_per_host)
-    return operations.vcbench_host_traffic(vcbench(link, clients), tb.mix, tb.esxi_hosts if n_hosts is None else n_hosts,
+    hosts = tb.esxi_hosts if n_hosts is None else n_hosts
+    return operations.vcbench_host_traffic(vcbench(link, clients), tb.mix, hosts,
                                            HostSyncTraffic(base.host_to_vc_bps, base.vc_to_host_bps))
 
 

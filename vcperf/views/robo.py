@@ -636,7 +636,7 @@ def vcbench_figure(stated=None, loo=None):
         axes[1].plot(xs, list(stated.values()), label="paper: 0.9 / 2.7 / 8.3 s", **PAPER_STYLE)
     if loo:
         axes[1].plot([nets.index(n) for n in loo], list(loo.values()), "o", mfc="none", color="C3",
-                     label="leave-one-out prediction")
+                     label="loo: refit without the same-RTT numbers")
     axes[0].set_ylabel("VCbench throughput (ops/min)")
     axes[0].set_title("Figure 9", fontsize=9)
     axes[1].set_ylabel("mean operation latency (s)")
@@ -728,7 +728,7 @@ def add_host_figure(stated=None, loo=None):
                          label="paper: 15 s, 2:10, 2:10, 9 min", **PAPER_STYLE)
     if loo:
         axes[0].semilogy([nets.index(n) for n in loo], list(loo.values()), "o", mfc="none", color="C3",
-                         label="leave-one-out prediction")
+                         label="loo: refit without the same-RTT numbers")
     axes[0].set_ylabel("add host (s)")
     axes[0].set_title("Figure 14 - add host", fontsize=9)
     axes[0].legend(fontsize=7, frameon=False)
