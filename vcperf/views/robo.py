@@ -448,7 +448,7 @@ def capacity_update(bandwidth_bps=None, rtt_s=None, loss=None, n_hosts=10, level
         f"{rtt_s * 1e3:.3g} ms: upload {float(load.payload_bytes) / 1e6:.3g} MB, burst {float(load.burst_s):.3g} s; "
         f"link busy {100 * rho:.3g} % -> {verdict}; delay added to other traffic "
         f"{'unbounded' if not np.isfinite(wait) else f'{wait * 1e3:.3g} ms'}; one 5-min group "
-        f"({int(np.ceil(n_hosts / robo.calibrate_statistics().host_groups))} hosts) takes "
+        f"({int(np.ceil(n_hosts / robo.testbed().schedule.host_groups))} hosts) takes "
         f"{float(load.group_burst_s):.3g} s{' (overruns its slot)' if bool(load.group_overruns_slot) else ''}"
     )
     hosts, curves = _planner_curves(link, level, powered_on_vms, powered_on_vms_sd, 500)
@@ -577,7 +577,7 @@ def sequence_figure(operation="create_vm", link=None):
 
     use_style()
     link = link or network.preset("dsl_512k")
-    p = robo.calibrate_operations()
+    p = robo.calibrate().ops
     calls = robo.operation_calls(operation)
     lanes = {"client": 0.0, "vCenter": 1.0, "ESXi host": 2.0, "database": 3.0}
     n_rows = 2 * len(calls) + 3
@@ -636,7 +636,7 @@ def vcbench_figure(stated=None, loo=None):
         axes[1].plot(xs, list(stated.values()), label="paper: 0.9 / 2.7 / 8.3 s", **PAPER_STYLE)
     if loo:
         axes[1].plot([nets.index(n) for n in loo], list(loo.values()), "o", mfc="none", color="C3",
-                     label="leave-one-out prediction")
+                     label="loo: refit without the same-RTT numbers")
     axes[0].set_ylabel("VCbench throughput (ops/min)")
     axes[0].set_title("Figure 9", fontsize=9)
     axes[1].set_ylabel("mean operation latency (s)")
@@ -728,7 +728,7 @@ def add_host_figure(stated=None, loo=None):
                          label="paper: 15 s, 2:10, 2:10, 9 min", **PAPER_STYLE)
     if loo:
         axes[0].semilogy([nets.index(n) for n in loo], list(loo.values()), "o", mfc="none", color="C3",
-                         label="leave-one-out prediction")
+                         label="loo: refit without the same-RTT numbers")
     axes[0].set_ylabel("add host (s)")
     axes[0].set_title("Figure 14 - add host", fontsize=9)
     axes[0].legend(fontsize=7, frameon=False)

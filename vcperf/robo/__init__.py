@@ -1,0 +1,180 @@
+"""vCenter 6.7 in remote and branch offices (ROBO): ``001_36d9adf7ffa34fcf.txt``.
+
+The branch link is a :class:`vcperf.network.Link`; Table 1's eight network types are the presets of
+:func:`vcperf.network.preset`. The study's four workloads are mechanisms in model files, each a pure
+function of physical inputs:
+
+* :mod:`~vcperf.robo.hostsync` -- host-sync traffic (Figures 2-3);
+* :mod:`~vcperf.robo.statistics` -- statistics uploads, their traffic and bursts over a shared link
+  (Figures 4-7, M/G/1);
+* :mod:`~vcperf.robo.operations` -- VCbench operations as host-call message exchanges and exact MVA
+  (Figures 8-13);
+* :mod:`~vcperf.robo.addhost` -- adding a host (Figures 14-15);
+* :mod:`~vcperf.robo.wire` -- bytes on the wire of a TCP message and its ACKs.
+
+:mod:`~vcperf.robo.calibration` reads the test bed and the paper numbers (``data/robo2019/``) and fits
+the six parameters of :class:`Params`; :mod:`~vcperf.robo.validation` gives the ledger.
+
+The functions of the same names here (``vcperf.robo.vcbench``, ``host_sync_traffic``, ...) are the
+models *at the study's calibration and test bed*: the fitted parameters (:func:`calibrate`) and the
+test-bed facts (:func:`testbed`) are filled in unless given. The pure forms take them explicitly
+(``vcperf.robo.operations.vcbench(link, params, mix, clients, vcenter_vcpus)``).
+"""
+
+from __future__ import annotations
+
+from vcperf import network
+from vcperf.robo import addhost, hostsync, operations, statistics, wire
+from vcperf.robo.addhost import ADD_HOST_REQUEST_BYTES, HOST_CONFIG_BYTES, AddHostParams
+from vcperf.robo.calibration import PARAM_DOCS, STUDY, Params, Testbed, calibrate, predict, targets, testbed
+from vcperf.robo.hostsync import HEARTBEAT_BYTES, HEARTBEAT_INTERVAL_S, HostSyncParams, HostSyncTraffic
+from vcperf.robo.operations import (
+    BYTES_PER_VM_CONFIG,
+    CALL_REQUEST_BYTES,
+    CALL_RESPONSE_BYTES,
+    OPERATION_CALLS,
+    HostCall,
+    OpsParams,
+    VcbenchResult,
+    call_time_s,
+    message_exchange_time_s,
+)
+from vcperf.robo.statistics import (
+    LEVELS,
+    CounterModel,
+    StatsLinkLoad,
+    StatsParams,
+    StatsSchedule,
+    StatsTraffic,
+    statistics_upload_time_s,
+    transfer_time_grid_s,
+)
+from vcperf.robo.validation import (
+    fidelity_rows,
+    leave_one_out,
+    loo_by_network,
+    network_table,
+    paper_vs_model,
+    parameter_table,
+)
+from vcperf.robo.wire import ACK_BYTES, PACKETS_PER_ACK, ack_bytes, wire_bytes
+
+__all__ = [
+    "STUDY", "Params", "PARAM_DOCS", "Testbed", "targets", "calibrate", "predict", "testbed", "fidelity_rows",
+    "leave_one_out", "parameter_table", "paper_vs_model", "loo_by_network", "network_table",
+    "addhost", "hostsync", "operations", "statistics", "wire",
+    "LEVELS", "CounterModel", "StatsSchedule", "StatsParams", "StatsTraffic", "StatsLinkLoad", "HostSyncParams",
+    "HostSyncTraffic", "OpsParams", "VcbenchResult", "HostCall", "AddHostParams", "OPERATION_CALLS",
+    "BYTES_PER_VM_CONFIG", "HOST_CONFIG_BYTES", "CALL_REQUEST_BYTES", "CALL_RESPONSE_BYTES", "ADD_HOST_REQUEST_BYTES",
+    "HEARTBEAT_BYTES", "HEARTBEAT_INTERVAL_S", "ACK_BYTES", "PACKETS_PER_ACK",
+    "wire_bytes", "ack_bytes", "message_exchange_time_s", "call_time_s", "statistics_upload_time_s",
+    "transfer_time_grid_s", "testbed_powered_on_vms", "host_sync_traffic", "host_sync_link_utilization",
+    "statistics_payload_bytes", "statistics_traffic", "statistics_link_load", "operation_names", "operation_calls",
+    "operation_network_time_s", "operation_transfer_floor_s", "operation_traffic_bytes", "vcbench",
+    "vcbench_vs_clients", "vcbench_host_traffic", "add_host_time_s", "add_host_traffic_bps",
+]
+
+
+# ----------------------------------------------------------------- the models at the study's calibration
+
+
+def testbed_powered_on_vms() -> float:
+    """Powered-on VMs per host of the study's testbed (24, ``text_inventory.csv``)."""
+    return testbed().powered_on_vms_per_host
+
+
+def host_sync_traffic(powered_on_vms, params: HostSyncParams | None = None) -> HostSyncTraffic:
+    """:func:`vcperf.robo.hostsync.host_sync_traffic` at the calibrated payload and the testbed's 20 s."""
+    return hostsync.host_sync_traffic(powered_on_vms, params or calibrate().hostsync, testbed().change_period_s)
+
+
+def host_sync_link_utilization(n_hosts, link: network.Link, powered_on_vms=None) -> HostSyncTraffic:
+    """:func:`vcperf.robo.hostsync.host_sync_link_utilization`; VMs default to the testbed's."""
+    tb = testbed()
+    vms = tb.powered_on_vms_per_host if powered_on_vms is None else powered_on_vms
+    return hostsync.host_sync_link_utilization(n_hosts, link, vms, calibrate().hostsync, tb.change_period_s)
+
+
+def statistics_payload_bytes(level, powered_on_vms, params: StatsParams | None = None):
+    """:func:`vcperf.robo.statistics.statistics_payload_bytes` at the calibration and testbed schedule."""
+    tb = testbed()
+    return statistics.statistics_payload_bytes(level, powered_on_vms, params or calibrate().stats, tb.schedule,
+                                               tb.counters)
+
+
+def statistics_traffic(level, powered_on_vms, params: StatsParams | None = None) -> StatsTraffic:
+    """:func:`vcperf.robo.statistics.statistics_traffic` (host sync included) at the calibration."""
+    tb, p = testbed(), calibrate()
+    return statistics.statistics_traffic(level, powered_on_vms, params or p.stats, tb.schedule, tb.counters,
+                                         p.hostsync, tb.change_period_s)
+
+
+def statistics_link_load(n_hosts, link: network.Link, level=1, powered_on_vms=None, powered_on_vms_sd=0.0,
+                         params: StatsParams | None = None) -> StatsLinkLoad:
+    """:func:`vcperf.robo.statistics.statistics_link_load`; VMs default to the testbed's."""
+    tb = testbed()
+    vms = tb.powered_on_vms_per_host if powered_on_vms is None else powered_on_vms
+    return statistics.statistics_link_load(n_hosts, link, level, vms, params or calibrate().stats, tb.schedule,
+                                           tb.counters, powered_on_vms_sd)
+
+
+def operation_names() -> list[str]:
+    """The 19 VCbench operations of Table 3 (``table03_vcbench_operations.csv``), in table order."""
+    return list(testbed().mix)
+
+
+def operation_calls(operation: str) -> tuple:
+    """Host calls of one operation (:data:`OPERATION_CALLS`; ``"create_vm"`` from Figure 8's data)."""
+    return testbed().calls(operation)
+
+
+def operation_network_time_s(operation: str, link: network.Link, round_trips_per_call=None):
+    """:func:`vcperf.robo.operations.operation_network_time_s` of a named operation at the calibration."""
+    k = calibrate().ops.round_trips_per_call if round_trips_per_call is None else round_trips_per_call
+    return operations.operation_network_time_s(operation_calls(operation), link, k)
+
+
+def operation_transfer_floor_s(operation: str, link: network.Link) -> float:
+    """Pure transfer time of a named operation's bytes over the link (a lower bound)."""
+    return operations.operation_transfer_floor_s(operation_calls(operation), link)
+
+
+def operation_traffic_bytes(operation: str) -> tuple[float, float]:
+    """Bytes (host -> vCenter, vCenter -> host) one named operation moves, ACKs included."""
+    return operations.operation_traffic_bytes(operation_calls(operation))
+
+
+def vcbench(link: network.Link, clients: int | None = None, params: OpsParams | None = None) -> VcbenchResult:
+    """:func:`vcperf.robo.operations.vcbench` with the Table 3 mix, the testbed's vCPUs and (default)
+    8 clients, at the calibrated parameters."""
+    tb = testbed()
+    return operations.vcbench(link, params or calibrate().ops, tb.mix, tb.clients if clients is None else clients,
+                              tb.vcenter_vcpus)
+
+
+def vcbench_vs_clients(link: network.Link, max_clients: int = 32, params: OpsParams | None = None):
+    """:func:`vcperf.robo.operations.vcbench_vs_clients` at the calibration: ``(clients, X, R)``."""
+    tb = testbed()
+    return operations.vcbench_vs_clients(link, params or calibrate().ops, tb.mix, max_clients, tb.vcenter_vcpus)
+
+
+def vcbench_host_traffic(link: network.Link, n_hosts=None, clients: int | None = None) -> HostSyncTraffic:
+    """Traffic between vCenter and one host during VCbench (Figures 12-13): operations spread over the
+    testbed's 128 hosts plus the host sync and Level-1 statistics of a 24-VM host."""
+    tb = testbed()
+    base = statistics_traffic(1, tb.powered_on_vms_per_host)
+    hosts = tb.esxi_hosts if n_hosts is None else n_hosts
+    return operations.vcbench_host_traffic(vcbench(link, clients), tb.mix, hosts,
+                                           HostSyncTraffic(base.host_to_vc_bps, base.vc_to_host_bps))
+
+
+def add_host_time_s(link: network.Link, params: AddHostParams | None = None):
+    """:func:`vcperf.robo.addhost.add_host_time_s` with the testbed's inventory, at the calibration."""
+    return addhost.add_host_time_s(link, params or calibrate().addhost, testbed().inventory_bytes)
+
+
+def add_host_traffic_bps(link: network.Link) -> float:
+    """Host -> vCenter traffic while adding a host (Figure 15's kind), background of a 24-VM host included."""
+    tb = testbed()
+    base = float(statistics_traffic(1, tb.powered_on_vms_per_host).host_to_vc_bps)
+    return addhost.add_host_traffic_bps(link, calibrate().addhost, tb.inventory_bytes, base)

@@ -1,0 +1,295 @@
+"""Statistics uploads of one host and their bursts over a branch link: Figures 4-7 of
+``001_36d9adf7ffa34fcf.txt``.
+
+One upload per host every upload interval (30 min) carries the 5-minute samples of every counter
+series (counters per entity x device instances, by statistics level, Table 2). The fitted bytes per
+sample come in :class:`StatsParams`; the study's intervals in :class:`StatsSchedule` and the counter
+counts (assumptions) in :class:`CounterModel`. Bursts of many hosts over a shared branch link are an
+M/G/1 queue (:func:`vcperf.queueing.mg1`).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+from vcperf import _validate as v
+from vcperf import network, queueing
+from vcperf.robo.hostsync import HostSyncParams, host_sync_traffic
+from vcperf.robo.wire import ack_bytes, wire_bytes
+
+#: Statistics levels of Table 2.
+LEVELS = (1, 2, 3, 4)
+#: Device instances of a host besides its logical CPUs: NICs, storage adapters, datastores (assumption).
+HOST_OTHER_INSTANCES = 12.0
+
+
+@dataclass(frozen=True)
+class CounterModel:
+    """Counter series one host reports per statistics level (Table 2 of the seed).
+
+    Counts are modelling assumptions, approximated from VMware's "Statistics Levels" table for
+    vSphere 6.7, not paper numbers. Level-1/2 report aggregate counters only (Level-2 adds a few
+    CPU, disk and memory counters); Level-3 reports every counter group and, for each counter
+    that has devices, one series per device instance (per physical CPU, NIC, disk ...); Level-4
+    adds the minimum and maximum rollups of the counters that have them.
+
+    Attributes
+    ----------
+    host_instances : float
+        Device instances of a host: its logical CPUs plus :data:`HOST_OTHER_INSTANCES` NICs,
+        adapters and datastores (the study's hosts have 72 logical CPUs, ``testbed.csv``; the
+        calibration builds this from there).
+    host_aggregate : tuple of 3 ints
+        Aggregate counters of the host entity at Levels 1, 2 and 3 (Level-4 = Level-3 + min/max).
+    vm_aggregate : tuple of 3 ints
+        The same for one powered-on VM.
+    vm_instances : float
+        Device instances of a VM: 2 vCPUs, 1 virtual disk, 1 vNIC (assumption).
+    counters_per_instance : float
+        Counters reported per device instance at Level-3 and above (assumption: 8).
+    minmax_counters : float
+        Counters per entity that have minimum and maximum rollups (cpu.usage, cpu.usagemhz,
+        mem.usage, mem.active, disk.usage, net.usage); each adds two series at Level-4.
+    """
+
+    host_instances: float
+    host_aggregate: tuple = (35, 42, 130)
+    vm_aggregate: tuple = (25, 30, 90)
+    vm_instances: float = 4.0
+    counters_per_instance: float = 8.0
+    minmax_counters: float = 6.0
+
+    def series(self, level, powered_on_vms):
+        """Counter series (counter x instance) reported by one host with ``powered_on_vms`` VMs."""
+        lvl = np.asarray(level)
+        vms = np.asarray(powered_on_vms, dtype=float)
+        idx = np.clip(lvl, 1, 3).astype(int) - 1
+        host = np.asarray(self.host_aggregate, dtype=float)[idx]
+        vm = np.asarray(self.vm_aggregate, dtype=float)[idx]
+        device = lvl >= 3
+        host = host + np.where(device, self.host_instances * self.counters_per_instance, 0.0)
+        vm = vm + np.where(device, self.vm_instances * self.counters_per_instance, 0.0)
+        extra = np.where(lvl >= 4, 2.0 * self.minmax_counters, 0.0)
+        return (host + extra) + vms * (vm + extra)
+
+
+@dataclass(frozen=True)
+class StatsSchedule:
+    """When statistics are sampled and uploaded (the study's values: ``text_statistics.csv``).
+
+    Attributes
+    ----------
+    sample_interval_s : float
+        Historical sample interval (5 min in the study).
+    upload_interval_s : float
+        One upload per host every upload interval (30 min).
+    stagger_interval_s : float
+        vCenter contacts a different subset of hosts every stagger interval (5 min).
+    """
+
+    sample_interval_s: float
+    upload_interval_s: float
+    stagger_interval_s: float
+
+    def __post_init__(self):
+        for name in ("sample_interval_s", "upload_interval_s", "stagger_interval_s"):
+            v.positive(name, getattr(self, name))
+
+    @property
+    def samples_per_upload(self) -> float:
+        """Samples carried by one upload (30 min / 5 min = 6)."""
+        return self.upload_interval_s / self.sample_interval_s
+
+    @property
+    def host_groups(self) -> float:
+        """Subsets of hosts vCenter cycles through (30 min / 5 min = 6)."""
+        return self.upload_interval_s / self.stagger_interval_s
+
+
+@dataclass(frozen=True)
+class StatsParams:
+    """Fitted parameter of the statistics model.
+
+    Attributes
+    ----------
+    bytes_per_sample : float
+        Payload bytes per counter series per sample (value plus its share of the series' id,
+        instance and timestamp encoding). Fitted to the ~3.5 MB Level-4 upload
+        (``figure06_stats_data_size.csv``) at the testbed's 24 powered-on VMs per host (the paper
+        does not say which VM count the 3.5 MB belongs to).
+    """
+
+    bytes_per_sample: float
+
+
+def _levels(level):
+    lvl = np.asarray(level)
+    flat = lvl.ravel()
+    if not np.all(np.isin(flat, LEVELS)):
+        bad = flat[~np.isin(flat, LEVELS)][0]
+        raise ValueError(f"level must be one of {list(LEVELS)}; got {bad!r}")
+    return lvl.astype(int)
+
+
+def _payload(level, vms, params: StatsParams, schedule: StatsSchedule, counters: CounterModel):
+    return counters.series(level, vms) * schedule.samples_per_upload * params.bytes_per_sample
+
+
+def statistics_payload_bytes(level, powered_on_vms, params: StatsParams, schedule: StatsSchedule,
+                             counters: CounterModel):
+    """Payload (B) of one statistics upload of one host (Figure 6 of the seed).
+
+    ``series(level, vms) x samples_per_upload x bytes_per_sample`` with ``series = host + vms x vm``
+    counter series (:class:`CounterModel`). Level-2 stays close to Level-1 (aggregate counters
+    only), Level-3 jumps (every counter group, per device instance), Level-4 stays close to Level-3
+    (a few min/max rollups).
+
+    Parameters
+    ----------
+    level : int or array_like of int
+        Statistics level, one of 1..4 (Table 2).
+    powered_on_vms : float or array_like
+        Powered-on VMs on the host, >= 0.
+    params, schedule, counters
+        Bytes per sample (fitted), the sampling/upload intervals and the counter counts.
+    """
+    lvl = _levels(level)
+    vms = v.nonneg("powered_on_vms", powered_on_vms)
+    return _payload(lvl, vms, params, schedule, counters)
+
+
+@dataclass(frozen=True)
+class StatsTraffic:
+    """Average traffic (bit/s) of one host with statistics on, host sync included (Figures 4, 5, 7)."""
+
+    host_to_vc_bps: np.ndarray
+    vc_to_host_bps: np.ndarray
+    statistics_only_host_to_vc_bps: np.ndarray
+
+
+def statistics_traffic(level, powered_on_vms, params: StatsParams, schedule: StatsSchedule, counters: CounterModel,
+                       hostsync: HostSyncParams, change_period_s) -> StatsTraffic:
+    """Average traffic of one host: statistics uploads spread over the upload interval plus host sync.
+
+    Host -> vCenter: ``wire(payload) / upload_interval`` + :func:`~vcperf.robo.hostsync.host_sync_traffic`.
+    vCenter -> host: the ACKs of the upload and of the host sync (the paper: mostly TCP ACKs,
+    < 1 Kbps). The figures include the host-sync traffic (``figure04_stats_traffic_by_level.csv``).
+    """
+    payload = statistics_payload_bytes(level, powered_on_vms, params, schedule, counters)
+    sync = host_sync_traffic(powered_on_vms, hostsync, change_period_s)
+    up = 8.0 * wire_bytes(payload) / schedule.upload_interval_s
+    down = 8.0 * ack_bytes(payload) / schedule.upload_interval_s
+    return StatsTraffic(up + sync.host_to_vc_bps, down + sync.vc_to_host_bps, up)
+
+
+@dataclass(frozen=True)
+class StatsLinkLoad:
+    """Statistics bursts of ``n_hosts`` hosts behind one branch link.
+
+    Attributes
+    ----------
+    payload_bytes : ndarray
+        One host's upload (B).
+    burst_s : ndarray
+        Time one upload takes alone (:func:`vcperf.network.transfer_time_s`): the burst.
+    link_busy_s : ndarray
+        Time one upload occupies the link (wire bits / link rate): the M/G/1 service time.
+    busy_fraction : ndarray
+        Fraction of time the link carries statistics, ``n_hosts x link_busy_s / upload interval``.
+    waiting_time_s : ndarray
+        Mean delay a message of other traffic waits behind statistics bursts (M/G/1
+        Pollaczek-Khinchine waiting time); ``inf`` when ``busy_fraction >= 1``.
+    group_burst_s : ndarray
+        Time to move the uploads of one stagger group together (hosts / host_groups uploads).
+    group_overruns_slot : ndarray of bool
+        Whether one group's uploads last longer than the stagger slot.
+    """
+
+    payload_bytes: np.ndarray
+    burst_s: np.ndarray
+    link_busy_s: np.ndarray
+    busy_fraction: np.ndarray
+    waiting_time_s: np.ndarray
+    group_burst_s: np.ndarray
+    group_overruns_slot: np.ndarray
+
+
+def statistics_link_load(n_hosts, link: network.Link, level, powered_on_vms, params: StatsParams,
+                         schedule: StatsSchedule, counters: CounterModel, powered_on_vms_sd=0.0) -> StatsLinkLoad:
+    """Will the statistics bursts of ``n_hosts`` hosts sharing ``link`` saturate it, and what delay do
+    they add to other traffic?
+
+    Uploads are modelled as an M/G/1 queue at the link (:func:`vcperf.queueing.mg1`): arrivals
+    Poisson at ``n_hosts / upload_interval`` (each host once per upload interval), service time the
+    link occupancy of one upload (wire bits / link rate), whose squared coefficient of variation comes
+    from the spread of powered-on VMs across hosts (payload is affine in VMs, so
+    ``sd(S) = dS/dvm x powered_on_vms_sd``; 0 = identical hosts, M/D/1). The mean wait of a message
+    of other traffic is the M/G/1 waiting time (Poisson arrivals see time averages). vCenter's
+    stagger makes real arrivals more clustered than Poisson; ``group_burst_s`` is that deterministic
+    view: one group's uploads back to back.
+
+    Parameters
+    ----------
+    n_hosts : float or array_like
+        Hosts behind the link, >= 1.
+    link : vcperf.network.Link
+        The shared branch link.
+    level : int
+        Statistics level 1..4.
+    powered_on_vms : float or array_like
+        Mean powered-on VMs per host, >= 0.
+    params, schedule, counters
+        As in :func:`statistics_payload_bytes`.
+    powered_on_vms_sd : float
+        Standard deviation of powered-on VMs across hosts, >= 0.
+    """
+    n = v.check_range("n_hosts", n_hosts, 1.0, math.inf, hi_open=True)
+    lvl = _levels(level)
+    vms = v.nonneg("powered_on_vms", powered_on_vms)
+    sd = v.nonneg("powered_on_vms_sd", powered_on_vms_sd)
+    payload = _payload(lvl, vms, params, schedule, counters)
+    busy = 8.0 * wire_bytes(payload) / link.bandwidth_bps
+    slope = 8.0 * (_payload(lvl, vms + 1.0, params, schedule, counters) - payload) / link.bandwidth_bps
+    scv = (slope * sd / busy) ** 2
+    lam = n / schedule.upload_interval_s
+    rho = lam * busy
+    stable = rho < 1
+    q = queueing.mg1(np.where(stable, lam, 0.0), busy, scv)
+    wait = np.where(stable, q.waiting_time_s, np.inf)
+    group = np.ceil(n / schedule.host_groups)
+    group_burst = link.transfer_time_s(group * payload)
+    return StatsLinkLoad(
+        payload_bytes=payload,
+        burst_s=link.transfer_time_s(payload),
+        link_busy_s=busy,
+        busy_fraction=rho,
+        waiting_time_s=wait,
+        group_burst_s=group_burst,
+        group_overruns_slot=group_burst > schedule.stagger_interval_s,
+    )
+
+
+def statistics_upload_time_s(payload_bytes, link: network.Link):
+    """Time (s) one host needs to upload a statistics payload over its branch link.
+
+    The upload is one bulk TCP transfer (:func:`vcperf.network.transfer_time_s`): on a slow link it
+    saturates the link for the whole time, which the study calls a statistics burst.
+
+    Parameters
+    ----------
+    payload_bytes : float or array_like
+        Statistics payload of one upload (B), >= 0.
+    link : vcperf.network.Link
+        The branch link.
+    """
+    v.nonneg("payload_bytes", payload_bytes)
+    return link.transfer_time_s(payload_bytes)
+
+
+def transfer_time_grid_s(payload_bytes, links: dict[str, network.Link]) -> dict[str, np.ndarray]:
+    """:func:`statistics_upload_time_s` for several payloads over each named link."""
+    sizes = v.nonneg("payload_bytes", payload_bytes)
+    return {name: statistics_upload_time_s(sizes, link) for name, link in links.items()}
