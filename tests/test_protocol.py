@@ -223,8 +223,12 @@ def test_fit_uncertainty_matches_the_least_squares_formula():
     assert unc.sigma == pytest.approx(sigma, rel=1e-9)
     assert unc.cov[0, 0] == pytest.approx(sigma**2 / (g @ g), rel=1e-5)
     low, high = unc.band(a * 4.0, np.array([4.0 * a / 5.0]), 5.0)
-    half = norm.ppf(0.95) * math.sqrt(unc.cov[0, 0] * (4.0 * a) ** 2 + (sigma * 4.0 * a) ** 2)
-    assert (low, high) == pytest.approx((4.0 * a - half, 4.0 * a + half), rel=1e-6)
+    rel_sd = math.sqrt(unc.cov[0, 0] + sigma**2)  # relative sd of the positive value 4a
+    z = norm.ppf(0.95)
+    assert (low, high) == pytest.approx((4.0 * a * math.exp(-z * rel_sd), 4.0 * a * math.exp(z * rel_sd)), rel=1e-6)
+    # a negative value (a difference) gets a symmetric normal band
+    nlow, nhigh = unc.band(-0.02, np.array([0.0]), 0.02)
+    assert (nlow, nhigh) == pytest.approx((-0.02 - z * sigma * 0.02, -0.02 + z * sigma * 0.02), rel=1e-9)
     # a direction the fit does not determine gets no interval
     blind = protocol.FitUncertainty(jac=np.array([[1.0, 0.0]]), cov=np.zeros((2, 2)), sigma=0.01, dof=0)
     assert all(math.isnan(v) for v in blind.band(1.0, np.array([0.0, 1.0]), 1.0))

@@ -307,15 +307,27 @@ class FitUncertainty:
         """``(low, high)`` predictive interval of a model value with gradient ``grad``.
 
         Parameter uncertainty (``grad @ cov @ grad``, on the scale ``paper_scale``) plus the noise of
-        one measurement (``sigma`` x |model|), normal, central probability ``interval``.
+        one measurement (``sigma`` x |model|), central probability ``interval``: log-normal for a
+        positive value (so a time or a rate never gets a negative bound), normal otherwise.
         """
-        from scipy.stats import norm
-
         if not estimable(self.jac, grad):
             return math.nan, math.nan
         var = float(grad @ self.cov @ grad) * paper_scale**2 + (self.sigma * model) ** 2
-        half = float(norm.ppf(0.5 + interval / 2.0)) * math.sqrt(max(var, 0.0))
-        return model - half, model + half
+        low, high = _bounds(np.asarray(model, dtype=float), np.sqrt(max(var, 0.0)), interval)
+        return float(low), float(high)
+
+
+def _bounds(value: np.ndarray, sd: np.ndarray, interval: float):
+    """Central ``interval`` of a value with standard deviation ``sd``: log-normal where value > 0
+    (``value * exp(+-z sd / value)``), normal elsewhere."""
+    from scipy.stats import norm
+
+    z = float(norm.ppf(0.5 + interval / 2.0))
+    pos = value > 0
+    rel = np.divide(sd, value, out=np.zeros_like(sd, dtype=float), where=pos)
+    low = np.where(pos, value * np.exp(-z * rel), value - z * sd)
+    high = np.where(pos, value * np.exp(z * rel), value + z * sd)
+    return low, high
 
 
 def fit_uncertainty(module, params, keys) -> FitUncertainty:
@@ -393,8 +405,6 @@ def with_interval(fn, *args, output: str | None = None, interval: float = INTERV
     >>> bool(r.low < r.value < r.high)
     True
     """
-    from scipy.stats import norm
-
     from vcperf import _validate as v
 
     v.check_range("interval", interval, 0.0, 1.0, lo_open=True, hi_open=True)
@@ -421,15 +431,15 @@ def with_interval(fn, *args, output: str | None = None, interval: float = INTERV
         grads.append((up - dn) / (2 * h[i]) * max(abs(x[i]), 1e-12))
     g = np.stack(grads, axis=-1) if grads else np.zeros(value.shape + (0,))
     var = np.einsum("...i,ij,...j->...", g, unc.cov, g) + (unc.sigma * value) ** 2
-    half = float(norm.ppf(0.5 + interval / 2.0)) * np.sqrt(np.maximum(var, 0.0))
+    lo_all, hi_all = _bounds(value, np.sqrt(np.maximum(var, 0.0)), interval)
     basis = _row_space(unc.jac)
     flat = g.reshape(-1, g.shape[-1])
     resid = flat - (flat @ basis) @ basis.T
     ok = (np.linalg.norm(resid, axis=1) <= ESTIMABLE_TOL * np.maximum(np.linalg.norm(flat, axis=1), 1e-300)) | (
         np.linalg.norm(flat, axis=1) == 0.0)
     ok = ok.reshape(value.shape)
-    low = np.where(ok, value - half, np.nan)
-    high = np.where(ok, value + half, np.nan)
+    low = np.where(ok, lo_all, np.nan)
+    high = np.where(ok, hi_all, np.nan)
     return Interval(value=value, low=low, high=high, interval=float(interval))
 
 
