@@ -99,8 +99,14 @@ def test_every_fitted_row_has_a_loo_row(study):
 
 def test_parameter_table_names_unit_meaning_and_rows(study):
     t = study.parameter_table()
-    assert list(t.columns) == ["name", "value", "unit", "meaning", "identifiable", "fitted_from"]
+    assert list(t.columns) == ["name", "value", "unit", "meaning", "identifiable", "sd_relative", "low_90",
+                               "high_90", "fitted_from"]
     assert set(t["name"]) == set(study.PARAM_DOCS)
+    assert "Gauss-Newton" in t.attrs["uncertainty_method"]
+    ok = t[t["identifiable"]]
+    assert (ok["sd_relative"] > 0).all()
+    assert (ok["low_90"] <= ok["value"]).all() and (ok["value"] <= ok["high_90"]).all()
+    assert t.loc[~t["identifiable"], "sd_relative"].isna().all(), "no fake interval for a parameter not identified"
     ident = protocol.identifiability(study)
     assert ident["jacobian_rank"] <= min(ident["n_params"], ident["n_fit_points"])
 

@@ -643,19 +643,34 @@ def identifiability(module) -> dict:
     return dict(_cached(module, "identifiability", lambda: _identifiability(module)))
 
 
+#: How parameter uncertainty is computed (shown in every parameter table).
+UNCERTAINTY_METHOD = ("Gauss-Newton covariance of the least-squares fit (sigma^2 pinv(J'J), sigma = max(residual sd, "
+                      "run-to-run noise floor)); not identifiable -> no interval")
+
+
 def parameter_table(module):
-    """Calibrated parameters of a study: name, value, unit, meaning, identifiable, fitted_from."""
+    """Calibrated parameters of a study: name, value, unit, meaning, identifiable, relative standard
+    deviation and 90 % interval (:class:`FitUncertainty`; NaN when not identifiable), fitted_from."""
     import pandas as pd
 
     params = _calibrated(module)
     ident = identifiability(module)
+    unc = _cached(module, "uncertainty", lambda: fit_uncertainty(module, params, fit_keys(module)))
+    names = param_names(params)
     recs = []
-    for name in param_names(params):
+    for i, name in enumerate(names):
         unit, meaning = module.PARAM_DOCS[name]
-        recs.append({"name": name, "value": _get(params, name), "unit": unit, "meaning": meaning,
-                     "identifiable": ident["identifiable"].get(name, False),
+        value = _get(params, name)
+        ok = ident["identifiable"].get(name, False)
+        sd = math.sqrt(max(float(unc.cov[i, i]), 0.0)) if ok else math.nan
+        low, high = (_bounds(np.asarray(value), np.asarray(sd * abs(value)), INTERVAL) if ok
+                     else (math.nan, math.nan))
+        recs.append({"name": name, "value": value, "unit": unit, "meaning": meaning, "identifiable": ok,
+                     "sd_relative": sd, "low_90": float(low), "high_90": float(high),
                      "fitted_from": ", ".join(ident["fitted_from"].get(name, ())) or "(fixed)"})
-    return pd.DataFrame(recs)
+    table = pd.DataFrame(recs)
+    table.attrs["uncertainty_method"] = UNCERTAINTY_METHOD
+    return table
 
 
 def clear_caches() -> None:
