@@ -266,3 +266,69 @@ def test_bad_choices_raise():
         cl.Params(2e8, 1.5, 2.0, 6e7)
     with pytest.raises(ValueError, match="compression_ratio"):
         cl.Params(2e8, 0.5, 0.5, 6e7)
+
+
+# ----------------------------------------------------------------------------- concurrency, sync, properties
+
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+from vcperf import network  # noqa: E402
+
+_rates = st.floats(min_value=1e8, max_value=1e11)
+
+
+@settings(max_examples=60, deadline=None, derandomize=True)
+@given(path=st.sampled_from(cl.PATHS), size=st.floats(min_value=1e8, max_value=1e13), net=_rates, mgmt=_rates,
+       fc=st.floats(min_value=1e9, max_value=1.28e11), vcpus=st.integers(1, 64), n=st.integers(1, 60))
+def test_concurrent_deployments_physics(path, size, net, mgmt, fc, vcpus, n):
+    r = cl.concurrent_deploy_time_s(path, size, n, network_bps=net, mgmt_network_bps=mgmt, fc_bandwidth_bps=fc,
+                                    vcenter_vcpus=vcpus)
+    one = float(cl.deploy_time_s(path, size, network_bps=net, mgmt_network_bps=mgmt, fc_bandwidth_bps=fc,
+                                 vcenter_vcpus=vcpus))
+    assert np.all(np.isfinite(r.time_s)) and r.time_s[0] == pytest.approx(one, rel=1e-9)
+    assert np.all(np.diff(r.time_s) >= -1e-9 * r.time_s[1:])  # more deployments never finish sooner
+    assert np.all(np.diff(r.aggregate_bytes_per_s) >= -1e-9 * r.aggregate_bytes_per_s[1:])  # never less work/s
+    st_ = cl.path_stages(path, network_bps=net, mgmt_network_bps=mgmt, fc_bandwidth_bps=fc, vcenter_vcpus=vcpus,
+                         decompression_streams=vcpus)
+    cap = float(st_.bottleneck_rate_bytes_per_s())
+    assert np.all(r.aggregate_bytes_per_s <= cap * (1 + 1e-9))  # bounded by the slowest shared stage
+    assert np.all(r.time_s <= r.n * one * (1 + 1e-9))  # never worse than one after another
+
+
+def test_concurrent_streaming_matches_mva_by_hand():
+    """Two deployments, enough vCPUs: read and send are shared queues, decompression a delay (MVA n = 2)."""
+    st_ = cl.path_stages("streaming", vcenter_vcpus=16)
+    read, dec, send = (1 / float(st_.serial[k]) for k in ("source_read_compressed", "decompression", "nfc_to_host"))
+    r1 = read + dec + send
+    x1 = 1 / r1
+    r2 = read * (1 + x1 * read) + send * (1 + x1 * send) + dec
+    r = cl.concurrent_deploy_time_s("streaming", 1e9, 2)
+    assert r.time_s[1] == pytest.approx(max(1e9 * r2, 2e9 / float(st_.pipelined["destination_data_mover"])))
+
+
+def test_subscription_sync_over_branch_links():
+    lan, sat = network.Link(1e9, 0.001), network.Link(1.5e6, 0.5, 0.001)
+    assert cl.subscription_sync_time_s(39e9, sat) > 100 * cl.subscription_sync_time_s(39e9, lan)
+    many = cl.subscription_sync_time_s(np.array([1e6, 1e9, 1e11]), sat, n_items=3)
+    assert np.all(np.diff(many) > 0)
+    assert many[-1] >= 3 * 1e11 * 8 / 1.5e6  # never faster than the link rate
+    with pytest.raises(ValueError, match="link must be a vcperf.network.Link"):
+        cl.subscription_sync_time_s(1e9, "satellite")
+    with pytest.raises(ValueError, match="n_deployments must be in"):
+        cl.concurrent_deploy_time_s("vaai", 1e9, 0)
+    with pytest.raises(ValueError, match="n_items must be an integer"):
+        cl.subscription_sync_time_s(1e9, lan, n_items=2.5)
+
+
+@settings(max_examples=80, deadline=None, derandomize=True)
+@given(path=st.sampled_from(cl.PATHS), size=st.floats(min_value=1e6, max_value=1e13), net=_rates, mgmt=_rates,
+       vcpus=st.integers(1, 1024), streams=st.integers(1, 1024), k=st.floats(min_value=1.01, max_value=10.0))
+def test_deploy_time_is_monotone_in_every_physical_input(path, size, net, mgmt, vcpus, streams, k):
+    kw = dict(network_bps=net, mgmt_network_bps=mgmt, vcenter_vcpus=vcpus, decompression_streams=streams)
+    t = float(cl.deploy_time_s(path, size, **kw))
+    assert np.isfinite(t) and t > 0
+    assert float(cl.deploy_time_s(path, size * k, **kw)) >= t  # more bytes never faster
+    assert float(cl.deploy_time_s(path, size, **{**kw, "network_bps": net * k})) <= t  # faster links never slower
+    assert float(cl.deploy_time_s(path, size, **{**kw, "mgmt_network_bps": mgmt * k})) <= t
+    assert float(cl.deploy_time_s(path, size, **{**kw, "vcenter_vcpus": min(1024, vcpus * 2)})) <= t

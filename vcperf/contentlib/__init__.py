@@ -6,6 +6,8 @@ concern, as every vcperf study:
 
 - :mod:`~vcperf.contentlib.paths`: the model -- bytes through the stages of each data path.
 - :mod:`~vcperf.contentlib.layouts`: which paths a storage layout allows, and the fastest one.
+- :mod:`~vcperf.contentlib.concurrency`: several deployments at once (MVA), a subscribed library
+  syncing over a branch link.
 - :mod:`~vcperf.contentlib.calibration`: testbed facts, the paper's statements (targets), the fit.
 - :mod:`~vcperf.contentlib.validation`: ledger rows, leave-one-out, parameter and experiment tables.
 
@@ -18,6 +20,12 @@ True
 """
 
 from vcperf.contentlib.calibration import TARGET_KEYS, TARGETS, Testbed, calibrate, predict, targets, testbed
+from vcperf.contentlib.concurrency import (
+    MAX_DEPLOYMENTS,
+    ConcurrentDeploy,
+    concurrent_deploy_time_s,
+    subscription_sync_time_s,
+)
 from vcperf.contentlib.layouts import LAYOUT_LABELS, LAYOUTS, Layout, Recommendation, recommend_path
 from vcperf.contentlib.paths import (
     DEFAULT_DECOMPRESSION_STREAMS,
@@ -47,7 +55,8 @@ from vcperf.contentlib.validation import (
 
 __all__ = [
     "DEFAULT_DECOMPRESSION_STREAMS", "DEFAULT_FC_BANDWIDTH_BPS", "DEFAULT_MGMT_NETWORK_BPS", "DEFAULT_NETWORK_BPS",
-    "DEFAULT_VCENTER_VCPUS", "FC_ENCODING_EFFICIENCY", "LAYOUTS", "LAYOUT_LABELS", "PARAM_DOCS", "PATHS",
+    "DEFAULT_VCENTER_VCPUS", "FC_ENCODING_EFFICIENCY", "MAX_DEPLOYMENTS", "ConcurrentDeploy",
+    "concurrent_deploy_time_s", "subscription_sync_time_s", "LAYOUTS", "LAYOUT_LABELS", "PARAM_DOCS", "PATHS",
     "PATH_EXPERIMENT", "PATH_LABELS", "SEED", "STUDY", "TARGETS", "TARGET_KEYS", "Layout", "Params",
     "Recommendation", "Stages", "Testbed", "calibrate", "deploy_time_s", "experiments_table", "fidelity_rows",
     "leave_one_out", "paper_value", "parameter_table", "path_stages", "predict", "recommend_path", "targets",

@@ -1,0 +1,147 @@
+"""Several deployments at once, and a subscribed library syncing over a branch link.
+
+Seed ``003_a39039efb1262c72.txt`` measures one deployment at a time. These what-ifs reuse the
+stages of :mod:`vcperf.contentlib.paths` and the shared primitives:
+
+- **Concurrent deployments** (:func:`concurrent_deploy_time_s`): ``n`` deployments of the same
+  template over the same path start together. Pipelined stages (array copy, host data mover, NFC
+  over Ethernet) are shared links and movers: processor sharing gives each deployment ``1/n`` of the
+  slowest stage, so all finish after ``n x size / rate``. The streaming path's Transfer Service
+  runs one thread per deployment through *read compressed -> decompress -> send to host*: a closed
+  queueing network with ``n`` customers, solved exactly by :func:`vcperf.queueing.mva` -- the NFS
+  read and the management hop are shared (queueing stations), decompression runs on the vCenter's
+  vCPUs (a delay station while there are at least as many vCPUs as deployments; beyond that the
+  Seidmann split of an ``m``-server station into a queue of demand ``D/m`` and a delay of
+  ``D (m-1)/m``). With ``n = 1`` both reduce to :func:`~vcperf.contentlib.paths.deploy_time_s`.
+- **Subscribed library sync** (:func:`subscription_sync_time_s`): a subscriber vCenter pulls each
+  item of a published library over a :class:`vcperf.network.Link` (e.g. a ROBO Table 1 preset), one
+  HTTP transfer per item, each paying TCP slow start, RTT and loss (:func:`vcperf.network.transfer_time_s`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from vcperf import _validate as v
+from vcperf import network, queueing
+from vcperf.contentlib.paths import (
+    DEFAULT_FC_BANDWIDTH_BPS,
+    DEFAULT_MGMT_NETWORK_BPS,
+    DEFAULT_NETWORK_BPS,
+    DEFAULT_VCENTER_VCPUS,
+    PATHS,
+    Params,
+    path_stages,
+)
+
+#: Largest number of simultaneous deployments the what-if solves (MVA over 1..n).
+MAX_DEPLOYMENTS = 1000
+
+
+@dataclass(frozen=True)
+class ConcurrentDeploy:
+    """Completion time of ``n`` simultaneous deployments, for every ``n`` in ``1..n_deployments``.
+
+    Attributes
+    ----------
+    n : numpy.ndarray
+        1, 2, ..., n_deployments.
+    time_s : numpy.ndarray
+        When all ``n`` deployments have finished (they finish together: identical jobs, fair share).
+    aggregate_bytes_per_s : numpy.ndarray
+        ``n x size / time``: bytes deployed per second by all of them together.
+    bottleneck : str
+        The stage that limits the aggregate rate at ``n_deployments``.
+    """
+
+    n: np.ndarray
+    time_s: np.ndarray
+    aggregate_bytes_per_s: np.ndarray
+    bottleneck: str
+
+
+def concurrent_deploy_time_s(path: str, size_bytes: float, n_deployments: int, *,
+                             network_bps=DEFAULT_NETWORK_BPS, mgmt_network_bps=DEFAULT_MGMT_NETWORK_BPS,
+                             fc_bandwidth_bps=DEFAULT_FC_BANDWIDTH_BPS, vcenter_vcpus=DEFAULT_VCENTER_VCPUS,
+                             params: Params | None = None) -> ConcurrentDeploy:
+    """Time for ``n`` simultaneous deployments of one template over ``path`` (see the module docstring).
+
+    Parameters
+    ----------
+    path : str
+        One of :data:`~vcperf.contentlib.paths.PATHS`.
+    size_bytes : float
+        Template size (bytes), > 0.
+    n_deployments : int
+        Largest number of simultaneous deployments, in [1, :data:`MAX_DEPLOYMENTS`].
+    network_bps, mgmt_network_bps, fc_bandwidth_bps, vcenter_vcpus, params
+        Scalars, as for :func:`~vcperf.contentlib.paths.path_stages` (one decompression stream per
+        deployment).
+
+    Examples
+    --------
+    >>> from vcperf import contentlib
+    >>> r = contentlib.concurrent_deploy_time_s("streaming", 39e9, 4)
+    >>> bool(r.time_s[0] == contentlib.deploy_time_s("streaming", 39e9))
+    True
+    >>> bool(r.aggregate_bytes_per_s[-1] > r.aggregate_bytes_per_s[0])  # threads overlap
+    True
+    """
+    v.choice("path", path, PATHS)
+    size = float(v.positive("size_bytes", size_bytes))
+    n_max = v.integer("n_deployments", n_deployments, lo=1, hi=MAX_DEPLOYMENTS)
+    for name, val in (("network_bps", network_bps), ("mgmt_network_bps", mgmt_network_bps),
+                      ("fc_bandwidth_bps", fc_bandwidth_bps), ("vcenter_vcpus", vcenter_vcpus)):
+        if np.ndim(val) != 0:
+            raise ValueError(f"{name} must be a scalar for concurrent_deploy_time_s; got shape {np.shape(val)}")
+    vcpus = float(v.check_range("vcenter_vcpus", vcenter_vcpus, 1.0, 1024.0))
+    st = path_stages(path, network_bps=network_bps, mgmt_network_bps=mgmt_network_bps,
+                     fc_bandwidth_bps=fc_bandwidth_bps, vcenter_vcpus=vcenter_vcpus, decompression_streams=1,
+                     params=params)
+    n = np.arange(1, n_max + 1, dtype=float)
+    # Pipelined stages: shared by every deployment (processor sharing of the slowest one).
+    pipe = {k: float(r) for k, r in st.pipelined.items()}
+    slowest = min(pipe, key=pipe.get)
+    time = n * size / pipe[slowest]
+    bottleneck = slowest
+    if st.serial:
+        # One Transfer Service thread per deployment: read -> decompress -> send, per byte.
+        read = 1.0 / float(st.serial["source_read_compressed"])
+        dec = 1.0 / float(st.serial["decompression"])  # one stream: one vCPU's rate
+        send = 1.0 / float(st.serial["nfc_to_host"])
+        m = vcpus
+        # While n <= m every thread has a vCPU: decompression is exactly a delay station. Beyond,
+        # Seidmann's split of the m-server station: a queue of demand D/m plus a delay of D (m-1)/m.
+        pure = queueing.mva([read, send, dec], n_max, delay_stations=[False, False, True])
+        split = queueing.mva([read, dec / m, send, dec * (m - 1) / m], n_max,
+                             delay_stations=[False, False, False, True])
+        r_per_byte = np.where(n <= m, pure.response_time_s, split.response_time_s)
+        serial_time = size * r_per_byte
+        bottleneck = "transfer_service" if serial_time[-1] >= time[-1] else slowest
+        time = np.maximum(time, serial_time)
+    return ConcurrentDeploy(n=n.astype(int), time_s=time, aggregate_bytes_per_s=n * size / time,
+                            bottleneck=bottleneck)
+
+
+def subscription_sync_time_s(item_bytes, link: network.Link, *, n_items: int = 1):
+    """Time (s) for a subscribed library to pull ``n_items`` items of ``item_bytes`` over ``link``.
+
+    Each item is one HTTP transfer from the publisher's Transfer Service (a new TCP transfer: slow
+    start, RTT, loss through :func:`vcperf.network.transfer_time_s`); items are pulled one after
+    another. Vectorised over ``item_bytes``.
+
+    Examples
+    --------
+    >>> from vcperf import contentlib, network
+    >>> lan = network.Link(1e9, 0.001)
+    >>> sat = network.Link(1.5e6, 0.5, 0.001)
+    >>> bool(contentlib.subscription_sync_time_s(39e9, sat) > 100 * contentlib.subscription_sync_time_s(39e9, lan))
+    True
+    """
+    if not isinstance(link, network.Link):
+        raise ValueError(f"link must be a vcperf.network.Link; got {type(link).__name__}")
+    size = v.positive("item_bytes", item_bytes)
+    count = v.integer("n_items", n_items, lo=1, hi=10**6)
+    return count * np.asarray(link.transfer_time_s(size), dtype=float)
