@@ -1,21 +1,38 @@
 """vcperf: open, mechanistic models of vCenter and vSphere performance studies.
 
-Submodules are imported lazily (``vcperf.network``, ``vcperf.queueing``, ``vcperf.data``, ...)
-so that ``import vcperf`` stays fast.
+Submodules and the study subpackages are imported lazily (``vcperf.network``, ``vcperf.data``,
+``vcperf.robo``, ... on first use) so that ``import vcperf`` stays fast and light.
 """
 
 import importlib
 
 __version__ = "0.1.0"
 
+#: Every public submodule and study subpackage, imported on first attribute access
+#: (``vcperf.robo`` imports ``vcperf.robo``); ``import vcperf`` itself imports neither numpy nor pandas.
 _SUBMODULES = (
+    # primitives and data
     "network",
     "queueing",
     "data",
+    # the study protocol and what reads it
     "fidelity",
+    "protocol",
+    "params",
+    "sweep",
+    # figures, panels, notebooks, reports
     "plotting",
     "widgets",
+    "views",
+    "regenerate",
+    "report",
+    "cli",
+    # the five studies
+    "vcha",
     "robo",
+    "ft",
+    "contentlib",
+    "vmotion",
 )
 
 

@@ -16,15 +16,24 @@ from __future__ import annotations
 
 import csv
 import functools
+import importlib.resources
 import json
 import math
 from pathlib import Path
 
 import numpy as np
 
-#: Root of the data tables: ``<repo>/data`` (the package is installed editable, so the tables stay
-#: next to the code and are never downloaded).
-DATA_DIR = Path(__file__).resolve().parent.parent / "data"
+
+def _data_dir() -> Path:
+    """The tables shipped in the installed package (``vcperf/_data``), else ``<repo>/data``."""
+    shipped = Path(str(importlib.resources.files("vcperf") / "_data"))
+    return shipped if shipped.is_dir() else Path(__file__).resolve().parent.parent / "data"
+
+
+#: Root of the data tables. Installed from a wheel: ``vcperf/_data`` in site-packages (the wheel ships
+#: the top-level ``data/`` folder as ``vcperf._data``); in a source checkout, plain or installed
+#: editable: ``<repo>/data``. The tables are never downloaded.
+DATA_DIR = _data_dir()
 
 STUDIES = ("vcha2016", "robo2019", "ft2016", "contentlib2015", "vmotion2020")
 
