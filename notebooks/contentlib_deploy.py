@@ -34,13 +34,15 @@ whatif_network_bps = 1000000000.0  # bit/s, range [1e8, 1e11]: data network (hos
 whatif_mgmt_network_bps = 1000000000.0  # bit/s, range [1e8, 1e11]: management network vCenter to hosts
 whatif_vcenter_vcpus = 16  # vCPU, range [1, 64]: vCPUs of the vCenter appliance
 whatif_decompression_streams = 1  # disks, range [1, 16]: VMDK streams the Transfer Service decompresses at once
+whatif_concurrent_deployments = 16  # deployments, range [1, 200]: largest number of simultaneous deployments
 
 # %%
 # %matplotlib inline
 import matplotlib.pyplot as plt
+import pandas as pd
 from IPython.display import display
 
-from vcperf import contentlib, data, fidelity, plotting
+from vcperf import contentlib, data, fidelity, network, plotting
 from vcperf.views import contentlib as cl_views
 
 NOTEBOOK = "contentlib_deploy"
@@ -134,10 +136,59 @@ loo
 # when several disks are decompressed in parallel (one stream is decompressed by one thread).
 
 # %%
+readout, png = cl_views.deploy_whatif_update(whatif_template_size_bytes, whatif_layout, whatif_network_bps,
+                                             whatif_mgmt_network_bps, whatif_vcenter_vcpus,
+                                             whatif_decompression_streams)
+print(readout)
 rec = contentlib.recommend_path(whatif_layout, whatif_template_size_bytes, network_bps=whatif_network_bps,
-                               mgmt_network_bps=whatif_mgmt_network_bps, vcenter_vcpus=whatif_vcenter_vcpus,
-                               decompression_streams=whatif_decompression_streams)
-print(f"recommended: {rec.path}, {rec.time_s:.0f} s; all paths: " + ", ".join(f"{p} {t:.0f} s" for p, t in rec.times_s.items()))
+                                mgmt_network_bps=whatif_mgmt_network_bps, vcenter_vcpus=whatif_vcenter_vcpus,
+                                decompression_streams=whatif_decompression_streams)
+whatif = pd.DataFrame({"path": list(rec.times_s), "time_s": list(rec.times_s.values()),
+                       "available": [p in rec.available for p in rec.times_s], "recommended": [p == rec.path for p in rec.times_s]})
+plotting.save_table(whatif, output_dir, NOTEBOOK, "whatif_paths")
+plotting.save_png(png, output_dir, NOTEBOOK, "whatif_paths")
 if interactive:
     display(cl_views.deploy_whatif(whatif_template_size_bytes, whatif_layout, whatif_network_bps,
                                    whatif_mgmt_network_bps, whatif_vcenter_vcpus, whatif_decompression_streams))
+
+# %% [markdown]
+# ## What if several deployments run at once?
+#
+# `contentlib.concurrent_deploy_time_s`: pipelined paths share their slowest stage (fair share), so `n`
+# deployments take `n` times as long and the aggregate rate stays flat; the streaming path runs one Transfer
+# Service thread per deployment (read -> decompress -> send), a closed queueing network solved by exact MVA,
+# so threads overlap until the shared NFS read or management hop saturates. The paper ran one deployment at a
+# time: these curves are what-ifs, not fitted.
+
+# %%
+conc = pd.concat([pd.DataFrame({"path": path, "deployments": r.n, "time_s": r.time_s,
+                                "aggregate_MB_per_s": r.aggregate_bytes_per_s / 1e6})
+                  for path in contentlib.PATHS
+                  for r in [contentlib.concurrent_deploy_time_s(path, whatif_template_size_bytes, whatif_concurrent_deployments,
+                                                               network_bps=whatif_network_bps,
+                                                               mgmt_network_bps=whatif_mgmt_network_bps,
+                                                               vcenter_vcpus=whatif_vcenter_vcpus)]])
+plotting.save_table(conc, output_dir, NOTEBOOK, "whatif_concurrent_deployments")
+fig, ax = plt.subplots(figsize=(6.4, 3.2))
+for path, g in conc.groupby("path", sort=False):
+    ax.plot(g["deployments"], g["aggregate_MB_per_s"], marker=".", label=contentlib.PATH_LABELS[path])
+ax.set_xlabel("deployments at once")
+ax.set_ylabel("aggregate rate (MB/s)")
+ax.legend(fontsize=7, loc="best")
+fig.tight_layout()
+plotting.save_figure(fig, output_dir, NOTEBOOK, "whatif_concurrent_deployments")
+plt.show()
+
+# %% [markdown]
+# ## What if the library is subscribed from a branch office?
+#
+# A subscribed library pulls each item from the publisher over the branch link: TCP over each of the ROBO
+# study's Table 1 networks (`vcperf.network.preset`), with slow start, RTT and loss. Time to sync one
+# template of the what-if size:
+
+# %%
+sync = pd.DataFrame([{"network": name, "sync_time_s": float(contentlib.subscription_sync_time_s(
+    whatif_template_size_bytes, network.preset(name)))} for name in network.preset_names()])
+sync["sync_time_h"] = sync["sync_time_s"] / 3600
+plotting.save_table(sync, output_dir, NOTEBOOK, "whatif_subscription_sync")
+sync.style.format({"sync_time_s": "{:,.0f}", "sync_time_h": "{:.2f}"}).hide(axis="index")

@@ -58,6 +58,16 @@ def save_figure(fig, output_dir, notebook: str, name: str) -> list[Path]:
     return [png, svg]
 
 
+def save_png(png: bytes, output_dir, notebook: str, name: str) -> Path:
+    """Write PNG bytes (a what-if panel's image, :func:`vcperf.widgets.png_bytes`) under
+    ``<output_dir>/figures/<notebook>/``, so a headless scenario saves exactly what the panel shows."""
+    if not isinstance(png, bytes | bytearray) or not bytes(png[:8]) == b"\x89PNG\r\n\x1a\n":
+        raise ValueError("png must be the bytes of a PNG image")
+    path = _dir(output_dir, "figures", notebook) / f"{name}.png"
+    path.write_bytes(bytes(png))
+    return path
+
+
 def save_table(df, output_dir, notebook: str, name: str) -> Path:
     """Write a DataFrame as CSV under ``<output_dir>/tables/<notebook>/`` (6 significant digits)."""
     path = _dir(output_dir, "tables", notebook) / f"{name}.csv"
