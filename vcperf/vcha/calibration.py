@@ -42,8 +42,12 @@ from vcperf import data, protocol
 from vcperf.vcha.enable import EnableParams, enable_vcha_times
 from vcperf.vcha.failover import FailoverParams, failover_times
 from vcperf.vcha.vcbench import DEFAULT_DB_CONNECTIONS, VcbenchParams, vcbench
-from vcperf.vcha.wal import WalParams, management_traffic_bytes_per_s, replication_traffic_bytes_per_s
-from vcperf.vcha.wal import wal_disk_write_bytes_per_s
+from vcperf.vcha.wal import (
+    WalParams,
+    management_traffic_bytes_per_s,
+    replication_traffic_bytes_per_s,
+    wal_disk_write_bytes_per_s,
+)
 
 STUDY = "vcha2016"
 SEED = "000_bf7f1144753162c9.txt"
@@ -263,7 +267,10 @@ def _build() -> tuple:
         for vc in (False, True):
             s = _STATES[vc]
             key = f"t12_throughput_l{lvl}_{s}"
-            model = (lambda P, vc=vc, lvl=lvl: _x(P, 256, vc, 0.0, lvl))
+
+            def model(P, vc=vc, lvl=lvl):
+                return _x(P, 256, vc, 0.0, lvl)
+
             cond = {"clients": 256, "stats_level": lvl, "vcha": s}
             if lvl == 1:
                 add(key, "table12_stats_level", "throughput", cond, model, role="derived",
@@ -274,7 +281,10 @@ def _build() -> tuple:
             else:
                 add(key, "table12_stats_level", "throughput", cond, model, role="predicted",
                     note="level 2 = level 1 in the model" if lvl == 2 else "", stage="stats", level=lvl, vc=vc)
-        change = (lambda P, lvl=lvl: _x(P, 256, True, 0.0, lvl) / _x(P, 256, False, 0.0, lvl) - 1.0)
+
+        def change(P, lvl=lvl):
+            return _x(P, 256, True, 0.0, lvl) / _x(P, 256, False, 0.0, lvl) - 1.0
+
         if lvl == 1:
             add("t12_change_l1", "table12_stats_level", "throughput_change", {"clients": 256, "stats_level": 1},
                 change, role="derived", depends_on=("t05_throughput_256_disabled", "t05_throughput_256_enabled"),
@@ -288,7 +298,10 @@ def _build() -> tuple:
         for n in (64, 256):
             key = f"t13_throughput_{n}_{ms}ms"
             cond = {"clients": n, "network_latency_ms": ms, "vcha": "enabled"}
-            model = (lambda P, n=n, ms=ms: _x(P, n, True, ms / 1e3))
+
+            def model(P, n=n, ms=ms):
+                return _x(P, n, True, ms / 1e3)
+
             if ms == 0:
                 add(key, "table13_private_network_latency", "throughput", cond, model, role="derived",
                     depends_on=(f"t05_throughput_{n}_enabled",), note="the same run as Table 5 (same number)")
@@ -329,7 +342,10 @@ def _build() -> tuple:
         for q, attr in steps:
             key = f"t04_{q.replace('_time', '')}_{size}"
             keys.append(key)
-            model = (lambda P, size=size, attr=attr: float(getattr(_en(P, size), attr)))
+
+            def model(P, size=size, attr=attr):
+                return float(getattr(_en(P, size), attr))
+
             stage = "configure" if q == "configure_vcha_time" else "clone"
             if size == "large" and q == "clone_witness_time":
                 add(key, "table04_enable_vcha", q, {"inventory": size}, model, role="derived",
