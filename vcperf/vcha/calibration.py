@@ -179,7 +179,7 @@ def _run(n: int, vc: bool) -> str:
     return f"run {n} clients, VCHA {_STATES[vc]}"
 
 
-@functools.cache
+@functools.lru_cache(maxsize=8192)
 def _vcbench_solution(p: VcbenchParams, vcpus: float, n: int, vc: bool, rtt_s: float = 0.0, level: int = 1):
     return vcbench(n, vc, rtt_s, level, params=p, vcpus=vcpus)
 
