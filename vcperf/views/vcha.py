@@ -19,6 +19,29 @@ _COLORS = {"disabled": "tab:blue", "enabled": "tab:orange", 64: "tab:blue", 256:
 _LABEL = {"disabled": "Baseline (no VCHA)", "enabled": "VCHA enabled"}
 
 
+def _vcbench(clients, vcha_enabled=False, replication_rtt_s=0.0, stats_level=1):
+    """:func:`vcperf.vcha.vcbench` with the study's calibrated parameters and test bed."""
+    return vcha.vcbench(clients, vcha_enabled, replication_rtt_s, stats_level, params=vcha.calibrate().vcbench,
+                        vcpus=vcha.testbed().vcpus)
+
+
+def _vcbench_curve_study(max_clients, vcha_enabled=False, replication_rtt_s=0.0, stats_level=1):
+    """:func:`vcperf.vcha.vcbench_curve` with the study's calibrated parameters and test bed."""
+    return vcha.vcbench_curve(max_clients, vcha_enabled, replication_rtt_s, stats_level,
+                              params=vcha.calibrate().vcbench, vcpus=vcha.testbed().vcpus)
+
+
+def _enable_times(registered_vms, bandwidth_bps=None):
+    """:func:`vcperf.vcha.enable_vcha_times` with the study's parameters (default: its clone network)."""
+    bw = vcha.testbed().clone_bandwidth_bps if bandwidth_bps is None else bandwidth_bps
+    return vcha.enable_vcha_times(registered_vms, bw, vcha.calibrate().enable)
+
+
+def _failover_times(vcpus, registered_vms, psc_mode="external"):
+    """:func:`vcperf.vcha.failover_times` with the study's calibrated parameters."""
+    return vcha.failover_times(vcpus, registered_vms, psc_mode, params=vcha.calibrate().failover)
+
+
 def _plt():
     import matplotlib.pyplot as plt
 
@@ -62,7 +85,7 @@ def periodic_throughput_figure(clients: int, minutes: float = 60.0):
     t = np.linspace(0, minutes, 61)
     for vc in (False, True):
         key = "enabled" if vc else "disabled"
-        model = float(vcha.vcbench(clients, vc).throughput_per_s) * 60
+        model = float(_vcbench(clients, vc).throughput_per_s) * 60
         paper = vcha.paper_value("table05_throughput", "throughput", clients=clients, vcha=key) * 60
         ax.plot(t, np.full_like(t, model), color=_COLORS[key], lw=2, label=f"model, {_LABEL[key]}: {model:,.0f}")
         ax.axhline(paper, color=_COLORS[key], ls="--", lw=1, label=f"paper average, {_LABEL[key]}: {paper:,.0f}")
@@ -82,10 +105,10 @@ def clients_figure(max_clients: int = 512, replication_rtt_s: float = 0.0, stats
     plt = _plt()
     fig, axes = plt.subplots(1, 3, figsize=(9.6, 3.3))
     n = np.arange(1, max_clients + 1)
-    p = vcha.calibrate_vcbench()
+    vcpus = vcha.testbed().vcpus
     for vc in (False, True):
         key = "enabled" if vc else "disabled"
-        s = vcha.vcbench_curve(max_clients, vc, replication_rtt_s if vc else 0.0, stats_level)
+        s = _vcbench_curve_study(max_clients, vc, replication_rtt_s if vc else 0.0, stats_level)
         axes[0].plot(n, s.throughput_per_s * 60, color=_COLORS[key], label=f"model, {_LABEL[key]}")
         axes[1].plot(n, s.response_time_s, color=_COLORS[key])
         axes[2].plot(n, s.cpu_cores * 100, color=_COLORS[key])
@@ -99,9 +122,9 @@ def clients_figure(max_clients: int = 512, replication_rtt_s: float = 0.0, stats
             axes[2].plot([c], [100 * vcha.paper_value("table07_vpxd_cpu", "vpxd_cpu_utilization", clients=c, vcha=key,
                                                  **node)], **{**PAPER_STYLE, "color": _COLORS[key],
                                                               "markeredgecolor": "black"})
-    axes[0].axhline(60 * (p.db_connections - p.stats_db_connections * vcha.STATS_LEVEL_HIGH[stats_level])
-                    / p.db_hold_s, color="0.5", ls=":", lw=1, label="DB pool bound, no VCHA")
-    axes[2].axhline(100 * p.vcpus, color="0.5", ls=":", lw=1)
+    axes[0].axhline(60 * _vcbench(1, False, 0.0, stats_level).db_pool_bound_per_s, color="0.5", ls=":", lw=1,
+                    label="DB pool bound, no VCHA")
+    axes[2].axhline(100 * vcpus, color="0.5", ls=":", lw=1)
     if highlight is not None:
         for ax in axes:
             ax.axvline(highlight, color="0.3", lw=0.8)
@@ -123,7 +146,7 @@ def rtt_figure(max_rtt_s: float = 0.015, highlight_rtt_s: float | None = None):
     fig, ax = plt.subplots(figsize=(6.4, 3.6))
     rtt = np.linspace(0, max_rtt_s, 61)
     for c in (64, 256):
-        s = vcha.vcbench(c, True, rtt)
+        s = _vcbench(c, True, rtt)
         ax.plot(rtt * 1e3, s.throughput_per_s * 60, color=_COLORS[c], label=f"model, {c} clients")
         pts = [(ms, vcha.paper_value("table13_private_network_latency", "throughput", clients=c,
                                 network_latency_ms=ms, vcha="enabled") * 60) for ms in (0, 5, 10)]
@@ -150,7 +173,7 @@ def stats_level_figure():
         key = "enabled" if vc else "disabled"
         paper = [vcha.paper_value("table12_stats_level", "throughput", clients=256, stats_level=lvl, vcha=key) * 60
                  for lvl in levels]
-        model = [float(vcha.vcbench(256, vc, stats_level=int(lvl)).throughput_per_s) * 60 for lvl in levels]
+        model = [float(_vcbench(256, vc, stats_level=int(lvl)).throughput_per_s) * 60 for lvl in levels]
         ax.bar(levels + (k - 0.5) * 0.38, paper, 0.38, color=_COLORS[key], alpha=0.55, label=f"paper, {_LABEL[key]}")
         ax.plot(levels + (k - 0.5) * 0.38, model, "D", color=_COLORS[key], markeredgecolor="black",
                 label=f"model, {_LABEL[key]}")
@@ -175,7 +198,7 @@ def _enable_bars(ax):
     bottom_m = np.zeros(len(sizes))
     for q, attr, color in steps:
         paper = np.array([vcha.paper_value("table04_enable_vcha", q, inventory=s) for s in sizes])
-        model = np.array([float(getattr(vcha.enable_vcha_times(inv[s]["registered_vms"]), attr)) for s in sizes])
+        model = np.array([float(getattr(_enable_times(inv[s]["registered_vms"]), attr)) for s in sizes])
         ax.bar(x - 0.2, paper / 60, 0.38, bottom=bottom_p / 60, color=color, label=q.replace("_time", ""))
         ax.bar(x + 0.2, model / 60, 0.38, bottom=bottom_m / 60, color="white", edgecolor=color, hatch="//")
         bottom_p += paper
@@ -198,7 +221,7 @@ def enable_figure(bandwidth_bps: float | None = None, whatif_vms: float | None =
     for bw, style in ((None, "-"), (bandwidth_bps, "--")):
         if style == "--" and bw is None:
             continue
-        t = vcha.enable_vcha_times(vms, bw)
+        t = _enable_times(vms, bw)
         label = "model, 10 Gbps" if bw is None else f"model, {bw / 1e9:.3g} Gbps"
         ax2.plot(vms, t.total_s / 60, style, color="tab:orange", label=label)
     ax2.plot(paper_vms, totals, **PAPER_STYLE, label="paper total")
@@ -219,7 +242,7 @@ def failover_figure(psc_mode: str = "external"):
     inv = vcha.inventory_sizes()
     sizes = list(vcha.INVENTORIES)
     x = np.arange(len(sizes))
-    t = [vcha.failover_times(inv[s]["vcpus"], inv[s]["registered_vms"], psc_mode) for s in sizes]
+    t = [_failover_times(inv[s]["vcpus"], inv[s]["registered_vms"], psc_mode) for s in sizes]
     series = (("vpxd ready", "vpxd_ready_s", "table02_vpxd_ready_time", "vpxd_ready_time", "tab:red"),
               ("blank screen", "blank_screen_s", "table03_vsphere_client_usability", "blank_screen_time", "tab:blue"),
               ("blue screen", "blue_screen_s", "table03_vsphere_client_usability", "blue_screen_time", "tab:cyan"),
@@ -266,7 +289,7 @@ def _rescale_from_zero(ax) -> None:
 @functools.lru_cache(maxsize=64)
 def _vcbench_curve(max_clients: int, vcha_enabled: bool, replication_rtt_s: float, stats_level: int):
     """:func:`vcperf.vcha.vcbench_curve`, cached for the panel (the VCHA-off curve rarely changes)."""
-    return vcha.vcbench_curve(max_clients, vcha_enabled, replication_rtt_s, stats_level)
+    return _vcbench_curve_study(max_clients, vcha_enabled, replication_rtt_s, stats_level)
 
 
 class _VcbenchPanel:
@@ -274,7 +297,6 @@ class _VcbenchPanel:
 
     def __init__(self):
         fig, axes = self.fig, self.axes = panel_figure((9.6, 3.3), 3)
-        p = vcha.calibrate_vcbench()
         self.lines = {}
         for vc in (False, True):
             key = "enabled" if vc else "disabled"
@@ -291,7 +313,7 @@ class _VcbenchPanel:
                 axes[2].plot([c], [100 * vcha.paper_value("table07_vpxd_cpu", "vpxd_cpu_utilization", clients=c,
                                                           vcha=key, **node)], **dot)
         self.db_bound = axes[0].axhline(0.0, color="0.5", ls=":", lw=1, label="DB pool bound, no VCHA")
-        axes[2].axhline(100 * p.vcpus, color="0.5", ls=":", lw=1)
+        axes[2].axhline(100 * vcha.testbed().vcpus, color="0.5", ls=":", lw=1)
         self.marks = [ax.axvline(0.0, color="0.3", lw=0.8) for ax in axes]
         axes[0].set_ylabel("throughput (ops/min)")
         axes[1].set_ylabel("avg operation latency (s)")
@@ -311,8 +333,7 @@ class _VcbenchPanel:
             thr.set_data(n, s.throughput_per_s * 60)
             lat.set_data(n, s.response_time_s)
             cpu.set_data(n, s.cpu_cores * 100)
-        p = vcha.calibrate_vcbench()
-        bound = 60 * (p.db_connections - p.stats_db_connections * vcha.STATS_LEVEL_HIGH[stats_level]) / p.db_hold_s
+        bound = 60 * _vcbench(1, False, 0.0, stats_level).db_pool_bound_per_s
         self.db_bound.set_ydata([bound, bound])
         for m in self.marks:
             m.set_xdata([highlight, highlight])
@@ -333,8 +354,8 @@ def vcbench_whatif_update(clients: int = 256, replication_rtt_ms: float = 5.0, s
     The image is :func:`clients_figure` (``highlight=clients``) with the widget layout, drawn on one
     figure kept between calls: only the curves, the DB pool bound and the marker move.
     """
-    s = vcha.vcbench(int(clients), bool(vcha_enabled), replication_rtt_ms / 1e3, int(stats_level))
-    base = vcha.vcbench(int(clients), False, 0.0, int(stats_level))
+    s = _vcbench(int(clients), bool(vcha_enabled), replication_rtt_ms / 1e3, int(stats_level))
+    base = _vcbench(int(clients), False, 0.0, int(stats_level))
     png = _vcbench_panel().draw(max(512, int(clients)), replication_rtt_ms / 1e3, int(stats_level), int(clients))
     x = float(s.throughput_per_s)
     readout = (
@@ -371,7 +392,7 @@ class _LifecyclePanel:
         fig, (ax, ax2) = self.fig, self.axes = panel_figure((9.6, 3.6), 2)
         paper_vms, totals = _enable_bars(ax)
         self.vms = np.linspace(0, 40000, 81)
-        ax2.plot(self.vms, vcha.enable_vcha_times(self.vms, None).total_s / 60, "-", color="tab:orange",
+        ax2.plot(self.vms, _enable_times(self.vms, None).total_s / 60, "-", color="tab:orange",
                  label="model, 10 Gbps")
         (self.whatif,) = ax2.plot(self.vms, np.zeros_like(self.vms), "--", color="tab:orange", label="model, what-if")
         ax2.plot(paper_vms, totals, **PAPER_STYLE, label="paper total")
@@ -383,7 +404,7 @@ class _LifecyclePanel:
         self.canvas = PanelCanvas(fig, [self.whatif, self.mark])
 
     def draw(self, bandwidth_bps: float, whatif_vms: float) -> bytes:
-        self.whatif.set_ydata(vcha.enable_vcha_times(self.vms, bandwidth_bps).total_s / 60)
+        self.whatif.set_ydata(_enable_times(self.vms, bandwidth_bps).total_s / 60)
         self.legend_text.set_text(f"model, {bandwidth_bps / 1e9:.3g} Gbps")
         self.mark.set_xdata([whatif_vms, whatif_vms])
         _rescale_from_zero(self.axes[1])
@@ -403,8 +424,8 @@ def lifecycle_whatif_update(registered_vms: float = 36864.0, vcpus: float = 32.0
     calls: only the what-if bandwidth curve, its legend entry and the VM marker move.
     """
     bw = clone_bandwidth_gbps * 1e9
-    e = vcha.enable_vcha_times(registered_vms, bw)
-    f = vcha.failover_times(vcpus, registered_vms, psc_mode)
+    e = _enable_times(registered_vms, bw)
+    f = _failover_times(vcpus, registered_vms, psc_mode)
     png = _lifecycle_panel().draw(bw, registered_vms)
     readout = (
         f"{registered_vms:,.0f} VMs on {vcpus:g} vCPUs, clone network {clone_bandwidth_gbps:.3g} Gbps, {psc_mode} "

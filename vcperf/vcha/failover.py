@@ -1,0 +1,98 @@
+"""Failover / RTO of a VCHA cluster (``000_bf7f1144753162c9.txt``, Tables 2, 3, 16, 17; Figures 2, 3).
+
+Failure detection and promotion (the "in progress" page), PSC services (Embedded PSC only), then
+vpxd start-up whose CPU work is spread over the vCPUs and whose inventory load grows with the
+registered VMs -- the two competing factors the paper names; the Web Client screens follow the same
+pattern with constant offsets between them.
+
+This module is a pure model: the parameters are arguments (the study's values come from
+:mod:`vcperf.vcha.calibration`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from vcperf import _validate as v
+
+
+@dataclass(frozen=True)
+class FailoverParams:
+    """Failover phases (Tables 2, 3, 16, 17).
+
+    Attributes
+    ----------
+    takeover_s : float
+        Failure detection, promotion of the Passive and take-over of the public IP, until the
+        "failover in progress" page is served (s). Fitted: Table 2 and Table 17 External InProgress.
+    vpxd_start_cpu_s : float
+        vpxd start-up work that is spread over the vCPUs (core-seconds). Fitted: Table 2.
+    vpxd_start_s_per_vm : float
+        vpxd start-up time per registered VM (inventory load; does not shrink with vCPUs), s. Fitted:
+        Table 2.
+    psc_start_s : float
+        Embedded PSC only: PSC services started before the management services (s). Fitted: Table 16.
+    client_start_cpu_s : float
+        vsphere-client start-up work spread over the vCPUs (core-seconds). Fitted: Table 3.
+    client_start_s_per_vm : float
+        vsphere-client start-up time per registered VM, s. Fitted: Table 3.
+    blue_screen_offset_s, inventory_screen_offset_s, vc_summary_offset_s : float
+        Blue screen, inventory and VC-summary page after the blank screen (s). Fitted: Table 3.
+    """
+
+    takeover_s: float
+    vpxd_start_cpu_s: float
+    vpxd_start_s_per_vm: float
+    psc_start_s: float
+    client_start_cpu_s: float
+    client_start_s_per_vm: float
+    blue_screen_offset_s: float
+    inventory_screen_offset_s: float
+    vc_summary_offset_s: float
+
+    @property
+    def screen_offsets_s(self) -> tuple:
+        """``(blue, inventory, vc_summary)`` offsets after the blank screen (s)."""
+        return (self.blue_screen_offset_s, self.inventory_screen_offset_s, self.vc_summary_offset_s)
+
+
+@dataclass(frozen=True, eq=False)
+class FailoverTimes:
+    """Times after the Active fails (s); arrays of the broadcast input shape."""
+
+    in_progress_s: np.ndarray
+    vpxd_ready_s: np.ndarray
+    blank_screen_s: np.ndarray
+    blue_screen_s: np.ndarray
+    inventory_screen_s: np.ndarray
+    vc_summary_s: np.ndarray
+
+
+def failover_times(vcpus, registered_vms, psc_mode: str = "external", *, params: FailoverParams) -> FailoverTimes:
+    """Failover/RTO: times until vpxd accepts connections and the Web Client screens appear.
+
+    Parameters
+    ----------
+    vcpus : float or array_like
+        Appliance vCPUs, in [1, 256] (Table 1: 4 .. 32).
+    registered_vms : float or array_like
+        Registered VMs, >= 0 (Table 1: 1,440 .. 36,864).
+    psc_mode : {"external", "embedded"}
+        Embedded PSC starts the PSC services before vpxd and vsphere-client (Tables 16-17).
+    params : FailoverParams
+        The study's: ``vcperf.vcha.calibrate().failover``.
+    """
+    c = v.check_range("vcpus", vcpus, 1.0, 256.0)
+    vms = v.nonneg("registered_vms", registered_vms)
+    v.choice("psc_mode", psc_mode, ("external", "embedded"))
+    p = params
+    c, vms = np.broadcast_arrays(c, vms)
+    psc = p.psc_start_s if psc_mode == "embedded" else 0.0
+    base = p.takeover_s + psc
+    in_progress = np.full(c.shape, base)
+    ready = base + p.vpxd_start_cpu_s / c + p.vpxd_start_s_per_vm * vms
+    blank = base + p.client_start_cpu_s / c + p.client_start_s_per_vm * vms
+    blue, inventory, summary = (blank + off for off in p.screen_offsets_s)
+    return FailoverTimes(in_progress, ready, blank, blue, inventory, summary)

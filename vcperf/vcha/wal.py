@@ -1,0 +1,103 @@
+"""Replication traffic and WAL writes of the VCHA Active node (``000_bf7f1144753162c9.txt``, Tables
+9, 10, 11).
+
+WAL bytes per VCbench operation times throughput, plus background WAL (statistics, events, tasks),
+go over eth1 to the Passive; the Active's WAL disk (sdg) writes every flushed WAL page again plus
+the new WAL bytes. Management traffic on eth0 is likewise a background rate (host sync and
+heartbeats) plus bytes per operation (host RPCs, client SDK traffic).
+
+This module is a pure model: the parameters are arguments (the study's values come from
+:mod:`vcperf.vcha.calibration`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from vcperf import _validate as v
+
+#: PostgreSQL WAL page (``XLOG_BLCKSZ``, default 8 KiB): every WAL flush rewrites the current page.
+WAL_PAGE_BYTES = 8192
+
+
+@dataclass(frozen=True)
+class WalParams:
+    """WAL volume and management traffic (Table 11).
+
+    Attributes
+    ----------
+    wal_bytes_per_op : float
+        WAL bytes one VCbench operation generates (bytes). Fitted: Table 11, eth1 transmit.
+    background_wal_bytes_per_s : float
+        WAL from work independent of VCbench (statistics, events, tasks), bytes/s. Fitted: Table 11,
+        eth1 transmit.
+    eth0_receive_bytes_per_op, eth0_transmit_bytes_per_op : float
+        Management-network bytes per operation (host RPCs and client SDK traffic). Fitted: Table 11
+        eth0 rows (VCHA off and on, 4 runs each).
+    eth0_receive_background_bytes_per_s, eth0_transmit_background_bytes_per_s : float
+        Management traffic without VCbench (host sync and heartbeats of the 2,000 hosts), bytes/s.
+        Fitted: Table 11 eth0 rows.
+    """
+
+    wal_bytes_per_op: float
+    background_wal_bytes_per_s: float
+    eth0_receive_bytes_per_op: float
+    eth0_transmit_bytes_per_op: float
+    eth0_receive_background_bytes_per_s: float
+    eth0_transmit_background_bytes_per_s: float
+
+
+def management_traffic_bytes_per_s(throughput_per_s, params: WalParams):
+    """eth0 receive and transmit rates (bytes/s) at a VCbench throughput (Table 11 eth0).
+
+    Parameters
+    ----------
+    throughput_per_s : float or array_like
+        VCbench operations per second, >= 0 (finite).
+    params : WalParams
+        The study's: ``vcperf.vcha.calibrate().wal``.
+
+    Returns
+    -------
+    tuple of ndarray
+        ``(receive, transmit)``: background + bytes/op x throughput, bytes/s.
+    """
+    x = v.nonneg("throughput_per_s", throughput_per_s)
+    p = params
+    return (p.eth0_receive_background_bytes_per_s + p.eth0_receive_bytes_per_op * x,
+            p.eth0_transmit_background_bytes_per_s + p.eth0_transmit_bytes_per_op * x)
+
+
+def replication_traffic_bytes_per_s(throughput_per_s, params: WalParams):
+    """WAL streamed Active -> Passive over eth1 (bytes/s), Table 11 eth1 transmit.
+
+    ``background_wal_bytes_per_s + wal_bytes_per_op * throughput_per_s``.
+
+    Parameters
+    ----------
+    throughput_per_s : float or array_like
+        VCbench operations per second, >= 0 (finite).
+    params : WalParams
+        The study's: ``vcperf.vcha.calibrate().wal``.
+    """
+    x = v.nonneg("throughput_per_s", throughput_per_s)
+    return params.background_wal_bytes_per_s + params.wal_bytes_per_op * x
+
+
+def wal_disk_write_bytes_per_s(throughput_per_s, wal_flushes_per_s, params: WalParams):
+    """Write bandwidth of the Active's WAL disk sdg (bytes/s), Tables 9-10.
+
+    Every flush rewrites the current, partly filled WAL page (:data:`WAL_PAGE_BYTES`), and the new
+    WAL bytes are written once: ``flushes x page + WAL rate``.
+
+    Parameters
+    ----------
+    throughput_per_s : float or array_like
+        VCbench operations per second, >= 0 (finite).
+    wal_flushes_per_s : float or array_like
+        WAL flushes (sdg writes) per second, >= 0; in the study the measured sdg w/s of the same run.
+    params : WalParams
+        The study's: ``vcperf.vcha.calibrate().wal``.
+    """
+    f = v.nonneg("wal_flushes_per_s", wal_flushes_per_s)
+    return f * WAL_PAGE_BYTES + replication_traffic_bytes_per_s(throughput_per_s, params)
