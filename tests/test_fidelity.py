@@ -68,6 +68,12 @@ def _half_ulp_si(printed: str, unit: str) -> float:
     return 0.5 * 10.0 ** (-decimals) * data.UNITS[unit][1]
 
 
+def _same_run(a, b, cols_a, cols_b) -> bool:
+    meta = set(data.REQUIRED_COLUMNS) | set(data.OPTIONAL_COLUMNS)
+    shared = [c for c in set(cols_a) & set(cols_b) if c not in meta]
+    return bool(shared) and all(str(a[c]) == str(b[c]) for c in shared)
+
+
 def _combos(values):
     """Values computable from one to three paper numbers: copies, sums, differences, ratios."""
     for a in values:
@@ -85,7 +91,8 @@ def _combos(values):
 def test_no_predicted_row_is_a_function_of_fitted_rows(table):
     """Declared: a predicted target has no depends_on and its data row is not flagged derived.
     Checked: its paper value is not a copy, sum, difference or ratio of fitted paper values of the same
-    table (within the rounding of the print), nor a copy of a fitted value anywhere in the study."""
+    table (within the rounding of the print), nor a copy of a fitted value of the same run in another table
+    (same quantity, every shared condition column equal)."""
     problems = []
     for study in data.STUDIES:
         mod = protocol.study_module(study)
@@ -102,7 +109,10 @@ def test_no_predicted_row_is_a_function_of_fitted_rows(table):
             tol = _half_ulp_si(row["printed"], row["unit"]) + 1e-9 * abs(p)
             same_table = [f.paper_value() for f in fitted.values()
                           if f.table == t.table and f.data_row()["unit"] == row["unit"]]
-            copies = [f.paper_value() for f in fitted.values() if f.quantity == t.quantity]
+            # a copy elsewhere in the study: same quantity, and the same run (every condition column the
+            # two rows share agrees, and they share at least one)
+            copies = [f.paper_value() for f in fitted.values() if f.quantity == t.quantity
+                      and _same_run(f.data_row(), row, data.load(f.table).columns, data.load(t.table).columns)]
             hit = next((how for val, how in _combos(same_table) if abs(val - p) <= tol), None)
             if hit is None and any(abs(c - p) <= 1e-9 * max(abs(p), 1e-300) for c in copies):
                 hit = "copy of a fitted value"
