@@ -26,7 +26,9 @@ from vcperf.vmotion.calibration import (
     calibrate,
     calibrate_tpcx,
     calibrated,
+    migrate_testbed,
     migrate_workload,
+    precopy_testbed,
     predict,
     settings,
     targets,
@@ -73,12 +75,13 @@ from vcperf.vmotion.trace import TracePhase, precopy_trace_loss, trace_phase
 from vcperf.vmotion.validation import bound_checks, fidelity_rows, leave_one_out, parameter_table, table1_model
 
 __all__ = [
-    "BITMAPS_AT_SWITCHOVER", "DEFAULT_MAX_ROUNDS", "DEFAULT_SDPS_FRACTION", "FIT_KEYS", "PAGES_PER_1GB",
-    "PAGES_PER_2MB", "PAGE_BYTES", "PAGE_NUMBER_BYTES", "PARAM_DOCS", "PTES_PER_TABLE", "RELEASES", "SEED", "STUDY",
-    "TARGETS", "Migration", "Params", "PrecopyResult", "Settings", "TpcxExpectation", "TpcxParams", "TpcxResult",
-    "TpcxSetup", "TracePhase", "Workload", "bound_checks", "calibrate", "calibrate_tpcx", "calibrated",
-    "fidelity_rows", "leave_one_out", "metadata_entries", "migrate", "migrate_workload", "migration_delay_area_s2",
-    "parameter_table", "precopy", "precopy_trace_loss", "predict", "settings", "switchover_metadata_bytes",
-    "table1_model", "targets", "testbed_link_bps", "throughput_series", "tpcx_expected", "tpcx_longest_delay_s",
-    "tpcx_monte_carlo", "tpcx_setup", "trace_phase", "transfer_rate_bytes_per_s", "vm_memory_bytes", "workloads",
+    "BITMAPS_AT_SWITCHOVER", "DEFAULT_MAX_ROUNDS", "DEFAULT_SDPS_FRACTION", "FIT_KEYS", "Migration",
+    "PAGES_PER_1GB", "PAGES_PER_2MB", "PAGE_BYTES", "PAGE_NUMBER_BYTES", "PARAM_DOCS", "PTES_PER_TABLE", "Params",
+    "PrecopyResult", "RELEASES", "SEED", "STUDY", "Settings", "TARGETS", "TpcxExpectation", "TpcxParams",
+    "TpcxResult", "TpcxSetup", "TracePhase", "Workload", "bound_checks", "calibrate", "calibrate_tpcx",
+    "calibrated", "fidelity_rows", "leave_one_out", "metadata_entries", "migrate", "migrate_testbed",
+    "migrate_workload", "migration_delay_area_s2", "parameter_table", "precopy", "precopy_testbed",
+    "precopy_trace_loss", "predict", "settings", "switchover_metadata_bytes", "table1_model", "targets",
+    "testbed_link_bps", "throughput_series", "tpcx_expected", "tpcx_longest_delay_s", "tpcx_monte_carlo",
+    "tpcx_setup", "trace_phase", "transfer_rate_bytes_per_s", "vm_memory_bytes", "workloads",
 ]
