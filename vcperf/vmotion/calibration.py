@@ -29,19 +29,14 @@ from vcperf.vmotion.switchover import metadata_entries
 from vcperf.vmotion.tpcx import TpcxSetup, tpcx_expected, tpcx_longest_delay_s
 from vcperf.vmotion.trace import trace_phase
 
-
-def _value(table: str, quantity: str, **conditions) -> float:
-    return data.value(f"{STUDY}/{table}", quantity, "si", **conditions)
-
-
 # ------------------------------------------------------------------------------- testbed facts
 
 
 @functools.lru_cache(maxsize=1)
 def testbed_link_bps() -> float:
     """Aggregate vMotion line rate of the Oracle testbed: vmknics x NIC speed (``testbed.csv``)."""
-    nics = _value("testbed", "vmotion_vmknics", testbed="oracle_hammerdb", component="network")
-    speed = _value("testbed", "nic_speed", testbed="oracle_hammerdb", component="network")
+    nics = data.value(f"{STUDY}/testbed", "vmotion_vmknics", "si", testbed="oracle_hammerdb", component="network")
+    speed = data.value(f"{STUDY}/testbed", "nic_speed", "si", testbed="oracle_hammerdb", component="network")
     return nics * speed
 
 
@@ -49,8 +44,8 @@ def testbed_link_bps() -> float:
 def settings() -> Settings:
     """The switch-over goal (0.5 s) and the 6.7 guest slice (``every few milliseconds``: 1 ms), as printed."""
     return Settings(
-        switchover_goal_s=_value("text_switchover", "dirty_page_send_goal"),
-        guest_slice_s=_value("figure07_oracle_large_67_phases", "trace_install_alternation_interval",
+        switchover_goal_s=data.value(f"{STUDY}/text_switchover", "dirty_page_send_goal", "si"),
+        guest_slice_s=data.value(f"{STUDY}/figure07_oracle_large_67_phases", "trace_install_alternation_interval", "si",
                              release="6.7", phase="trace"),
     )
 
@@ -86,33 +81,33 @@ def tpcx_setup() -> TpcxSetup:
     2-98 GB), vCPUs and memory rising together (the paper prints only the ranges). The 2,000 checks
     are spread evenly over VMs and phases (3 or 4 transaction types per VM and phase).
     """
-    t = "text_tpcx_hci"
-    tb = {"testbed": "tpcx_hci", "component": "vm"}
-    per_tile = int(_value("testbed", "vms_per_tile", **tb))
-    tiles = int(_value("testbed", "tiles", **tb))
-    vcpus = np.round(np.geomspace(_value("testbed", "vm_vcpus_min", **tb), _value("testbed", "vm_vcpus_max", **tb),
-                                  per_tile))
-    mem = np.geomspace(_value("testbed", "vm_memory_min", **tb), _value("testbed", "vm_memory_max", **tb),
+    t, tb = f"{STUDY}/text_tpcx_hci", f"{STUDY}/testbed"
+    vm = {"testbed": "tpcx_hci", "component": "vm"}
+    net = {"testbed": "tpcx_hci", "component": "network"}
+    per_tile = int(data.value(tb, "vms_per_tile", "si", **vm))
+    tiles = int(data.value(tb, "tiles", "si", **vm))
+    vcpus = np.round(np.geomspace(data.value(tb, "vm_vcpus_min", "si", **vm),
+                                  data.value(tb, "vm_vcpus_max", "si", **vm), per_tile))
+    mem = np.geomspace(data.value(tb, "vm_memory_min", "si", **vm), data.value(tb, "vm_memory_max", "si", **vm),
                        per_tile) / 1e9
     vms = per_tile * tiles
-    phases = int(_value(t, "phases"))
-    checks = int(_value(t, "response_time_checks"))
+    phases = int(data.value(t, "phases", "si"))
+    checks = int(data.value(t, "response_time_checks", "si"))
     base, extra = divmod(checks, vms * phases)
     cpv = np.full(vms, float(base))
     cpv[: extra // phases] += 1.0  # VMs with one more transaction type checked in every phase
-    net = {"testbed": "tpcx_hci", "component": "network"}
     return TpcxSetup(
         vms=vms,
         vcpus=np.tile(vcpus, tiles),
         memory_bytes=np.array([vm_memory_bytes(m, "GB") for m in np.tile(mem, tiles)]),
         checks_per_vm_phase=cpv,
         phases=phases,
-        phase_s=_value(t, "phase_duration"),
-        migrations_per_run=int(_value("figure11_tpcx_hci_profile", "migrations", phase="run")),
-        runs=int(_value(t, "runs_per_data_point")),
-        load_variation=_value(t, "per_vm_load_variation"),
-        response_time_s=_value(t, "example_response_time"),
-        link_bps=_value("testbed", "vmotion_ports", **net) * _value("testbed", "nic_speed", **net),
+        phase_s=data.value(t, "phase_duration", "si"),
+        migrations_per_run=int(data.value(f"{STUDY}/figure11_tpcx_hci_profile", "migrations", "si", phase="run")),
+        runs=int(data.value(t, "runs_per_data_point", "si")),
+        load_variation=data.value(t, "per_vm_load_variation", "si"),
+        response_time_s=data.value(t, "example_response_time", "si"),
+        link_bps=data.value(tb, "vmotion_ports", "si", **net) * data.value(tb, "nic_speed", "si", **net),
     )
 
 
@@ -278,8 +273,8 @@ class _Model:
 
 
 def _biggest_67_trace_s(m: _Model) -> float:
-    biggest = _value("text_page_tracing", "max_vm_memory", release="6.7")
-    fewest = _value("testbed", "vm_vcpus_min", testbed="oracle_hammerdb", component="vm")
+    biggest = data.value(f"{STUDY}/text_page_tracing", "max_vm_memory", "si", release="6.7")
+    fewest = data.value(f"{STUDY}/testbed", "vm_vcpus_min", "si", testbed="oracle_hammerdb", component="vm")
     return float(trace_phase(vm_memory_bytes(biggest / 1e12, "TB"), fewest, "6.7", params=m.p,
                              settings=m.s).duration_s)
 
