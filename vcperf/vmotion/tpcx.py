@@ -277,4 +277,4 @@ def tpcx_expected(release, peak_utilization, setup: TpcxSetup, *, params: Params
     failed = float(s.phases * np.sum(s.checks_per_vm_phase * p_cell))
     log_ok = s.phases * np.sum(np.log1p(-np.minimum(p_cell, 1.0 - 1e-15)))
     return TpcxExpectation(release=release, failed_checks_per_run=failed,
-                           invalid_run_probability=float(-np.expm1(log_ok)))
+                           invalid_run_probability=max(0.0, float(-np.expm1(log_ok))))
