@@ -336,7 +336,8 @@ def bench_vmotion(repeats: int) -> dict:
                                        np.geomspace(10e9, 400e9, 100), indexing="ij")
         mem, dirty, link = mem.ravel(), dirty.ravel(), link.ravel()
         try:
-            t = median_time(lambda: precopy(mem, dirty, link), repeats=3, min_loop_s=0.0)
+            kw = {"params": vmotion.calibrate(), "settings": vmotion.settings()}
+            t = median_time(lambda: precopy(mem, dirty, link, **kw), repeats=3, min_loop_s=0.0)
             out["precopy_grid"] = {"status": "ok", "cases": mem.size, **t,
                                    "per_case_s": t["median_s"] / mem.size}
         except Exception as err:  # noqa: BLE001
@@ -350,8 +351,11 @@ def bench_vmotion(repeats: int) -> dict:
             t0 = time.perf_counter()
             peak = cal()
             cal_s = time.perf_counter() - t0
-            runs = int(vmotion.tpcx_setup().runs)
-            t = median_time(lambda: mc("6.7", peak, replications=1), repeats=max(3, repeats // 2), min_loop_s=0.0)
+            setup = vmotion.tpcx_setup()
+            runs = int(setup.runs)
+            kw = {"params": vmotion.calibrate(), "settings": vmotion.settings()}
+            t = median_time(lambda: mc("6.7", peak, setup, replications=1, **kw), repeats=max(3, repeats // 2),
+                            min_loop_s=0.0)
             out["tpcx_monte_carlo"] = {"status": "ok", "runs": runs, "calibration_once_s": cal_s, **t}
         except Exception as err:  # noqa: BLE001
             out["tpcx_monte_carlo"] = {"status": f"error: {type(err).__name__}: {err}"}

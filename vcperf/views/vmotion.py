@@ -19,7 +19,12 @@ RELEASE_COLOR = {"6.7": "tab:red", "7.0u1": "tab:blue"}
 
 
 def _paper(key):
-    return vm.targets()[key].paper_value
+    """The paper's value (SI) of a ledger target of :mod:`vcperf.vmotion`."""
+    return {t.key: t for t in vm.targets()}[key].paper_value()
+
+
+def _ps():
+    return {"params": vm.calibrate(), "settings": vm.settings()}
 
 
 def _plt():
@@ -40,7 +45,7 @@ def trace_figure():
     fig, (a, b) = plt.subplots(1, 2, figsize=(9.6, 3.6))
     cpus = np.arange(1, 257)
     for r in vm.RELEASES:
-        tp = vm.trace_phase(w["typical"].memory_bytes, cpus, r)  # the loss does not depend on memory
+        tp = vm.trace_phase(w["typical"].memory_bytes, cpus, r, **_ps())  # the loss does not depend on memory
         a.plot(cpus, 100 * tp.throughput_loss, color=RELEASE_COLOR[r], label=RELEASE_LABEL[r])
     a.plot([w["large_1tb"].vcpus], [100 * _paper("trace_drop_large_67")], label="paper: ~65 % (6.7, 72 vCPUs)",
            **PAPER_STYLE)
@@ -51,7 +56,7 @@ def trace_figure():
     mem = np.geomspace(4 * GIB, 6 * 2**40, 60)
     for r in vm.RELEASES:
         for cpus_, ls in ((w["typical"].vcpus, "-"), (w["large_1tb"].vcpus, "--")):
-            tp = vm.trace_phase(mem, cpus_, r)
+            tp = vm.trace_phase(mem, cpus_, r, **_ps())
             b.loglog(mem / GIB, np.maximum(tp.duration_s, 1e-6), ls, color=RELEASE_COLOR[r],
                      label=f"{RELEASE_LABEL[r]}, {cpus_} vCPUs")
     bc = vm.bound_checks().set_index("quantity")
@@ -80,7 +85,7 @@ def switchover_figure():
     ws = np.minimum(w.working_set_bytes, mem)
     fig, (a, b) = plt.subplots(1, 2, figsize=(9.6, 3.6))
     for r in vm.RELEASES:
-        m = vm.migrate(mem, w.vcpus, ws, w.baseline_tps, r)
+        m = vm.migrate(mem, w.vcpus, ws, w.baseline_tps, r, vm.testbed_link_bps(), **_ps())
         a.loglog(mem / GIB, m.precopy.metadata_bytes, color=RELEASE_COLOR[r], label=RELEASE_LABEL[r])
         b.loglog(mem / GIB, m.switchover_time_s, color=RELEASE_COLOR[r], label=RELEASE_LABEL[r])
     a.set_xlabel("VM memory (GiB)")
@@ -195,8 +200,9 @@ def precopy_grid_figure(n_memory: int = 200, n_dirty: int = 200):
     plt = _plt()
     mem = np.geomspace(16 * GIB, 4 * 2**40, n_memory)[:, None]
     dirty = np.geomspace(1e7, 4e10, n_dirty)[None, :]
-    with_sdps = vm.precopy(mem, dirty, None, mem, release="7.0u1")
-    without = vm.precopy(mem, dirty, None, mem, release="7.0u1", sdps=False)
+    link = vm.testbed_link_bps()
+    with_sdps = vm.precopy(mem, dirty, link, mem, release="7.0u1", **_ps())
+    without = vm.precopy(mem, dirty, link, mem, release="7.0u1", sdps=False, **_ps())
     fig, (a, b) = plt.subplots(1, 2, figsize=(9.6, 3.6))
     for i, c in zip(np.linspace(0, n_memory - 1, 4).astype(int), ("C0", "C1", "C2", "C3"), strict=True):
         a.loglog(dirty[0] / 1e9, with_sdps.migration_time_s[i], color=c, label=f"{mem[i, 0] / GIB:.0f} GiB")
@@ -224,32 +230,32 @@ def tpcx_figure(replications: int = 200):
 
     Left: failed "average < 90th percentile" checks per run, both releases, at the calibrated peak
     VM load; markers: the paper's means (148 and 4 over 18 runs). Right: invalid runs of 18 vs the
-    peak VM load, with the paper's 14 (6.7 U3) and 2 (7.0 U1) at the calibrated load.
+    peak VM load (the expectation, :func:`vcperf.vmotion.tpcx_expected`), with the paper's 14 (6.7 U3)
+    and 2 (7.0 U1) at the calibrated load.
     """
     plt = _plt()
-    peak = vm.calibrate_tpcx()
-    runs = vm.tpcx_setup().runs
-    tg = vm.tpcx_targets()
+    peak = vm.calibrate().tpcx.peak_vm_utilization
+    setup = vm.tpcx_setup()
+    runs = setup.runs
     fig, (a, b) = plt.subplots(1, 2, figsize=(9.6, 3.6))
     for k, r in enumerate(vm.RELEASES):
-        res = vm.tpcx_monte_carlo(r, peak, replications=replications)
+        res = vm.tpcx_monte_carlo(r, peak, setup, replications=replications, **_ps())
         counts = np.bincount(res.failed_checks.astype(int)) / res.failed_checks.size
         a.bar(np.arange(counts.size) + (k - 0.5) * 0.4, 100 * counts, 0.4, color=RELEASE_COLOR[r],
               label=f"{RELEASE_LABEL[r]}: model, mean {res.failed_checks.mean():.2f} per run")
     for key, ls in (("failed_checks_67u3", "--"), ("failed_checks_70u1", ":")):
-        a.axvline(tg[key].paper_value / runs, color="black", ls=ls, lw=1.0,
-                  label=f"paper: mean of {tg[key].paper_value:.0f} over {runs} runs")
+        a.axvline(_paper(key) / runs, color="black", ls=ls, lw=1.0,
+                  label=f"paper: mean of {_paper(key):.0f} over {runs} runs")
     a.set_xlim(-1, 30)
     a.set_xlabel("failed checks in one run")
     a.set_ylabel("share of simulated runs (%)")
     a.legend(fontsize=6.5, frameon=False)
     peaks = np.linspace(0.3, 0.99, 30)
     for r in vm.RELEASES:
-        inv = [vm.tpcx_monte_carlo(r, u, replications=max(1, replications // 4)).expected_invalid_runs(runs)
-               for u in peaks]
+        inv = [vm.tpcx_expected(r, u, setup, **_ps()).expected_invalid_runs(runs) for u in peaks]
         b.plot(peaks, inv, color=RELEASE_COLOR[r], label=RELEASE_LABEL[r])
-    b.plot([peak], [tg["invalid_runs_67u3"].paper_value], label="paper: 14 of 18 (6.7 U3)", **PAPER_STYLE)
-    b.plot([peak], [tg["invalid_runs_70u1"].paper_value], label="paper: 2 of 18 (7.0 U1)",
+    b.plot([peak], [_paper("invalid_runs_67u3")], label="paper: 14 of 18 (6.7 U3)", **PAPER_STYLE)
+    b.plot([peak], [_paper("invalid_runs_70u1")], label="paper: 2 of 18 (7.0 U1)",
            **{**PAPER_STYLE, "marker": "s"})
     b.axvline(peak, color="k", lw=0.8, ls=":")
     b.set_xlabel("peak VM load (fraction of its vCPUs; calibrated: dotted)")
@@ -273,14 +279,15 @@ def migration_whatif_update(memory_gib: float = 64.0, vcpus: int = 12, dirty_rat
     The guest's dirty rate is set directly; its throughput is drawn as % of the undisturbed
     throughput for both releases (the chosen one thick), sampled every 0.5 s.
     """
-    p = vm.calibrated()
+    p = vm.calibrate()
     mem = memory_gib * GIB
     ws = min(working_set_gib * GIB, mem)
     link_bps = link_speed_gbps * 1e9 * link_count
     baseline_tps = dirty_rate_mb_per_s * 1e6 / p.dirty_bytes_per_transaction
     if baseline_tps <= 0:
         raise ValueError(f"dirty_rate_mb_per_s must be in (0, inf); got {dirty_rate_mb_per_s:g}")
-    migs = {r: vm.migrate(mem, vcpus, ws, baseline_tps, r, link_bps) for r in vm.RELEASES}
+    migs = {r: vm.migrate(mem, vcpus, ws, baseline_tps, r, link_bps, params=p, settings=vm.settings())
+            for r in vm.RELEASES}
     plt = _plt()
     fig, ax = plt.subplots(figsize=(6.4, 3.4))
     lead = 0.1 * max(float(m.migration_time_s) for m in migs.values()) + 1.0

@@ -1,0 +1,243 @@
+"""Iterative memory pre-copy on a rounds axis, with SDPS and a convergence flag (``004_ea13268657e6b3b0.txt``).
+
+"Migration of Virtual Machine's Memory" (phase 2) and "vMotion Switch-Over Optimizations" (the
+0.5-s convergence goal). Round 0 sends all guest memory; every later round sends the pages the guest
+dirtied during the previous round, at most its writable working set. Memory has converged when the
+remaining dirty bytes can be sent within the switch-over goal at the observed transfer rate. When the
+guest dirties memory faster than a fraction of the transfer rate, stun-during-page-send (SDPS) slows
+the vCPUs. A fixed maximum number of rounds is an array axis: cases that do not converge within it
+are flagged (``converged=False``), never iterated further.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from vcperf import _validate as v
+from vcperf import network
+from vcperf.vmotion.core import Params, Settings, check_le, check_params, check_release, check_settings
+from vcperf.vmotion.switchover import metadata_entries, switchover_metadata_bytes
+from vcperf.vmotion.trace import _precopy_loss_from_rate
+
+#: Modelling choice (not a paper number): SDPS throttles the vCPUs until the guest dirties memory at
+#: no more than half the transfer rate, so every throttled round at least halves the remainder.
+DEFAULT_SDPS_FRACTION = 0.5
+#: Pre-copy rounds after round 0 kept on the rounds axis; cases needing more are flagged.
+DEFAULT_MAX_ROUNDS = 16
+#: Cases per block when evaluating large grids (bounds the memory of the rounds axis).
+_BLOCK = 1 << 16
+
+
+@dataclass(frozen=True)
+class PrecopyResult:
+    """Outcome of :func:`precopy` for every case of the broadcast grid (arrays of one shape).
+
+    Attributes
+    ----------
+    rounds : ndarray of int
+        Pre-copy rounds run, round 0 (all memory) included.
+    bytes_sent : ndarray
+        All bytes sent: pre-copy rounds plus the pages left for the switch-over (>= memory).
+    precopy_bytes : ndarray
+        Bytes sent by the pre-copy rounds.
+    precopy_time_s : ndarray
+        Duration of the pre-copy rounds.
+    switchover_bytes : ndarray
+        Dirty bytes left for the switch-over.
+    metadata_bytes : ndarray
+        Switch-over metadata (bitmaps in 6.7, page lists in 7.0 U1).
+    switchover_time_s : ndarray
+        Guest stall: checkpoint + remaining pages + metadata.
+    converged : ndarray of bool
+        Remaining dirty bytes fit the switch-over goal within the round cap.
+    sdps_engaged : ndarray of bool
+        SDPS had to slow the vCPUs.
+    dirty_rate_bytes_per_s : ndarray
+        Dirty rate in effect during pre-copy (after tracing slowdown and SDPS).
+    transfer_rate_bytes_per_s : ndarray
+        Observed pre-copy transfer rate (TCP goodput of the links).
+    """
+
+    rounds: np.ndarray
+    bytes_sent: np.ndarray
+    precopy_bytes: np.ndarray
+    precopy_time_s: np.ndarray
+    switchover_bytes: np.ndarray
+    metadata_bytes: np.ndarray
+    switchover_time_s: np.ndarray
+    converged: np.ndarray
+    sdps_engaged: np.ndarray
+    dirty_rate_bytes_per_s: np.ndarray
+    transfer_rate_bytes_per_s: np.ndarray
+
+    @property
+    def migration_time_s(self) -> np.ndarray:
+        """Pre-copy plus switch-over (the trace phase is added by :func:`migrate`)."""
+        return self.precopy_time_s + self.switchover_time_s
+
+
+def transfer_rate_bytes_per_s(link_bps):
+    """TCP goodput (bytes/s) of vMotion streams filling links of aggregate line rate ``link_bps``.
+
+    ``link_bps`` (bit/s, > 0) is the sum over the vMotion vmknics (4 x 40 GbE on the testbed); the
+    goodput is the MSS share of each Ethernet frame on the wire
+    (:data:`vcperf.network.TCP_PAYLOAD_FRACTION`, 1460 / 1538).
+    """
+    bps = v.positive("link_bps", link_bps)
+    return bps / 8.0 * network.TCP_PAYLOAD_FRACTION
+
+
+def precopy(
+    memory_bytes,
+    dirty_rate_bytes_per_s,
+    link_bps,
+    working_set_bytes=None,
+    vcpus=None,
+    release="7.0u1",
+    *,
+    params: Params,
+    settings: Settings,
+    max_rounds: int = DEFAULT_MAX_ROUNDS,
+    sdps: bool = True,
+    sdps_fraction: float = DEFAULT_SDPS_FRACTION,
+    swapped_bytes=0.0,
+) -> PrecopyResult:
+    """Iterative memory pre-copy and switch-over for a grid of cases, in one vectorized call.
+
+    ``004_ea13268657e6b3b0.txt``, "Migration of Virtual Machine's Memory" (phase 2) and "vMotion
+    Switch-Over Optimizations" (the 0.5-s convergence goal).
+
+    Round 0 sends all ``memory_bytes``; round ``k >= 1`` sends what the guest dirtied during round
+    ``k-1``, ``D_k = min(W, d * t_{k-1})`` with ``t_k = D_k / B``. Hence, with ``rho = d / B``,
+    ``D_k = min(rho_0 * rho**(k-1) * M, W * min(1, rho**(k-1)))``, evaluated on a rounds axis of
+    length ``max_rounds``. Memory converges at the first ``k`` with ``D_k <= B * goal``; ``D_k`` is
+    then sent during the switch-over. SDPS engages when a round would not shrink the remainder by
+    the factor ``sdps_fraction`` (``rho > sdps_fraction``) and slows the vCPUs to
+    ``rho = sdps_fraction``; as the rule does not look at the working set, a guest whose working
+    set fits the goal anyway is throttled too (a simplification that keeps time monotone in ``d``
+    and ``B``). Cases that have not converged after ``max_rounds`` rounds are flagged and switched
+    over with their remainder.
+
+    Bytes sent and the data-transfer time grow with ``d`` and fall with ``B``. On 7.0 U1 the
+    switch-over metadata is a list of the remaining pages, so a higher ``d`` that forces one more
+    round can shorten the switch-over stall; 6.7's bitmaps do not depend on the remainder.
+
+    With ``vcpus`` given, the dirty rate is the guest's undisturbed rate reduced by the tracing
+    slowdown of ``release`` (:func:`precopy_trace_loss`: a slowed guest dirties less); without, it
+    is used as given. Round 0 runs at the link rate in both releases: a destination cost of
+    zeroing large pages on 6.7 (the paper's "memory allocation path") was tried and fitted to
+    nothing (rate -> infinity) once the trace phase is modelled, so it is not part of the model.
+
+    Parameters
+    ----------
+    memory_bytes : float or array_like
+        Guest memory M (bytes), > 0 (Oracle VMs: 64 GB to 4 TB, Table 1).
+    dirty_rate_bytes_per_s : float or array_like
+        Undisturbed rate d at which the guest dirties distinct bytes, >= 0.
+    link_bps : float or array_like
+        Aggregate vMotion line rate (bit/s), > 0 (the testbed's 4 x 40 GbE:
+        :func:`vcperf.vmotion.testbed_link_bps`).
+    working_set_bytes : float or array_like, optional
+        Writable working set W, in [0, M]: no round re-sends more. Default M (unbounded).
+    vcpus : float or array_like, optional
+        vCPUs of the VM, in [1, 4096]: applies the tracing slowdown to the dirty rate. Default None:
+        ``dirty_rate_bytes_per_s`` is the rate in effect during pre-copy.
+    release : {"6.7", "7.0u1"}
+    params : Params
+        Model parameters (:func:`vcperf.vmotion.calibrate`).
+    settings : Settings
+        The switch-over goal (:func:`vcperf.vmotion.settings`).
+    max_rounds : int
+        Rounds after round 0 on the rounds axis, in [1, 256] (default 16).
+    sdps : bool
+        Whether stun-during-page-send may slow the vCPUs (default True).
+    sdps_fraction : float
+        Dirty rate SDPS enforces, as a fraction of the transfer rate, in (0, 1) (default 0.5, a
+        modelling choice).
+    swapped_bytes : float or array_like
+        Swapped-out guest bytes, in [0, M] (adds switch-over metadata; default 0).
+
+    Returns
+    -------
+    PrecopyResult
+        Arrays of the broadcast shape of the array inputs.
+    """
+    mem = v.positive("memory_bytes", memory_bytes)
+    d0 = v.nonneg("dirty_rate_bytes_per_s", dirty_rate_bytes_per_s)
+    rate = transfer_rate_bytes_per_s(link_bps)
+    ws = mem if working_set_bytes is None else v.nonneg("working_set_bytes", working_set_bytes)
+    check_le("working_set_bytes", ws, mem)
+    cpus = np.nan if vcpus is None else v.check_range("vcpus", vcpus, 1, 4096)
+    check_release(release)
+    rounds_cap = v.integer("max_rounds", max_rounds, 1, 256)
+    if not isinstance(sdps, bool):
+        raise ValueError(f"sdps must be True or False; got {sdps!r}")
+    frac = float(v.check_range("sdps_fraction", sdps_fraction, 0.0, 1.0, lo_open=True, hi_open=True))
+    swp = v.nonneg("swapped_bytes", swapped_bytes)
+    check_le("swapped_bytes", swp, mem)
+    p = check_params(params)
+    s = check_settings(settings)
+
+    mem, d0, rate, ws, cpus, swp = np.broadcast_arrays(mem, d0, rate, ws, cpus, swp)
+    shape = mem.shape
+    flat = [a.ravel() for a in (mem, d0, rate, ws, cpus, swp)]
+    n = flat[0].size
+    out = {k: np.empty(n, dtype=bool if k in ("converged", "sdps_engaged") else float)
+           for k in ("rounds", "precopy_bytes", "precopy_time_s", "switchover_bytes", "converged",
+                     "sdps_engaged", "dirty_rate_bytes_per_s")}
+    for lo in range(0, n, _BLOCK):
+        sl = slice(lo, min(n, lo + _BLOCK))
+        res = _precopy_block(*(a[sl] for a in flat[:5]), release, p, s, rounds_cap, sdps, frac)
+        for k, val in res.items():
+            out[k][sl] = val
+    mem_f, rate_f, swp_f = flat[0], flat[2], flat[5]
+    meta = switchover_metadata_bytes(mem_f, release, np.minimum(out["switchover_bytes"], mem_f), swp_f)
+    so_time = p.checkpoint_time_s + out["switchover_bytes"] / rate_f + metadata_entries(meta, release) * \
+        p.metadata_cost_s_per_entry
+    r = lambda a: np.asarray(a).reshape(shape)  # noqa: E731
+    return PrecopyResult(
+        rounds=r(out["rounds"].astype(int)),
+        bytes_sent=r(out["precopy_bytes"] + out["switchover_bytes"]),
+        precopy_bytes=r(out["precopy_bytes"]),
+        precopy_time_s=r(out["precopy_time_s"]),
+        switchover_bytes=r(out["switchover_bytes"]),
+        metadata_bytes=r(meta),
+        switchover_time_s=r(so_time),
+        converged=r(out["converged"]),
+        sdps_engaged=r(out["sdps_engaged"]),
+        dirty_rate_bytes_per_s=r(out["dirty_rate_bytes_per_s"]),
+        transfer_rate_bytes_per_s=r(rate_f),
+    )
+
+
+def _precopy_block(mem, d0, rate, ws, cpus, release, p: Params, s: Settings, rounds_cap, sdps, frac):
+    """Pre-copy for 1-d arrays of cases; the rounds axis is the last axis (length ``rounds_cap``)."""
+    loss = _precopy_loss_from_rate(d0, cpus, ws, mem / rate, release, p)
+    d = d0 * (1.0 - np.where(np.isnan(cpus), 0.0, loss))
+    rate0 = rate
+    goal_bytes = rate * s.switchover_goal_s
+    rho = d / rate
+    engaged = sdps & (rho > frac)
+    d = np.where(engaged, frac * rate, d)
+    rho = d / rate
+    rho0 = d / rate0
+    k = np.arange(1, rounds_cap + 1, dtype=float)  # rounds 1..cap
+    pw = rho[:, None] ** (k - 1.0)  # rho**(k-1)
+    dk = np.minimum(rho0[:, None] * mem[:, None] * pw, ws[:, None] * np.minimum(1.0, pw))
+    fits = dk <= goal_bytes[:, None]
+    converged = fits.any(axis=1)
+    kc = np.where(converged, fits.argmax(axis=1), rounds_cap - 1)  # index of the remainder round
+    before = np.arange(rounds_cap)[None, :] < kc[:, None]
+    resent = np.where(before, dk, 0.0).sum(axis=1)
+    remainder = dk[np.arange(dk.shape[0]), kc]
+    return {
+        "rounds": kc + 1.0,
+        "precopy_bytes": mem + resent,
+        "precopy_time_s": mem / rate0 + resent / rate,
+        "switchover_bytes": remainder,
+        "converged": converged,
+        "sdps_engaged": engaged,
+        "dirty_rate_bytes_per_s": d,
+    }

@@ -1,0 +1,138 @@
+"""One migration of a running VM: trace phase, pre-copy, switch-over and the guest's throughput.
+
+``004_ea13268657e6b3b0.txt``, Figures 5-10 and Table 1.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+from vcperf import _validate as v
+from vcperf.vmotion.core import Params, Settings, check_le, check_params, check_release, check_settings
+from vcperf.vmotion.memory import PrecopyResult, precopy
+from vcperf.vmotion.trace import _trace_phase
+
+
+@dataclass(frozen=True)
+class Migration:
+    """One migration of a running VM (arrays): phases, times, losses, average throughput."""
+
+    release: str
+    trace_time_s: np.ndarray
+    trace_loss: np.ndarray
+    precopy_time_s: np.ndarray
+    precopy_loss: np.ndarray
+    switchover_time_s: np.ndarray
+    migration_time_s: np.ndarray
+    average_loss: np.ndarray
+    average_throughput_tps: np.ndarray
+    baseline_tps: np.ndarray
+    precopy: PrecopyResult
+
+
+def migrate(memory_bytes, vcpus, working_set_bytes, baseline_tps, release, link_bps, *,
+            params: Params, settings: Settings, **precopy_kw) -> Migration:
+    """A full migration: trace phase, pre-copy, switch-over, and the guest's throughput through it.
+
+    ``004_ea13268657e6b3b0.txt``, Figures 5-10 and Table 1.
+
+    The guest loses ``trace_loss`` of its throughput during the trace phase, ``precopy_loss`` during
+    the pre-copy (trace fires and re-installs, plus SDPS throttling if engaged) and all of it during
+    the switch-over stall. ``average_loss`` is the time-weighted mean over the migration, the
+    paper's "average throughput loss during vMotion" (Figure 8) and what Figures 9-10 compare.
+
+    Parameters
+    ----------
+    memory_bytes : float or array_like
+        Guest memory (bytes), > 0.
+    vcpus : float or array_like
+        vCPUs, in [1, 4096].
+    working_set_bytes : float or array_like
+        Writable working set (bytes), in [0, memory_bytes] (Oracle: the SGA, Table 1).
+    baseline_tps : float or array_like
+        Guest throughput before vMotion (transactions/s), > 0; with
+        ``params.dirty_bytes_per_transaction`` it sets the dirty rate.
+    release : {"6.7", "7.0u1"}
+    link_bps : float or array_like
+        Aggregate vMotion line rate (bit/s), > 0 (testbed: :func:`vcperf.vmotion.testbed_link_bps`).
+    params : Params
+        :func:`vcperf.vmotion.calibrate`.
+    settings : Settings
+        :func:`vcperf.vmotion.settings`.
+    **precopy_kw
+        Passed to :func:`precopy` (``max_rounds``, ``sdps``, ``sdps_fraction``, ``swapped_bytes``).
+    """
+    mem = v.positive("memory_bytes", memory_bytes)
+    cpus = v.check_range("vcpus", vcpus, 1, 4096)
+    ws = v.nonneg("working_set_bytes", working_set_bytes)
+    check_le("working_set_bytes", ws, mem)
+    x0 = v.positive("baseline_tps", baseline_tps)
+    check_release(release)
+    p = check_params(params)
+    s = check_settings(settings)
+    d0 = x0 * p.dirty_bytes_per_transaction
+    pc = precopy(mem, d0, link_bps, ws, cpus, release, params=p, settings=s, **precopy_kw)
+    tr = _trace_phase(mem, cpus, release, p, s)
+    # The guest runs at the pace of the dirty rate in effect: tracing slowdown, then SDPS if engaged.
+    d0 = np.broadcast_to(d0, np.shape(pc.dirty_rate_bytes_per_s))
+    pc_loss = np.where(d0 > 0, 1.0 - pc.dirty_rate_bytes_per_s / np.where(d0 > 0, d0, 1.0), 0.0)
+    total = tr.duration_s + pc.precopy_time_s + pc.switchover_time_s
+    lost = tr.throughput_loss * tr.duration_s + pc_loss * pc.precopy_time_s + pc.switchover_time_s
+    avg_loss = lost / total
+    return Migration(
+        release=release,
+        trace_time_s=tr.duration_s,
+        trace_loss=tr.throughput_loss,
+        precopy_time_s=pc.precopy_time_s,
+        precopy_loss=pc_loss,
+        switchover_time_s=pc.switchover_time_s,
+        migration_time_s=total,
+        average_loss=avg_loss,
+        average_throughput_tps=x0 * (1.0 - avg_loss),
+        baseline_tps=np.broadcast_to(x0, np.shape(total)) * 1.0,
+        precopy=pc,
+    )
+
+
+def throughput_series(m: Migration, sample_s, start_s, end_s):
+    """Guest throughput (tps) averaged over samples of ``sample_s``, as a probe script reports it.
+
+    ``004_ea13268657e6b3b0.txt``, Figures 5-8 (1-s samples) and Figure 10 (0.5-s samples).
+
+    The migration (a scalar :class:`Migration`) starts at ``start_s``; before it and after it the
+    guest runs at its baseline. Returns ``(t_s, tps)`` with ``t_s`` the end of each sample.
+
+    Parameters
+    ----------
+    m : Migration
+        A scalar migration (from :func:`migrate` or :func:`vcperf.vmotion.migrate_workload`).
+    sample_s : float
+        Sampling interval (s), > 0 (Figure 5: 1 s; Figure 10: 0.5 s).
+    start_s : float
+        Start of the migration on the time axis (s), >= 0.
+    end_s : float
+        End of the time axis (s), > 0, at least one sample.
+    """
+    dt = float(v.positive("sample_s", sample_s))
+    t0 = float(v.nonneg("start_s", start_s))
+    t_end = float(v.positive("end_s", end_s))
+    if t_end < dt:
+        raise ValueError(f"end_s must be in [sample_s={dt:g}, inf); got {t_end:g}")
+    if not isinstance(m, Migration):
+        raise ValueError(f"m must be a Migration; got {type(m).__name__}")
+    if np.size(m.migration_time_s) != 1:
+        raise ValueError(f"m must be a scalar migration; got shape {np.shape(m.migration_time_s)}")
+    x0 = float(m.baseline_tps)
+    edges = np.array([0.0, t0, t0 + float(m.trace_time_s), t0 + float(m.trace_time_s + m.precopy_time_s),
+                      t0 + float(m.migration_time_s), math.inf])
+    rates = x0 * np.array([1.0, 1.0 - float(m.trace_loss), 1.0 - float(m.precopy_loss), 0.0, 1.0])
+    t = np.arange(dt, t_end + 1e-9 * dt, dt)
+
+    def cumulative(x):  # transactions completed by time x
+        seg = np.clip(x[:, None] - edges[None, :-1], 0.0, np.diff(edges)[None, :])
+        return seg @ rates
+
+    return t, (cumulative(t) - cumulative(t - dt)) / dt

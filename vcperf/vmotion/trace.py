@@ -1,0 +1,129 @@
+"""Page tracing: 6.7 stop-based 4 KB traces vs 7.0 U1 loose 1 GB traces (``004_ea13268657e6b3b0.txt``).
+
+"vSphere 6.7 Page Tracing", "vSphere 7.0 U1 Page Tracing", Figures 1-2, Figure 7 text.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from vcperf import _validate as v
+from vcperf.vmotion.core import (
+    PAGE_BYTES,
+    PAGES_PER_1GB,
+    PAGES_PER_2MB,
+    PTES_PER_TABLE,
+    Params,
+    Settings,
+    check_params,
+    check_release,
+    check_settings,
+)
+
+
+@dataclass(frozen=True)
+class TracePhase:
+    """Guest trace phase (arrays): duration and the guest's throughput loss while it lasts."""
+
+    duration_s: np.ndarray
+    throughput_loss: np.ndarray
+    traces: np.ndarray
+
+
+def trace_phase(memory_bytes, vcpus, release, *, params: Params, settings: Settings) -> TracePhase:
+    """Duration and guest throughput loss of the initial trace install (phase 1).
+
+    ``004_ea13268657e6b3b0.txt``, "vSphere 6.7 Page Tracing", "vSphere 7.0 U1 Page Tracing",
+    Figures 1-2.
+
+    6.7 (stop-based): one trace per 4 KB page, ``N = M / 4 KiB``, installed in phases of ``P``
+    traces. Each phase stops all ``V`` vCPUs (``c_stop V``), shares the ``P c_install`` of install
+    work among them (``P c_install / V``), flushes and resumes; a guest slice ``tau`` follows. Per
+    phase the guest is stalled ``s = c_stop V + P c_install / V``: loss ``s / (s + tau)``, duration
+    ``N / P (s + tau)``. The stall is smallest at ``V = sqrt(P c_install / c_stop)``; above it the
+    stop of ever more vCPUs dominates (the paper's large-VM problem). 7.0 U1 (loose): one trace per
+    1 GB region installed by one vCPU while the others run (lazy TLB flush): loss ``1 / V`` for
+    ``ceil(M / 1 GiB) c_install``.
+
+    Parameters
+    ----------
+    memory_bytes : float or array_like
+        Guest memory (bytes), > 0.
+    vcpus : float or array_like
+        vCPUs, in [1, 4096].
+    release : {"6.7", "7.0u1"}
+    params : Params
+        :func:`vcperf.vmotion.calibrate`.
+    settings : Settings
+        :func:`vcperf.vmotion.settings` (the guest slice ``tau``).
+    """
+    mem = v.positive("memory_bytes", memory_bytes)
+    cpus = v.check_range("vcpus", vcpus, 1, 4096)
+    check_release(release)
+    return _trace_phase(mem, cpus, release, check_params(params), check_settings(settings))
+
+
+def _trace_phase(mem, cpus, release, p: Params, s: Settings) -> TracePhase:
+    tau = s.guest_slice_s
+    if release == "6.7":
+        traces = np.ceil(mem / PAGE_BYTES)
+        per_phase = p.trace_pages_per_install_phase
+        stall = p.vcpu_stop_cost_s * cpus + per_phase * p.trace_install_cost_s_per_page / cpus
+        loss = stall / (stall + tau)
+        duration = traces / per_phase * (stall + tau)
+    else:
+        traces = np.ceil(mem / (PAGE_BYTES * PAGES_PER_1GB))
+        loss = 1.0 / cpus
+        duration = traces * p.trace_install_cost_s_per_page
+    b = np.broadcast(mem, cpus).shape
+    return TracePhase(np.broadcast_to(duration, b) * 1.0, np.broadcast_to(loss, b) * 1.0,
+                      np.broadcast_to(traces, b) * 1.0)
+
+
+def precopy_trace_loss(dirty_rate_bytes_per_s, vcpus, working_set_bytes, precopy_time_s, release, *,
+                       params: Params):
+    """Guest throughput loss (fraction) from trace fires and re-installs during pre-copy.
+
+    ``004_ea13268657e6b3b0.txt``, Figure 7 text (the ~30 % pre-copy drop on 6.7) and "Large Trace
+    Install" (the 1 GB -> 2 MB -> 4 KB split on a trace fire).
+
+    Every first write to a traced 4 KB page fires. 6.7 re-installs the trace of each re-sent page
+    with a stop of all vCPUs (``c_stop V`` of stall per fire); 7.0 U1 handles the fire on the
+    faulting vCPU alone (``c_stop`` of one vCPU, i.e. ``c_stop / V`` of the VM) plus the one-time
+    split of each 1 GB trace into 512 2 MB traces and of each 2 MB trace into 512 4 KB traces
+    (``512 c_install`` each) over the working set, spread over the pre-copy. A slowed guest fires
+    less: with ``a`` the loss of an undisturbed guest, the loss is ``a / (1 + a)``.
+
+    Parameters
+    ----------
+    dirty_rate_bytes_per_s : float or array_like
+        Undisturbed dirty rate (bytes/s), >= 0.
+    vcpus : float or array_like
+        vCPUs, in [1, 4096].
+    working_set_bytes : float or array_like
+        Writable working set (bytes), >= 0.
+    precopy_time_s : float or array_like
+        Duration of the pre-copy (s), > 0.
+    release : {"6.7", "7.0u1"}
+    params : Params
+    """
+    d0 = v.nonneg("dirty_rate_bytes_per_s", dirty_rate_bytes_per_s)
+    cpus = v.check_range("vcpus", vcpus, 1, 4096)
+    ws = v.nonneg("working_set_bytes", working_set_bytes)
+    t = v.positive("precopy_time_s", precopy_time_s)
+    check_release(release)
+    return _precopy_loss_from_rate(d0, cpus, ws, t, release, check_params(params))
+
+
+def _precopy_loss_from_rate(d0, cpus, ws, t, release, p: Params):
+    fires_per_s = d0 / PAGE_BYTES
+    if release == "6.7":
+        a = fires_per_s * p.vcpu_stop_cost_s * cpus
+    else:
+        splits = (np.minimum(fires_per_s * t, np.ceil(ws / (PAGE_BYTES * PAGES_PER_2MB)))
+                  + np.minimum(fires_per_s * t, np.ceil(ws / (PAGE_BYTES * PAGES_PER_1GB))))
+        work = fires_per_s * p.vcpu_stop_cost_s + splits * PTES_PER_TABLE * p.trace_install_cost_s_per_page / t
+        a = work / cpus
+    return a / (1.0 + a)
