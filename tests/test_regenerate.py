@@ -17,11 +17,12 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 def _digest(folder: Path) -> dict[str, str]:
-    """sha256 of every CSV, PNG, SVG and HTML file under ``folder`` (relative path -> hash)."""
+    """sha256 of every file under ``folder`` (relative path -> hash): CSV, PNG, SVG, HTML and the
+    executed notebooks."""
     return {
         p.relative_to(folder).as_posix(): hashlib.sha256(p.read_bytes()).hexdigest()
         for p in sorted(folder.rglob("*"))
-        if p.suffix in {".csv", ".png", ".svg", ".html"}
+        if p.is_file()
     }
 
 
@@ -56,6 +57,7 @@ def test_regenerating_twice_is_byte_identical(built, tmp_path):
     assert regenerate.run(second) == []
     first_files, second_files = _digest(built), _digest(second)
     assert len(first_files) >= 5
+    assert any(name.endswith(".ipynb") for name in first_files)
     assert first_files == second_files
 
 

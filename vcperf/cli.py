@@ -92,22 +92,16 @@ def _cmd_sweep(args) -> int:
         raise ValueError(f"--workers must be an integer >= 1; got {args.workers}")
     if args.chunk_size < 1:
         raise ValueError(f"--chunk-size must be an integer >= 1; got {args.chunk_size}")
+    if args.dashboard and not args.workers:
+        raise ValueError("--dashboard needs --workers (the dashboard of a local cluster)")
+    sweep.check_memory(grid, args.chunk_size)
     partial = Path(f"{args.out}.partial") if args.out else None  # renamed to --out only on success
     with contextlib.ExitStack() as stack:
         client = None
-        if args.scheduler or args.workers:
-            import os
-
-            os.environ.setdefault("DASK_LOGGING__DISTRIBUTED", "warning")  # before distributed is imported
-            from dask.distributed import Client, LocalCluster
-
-            if args.scheduler:
-                client = stack.enter_context(Client(args.scheduler))
-            else:
-                cluster = stack.enter_context(
-                    LocalCluster(n_workers=args.workers, processes=True, threads_per_worker=1, dashboard_address=":0")
-                )
-                client = stack.enter_context(Client(cluster))
+        if args.scheduler:
+            client = stack.enter_context(sweep.connect(args.scheduler))
+        elif args.workers:
+            client = stack.enter_context(sweep.local_cluster(args.workers, dashboard=args.dashboard))
         out = stack.enter_context(open(partial, "w", newline="")) if partial else sys.stdout
         try:
             for i, frame in enumerate(sweep.iter_evaluate(args.model, grid, args.chunk_size, client)):
@@ -136,8 +130,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--jobs", type=int, default=1, help="notebooks run in parallel (default 1)")
     p.add_argument("-p", action="append", metavar="KEY=VALUE", help="parameter override (what-if scenario)")
     p.add_argument("--params", metavar="FILE.yaml", help="parameter overrides from a YAML mapping")
-    p.add_argument("--scenario", metavar="NAME", help="scenario folder under build/scenarios/ (with -p/--params)")
-    p.add_argument("--output", default=str(_ROOT / "build"), help="output folder (default: build/)")
+    p.add_argument("--scenario", metavar="NAME",
+                   help="with -p/--params: write into <output>/scenarios/NAME (a plain name; a what-if into "
+                        "the default build/ goes to build/scenarios/whatif)")
+    p.add_argument("--output", default=str(_ROOT / "build"),
+                   help="output folder (default: build/); an existing one must be a previous build")
     p.set_defaults(func=_cmd_regenerate)
 
     p = sub.add_parser("params", help="list a notebook's parameters with defaults and units")
@@ -162,6 +159,8 @@ def build_parser() -> argparse.ArgumentParser:
     where = p.add_mutually_exclusive_group()
     where.add_argument("--scheduler", metavar="tcp://HOST:PORT", help="run on this existing Dask cluster")
     where.add_argument("--workers", type=int, metavar="N", help="run on a local Dask cluster of N processes")
+    p.add_argument("--dashboard", action="store_true",
+                   help="with --workers: serve the Dask dashboard on 127.0.0.1 (a free port, printed)")
     p.add_argument("--out", metavar="TABLE.csv", help="write the table here (default: stdout)")
     p.add_argument("--chunk-size", type=int, default=10_000, metavar="K", help="points per call/task (10000)")
     p.add_argument("--seed", type=int, default=None, help="seed of a latin_hypercube design (overrides the grid)")
@@ -170,12 +169,23 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
+    """Run a command; every usage or input error is one ``vcperf: error: ...`` line and exit 2."""
     args = build_parser().parse_args(argv)
+    import yaml
+
     try:
         return args.func(args)
-    except ValueError as err:
-        print(f"vcperf: error: {err}", file=sys.stderr)
+    except (ValueError, yaml.YAMLError) as err:
+        print(f"vcperf: error: {' '.join(str(err).split()) if isinstance(err, yaml.YAMLError) else err}",
+              file=sys.stderr)
         return 2
+    except OSError as err:
+        where = f": {err.filename}" if getattr(err, "filename", None) else ""
+        print(f"vcperf: error: {err.strerror or err}{where}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print(f"vcperf {args.command}: interrupted", file=sys.stderr)
+        return 130
 
 
 if __name__ == "__main__":

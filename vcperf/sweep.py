@@ -58,8 +58,13 @@ __all__ = [
 
 #: Supported experimental designs.
 DESIGNS = ("cartesian", "latin_hypercube")
-#: Largest number of design points a grid may describe (guards against typos such as n: 1e9).
+#: Largest number of design points a grid may describe (guards against typos such as n: 1e9). A
+#: cartesian design is generated chunk by chunk, so only its axes and one chunk are in memory.
 MAX_POINTS = 10**9
+#: Memory the design arrays of a sweep may take at once (axes, one chunk, or a whole Latin
+#: hypercube), checked before anything is allocated.
+MAX_DESIGN_BYTES = 1 << 30
+_ITEM_BYTES = 8  # float64 / int64
 _SCALES = ("lin", "log")
 _GRID_KEYS = {"design", "samples", "seed", "parameters"}
 _RANGE_KEYS = {"lo", "hi", "n", "scale"}
@@ -353,9 +358,103 @@ def parse_grid(spec: Mapping | str | Path, model: str | Callable, *, seed: int |
     grid = Grid(params=out, design=design, samples=samples, seed=grid_seed)
     if grid.size > MAX_POINTS:
         raise ValueError(f"grid has {grid.size} points; must be at most {MAX_POINTS}")
+    check_memory(grid)
     if accepts_kw and any(name not in named for name in params):
         _probe_keywords(func, path, grid, named)
     return grid
+
+
+def _gib(n_bytes: float) -> str:
+    return f"{n_bytes / 2**30:.2f} GiB"
+
+
+def design_bytes(grid: Grid, chunk_size: int | None = None) -> dict[str, int]:
+    """Estimated peak bytes of the design arrays, by what allocates them.
+
+    ``axes``: a cartesian axis per parameter (with the temporaries of linspace/geomspace);
+    ``chunk``: one chunk of rows (index arrays and one column per parameter);
+    ``latin_hypercube``: the whole hypercube, drawn at once (a column per parameter plus the
+    permutation, uniforms and transforms of the one being drawn).
+    """
+    k = len(grid.params)
+    if grid.design == "latin_hypercube":
+        return {"latin_hypercube": grid.samples * (k + 4) * _ITEM_BYTES}
+    axes = sum((len(p.values) if p.values is not None else 3 * p.n) for p in grid.params) * _ITEM_BYTES
+    rows = min(chunk_size or 10_000, grid.size)
+    return {"axes": axes, "chunk": rows * (2 * k + 1) * _ITEM_BYTES}
+
+
+def check_memory(grid: Grid, chunk_size: int | None = None, budget: int | None = None) -> None:
+    """Raise ValueError, before any allocation, if the design would take more than ``budget`` bytes.
+
+    Parameters
+    ----------
+    grid : Grid
+    chunk_size : int, optional
+        Points per chunk (default 10000).
+    budget : int, optional
+        Bytes allowed (default :data:`MAX_DESIGN_BYTES`).
+    """
+    budget = MAX_DESIGN_BYTES if budget is None else budget
+    for what, need in design_bytes(grid, chunk_size).items():
+        if need <= budget:
+            continue
+        if what == "latin_hypercube":
+            most = budget // ((len(grid.params) + 4) * _ITEM_BYTES)
+            raise ValueError(f"latin_hypercube of {grid.samples} samples x {len(grid.params)} parameters needs "
+                             f"about {_gib(need)} of memory; the limit is {_gib(budget)} (MAX_DESIGN_BYTES): "
+                             f"samples must be at most {most}")
+        if what == "axes":
+            biggest = max(grid.params, key=lambda p: len(p.values) if p.values is not None else p.n)
+            raise ValueError(f"parameter {biggest.name}: the grid axes need about {_gib(need)} of memory; the "
+                             f"limit is {_gib(budget)} (MAX_DESIGN_BYTES): use fewer points (n)")
+        most = budget // ((2 * len(grid.params) + 1) * _ITEM_BYTES)
+        raise ValueError(f"chunk_size {chunk_size} needs about {_gib(need)} of memory per chunk; the limit is "
+                         f"{_gib(budget)} (MAX_DESIGN_BYTES): chunk_size must be at most {most}")
+
+
+# --------------------------------------------------------------------------------------------
+# Dask
+# --------------------------------------------------------------------------------------------
+
+#: Interface every socket of a local cluster listens on.
+LOOPBACK = "127.0.0.1"
+
+
+def _quiet_dask() -> None:
+    os.environ.setdefault("DASK_LOGGING__DISTRIBUTED", "warning")  # before distributed is imported
+
+
+def connect(address: str):
+    """A ``dask.distributed.Client`` of an existing cluster (a context manager)."""
+    _quiet_dask()
+    from dask.distributed import Client
+
+    return Client(address)
+
+
+def local_cluster(workers: int, *, dashboard: bool = False):
+    """A context manager giving a Client of a new local cluster of ``workers`` processes.
+
+    Scheduler, workers and nannies listen on 127.0.0.1 only; the dashboard is off unless
+    ``dashboard`` (then on 127.0.0.1, a free port, whose link is printed on stderr).
+    """
+    import contextlib
+
+    workers = _integer("workers", workers, 1)
+    _quiet_dask()
+    from dask.distributed import Client, LocalCluster
+
+    @contextlib.contextmanager
+    def _cm():
+        with LocalCluster(n_workers=workers, processes=True, threads_per_worker=1, host=LOOPBACK,
+                          dashboard_address=f"{LOOPBACK}:0" if dashboard else None,
+                          worker_dashboard_address=None) as cluster, Client(cluster) as client:
+            if dashboard:
+                print(f"vcperf sweep: Dask dashboard at {cluster.dashboard_link}", file=sys.stderr)
+            yield client
+
+    return _cm()
 
 
 def _probe_keywords(func, path, grid, named):
@@ -510,6 +609,8 @@ def iter_evaluate(model, points, chunk_size: int = 10_000, client=None, *, progr
 
     path, _ = resolve_model(model)
     chunk_size = _integer("chunk_size", chunk_size, 1)
+    if isinstance(points, Grid):
+        check_memory(points, chunk_size)
     total = points.size if isinstance(points, Grid) else len(next(iter(points.values()), ()))
     from tqdm.auto import tqdm
 

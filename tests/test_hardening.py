@@ -1,0 +1,421 @@
+"""Hardening of the pipeline: paths, locks, signals, error messages, determinism, sweep guards.
+
+Notebook runs use what-if scenarios (overrides skip the fidelity table) or slow notebooks in a
+temporary NOTEBOOK_DIR, so they do not depend on every study model.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from vcperf import cli, regenerate, sweep
+
+ROOT = Path(__file__).resolve().parent.parent
+SCENARIO_NB = "contentlib_deploy"  # a converted study: its notebook runs on every branch
+
+
+def _files(folder: Path) -> dict[str, str]:
+    """sha256 of every file under ``folder`` (relative path -> hash)."""
+    return {p.relative_to(folder).as_posix(): hashlib.sha256(p.read_bytes()).hexdigest()
+            for p in sorted(folder.rglob("*")) if p.is_file()}
+
+
+def _regen(*argv: str) -> list[str]:
+    return ["regenerate", "--only", SCENARIO_NB, *argv]
+
+
+# --------------------------------------------------------------------------------------------
+# 1. Nothing is written outside the build folder
+# --------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("name", ["..", ".", "../../../x", "a/b", "/tmp/x", "", "_x", "a" * 65, "sp ace", "é"])
+def test_scenario_must_be_a_plain_name(name, tmp_path, capsys):
+    out = tmp_path / "build"
+    argv = _regen("-p", "whatif_vcenter_vcpus=8", "--scenario", name, "--output", str(out))
+    assert cli.main(argv) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("vcperf: error: --scenario must be a plain name") and err.count("\n") == 1
+    assert list(tmp_path.iterdir()) == []  # refused before any work
+
+
+def test_output_dir_is_not_a_user_parameter(tmp_path, capsys):
+    elsewhere = tmp_path / "elsewhere"
+    assert cli.main(_regen("-p", f"output_dir={elsewhere}", "--output", str(tmp_path / "b"))) == 2
+    assert "output_dir is set by vcperf regenerate" in capsys.readouterr().err
+    params = tmp_path / "p.yaml"
+    params.write_text(f"output_dir: {elsewhere}\n")
+    assert cli.main(_regen("--params", str(params), "--output", str(tmp_path / "b"))) == 2
+    assert "output_dir is set by vcperf regenerate" in capsys.readouterr().err
+    with pytest.raises(ValueError, match="output_dir is set by vcperf regenerate"):
+        regenerate.run(tmp_path / "b", only=[SCENARIO_NB], overrides={"output_dir": str(elsewhere)})
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["p.yaml"]
+
+
+def test_scenario_needs_overrides(tmp_path, capsys):
+    assert cli.main(_regen("--scenario", "t", "--output", str(tmp_path / "b"))) == 2
+    assert "--scenario needs parameter overrides" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("where", ["/", str(ROOT), str(ROOT / "notebooks"), str(ROOT.parent), "~", "foreign"])
+def test_dangerous_outputs_are_refused(where, tmp_path, capsys):
+    if where == "foreign":
+        (tmp_path / "mine").mkdir()
+        (tmp_path / "mine" / "thesis.tex").write_text("precious")
+        where = str(tmp_path / "mine")
+    before = _files(tmp_path)
+    assert cli.main(_regen("--output", where, "-p", "whatif_vcenter_vcpus=8")) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("vcperf: error: --output") and ("refusing" in err or "root" in err), err
+    assert _files(tmp_path) == before
+
+
+def test_scenario_path_is_resolved_under_the_output(tmp_path):
+    output = str(tmp_path / "x" / ".." / "b")
+    args = cli.build_parser().parse_args(["regenerate", "--scenario", "t", "--output", output])
+    assert regenerate.target_of(args, {"a": 1}) == (tmp_path / "b" / "scenarios" / "t").resolve()
+    default = cli.build_parser().parse_args(["regenerate"])
+    assert regenerate.target_of(default, {"a": 1}) == regenerate.BUILD / "scenarios" / "whatif"
+    # A scenario shares the lock of its build (the build's staging copy holds the scenario).
+    assert regenerate._lock_root(tmp_path / "b" / "scenarios" / "t") == tmp_path / "b"
+
+
+# --------------------------------------------------------------------------------------------
+# 4. Every CLI error is one line, exit 2
+# --------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("content", "match"),
+    [
+        (None, "cannot be read"),  # missing file
+        ("dir", "cannot be read"),  # a folder
+        ("whatif_vcenter_vcpus: !!python/object/apply:os.system ['true']\n", "is not valid YAML"),
+        ("a: [1, 2\nb: {\n", "is not valid YAML"),
+        (b"\xff\xfe\x00bad", "cannot be read"),
+        ("1: 2\n", "parameter names must be strings"),
+    ],
+)
+def test_bad_params_file_is_one_error_line(content, match, tmp_path, capsys):
+    path = tmp_path / "p.yaml"
+    if content == "dir":
+        path.mkdir()
+    elif isinstance(content, bytes):
+        path.write_bytes(content)
+    elif content is not None:
+        path.write_text(content)
+    assert cli.main(_regen("--params", str(path), "--output", str(tmp_path / "b"))) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("vcperf: error: --params file") and match in err
+    assert err.count("\n") == 1 and "Traceback" not in err
+    assert not (tmp_path / "b").exists()
+
+
+def test_cli_os_errors_are_one_line(tmp_path, capsys):
+    grid = tmp_path / "grid.yaml"
+    grid.write_text("parameters:\n  arrival_rate_per_s: [1.0]\n  service_rate_per_s: [5.0]\n")
+    out = tmp_path / "no" / "such" / "folder" / "t.csv"
+    assert cli.main(["sweep", "vcperf.queueing.mm1", "--grid", str(grid), "--out", str(out)]) == 2
+    err = capsys.readouterr().err
+    assert err == f"vcperf: error: No such file or directory: {out}.partial\n"
+
+
+def test_console_script_error_has_no_traceback(tmp_path):
+    exe = Path(sys.executable).parent / "vcperf"
+    bad = tmp_path / "p.yaml"
+    bad.write_text("x: !!python/name:os.system\n")
+    proc = subprocess.run([str(exe), *_regen("--params", str(bad), "--output", str(tmp_path / "b"))],
+                          capture_output=True, text=True, env={**os.environ, "PYTHONPATH": str(ROOT)})
+    assert proc.returncode == 2
+    assert proc.stderr.startswith("vcperf: error:") and "Traceback" not in proc.stderr
+
+
+# --------------------------------------------------------------------------------------------
+# 3. One run per build root; SIGINT / SIGTERM
+# --------------------------------------------------------------------------------------------
+
+
+def test_a_second_run_on_a_locked_build_is_refused(tmp_path, capsys):
+    import fcntl
+
+    target = tmp_path / "build"
+    (target / "tables").mkdir(parents=True)
+    (target / "tables" / "keep.csv").write_text("a\n1\n")
+    before = _files(target)
+    with open(tmp_path / ".build.lock", "w") as held:
+        fcntl.flock(held, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        assert cli.main(_regen("-p", "whatif_vcenter_vcpus=8", "--output", str(target))) == 1
+        err = capsys.readouterr().err
+        lock = tmp_path / ".build.lock"
+        assert err == (f"vcperf: error: another vcperf regenerate is writing {target} (lock {lock}); "
+                       "wait for it to finish\n")
+        # A scenario under that build shares its lock.
+        assert cli.main(_regen("-p", "whatif_vcenter_vcpus=8", "--scenario", "s", "--output", str(target))) == 1
+        assert "another vcperf regenerate is writing" in capsys.readouterr().err
+    assert _files(target) == before
+    assert sorted(p.name for p in tmp_path.iterdir()) == [".build.lock", "build"]
+    assert not (tmp_path / ".build.staging").exists()
+
+
+_SLOW = '''# ---
+# jupyter:
+#   kernelspec:
+#     display_name: Python 3
+#     language: python
+#     name: python3
+# ---
+
+# %% tags=["parameters"]
+interactive = True  # -: widgets
+output_dir = "."  # path: outputs
+delay_s = 0.0  # s, range [0, 600]: sleep in the slow cell
+
+# %%
+import pathlib, time
+folder = pathlib.Path(output_dir, "tables", "{name}")
+folder.mkdir(parents=True, exist_ok=True)
+(folder / "started").touch()
+time.sleep(delay_s)
+(folder / "t.csv").write_text("x\\n{name}\\n")
+'''
+
+_RUNNER = """import sys
+from pathlib import Path
+from vcperf import cli, regenerate
+regenerate.NOTEBOOK_DIR = Path(sys.argv[1])
+sys.exit(cli.main(sys.argv[2:]))
+"""
+
+
+@pytest.fixture()
+def slow_notebooks(tmp_path, monkeypatch):
+    """Three slow notebooks in a temporary NOTEBOOK_DIR, and a good build of them (delay 0)."""
+    nbdir = tmp_path / "notebooks"
+    nbdir.mkdir()
+    for name in ("slow_a", "slow_b", "slow_c"):
+        (nbdir / f"{name}.py").write_text(_SLOW.replace("{name}", name))
+    (tmp_path / "runner.py").write_text(_RUNNER)
+    monkeypatch.setattr(regenerate, "NOTEBOOK_DIR", nbdir)
+    target = tmp_path / "build"
+    assert regenerate.run(target, overrides={"delay_s": 0.0}, jobs=2) == []
+    return tmp_path
+
+
+def _process_tree(root: int) -> set[int]:
+    parents = regenerate._parents()
+    found, frontier = set(), {root}
+    while frontier:
+        frontier = {pid for pid, ppid in parents.items() if ppid in frontier} - found
+        found |= frontier
+    return found
+
+
+def _alive(pid: int) -> bool:
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return False
+    return stat[stat.rindex(")") + 2] not in "ZX"
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not Path("/proc").is_dir(), reason="reads the process table from /proc")
+@pytest.mark.parametrize(("signum", "code"), [(signal.SIGINT, 130), (signal.SIGTERM, 143)])
+def test_signal_stops_workers_and_kernels_and_leaves_the_build(slow_notebooks, signum, code):
+    tmp = slow_notebooks
+    target = tmp / "build"
+    before = _files(target)
+    proc = subprocess.Popen(
+        [sys.executable, str(tmp / "runner.py"), str(tmp / "notebooks"), "regenerate", "-p", "delay_s=120.0",
+         "--output", str(target), "--jobs", "2"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env={**os.environ, "PYTHONPATH": str(ROOT)},
+    )
+    staging = tmp / ".build.staging"
+    deadline = time.monotonic() + 120
+    while len(list(staging.glob("tables/*/started"))) < 2:  # both workers' kernels are in the sleep
+        assert proc.poll() is None and time.monotonic() < deadline, proc.communicate()
+        time.sleep(0.1)
+    children = _process_tree(proc.pid)
+    assert len(children) >= 4  # two workers, two kernels
+    t0 = time.monotonic()
+    proc.send_signal(signum)
+    out, err = proc.communicate(timeout=30)
+    stopped_s = time.monotonic() - t0
+    assert proc.returncode == code
+    assert err == f"vcperf regenerate: interrupted; {target} left as it was\n"
+    assert stopped_s < 5, f"took {stopped_s:.1f} s to stop"
+    for _ in range(50):  # killed kernels are reaped by their new parent
+        left = [pid for pid in children if _alive(pid)]
+        if not left:
+            break
+        time.sleep(0.1)
+    assert left == [], "processes left running"
+    assert _files(target) == before
+    assert not staging.exists()
+    assert not (tmp / "build-failed").exists()
+
+
+# --------------------------------------------------------------------------------------------
+# 5. Determinism: every file of two builds, byte for byte
+# --------------------------------------------------------------------------------------------
+
+
+@pytest.mark.slow
+def test_two_scenario_builds_are_byte_identical_including_notebooks(tmp_path):
+    first, second = tmp_path / "one", tmp_path / "two" / "deeper"
+    for target in (first, second):
+        argv = _regen("-p", "whatif_vcenter_vcpus=8", "--scenario", "t", "--output", str(target))
+        assert cli.main(argv) == 0
+    a, b = _files(first / "scenarios" / "t"), _files(second / "scenarios" / "t")
+    assert f"notebooks/{SCENARIO_NB}.ipynb" in a and len(a) >= 3
+    assert a == b
+    text = (first / "scenarios" / "t" / "notebooks" / f"{SCENARIO_NB}.ipynb").read_text()
+    assert str(tmp_path) not in text and "staging" not in text
+    assert '"start_time"' not in text and '"duration"' not in text and "iopub" not in text
+    assert 'output_dir = \\"..\\"' in text
+
+
+def test_normalise_notebook_strips_timings_and_paths(tmp_path):
+    import nbformat
+
+    build = tmp_path / ".build.staging"
+    nb = nbformat.v4.new_notebook()
+    nb.metadata["papermill"] = {"start_time": "t", "end_time": "t", "duration": 1.0, "parameters":
+                                {"output_dir": str(build)}, "input_path": "x", "output_path": str(build / "n.ipynb")}
+    cell = nbformat.v4.new_code_cell(f'output_dir = "{build}"')
+    cell.metadata["execution"] = {"iopub.status.busy": "t"}
+    cell.metadata["papermill"] = {"start_time": "t", "end_time": "t", "duration": 0.1, "status": "completed"}
+    cell.outputs = [nbformat.v4.new_output("stream", text=f"saved {build}/figures/x.png\n")]
+    nb.cells = [cell]
+    path = tmp_path / "n.ipynb"
+    nbformat.write(nb, path)
+    regenerate.normalise_notebook(path, build)
+    out = nbformat.read(path, as_version=4)
+    assert out.metadata.papermill == {"parameters": {"output_dir": ".."}}
+    c = out.cells[0]
+    assert c.id == "cell-00" and "execution" not in c.metadata and c.metadata.papermill == {"status": "completed"}
+    assert c.source == 'output_dir = ".."' and c.outputs[0].text == "saved ../figures/x.png\n"
+
+
+# --------------------------------------------------------------------------------------------
+# 2. Dask local cluster: loopback only
+# --------------------------------------------------------------------------------------------
+
+
+def _listening(pids: set[int]) -> list[tuple[str, int]]:
+    """(address, port) of every listening TCP socket of ``pids``."""
+    try:
+        import psutil
+    except ImportError:
+        psutil = None
+    if psutil is not None:
+        out = []
+        for pid in pids:
+            try:
+                conns = psutil.Process(pid).net_connections(kind="inet")
+            except (psutil.NoSuchProcess, psutil.AccessDenied):
+                continue
+            out += [(c.laddr.ip, c.laddr.port) for c in conns if c.status == psutil.CONN_LISTEN]
+        return out
+    inodes = set()
+    for pid in pids:
+        fd_dir = Path(f"/proc/{pid}/fd")
+        for fd in fd_dir.iterdir() if fd_dir.exists() else []:
+            try:
+                link = os.readlink(fd)
+            except OSError:
+                continue
+            if link.startswith("socket:["):
+                inodes.add(link[8:-1])
+    out = []
+    for table in ("/proc/net/tcp", "/proc/net/tcp6"):
+        for line in Path(table).read_text().splitlines()[1:]:
+            f = line.split()
+            if f[3] == "0A" and f[9] in inodes:  # LISTEN
+                addr, port = f[1].split(":")
+                ip = ("127.0.0.1" if addr == "0100007F" else "::1" if addr == "0" * 24 + "01000000"
+                      else "0.0.0.0" if set(addr) == {"0"} else addr)
+                out.append((ip, int(port, 16)))
+    return out
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("dashboard", [False, True])
+def test_cli_local_cluster_listens_on_loopback_only(dashboard, tmp_path, monkeypatch):
+    pytest.importorskip("distributed")
+    seen = {}
+    real = sweep.local_cluster
+
+    import contextlib
+
+    @contextlib.contextmanager
+    def spy(workers, *, dashboard=False):
+        with real(workers, dashboard=dashboard) as client:
+            pids = {os.getpid()} | _process_tree(os.getpid())
+            seen["sockets"] = _listening(pids)
+            seen["dashboard"] = client.cluster.dashboard_link if dashboard else None
+            yield client
+
+    monkeypatch.setattr(sweep, "local_cluster", spy)
+    grid = tmp_path / "grid.yaml"
+    grid.write_text("parameters:\n  arrival_rate_per_s: [1.0, 2.0]\n  service_rate_per_s: [5.0]\n")
+    argv = ["sweep", "vcperf.queueing.mm1", "--grid", str(grid), "--workers", "2", "--out", str(tmp_path / "t.csv")]
+    assert cli.main(argv + (["--dashboard"] if dashboard else [])) == 0
+    sockets = seen["sockets"]
+    assert len(sockets) >= 3  # scheduler and two workers (and their nannies)
+    assert all(ip in ("127.0.0.1", "::1") for ip, _ in sockets), sockets
+    if dashboard:
+        assert seen["dashboard"].startswith("http://127.0.0.1:")
+        port = int(seen["dashboard"].split(":")[2].split("/")[0])
+        assert ("127.0.0.1", port) in sockets
+
+
+def test_dashboard_needs_workers(tmp_path, capsys):
+    grid = tmp_path / "grid.yaml"
+    grid.write_text("parameters:\n  arrival_rate_per_s: [1.0]\n  service_rate_per_s: [5.0]\n")
+    assert cli.main(["sweep", "vcperf.queueing.mm1", "--grid", str(grid), "--dashboard"]) == 2
+    assert "--dashboard needs --workers" in capsys.readouterr().err
+
+
+# --------------------------------------------------------------------------------------------
+# 6. Sweep memory guard
+# --------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("spec", "match"),
+    [
+        ({"parameters": {"arrival_rate_per_s": {"lo": 0.1, "hi": 0.9, "n": 10**9}, "service_rate_per_s": [5.0]}},
+         r"arrival_rate_per_s: the grid axes need about 22\.35 GiB of memory; the limit is 1\.00 GiB"),
+        ({"design": "latin_hypercube", "samples": 10**9, "parameters": {
+            "arrival_rate_per_s": {"lo": 0.1, "hi": 0.9}, "service_rate_per_s": {"lo": 1.0, "hi": 2.0}}},
+         r"latin_hypercube of 1000000000 samples x 2 parameters needs about 44\.70 GiB.*samples must be at most"),
+    ],
+)
+def test_grids_too_big_for_memory_are_refused_before_allocating(spec, match):
+    t0 = time.perf_counter()
+    with pytest.raises(ValueError, match=match):
+        sweep.parse_grid(spec, "vcperf.queueing.mm1")
+    assert time.perf_counter() - t0 < 1.0  # nothing was allocated
+
+
+def test_chunk_too_big_for_memory_is_refused(tmp_path, capsys):
+    grid = tmp_path / "grid.yaml"
+    grid.write_text("parameters:\n  arrival_rate_per_s: {lo: 0.1, hi: 0.9, n: 100000}\n"
+                    "  service_rate_per_s: {lo: 1.0, hi: 2.0, n: 10000}\n")
+    out = tmp_path / "t.csv"
+    argv = ["sweep", "vcperf.queueing.mm1", "--grid", str(grid), "--chunk-size", str(10**9), "--out", str(out)]
+    assert cli.main(argv) == 2
+    assert "chunk_size 1000000000 needs about" in capsys.readouterr().err
+    assert not out.exists()
+    g = sweep.parse_grid(grid, "vcperf.queueing.mm1")  # 1e9 points, streamed: fine with small chunks
+    assert g.size == 10**9
+    sweep.check_memory(g, 10_000)
