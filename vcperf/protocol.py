@@ -28,8 +28,9 @@ Ledger kinds (``FidelityRow.kind``)
     same condition group* (numbers the paper states for the same run: e.g. throughput, latency and
     CPU of one 64-client VCHA run are held out together). When the remaining targets do not
     determine the prediction (its gradient is not in the row space of the refit's Jacobian: the
-    classic estimability test of a linearised least-squares model), the row says ``not estimable``
-    and carries NaN, rather than an arbitrary number.
+    classic estimability test of a linearised least-squares model, checked at the refit and at the
+    full calibration so that a parameter left at a flat start value is caught), the row says ``not
+    estimable`` and carries NaN, rather than an arbitrary number.
 ``predicted``
     a target never used in any fit, and not a function of fitted numbers.
 ``derived``
@@ -312,7 +313,10 @@ class FitUncertainty:
         """
         if not estimable(self.jac, grad):
             return math.nan, math.nan
-        var = float(grad @ self.cov @ grad) * paper_scale**2 + (self.sigma * model) ** 2
+        with np.errstate(over="ignore", invalid="ignore"):
+            var = float(grad @ self.cov @ grad) * paper_scale**2 + (self.sigma * model) ** 2
+        if not math.isfinite(var):  # a direction the fit barely determines: no honest interval
+            return math.nan, math.nan
         low, high = _bounds(np.asarray(model, dtype=float), np.sqrt(max(var, 0.0)), interval)
         return float(low), float(high)
 
@@ -430,14 +434,15 @@ def with_interval(fn, *args, output: str | None = None, interval: float = INTERV
         dn = run(with_values(params, {name: x[i] - h[i]}))
         grads.append((up - dn) / (2 * h[i]) * max(abs(x[i]), 1e-12))
     g = np.stack(grads, axis=-1) if grads else np.zeros(value.shape + (0,))
-    var = np.einsum("...i,ij,...j->...", g, unc.cov, g) + (unc.sigma * value) ** 2
+    with np.errstate(over="ignore", invalid="ignore"):
+        var = np.einsum("...i,ij,...j->...", g, unc.cov, g) + (unc.sigma * value) ** 2
     lo_all, hi_all = _bounds(value, np.sqrt(np.maximum(var, 0.0)), interval)
     basis = _row_space(unc.jac)
     flat = g.reshape(-1, g.shape[-1])
     resid = flat - (flat @ basis) @ basis.T
     ok = (np.linalg.norm(resid, axis=1) <= ESTIMABLE_TOL * np.maximum(np.linalg.norm(flat, axis=1), 1e-300)) | (
         np.linalg.norm(flat, axis=1) == 0.0)
-    ok = ok.reshape(value.shape)
+    ok = ok.reshape(value.shape) & np.isfinite(var)
     low = np.where(ok, lo_all, np.nan)
     high = np.where(ok, hi_all, np.nan)
     return Interval(value=value, low=low, high=high, interval=float(interval))
@@ -542,10 +547,14 @@ def _loo(module):
         if params is not None:
             unc = fit_uncertainty(module, params, rest)
             grads, _ = jacobian(module, params, tuple(held))
+            # A second probe: the gradient at the full calibration. A parameter the refit cannot
+            # determine may sit where the held-out number is locally flat (a start value); the
+            # prediction still depends on it, which this gradient reveals.
+            probe, _ = jacobian(module, _calibrated(module), tuple(held))
             preds = module.predict(params, tuple(held))
         for i, k in enumerate(held):
             paper = tmap[k].paper_value()
-            ok = params is not None and estimable(unc.jac, grads[i])
+            ok = params is not None and estimable(unc.jac, grads[i]) and estimable(unc.jac, probe[i])
             model = float(preds[k]) if ok else math.nan
             low, high = unc.band(model, grads[i], abs(paper)) if ok else (math.nan, math.nan)
             note = "" if ok else (f"not estimable: {error}" if error else
