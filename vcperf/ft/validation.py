@@ -75,6 +75,15 @@ def kernel_compile_increase_s() -> float:
     return data.value(f"{STUDY}/figure02_kernel_compile", "compile_time_increase_ft", "si")
 
 
+def iometer_paper_ratios() -> dict:
+    """Figure 6's stated FT-on/off ratio ("nearly as much throughput", ~1) per I/O size: ``{"2KB": .., "64KB": ..}``.
+
+    Shown beside the model, not a ledger row: the model's ratio is 1 by construction (disk-bound).
+    """
+    return {size: data.value(f"{STUDY}/figure06_iometer_throughput", "throughput_ft_on_over_off", "si",
+                             message_size=size) for size in ("2KB", "64KB")}
+
+
 def implied_kernel_compile_baseline_s(dirty_rate_bytes_per_s=0.0, checkpoint_interval_s=None, **kw):
     """FT-off compile time for which the model's overhead equals the seed's stated increase (Figure 2)."""
     e = calibrate().checkpoint_interval_s if checkpoint_interval_s is None else checkpoint_interval_s
