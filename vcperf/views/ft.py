@@ -120,8 +120,8 @@ def workloads_figure(fid):
     fig, (ax, ax2) = plt.subplots(1, 2, figsize=(9.0, 3.6))
     x = np.arange(len(names))
     ax.bar(x, thr, 0.6, color="#357", label="model")
-    stated = ft.iometer_paper_ratios()
-    ax.plot(x[:3], [stated["2KB"], stated["64KB"], _paper(fid, "swingbench_throughput_ratio")["paper_value"]],
+    io_paper = ft.iometer_paper_ratios()
+    ax.plot(x[:3], [io_paper["2KB"], io_paper["64KB"], _paper(fid, "swingbench_throughput_ratio")["paper_value"]],
             label="paper: ~1 ('nearly as much')", **PAPER_STYLE)
     for xi, val, txt in zip(x, thr, stated, strict=True):
         ax.text(xi, 0.42, f"{val:.3f}\n{txt}", ha="center", fontsize=6.5, rotation=90, color="white")
