@@ -196,14 +196,13 @@ def test_fidelity_bounds_and_summary(rows):
     rx = rows["netperf_10g_receive"]
     assert rx.kind == "bound" and rx.relation == "<" and rx.model_value < rx.paper_value and rx.passed
     assert rx.model_value > 0.7 * rx.paper_value
-    assert rows["netperf_10g_reach"].passed
     # Figure 3's "meet or exceed 1 Gbps" on a 1 Gbps uplink: the model (best direction) is within 5 % of it
     # (was a 5 % fidelity row) but below it -- uplink x run fraction -- so the bound fails honestly
     reach = rows["netperf_1g_reach"]
     assert abs(reach.rel_error) <= 0.05 and reach.passed is False
     counted = [r for r in rows.values() if r.kind in ("fitted", "predicted")]
     assert np.median(np.abs([r.rel_error for r in counted])) <= 0.05
-    assert len(rows) == 10
+    assert len(rows) == 9
     assert all(r.study == "ft2016" for r in rows.values())
 
 
@@ -228,8 +227,7 @@ def test_roles_of_the_ledger(rows):
                             + ["figure13_web_client_browsing", "figure14_vcenter_restart"])
     assert kinds["tcp_rr_rate_ratio"] == "derived"
     assert kinds["swingbench_throughput_ratio"] == "predicted"
-    assert {k for k, kind in kinds.items() if kind == "bound"} == {"netperf_1g_reach", "netperf_10g_reach",
-                                                                 "netperf_10g_receive"}
+    assert {k for k, kind in kinds.items() if kind == "bound"} == {"netperf_1g_reach", "netperf_10g_receive"}
     assert not any("iometer" in r.source for r in rows.values())
     ident = protocol.identifiability(ft)
     assert ident["n_params"] == 4 and ident["n_fit_points"] == 5 and ident["n_fit_groups"] == 5

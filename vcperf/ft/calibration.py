@@ -189,7 +189,14 @@ _VC_KEYS = {"vcenter_load_a_ratio": "ratio_a", "vcenter_load_b_ratio": "ratio_b"
 
 @functools.lru_cache(maxsize=1)
 def targets() -> tuple:
-    """Every paper number of ``data/ft2016`` the FT model speaks to, with its ledger role."""
+    """Every paper number of ``data/ft2016`` the FT model speaks to, with its ledger role.
+
+    Not targets: Figure 6's IOMeter ratios (the model's ratio is 1 by construction: the disks, not
+    the stunned vCPUs, are the bottleneck, so "nearly as much" cannot test it), Figure 4's "meet or
+    exceed 1 Gbps" on the 10 Gbps uplink (transmit runs at the line rate x run fraction, ten times
+    the bound for any interval above a few microseconds) and the direction-only statements of
+    Figures 8-11: all are listed by :func:`vcperf.ft.qualitative_checks`.
+    """
     return (
         Target("tcp_rr_latency_ratio", _F05, "latency_ft_on_over_off", role="fit", group="netperf TCP_RR",
                note="fixes the checkpoint interval in closed form (idle guest, assumed 50 us FT-off round trip)"),
@@ -202,10 +209,6 @@ def targets() -> tuple:
                note="'can meet or exceed 1 Gbps' on the 1 Gbps uplink, direction not stated: model = best "
                     "direction (transmit). FT-on rate = uplink x run fraction < 1 Gbps, so it misses by the "
                     "stun share (~1 %)"),
-        Target("netperf_10g_reach", f"{STUDY}/figure04_netperf_throughput_10gbps", "throughput",
-               (("direction", ""), ("network_gbps", "10")), role="bound",
-               note="'can meet or exceed 1 Gbps' on the 10 Gbps uplink, direction not stated: model = best "
-                    "direction (transmit)"),
         Target("netperf_10g_receive", f"{STUDY}/figure04_netperf_throughput_10gbps", "throughput",
                (("direction", "receive"),), role="bound",
                note="receive on 10 Gbps stays under 3 Gbps: ~3 FT-link bytes per received byte"),
@@ -314,7 +317,7 @@ def predict(params: Params, keys) -> dict:
     if need & {"tcp_rr_latency_ratio", "tcp_rr_rate_ratio"}:
         rr = tcp_rr(e)
         out["tcp_rr_latency_ratio"], out["tcp_rr_rate_ratio"] = rr.latency_ratio, rr.rate_ratio
-    if need & {"netperf_1g_reach", "netperf_10g_reach", "netperf_10g_receive"}:
+    if need & {"netperf_1g_reach", "netperf_10g_receive"}:
         t = testbed()
         slow, fast = min(t.netperf_uplinks_bps), max(t.netperf_uplinks_bps)
 
@@ -322,7 +325,6 @@ def predict(params: Params, keys) -> dict:
             return float(netperf_throughput_bps(u, d, True, e, **t.netperf_kw()))
 
         out["netperf_1g_reach"] = max(thr(slow, "receive"), thr(slow, "transmit"))
-        out["netperf_10g_reach"] = max(thr(fast, "receive"), thr(fast, "transmit"))
         out["netperf_10g_receive"] = thr(fast, "receive")
     if "swingbench_throughput_ratio" in need:
         out["swingbench_throughput_ratio"] = database_workload("swingbench", checkpoint_interval_s=e).throughput_ratio
