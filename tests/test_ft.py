@@ -1,15 +1,25 @@
 """Mechanism, fidelity and bad-input tests for vcperf.ft (FT study, 002_1123405df89c1006.txt)."""
 
-import math
 
 import numpy as np
 import pytest
 
-from vcperf import data, ft
+from vcperf import data, ft, protocol
+from vcperf.network import TCP_PAYLOAD_FRACTION
 
 LINKS = np.array([1e9, 10e9, 25e9])[:, None, None]
 RECEIVE = np.linspace(0.0, 40e9, 21)[None, :, None]
 DIRTY = np.array([0.0, 1e6, 1e8, 1e9, 1e10])[None, None, :]
+
+
+def _e():
+    """The calibrated checkpoint interval (model functions take it as an argument)."""
+    return ft.calibrate().checkpoint_interval_s
+
+
+def _net():
+    """Appendix B's netperf streams and socket size."""
+    return ft.testbed().netperf_kw()
 
 
 # --------------------------------------------------------------------------------------------
@@ -24,30 +34,32 @@ def test_logging_bandwidth_never_exceeds_link_rate(interval_s):
     assert np.all(bw >= 0)
     # ... and approaches it when the guest dirties far more than the link can carry
     near = ft.ft_logging_bandwidth_bps(0.0, 1e13, interval_s, 10e9)
-    assert near > 0.9 * 10e9 * ft.ETHERNET_TCP_EFFICIENCY
+    assert near > 0.9 * 10e9 * TCP_PAYLOAD_FRACTION
 
 
 def test_receive_heavy_loads_the_ft_link_more_than_transmit_heavy():
     # Same 5 Gbps of traffic: received data is logged, transmitted data dirties nothing.
-    rx = ft.ft_logging_bandwidth_bps(5e9, 0.0)
-    tx = ft.ft_logging_bandwidth_bps(0.0, 0.0)
+    e = _e()
+    rx = ft.ft_logging_bandwidth_bps(5e9, 0.0, e)
+    tx = ft.ft_logging_bandwidth_bps(0.0, 0.0, e)
     assert rx > 100 * max(tx, 1.0)
     for uplink in (1e9, 10e9):
-        log_rx = ft.netperf_ft_logging_bps(uplink, "receive")
-        assert ft.netperf_ft_logging_bps(uplink, "transmit") < 0.01 * log_rx
+        log_rx = ft.netperf_ft_logging_bps(uplink, "receive", e, **_net())
+        assert ft.netperf_ft_logging_bps(uplink, "transmit", e, **_net()) < 0.01 * log_rx
         assert log_rx < ft.DEFAULT_FT_LINK_BPS
-    assert np.all(np.diff(ft.ft_logging_bandwidth_bps(np.linspace(0, 10e9, 11))) > 0)
+    assert np.all(np.diff(ft.ft_logging_bandwidth_bps(np.linspace(0, 10e9, 11), 0.0, e)) > 0)
 
 
 def test_netperf_transmit_keeps_line_rate_receive_is_bounded_by_the_ft_link():
+    e = _e()
     for uplink in (1e9, 10e9):
-        tx = ft.netperf_throughput_bps(uplink, "transmit")
-        rx = ft.netperf_throughput_bps(uplink, "receive")
+        tx = ft.netperf_throughput_bps(uplink, "transmit", True, e, **_net())
+        rx = ft.netperf_throughput_bps(uplink, "receive", True, e, **_net())
         assert rx < tx <= uplink
-        assert ft.netperf_throughput_bps(uplink, "receive", ft_enabled=False) == pytest.approx(uplink)
+        assert ft.netperf_throughput_bps(uplink, "receive", False, e, **_net()) == pytest.approx(uplink)
     # receive ceiling ~ L eff / (logged bytes per received byte), whatever the VM uplink
-    ceiling = 10e9 * ft.ETHERNET_TCP_EFFICIENCY / ft.DEFAULT_LOGGED_BYTES_PER_RECEIVED_BYTE
-    assert ft.netperf_throughput_bps(100e9, "receive") < ceiling
+    ceiling = 10e9 * TCP_PAYLOAD_FRACTION / ft.DEFAULT_LOGGED_BYTES_PER_RECEIVED_BYTE
+    assert ft.netperf_throughput_bps(100e9, "receive", True, e, **_net()) < ceiling
 
 
 def test_added_latency_grows_with_interval_and_shrinks_with_link_speed():
@@ -90,13 +102,15 @@ def test_tcp_rr_rate_falls_by_the_latency_factor():
         rr = ft.tcp_rr(e)
         assert rr.rate_ratio == pytest.approx(rr.latency_ratio, rel=1e-12)
         assert rr.latency_on_s == pytest.approx(rr.latency_off_s + ft.output_commit_delay_s(0.0, e))
+        # the closed form the calibration uses is the inverse of tcp_rr
+        assert ft.interval_from_latency_ratio(rr.latency_ratio) == pytest.approx(e, rel=1e-9)
     assert ft.tcp_rr(2e-2).latency_ratio > ft.tcp_rr(1e-3).latency_ratio
 
 
 @pytest.mark.parametrize("think_s", [0.0, 0.1, 1.0])
 def test_closed_loop_littles_law_and_ratio_bounds(think_s):
     r = ft.closed_loop(24, think_s, 0.02, vcpus=4, external_delay_s=0.05, exchanges_per_op=5,
-                       dirty_bytes_per_op=5e6)
+                       dirty_bytes_per_op=5e6, checkpoint_interval_s=_e())
     assert 24 == pytest.approx(r.throughput_off_per_s * (r.response_off_s + think_s), rel=1e-9)
     assert 24 == pytest.approx(r.throughput_on_per_s * (r.response_on_s + think_s), rel=1e-6)
     assert 0 < r.throughput_ratio <= 1
@@ -107,33 +121,37 @@ def test_closed_loop_littles_law_and_ratio_bounds(think_s):
 
 
 def test_throughput_ratio_decreases_with_latency_sensitivity():
-    ratios = [ft.closed_loop_at_utilization(64, 0.1, k).throughput_ratio for k in (0, 1, 5, 20, 100)]
+    u, e = ft.testbed().cpu_utilization, _e()
+    ratios = [ft.closed_loop_at_utilization(64, 0.1, k, u, checkpoint_interval_s=e).throughput_ratio
+              for k in (0, 1, 5, 20, 100)]
     assert ratios[0] == pytest.approx(1.0, abs=0.02)
     assert all(a > b for a, b in zip(ratios, ratios[1:], strict=False))
     assert all(0 < x <= 1 for x in ratios)
     # more think time: less sensitive
-    assert (ft.closed_loop_at_utilization(64, 2.0, 20).throughput_ratio
-            > ft.closed_loop_at_utilization(64, 0.05, 20).throughput_ratio)
+    assert (ft.closed_loop_at_utilization(64, 2.0, 20, u, checkpoint_interval_s=e).throughput_ratio
+            > ft.closed_loop_at_utilization(64, 0.05, 20, u, checkpoint_interval_s=e).throughput_ratio)
 
 
 def test_heavier_load_loses_more_through_the_serial_stun():
-    kw = dict(vcpus=4, external_delay_s=1.0, exchanges_per_op=50, dirty_bytes_per_op=2e8)
+    kw = dict(vcpus=4, external_delay_s=1.0, exchanges_per_op=50, dirty_bytes_per_op=2e8, checkpoint_interval_s=_e())
     ratios = [ft.closed_loop(n, 0.0, 1.0, **kw).throughput_ratio for n in (1, 4, 16, 32)]
     assert all(a > b for a, b in zip(ratios, ratios[1:], strict=False))
     # at saturation the FT-on throughput obeys the combined bound X (D/c + 8 m / (L eff)) <= 1
     big = ft.closed_loop(200, 0.0, 1.0, **kw)
-    bound = 1.0 / (1.0 / 4 + 8 * 2e8 / (ft.DEFAULT_FT_LINK_BPS * ft.ETHERNET_TCP_EFFICIENCY))
+    bound = 1.0 / (1.0 / 4 + 8 * 2e8 / (ft.DEFAULT_FT_LINK_BPS * TCP_PAYLOAD_FRACTION))
     assert big.throughput_on_per_s <= bound * (1 + 1e-6)
     assert big.throughput_on_per_s > 0.9 * bound
 
 
 def test_iometer_and_cpu_bound_limits():
     for size in (2e3, 64e3):
-        r = ft.iometer(size, 0.5)
+        r = ft.testbed_iometer(size, 0.5)
         assert 0.98 < r.throughput_ratio <= 1
-    assert ft.kernel_compile_overhead_fraction(0.0) == pytest.approx(
-        ft.DEFAULT_FT_ACK_RTT_S / ft.calibrate().checkpoint_interval_s)
-    assert ft.kernel_compile_overhead_fraction(5e8) > ft.kernel_compile_overhead_fraction(1e7)
+        # Figure 6 "nearly as much" (was a 5 % fidelity row; not a ledger row: 1 by construction)
+        assert abs(r.throughput_ratio - ft.iometer_paper_ratios()[f"{size / 1e3:g}KB"]) <= 0.05
+    e = _e()
+    assert ft.kernel_compile_overhead_fraction(0.0, e) == pytest.approx(ft.DEFAULT_FT_ACK_RTT_S / e)
+    assert ft.kernel_compile_overhead_fraction(5e8, e) > ft.kernel_compile_overhead_fraction(1e7, e)
 
 
 # --------------------------------------------------------------------------------------------
@@ -148,45 +166,43 @@ def test_calibration_is_physical_and_deterministic():
     assert p.vcenter_exchange_rate_per_s >= 0
     s = ft.vcenter_setup()
     assert 0 < p.vcenter_cpu_demand_per_op_s <= s["vcpus"] / s["load_b_per_s"]
-    ft.calibrate.cache_clear()
+    from vcperf.ft import calibration
+
+    calibration._calibrate.cache_clear()
     assert ft.calibrate() == p
 
 
 @pytest.fixture(scope="module")
 def rows():
-    return {(r.source.split("/")[1], r.conditions): r for r in ft.fidelity_rows()}
+    """Ledger rows under the default calibration (not the loo rows), by target key."""
+    return {r.key: r for r in ft.fidelity_rows() if r.kind != "loo"}
 
 
-def _find(rows, table, text=""):
-    hits = [r for (t, c), r in rows.items() if t == table and text in c]
-    assert len(hits) == 1, (table, text, list(rows))
-    return hits[0]
-
-
-@pytest.mark.parametrize("table, text, tol", [
-    ("figure05_netperf_latency", "1-byte", 1e-9),
-    ("figure05_netperf_latency", "derived", 1e-9),
-    ("figure03_netperf_throughput_1gbps", "", 0.05),
-    ("figure06_iometer_throughput", "2KB", 0.05),
-    ("figure06_iometer_throughput", "64KB", 0.05),
-    ("figure07_swingbench_throughput", "", 0.05),
-    ("figure12_vcenter_management_ops", "Load A", 0.10),
-    ("figure12_vcenter_management_ops", "Load B", 0.05),
-    ("figure13_web_client_browsing", "", 0.05),
-    ("figure14_vcenter_restart", "", 0.10),
+@pytest.mark.parametrize("key, tol", [
+    ("tcp_rr_latency_ratio", 1e-9),
+    ("tcp_rr_rate_ratio", 1e-9),
+    ("swingbench_throughput_ratio", 0.05),
+    ("vcenter_load_a_ratio", 0.10),
+    ("vcenter_load_b_ratio", 0.05),
+    ("web_client_browse_on", 0.05),
+    ("vcenter_restart_ratio", 0.10),
 ])
-def test_fidelity_tolerances(rows, table, text, tol):
-    r = _find(rows, table, text)
+def test_fidelity_tolerances(rows, key, tol):
+    r = rows[key]
     assert abs(r.rel_error) <= tol, r
 
 
 def test_fidelity_bounds_and_summary(rows):
-    rx = _find(rows, "figure04_netperf_throughput_10gbps", "receive")
-    assert rx.relation == "<" and rx.model_value < rx.paper_value
+    rx = rows["netperf_10g_receive"]
+    assert rx.kind == "bound" and rx.relation == "<" and rx.model_value < rx.paper_value and rx.passed
     assert rx.model_value > 0.7 * rx.paper_value
-    errs = np.abs([r.rel_error for r in rows.values()])
-    assert np.median(errs) <= 0.05
-    assert len(rows) == 11
+    # Figure 3's "meet or exceed 1 Gbps" on a 1 Gbps uplink: the model (best direction) is within 5 % of it
+    # (was a 5 % fidelity row) but below it -- uplink x run fraction -- so the bound fails honestly
+    reach = rows["netperf_1g_reach"]
+    assert abs(reach.rel_error) <= 0.05 and reach.passed is False
+    counted = [r for r in rows.values() if r.kind in ("fitted", "predicted")]
+    assert np.median(np.abs([r.rel_error for r in counted])) <= 0.05
+    assert len(rows) == 9
     assert all(r.study == "ft2016" for r in rows.values())
 
 
@@ -202,24 +218,48 @@ def test_database_workloads_follow_their_latency_sensitivity():
     assert churn.throughput_ratio < ds.throughput_ratio
 
 
-def test_fitted_and_held_out_rows(rows):
-    fitted = sorted(t for (t, _), r in rows.items() if r.fitted)
-    assert fitted == sorted(["figure05_netperf_latency"] * 2 + ["figure12_vcenter_management_ops"] * 2
+def test_roles_of_the_ledger(rows):
+    """Five fitted numbers from five runs; the 57x transaction rate is derived (carried over), IOMeter is
+    not a row (1 by construction)."""
+    kinds = {k: r.kind for k, r in rows.items()}
+    fitted = sorted(r.source.split("/")[1] for r in rows.values() if r.kind == "fitted")
+    assert fitted == sorted(["figure05_netperf_latency"] + ["figure12_vcenter_management_ops"] * 2
                             + ["figure13_web_client_browsing", "figure14_vcenter_restart"])
+    assert kinds["tcp_rr_rate_ratio"] == "derived"
+    assert kinds["swingbench_throughput_ratio"] == "predicted"
+    assert {k for k, kind in kinds.items() if kind == "bound"} == {"netperf_1g_reach", "netperf_10g_receive"}
+    assert not any("iometer" in r.source for r in rows.values())
+    ident = protocol.identifiability(ft)
+    assert ident["n_params"] == 4 and ident["n_fit_points"] == 5 and ident["n_fit_groups"] == 5
+    assert ident["jacobian_rank"] == 4
 
 
 def test_qualitative_statements():
     checks = ft.qualitative_checks().set_index("locator")
-    for loc in ("Figures 3-4", "Figure 4", "Figure 8", "Figure 9", "Figure 10", "Figure 12"):
+    for loc in ("Figures 3-4", "Figure 4", "Figure 6", "Figure 8", "Figure 9", "Figure 10", "Figure 12"):
         assert bool(checks.loc[loc, "holds"]), loc
 
 
 def test_loo_errors_are_reported():
-    loo = ft.loo_errors()
-    assert set(loo) == set(ft.VCENTER_KEYS)
-    assert all(math.isfinite(x) for x in loo.values())
+    loo = ft.leave_one_out().set_index("key")
+    vcenter = ["vcenter_load_a_ratio", "vcenter_load_b_ratio", "web_client_browse_on", "vcenter_restart_ratio"]
+    assert set(loo.index) == set(vcenter) | {"tcp_rr_latency_ratio"}
+    assert loo["estimable"].all() and np.isfinite(loo["rel_error"]).all()
     # held-out error of each vCenter number when the other three calibrate (see the notebook)
-    assert max(abs(x) for x in loo.values()) < 0.3
+    assert loo.loc[vcenter, "rel_error"].abs().max() < 0.3
+    # the vCenter numbers hardly determine the checkpoint interval: Figure 5 left out is missed widely
+    assert abs(loo.loc["tcp_rr_latency_ratio", "rel_error"]) > 0.3
+
+
+def test_calibrate_fit_on_subsets():
+    p = ft.calibrate()
+    # the interval comes from Figure 5 alone, whichever vCenter numbers are fitted
+    q = ft.calibrate(fit_on=("tcp_rr_latency_ratio", "vcenter_load_b_ratio"))
+    assert q.checkpoint_interval_s == pytest.approx(p.checkpoint_interval_s, rel=1e-12)
+    with pytest.raises(ValueError, match="fit_on"):
+        ft.calibrate(fit_on=("netperf_10g_receive",))
+    with pytest.raises(ValueError, match="checkpoint_interval_s"):
+        ft.calibrate(fit_on=())
 
 
 # --------------------------------------------------------------------------------------------
@@ -253,28 +293,36 @@ def test_whatif_update_keeps_nothing_from_the_previous_call():
     np.testing.assert_array_equal(pixels(views.whatif_update(10e9, 5e-3, 1e9, 1e8)[1]), first)
 
 
+NET = {"streams": 8.0, "socket_bytes": 4e6}
+
+
 @pytest.mark.parametrize("call, name", [
-    (lambda: ft.checkpoint_cycle(-1.0), "dirty_rate_bytes_per_s"),
+    (lambda: ft.checkpoint_cycle(-1.0, 1e-3), "dirty_rate_bytes_per_s"),
     (lambda: ft.checkpoint_cycle(0.0, 0.0), "checkpoint_interval_s"),
     (lambda: ft.checkpoint_cycle(0.0, 1e-3, 0.0), "ft_link_bps"),
     (lambda: ft.checkpoint_cycle(0.0, 1e-3, working_set_bytes=0.0), "working_set_bytes"),
-    (lambda: ft.ft_logging_bandwidth_bps(-1e9), "receive_rate_bps"),
-    (lambda: ft.ft_logging_bandwidth_bps(1e9, float("nan")), "dirty_rate_bytes_per_s"),
-    (lambda: ft.netperf_throughput_bps(1e9, "sideways"), "direction"),
-    (lambda: ft.netperf_throughput_bps(0.0, "receive"), "uplink_bps"),
-    (lambda: ft.tcp_rr(vm_round_trip_s=0.0), "vm_round_trip_s"),
-    (lambda: ft.closed_loop(0, 0.0, 0.1), "n_clients"),
-    (lambda: ft.closed_loop(4, -1.0, 0.1), "think_time_s"),
-    (lambda: ft.closed_loop(4, 0.0, 0.0), "cpu_demand_s"),
-    (lambda: ft.closed_loop(4, 0.0, 0.1, vcpus=0), "vcpus"),
-    (lambda: ft.closed_loop_at_utilization(4, 0.1, 1, 1.0), "cpu_utilization"),
+    (lambda: ft.ft_logging_bandwidth_bps(-1e9, 0.0, 1e-3), "receive_rate_bps"),
+    (lambda: ft.ft_logging_bandwidth_bps(1e9, float("nan"), 1e-3), "dirty_rate_bytes_per_s"),
+    (lambda: ft.netperf_throughput_bps(1e9, "sideways", True, 1e-3, **NET), "direction"),
+    (lambda: ft.netperf_throughput_bps(0.0, "receive", True, 1e-3, **NET), "uplink_bps"),
+    (lambda: ft.tcp_rr(1e-3, vm_round_trip_s=0.0), "vm_round_trip_s"),
+    (lambda: ft.closed_loop(0, 0.0, 0.1, checkpoint_interval_s=1e-3), "n_clients"),
+    (lambda: ft.closed_loop(4, -1.0, 0.1, checkpoint_interval_s=1e-3), "think_time_s"),
+    (lambda: ft.closed_loop(4, 0.0, 0.0, checkpoint_interval_s=1e-3), "cpu_demand_s"),
+    (lambda: ft.closed_loop(4, 0.0, 0.1, checkpoint_interval_s=1e-3, vcpus=0), "vcpus"),
+    (lambda: ft.closed_loop_at_utilization(4, 0.1, 1, 1.0, checkpoint_interval_s=1e-3), "cpu_utilization"),
     (lambda: ft.database_workload("tpcc"), "name"),
-    (lambda: ft.iometer(0.0), "message_bytes"),
-    (lambda: ft.iometer(2e3, 1.5), "write_fraction"),
-    (lambda: ft.activity_time_s(-1.0, 0.0), "duration_off_s"),
-    (lambda: ft.vcenter_predictions(1e8, 10.0, 100.0), "cpu_demand_per_op_s"),
-    (lambda: ft.run_fraction_at(-1.0, 1e6), "throughput_per_s"),
-    (lambda: ft.netperf_ft_logging_bps(1e9, "both"), "direction"),
+    (lambda: ft.testbed_iometer(0.0), "message_bytes"),
+    (lambda: ft.testbed_iometer(2e3, 1.5), "write_fraction"),
+    (lambda: ft.iometer(2e3, 0.5, lun_disks=0.0, vcpus=4, checkpoint_interval_s=1e-3), "lun_disks"),
+    (lambda: ft.activity_time_s(-1.0, 0.0, 0.0, 1e-3), "duration_off_s"),
+    (lambda: ft.vcenter_predictions(1e8, 10.0, 100.0, checkpoint_interval_s=5e-3, **ft.vcenter_setup()),
+     "cpu_demand_per_op_s"),
+    (lambda: ft.run_fraction_at(-1.0, 1e6, 0.0, 5e-3), "throughput_per_s"),
+    (lambda: ft.netperf_ft_logging_bps(1e9, "both", 1e-3, **NET), "direction"),
+    (lambda: ft.interval_from_latency_ratio(1.0), "latency_ratio"),
+    (lambda: ft.calibrate(fit_on=("no_such_target",)), "fit_on"),
+    (lambda: ft.predict(ft.calibrate(), ("no_such_target",)), "keys"),
     (lambda: ft.workload_vcpus("nosuch"), "workload"),
 ])
 def test_bad_input_raises_value_error_naming_the_parameter(call, name):

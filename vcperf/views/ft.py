@@ -24,10 +24,9 @@ RECEIVE_GRID_BPS = np.linspace(0.0, 10e9, 81)
 LINK_SPEEDS_BPS = (1e9, 10e9, 25e9)
 
 
-def _paper(fid, quantity, **match):
-    rows = fid[fid["quantity"] == quantity]
-    for col, want in match.items():
-        rows = rows[rows[col].str.contains(want, regex=False)]
+def _paper(fid, key):
+    """The ledger row of target ``key`` under the default calibration (not its loo row)."""
+    rows = fid[(fid["key"] == key) & (fid["kind"] != "loo")]
     return rows.iloc[0]
 
 
@@ -50,15 +49,15 @@ def netperf_figure(fid):
             labels.append(f"{g:g} Gbps\n{d}")
             off.append(m["netperf_off"][(g, d)] / 1e9)
             on.append(m["netperf_ft"][(g, d)] / 1e9)
-            traffic.append(float(ft.netperf_ft_logging_bps(g * 1e9, d)) / 1e9)
+            traffic.append(m["netperf_ft_logging"][(g, d)] / 1e9)
     x = np.arange(4)
     ax.bar(x - 0.2, off, 0.4, label="model, FT off", color="#9ab")
     ax.bar(x + 0.2, on, 0.4, label="model, FT on", color="#357")
-    rx10 = _paper(fid, "throughput", conditions="FT on, receive")
+    rx10 = _paper(fid, "netperf_10g_receive")
     ax.plot([2.2], [rx10["paper_value"] / 1e9], marker="v", color="black", linestyle="none",
             label=f"paper: FT-on receive < {rx10['paper_value'] / 1e9:g} Gbps")
     ax.hlines(rx10["paper_value"] / 1e9, 1.6, 2.8, colors="black", linestyles="dashed", lw=1)
-    reach = _paper(fid, "throughput", conditions="best direction")["paper_value"] / 1e9
+    reach = _paper(fid, "netperf_1g_reach")["paper_value"] / 1e9
     ax.hlines(reach, -0.5, 3.5, colors="grey", linestyles="dotted", lw=1,
               label=f"paper: FT on can reach >= {reach:g} Gbps")
     for xi, val in zip(x, on, strict=True):
@@ -82,8 +81,9 @@ def latency_figure(fid):
     import matplotlib.pyplot as plt
 
     use_style()
-    rr = ft.tcp_rr()
-    paper = _paper(fid, "latency_ft_on_over_off")["paper_value"]
+    e_cal = ft.calibrate().checkpoint_interval_s
+    rr = ft.tcp_rr(e_cal)
+    paper = _paper(fid, "tcp_rr_latency_ratio")["paper_value"]
     fig, (ax, ax2) = plt.subplots(1, 2, figsize=(9.0, 3.6))
     ax.bar([0, 1], [rr.latency_off_s * 1e3, rr.latency_on_s * 1e3], color=["#9ab", "#357"])
     ax.plot([1], [rr.latency_off_s * 1e3 * paper], label=f"paper: {paper:g}x the FT-off latency", **PAPER_STYLE)
@@ -92,7 +92,6 @@ def latency_figure(fid):
     ax.set_ylabel("TCP_RR round-trip latency (ms)")
     ax.set_title(f"Figure 5: model ratio {rr.latency_ratio:.1f}x (fitted)", fontsize=9)
     ax.legend(fontsize=7, frameon=False)
-    e_cal = ft.calibrate().checkpoint_interval_s
     for link in LINK_SPEEDS_BPS:
         delta = ft.output_commit_delay_s(50e6, INTERVAL_GRID_S, link)
         ax2.loglog(INTERVAL_GRID_S * 1e3, delta * 1e3, label=f"FT link {link / 1e9:g} Gbps, 50 MB/s dirty")
@@ -121,9 +120,9 @@ def workloads_figure(fid):
     fig, (ax, ax2) = plt.subplots(1, 2, figsize=(9.0, 3.6))
     x = np.arange(len(names))
     ax.bar(x, thr, 0.6, color="#357", label="model")
-    ax.plot(x[:3], [fid[(fid["quantity"] == "throughput_ft_on_over_off")
-                        & fid["conditions"].str.contains(k)]["paper_value"].iloc[0]
-                    for k in ("2KB", "64KB", "Swingbench")], label="paper: ~1", **PAPER_STYLE)
+    io_paper = ft.iometer_paper_ratios()
+    ax.plot(x[:3], [io_paper["2KB"], io_paper["64KB"], _paper(fid, "swingbench_throughput_ratio")["paper_value"]],
+            label="paper: ~1 ('nearly as much')", **PAPER_STYLE)
     for xi, val, txt in zip(x, thr, stated, strict=True):
         ax.text(xi, 0.42, f"{val:.3f}\n{txt}", ha="center", fontsize=6.5, rotation=90, color="white")
     ax.set_ylim(0.0, 1.1)
@@ -154,13 +153,15 @@ def sensitivity_figure():
 
     use_style()
     ks = np.array([0, 1, 2, 5, 10, 20, 50, 100])
-    n, vcpus = ft.database_workload("dvdstore").n_clients, ft.workload_vcpus("dvdstore_sqlserver2012")
+    tb = ft.testbed()
+    n, vcpus, e = tb.dvdstore_threads, tb.dvdstore_vcpus, ft.calibrate().checkpoint_interval_s
     fig, ax = plt.subplots(figsize=(6.4, 3.6))
     for z in (0.0, 0.05, 0.4, 2.0):
         ratios = []
         for k in ks:
             # with no think time some other delay (20 ms of I/O or network) keeps the vCPUs below saturation
-            r = ft.closed_loop_at_utilization(n, z, float(k), vcpus=vcpus, external_delay_s=0.02 if z == 0 else 0.0)
+            r = ft.closed_loop_at_utilization(n, z, float(k), tb.cpu_utilization, checkpoint_interval_s=e, vcpus=vcpus,
+                                              external_delay_s=0.02 if z == 0 else 0.0)
             ratios.append(r.throughput_ratio)
         ax.semilogx(np.maximum(ks, 0.5), ratios, marker="o", ms=3, label=f"think time {z:g} s")
     ax.set_xlabel("client exchanges per operation (0 drawn at 0.5)")
@@ -185,7 +186,8 @@ def vcenter_figure(fid, max_clients: int = 32):
     t_op = 1.0 / s["load_a_per_s"]
     common = dict(vcpus=s["vcpus"], external_delay_s=t_op - p.vcenter_cpu_demand_per_op_s,
                   exchanges_per_op=p.vcenter_exchange_rate_per_s * t_op,
-                  dirty_bytes_per_op=p.vcenter_dirty_rate_bytes_per_s * t_op)
+                  dirty_bytes_per_op=p.vcenter_dirty_rate_bytes_per_s * t_op,
+                  checkpoint_interval_s=p.checkpoint_interval_s)
     clients = np.unique(np.round(np.geomspace(1, max_clients, 12)).astype(int))
     res = [ft.closed_loop(int(n), 0.0, p.vcenter_cpu_demand_per_op_s, **common) for n in clients]
     x_off = np.array([r.throughput_off_per_s for r in res]) * 60
@@ -194,7 +196,7 @@ def vcenter_figure(fid, max_clients: int = 32):
     ax = axes[0]
     ax.plot(x_off, ratio, marker="o", ms=3, color="#357", label="model (1..32 clients)")
     for load in ("A", "B"):
-        row = _paper(fid, "throughput_ft_on_over_off", conditions=f"Load {load}")
+        row = _paper(fid, f"vcenter_load_{load.lower()}_ratio")
         rate = s[f"load_{load.lower()}_per_s"] * 60
         ax.plot([rate], [row["paper_value"]], **PAPER_STYLE)
         ax.annotate(f"paper Load {load}: {row['paper_value']:.0%}\nmodel {row['model_value']:.0%}",
@@ -204,14 +206,14 @@ def vcenter_figure(fid, max_clients: int = 32):
     ax.set_ylim(0, 1.05)
     ax.set_title("Figure 12: management operations", fontsize=9)
     ax.legend(fontsize=7, frameon=False, loc="lower left")
-    b = _paper(fid, "browse_latency_mean")
+    b = _paper(fid, "web_client_browse_on")
     axes[1].bar([0, 1], [s["browse_off_s"], b["model_value"]], color=["#9ab", "#357"])
     axes[1].plot([1], [b["paper_value"]], label="paper", **PAPER_STYLE)
     axes[1].set_xticks([0, 1], ["FT off\n(input)", "FT on"])
     axes[1].set_ylabel("browse latency (s)")
     axes[1].set_title("Figure 13", fontsize=9)
     axes[1].legend(fontsize=7, frameon=False)
-    r = _paper(fid, "restart_time_ft_on_over_off")
+    r = _paper(fid, "vcenter_restart_ratio")
     axes[2].bar([0, 1], [1.0, r["model_value"]], color=["#9ab", "#357"])
     axes[2].plot([1], [r["paper_value"]], label="paper", **PAPER_STYLE)
     axes[2].set_xticks([0, 1], ["FT off", "FT on"])
@@ -229,9 +231,10 @@ def logging_bandwidth_figure():
     import matplotlib.pyplot as plt
 
     use_style()
+    e = ft.calibrate().checkpoint_interval_s
     fig, (ax, ax2) = plt.subplots(1, 2, figsize=(9.0, 3.5))
     for dirty in (0.0, 200e6, 1e9):
-        ax.plot(RECEIVE_GRID_BPS / 1e9, ft.ft_logging_bandwidth_bps(RECEIVE_GRID_BPS, dirty) / 1e9,
+        ax.plot(RECEIVE_GRID_BPS / 1e9, ft.ft_logging_bandwidth_bps(RECEIVE_GRID_BPS, dirty, e) / 1e9,
                 label=f"+ {dirty / 1e6:g} MB/s other dirty memory")
     ax.axhline(ft.DEFAULT_FT_LINK_BPS / 1e9, color="grey", ls="--", lw=1)
     ax.text(0.2, ft.DEFAULT_FT_LINK_BPS / 1e9 * 0.95, "FT link rate (never exceeded)", fontsize=7, va="top")
@@ -240,11 +243,12 @@ def logging_bandwidth_figure():
     ax.set_title("receive-heavy loads fill the FT link", fontsize=9)
     ax.legend(fontsize=7, frameon=False, loc="center right")
     dirty = np.linspace(0, 500e6, 51)
-    frac = ft.kernel_compile_overhead_fraction(dirty)
+    frac = ft.kernel_compile_overhead_fraction(dirty, e)
     ax2.plot(dirty / 1e6, ft.implied_kernel_compile_baseline_s(dirty) / 60, color="#357")
     ax2.set_xlabel("compile's dirty rate (MB/s)")
     ax2.set_ylabel("implied FT-off compile time (min)")
-    ax2.set_title(f"Figure 2: paper +7 s; model overhead {frac[0]:.1%}..{frac[-1]:.1%}", fontsize=9)
+    ax2.set_title(f"Figure 2: paper +{ft.kernel_compile_increase_s():g} s; model overhead "
+                  f"{frac[0]:.1%}..{frac[-1]:.1%}", fontsize=9)
     plotting.finish(fig)
     return fig
 

@@ -1,0 +1,100 @@
+"""vSphere 6 Fault Tolerance (fast checkpointing): seed ``002_1123405df89c1006.txt``.
+
+The mechanism (seed, "vSphere FT Architecture" and "Transparent Failover"; VMware KB 406486): the
+primary runs for one epoch, is stunned while the memory it dirtied ships over the FT logging link,
+and holds its network output until the secondary acknowledges. Every workload of the study follows
+from these few lines plus a closed queueing network for the closed-loop benchmarks.
+
+Modules, split by concern:
+
+=================  ==========================================================================
+``checkpoint``     the checkpoint cycle: stun, run fraction, output commit, FT logging traffic
+``netperf``        netperf throughput (Figures 3-4) and TCP_RR (Figure 5)
+``workloads``      closed loops: databases, IOMeter, latency sensitivity (Figures 6-11)
+``vcenter``        the vCenter appliance under FT (Figures 12-14)
+``calibration``    testbed facts, :class:`Params`, targets, :func:`calibrate`, :func:`predict`
+``validation``     the ledger (fitted / loo / predicted / derived / bound) and qualitative checks
+=================  ==========================================================================
+
+Model functions take the checkpoint interval as an argument; the study's value is
+``calibrate().checkpoint_interval_s``. Testbed facts (Appendix A/B) are in :func:`testbed`.
+"""
+
+from vcperf.ft.calibration import (
+    PARAM_DOCS,
+    SEED,
+    STUDY,
+    FtParams,
+    Params,
+    Testbed,
+    calibrate,
+    database_workload,
+    netperf_setup,
+    netperf_uplinks_gbps,
+    predict,
+    targets,
+    testbed,
+    testbed_iometer,
+    vcenter_setup,
+    vcenter_values,
+    workload_vcpus,
+)
+from vcperf.ft.checkpoint import (
+    DEFAULT_FT_ACK_RTT_S,
+    DEFAULT_FT_LINK_BPS,
+    DEFAULT_LOGGED_BYTES_PER_RECEIVED_BYTE,
+    DEFAULT_STUN_FIXED_S,
+    CheckpointCycle,
+    activity_time_s,
+    checkpoint_cycle,
+    ft_logging_bandwidth_bps,
+    kernel_compile_overhead_fraction,
+    output_commit_delay_s,
+    run_fraction_at,
+)
+from vcperf.ft.netperf import (
+    DEFAULT_VM_ROUND_TRIP_S,
+    TcpRrResult,
+    interval_from_latency_ratio,
+    netperf_ft_logging_bps,
+    netperf_throughput_bps,
+    tcp_rr,
+)
+from vcperf.ft.validation import (
+    fidelity_rows,
+    implied_kernel_compile_baseline_s,
+    iometer_paper_ratios,
+    kernel_compile_increase_s,
+    leave_one_out,
+    model_values,
+    paper_vs_model,
+    parameter_table,
+    qualitative_checks,
+)
+from vcperf.ft.vcenter import load_clients, vcenter_predictions
+from vcperf.ft.workloads import (
+    DISK_RANDOM_IO_S,
+    DVDSTORE_FIXED_EXCHANGES_PER_ORDER,
+    IO_CPU_S,
+    IOMETER_OUTSTANDING_IOS,
+    SWINGBENCH_EXCHANGES_PER_TRANSACTION,
+    ClosedLoopResult,
+    closed_loop,
+    closed_loop_at_utilization,
+    cpu_for_utilization,
+    iometer,
+)
+
+__all__ = [
+    "STUDY", "SEED", "Params", "FtParams", "PARAM_DOCS", "Testbed", "testbed", "targets", "calibrate", "predict",
+    "fidelity_rows", "leave_one_out", "parameter_table", "paper_vs_model", "model_values", "qualitative_checks",
+    "implied_kernel_compile_baseline_s", "iometer_paper_ratios", "kernel_compile_increase_s", "database_workload",
+    "testbed_iometer", "vcenter_values", "netperf_setup", "netperf_uplinks_gbps", "vcenter_setup",
+    "workload_vcpus", "DEFAULT_FT_LINK_BPS", "DEFAULT_FT_ACK_RTT_S", "DEFAULT_STUN_FIXED_S",
+    "DEFAULT_LOGGED_BYTES_PER_RECEIVED_BYTE", "CheckpointCycle", "checkpoint_cycle", "ft_logging_bandwidth_bps",
+    "output_commit_delay_s", "run_fraction_at", "activity_time_s", "kernel_compile_overhead_fraction",
+    "DEFAULT_VM_ROUND_TRIP_S", "TcpRrResult", "tcp_rr", "netperf_throughput_bps", "netperf_ft_logging_bps",
+    "interval_from_latency_ratio", "ClosedLoopResult", "closed_loop", "closed_loop_at_utilization",
+    "cpu_for_utilization", "iometer", "SWINGBENCH_EXCHANGES_PER_TRANSACTION", "DVDSTORE_FIXED_EXCHANGES_PER_ORDER",
+    "IOMETER_OUTSTANDING_IOS", "DISK_RANDOM_IO_S", "IO_CPU_S", "load_clients", "vcenter_predictions",
+]

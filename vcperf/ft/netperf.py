@@ -1,0 +1,184 @@
+"""Netperf under FT (seed ``002_1123405df89c1006.txt``, Figures 3-5): TCP throughput and TCP_RR.
+
+Pure functions of physical inputs. The Appendix B netperf configuration (streams, socket size) and
+the calibrated checkpoint interval are arguments; ``vcperf.ft.testbed()`` and
+``vcperf.ft.calibrate()`` hold the study's values.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from vcperf import _validate as v
+from vcperf import network, queueing
+from vcperf.ft.checkpoint import (
+    DEFAULT_FT_ACK_RTT_S,
+    DEFAULT_FT_LINK_BPS,
+    DEFAULT_LOGGED_BYTES_PER_RECEIVED_BYTE,
+    DEFAULT_STUN_FIXED_S,
+    checkpoint_cycle,
+    ft_logging_bandwidth_bps,
+    output_commit_delay_s,
+)
+
+#: Netperf TCP_RR round trip of the unprotected VM (1-byte request and response) over the 10 GbE
+#: VM network through the ESXi virtual switch (assumed: the seed does not print Figure 5's bars; a
+#: few tens of microseconds is typical). Figure 5's stated ratio is relative to it.
+DEFAULT_VM_ROUND_TRIP_S = 50e-6
+
+
+def netperf_throughput_bps(
+    uplink_bps,
+    direction: str,
+    ft_enabled: bool,
+    checkpoint_interval_s,
+    ft_link_bps=DEFAULT_FT_LINK_BPS,
+    *,
+    streams,
+    socket_bytes,
+    guest_dirty_rate_bytes_per_s=0.0,
+    logged_bytes_per_received_byte=DEFAULT_LOGGED_BYTES_PER_RECEIVED_BYTE,
+    vm_round_trip_s=DEFAULT_VM_ROUND_TRIP_S,
+    **cycle_kw,
+):
+    """Unidirectional netperf TCP throughput (bit/s) of the VM, FT on or off (Figures 3-4).
+
+    While running, the VM moves data at the TCP rate of its uplink
+    (:func:`vcperf.network.tcp_throughput_bps` with ``streams x socket_bytes`` of window over the
+    round trip plus the output-commit delay); it is paused for the stun, so the wall-clock rate is
+    that times the run fraction. Receiving dirties ``logged_bytes_per_received_byte`` bytes of
+    checkpoint per byte, which lengthens the stun: the receive rate under FT is bounded by about
+    ``L eff / logged_bytes_per_received_byte``. Transmitting dirties nothing.
+
+    Parameters
+    ----------
+    uplink_bps : float or array_like
+        VM network uplink rate (Figure 3: 1 Gbps, Figure 4: 10 Gbps), > 0.
+    direction : {"receive", "transmit"}
+        Traffic direction seen from the VM.
+    ft_enabled : bool
+        FT protection on or off.
+    checkpoint_interval_s, ft_link_bps, **cycle_kw
+        As in :func:`vcperf.ft.checkpoint_cycle` (the interval is ignored when FT is off but
+        still validated).
+    streams, socket_bytes : float
+        Parallel streams and socket buffer per stream (Appendix B: 8 and 4 MB, ``testbed()``), > 0.
+    guest_dirty_rate_bytes_per_s : float
+        Memory the guest dirties besides received data (default 0).
+    logged_bytes_per_received_byte : float
+        See :func:`vcperf.ft.ft_logging_bandwidth_bps`.
+    vm_round_trip_s : float
+        Base round trip VM <-> client (default 50 us, assumed).
+    """
+    u = v.positive("uplink_bps", uplink_bps)
+    v.choice("direction", direction, ("receive", "transmit"))
+    e = v.positive("checkpoint_interval_s", checkpoint_interval_s)
+    rt = v.nonneg("vm_round_trip_s", vm_round_trip_s)
+    window = v.positive("streams", streams) * v.positive("socket_bytes", socket_bytes)
+    g = v.nonneg("guest_dirty_rate_bytes_per_s", guest_dirty_rate_bytes_per_s)
+    c = v.nonneg("logged_bytes_per_received_byte", logged_bytes_per_received_byte)
+    if not ft_enabled:
+        return network.tcp_throughput_bps(u, rt, 0.0, rwnd_bytes=window)
+    rx = u if direction == "receive" else 0.0
+    cyc = checkpoint_cycle(g + c * rx / 8.0, e, ft_link_bps, **cycle_kw)
+    running = network.tcp_throughput_bps(u, rt + cyc.output_commit_delay_s, 0.0, rwnd_bytes=window)
+    return running * cyc.run_fraction
+
+
+def netperf_ft_logging_bps(uplink_bps, direction: str, checkpoint_interval_s, ft_link_bps=DEFAULT_FT_LINK_BPS, *,
+                           streams, socket_bytes,
+                           logged_bytes_per_received_byte=DEFAULT_LOGGED_BYTES_PER_RECEIVED_BYTE):
+    """FT logging traffic (bit/s) while netperf runs under FT (the reference traffic of Figures 3-4).
+
+    The guest receives (or sends) at the uplink's TCP rate while running
+    (:func:`netperf_throughput_bps`); received data is logged, sent data is not.
+
+    Parameters
+    ----------
+    uplink_bps : float or array_like
+        VM network uplink rate, > 0.
+    direction : {"receive", "transmit"}
+    checkpoint_interval_s, ft_link_bps, streams, socket_bytes, logged_bytes_per_received_byte
+        As in :func:`netperf_throughput_bps`.
+    """
+    u = v.positive("uplink_bps", uplink_bps)
+    v.choice("direction", direction, ("receive", "transmit"))
+    e, link, c = checkpoint_interval_s, ft_link_bps, logged_bytes_per_received_byte
+    if direction == "transmit":
+        return ft_logging_bandwidth_bps(np.zeros_like(u), 0.0, e, link, logged_bytes_per_received_byte=c)
+    wall = netperf_throughput_bps(u, "receive", True, e, link, streams=streams, socket_bytes=socket_bytes,
+                                  logged_bytes_per_received_byte=c)
+    running = wall / checkpoint_cycle(c * u / 8.0, e, link).run_fraction
+    return ft_logging_bandwidth_bps(running, 0.0, e, link, logged_bytes_per_received_byte=c)
+
+
+@dataclass(frozen=True)
+class TcpRrResult:
+    """Netperf TCP_RR (Figure 5): round-trip latency and transaction rate, FT off and on."""
+
+    latency_off_s: float
+    latency_on_s: float
+    rate_off_per_s: float
+    rate_on_per_s: float
+
+    @property
+    def latency_ratio(self) -> float:
+        """FT-on latency over FT-off latency."""
+        return self.latency_on_s / self.latency_off_s
+
+    @property
+    def rate_ratio(self) -> float:
+        """FT-off transaction rate over FT-on rate."""
+        return self.rate_off_per_s / self.rate_on_per_s
+
+
+def tcp_rr(checkpoint_interval_s, vm_round_trip_s=DEFAULT_VM_ROUND_TRIP_S, ft_link_bps=DEFAULT_FT_LINK_BPS, *,
+           guest_dirty_rate_bytes_per_s=0.0, **cycle_kw) -> TcpRrResult:
+    """Netperf TCP_RR under FT: one client, one outstanding 1-byte request, no think time.
+
+    A closed network of one customer (:func:`vcperf.queueing.mva`): the base round trip is a delay
+    station; FT adds the output-commit delay of the response as a second delay station. The
+    transaction rate is the inverse of the latency, so it falls by the same factor (Figure 5).
+
+    Parameters
+    ----------
+    checkpoint_interval_s, ft_link_bps, **cycle_kw
+        As in :func:`vcperf.ft.checkpoint_cycle`.
+    vm_round_trip_s : float
+        Unprotected TCP_RR round trip (default 50 us, assumed), > 0.
+    guest_dirty_rate_bytes_per_s : float
+        Memory the (almost idle) guest dirties per second of run time (default 0).
+    """
+    rt = float(v.positive("vm_round_trip_s", vm_round_trip_s))
+    delta = float(output_commit_delay_s(guest_dirty_rate_bytes_per_s, checkpoint_interval_s, ft_link_bps,
+                                        **cycle_kw))
+    demands = np.array([[rt, 0.0], [rt, delta]])
+    res = queueing.mva(demands, 1, 0.0, delay_stations=[True, True])
+    x_off, x_on = res.throughput_per_s[:, 0]
+    return TcpRrResult(float(res.response_time_s[0, 0]), float(res.response_time_s[1, 0]),
+                       float(x_off), float(x_on))
+
+
+def interval_from_latency_ratio(latency_ratio, vm_round_trip_s=DEFAULT_VM_ROUND_TRIP_S, *,
+                                ft_ack_rtt_s=DEFAULT_FT_ACK_RTT_S, stun_fixed_s=DEFAULT_STUN_FIXED_S):
+    """Checkpoint interval that gives an idle TCP_RR guest the FT-on/off latency ratio ``latency_ratio``.
+
+    The inverse of :func:`tcp_rr` for an idle guest: ``ratio = 1 + (E/2 + stun_fixed + ack_rtt) / t0``,
+    so ``E = 2 ((ratio - 1) t0 - stun_fixed - ack_rtt)``.
+
+    Parameters
+    ----------
+    latency_ratio : float
+        FT-on over FT-off round-trip latency, > 1 + (stun_fixed + ack_rtt) / t0.
+    vm_round_trip_s, ft_ack_rtt_s, stun_fixed_s : float
+        As in :func:`tcp_rr` and :func:`vcperf.ft.checkpoint_cycle`.
+    """
+    ratio = float(v.positive("latency_ratio", latency_ratio))
+    t0 = float(v.positive("vm_round_trip_s", vm_round_trip_s))
+    fixed = float(v.nonneg("stun_fixed_s", stun_fixed_s)) + float(v.nonneg("ft_ack_rtt_s", ft_ack_rtt_s))
+    lo = 1.0 + fixed / t0
+    if ratio <= lo:
+        raise ValueError(f"latency_ratio must be in ({lo:g}, inf) for a positive checkpoint interval; got {ratio:g}")
+    return 2.0 * ((ratio - 1.0) * t0 - fixed)

@@ -1,0 +1,106 @@
+"""vCenter Server appliance under FT (seed ``002_1123405df89c1006.txt``, Figures 12-14).
+
+Pure functions: the appliance's vCPUs, the two loads' operation rates and the FT-off browse time
+are arguments (``vcperf.ft.testbed()`` reads them from the seed), the three vCenter parameters are
+calibrated (``vcperf.ft.calibrate()``).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from vcperf import _validate as v
+from vcperf.ft.checkpoint import DEFAULT_FT_LINK_BPS, activity_time_s
+from vcperf.ft.workloads import closed_loop, ft_off_throughput_per_s
+
+#: Largest client population :func:`load_clients` considers.
+MAX_LOAD_CLIENTS = 1024
+
+
+def load_clients(rate_per_s, cpu_s, host_s, vcpus) -> int:
+    """Smallest population whose FT-off throughput reaches ``rate_per_s`` (at most 1024).
+
+    Parameters
+    ----------
+    rate_per_s : float
+        Target FT-off throughput, > 0.
+    cpu_s, host_s : float
+        vCPU demand and host (delay) time per operation, >= 0.
+    vcpus : int
+        vCPUs of the appliance.
+    """
+    rate = float(v.positive("rate_per_s", rate_per_s))
+    x = ft_off_throughput_per_s(MAX_LOAD_CLIENTS, cpu_s, vcpus, host_s)
+    hit = np.flatnonzero(x >= rate * (1 - 1e-9))
+    if hit.size == 0:
+        raise ValueError(f"rate_per_s must be below the FT-off capacity {x[-1]:g}/s; got {rate:g}")
+    return int(hit[0]) + 1
+
+
+def vcenter_predictions(dirty_rate_bytes_per_s, exchange_rate_per_s, cpu_demand_per_op_s, *,
+                        checkpoint_interval_s, vcpus, load_a_per_s, load_b_per_s, browse_off_s,
+                        ft_link_bps=DEFAULT_FT_LINK_BPS) -> dict:
+    """The four vCenter numbers of Figures 12-14 from the vCenter parameters.
+
+    vCenter activity (FT off) dirties ``dirty_rate_bytes_per_s`` of memory and makes
+    ``exchange_rate_per_s`` client-visible exchanges per second. Management operations (Figure 12):
+    Load A is one client issuing operations back to back (the light load), so its FT-off rate
+    fixes the operation time ``1 / rate_A``: ``cpu_demand_per_op_s`` on the appliance's vCPUs, the
+    rest at the hosts (a delay). Load B is the smallest client count whose FT-off throughput reaches
+    the heavy rate. Each operation dirties ``dirty_rate / rate_A`` bytes and makes
+    ``exchange_rate / rate_A`` exchanges (:func:`vcperf.ft.closed_loop`). Browsing (Figure 13) and
+    restart (Figure 14) are single activities of the same appliance (:func:`vcperf.ft.activity_time_s`)
+    with the same dirty rate; browsing makes ``exchange_rate`` serial exchanges per second with the
+    browser, while the restart's host traffic is bulk data *received* (its cost is in the dirty
+    rate), so only the stun applies to it.
+
+    Parameters
+    ----------
+    dirty_rate_bytes_per_s : float
+        >= 0.
+    exchange_rate_per_s : float
+        >= 0.
+    cpu_demand_per_op_s : float
+        In (0, 1 / load_a_per_s]; Load B must stay below the FT-off capacity ``vcpus / cpu``.
+    checkpoint_interval_s : float
+        As in :func:`vcperf.ft.checkpoint_cycle`, > 0.
+    vcpus : int
+        vCPUs of the appliance (the seed: 4).
+    load_a_per_s, load_b_per_s : float
+        FT-off operation rates of the light and heavy loads (the seed: 27 and 200 per minute), > 0.
+    browse_off_s : float
+        FT-off Web Client browse latency (the seed: 1.1 s, an input), > 0.
+    ft_link_bps : float
+        As in :func:`vcperf.ft.checkpoint_cycle`.
+
+    Returns
+    -------
+    dict
+        ``ratio_a``, ``ratio_b`` (FT-on/off throughput), ``browse_on_s``, ``restart_ratio``, the
+        workload details ``clients_a``, ``clients_b``, ``host_delay_s``, ``dirty_bytes_per_op``,
+        ``exchanges_per_op`` and the two :class:`vcperf.ft.ClosedLoopResult` (``result_a``, ``result_b``).
+    """
+    mu = float(v.nonneg("dirty_rate_bytes_per_s", dirty_rate_bytes_per_s))
+    kappa = float(v.nonneg("exchange_rate_per_s", exchange_rate_per_s))
+    cpu = float(v.positive("cpu_demand_per_op_s", cpu_demand_per_op_s))
+    e = float(v.positive("checkpoint_interval_s", checkpoint_interval_s))
+    c = v.integer("vcpus", vcpus, 1, 128)
+    rate_a = float(v.positive("load_a_per_s", load_a_per_s))
+    rate_b = float(v.positive("load_b_per_s", load_b_per_s))
+    browse_off = float(v.positive("browse_off_s", browse_off_s))
+    t_op = 1.0 / rate_a
+    if cpu > t_op:
+        raise ValueError(f"cpu_demand_per_op_s must be in (0, {t_op:g}]; got {cpu:g}")
+    common = dict(vcpus=c, external_delay_s=t_op - cpu, exchanges_per_op=kappa * t_op,
+                  dirty_bytes_per_op=mu * t_op, checkpoint_interval_s=e, ft_link_bps=ft_link_bps)
+    n_b = load_clients(rate_b, cpu, t_op - cpu, c)
+    a = closed_loop(1, 0.0, cpu, **common)
+    b = closed_loop(n_b, 0.0, cpu, **common)
+    browse = activity_time_s(browse_off, mu, kappa * browse_off, e, ft_link_bps)
+    restart = activity_time_s(1.0, mu, 0.0, e, ft_link_bps)
+    return {
+        "ratio_a": a.throughput_ratio, "ratio_b": b.throughput_ratio,
+        "browse_on_s": float(browse), "restart_ratio": float(restart),
+        "clients_a": 1, "clients_b": n_b, "host_delay_s": t_op - cpu, "dirty_bytes_per_op": mu * t_op,
+        "exchanges_per_op": kappa * t_op, "result_a": a, "result_b": b,
+    }

@@ -1,0 +1,288 @@
+"""Closed-loop workloads under FT (seed ``002_1123405df89c1006.txt``, Figures 6-11).
+
+A closed queueing network (:func:`vcperf.queueing.mva`) with FT off and on: each client exchange
+waits the output-commit delay (a delay station) and the VM-side service is slowed by
+``1 / run_fraction``; since the stun pauses *all* vCPUs while the shared link ships every
+concurrent operation's memory, the stun is a serial resource, which is why heavier load loses
+more. Pure functions of physical inputs: users, think times, vCPUs, disks and the checkpoint
+interval are arguments (``vcperf.ft.testbed()`` holds the seed's Appendix A/B values).
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+from vcperf import _validate as v
+from vcperf import queueing
+from vcperf.ft.checkpoint import (
+    DEFAULT_FT_ACK_RTT_S,
+    DEFAULT_FT_LINK_BPS,
+    DEFAULT_STUN_FIXED_S,
+    _commit_delay,
+    _run_fraction,
+    checkpoint_cycle,
+)
+
+#: Swingbench order entry runs each transaction as one PL/SQL stored-procedure call: one client
+#: exchange per transaction (assumed from Swingbench's SOE PL/SQL design; not printed).
+SWINGBENCH_EXCHANGES_PER_TRANSACTION = 1.0
+#: A DVD Store 2 order is a login, ``n_searches`` browse queries (Appendix B) and a purchase,
+#: one stored-procedure call each: the two calls besides the searches.
+DVDSTORE_FIXED_EXCHANGES_PER_ORDER = 2.0
+#: IOMeter outstanding I/Os (assumed: the seed does not print the queue depth; the FT ratio hardly
+#: depends on it because the disks, not the stunned vCPUs, are the bottleneck).
+IOMETER_OUTSTANDING_IOS = 16
+#: Random-I/O service time of one spindle (seek + rotation of a 10k/15k rpm disk, assumed), before
+#: dividing by the LUN's disks.
+DISK_RANDOM_IO_S = 6e-3
+#: 6 Gb/s SAS back end of the array's disks (assumed interface rate).
+DISK_INTERFACE_BPS = 6e9
+#: Guest vCPU time to issue and complete one I/O (assumed, order of tens of microseconds).
+IO_CPU_S = 20e-6
+
+
+@dataclass(frozen=True)
+class ClosedLoopResult:
+    """A closed-loop workload with FT off and on (scalars; per second / seconds).
+
+    ``n_clients = throughput * (response + think)`` holds for both (Little's law).
+    """
+
+    n_clients: int
+    think_time_s: float
+    throughput_off_per_s: float
+    throughput_on_per_s: float
+    response_off_s: float
+    response_on_s: float
+    run_fraction: float
+    output_commit_delay_s: float
+    cpu_utilization_off: float
+
+    @property
+    def throughput_ratio(self) -> float:
+        """FT-on over FT-off throughput (<= 1)."""
+        return self.throughput_on_per_s / self.throughput_off_per_s
+
+    @property
+    def response_ratio(self) -> float:
+        """FT-on over FT-off response time (>= 1)."""
+        return self.response_on_s / self.response_off_s
+
+
+def _demands(cpu_s, vcpus, host_s, exchanges, delta, phi, io_s):
+    """Stations: vCPU queue (Seidmann), vCPU delay, external delay, output commits, I/O queue."""
+    return np.stack(np.broadcast_arrays(
+        cpu_s / vcpus / phi, cpu_s * (vcpus - 1) / vcpus / phi, host_s, exchanges * delta, io_s), axis=-1)
+
+
+_DELAY = np.array([False, True, True, True, False])
+
+
+def ft_off_throughput_per_s(n_clients, cpu_demand_s, vcpus, external_delay_s, think_time_s=0.0, io_demand_s=0.0):
+    """FT-off throughput (1/s) of populations ``1..n_clients`` of :func:`closed_loop`'s network (an array)."""
+    res = queueing.mva(_demands(cpu_demand_s, vcpus, external_delay_s, 0.0, 0.0, 1.0, io_demand_s), n_clients,
+                       think_time_s, delay_stations=_DELAY)
+    return res.throughput_per_s
+
+
+def closed_loop(
+    n_clients,
+    think_time_s,
+    cpu_demand_s,
+    *,
+    checkpoint_interval_s,
+    vcpus=1,
+    external_delay_s=0.0,
+    exchanges_per_op=0.0,
+    io_demand_s=0.0,
+    dirty_bytes_per_op=0.0,
+    background_dirty_rate_bytes_per_s=0.0,
+    ft_link_bps=DEFAULT_FT_LINK_BPS,
+    working_set_bytes=math.inf,
+    ft_ack_rtt_s=DEFAULT_FT_ACK_RTT_S,
+    stun_fixed_s=DEFAULT_STUN_FIXED_S,
+) -> ClosedLoopResult:
+    """A closed-loop client/server workload on one VM, FT off and on (exact MVA).
+
+    ``n_clients`` clients each issue an operation, wait for its reply and think ``think_time_s``.
+    An operation needs ``cpu_demand_s`` of guest vCPU time (``vcpus`` servers, Seidmann's
+    multi-server approximation), ``io_demand_s`` at the disk (a queueing station: storage is not
+    held by FT), ``external_delay_s`` elsewhere (hosts, network), and makes ``exchanges_per_op``
+    client-visible network exchanges. Under FT each exchange waits the output-commit delay (a
+    delay station), and guest service is slowed by ``1 / run_fraction``, where the stun grows with
+    the memory the operations dirty per second -- ``throughput * dirty_bytes_per_op`` -- shipped
+    over the one FT link: with more operations per second they share the checkpoint bandwidth and
+    the stun that pauses every vCPU, so the loss grows with load. The FT-on throughput is the fixed
+    point ``X = MVA(stations(X))`` (the right side decreases in ``X``): bracketed on a grid, then
+    solved to machine precision (Brent), so the result is smooth in every input.
+
+    Parameters
+    ----------
+    n_clients : int
+        Closed population, >= 1.
+    think_time_s : float
+        Client think time, >= 0.
+    cpu_demand_s : float
+        Guest vCPU seconds per operation, >= 0.
+    checkpoint_interval_s : float
+        As in :func:`vcperf.ft.checkpoint_cycle`, > 0.
+    vcpus : int
+        vCPUs of the VM (1..128).
+    external_delay_s, exchanges_per_op, io_demand_s, dirty_bytes_per_op : float
+        As above, each >= 0.
+    background_dirty_rate_bytes_per_s : float
+        Memory dirtied per second of run time independent of the operations, >= 0.
+    ft_link_bps, working_set_bytes, ft_ack_rtt_s, stun_fixed_s
+        As in :func:`vcperf.ft.checkpoint_cycle`.
+
+    Returns
+    -------
+    ClosedLoopResult
+    """
+    from scipy.optimize import brentq
+
+    n = v.integer("n_clients", n_clients, 1, queueing.MAX_CUSTOMERS)
+    z = float(v.nonneg("think_time_s", think_time_s))
+    cpu = float(v.nonneg("cpu_demand_s", cpu_demand_s))
+    c = v.integer("vcpus", vcpus, 1, 128)
+    ext = float(v.nonneg("external_delay_s", external_delay_s))
+    k = float(v.nonneg("exchanges_per_op", exchanges_per_op))
+    io = float(v.nonneg("io_demand_s", io_demand_s))
+    m = float(v.nonneg("dirty_bytes_per_op", dirty_bytes_per_op))
+    bg = float(v.nonneg("background_dirty_rate_bytes_per_s", background_dirty_rate_bytes_per_s))
+    e = float(v.positive("checkpoint_interval_s", checkpoint_interval_s))
+    cyc_kw = dict(ft_link_bps=ft_link_bps, working_set_bytes=working_set_bytes, ft_ack_rtt_s=ft_ack_rtt_s,
+                  stun_fixed_s=stun_fixed_s)
+    checkpoint_cycle(0.0, e, **cyc_kw)  # validates the link parameters before any work
+    if cpu + ext + io + z <= 0:
+        raise ValueError("cpu_demand_s + external_delay_s + io_demand_s + think_time_s must be in "
+                         "(0, inf); got 0")
+
+    off = queueing.mva(_demands(cpu, c, ext, 0.0, 0.0, 1.0, io), n, z, delay_stations=_DELAY)
+    x_off = float(off.throughput_per_s[-1])
+
+    link, wss = np.float64(ft_link_bps), np.float64(working_set_bytes)
+    fixed = float(stun_fixed_s) + float(ft_ack_rtt_s)
+
+    def solve(x):
+        phi = _run_fraction(x, m, bg, e, link, fixed, wss)
+        delta = _commit_delay(bg + x * m / phi, e, link, fixed, wss)
+        res = queueing.mva(_demands(cpu, c, ext, k, delta, phi, io), n, z, delay_stations=_DELAY)
+        return res.throughput_per_s[..., -1], res.response_time_s[..., -1], phi, delta
+
+    # FT-on throughput: the fixed point X = MVA(stations(X)); MVA(stations(X)) decreases in X, so
+    # bracket it on a grid of candidates (one batched MVA per round), then Brent in the bracket.
+    grid = np.linspace(0.0, x_off, 33)
+    ok = solve(grid)[0] >= grid
+    i = int(np.flatnonzero(ok)[-1]) if ok.any() else 0
+    lo, hi = grid[i], grid[min(i + 1, 32)]
+    if lo < hi:
+        x_on = brentq(lambda x: float(solve(x)[0]) - x, lo, hi, xtol=1e-15 * max(x_off, 1e-300), rtol=1e-15)
+    else:
+        x_on = lo
+    _, r_on, phi, delta = (float(a) for a in solve(x_on))
+    return ClosedLoopResult(
+        n_clients=n,
+        think_time_s=z,
+        throughput_off_per_s=x_off,
+        throughput_on_per_s=float(x_on),
+        response_off_s=float(off.response_time_s[-1]),
+        response_on_s=r_on,
+        run_fraction=phi,
+        output_commit_delay_s=delta,
+        cpu_utilization_off=x_off * cpu / c,
+    )
+
+
+@functools.lru_cache(maxsize=64)
+def cpu_for_utilization(cpu_utilization, n_clients, think_time_s, vcpus, external_delay_s=0.0, io_demand_s=0.0):
+    """Guest vCPU demand per operation that puts the FT-off vCPU utilization at ``cpu_utilization``.
+
+    Parameters as in :func:`closed_loop` (scalars; cached). Exchanges do not matter without FT.
+    """
+    from scipy.optimize import brentq
+
+    def util(cpu):
+        x = ft_off_throughput_per_s(n_clients, cpu, vcpus, external_delay_s, think_time_s, io_demand_s)[-1]
+        return float(x) * cpu / vcpus - cpu_utilization
+
+    hi = vcpus * (think_time_s + external_delay_s + io_demand_s + 1e-3) / n_clients * 10.0 + 1.0
+    return brentq(util, 1e-9, hi, xtol=1e-15, rtol=1e-15)
+
+
+def closed_loop_at_utilization(n_clients, think_time_s, exchanges_per_op, cpu_utilization, *,
+                               checkpoint_interval_s, vcpus=1, external_delay_s=0.0, **kw) -> ClosedLoopResult:
+    """:func:`closed_loop` with the vCPU demand set so the FT-off vCPU utilization is ``cpu_utilization``.
+
+    The seed's real-life workloads run at 60 % vCPU without FT (``testbed().cpu_utilization``); this
+    sweeps latency sensitivity (``exchanges_per_op``) at that operating point.
+
+    Parameters
+    ----------
+    n_clients : int
+        >= 1.
+    think_time_s, external_delay_s : float
+        >= 0; at least one > 0 (otherwise the vCPUs saturate whatever the demand).
+    exchanges_per_op : float
+        >= 0.
+    cpu_utilization : float
+        FT-off vCPU utilization, in (0, 1).
+    checkpoint_interval_s : float
+        > 0.
+    vcpus : int
+        1..128.
+    **kw
+        Passed to :func:`closed_loop`.
+    """
+    n = v.integer("n_clients", n_clients, 1, queueing.MAX_CUSTOMERS)
+    z = float(v.nonneg("think_time_s", think_time_s))
+    k = float(v.nonneg("exchanges_per_op", exchanges_per_op))
+    u = float(v.check_range("cpu_utilization", cpu_utilization, 0.0, 1.0, lo_open=True, hi_open=True))
+    c = v.integer("vcpus", vcpus, 1, 128)
+    ext = float(v.nonneg("external_delay_s", external_delay_s))
+    if z + ext <= 0:
+        raise ValueError("think_time_s + external_delay_s must be in (0, inf); got 0")
+    cpu = cpu_for_utilization(u, n, z, c, ext)
+    return closed_loop(n, z, cpu, checkpoint_interval_s=checkpoint_interval_s, vcpus=c, exchanges_per_op=k,
+                       external_delay_s=ext, **kw)
+
+
+def iometer(message_bytes, write_fraction=0.0, *, lun_disks, vcpus, checkpoint_interval_s,
+            outstanding_ios=IOMETER_OUTSTANDING_IOS, ft_link_bps=DEFAULT_FT_LINK_BPS) -> ClosedLoopResult:
+    """IOMeter random I/O (Figure 6) as a closed loop of ``outstanding_ios``, FT off and on.
+
+    Each I/O needs :data:`IO_CPU_S` of guest vCPU, the disk (random-I/O time over the LUN's disks
+    plus the transfer at :data:`DISK_INTERFACE_BPS`), and no client network exchange. Under FT a
+    read dirties its buffer (DMA from disk), a write is mirrored to the secondary's disk over the FT
+    link ("Storage" section of the seed); the buffers are reused, so the memory shipped per epoch is
+    capped at ``outstanding_ios x message_bytes``. The stun pauses the vCPUs but not the disks, so
+    with the disks the bottleneck the FT-on/off ratio is 1 by construction at these sizes.
+
+    Parameters
+    ----------
+    message_bytes : float
+        I/O size (Figure 6: 2 KB and 64 KB), > 0.
+    write_fraction : float
+        Share of writes, in [0, 1].
+    lun_disks : float
+        Disks of the LUN (Appendix A: 6), >= 1.
+    vcpus : int
+        vCPUs of the VM (Appendix B: 4).
+    checkpoint_interval_s, ft_link_bps
+        As in :func:`vcperf.ft.checkpoint_cycle`.
+    outstanding_ios : int
+        Queue depth, >= 1.
+    """
+    size = float(v.positive("message_bytes", message_bytes))
+    w = float(v.fraction("write_fraction", write_fraction, hi_open=False))
+    disks = float(v.check_range("lun_disks", lun_disks, 1.0))
+    n = v.integer("outstanding_ios", outstanding_ios, 1, 4096)
+    io_s = DISK_RANDOM_IO_S / disks + 8.0 * size / DISK_INTERFACE_BPS
+    # Reads reuse the outstanding buffers (capped per epoch); mirrored writes all cross the link.
+    wss = n * size if w == 0 else math.inf
+    return closed_loop(n, 0.0, IO_CPU_S, vcpus=vcpus, io_demand_s=io_s, dirty_bytes_per_op=size,
+                       working_set_bytes=wss, checkpoint_interval_s=checkpoint_interval_s, ft_link_bps=ft_link_bps)
