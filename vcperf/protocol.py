@@ -253,9 +253,14 @@ def rank(jac: np.ndarray) -> int:
 
 def estimable(jac: np.ndarray, grad: np.ndarray) -> bool:
     """Whether a linear function with gradient ``grad`` is determined by a fit with Jacobian ``jac``."""
-    norm = float(np.linalg.norm(grad))
-    if norm == 0.0:
+    grad = np.asarray(grad, dtype=float)
+    if not np.all(np.isfinite(grad)):
+        return False
+    scale = float(np.abs(grad).max(initial=0.0))
+    if scale == 0.0:
         return True
+    grad = grad / scale  # no overflow in the norms below
+    norm = float(np.linalg.norm(grad))
     basis = _row_space(jac)
     resid = grad - basis @ (basis.T @ grad)
     return float(np.linalg.norm(resid)) <= ESTIMABLE_TOL * norm
@@ -439,6 +444,7 @@ def with_interval(fn, *args, output: str | None = None, interval: float = INTERV
     lo_all, hi_all = _bounds(value, np.sqrt(np.maximum(var, 0.0)), interval)
     basis = _row_space(unc.jac)
     flat = g.reshape(-1, g.shape[-1])
+    flat = flat / np.maximum(np.abs(flat).max(axis=1, initial=0.0), 1e-300)[:, None]  # no overflow in norms
     resid = flat - (flat @ basis) @ basis.T
     ok = (np.linalg.norm(resid, axis=1) <= ESTIMABLE_TOL * np.maximum(np.linalg.norm(flat, axis=1), 1e-300)) | (
         np.linalg.norm(flat, axis=1) == 0.0)
