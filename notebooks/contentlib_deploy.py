@@ -191,4 +191,4 @@ sync = pd.DataFrame([{"network": name, "sync_time_s": float(contentlib.subscript
     whatif_template_size_bytes, network.preset(name)))} for name in network.preset_names()])
 sync["sync_time_h"] = sync["sync_time_s"] / 3600
 plotting.save_table(sync, output_dir, NOTEBOOK, "whatif_subscription_sync")
-sync.style.format({"sync_time_s": "{:,.0f}", "sync_time_h": "{:.2f}"}).hide(axis="index")
+sync.round({"sync_time_s": 0, "sync_time_h": 2})

@@ -74,4 +74,5 @@ held["abs_error"] = held["rel_error"].abs()
 worst = held.sort_values("abs_error", ascending=False).groupby("study").head(2)
 worst = worst[["study", "kind", "locator", "quantity", "conditions", "paper_value", "model_value", "rel_error"]]
 plotting.save_table(worst, output_dir, NOTEBOOK, "largest_held_out_misses")
-worst.style.format({"paper_value": "{:.4g}", "model_value": "{:.4g}", "rel_error": "{:+.1%}"}).hide(axis="index")
+worst.assign(paper_value=worst["paper_value"].map("{:.4g}".format), model_value=worst["model_value"].map("{:.4g}".format),
+             rel_error=worst["rel_error"].map("{:+.1%}".format))
