@@ -151,3 +151,40 @@ def test_params_file_is_validated_before_running(tmp_path, capsys):
     not_a_mapping.write_text("- 1\n- 2\n")
     assert cli.main(["regenerate", "--params", str(not_a_mapping), "--output", str(tmp_path / "out")]) == 2
     assert "mapping" in capsys.readouterr().err
+
+
+def test_overrides_go_to_the_notebooks_that_declare_them():
+    available = regenerate.notebooks()
+    names, checked = regenerate.route_overrides(available, list(available), {"whatif_layout": "nfs_on_vcenter"},
+                                                explicit=False)
+    assert names == ["contentlib_deploy"]
+    assert checked == {"contentlib_deploy": {"whatif_layout": "nfs_on_vcenter"}}
+    assert set(regenerate.SKIPPED) == set(available) - {"contentlib_deploy"}
+    with pytest.raises(ValueError, match="no notebook declares"):
+        regenerate.route_overrides(available, list(available), {"whatif_nope": 1}, explicit=False)
+    with pytest.raises(ValueError, match="has no parameter"):  # --only names notebooks: all must declare it
+        regenerate.route_overrides(available, ["index"], {"whatif_layout": "nfs_on_vcenter"}, explicit=True)
+
+
+def test_readme_scenario_example_changes_outputs_and_is_indexed(tmp_path, capfd):
+    """The README's what-if example writes at least one file that differs from the default build, says
+    which notebooks it skipped, and build/scenarios/index.html lists it with its parameters."""
+    import re
+    import shlex
+
+    readme = (ROOT / "README.md").read_text()
+    line = next(ln for ln in readme.splitlines() if "regenerate -p " in ln and "--scenario" in ln)
+    argv = shlex.split(line.split("#")[0])[1:]  # drop .venv/bin/vcperf
+    build = tmp_path / "build"
+    assert cli.main(["regenerate", "--only", "contentlib_deploy", "--output", str(build)]) == 0
+    capfd.readouterr()
+    assert cli.main([*argv, "--output", str(build)]) == 0
+    err = capfd.readouterr().err
+    assert re.search(r"skipped .*robo_networks", err), err
+    assert "[1/1] contentlib_deploy done" in err  # one progress line per notebook when not a terminal
+    name = argv[argv.index("--scenario") + 1]
+    scen = build / "scenarios" / name
+    default, changed = _digest(build / "tables" / "contentlib_deploy"), _digest(scen / "tables" / "contentlib_deploy")
+    assert any(default[k] != changed[k] for k in default.keys() & changed.keys())
+    index = (build / "scenarios" / "index.html").read_text()
+    assert name in index and "whatif_layout" in index and "nfs_on_vcenter" in index

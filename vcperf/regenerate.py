@@ -451,13 +451,46 @@ def run(
         if key in overrides:
             raise ValueError(f"parameter {key} is set by vcperf regenerate (the build folder); it cannot be "
                              "overridden: choose the folder with --output or --scenario")
-    checked = {name: nbparams.check_overrides(available[name], overrides) for name in selected}
+    selected, checked = route_overrides(available, selected, overrides, explicit=bool(only))
     target = check_target(Path(target))
 
     if progress is None:
         progress = sys.stderr.isatty() and not os.environ.get("CI")
     with _build_lock(_lock_root(target)), _Signals() as signals:
         return _run_locked(target, selected, available, checked, jobs, progress, not overrides, signals)
+
+
+#: Notebooks skipped by the last :func:`run` because they declare none of the overrides (for the CLI).
+SKIPPED: list[str] = []
+
+
+def route_overrides(available: dict, selected: list, overrides: dict, *, explicit: bool):
+    """Send each override to the notebooks that declare it.
+
+    Without ``--only`` (``explicit`` False), a notebook that declares none of the overridden
+    parameters is skipped (listed in :data:`SKIPPED`) and each remaining notebook gets the overrides
+    it declares; an override no notebook declares is an error. With ``--only``, every named notebook
+    must declare every override (the user asked for exactly those). Values are checked against each
+    notebook's declared unit, type and range before anything runs.
+
+    Returns ``(notebooks to run, {notebook: checked overrides})``.
+    """
+    SKIPPED.clear()
+    if not overrides or explicit:
+        return selected, {name: nbparams.check_overrides(available[name], overrides) for name in selected}
+    declared = {name: nbparams.read_parameters(available[name]) for name in selected}
+    unknown = [k for k in overrides if not any(k in params for params in declared.values())]
+    if unknown:
+        raise ValueError(f"no notebook declares the parameter(s) {unknown}; see `vcperf params NOTEBOOK`")
+    run_names, checked = [], {}
+    for name in selected:
+        mine = {k: val for k, val in overrides.items() if k in declared[name]}
+        if not mine:
+            SKIPPED.append(name)
+            continue
+        run_names.append(name)
+        checked[name] = nbparams.check_overrides(available[name], mine)
+    return run_names, checked
 
 
 def _run_locked(target, selected, available, checked, jobs, progress, default_scenario, signals) -> list[Failure]:
@@ -486,11 +519,16 @@ def _run_locked(target, selected, available, checked, jobs, progress, default_sc
         # The fidelity table runs beside the notebooks (it recalibrates every model: seconds).
         fid = pool.submit(_write_fidelity, str(staging)) if default_scenario else None
         futures = {pool.submit(_execute, n, str(available[n]), str(staging), checked[n]): n for n in selected}
-        for fut in as_completed(futures):
+        t0 = time.perf_counter()
+        for done, fut in enumerate(as_completed(futures), start=1):
             f = fut.result()
             failures += [f] if f else []
             bar.set_postfix_str(futures[fut])
             bar.update()
+            if not progress:  # one line per finished notebook where there is no bar (a pipe, CI)
+                status = "failed" if f else "done"
+                print(f"vcperf regenerate: [{done}/{len(futures)}] {futures[fut]} {status} "
+                      f"({time.perf_counter() - t0:.1f} s)", file=sys.stderr, flush=True)
         if fid is not None:
             failures += _fidelity_failure(fid.result)
         pool.shutdown(wait=True)
@@ -514,6 +552,11 @@ def _run_locked(target, selected, available, checked, jobs, progress, default_sc
             from vcperf import report
 
             report.write_index(staging)
+        else:  # a scenario remembers what it changed, for build/scenarios/index.html
+            import json
+
+            params = {name: checked[name] for name in selected}
+            (staging / "scenario.json").write_text(json.dumps(params, indent=1, sort_keys=True) + "\n")
     except BaseException as err:
         signals.defer()
         if bar is not None:
@@ -533,9 +576,37 @@ def _run_locked(target, selected, available, checked, jobs, progress, default_sc
     staging.rename(target)
     shutil.rmtree(old, ignore_errors=True)
     shutil.rmtree(failed_dir, ignore_errors=True)
+    if not default_scenario and target.parent.name == "scenarios":
+        write_scenario_index(target.parent)
     if signals.pending is not None:
         raise Interrupted(signals.pending, target, committed=True)
     return []
+
+
+def write_scenario_index(folder: Path) -> Path:
+    """``<folder>/index.html``: every scenario under ``folder`` with the parameters it changed."""
+    import html
+    import json
+
+    rows = []
+    for scen in sorted(p for p in Path(folder).iterdir() if p.is_dir() and (p / "scenario.json").exists()):
+        params = json.loads((scen / "scenario.json").read_text())
+        changed = "<br>".join(
+            f"<b>{html.escape(nb)}</b>: " + ", ".join(f"{html.escape(k)} = {html.escape(repr(val))}"
+                                                      for k, val in ps.items())
+            for nb, ps in params.items())
+        figs = "".join(f"<li><a href='{html.escape(f.relative_to(folder).as_posix())}'>{html.escape(f.stem)}</a></li>"
+                       for f in sorted((scen / "figures").rglob("*.png")))
+        rows.append(f"<tr><td>{html.escape(scen.name)}</td><td>{changed}</td><td><ul>{figs}</ul></td></tr>")
+    page = ("<!doctype html><html><head><meta charset='utf-8'><title>vcperf scenarios</title><style>"
+            "body{font-family:sans-serif;max-width:1100px;margin:2em auto}table{border-collapse:collapse}"
+            "td,th{border:1px solid #ccc;padding:4px 8px;vertical-align:top}</style></head><body>"
+            "<h1>What-if scenarios</h1><p>Each scenario is a regeneration with changed notebook parameters "
+            "(<code>vcperf regenerate -p KEY=VALUE --scenario NAME</code>).</p><table><tr><th>scenario</th>"
+            "<th>parameters changed</th><th>figures</th></tr>" + "".join(rows) + "</table></body></html>\n")
+    out = Path(folder) / "index.html"
+    out.write_text(page, encoding="utf-8")
+    return out
 
 
 # --------------------------------------------------------------------------------------------
@@ -606,6 +677,9 @@ def main(args) -> int:
         else:
             print(f"vcperf regenerate: interrupted; {target} left as it was", file=sys.stderr)
         return err.exit_code
+    if SKIPPED:
+        print(f"vcperf regenerate: skipped {', '.join(SKIPPED)} (they declare none of the parameters given)",
+              file=sys.stderr)
     if failures:
         for f in failures:
             cell = f"cell {f.cell}" if f.cell is not None else "before any cell"
