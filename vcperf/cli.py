@@ -29,9 +29,12 @@ def _cmd_params(args) -> int:
     from vcperf import params, regenerate
 
     nbs = regenerate.notebooks()
-    if args.notebook not in nbs:
-        raise ValueError(f"notebook must be one of {list(nbs)}; got {args.notebook!r}")
-    for p in params.read_parameters(nbs[args.notebook]).values():
+    name = Path(args.notebook).name
+    for suffix in (".ipynb", ".py"):  # robo_networks, robo_networks.ipynb and notebooks/robo_networks.py
+        name = name.removesuffix(suffix)
+    if name not in nbs:
+        raise ValueError(f"notebook must be one of {list(nbs)} (with or without .ipynb); got {args.notebook!r}")
+    for p in params.read_parameters(nbs[name]).values():
         print(p.describe())
     return 0
 
@@ -69,15 +72,47 @@ def _cmd_fidelity(args) -> int:
         else:
             sys.stdout.write(text)
         return 0
-    import pandas as pd
-
-    view = df[["study", "kind", "locator", "quantity", "paper_value", "model_value", "rel_error"]].copy()
-    view["rel_error"] = [f"{100 * e:+.1f} %" if e == e else "—" for e in view["rel_error"]]
-    with pd.option_context("display.width", 200, "display.max_rows", None, "display.max_colwidth", 40):
-        print(view)
+    print(format_rows(df))
     print()
-    print(fidelity.format_summary(fidelity.summary(df)))
+    print(fidelity.format_summary_text(fidelity.summary(df)))
     return 0
+
+
+def _short(text: str, width: int) -> str:
+    text = " ".join(str(text).split())
+    return text if len(text) <= width else text[: width - 1] + "…"
+
+
+def _num(x: float) -> str:
+    if x != x:
+        return "—"
+    return f"{x:.4g}"
+
+
+def format_rows(df, width: int = 100) -> str:
+    """The ledger as a plain table that fits ``width`` columns (study, kind, where, what, paper and
+    model in the unit the paper prints, error in percent or pass/FAIL), whatever the terminal: no
+    pandas wrapping, every row printed."""
+    from vcperf import data
+
+    cols = [("study", 14), ("kind", 9), ("locator", 12), ("quantity", 0), ("paper", 9), ("model", 9),
+            ("unit", 7), ("error", 7)]
+    fixed = sum(w for _, w in cols) + len(cols) - 1
+    qw = max(12, width - fixed)
+    lines = [" ".join(f"{h:<{w or qw}}" if h not in ("paper", "model", "error") else f"{h:>{w}}"
+                      for h, w in cols)]
+    unit_w = dict(cols)["unit"]
+    for _, r in df.iterrows():
+        err = "—" if r["rel_error"] != r["rel_error"] else f"{100 * r['rel_error']:+.1f}%"
+        if r["kind"] == "bound":
+            err = "pass" if r["passed"] else "FAIL"
+        what = r["quantity"] + (f" ({r['conditions']})" if r["conditions"] else "")
+        factor = data.UNITS[r["display_unit"]][1]
+        lines.append(" ".join([f"{_short(r['study'], 14):<14}", f"{r['kind']:<9}", f"{_short(r['locator'], 12):<12}",
+                               f"{_short(what, qw):<{qw}}", f"{_num(r['paper_value'] / factor):>9}",
+                               f"{_num(r['model_value'] / factor):>9}",
+                               f"{_short(r['display_unit'], unit_w):<{unit_w}}", f"{err:>7}"]))
+    return "\n".join(line.rstrip() for line in lines)
 
 
 def _cmd_sweep(args) -> int:
@@ -117,7 +152,10 @@ def _cmd_sweep(args) -> int:
 
 
 def build_parser() -> argparse.ArgumentParser:
+    from vcperf import __version__
+
     parser = argparse.ArgumentParser(prog="vcperf", description=__doc__)
+    parser.add_argument("--version", action="version", version=f"vcperf {__version__}")
     sub = parser.add_subparsers(dest="command", required=True)
 
     p = sub.add_parser("data", help="validate or list the paper tables in data/")
@@ -175,6 +213,11 @@ def main(argv: list[str] | None = None) -> int:
 
     try:
         return args.func(args)
+    except BrokenPipeError:  # `vcperf fidelity | head`: the reader has all it wants
+        import os
+
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
     except (ValueError, yaml.YAMLError) as err:
         print(f"vcperf: error: {' '.join(str(err).split()) if isinstance(err, yaml.YAMLError) else err}",
               file=sys.stderr)

@@ -21,8 +21,8 @@ from dataclasses import asdict, dataclass
 
 from vcperf.protocol import KINDS, STUDY_MODULES, study_module
 
-__all__ = ["KINDS", "COLUMNS", "FidelityRow", "rows", "table", "summary", "format_summary", "paper_vs_model",
-           "modelled_studies"]
+__all__ = ["KINDS", "COLUMNS", "FidelityRow", "rows", "table", "summary", "format_summary", "format_summary_text",
+           "paper_vs_model", "modelled_studies"]
 
 COLUMNS = (
     "study", "key", "kind", "source", "locator", "quantity", "conditions", "unit", "display_unit", "relation",
@@ -164,6 +164,19 @@ def format_summary(summ) -> str:
             f"| {r['n_derived']} "
             f"| {r['n_params']} / {r['n_fit_points']} ({r['n_fit_groups']}), rank {r['jacobian_rank']} |"
         )
+    return "\n".join(lines)
+
+
+def format_summary_text(summ) -> str:
+    """The summary as plain lines that fit 100 columns (two per study), for a terminal or a pipe."""
+    lines = []
+    for _, r in summ.iterrows():
+        ne = f", {r['loo_not_estimable']} not estimable" if r["loo_not_estimable"] else ""
+        lines.append(f"{r['study']}: loo {_pct(r['loo_median'])} median, {_pct(r['loo_max'])} max ({r['n_loo']}{ne}); "
+                     f"predicted {_pct(r['predicted_median'])}, {_pct(r['predicted_max'])} ({r['n_predicted']})")
+        lines.append(f"    90 % interval covers {_pct(r['coverage'])} of {r['n_interval']}; bounds "
+                     f"{r['bounds_passed']}/{r['n_bound']}; fitted {_pct(r['fitted_median'])} median "
+                     f"({r['n_fitted']}); {r['n_params']} params / {r['n_fit_points']} points")
     return "\n".join(lines)
 
 

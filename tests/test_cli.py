@@ -1,0 +1,38 @@
+"""The command line as a person uses it: --version, notebook names with or without .ipynb, a ledger
+that fits a 100-column terminal or a pipe, errors as one line."""
+
+import pytest
+
+from vcperf import __version__, cli
+
+
+def test_version(capsys):
+    with pytest.raises(SystemExit) as exc:
+        cli.main(["--version"])
+    assert exc.value.code == 0
+    assert capsys.readouterr().out.strip() == f"vcperf {__version__}"
+
+
+@pytest.mark.parametrize("name", ["robo_networks", "robo_networks.ipynb", "notebooks/robo_networks.py"])
+def test_params_accepts_a_notebook_name_with_or_without_suffix(name, capsys):
+    assert cli.main(["params", name]) == 0
+    assert "whatif_network" in capsys.readouterr().out
+
+
+def test_params_unknown_notebook_is_one_error_line(capsys):
+    assert cli.main(["params", "nope.ipynb"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("vcperf: error: notebook must be one of") and err.count("\n") == 1
+
+
+def test_fidelity_text_fits_100_columns_and_shows_every_row(capsys):
+    from vcperf import fidelity
+
+    assert cli.main(["fidelity", "--study", "contentlib2015", "--study", "robo2019"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert max(len(line) for line in out) <= 100
+    n_rows = len(fidelity.table(["contentlib2015", "robo2019"]))
+    body = [line for line in out if line.startswith(("contentlib2015 ", "robo2019 "))]
+    assert len(body) == n_rows
+    assert any("%" in line for line in body) and not any("e-1" in line for line in body)
+    assert any(line.startswith("robo2019: loo") for line in out)  # the summary, two lines per study
