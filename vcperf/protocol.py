@@ -329,9 +329,9 @@ class FitUncertainty:
 def _bounds(value: np.ndarray, sd: np.ndarray, interval: float):
     """Central ``interval`` of a value with standard deviation ``sd``: log-normal where value > 0
     (``value * exp(+-z sd / value)``), normal elsewhere."""
-    from scipy.stats import norm
+    from statistics import NormalDist  # stdlib: scipy.stats alone would cost ~1 s of import
 
-    z = float(norm.ppf(0.5 + interval / 2.0))
+    z = NormalDist().inv_cdf(0.5 + interval / 2.0)
     pos = value > 0
     rel = np.divide(sd, value, out=np.zeros_like(sd, dtype=float), where=pos)
     low = np.where(pos, value * np.exp(-z * rel), value - z * sd)
@@ -604,6 +604,10 @@ def calibrated(study: str):
 
 def fidelity_rows(module) -> list:
     """The ledger rows of a study: every target under the default calibration, plus its loo rows."""
+    return list(_cached(module, "rows", lambda: _fidelity_rows(module)))
+
+
+def _fidelity_rows(module) -> list:
     from vcperf import data
     from vcperf.fidelity import FidelityRow
 
