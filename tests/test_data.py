@@ -131,3 +131,47 @@ def test_units_table_is_consistent():
         assert factor > 0 and math.isfinite(factor), unit
         assert si
         assert lo <= 0
+
+
+def test_value_must_agree_with_a_pure_number_print(scratch_data):
+    _corrupt_row(scratch_data, "value", "2700")  # printed "2,696"
+    with pytest.raises(data.DataError, match=r"column value: 2700 disagrees with column printed '2,696'") as err:
+        data.load("vcha2016/t")
+    assert "vcha2016/t.csv, line 2" in str(err.value)
+
+
+@pytest.mark.parametrize(("bad_unit", "dim"), [("MB", "B"), ("Gbps", "bit/s"), ("count", "1")])
+def test_a_unit_of_the_wrong_dimension_is_rejected_by_vcperf_data_validate(tmp_path, monkeypatch, capsys,
+                                                                          bad_unit, dim):
+    """An RTT in MB (the adversarial report: results changed silently) fails validation, naming file,
+    line and column."""
+    from vcperf import cli
+
+    study = tmp_path / "data" / "vcha2016"
+    study.mkdir(parents=True)
+    src = data.DATA_DIR / "vcha2016" / "table06_operation_latency"
+    shutil.copy(src.with_suffix(".csv"), study / "t.csv")
+    shutil.copy(src.with_suffix(".json"), study / "t.json")
+    monkeypatch.setattr(data, "DATA_DIR", tmp_path / "data")
+    monkeypatch.setattr(data, "STUDIES", ("vcha2016",))
+    data._read.cache_clear()
+    _corrupt_row(study / "t.csv", "unit", bad_unit)
+    try:
+        assert cli.main(["data", "validate"]) == 2
+    finally:
+        data._read.cache_clear()
+        data._load.cache_clear()
+        data._value.cache_clear()
+        data._row.cache_clear()
+    err = capsys.readouterr().err
+    assert "vcha2016/t.csv, line 2: column unit" in err and "measured in s" in err
+
+
+def test_dimension_rules_read_names():
+    assert data.expected_dimensions("vpxd_ready_time") == ("s",)
+    assert data.expected_dimensions("rtt") == ("s",)
+    assert data.expected_dimensions("stats_data_size_per_sync") == ("B",)
+    assert data.expected_dimensions("network_adapter_speed") == ("bit/s", "B/s")
+    assert data.expected_dimensions("migration_time_ratio_70u1_over_67") is None  # relative: exempt
+    assert data.printed_number("1:36") == 96 and data.printed_number("2,696") == 2696
+    assert data.printed_number("-0.9%") == -0.9 and data.printed_number("about 3x") is None

@@ -19,6 +19,7 @@ import functools
 import importlib.resources
 import json
 import math
+import re
 from pathlib import Path
 
 import numpy as np
@@ -87,10 +88,44 @@ UNITS: dict[str, tuple[str, float, float]] = {
 
 REQUIRED_COLUMNS = ("quantity", "value", "unit", "printed", "read_from", "flag")
 OPTIONAL_COLUMNS = ("relation", "locator", "note")
-READ_FROM = ("table", "text", "figure_text")
+READ_FROM = ("table", "text", "figure_text", "external")
 FLAGS = ("", "ambiguous", "derived")
 RELATIONS = ("", "=", "~", "<", "<=", ">", ">=")
 SIDECAR_KEYS = ("seed", "study", "locator", "title", "read_from", "conditions", "quantities")
+
+
+#: What a quantity's name says about its dimension: a row whose unit has another SI dimension is
+#: rejected (a bandwidth in ms, an RTT in MB). Names that describe a relative or counted quantity
+#: (:data:`DIMENSIONLESS_NAME`) are exempt.
+DIMENSION_RULES = (
+    (re.compile(r"(^|_)(time|latency|duration|rtt|delay|stall|downtime|interval|period)(_|$)"), ("s",)),
+    (re.compile(r"(^|_)(bandwidth|link_speed|adapter_speed|network_speed)(_|$)"), ("bit/s", "B/s")),
+    (re.compile(r"(^|_)(size|bytes)(_|$)|(^|_)memory$|^peak_.*memory"), ("B",)),
+)
+DIMENSIONLESS_NAME = re.compile(r"(^|_)(ratio|change|reduction|improvement|over|fraction|percent|share|loss|drop|"
+                                r"overhead|rank|count|utilization|efficiency|factors|checks|batch|percentile|criterion)(_|$)")
+#: A print that is one number and nothing else (``2,696``, ``-0.9%``, ``1:36``): its value must agree.
+_PURE_NUMBER = re.compile(r"\s*([-+]?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?|[-+]?\.\d+)\s*%?\s*")
+_MMSS = re.compile(r"\s*(\d+):(\d\d)\s*")
+
+
+def expected_dimensions(quantity: str) -> tuple | None:
+    """The SI units a quantity's name allows (None: the name does not say)."""
+    if DIMENSIONLESS_NAME.search(quantity):
+        return None
+    for rx, dims in DIMENSION_RULES:
+        if rx.search(quantity):
+            return dims
+    return None
+
+
+def printed_number(printed: str) -> float | None:
+    """The number a pure-number print states (``2,696`` -> 2696, ``1:36`` -> 96 s), else None."""
+    m = _MMSS.fullmatch(printed)
+    if m:
+        return 60.0 * int(m.group(1)) + int(m.group(2))
+    m = _PURE_NUMBER.fullmatch(printed)
+    return float(m.group(1).replace(",", "")) if m else None
 
 
 class DataError(ValueError):
@@ -164,6 +199,14 @@ def _check_row(path: Path, lineno: int, row: dict) -> None:
         fail(f"value {value} is not finite")
     if value < UNITS[unit][2]:
         fail(f"value {value} is below the smallest valid {unit} ({UNITS[unit][2]})")
+    dims = expected_dimensions(row["quantity"])
+    if dims is not None and UNITS[unit][0] not in dims:
+        fail(f"column unit: {unit!r} is a {UNITS[unit][0] or 'text'} unit, but quantity {row['quantity']!r} "
+             f"is measured in {' or '.join(dims)}")
+    stated = printed_number(row["printed"])
+    if stated is not None and row["flag"] != "ambiguous" and not math.isclose(stated, value, rel_tol=1e-9,
+                                                                              abs_tol=1e-12):
+        fail(f"column value: {value:g} disagrees with column printed {row['printed']!r} ({stated:g})")
 
 
 def _check_sidecar(path: Path, columns: list[str]) -> dict:
