@@ -453,3 +453,15 @@ def test_error_message_gives_value_and_range():
         mva([0.1, -0.2], 5)
     with pytest.raises(ValueError, match=r"n_customers must be .*in \[1, "):
         mva([0.1], 0)
+
+
+def test_mva_refuses_a_solution_larger_than_memory_allows_before_any_work():
+    """10^7 customers on the Python-float path held ~2.9 GB; a 1000 x 3 batch at that population 74.5 GiB.
+    Both are refused at once with the limit stated."""
+    from vcperf import queueing
+
+    with pytest.raises(ValueError, match=r"above the 1 GiB limit"):
+        queueing.mva([0.3, 0.05, 0.9], 10_000_000)
+    with pytest.raises(ValueError, match=r"n_customers x networks"):
+        queueing.mva(np.full((1000, 3), 0.1), 10_000_000)
+    assert queueing.mva([0.3, 0.05, 0.9], 1_000_000).throughput_per_s.shape == (1_000_000,)

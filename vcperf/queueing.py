@@ -37,6 +37,7 @@ from vcperf import _validate as v
 
 __all__ = [
     "MAX_CUSTOMERS",
+    "MAX_RESULT_BYTES",
     "MAX_MULTICLASS_STATES",
     "AsymptoticBounds",
     "MultiClassMvaResult",
@@ -53,6 +54,11 @@ __all__ = [
 MAX_CUSTOMERS = 10_000_000
 #: Largest number of population vectors, prod(populations + 1), exact multi-class MVA visits.
 MAX_MULTICLASS_STATES = 2_000_000
+#: Largest result an MVA may allocate (throughput, response and residence times for every
+#: population and network), checked before any work: 1 GiB.
+MAX_RESULT_BYTES = 2**30
+#: Bytes one stored value costs on the Python-float path (a float object plus its list slot).
+_PY_FLOAT_BYTES = 32
 # Below this many stations an unbatched MVA runs faster on Python floats than on tiny arrays.
 _SCALAR_PATH_MAX_STATIONS = 16
 # Networks solved together per block of the batched recursion: (K, block) work arrays stay in cache.
@@ -357,7 +363,14 @@ def mva(demands_s, n_customers, think_time_s=0.0, delay_stations=None) -> MvaRes
     batch = _broadcast_shape(**{"demands_s batch": d.shape[:-1], "think_time_s": z.shape})
     _require_positive_cycle(d.sum(axis=-1) + z, "for every network in the batch")
 
-    if batch == () and n_stations <= _SCALAR_PATH_MAX_STATIONS:
+    scalar_path = batch == () and n_stations <= _SCALAR_PATH_MAX_STATIONS
+    values = int(np.prod(batch, dtype=float)) * n_max * (n_stations + 2)
+    need = values * (_PY_FLOAT_BYTES if scalar_path else 8)
+    if need > MAX_RESULT_BYTES:
+        raise ValueError(f"n_customers x networks x (stations + 2) is too large: the solution would hold {values:,} "
+                         f"values (~{need / 2**30:.1f} GiB), above the {MAX_RESULT_BYTES / 2**30:g} GiB limit; "
+                         f"solve fewer populations (n_customers = {n_max:,}) or a smaller batch")
+    if scalar_path:
         x, r, res = _mva_unbatched(d.tolist(), delay.tolist(), float(z), n_max)
     else:
         x, r, res = _mva_batched(d, delay, z, batch, n_max)
