@@ -24,15 +24,16 @@ test-bed facts (:func:`testbed`) are filled in unless given. The pure forms take
 from __future__ import annotations
 
 from vcperf import network
-from vcperf.robo import addhost, hostsync, operations, statistics, wire
-from vcperf.robo.addhost import ADD_HOST_REQUEST_BYTES, HOST_CONFIG_BYTES, AddHostParams
+from vcperf.robo import addhost, calibration, hostsync, operations, statistics, wire
+from vcperf.robo.addhost import ADD_HOST_REQUEST_BYTES, HOST_CONFIG_BYTES, HOST_OBJECTS, AddHostParams
 from vcperf.robo.calibration import PARAM_DOCS, STUDY, Params, Testbed, calibrate, predict, targets, testbed
 from vcperf.robo.hostsync import HEARTBEAT_BYTES, HEARTBEAT_INTERVAL_S, HostSyncParams, HostSyncTraffic
 from vcperf.robo.operations import (
-    BYTES_PER_VM_CONFIG,
     CALL_REQUEST_BYTES,
     CALL_RESPONSE_BYTES,
     OPERATION_CALLS,
+    QUICKSTATS_PROPERTIES,
+    VM_STATE_PROPERTIES,
     HostCall,
     OpsParams,
     VcbenchResult,
@@ -65,13 +66,15 @@ __all__ = [
     "addhost", "hostsync", "operations", "statistics", "wire",
     "LEVELS", "CounterModel", "StatsSchedule", "StatsParams", "StatsTraffic", "StatsLinkLoad", "HostSyncParams",
     "HostSyncTraffic", "OpsParams", "VcbenchResult", "HostCall", "AddHostParams", "OPERATION_CALLS",
-    "BYTES_PER_VM_CONFIG", "HOST_CONFIG_BYTES", "CALL_REQUEST_BYTES", "CALL_RESPONSE_BYTES", "ADD_HOST_REQUEST_BYTES",
+    "VM_STATE_PROPERTIES", "QUICKSTATS_PROPERTIES", "vm_state_bytes", "HOST_OBJECTS",
+    "HOST_CONFIG_BYTES", "CALL_REQUEST_BYTES", "CALL_RESPONSE_BYTES", "ADD_HOST_REQUEST_BYTES",
     "HEARTBEAT_BYTES", "HEARTBEAT_INTERVAL_S", "ACK_BYTES", "PACKETS_PER_ACK",
     "wire_bytes", "ack_bytes", "message_exchange_time_s", "call_time_s", "statistics_upload_time_s",
     "transfer_time_grid_s", "testbed_powered_on_vms", "host_sync_traffic", "host_sync_link_utilization",
     "statistics_payload_bytes", "statistics_traffic", "statistics_link_load", "operation_names", "operation_calls",
     "operation_network_time_s", "operation_transfer_floor_s", "operation_traffic_bytes", "vcbench",
-    "vcbench_vs_clients", "vcbench_host_traffic", "add_host_time_s", "add_host_traffic_bps",
+    "vcbench_vs_clients", "vcbench_host_traffic", "add_host_time_s", "add_host_traffic_bps", "host_operation_time_s",
+    "HOST_OPERATIONS",
 ]
 
 
@@ -128,20 +131,25 @@ def operation_calls(operation: str) -> tuple:
     return testbed().calls(operation)
 
 
+def vm_state_bytes(params: Params | None = None) -> float:
+    """Bytes of one VM's state at the calibration (:func:`vcperf.robo.operations.vm_state_bytes`)."""
+    return calibration.vm_state_bytes(params or calibrate())
+
+
 def operation_network_time_s(operation: str, link: network.Link, round_trips_per_call=None):
     """:func:`vcperf.robo.operations.operation_network_time_s` of a named operation at the calibration."""
     k = calibrate().ops.round_trips_per_call if round_trips_per_call is None else round_trips_per_call
-    return operations.operation_network_time_s(operation_calls(operation), link, k)
+    return operations.operation_network_time_s(operation_calls(operation), link, k, vm_state_bytes())
 
 
 def operation_transfer_floor_s(operation: str, link: network.Link) -> float:
     """Pure transfer time of a named operation's bytes over the link (a lower bound)."""
-    return operations.operation_transfer_floor_s(operation_calls(operation), link)
+    return operations.operation_transfer_floor_s(operation_calls(operation), link, vm_state_bytes())
 
 
 def operation_traffic_bytes(operation: str) -> tuple[float, float]:
     """Bytes (host -> vCenter, vCenter -> host) one named operation moves, ACKs included."""
-    return operations.operation_traffic_bytes(operation_calls(operation))
+    return operations.operation_traffic_bytes(operation_calls(operation), vm_state_bytes())
 
 
 def vcbench(link: network.Link, clients: int | None = None, params: OpsParams | None = None) -> VcbenchResult:
@@ -149,13 +157,14 @@ def vcbench(link: network.Link, clients: int | None = None, params: OpsParams | 
     8 clients, at the calibrated parameters."""
     tb = testbed()
     return operations.vcbench(link, params or calibrate().ops, tb.mix, tb.clients if clients is None else clients,
-                              tb.vcenter_vcpus)
+                              tb.vcenter_vcpus, vm_state_bytes_=vm_state_bytes())
 
 
 def vcbench_vs_clients(link: network.Link, max_clients: int = 32, params: OpsParams | None = None):
     """:func:`vcperf.robo.operations.vcbench_vs_clients` at the calibration: ``(clients, X, R)``."""
     tb = testbed()
-    return operations.vcbench_vs_clients(link, params or calibrate().ops, tb.mix, max_clients, tb.vcenter_vcpus)
+    return operations.vcbench_vs_clients(link, params or calibrate().ops, tb.mix, max_clients, tb.vcenter_vcpus,
+                                         vm_state_bytes_=vm_state_bytes())
 
 
 def vcbench_host_traffic(link: network.Link, n_hosts=None, clients: int | None = None) -> HostSyncTraffic:
@@ -165,16 +174,44 @@ def vcbench_host_traffic(link: network.Link, n_hosts=None, clients: int | None =
     base = statistics_traffic(1, tb.powered_on_vms_per_host)
     hosts = tb.esxi_hosts if n_hosts is None else n_hosts
     return operations.vcbench_host_traffic(vcbench(link, clients), tb.mix, hosts,
-                                           HostSyncTraffic(base.host_to_vc_bps, base.vc_to_host_bps))
+                                           HostSyncTraffic(base.host_to_vc_bps, base.vc_to_host_bps),
+                                           vm_state_bytes_=vm_state_bytes())
 
 
-def add_host_time_s(link: network.Link, params: AddHostParams | None = None):
-    """:func:`vcperf.robo.addhost.add_host_time_s` with the testbed's inventory, at the calibration."""
-    return addhost.add_host_time_s(link, params or calibrate().addhost, testbed().inventory_bytes)
+def add_host_time_s(link: network.Link, params: AddHostParams | None = None, registered_vms=None):
+    """:func:`vcperf.robo.addhost.add_host_time_s` at the calibration; VMs default to the testbed's 30."""
+    vms = testbed().registered_vms_per_host if registered_vms is None else registered_vms
+    return addhost.add_host_time_s(link, params or calibrate().addhost, vms, vm_state_bytes())
 
 
-def add_host_traffic_bps(link: network.Link) -> float:
+def add_host_traffic_bps(link: network.Link, registered_vms=None) -> float:
     """Host -> vCenter traffic while adding a host (Figure 15's kind), background of a 24-VM host included."""
     tb = testbed()
+    vms = tb.registered_vms_per_host if registered_vms is None else registered_vms
     base = float(statistics_traffic(1, tb.powered_on_vms_per_host).host_to_vc_bps)
-    return addhost.add_host_traffic_bps(link, calibrate().addhost, tb.inventory_bytes, base)
+    return float(addhost.add_host_traffic_bps(link, calibrate().addhost, vms, vm_state_bytes(), base))
+
+
+#: The host operations of Figures 14-15 (``text_host_operations.csv``).
+HOST_OPERATIONS = ("add_host", "remove_host", "enter_maintenance_mode", "exit_maintenance_mode")
+
+
+def host_operation_time_s(operation: str, link: network.Link, registered_vms=None, powered_on_vms=None):
+    """Time (s) of one host operation of Figures 14-15 over ``link``, scaling with the host's inventory.
+
+    ``add_host`` is fitted (Figure 14); ``remove_host`` and the maintenance-mode operations are
+    what-ifs built from the same calls, vCenter steps and vMotion critical path
+    (:mod:`vcperf.robo.addhost`). VMs default to the testbed's 30 registered / 24 powered on.
+    """
+    from vcperf import _validate as v
+
+    op = v.choice("operation", operation, HOST_OPERATIONS)
+    tb, p = testbed(), calibrate()
+    reg = tb.registered_vms_per_host if registered_vms is None else registered_vms
+    on = tb.powered_on_vms_per_host if powered_on_vms is None else powered_on_vms
+    vm_state = vm_state_bytes()
+    if op == "add_host":
+        return addhost.add_host_time_s(link, p.addhost, reg, vm_state)
+    if op == "remove_host":
+        return addhost.remove_host_time_s(link, p.ops, reg, vm_state)
+    return addhost.maintenance_mode_time_s(link, p.ops, on, vm_state, enter=op == "enter_maintenance_mode")

@@ -578,7 +578,8 @@ def sequence_figure(operation="create_vm", link=None):
     use_style()
     link = link or network.preset("dsl_512k")
     p = robo.calibrate().ops
-    calls = robo.operation_calls(operation)
+    per_vm = robo.vm_state_bytes()
+    calls = robo.operations.flatten(robo.operation_calls(operation))
     lanes = {"client": 0.0, "vCenter": 1.0, "ESXi host": 2.0, "database": 3.0}
     n_rows = 2 * len(calls) + 3
     fig, ax = plt.subplots(figsize=(7.2, 0.45 * n_rows + 1.2))
@@ -594,12 +595,13 @@ def sequence_figure(operation="create_vm", link=None):
     y = 1
     arrow(y, "client", "vCenter", f"initiate {operation}")
     for call in calls:
-        t = float(robo.call_time_s(call, link, p.round_trips_per_call))
+        t = float(robo.call_time_s(call, link, p.round_trips_per_call, per_vm))
+        resp = float(call.response_payload_bytes(per_vm))
         y += 1
         arrow(y, "vCenter", "ESXi host", f"{call.name} ({call.request_bytes / 1e3:g} KB)", "C0")
         y += 1
         arrow(y, "ESXi host", "vCenter",
-              f"response ({call.response_bytes / 1e3:g} KB): {p.round_trips_per_call:.1f} RTTs, {t:.2f} s", "C1")
+              f"response ({resp / 1e3:.3g} KB): {p.round_trips_per_call:.1f} RTTs, {t:.2f} s", "C1")
     y += 1
     arrow(y, "vCenter", "database", "persist state", "C2")
     y += 1
@@ -748,12 +750,13 @@ def _operation_split(link: network.Link, clients: int, operation: str):
 
     Pure in its hashable inputs (a frozen :class:`vcperf.network.Link`, an int, a str), so the eight
     Table 1 networks of the operations panel are solved once per (clients, operation). ``create_vm``
-    is not in the VCbench mix: its vCenter time is any operation's (the folder operations', which
-    have no network time).
+    is not in the VCbench mix: its vCenter time is the folder operations' (one step, no network time)
+    times its own steps (:func:`vcperf.robo.operations.vcenter_steps`).
     """
     res = robo.vcbench(link, clients)
     t_net = float(robo.operation_network_time_s(operation, link))
-    total = res.per_operation_latency_s.get(operation, res.per_operation_latency_s["create_folder"] + t_net)
+    steps = robo.operations.vcenter_steps(robo.operation_calls(operation))
+    total = res.per_operation_latency_s.get(operation, res.per_operation_latency_s["create_folder"] * steps + t_net)
     return total - t_net, t_net, res
 
 
