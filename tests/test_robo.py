@@ -88,27 +88,37 @@ def test_statistics_traffic_includes_host_sync_and_vc_to_host_below_1kbps():
     assert float(robo.host_sync_traffic(24.0).host_to_vc_bps) < network.preset("dsl_512k").bandwidth_bps
 
 
-def test_statistics_link_load_is_an_mg1_queue():
+def test_statistics_link_load_is_processor_sharing_not_fcfs():
     dsl = network.preset("dsl_512k")
     hosts = np.array([1.0, 4.0, 16.0])
     load = robo.statistics_link_load(hosts, dsl, level=1)
     lam = hosts / robo.testbed().schedule.upload_interval_s
     assert np.allclose(load.busy_fraction, lam * load.link_busy_s)
-    q = queueing.mg1(lam, load.link_busy_s, 0.0)
-    assert np.allclose(load.waiting_time_s, q.waiting_time_s)
-    assert np.all(np.diff(load.waiting_time_s) > 0)
+    # A 4 KB message shares the link with the uploads (M/G/1-PS): x rho / (1 - rho), bounded by the
+    # time to send everything in flight ...
+    x = 8 * float(robo.wire_bytes(4000.0)) / dsl.bandwidth_bps
+    rho = load.busy_fraction
+    assert np.allclose(load.added_delay_s, np.minimum(x * rho / (1 - rho), load.concurrent_uploads * load.link_busy_s))
+    assert np.all(np.diff(load.added_delay_s) > 0)
+    # ... and far below the FCFS M/G/1 wait behind whole uploads that it replaces.
+    fcfs = queueing.mg1(lam, load.link_busy_s, 0.0).waiting_time_s
+    assert np.all(load.added_delay_s < 0.1 * fcfs)
     # Serialization of the payload is a lower bound of the TCP burst.
     assert np.all(load.burst_s >= 8 * load.payload_bytes / dsl.bandwidth_bps)
 
 
-def test_statistics_link_load_overload_gives_infinite_wait_and_spread_adds_delay():
+def test_statistics_link_load_overload_is_bounded_by_everything_queued_and_insensitive_to_spread():
     dsl = network.preset("dsl_512k")
     over = robo.statistics_link_load(200.0, dsl, level=4)
-    assert over.busy_fraction > 1 and math.isinf(float(over.waiting_time_s))
+    assert over.busy_fraction > 1 and math.isfinite(float(over.added_delay_s))
+    # No delay larger than the time to send everything queued (every host's upload in flight).
+    assert float(over.added_delay_s) == pytest.approx(float(over.concurrent_uploads * over.link_busy_s))
+    assert float(over.concurrent_uploads) == 200.0
     assert bool(over.group_overruns_slot)
     same = robo.statistics_link_load(10.0, dsl, level=1, powered_on_vms=24.0)
     spread = robo.statistics_link_load(10.0, dsl, level=1, powered_on_vms=24.0, powered_on_vms_sd=12.0)
-    assert float(spread.waiting_time_s) > float(same.waiting_time_s)
+    # Processor sharing is insensitive to the upload-size distribution (unlike FCFS M/G/1).
+    assert float(spread.added_delay_s) == pytest.approx(float(same.added_delay_s))
 
 
 # --- 3. VM operations --------------------------------------------------------------------------

@@ -90,18 +90,18 @@ class Link:
             v.positive("up_bandwidth_bps", self.up_bandwidth_bps)
 
     @property
-    def down_bps(self) -> float:
+    def down_bps(self):
         """Rate toward the branch (vCenter -> host, the downlink of DSL or satellite): ``bandwidth_bps``."""
-        return float(self.bandwidth_bps)
+        return self.bandwidth_bps
 
     @property
-    def up_bps(self) -> float:
+    def up_bps(self):
         """Rate from the branch (host -> vCenter): ``up_bandwidth_bps``, or ``bandwidth_bps`` if symmetric."""
-        return float(self.bandwidth_bps if self.up_bandwidth_bps is None else self.up_bandwidth_bps)
+        return self.bandwidth_bps if self.up_bandwidth_bps is None else self.up_bandwidth_bps
 
     def with_rates(self, down_bps, up_bps, name=None) -> Link:
-        """The same RTT and loss with other rates (e.g. a fair share of this link)."""
-        return Link(float(down_bps), self.rtt_s, self.loss, self.name if name is None else name, float(up_bps))
+        """The same RTT and loss with other rates (e.g. a fair share of this link; arrays allowed)."""
+        return Link(down_bps, self.rtt_s, self.loss, self.name if name is None else name, up_bps)
 
     def message_time_s(self, size_bytes, direction: str = "down", **kw):
         """:func:`message_time_s` of one message over this link, ``direction`` "down" or "up"."""

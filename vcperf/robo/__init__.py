@@ -6,10 +6,13 @@ function of physical inputs:
 
 * :mod:`~vcperf.robo.hostsync` -- host-sync traffic (Figures 2-3);
 * :mod:`~vcperf.robo.statistics` -- statistics uploads, their traffic and bursts over a shared link
-  (Figures 4-7, M/G/1);
-* :mod:`~vcperf.robo.operations` -- VCbench operations as host-call message exchanges and exact MVA
-  (Figures 8-13);
-* :mod:`~vcperf.robo.addhost` -- adding a host (Figures 14-15);
+  (Figures 4-7, processor sharing);
+* :mod:`~vcperf.robo.operations` -- VCbench operations as stages of overlapping host calls (a critical
+  path) and exact MVA (Figures 8-13);
+* :mod:`~vcperf.robo.addhost` -- adding a host and the other host operations (Figures 14-15);
+* :mod:`~vcperf.robo.branch` -- the one shared branch link: host sync, statistics bursts, operations
+  (and a template copy) as TCP flows sharing it; the planner's reverse question (:func:`plan`,
+  :func:`required_bandwidth_bps`);
 * :mod:`~vcperf.robo.wire` -- bytes on the wire of a TCP message and its ACKs.
 
 :mod:`~vcperf.robo.calibration` reads the test bed and the paper numbers (``data/robo2019/``) and fits
@@ -23,8 +26,10 @@ test-bed facts (:func:`testbed`) are filled in unless given. The pure forms take
 
 from __future__ import annotations
 
+import math
+
 from vcperf import network
-from vcperf.robo import addhost, calibration, hostsync, operations, statistics, wire
+from vcperf.robo import addhost, branch, calibration, hostsync, operations, statistics, wire
 from vcperf.robo.addhost import ADD_HOST_REQUEST_BYTES, HOST_CONFIG_BYTES, HOST_OBJECTS, AddHostParams
 from vcperf.robo.calibration import PARAM_DOCS, STUDY, Params, Testbed, calibrate, predict, targets, testbed
 from vcperf.robo.hostsync import HEARTBEAT_BYTES, HEARTBEAT_INTERVAL_S, HostSyncParams, HostSyncTraffic
@@ -74,7 +79,7 @@ __all__ = [
     "statistics_payload_bytes", "statistics_traffic", "statistics_link_load", "operation_names", "operation_calls",
     "operation_network_time_s", "operation_transfer_floor_s", "operation_traffic_bytes", "vcbench",
     "vcbench_vs_clients", "vcbench_host_traffic", "add_host_time_s", "add_host_traffic_bps", "host_operation_time_s",
-    "HOST_OPERATIONS",
+    "HOST_OPERATIONS", "branch", "plan", "required_bandwidth_bps",
 ]
 
 
@@ -215,3 +220,92 @@ def host_operation_time_s(operation: str, link: network.Link, registered_vms=Non
     if op == "remove_host":
         return addhost.remove_host_time_s(link, p.ops, reg, vm_state)
     return addhost.maintenance_mode_time_s(link, p.ops, on, vm_state, enter=op == "enter_maintenance_mode")
+
+
+# ----------------------------------------------------------------- the shared branch link (planner)
+
+
+def _as_link(link) -> network.Link:
+    return network.preset(link) if isinstance(link, str) else link
+
+
+def plan(link, n_hosts, level=1, operation: str = "clone_vm", powered_on_vms=None, template_bytes=0.0,
+         params: Params | None = None) -> branch.BranchLoad:
+    """The shared branch link of ``n_hosts`` hosts during a statistics burst, at the calibration.
+
+    One call answers the planner's question "satellite, 40 hosts, Level 2: latency of a clone during
+    the statistics burst": ``robo.plan("satellite", 40, 2, "clone_vm").operation_latency_s``. Host
+    sync, the burst's uploads, the operation's host calls (and an optional template copy toward the
+    branch) share the link as TCP flows (:func:`vcperf.robo.branch.branch_load`).
+
+    Parameters
+    ----------
+    link : vcperf.network.Link or str
+        The branch link, or a Table 1 preset name.
+    n_hosts : float or array_like
+        Hosts behind the link, >= 1.
+    level : int
+        Statistics level 1..4.
+    operation : str
+        A Table 3 operation or ``"create_vm"``.
+    powered_on_vms : float, optional
+        Powered-on VMs per host (default: the testbed's 24).
+    template_bytes : float
+        A template copy toward the branch during the burst (0: none).
+    params : Params, optional
+        Parameters (default: :func:`calibrate`); ``vcperf.protocol.with_interval(robo.plan, ...,
+        output="operation_latency_s")`` gives the 90 % interval.
+    """
+    tb = testbed()
+    p = params or calibrate()
+    vms = tb.powered_on_vms_per_host if powered_on_vms is None else powered_on_vms
+    return branch.branch_load(_as_link(link), n_hosts, level, vms, hostsync=p.hostsync, stats=p.stats, ops=p.ops,
+                              schedule=tb.schedule, counters=tb.counters, change_period_s=tb.change_period_s,
+                              stages=tb.calls(operation), vm_state_bytes_=calibration.vm_state_bytes(p),
+                              template_bytes=template_bytes)
+
+
+def required_bandwidth_bps(target_s, n_hosts, rtt_s, loss=0.0, level=1, quantity: str = "operation_latency",
+                           operation: str = "clone_vm", powered_on_vms=None, up_down_ratio=1.0,
+                           template_bytes=0.0, params: Params | None = None) -> float:
+    """Smallest link rate (bit/s) that keeps an operation's latency during the statistics burst, or the
+    statistics delay, at or under ``target_s`` for ``n_hosts`` hosts on a link of ``rtt_s`` and ``loss``.
+
+    Bisection on the monotone model (:func:`vcperf.robo.branch.required_bandwidth_bps` over
+    :func:`plan`); ``inf`` when no rate is enough (the RTT and vCenter alone exceed the target).
+
+    Parameters
+    ----------
+    target_s : float
+        Target (s), > 0.
+    n_hosts : float
+        Hosts behind the link, >= 1.
+    rtt_s, loss : float
+        The link's round-trip time and loss probability.
+    level : int
+        Statistics level 1..4.
+    quantity : str
+        ``"operation_latency"`` (the operation during a burst) or ``"statistics_delay"`` (one host's
+        upload during its group's burst).
+    operation : str
+        The operation (for ``"operation_latency"``).
+    powered_on_vms : float, optional
+        Powered-on VMs per host (default: the testbed's 24).
+    up_down_ratio : float
+        Uplink / downlink rate of the answer; the returned rate is the downlink's.
+    template_bytes : float
+        A template copy toward the branch during the burst (0: none).
+    """
+    from vcperf import _validate as v
+
+    field = {"operation_latency": "operation_latency_s", "statistics_delay": "statistics_delay_s"}[
+        v.choice("quantity", quantity, ("operation_latency", "statistics_delay"))]
+    v.nonneg("rtt_s", rtt_s)
+    v.fraction("loss", loss)
+    v.check_range("n_hosts", n_hosts, 1.0, math.inf, hi_open=True)
+
+    def evaluate(down, up):
+        lk = network.Link(down, float(rtt_s), float(loss), "candidate", up)
+        return float(getattr(plan(lk, n_hosts, level, operation, powered_on_vms, template_bytes, params), field))
+
+    return branch.required_bandwidth_bps(target_s, evaluate, up_down_ratio=up_down_ratio)
