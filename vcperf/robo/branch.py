@@ -55,6 +55,9 @@ class BranchLoad:
     statistics_delay_s : ndarray
         Time one host's upload takes during its group's burst (every upload of the burst shares the
         uplink; the statistics delay of the planner).
+    queued_s : ndarray
+        Time to send everything queued on the link during the burst (the uploads in flight, and the
+        template copy if any) at the free rate: no flow is delayed by more.
     operation_latency_s : ndarray
         Latency of the operation started during the burst: vCenter steps plus its critical path of
         host calls at the shared rates.
@@ -75,6 +78,7 @@ class BranchLoad:
     up_share_bps: np.ndarray
     down_share_bps: np.ndarray
     statistics_delay_s: np.ndarray
+    queued_s: np.ndarray
     operation_latency_s: np.ndarray
     operation_latency_idle_s: np.ndarray
     offered_load: np.ndarray
@@ -112,8 +116,9 @@ def branch_load(link: network.Link, n_hosts, level, powered_on_vms, *, hostsync:
     the uplink's is shared by the uploads in flight (:func:`concurrent_uploads`) and the operation's
     flow, the downlink's by the operation's flow and, if ``template_bytes > 0``, a template copy
     toward the branch (:func:`vcperf.queueing.fair_share_bps`). A message's time is then
-    :func:`vcperf.network.message_time_s` at its share, bounded by construction by the time to send
-    everything queued (each flow gets at least ``1 / flows`` of the free rate).
+    :func:`vcperf.network.message_time_s` at its share; the operation's delay over its idle latency
+    is capped at the time to send everything queued (:attr:`BranchLoad.queued_s`), as processor
+    sharing guarantees.
 
     Parameters
     ----------
@@ -153,16 +158,20 @@ def branch_load(link: network.Link, n_hosts, level, powered_on_vms, *, hostsync:
     down_flows = 1.0 + (tpl > 0)
     down_share = queueing.fair_share_bps(link.down_bps, down_flows, sync_down + acks_down)
     stats_delay = network.message_time_s(payload, up_free / k, link.rtt_s, link.loss)
-    lat = operation_latency_s(stages, link.with_rates(down_share, up_share), ops, vm_state_bytes_)
     idle_d = queueing.fair_share_bps(link.down_bps, down_flows, sync_down)
     idle_u = queueing.fair_share_bps(link.up_bps, 1.0, sync_up)
     lat_idle = operation_latency_s(stages, link.with_rates(idle_d, idle_u), ops, vm_state_bytes_)
+    # Processor sharing never delays a job by more than the time to serve everything queued with it:
+    # the burst's uploads (uplink) and the template copy (downlink).
+    queued = k * 8.0 * wire_bytes(payload) / up_free + (8.0 * wire_bytes(tpl) / idle_d if tpl > 0 else 0.0)
+    lat = np.minimum(operation_latency_s(stages, link.with_rates(down_share, up_share), ops, vm_state_bytes_),
+                     lat_idle + queued)
     up_bytes, _ = operations.operation_traffic_bytes(stages, vm_state_bytes_)
     offered = (sync_up + n * 8.0 * wire_bytes(payload) / schedule.upload_interval_s
                + rate * 8.0 * up_bytes) / link.up_bps
     return BranchLoad(
         n_hosts=n, payload_bytes=payload, concurrent_uploads=k, sync_up_bps=sync_up, sync_down_bps=sync_down,
-        up_share_bps=up_share, down_share_bps=down_share, statistics_delay_s=stats_delay,
+        up_share_bps=up_share, down_share_bps=down_share, statistics_delay_s=stats_delay, queued_s=queued,
         operation_latency_s=lat, operation_latency_idle_s=lat_idle, offered_load=offered,
         utilization=np.minimum(offered, 1.0),
     )
