@@ -403,3 +403,121 @@ def test_operations_update_uses_the_same_model_as_vcbench():
     vc_t, net_t, res = views._operation_split(link, 8, "clone_vm")
     assert vc_t + net_t == pytest.approx(lat, rel=1e-12)
     assert net_t == pytest.approx(float(robo.operation_network_time_s("clone_vm", link)), rel=1e-12)
+
+
+# --- the shared branch link, loss once, asymmetric links, host operations -----------------------
+
+
+def test_planner_answers_satellite_40_hosts_level2_clone_in_one_call():
+    from vcperf import protocol
+
+    here = robo.plan("satellite", 40, 2, "clone_vm")
+    lat = float(here.operation_latency_s)
+    assert math.isfinite(lat) and lat >= float(here.operation_latency_idle_s) > 0
+    assert float(here.concurrent_uploads) == math.ceil(40 / robo.testbed().schedule.host_groups)
+    iv = protocol.with_interval(robo.plan, "satellite", 40, 2, "clone_vm", output="operation_latency_s")
+    assert float(iv.value) == pytest.approx(lat)
+    assert float(iv.low) < lat < float(iv.high)
+    # The reverse question: no bandwidth keeps a clone under 10 s at 500 ms RTT (four dependent
+    # stages of round trips), a rate does for 20 s, and it is the smallest one.
+    assert math.isinf(robo.required_bandwidth_bps(10.0, 40, 0.5, 0.001, level=2))
+    need = robo.required_bandwidth_bps(20.0, 40, 0.5, 0.001, level=2)
+    assert float(robo.plan(network.Link(need, 0.5, 0.001), 40, 2).operation_latency_s) <= 20.0
+    assert float(robo.plan(network.Link(need / 1.01, 0.5, 0.001), 40, 2).operation_latency_s) > 20.0
+    stats_need = robo.required_bandwidth_bps(60.0, 40, 0.5, 0.001, level=2, quantity="statistics_delay")
+    assert float(robo.plan(network.Link(stats_need, 0.5, 0.001), 40, 2).statistics_delay_s) <= 60.0
+
+
+def test_operations_and_statistics_share_the_branch_link():
+    dsl = network.preset("dsl_512k")
+    few, many = robo.plan(dsl, 6, 4), robo.plan(dsl, 60, 4)
+    # A burst slows the operation (fair share of the uplink) but never by more than everything queued.
+    assert float(many.operation_latency_s) > float(few.operation_latency_s) > float(few.operation_latency_idle_s)
+    assert float(many.operation_latency_s) <= float(many.operation_latency_idle_s + many.queued_s)
+    # A template copy toward the branch takes a share of the downlink.
+    tpl = robo.plan(dsl, 6, 4, template_bytes=1e9)
+    assert float(tpl.down_share_bps) < float(few.down_share_bps)
+    assert float(tpl.operation_latency_s) > float(few.operation_latency_s)
+    # The FCFS M/G/1 "delay added to other traffic" is gone: a 4 KB message on 10 / 30 hosts waits
+    # milliseconds to seconds, not the minutes a message queued behind whole uploads would.
+    for n in (10, 30):
+        load = robo.statistics_link_load(n, dsl, 1)
+        assert float(load.added_delay_s) < 1.0
+
+
+def test_asymmetric_link_uploads_use_the_uplink_and_presets_stay_symmetric():
+    for name in NETS:
+        lk = network.preset(name)
+        assert lk.up_bandwidth_bps is None and lk.up_bps == lk.down_bps == lk.bandwidth_bps
+    adsl = network.Link(8e6, 0.05, 0.0, "ADSL", up_bandwidth_bps=0.5e6)
+    sym = network.Link(8e6, 0.05, 0.0)
+    size = float(robo.statistics_payload_bytes(4, 24))
+    assert float(robo.statistics_upload_time_s(size, adsl)) == pytest.approx(
+        float(robo.statistics_upload_time_s(size, network.Link(0.5e6, 0.05, 0.0))))
+    assert float(robo.statistics_upload_time_s(size, adsl)) > 10 * float(robo.statistics_upload_time_s(size, sym))
+    # Operation responses (VM state) go up, requests down.
+    clone = [float(robo.operation_network_time_s("clone_vm", lk)) for lk in (adsl, sym)]
+    assert clone[0] > clone[1]
+    with pytest.raises(ValueError, match="up_bandwidth_bps"):
+        network.Link(1e6, 0.1, 0.0, up_bandwidth_bps=0.0)
+
+
+def test_loss_is_charged_once_with_repeating_retransmissions():
+    # Retries can repeat: at 99 % loss an operation waits hours of backed-off timeouts, not 11 s.
+    t99 = float(robo.operation_network_time_s("clone_vm", network.Link(10e6, 0.1, 0.99)))
+    assert t99 > 3600
+    # A short message pays the recovery, a bulk one the PFTK rate: the larger, never the sum.
+    for size in (0.0, 4000.0, 3.5e6):
+        for p in (1e-3, 0.05):
+            t = float(network.message_time_s(size, 10e6, 0.2, p))
+            lossless = float(network.transfer_time_s(size, 10e6, 0.2, 0.0))
+            pftk = float(network.transfer_time_s(size, 10e6, 0.2, p))
+            assert t >= lossless and t <= pftk + lossless + 8 * network.timeout_chain_s(0.2, p)
+    # Add host uses the same messages: its exchanges are exactly message_exchange_time_s (no extra timeout).
+    lossy = network.Link(1.5e6, 0.1, 0.01)
+    p = robo.calibrate().addhost
+    vms = robo.testbed().registered_vms_per_host
+    n = p.round_trips_per_object * (vms + robo.HOST_OBJECTS)
+    inv = robo.addhost.inventory_bytes(vms, robo.vm_state_bytes())
+    expect = p.local_s + robo.message_exchange_time_s(n, robo.ADD_HOST_REQUEST_BYTES, inv / n, lossy)
+    assert float(robo.add_host_time_s(lossy)) == pytest.approx(float(expect), rel=1e-12)
+
+
+def test_host_operations_scale_with_the_hosts_inventory():
+    dsl = network.preset("dsl_512k")
+    for op in robo.HOST_OPERATIONS:
+        t = [float(robo.host_operation_time_s(op, dsl, v, v)) for v in (0.0, 30.0, 100.0)]
+        assert all(x > 0 for x in t)
+        if op == "exit_maintenance_mode":
+            assert t[0] == t[1] == t[2]  # no VM moves on exit
+        else:
+            assert t[0] < t[1] < t[2], op
+    # Add host at the testbed's 30 VMs is the fitted Figure 14 model.
+    assert float(robo.host_operation_time_s("add_host", dsl)) == pytest.approx(float(robo.add_host_time_s(dsl)))
+    # Entering maintenance mode evacuates powered-on VMs in waves of concurrent vMotions.
+    w8, w9 = (float(robo.host_operation_time_s("enter_maintenance_mode", dsl, 30, v)) for v in (8, 9))
+    assert w9 - w8 > 0.5 * (w8 - float(robo.host_operation_time_s("enter_maintenance_mode", dsl, 30, 0)))
+
+
+def test_vcenter_demand_follows_what_the_operation_does():
+    lan = network.preset("lan")
+    res = robo.vcbench(lan, clients=1)
+    d = robo.calibrate().ops.vcenter_demand_per_step_s
+    steps = {op: robo.operations.vcenter_steps(robo.operation_calls(op)) for op in ("create_folder", "power_off_vm",
+                                                                                     "clone_vm")}
+    assert steps == {"create_folder": 1.0, "power_off_vm": 3.0, "clone_vm": 5.0}
+    # One client: no queue, vCenter time = steps x demand; a clone costs more than a power-off on LAN.
+    for op, k in steps.items():
+        net = float(robo.operation_network_time_s(op, lan))
+        assert res.per_operation_latency_s[op] == pytest.approx(k * d + net, rel=1e-9)
+    assert res.per_operation_latency_s["clone_vm"] > 1.5 * res.per_operation_latency_s["power_off_vm"]
+
+
+def test_independent_calls_overlap_on_the_critical_path():
+    link = network.preset("satellite")
+    k = robo.calibrate().ops.round_trips_per_call
+    per_vm = robo.vm_state_bytes()
+    stages = robo.operation_calls("group_power_on")
+    serial = sum(float(robo.call_time_s(c, link, k, per_vm)) for c in robo.operations.flatten(stages))
+    crit = float(robo.operation_network_time_s("group_power_on", link))
+    assert len(stages) == 2 and crit < 0.6 * serial  # three power-ons overlap: two stages, not four calls
