@@ -203,8 +203,8 @@ class StatsLinkLoad:
     added_delay_s : ndarray
         Mean delay statistics add to a message of other traffic (``message_bytes``) sharing the link
         with them as a TCP flow: processor sharing, ``x rho / (1 - rho)`` for a message that alone
-        takes ``x`` (:func:`vcperf.queueing.ps_response_time_s`), never more than the time to send
-        the uploads in flight (finite at overload).
+        takes ``x`` (:func:`vcperf.queueing.ps_response_time_s`), never more than ``x`` per upload in
+        flight (its share while they run) nor the time to send them (finite at overload).
     concurrent_uploads : ndarray
         Uploads in flight during a burst (one stagger group, more when groups overrun their slot).
     group_burst_s : ndarray
@@ -238,8 +238,9 @@ def statistics_link_load(n_hosts, link: network.Link, level, powered_on_vms, par
     ``rho = n_hosts / upload_interval x link_busy_s``. Other traffic shares the link with them as TCP
     flows do, by processor sharing: a message that alone needs ``x`` takes ``x / (1 - rho)`` on
     average (M/G/1-PS, insensitive to the upload-size distribution, so the spread of VMs across
-    hosts does not change it), and never longer than ``x`` plus the time to send every upload in
-    flight (:func:`vcperf.queueing.ps_response_time_s`), so the delay is finite at overload. The
+    hosts does not change it), and never longer than ``x`` plus ``min(x, upload)`` per upload in
+    flight -- its fair share while they run, bounded by the time to send everything queued
+    (:func:`vcperf.queueing.ps_response_time_s`) -- so the delay is finite at overload. The
     FCFS M/G/1 view this replaces made a small message wait behind whole uploads (seconds to
     minutes), which TCP flows sharing a link do not see. ``group_burst_s`` is the deterministic
     view of vCenter's stagger: one group's uploads together.
@@ -273,7 +274,9 @@ def statistics_link_load(n_hosts, link: network.Link, level, powered_on_vms, par
     group_busy = group * busy
     in_flight = np.minimum(n, group * np.maximum(1.0, np.ceil(group_busy / schedule.stagger_interval_s)))
     x = 8.0 * wire_bytes(msg) / link.up_bps
-    added = queueing.ps_response_time_s(x, rho, in_flight * busy) - x
+    # PS: while n other flows are active a job gets 1/(n+1) of the link, and each of them can take at
+    # most min(x, its own size) of service before the job is done: the job never waits longer.
+    added = queueing.ps_response_time_s(x, rho, in_flight * np.minimum(x, busy)) - x
     group_burst = link.message_time_s(group * payload, "up")
     return StatsLinkLoad(
         payload_bytes=payload,

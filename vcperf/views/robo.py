@@ -75,7 +75,7 @@ def network_whatif_update(bandwidth_bps: float | None = None, rtt_s: float | Non
     t = float(robo.statistics_upload_time_s(payload_bytes, link))
     rate = link.tcp_throughput_bps()
     panel = _network_panel()
-    panel.draw(link.transfer_time_s(PAYLOAD_GRID_BYTES), payload_bytes, t)
+    panel.draw(link.message_time_s(PAYLOAD_GRID_BYTES, "up"), payload_bytes, t)
     readout = (
         f"{payload_bytes / 1e6:.3g} MB over {bandwidth_bps / 1e6:.3g} Mbps, RTT {rtt_s * 1e3:.3g} ms, "
         f"loss {loss * 100:.3g} %: {t:.3g} s (TCP throughput {rate / 1e6:.3g} Mbps)"
