@@ -271,8 +271,8 @@ def required_bandwidth_bps(target_s, n_hosts, rtt_s, loss=0.0, level=1, quantity
     """Smallest link rate (bit/s) that keeps an operation's latency during the statistics burst, or the
     statistics delay, at or under ``target_s`` for ``n_hosts`` hosts on a link of ``rtt_s`` and ``loss``.
 
-    Bisection on the monotone model (:func:`vcperf.robo.branch.required_bandwidth_bps` over
-    :func:`plan`); ``inf`` when no rate is enough (the RTT and vCenter alone exceed the target).
+    Vectorised bisection on the monotone model (:func:`vcperf.robo.branch.required_bandwidth_bps`
+    over :func:`plan`); ``inf`` when no rate is enough (the RTT and vCenter alone exceed the target).
 
     Parameters
     ----------
@@ -306,6 +306,6 @@ def required_bandwidth_bps(target_s, n_hosts, rtt_s, loss=0.0, level=1, quantity
 
     def evaluate(down, up):
         lk = network.Link(down, float(rtt_s), float(loss), "candidate", up)
-        return float(getattr(plan(lk, n_hosts, level, operation, powered_on_vms, template_bytes, params), field))
+        return getattr(plan(lk, n_hosts, level, operation, powered_on_vms, template_bytes, params), field)
 
     return branch.required_bandwidth_bps(target_s, evaluate, up_down_ratio=up_down_ratio)

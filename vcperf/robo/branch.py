@@ -181,21 +181,23 @@ def branch_load(link: network.Link, n_hosts, level, powered_on_vms, *, hostsync:
 SEARCH_RANGE_BPS = (1e3, 1e12)
 
 
-def required_bandwidth_bps(target_s, evaluate, *, up_down_ratio=1.0, rel_tol=1e-3):
-    """Smallest link rate that keeps ``evaluate(link_rate)`` at or under ``target_s`` (bisection).
+def required_bandwidth_bps(target_s, evaluate, *, up_down_ratio=1.0, rel_tol=1e-4, points=48):
+    """Smallest link rate that keeps ``evaluate`` at or under ``target_s`` (vectorised bisection).
 
-    ``evaluate(down_bps, up_bps) -> seconds`` must be non-increasing in bandwidth (every model here
-    is: more rate never slows a flow), so bisection on log rate over :data:`SEARCH_RANGE_BPS` finds
-    the smallest sufficient rate to ``rel_tol``. Returns ``inf`` when even the top of the range
-    misses the target (the target is below what RTT and vCenter alone take) and the bottom of the
-    range when that already meets it.
+    ``evaluate(down_bps, up_bps) -> seconds`` (arrays in, array out) must be non-increasing in
+    bandwidth (every model here is: more rate never slows a flow), so the rates that meet the target
+    form an interval ``[answer, inf)``. The search brackets it on a log grid of ``points`` rates over
+    :data:`SEARCH_RANGE_BPS`, then narrows the bracket with a new grid inside it (a k-section
+    bisection: one vectorised model evaluation per step) until its width is below ``rel_tol``.
+    Returns ``inf`` when even the top of the range misses the target (the target is below what RTT
+    and vCenter alone take) and the bottom of the range when that already meets it.
 
     Parameters
     ----------
     target_s : float
         Target time (s), > 0.
     evaluate : callable
-        ``(down_bps, up_bps) -> float`` time of the quantity on such a link.
+        ``(down_bps, up_bps) -> array`` time of the quantity on links of those rates.
     up_down_ratio : float
         Uplink rate / downlink rate of the answer (1: symmetric; e.g. 0.1 for ADSL-like links).
     """
@@ -204,17 +206,18 @@ def required_bandwidth_bps(target_s, evaluate, *, up_down_ratio=1.0, rel_tol=1e-
     lo, hi = (math.log(x) for x in SEARCH_RANGE_BPS)
 
     def ok(log_bw):
-        bw = math.exp(log_bw)
-        return float(evaluate(bw, bw * ratio)) <= target
+        bw = np.exp(log_bw)
+        return np.asarray(evaluate(bw, bw * ratio), dtype=float) <= target
 
-    if not ok(hi):
+    ends = ok(np.array([lo, hi]))
+    if not ends[1]:
         return math.inf
-    if ok(lo):
+    if ends[0]:
         return math.exp(lo)
-    while hi - lo > rel_tol:
-        mid = 0.5 * (lo + hi)
-        if ok(mid):
-            hi = mid
-        else:
-            lo = mid
+    while hi - lo > rel_tol:  # invariant: lo misses, hi meets
+        grid = np.linspace(lo, hi, points)[1:-1]
+        good = ok(grid)
+        first = int(np.argmax(good)) if good.any() else len(grid)
+        lo = grid[first - 1] if first > 0 else lo
+        hi = grid[first] if first < len(grid) else hi
     return math.exp(hi)

@@ -285,7 +285,7 @@ class VcbenchResult:
     per_operation_latency_s : dict
         Operation -> mean latency (Figure 11): its vCenter residence plus its own network time.
     vcenter_utilization : float
-        Busy fraction of each vCenter vCPU, ``X x vcenter_demand_s / vcpus``.
+        Busy fraction of each vCenter vCPU, ``X x mean demand / vcpus``.
     network_delay_s : float
         Mean network time per operation (the delay station's demand).
     clients : int
