@@ -51,6 +51,11 @@ DEFAULT_INITIAL_WINDOW_SEGMENTS = 10.0
 DEFAULT_MIN_RTO_S = 0.2
 #: Packets acknowledged per ACK (delayed ACKs), the ``b`` of PFTK.
 DEFAULT_PACKETS_PER_ACK = 2.0
+#: Linux's upper bound of the retransmission timeout (TCP_RTO_MAX = 120 s): exponential backoff stops there.
+DEFAULT_MAX_RTO_S = 120.0
+#: Duplicate ACKs that trigger fast retransmit (RFC 5681): a lost segment followed by fewer than this
+#: many segments of the same message can only be recovered by a retransmission timeout.
+DUPACK_THRESHOLD = 3.0
 _MAX_SLOW_START_ROUNDS = 48  # 10 * 2**48 segments: more than any transfer the studies contain
 
 
@@ -75,11 +80,33 @@ class Link:
     rtt_s: float
     loss: float = 0.0
     name: str = "custom"
+    up_bandwidth_bps: float | None = None
 
     def __post_init__(self):
         v.positive("bandwidth_bps", self.bandwidth_bps)
         v.nonneg("rtt_s", self.rtt_s)
         v.fraction("loss", self.loss)
+        if self.up_bandwidth_bps is not None:
+            v.positive("up_bandwidth_bps", self.up_bandwidth_bps)
+
+    @property
+    def down_bps(self):
+        """Rate toward the branch (vCenter -> host, the downlink of DSL or satellite): ``bandwidth_bps``."""
+        return self.bandwidth_bps
+
+    @property
+    def up_bps(self):
+        """Rate from the branch (host -> vCenter): ``up_bandwidth_bps``, or ``bandwidth_bps`` if symmetric."""
+        return self.bandwidth_bps if self.up_bandwidth_bps is None else self.up_bandwidth_bps
+
+    def with_rates(self, down_bps, up_bps, name=None) -> Link:
+        """The same RTT and loss with other rates (e.g. a fair share of this link; arrays allowed)."""
+        return Link(down_bps, self.rtt_s, self.loss, self.name if name is None else name, up_bps)
+
+    def message_time_s(self, size_bytes, direction: str = "down", **kw):
+        """:func:`message_time_s` of one message over this link, ``direction`` "down" or "up"."""
+        rate = {"down": self.down_bps, "up": self.up_bps}[v.choice("direction", direction, ("down", "up"))]
+        return message_time_s(size_bytes, rate, self.rtt_s, self.loss, **kw)
 
     def tcp_throughput_bps(self, **kw) -> float:
         """:func:`tcp_throughput_bps` over this link."""
@@ -219,6 +246,94 @@ def message_loss_delay_s(size_bytes, rtt_s, loss=0.0, *, mss_bytes=DEFAULT_MSS_B
     p = v.fraction("loss", loss)
     segments = np.maximum(1.0, np.ceil(size / v.positive("mss_bytes", mss_bytes)))
     return (1.0 - (1.0 - p) ** segments) * _rto_s(rtt, v.nonneg("min_rto_s", min_rto_s))
+
+
+def timeout_chain_s(rtt_s, loss=0.0, *, min_rto_s=DEFAULT_MIN_RTO_S, max_rto_s=DEFAULT_MAX_RTO_S,
+                    max_backoffs=64):
+    """Expected time (s) to recover one lost segment by retransmission timeouts that can repeat.
+
+    The first timeout waits ``RTO = rtt_s + min_rto_s``; each retransmission is lost again with
+    probability ``loss`` and the timer doubles (exponential backoff, RFC 6298) up to ``max_rto_s``:
+    ``sum_j loss**j * min(RTO * 2**j, max_rto_s)``. The expected number of retransmissions is
+    ``1 / (1 - loss)`` (geometric), so the delay is finite for every ``loss < 1`` and grows without
+    bound as ``loss -> 1``: at 1 % it is one RTO and a little more; at 99 %, about 100 maximal timeouts.
+
+    Parameters
+    ----------
+    rtt_s : float or array_like
+        Round-trip time (s), >= 0.
+    loss : float or array_like
+        Packet loss probability in [0, 1).
+    min_rto_s, max_rto_s : float
+        Lower term of the RTO (Linux tcp_rto_min, 0.2 s) and its upper bound (TCP_RTO_MAX, 120 s).
+    """
+    rtt = v.nonneg("rtt_s", rtt_s)
+    p = v.fraction("loss", loss)
+    rto = _rto_s(rtt, v.nonneg("min_rto_s", min_rto_s))
+    cap = v.positive("max_rto_s", max_rto_s)
+    j = np.arange(max_backoffs)
+    rto_e, p_e = (np.expand_dims(a, -1) for a in np.broadcast_arrays(rto, p))
+    waits = np.minimum(rto_e * 2.0 ** j, np.maximum(cap, rto_e))
+    head = (p_e ** j * waits).sum(axis=-1)
+    # Beyond max_backoffs every wait is the cap: a geometric tail in closed form.
+    tail = np.where(p < 1, p ** max_backoffs / np.where(p < 1, 1.0 - p, 1.0), np.inf) * np.maximum(cap, rto)
+    return head + tail
+
+
+def expected_retransmissions(segments, loss=0.0):
+    """Expected retransmitted segments of a message of ``segments`` segments: ``segments x loss / (1 - loss)``.
+
+    Every segment is sent until it arrives; its retransmissions are geometric with mean
+    ``loss / (1 - loss)``. Used for the bytes a lossy link carries in addition to the payload.
+    """
+    n = v.nonneg("segments", segments)
+    p = v.fraction("loss", loss)
+    return n * p / (1.0 - p)
+
+
+def message_time_s(size_bytes, bandwidth_bps, rtt_s, loss=0.0, *, mss_bytes=DEFAULT_MSS_BYTES,
+                   min_rto_s=DEFAULT_MIN_RTO_S, max_rto_s=DEFAULT_MAX_RTO_S, **tcp_kw):
+    """Time (s) one message takes on a connection, loss included once: the one loss model of every study.
+
+    ``max(lossless + recovery, rtt/2 + size / PFTK)``:
+
+    * ``lossless`` -- :func:`transfer_time_s` without loss (half an RTT, serialization, slow start);
+    * ``recovery`` -- each segment is lost with probability ``loss``; a segment followed by at least
+      :data:`DUPACK_THRESHOLD` segments of the message is fast-retransmitted (one RTT), the last
+      ``min(segments, 3)`` are recovered by timeouts that can repeat (:func:`timeout_chain_s`);
+    * a message longer than the initial window is limited instead, beyond that window, by the
+      loss-limited rate of PFTK (:func:`tcp_throughput_bps`), whose timeout term already holds the
+      recoveries.
+
+    The larger of the two is taken, never their sum, so loss is charged once: short messages (host
+    calls, host-sync changes) pay the recovery, bulk transfers (statistics uploads, inventory syncs,
+    template copies) the PFTK rate. Monotone: non-decreasing in size, RTT and loss, non-increasing in
+    bandwidth.
+
+    Parameters
+    ----------
+    size_bytes : float or array_like
+        Payload (B), >= 0 (an empty message still takes one segment).
+    bandwidth_bps, rtt_s, loss
+        The direction's rate, the RTT and the loss probability, as in :func:`tcp_throughput_bps`.
+    """
+    size = v.nonneg("size_bytes", size_bytes)
+    bw = v.positive("bandwidth_bps", bandwidth_bps)
+    rtt = v.nonneg("rtt_s", rtt_s)
+    p = v.fraction("loss", loss)
+    mss = v.positive("mss_bytes", mss_bytes)
+    w0 = v.positive("initial_window_segments", tcp_kw.get("initial_window_segments",
+                                                          DEFAULT_INITIAL_WINDOW_SEGMENTS))
+    rate_kw = {k: x for k, x in tcp_kw.items() if k != "initial_window_segments"}
+    lossless = transfer_time_s(size, bw, rtt, 0.0, mss_bytes=mss, min_rto_s=min_rto_s, **tcp_kw)
+    segments = np.maximum(1.0, np.ceil(size / mss))
+    tail = np.minimum(segments, DUPACK_THRESHOLD)
+    chain = timeout_chain_s(rtt, p, min_rto_s=min_rto_s, max_rto_s=max_rto_s)
+    recovery = p * ((segments - tail) * rtt + tail * chain)
+    rate = tcp_throughput_bps(bw, rtt, p, mss_bytes=mss, min_rto_s=min_rto_s, **rate_kw)
+    first = np.minimum(size, w0 * mss)  # the initial window leaves at the link rate, before any loss signal
+    bulk = rtt / 2.0 + first * 8.0 / bw + (size - first) * 8.0 / rate
+    return np.maximum(lossless + recovery, bulk)
 
 
 def exchange_time_s(

@@ -756,3 +756,46 @@ def mg1(arrival_rate_per_s, mean_service_s, service_scv) -> QueueResult:
         waiting_time_s=_scalar(wait),
         method="M/G/1",
     )
+
+
+def ps_response_time_s(job_s, utilization, backlog_s=np.inf):
+    """Mean time a job needs at a processor-sharing server (TCP flows sharing a bottleneck link).
+
+    M/G/1-PS is insensitive to the job-size distribution: a job that alone needs ``job_s`` takes
+    ``job_s / (1 - rho)`` on average when the server is busy a fraction ``rho`` with other work
+    (Kleinrock [1]_ sec. 4.4). Unlike FCFS M/G/1 (:func:`mg1`), a short job never waits behind a
+    whole long one: it shares the server with it. The result is capped at ``job_s + backlog_s``,
+    the time to serve the job and everything queued with it, so it stays finite when ``rho >= 1``
+    (a finite set of flows, not a growing queue).
+
+    Parameters
+    ----------
+    job_s : float or array_like
+        Service time of the job alone (e.g. bits / link rate), >= 0.
+    utilization : float or array_like
+        Busy fraction of the server with other work, >= 0 (may be >= 1: the cap applies).
+    backlog_s : float or array_like
+        Service time of everything queued with the job (default inf: no cap), >= 0.
+
+    References
+    ----------
+    .. [1] L. Kleinrock, *Queueing Systems, Volume 2: Computer Applications*, Wiley, 1976, sec. 4.4.
+    """
+    x = v.nonneg("job_s", job_s)
+    rho = v.nonneg("utilization", utilization)
+    cap = x + v.check_range("backlog_s", backlog_s, 0.0, math.inf)
+    with np.errstate(divide="ignore"):
+        ps = np.where(rho < 1, x / np.where(rho < 1, 1.0 - rho, 1.0), np.inf)
+    return np.minimum(ps, cap)
+
+
+def fair_share_bps(capacity_bps, n_flows, reserved_bps=0.0):
+    """Rate one of ``n_flows`` long-lived TCP flows gets at a bottleneck: ``(capacity - reserved) / n``.
+
+    Processor sharing of the capacity left after ``reserved_bps`` of steady low-rate traffic (never
+    below 1 % of the capacity, a floor that keeps the rate positive: TCP still gets a share).
+    """
+    c = v.positive("capacity_bps", capacity_bps)
+    n = v.check_range("n_flows", n_flows, 1.0, math.inf, hi_open=True)
+    r = v.nonneg("reserved_bps", reserved_bps)
+    return np.maximum(c - r, 0.01 * c) / n

@@ -1,23 +1,37 @@
-"""Adding a host over a branch link: Figures 14-15 of ``001_36d9adf7ffa34fcf.txt``.
+"""Host operations over a branch link: Figures 14-15 of ``001_36d9adf7ffa34fcf.txt``.
 
-Add host = vCenter-local work (certificate, database inserts, agent setup) plus a full inventory sync
-of many sequential round trips. The fitted local time and round trips come in :class:`AddHostParams`;
-the inventory bytes are built from the host's registered VMs (:func:`inventory_bytes`).
+Add host = vCenter-local work (certificate, agent setup) plus a full inventory sync whose round trips
+and bytes grow with the host's inventory: one batch of round trips per inventory object (each
+registered VM, plus the host's own configuration objects), each VM's state the size a VM operation's
+Get-Changes returns (:func:`vcperf.robo.operations.vm_state_bytes`). The fitted local time and round
+trips per object come in :class:`AddHostParams`. The other host operations of the study (remove host,
+enter and exit maintenance mode) are built from the same pieces and the VM-operation model; the
+paper prints no number for them, so they are what-ifs, never in the ledger.
+
+Every exchange uses the one loss model of :func:`vcperf.network.message_time_s` (loss charged once).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
+import numpy as np
+
 from vcperf import _validate as v
 from vcperf import network
-from vcperf.robo.operations import BYTES_PER_VM_CONFIG
+from vcperf.robo import operations
 from vcperf.robo.wire import ack_bytes, wire_bytes
 
 #: Assumed bytes of a host's own configuration (networking, storage, hardware) in the sync.
 HOST_CONFIG_BYTES = 200e3
+#: Inventory objects of the host itself (host system, its networks, datastores, port groups of its
+#: switches ...) synced like one VM each (assumption).
+HOST_OBJECTS = 10.0
 #: Assumed request bytes per sync round trip (a property-collector or agent call).
 ADD_HOST_REQUEST_BYTES = 500.0
+#: Concurrent vMotions vCenter runs off one host while it enters maintenance mode (vSphere 6.7 limit
+#: per host on a 10 GbE vMotion network; 4 on 1 GbE).
+MAX_CONCURRENT_VMOTIONS = 8.0
 
 
 @dataclass(frozen=True)
@@ -28,56 +42,114 @@ class AddHostParams:
     ----------
     local_s : float
         vCenter-local work of adding a host (s). Fitted to ``figure14_host_op_latency.csv``.
-    round_trips : float
-        Sequential vCenter <-> host round trips of the full inventory sync and agent setup.
-        Fitted to ``figure14_host_op_latency.csv``.
+    round_trips_per_object : float
+        Sequential vCenter <-> host round trips of the inventory sync and agent setup per inventory
+        object (registered VM or :data:`HOST_OBJECTS`). Fitted to ``figure14_host_op_latency.csv``.
     """
 
     local_s: float
-    round_trips: float
+    round_trips_per_object: float
 
 
-def inventory_bytes(registered_vms):
-    """Bytes of a host's full inventory: ``registered_vms x BYTES_PER_VM_CONFIG + HOST_CONFIG_BYTES``.
+def inventory_objects(registered_vms):
+    """Objects of a host's inventory: its registered VMs plus :data:`HOST_OBJECTS`."""
+    return v.nonneg("registered_vms", registered_vms) + HOST_OBJECTS
 
-    Not fitted: DSL and T1 take the same stated add-host time, so bandwidth (and bytes) barely
-    matter. The per-VM state is the one a VM operation's closing Get-Changes sync returns.
+
+def inventory_bytes(registered_vms, vm_state_bytes_):
+    """Bytes of a host's full inventory: ``registered_vms x vm_state_bytes_ + HOST_CONFIG_BYTES``.
+
+    ``vm_state_bytes_`` is one VM's state (:func:`vcperf.robo.operations.vm_state_bytes`), the same
+    the closing Get-Changes of a VM operation returns.
     """
-    return v.nonneg("registered_vms", registered_vms) * BYTES_PER_VM_CONFIG + HOST_CONFIG_BYTES
+    return v.nonneg("registered_vms", registered_vms) * v.nonneg("vm_state_bytes", vm_state_bytes_) + \
+        HOST_CONFIG_BYTES
 
 
-def add_host_time_s(link: network.Link, params: AddHostParams, inventory_bytes_):
-    """Time (s) to add a host over ``link``: ``local_s`` + ``round_trips`` exchanges carrying the
-    inventory (:func:`vcperf.network.exchange_time_s`), Figure 14 of ``001_36d9adf7ffa34fcf.txt``.
+def add_host_time_s(link: network.Link, params: AddHostParams, registered_vms, vm_state_bytes_):
+    """Time (s) to add a host with ``registered_vms`` VMs over ``link`` (Figure 14 of the seed).
 
-    Unlike a VM operation's calls (:func:`~vcperf.robo.operations.message_exchange_time_s`), the
-    sync's exchanges keep the bulk-TCP rate of :func:`vcperf.network.exchange_time_s`, loss-limited
-    on the lossy long links; costed as short messages instead, the four stated times are fitted
-    about as well but the LAN held-out error changes sign. Which form describes a sync of ~1000
-    back-to-back exchanges is open.
+    ``local_s`` + ``round_trips_per_object x objects`` sequential exchanges, each a request toward
+    the host and an equal share of the inventory back (:func:`vcperf.network.message_time_s` each
+    way). Grows with the host's VMs (more objects, more bytes), with RTT and loss; the bytes barely
+    matter on the study's links (DSL and T1 take the same stated time).
 
     Parameters
     ----------
     link : vcperf.network.Link
         vCenter <-> host link.
     params : AddHostParams
-        Local time and round trips (fitted).
-    inventory_bytes_ : float
-        Bytes of the host's inventory (:func:`inventory_bytes`), >= 0.
+        Local time and round trips per object (fitted).
+    registered_vms : float or array_like
+        VMs registered on the host, >= 0 (the testbed has 30).
+    vm_state_bytes_ : float
+        Bytes of one VM's state.
     """
-    inv = v.nonneg("inventory_bytes", inventory_bytes_)
-    return params.local_s + link.exchange_time_s(params.round_trips, ADD_HOST_REQUEST_BYTES,
-                                                 inv / params.round_trips)
+    objects = inventory_objects(registered_vms)
+    inv = inventory_bytes(registered_vms, vm_state_bytes_)
+    n = params.round_trips_per_object * objects
+    return params.local_s + operations.message_exchange_time_s(n, ADD_HOST_REQUEST_BYTES, inv / n, link)
 
 
-def add_host_traffic_bps(link: network.Link, params: AddHostParams, inventory_bytes_, background_bps=0.0) -> float:
+def add_host_traffic_bps(link: network.Link, params: AddHostParams, registered_vms, vm_state_bytes_,
+                         background_bps=0.0):
     """Average host -> vCenter traffic (bit/s) while a host is being added (Figure 15's kind).
 
     The inventory and the ACKs of the sync requests spread over the add-host time, plus
     ``background_bps`` (the host sync and Level-1 statistics of the host, which the figure includes).
     """
-    inv = float(v.nonneg("inventory_bytes", inventory_bytes_))
-    t = float(add_host_time_s(link, params, inv))
-    per_rt = inv / params.round_trips
-    sync_bytes = params.round_trips * float(wire_bytes(per_rt) + ack_bytes(ADD_HOST_REQUEST_BYTES))
-    return float(background_bps) + 8.0 * sync_bytes / t
+    inv = inventory_bytes(registered_vms, vm_state_bytes_)
+    n = params.round_trips_per_object * inventory_objects(registered_vms)
+    t = add_host_time_s(link, params, registered_vms, vm_state_bytes_)
+    sync_bytes = n * (wire_bytes(inv / n) + ack_bytes(ADD_HOST_REQUEST_BYTES))
+    return v.nonneg("background_bps", background_bps) + 8.0 * sync_bytes / t
+
+
+def remove_host_time_s(link: network.Link, ops: operations.OpsParams, registered_vms, vm_state_bytes_=0.0):
+    """Time (s) to remove a host: one Disconnect call, then one vCenter step per inventory object.
+
+    vCenter tells the host's agent to stop (one host call, :func:`~vcperf.robo.operations.call_time_s`)
+    and deletes each of the host's objects from its inventory and database, one vCenter step
+    (``ops.vcenter_demand_per_step_s``, as a folder operation) per object. Scales with VMs; a what-if
+    (no paper number).
+    """
+    objects = inventory_objects(registered_vms)
+    call = operations.call_time_s(operations.HostCall("Disconnect"), link, ops.round_trips_per_call,
+                                  vm_state_bytes_)
+    return call + objects * ops.vcenter_demand_per_step_s
+
+
+def maintenance_mode_time_s(link: network.Link, ops: operations.OpsParams, powered_on_vms, vm_state_bytes_,
+                            enter: bool = True):
+    """Time (s) to enter (evacuate) or exit maintenance mode, a what-if (no paper number).
+
+    Enter: the EnterMaintenanceMode call, then the host's powered-on VMs leave by vMotion in waves of
+    :data:`MAX_CONCURRENT_VMOTIONS` (each wave one vMotion critical path, its calls sharing the link,
+    plus vCenter's steps for every VM of the wave), then a Get-Changes of the host. Exit: one call and
+    a Get-Changes. The memory copy of vMotion stays inside the branch site and is not on this link.
+    """
+    vms = v.nonneg("powered_on_vms", powered_on_vms)
+    k = ops.round_trips_per_call
+    call = operations.call_time_s(operations.HostCall("MaintenanceMode"), link, k, vm_state_bytes_)
+    sync = operations.call_time_s(operations.get_changes("Get-Changes host", 0), link, k, vm_state_bytes_)
+    base = call + sync + 2.0 * ops.vcenter_demand_per_step_s
+    if not enter:
+        return base + 0.0 * vms
+    stages = operations.OPERATION_CALLS["vmotion_vm"]
+    steps = operations.vcenter_steps(stages)
+    waves = np.ceil(vms / MAX_CONCURRENT_VMOTIONS)
+    per_wave = np.minimum(vms, MAX_CONCURRENT_VMOTIONS)
+    wave_t = np.zeros(np.shape(vms))
+    for stage in stages:  # a wave's vMotions run together: their messages share the link
+        wave_t = wave_t + operations.stage_time_s(stage, link, k, vm_state_bytes_) + _share_penalty_s(
+            stage, link, per_wave, vm_state_bytes_)
+    # vCenter's steps of a wave run on its vCPUs side by side: one wave costs one operation's steps.
+    return base + waves * (wave_t + steps * ops.vcenter_demand_per_step_s)
+
+
+def _share_penalty_s(stage, link: network.Link, n_flows, vm_state_bytes_):
+    """Extra serialization time of ``n_flows`` concurrent copies of a stage's messages (fair share)."""
+    down = sum(c.request_bytes for c in stage)
+    up = sum(float(c.response_payload_bytes(vm_state_bytes_)) for c in stage)
+    extra = np.maximum(np.asarray(n_flows, dtype=float) - 1.0, 0.0)
+    return extra * 8.0 * (down / link.down_bps + up / link.up_bps)

@@ -8,8 +8,11 @@ Ledger roles (see :mod:`vcperf.protocol`):
 
 * **fit** (9 numbers, 6 parameters): host sync 3.75 Kbps at 24 VMs (``hostsync.bytes_per_change``);
   the ~3.5 MB Level-4 statistics upload (``stats.bytes_per_sample``); the VCbench mean latencies on
-  LAN, DSL and satellite (``ops.vcenter_demand_s``, ``ops.round_trips_per_call``); the add-host times
-  on LAN, DSL, T1 and satellite (``addhost.local_s``, ``addhost.round_trips``). Leave-one-out groups
+  LAN, DSL and satellite (``ops.vcenter_demand_per_step_s``, ``ops.round_trips_per_call``); the add-host
+  times on LAN, DSL, T1 and satellite (``addhost.local_s``, ``addhost.round_trips_per_object``). The size
+  of one VM's state (Get-Changes responses, add-host inventory) is not a parameter: it is derived from
+  the fitted host-sync message (:func:`vcperf.robo.operations.vm_state_bytes`), so the operation and
+  add-host fits use the host-sync fit. Leave-one-out groups
   are the network RTT: the numbers the paper states for networks with the same RTT (LAN 1 ms; DSL
   and T1 100 ms; satellite 500 ms) are held out together, so the DSL add-host time is never
   "predicted" from the T1 one printed in the same sentence.
@@ -62,10 +65,10 @@ class Testbed:
     clients, vcenter_vcpus : int
         VCbench clients (8, ``text_vcbench.csv``) and vCenter vCPUs (8, ``testbed.csv``).
     mix : dict
-        The 19 Table 3 operations (``table03_vcbench_operations.csv``) -> their host calls
+        The 19 Table 3 operations (``table03_vcbench_operations.csv``) -> their stages of host calls
         (:data:`vcperf.robo.operations.OPERATION_CALLS`).
     createvm_calls : tuple
-        CreateVM's host calls from Figure 8's step list (``figure08_createvm_sequence.csv``).
+        CreateVM's stages of host calls from Figure 8's step list (``figure08_createvm_sequence.csv``).
     """
 
     powered_on_vms_per_host: float
@@ -79,13 +82,8 @@ class Testbed:
     mix: dict = field(hash=False)
     createvm_calls: tuple = ()
 
-    @property
-    def inventory_bytes(self) -> float:
-        """Bytes of one host's full inventory (:func:`vcperf.robo.addhost.inventory_bytes`)."""
-        return float(addhost.inventory_bytes(self.registered_vms_per_host))
-
     def calls(self, operation: str) -> tuple:
-        """Host calls of one operation (the Table 3 mix, or ``"create_vm"`` from Figure 8)."""
+        """Stages of host calls of one operation (the Table 3 mix, or ``"create_vm"`` from Figure 8)."""
         from vcperf import _validate as v
 
         if operation == "create_vm":
@@ -139,10 +137,10 @@ class Params:
 PARAM_DOCS = {
     "hostsync.bytes_per_change": ("B", "payload of one VM-change host-sync message"),
     "stats.bytes_per_sample": ("B", "bytes per counter series per 5-min sample in a statistics upload"),
-    "ops.vcenter_demand_s": ("s", "vCenter CPU/DB demand per VCbench operation (8-vCPU station)"),
-    "ops.round_trips_per_call": ("1", "round trips per vCenter -> host call (>= 1)"),
+    "ops.vcenter_demand_per_step_s": ("s", "vCenter CPU/DB demand per operation step (request or host call)"),
+    "ops.round_trips_per_call": ("1", "round trips on a vCenter -> host call's critical path (>= 1)"),
     "addhost.local_s": ("s", "vCenter-local work of adding a host"),
-    "addhost.round_trips": ("1", "round trips of the add-host inventory sync"),
+    "addhost.round_trips_per_object": ("1", "add-host sync round trips per inventory object (VM or host object)"),
 }
 
 #: Starting points of the fits, and the value of a parameter no fit target informs (a deterministic
@@ -150,8 +148,8 @@ PARAM_DOCS = {
 START = Params(
     hostsync=hostsync.HostSyncParams(bytes_per_change=100.0),
     stats=statistics.StatsParams(bytes_per_sample=1.0),
-    ops=operations.OpsParams(vcenter_demand_s=0.3, round_trips_per_call=5.0),
-    addhost=addhost.AddHostParams(local_s=10.0, round_trips=1000.0),
+    ops=operations.OpsParams(vcenter_demand_per_step_s=0.1, round_trips_per_call=5.0),
+    addhost=addhost.AddHostParams(local_s=10.0, round_trips_per_object=25.0),
 )
 
 OP_LATENCY_NETWORKS = ("lan", "dsl_512k", "satellite")
@@ -190,7 +188,8 @@ def targets() -> tuple:
     ]
     for net in OP_LATENCY_NETWORKS:
         out.append(Target(f"op_latency_{net}", f10, "op_latency", (("network", net),), group=_rtt_group(net),
-                          note="fits ops.vcenter_demand_s and ops.round_trips_per_call (3 numbers, 2 parameters)"))
+                          note="fits ops.vcenter_demand_per_step_s and ops.round_trips_per_call "
+                               "(3 numbers, 2 parameters)"))
     for net, base in (("dsl_512k", "lan"), ("satellite", "dsl_512k")):
         out.append(Target(f"op_latency_ratio_{net}_over_{base}", f10, "op_latency_ratio",
                           (("network", net), ("from_network", base)), role="derived",
@@ -199,7 +198,7 @@ def targets() -> tuple:
     for net in ADD_HOST_NETWORKS:
         out.append(Target(f"add_host_{net}", f14, "op_latency", (("operation", "add_host"), ("network", net)),
                           group=_rtt_group(net),
-                          note="fits addhost.local_s and addhost.round_trips (4 numbers, 2 parameters)"))
+                          note="fits addhost.local_s and addhost.round_trips_per_object (4 numbers, 2 parameters)"))
     return tuple(out)
 
 
@@ -239,7 +238,7 @@ def _least_squares(resid, x0, n_points):
     return least_squares(resid, x0=x0, method=method, xtol=1e-12, ftol=1e-12).x
 
 
-def _fit_ops(keys: tuple, tb: Testbed) -> operations.OpsParams:
+def _fit_ops(keys: tuple, tb: Testbed, vm_state: float) -> operations.OpsParams:
     tmap = _tmap()
     links = [network.preset(dict(tmap[k].conditions)["network"]) for k in keys]
     goal = np.log([tmap[k].paper_value() for k in keys])
@@ -249,29 +248,51 @@ def _fit_ops(keys: tuple, tb: Testbed) -> operations.OpsParams:
 
     def resid(x):
         p = params(x)
-        return np.log([operations.vcbench(lk, p, tb.mix, tb.clients, tb.vcenter_vcpus).mean_latency_s
-                       for lk in links]) - goal
+        return np.log([operations.vcbench(lk, p, tb.mix, tb.clients, tb.vcenter_vcpus,
+                                          vm_state_bytes_=vm_state).mean_latency_s for lk in links]) - goal
 
     s = START.ops
-    return params(_least_squares(resid, [math.log(s.vcenter_demand_s), math.log(s.round_trips_per_call - 1.0)],
+    return params(_least_squares(resid, [math.log(s.vcenter_demand_per_step_s),
+                                         math.log(s.round_trips_per_call - 1.0)],
                                  len(keys)))
 
 
-def _fit_addhost(keys: tuple, tb: Testbed) -> addhost.AddHostParams:
+def _fit_ops_and_state(keys: tuple, tb: Testbed):
     tmap = _tmap()
     links = [network.preset(dict(tmap[k].conditions)["network"]) for k in keys]
     goal = np.log([tmap[k].paper_value() for k in keys])
-    inv = tb.inventory_bytes
+
+    def params(x):
+        return (operations.OpsParams(math.exp(x[0]), 1.0 + math.exp(x[1])),
+                hostsync.HostSyncParams(math.exp(x[2])))
+
+    def resid(x):
+        p, h = params(x)
+        vs = float(operations.vm_state_bytes(h.bytes_per_change))
+        return np.log([operations.vcbench(lk, p, tb.mix, tb.clients, tb.vcenter_vcpus,
+                                          vm_state_bytes_=vs).mean_latency_s for lk in links]) - goal
+
+    s = START.ops
+    x0 = [math.log(s.vcenter_demand_per_step_s), math.log(s.round_trips_per_call - 1.0),
+          math.log(START.hostsync.bytes_per_change)]
+    return params(_least_squares(resid, x0, len(keys)))
+
+
+def _fit_addhost(keys: tuple, tb: Testbed, vm_state: float) -> addhost.AddHostParams:
+    tmap = _tmap()
+    links = [network.preset(dict(tmap[k].conditions)["network"]) for k in keys]
+    goal = np.log([tmap[k].paper_value() for k in keys])
+    vms = tb.registered_vms_per_host
 
     def params(x):
         return addhost.AddHostParams(math.exp(x[0]), math.exp(x[1]))
 
     def resid(x):
         p = params(x)
-        return np.log([float(addhost.add_host_time_s(lk, p, inv)) for lk in links]) - goal
+        return np.log([float(addhost.add_host_time_s(lk, p, vms, vm_state)) for lk in links]) - goal
 
     s = START.addhost
-    return params(_least_squares(resid, [math.log(s.local_s), math.log(s.round_trips)], len(keys)))
+    return params(_least_squares(resid, [math.log(s.local_s), math.log(s.round_trips_per_object)], len(keys)))
 
 
 def _component(key: str) -> str | None:
@@ -320,12 +341,30 @@ def calibrate(fit_on=None) -> Params:
 def _calibrate(keys: tuple) -> Params:
     tb = testbed()
     by = {c: tuple(k for k in keys if _component(k) == c) for c in ("hostsync", "stats", "ops", "addhost")}
+    if by["hostsync"]:
+        hs = _fit_hostsync(by["hostsync"][0], tb)
+        ops = _fit_ops(by["ops"], tb, float(operations.vm_state_bytes(hs.bytes_per_change))) if by["ops"] \
+            else START.ops
+    elif len(by["ops"]) >= 3:
+        # Without the host-sync number the VM-state size (hence bytes_per_change) is what the operation
+        # latencies say it is: fitted with the operation parameters (3 numbers, 3 parameters).
+        ops, hs = _fit_ops_and_state(by["ops"], tb)
+    else:
+        hs = START.hostsync
+        ops = _fit_ops(by["ops"], tb, float(operations.vm_state_bytes(hs.bytes_per_change))) if by["ops"] \
+            else START.ops
+    vm_state = float(operations.vm_state_bytes(hs.bytes_per_change))
     return Params(
-        hostsync=_fit_hostsync(by["hostsync"][0], tb) if by["hostsync"] else START.hostsync,
+        hostsync=hs,
         stats=_fit_stats(by["stats"][0], tb) if by["stats"] else START.stats,
-        ops=_fit_ops(by["ops"], tb) if by["ops"] else START.ops,
-        addhost=_fit_addhost(by["addhost"], tb) if by["addhost"] else START.addhost,
+        ops=ops,
+        addhost=_fit_addhost(by["addhost"], tb, vm_state) if by["addhost"] else START.addhost,
     )
+
+
+def vm_state_bytes(params: Params) -> float:
+    """One VM's state (B) under ``params`` (:func:`vcperf.robo.operations.vm_state_bytes`)."""
+    return float(operations.vm_state_bytes(params.hostsync.bytes_per_change))
 
 
 # ------------------------------------------------------------------------------------ predict
@@ -336,6 +375,7 @@ def predict(params: Params, keys) -> dict:
     tb = testbed()
     tmap = _tmap()
     vms = tb.powered_on_vms_per_host
+    vm_state = vm_state_bytes(params)
     cache: dict = {}
 
     def sizes():
@@ -347,7 +387,7 @@ def predict(params: Params, keys) -> dict:
     def latency(net):
         if net not in cache:
             cache[net] = operations.vcbench(network.preset(net), params.ops, tb.mix, tb.clients,
-                                            tb.vcenter_vcpus).mean_latency_s
+                                            tb.vcenter_vcpus, vm_state_bytes_=vm_state).mean_latency_s
         return cache[net]
 
     out = {}
@@ -376,7 +416,8 @@ def predict(params: Params, keys) -> dict:
         elif k.startswith("op_latency_"):
             val = latency(cond["network"])
         elif k.startswith("add_host_"):
-            val = addhost.add_host_time_s(network.preset(cond["network"]), params.addhost, tb.inventory_bytes)
+            val = addhost.add_host_time_s(network.preset(cond["network"]), params.addhost,
+                                          tb.registered_vms_per_host, vm_state)
         else:  # pragma: no cover - every target has a branch
             raise ValueError(f"no model for target {k!r}")
         out[k] = float(val)

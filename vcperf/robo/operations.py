@@ -1,14 +1,18 @@
 """VM operations under VCbench over a branch link: Figures 8-13 of ``001_36d9adf7ffa34fcf.txt``.
 
-Each operation is vCenter-local work plus a list of host calls (Figure 8 shows CreateVM's), each call
-a few round trips of short messages on an idle connection (:func:`message_exchange_time_s`: RTT, link
-rate, slow start, loss recovery by timeout); the closing Get-Changes host sync returns the final state
-of the VM(s) the operation touched, the same per-VM state the add-host inventory sync carries
-(:data:`BYTES_PER_VM_CONFIG`). Closed-loop clients, vCenter as a queueing station and the network as a
-delay station, solved by exact MVA (:func:`vcperf.queueing.mva`).
+Each operation is vCenter-local work (one demand per step: the request and one per host call) plus
+host calls in *stages* (Figure 8 shows CreateVM's): the calls of a stage are independent and overlap
+on vpxd's persistent connections, sharing the link; stages follow one another, so an operation's
+network time is a critical path, not a sum of every call. Each call is a few round trips of messages
+(:func:`message_exchange_time_s`, one loss model: :func:`vcperf.network.message_time_s`); the closing
+Get-Changes host sync returns the final state of the VM(s) the operation touched, whose size is
+derived from the measured host-sync message (:func:`vm_state_bytes`), the same per-VM state the
+add-host inventory sync carries. Closed-loop clients, vCenter as a queueing station and the network
+as a delay station, solved by exact MVA (:func:`vcperf.queueing.mva`).
 
-Pure functions: the fitted vCenter demand and round trips per call come in :class:`OpsParams`; the
-operation mix (name -> host calls), clients and vCenter vCPUs are arguments.
+Pure functions: the fitted vCenter demand per step and round trips per call come in
+:class:`OpsParams`; the operation mix (name -> stages of host calls), clients, vCenter vCPUs and the
+VM-state size are arguments.
 """
 
 from __future__ import annotations
@@ -23,14 +27,33 @@ from vcperf import network, queueing
 from vcperf.robo.hostsync import HostSyncTraffic
 from vcperf.robo.wire import ack_bytes, wire_bytes
 
-#: Assumed bytes of one VM's state (configuration and properties) as the host sends it to vCenter.
-#: The same object travels in the add-host inventory sync (one per registered VM, Figure 14) and in
-#: the Get-Changes host sync that ends a VM operation (Figure 8: "synchronize the final state").
-BYTES_PER_VM_CONFIG = 20e3
+#: Leaf properties of one VM's state as a Get-Changes host sync returns it after an operation.
+#: Assumption, counted from the vSphere 6.7 API's VirtualMachine data objects for a small VM: about 15
+#: virtual devices of a default VM (PCI, IDE and SCSI controllers, keyboard, pointer, video card, VMCI,
+#: disk, CD-ROM, floppy, NIC ...) x ~25 properties each, plus ~375 of its configuration (files, flags,
+#: resource allocation, boot and tools options), runtime, guest, summary, storage and file layout. Set
+#: from that count before fitting, not to improve the fit (the notebook shows the sensitivity).
+VM_STATE_PROPERTIES = 750.0
+#: Properties of one quick-statistics change (vim.vm.Summary.QuickStats in vSphere 6.7 has 20): the
+#: host-sync message of Figure 2 whose payload is fitted (``hostsync.bytes_per_change``).
+QUICKSTATS_PROPERTIES = 20.0
 #: Assumed payload of a SOAP request to the host and of a response that carries no VM state
 #: (task result, or a property change that is not a VM's state, e.g. a port group).
 CALL_REQUEST_BYTES = 2000.0
 CALL_RESPONSE_BYTES = 4000.0
+
+
+def vm_state_bytes(bytes_per_change):
+    """Bytes of one VM's state on the wire, from the host-sync message the study measured.
+
+    A host-sync change (Figure 2, ``bytes_per_change`` fitted to 3.75 Kbps at 24 VMs) carries the
+    :data:`QUICKSTATS_PROPERTIES` quick-statistics properties of one VM; the same property-update
+    encoding carries the :data:`VM_STATE_PROPERTIES` properties of a VM's full state:
+    ``bytes_per_change x VM_STATE_PROPERTIES / QUICKSTATS_PROPERTIES``. Used by the closing
+    Get-Changes of a VM operation and by the add-host inventory sync (one per registered VM): an
+    inventory fact (property counts) times a measured encoding, not a free size.
+    """
+    return v.nonneg("bytes_per_change", bytes_per_change) * VM_STATE_PROPERTIES / QUICKSTATS_PROPERTIES
 
 
 @dataclass(frozen=True)
@@ -39,64 +62,91 @@ class HostCall:
 
     Defaults (assumptions): :data:`CALL_REQUEST_BYTES` (2 KB SOAP request) and
     :data:`CALL_RESPONSE_BYTES` (4 KB task result or property change). A Get-Changes host sync
-    returns the final state of every VM the operation synced (:data:`BYTES_PER_VM_CONFIG` each).
+    returns the final state of ``synced_vms`` VMs (:func:`vm_state_bytes` each) instead.
     """
 
     name: str
     request_bytes: float = CALL_REQUEST_BYTES
     response_bytes: float = CALL_RESPONSE_BYTES
+    synced_vms: float = 0.0
+
+    def response_payload_bytes(self, vm_state_bytes_):
+        """Response payload (B): the plain response plus ``synced_vms`` VM states."""
+        return self.response_bytes + self.synced_vms * vm_state_bytes_
 
 
 def get_changes(name: str = "Get-Changes", synced_vms: int = 1) -> HostCall:
     """A Get-Changes host sync returning the state of ``synced_vms`` VMs (a plain response if 0)."""
-    return HostCall(name, response_bytes=synced_vms * BYTES_PER_VM_CONFIG if synced_vms else CALL_RESPONSE_BYTES)
+    if synced_vms:
+        return HostCall(name, response_bytes=0.0, synced_vms=float(synced_vms))
+    return HostCall(name)
 
 
-def _calls(*names, synced_vms: int = 1) -> tuple:
-    """Commands ``names`` followed by one Get-Changes host sync of ``synced_vms`` VMs."""
-    return (*(HostCall(n) for n in names), get_changes(synced_vms=synced_vms))
+def _seq(*names, synced_vms: int = 1) -> tuple:
+    """Stages of dependent commands ``names`` (one call each) then one Get-Changes of ``synced_vms`` VMs."""
+    return (*((HostCall(n),) for n in names), (get_changes(synced_vms=synced_vms),))
 
 
 def calls_from_sequence(messages) -> tuple:
     """Host calls from a sequence diagram's vCenter -> host messages (e.g. Figure 8's step list).
 
     ``"ReserveName request"`` becomes the call ``ReserveName``; a ``Get-Changes`` message is the
-    closing host sync of one VM's final state (:func:`get_changes`).
+    closing host sync of one VM's final state (:func:`get_changes`). Each waits for the previous
+    one's response (Figure 8: "if it receives back a response ... then"), one call per stage.
     """
     names = [m.replace(" request", "").replace(" command", "") for m in messages]
-    return tuple(get_changes(n, 1) if n.startswith("Get-Changes") else HostCall(n) for n in names)
+    return tuple((get_changes(n, 1) if n.startswith("Get-Changes") else HostCall(n),) for n in names)
 
 
-#: Host calls of each VCbench operation (Table 3) -- the structure of each operation, an assumption
-#: patterned on Figure 8: the command(s) to the host(s) and a final Get-Changes host sync that
-#: returns the final state of the VM(s) the operation created or changed (none when the VM leaves
-#: the host's inventory -- remove, unregister, the source of a vMotion -- or when the change is not
-#: a VM: port groups). Folder operations touch only vCenter's inventory (the paper: no host
-#: communication). ``create_vm`` (Figure 8's example) is built from the figure's data by the
-#: calibration (:func:`calls_from_sequence`).
+def flatten(stages) -> tuple:
+    """The host calls of an operation's stages, in order."""
+    return tuple(c for stage in stages for c in stage)
+
+
+#: Host calls of each VCbench operation (Table 3) as *stages*: the calls of one stage are independent
+#: and overlap on vpxd's persistent connections to the host(s); a stage starts when the previous one
+#: has answered (a critical path). The structure is an assumption patterned on Figure 8 (each step
+#: waits for the previous response): the command(s) to the host(s) and a final Get-Changes host sync
+#: that returns the final state of the VM(s) the operation created or changed (none when the VM
+#: leaves the host's inventory -- remove, unregister -- or when the change is not a VM: port groups).
+#: Independent calls: the three power-ons of a group power-on; vMotion's preparation of source and
+#: destination and its two closing host syncs; relocate's registration at the destination and
+#: unregistration at the source. Folder operations touch only vCenter's inventory (no host call).
+#: ``create_vm`` (Figure 8's example) is built from the figure's data by the calibration.
 OPERATION_CALLS: dict[str, tuple] = {
-    "add_port_group": _calls("AddPortGroup", synced_vms=0),
-    "remove_port_group": _calls("RemovePortGroup", synced_vms=0),
-    "clone_vm": _calls("ReserveName", "CloneVM", "RegisterVM"),
+    "add_port_group": _seq("AddPortGroup", synced_vms=0),
+    "remove_port_group": _seq("RemovePortGroup", synced_vms=0),
+    "clone_vm": _seq("ReserveName", "CloneVM", "RegisterVM"),
     "create_folder": (),
     "delete_folder": (),
-    "create_snapshot": _calls("CreateSnapshot"),
-    "delete_snapshot": _calls("RemoveSnapshot"),
-    "group_power_on": _calls("PowerOn VM 1", "PowerOn VM 2", "PowerOn VM 3", synced_vms=3),
-    "vmotion_vm": (*(HostCall(n) for n in ("PrepareDestination", "PrepareSource", "InitiateSource",
-                                           "CompleteDestination")),
-                   get_changes("Get-Changes source", 0), get_changes("Get-Changes destination", 1)),
-    "power_on_vm": _calls("PowerOn"),
-    "power_off_vm": _calls("PowerOff"),
-    "reconfigure_vm": _calls("Reconfigure"),
-    "register_vm": _calls("ReserveName", "RegisterVM"),
-    "unregister_vm": _calls("UnregisterVM", synced_vms=0),
-    "relocate_vm": _calls("ReserveName", "RelocateDisks", "RegisterDestination", "UnregisterSource"),
-    "remove_vm": _calls("DestroyVM", synced_vms=0),
-    "reset_vm": _calls("Reset"),
-    "suspend_vm": _calls("Suspend"),
-    "resume_vm": _calls("Resume"),
+    "create_snapshot": _seq("CreateSnapshot"),
+    "delete_snapshot": _seq("RemoveSnapshot"),
+    "group_power_on": ((HostCall("PowerOn VM 1"), HostCall("PowerOn VM 2"), HostCall("PowerOn VM 3")),
+                       (get_changes(synced_vms=3),)),
+    "vmotion_vm": ((HostCall("PrepareDestination"), HostCall("PrepareSource")), (HostCall("InitiateSource"),),
+                   (HostCall("CompleteDestination"),),
+                   (get_changes("Get-Changes source", 0), get_changes("Get-Changes destination", 1))),
+    "power_on_vm": _seq("PowerOn"),
+    "power_off_vm": _seq("PowerOff"),
+    "reconfigure_vm": _seq("Reconfigure"),
+    "register_vm": _seq("ReserveName", "RegisterVM"),
+    "unregister_vm": _seq("UnregisterVM", synced_vms=0),
+    "relocate_vm": ((HostCall("ReserveName"),), (HostCall("RelocateDisks"),),
+                    (HostCall("RegisterDestination"), HostCall("UnregisterSource")), (get_changes(synced_vms=1),)),
+    "remove_vm": _seq("DestroyVM", synced_vms=0),
+    "reset_vm": _seq("Reset"),
+    "suspend_vm": _seq("Suspend"),
+    "resume_vm": _seq("Resume"),
 }
+
+
+def vcenter_steps(stages) -> float:
+    """vCenter work items of an operation: the client request and its database commit, plus one per host call.
+
+    An operation's vCenter demand is ``vcenter_demand_per_step_s x steps``: a folder operation is one
+    step (no host), a clone five (four host calls), so per-operation demand follows what it does.
+    """
+    return 1.0 + len(flatten(stages))
 
 
 @dataclass(frozen=True)
@@ -105,86 +155,121 @@ class OpsParams:
 
     Attributes
     ----------
-    vcenter_demand_s : float
-        vCenter CPU/database service demand of one operation (s), a queueing station shared by all
-        clients. Fitted to ``figure10_vcbench_latency.csv``.
+    vcenter_demand_per_step_s : float
+        vCenter CPU/database service demand of one step of an operation (s): the client request
+        and its commit, or one host call's dispatch and result handling (:func:`vcenter_steps`).
+        Fitted to ``figure10_vcbench_latency.csv``.
     round_trips_per_call : float
-        Sequential vCenter <-> host round trips per host call, >= 1: the call itself (request and
-        response as whole messages) plus empty exchanges for task creation, progress and
+        vCenter <-> host round trips on a host call's critical path, >= 1: the call itself (request
+        and response as whole messages) plus empty exchanges for task creation, progress and
         completion (:func:`call_time_s`). Fitted to ``figure10_vcbench_latency.csv``.
     """
 
-    vcenter_demand_s: float
+    vcenter_demand_per_step_s: float
     round_trips_per_call: float
 
 
 def message_exchange_time_s(round_trips, request_bytes, response_bytes, link: network.Link):
-    """Time (s) of ``round_trips`` sequential short request/response exchanges on an idle connection.
+    """Time (s) of ``round_trips`` sequential request/response exchanges on a persistent connection.
 
-    :func:`vcperf.network.exchange_time_s` on a loss-free link (RTT, link rate and slow start from
-    the initial window) plus, per message, the loss recovery of a short message,
-    :func:`vcperf.network.message_loss_delay_s` (a lost segment of a message too short for three
-    duplicate ACKs waits one retransmission timeout). The steady-state loss-limited rate (PFTK) of
-    a bulk flow is not applied: a host call's messages fit in a few initial windows and its
-    connection restarts from idle (VCbench spreads its operations over 128 hosts, so one host's
-    link sees a call every few tens of seconds), so loss costs timeouts, not a smaller window.
+    Each exchange sends the request toward the host (``link.down_bps``) and the response back
+    (``link.up_bps``), each message costed by :func:`vcperf.network.message_time_s`: RTT, rate,
+    slow start from the initial window, and loss recovered once -- by fast retransmit, by
+    retransmission timeouts that can repeat (exponential backoff), or by the PFTK rate of a bulk
+    message, whichever binds.
     """
     n = v.nonneg("round_trips", round_trips)
     req = v.nonneg("request_bytes", request_bytes)
     resp = v.nonneg("response_bytes", response_bytes)
-    lossless = network.exchange_time_s(n, req, resp, link.bandwidth_bps, link.rtt_s, 0.0)
-    recovery = network.message_loss_delay_s(req, link.rtt_s, link.loss) + network.message_loss_delay_s(
-        resp, link.rtt_s, link.loss)
-    return lossless + n * recovery
+    return n * (link.message_time_s(req, "down") + link.message_time_s(resp, "up"))
 
 
-def call_time_s(call: HostCall, link: network.Link, round_trips_per_call):
+def call_time_s(call: HostCall, link: network.Link, round_trips_per_call, vm_state_bytes_=0.0):
     """Time (s) of one host call: one exchange carrying its request and its response as whole
     messages, then ``round_trips_per_call - 1`` empty exchanges (task creation, progress polls,
     completion), each :func:`message_exchange_time_s`.
 
-    ``round_trips_per_call`` must be >= 1 (the call itself is one round trip).
+    ``round_trips_per_call`` must be >= 1 (the call itself is one round trip); ``vm_state_bytes_``
+    is the size of one VM's state (:func:`vm_state_bytes`) for a Get-Changes call.
     """
     k = v.check_range("round_trips_per_call", round_trips_per_call, 1.0, math.inf, hi_open=True)
-    return message_exchange_time_s(1.0, call.request_bytes, call.response_bytes, link) + message_exchange_time_s(
+    resp = call.response_payload_bytes(v.nonneg("vm_state_bytes", vm_state_bytes_))
+    return message_exchange_time_s(1.0, call.request_bytes, resp, link) + message_exchange_time_s(
         k - 1.0, 0.0, 0.0, link)
 
 
-def operation_network_time_s(calls, link: network.Link, round_trips_per_call):
-    """Time (s) one operation with host calls ``calls`` spends in vCenter <-> host exchanges.
+def _shared(link: network.Link, n: int) -> network.Link:
+    """The fair share of ``link`` one of ``n`` concurrent calls gets (processor sharing)."""
+    if n <= 1:
+        return link
+    return link.with_rates(link.down_bps / n, link.up_bps / n)
 
-    The sum of :func:`call_time_s` over its host calls: RTT, link rate, slow start and loss
-    recovery of each message. Zero for an operation without host calls (the folder operations).
+
+def stage_time_s(stage, link: network.Link, round_trips_per_call, vm_state_bytes_=0.0):
+    """Time (s) of one stage: its calls overlap on the link, each at its fair share; the slowest ends it."""
+    if not stage:
+        return 0.0
+    shared = _shared(link, len(stage))
+    return np.max([call_time_s(c, shared, round_trips_per_call, vm_state_bytes_) for c in stage], axis=0)
+
+
+def operation_network_time_s(stages, link: network.Link, round_trips_per_call, vm_state_bytes_=0.0):
+    """Time (s) one operation spends in vCenter <-> host exchanges: its critical path.
+
+    The sum over its stages of :func:`stage_time_s` (independent calls of a stage overlap on the
+    persistent connections and share the link; dependent stages follow one another). Zero for an
+    operation without host calls (the folder operations).
     """
     k = v.check_range("round_trips_per_call", round_trips_per_call, 1.0, math.inf, hi_open=True)
     total = np.zeros(np.shape(k))
-    for call in calls:
-        total = total + call_time_s(call, link, k)
+    for stage in stages:
+        total = total + stage_time_s(stage, link, k, vm_state_bytes_)
     return total
 
 
-def network_times(mix: dict, link: network.Link, round_trips_per_call: float) -> dict:
-    """:func:`operation_network_time_s` of every operation of ``mix`` (name -> calls), vectorized."""
-    owners, req, resp = [], [], []
-    for op, calls in mix.items():
-        for call in calls:
-            owners.append(op)
-            req.append(call.request_bytes)
-            resp.append(call.response_bytes)
+def network_times(mix: dict, link: network.Link, round_trips_per_call: float, vm_state_bytes_=0.0) -> dict:
+    """:func:`operation_network_time_s` of every operation of ``mix`` (name -> stages), vectorized.
+
+    Every call of every stage is costed in one :func:`vcperf.network.message_time_s` evaluation per
+    direction (the same :func:`call_time_s` at each stage's fair share), then reduced to stage maxima
+    and per-operation sums.
+    """
+    k = float(v.check_range("round_trips_per_call", round_trips_per_call, 1.0, math.inf, hi_open=True))
+    owner, stage_id, share, req, resp = [], [], [], [], []
+    sid = 0
+    for op, stages in mix.items():
+        for stage in stages:
+            for c in stage:
+                owner.append(op)
+                stage_id.append(sid)
+                share.append(len(stage))
+                req.append(c.request_bytes)
+                resp.append(float(c.response_payload_bytes(vm_state_bytes_)))
+            sid += 1
     out = dict.fromkeys(mix, 0.0)
-    if not owners:
+    if not owner:
         return out
-    times = message_exchange_time_s(1.0, np.array(req), np.array(resp), link)
-    empty = float(message_exchange_time_s(max(round_trips_per_call - 1.0, 0.0), 0.0, 0.0, link))
-    for op, t in zip(owners, np.atleast_1d(times), strict=True):
-        out[op] += float(t) + empty
+    n = np.array(share, dtype=float)
+    down, up = link.down_bps / n, link.up_bps / n
+    rtt, p = link.rtt_s, link.loss
+    t = (network.message_time_s(np.array(req), down, rtt, p) + network.message_time_s(np.array(resp), up, rtt, p)
+         + (k - 1.0) * (network.message_time_s(0.0, down, rtt, p) + network.message_time_s(0.0, up, rtt, p)))
+    stage_t = np.zeros(sid)
+    np.maximum.at(stage_t, np.array(stage_id), t)
+    stage_owner = {}
+    for op, s_ in zip(owner, stage_id, strict=True):
+        stage_owner[s_] = op
+    for s_, op in stage_owner.items():
+        out[op] += float(stage_t[s_])
     return out
 
 
-def operation_transfer_floor_s(calls, link: network.Link) -> float:
-    """Pure transfer time of an operation's bytes over the link: ``bits / bandwidth`` (a lower bound)."""
-    bits = sum(8.0 * (c.request_bytes + c.response_bytes) for c in calls)
-    return bits / link.bandwidth_bps
+def operation_transfer_floor_s(stages, link: network.Link, vm_state_bytes_=0.0) -> float:
+    """Pure transfer time of an operation's bytes over the link: bits / rate each way (a lower bound)."""
+    calls = flatten(stages)
+    down = sum(8.0 * c.request_bytes for c in calls) / link.down_bps
+    up = sum(8.0 * float(c.response_payload_bytes(vm_state_bytes_)) for c in calls) / link.up_bps
+    return down + up
 
 
 @dataclass(frozen=True)
@@ -200,7 +285,7 @@ class VcbenchResult:
     per_operation_latency_s : dict
         Operation -> mean latency (Figure 11): its vCenter residence plus its own network time.
     vcenter_utilization : float
-        Busy fraction of each vCenter vCPU, ``X x vcenter_demand_s / vcpus``.
+        Busy fraction of each vCenter vCPU, ``X x mean demand / vcpus``.
     network_delay_s : float
         Mean network time per operation (the delay station's demand).
     clients : int
@@ -215,22 +300,28 @@ class VcbenchResult:
     clients: int
 
 
-def _stations(params: OpsParams, vcenter_vcpus: int, d_net: float):
+def _stations(d_vc: float, vcenter_vcpus: int, d_net: float):
     # Seidmann's approximation of an m-server station: a queue with D/m plus a delay of D(m-1)/m.
     m = vcenter_vcpus
-    return [params.vcenter_demand_s / m, params.vcenter_demand_s * (m - 1) / m, d_net]
+    return [d_vc / m, d_vc * (m - 1) / m, d_net]
+
+
+def _mix_demands(params: OpsParams, mix: dict) -> dict:
+    return {op: params.vcenter_demand_per_step_s * vcenter_steps(stages) for op, stages in mix.items()}
 
 
 def vcbench(link: network.Link, params: OpsParams, mix: dict, clients: int, vcenter_vcpus: int,
-            think_time_s: float = 0.0) -> VcbenchResult:
+            think_time_s: float = 0.0, vm_state_bytes_: float = 0.0) -> VcbenchResult:
     """VCbench throughput and latency over ``link`` (Figures 9-11 of ``001_36d9adf7ffa34fcf.txt``).
 
     A closed queueing network solved by exact MVA (:func:`vcperf.queueing.mva`): ``clients``
-    customers cycle through the vCenter CPU (demand ``vcenter_demand_s`` on ``vcenter_vcpus``
-    servers, in Seidmann's approximation [1]_: a queueing station with ``D/m`` plus a delay of
-    ``D(m-1)/m``) and a network delay station (mean :func:`operation_network_time_s` over a uniform
-    mix of the operations of ``mix``). Latency grows far slower than RTT because vCenter-local work
-    dominates on fast links and only the RTT-bound part of an operation scales with the RTT.
+    customers cycle through the vCenter CPU (mean demand of the mix, each operation's
+    ``vcenter_demand_per_step_s x`` :func:`vcenter_steps`, on ``vcenter_vcpus`` servers, in
+    Seidmann's approximation [1]_: a queueing station with ``D/m`` plus a delay of ``D(m-1)/m``) and
+    a network delay station (mean :func:`operation_network_time_s` over a uniform mix of the
+    operations of ``mix``). An operation's vCenter residence is the mix's scaled by its own demand.
+    Latency grows far slower than RTT because vCenter-local work dominates on fast links and only
+    the critical path of an operation's host calls scales with the RTT.
 
     Parameters
     ----------
@@ -239,13 +330,15 @@ def vcbench(link: network.Link, params: OpsParams, mix: dict, clients: int, vcen
     params : OpsParams
         vCenter demand and round trips per call (fitted).
     mix : dict
-        Operation name -> tuple of :class:`HostCall` (the study's 19 Table 3 operations).
+        Operation name -> stages of :class:`HostCall` (the study's 19 Table 3 operations).
     clients : int
         Concurrent SDK clients, in [1, 1000] (the study ran 8).
     vcenter_vcpus : int
         vCPUs of the vCenter appliance (8 in the study), >= 1.
     think_time_s : float
         Client think time between operations; 0: VCbench issues the next operation at once.
+    vm_state_bytes_ : float
+        Bytes of one VM's state (:func:`vm_state_bytes`) in the Get-Changes responses.
 
     References
     ----------
@@ -255,16 +348,18 @@ def vcbench(link: network.Link, params: OpsParams, mix: dict, clients: int, vcen
     n = v.integer("clients", clients, 1, 1000)
     m = v.integer("vcenter_vcpus", vcenter_vcpus, 1, 100000)
     z = float(v.nonneg("think_time_s", think_time_s))
-    net = network_times(mix, link, params.round_trips_per_call)
+    net = network_times(mix, link, params.round_trips_per_call, vm_state_bytes_)
     d_net = float(np.mean(list(net.values())))  # uniform mix
-    d_q, d_d, _ = stations = _stations(params, m, d_net)
+    demands = _mix_demands(params, mix)
+    d_vc = float(np.mean(list(demands.values())))
+    d_q, d_d, _ = stations = _stations(d_vc, m, d_net)
     res = queueing.mva(stations, n, z, delay_stations=[False, True, True])
     q_before = float(res.queue_length[n - 2, 0]) if n > 1 else 0.0  # arrival theorem
     vc_res = d_q * (1.0 + q_before) + d_d
     return VcbenchResult(
         throughput_per_s=float(res.throughput_per_s[-1]),
         mean_latency_s=float(res.response_time_s[-1]),
-        per_operation_latency_s={op: vc_res + net[op] for op in mix},
+        per_operation_latency_s={op: vc_res * demands[op] / d_vc + net[op] for op in mix},
         vcenter_utilization=float(res.utilization[-1, 0]),
         network_delay_s=d_net,
         clients=n,
@@ -272,7 +367,7 @@ def vcbench(link: network.Link, params: OpsParams, mix: dict, clients: int, vcen
 
 
 def vcbench_vs_clients(link: network.Link, params: OpsParams, mix: dict, max_clients: int, vcenter_vcpus: int,
-                       think_time_s: float = 0.0):
+                       think_time_s: float = 0.0, vm_state_bytes_: float = 0.0):
     """Throughput (ops/s) and mean latency (s) for 1..``max_clients`` closed-loop clients on ``link``.
 
     The same network as :func:`vcbench`, solved once by MVA for every population. Returns
@@ -280,21 +375,24 @@ def vcbench_vs_clients(link: network.Link, params: OpsParams, mix: dict, max_cli
     """
     n = v.integer("max_clients", max_clients, 1, 1000)
     m = v.integer("vcenter_vcpus", vcenter_vcpus, 1, 100000)
-    d_net = float(np.mean(list(network_times(mix, link, params.round_trips_per_call).values())))
-    res = queueing.mva(_stations(params, m, d_net), n, think_time_s, delay_stations=[False, True, True])
+    d_net = float(np.mean(list(network_times(mix, link, params.round_trips_per_call, vm_state_bytes_).values())))
+    d_vc = float(np.mean(list(_mix_demands(params, mix).values())))
+    res = queueing.mva(_stations(d_vc, m, d_net), n, think_time_s, delay_stations=[False, True, True])
     return res.n, res.throughput_per_s, res.response_time_s
 
 
-def operation_traffic_bytes(calls) -> tuple[float, float]:
+def operation_traffic_bytes(stages, vm_state_bytes_=0.0) -> tuple[float, float]:
     """Bytes (host -> vCenter, vCenter -> host) one operation moves, ACKs of each side included."""
     up = down = 0.0
-    for c in calls:
-        up += float(wire_bytes(c.response_bytes) + ack_bytes(c.request_bytes))
-        down += float(wire_bytes(c.request_bytes) + ack_bytes(c.response_bytes))
+    for c in flatten(stages):
+        resp = c.response_payload_bytes(vm_state_bytes_)
+        up += float(wire_bytes(resp) + ack_bytes(c.request_bytes))
+        down += float(wire_bytes(c.request_bytes) + ack_bytes(resp))
     return up, down
 
 
-def vcbench_host_traffic(result: VcbenchResult, mix: dict, n_hosts, background: HostSyncTraffic) -> HostSyncTraffic:
+def vcbench_host_traffic(result: VcbenchResult, mix: dict, n_hosts, background: HostSyncTraffic,
+                         vm_state_bytes_: float = 0.0) -> HostSyncTraffic:
     """Average traffic (bit/s) between vCenter and one host while VCbench runs (Figures 12-13).
 
     Operation traffic ``X x bytes per operation / n_hosts`` (operations spread evenly over the
@@ -302,6 +400,6 @@ def vcbench_host_traffic(result: VcbenchResult, mix: dict, n_hosts, background: 
     figures include). Falls with RTT because throughput does.
     """
     n = v.check_range("n_hosts", n_hosts, 1.0, math.inf, hi_open=True)
-    up, down = np.mean([operation_traffic_bytes(calls) for calls in mix.values()], axis=0)
+    up, down = np.mean([operation_traffic_bytes(stages, vm_state_bytes_) for stages in mix.values()], axis=0)
     rate = result.throughput_per_s / n
     return HostSyncTraffic(background.host_to_vc_bps + 8.0 * rate * up, background.vc_to_host_bps + 8.0 * rate * down)

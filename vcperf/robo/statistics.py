@@ -4,8 +4,9 @@
 One upload per host every upload interval (30 min) carries the 5-minute samples of every counter
 series (counters per entity x device instances, by statistics level, Table 2). The fitted bytes per
 sample come in :class:`StatsParams`; the study's intervals in :class:`StatsSchedule` and the counter
-counts (assumptions) in :class:`CounterModel`. Bursts of many hosts over a shared branch link are an
-M/G/1 queue (:func:`vcperf.queueing.mg1`).
+counts (assumptions) in :class:`CounterModel`. Bursts of many hosts over a shared branch link share
+it with other traffic as TCP flows (processor sharing, :func:`vcperf.queueing.ps_response_time_s`;
+the whole coupled link is :mod:`vcperf.robo.branch`).
 """
 
 from __future__ import annotations
@@ -187,21 +188,25 @@ def statistics_traffic(level, powered_on_vms, params: StatsParams, schedule: Sta
 
 @dataclass(frozen=True)
 class StatsLinkLoad:
-    """Statistics bursts of ``n_hosts`` hosts behind one branch link.
+    """Statistics bursts of ``n_hosts`` hosts behind one branch link, as TCP flows sharing it.
 
     Attributes
     ----------
     payload_bytes : ndarray
         One host's upload (B).
     burst_s : ndarray
-        Time one upload takes alone (:func:`vcperf.network.transfer_time_s`): the burst.
+        Time one upload takes alone (:func:`vcperf.network.message_time_s`): the burst.
     link_busy_s : ndarray
-        Time one upload occupies the link (wire bits / link rate): the M/G/1 service time.
+        Time one upload occupies the link (wire bits / link rate).
     busy_fraction : ndarray
-        Fraction of time the link carries statistics, ``n_hosts x link_busy_s / upload interval``.
-    waiting_time_s : ndarray
-        Mean delay a message of other traffic waits behind statistics bursts (M/G/1
-        Pollaczek-Khinchine waiting time); ``inf`` when ``busy_fraction >= 1``.
+        Offered load of statistics, ``n_hosts x link_busy_s / upload interval`` (may exceed 1).
+    added_delay_s : ndarray
+        Mean delay statistics add to a message of other traffic (``message_bytes``) sharing the link
+        with them as a TCP flow: processor sharing, ``x rho / (1 - rho)`` for a message that alone
+        takes ``x`` (:func:`vcperf.queueing.ps_response_time_s`), never more than ``x`` per upload in
+        flight (its share while they run) nor the time to send them (finite at overload).
+    concurrent_uploads : ndarray
+        Uploads in flight during a burst (one stagger group, more when groups overrun their slot).
     group_burst_s : ndarray
         Time to move the uploads of one stagger group together (hosts / host_groups uploads).
     group_overruns_slot : ndarray of bool
@@ -212,24 +217,33 @@ class StatsLinkLoad:
     burst_s: np.ndarray
     link_busy_s: np.ndarray
     busy_fraction: np.ndarray
-    waiting_time_s: np.ndarray
+    added_delay_s: np.ndarray
+    concurrent_uploads: np.ndarray
     group_burst_s: np.ndarray
     group_overruns_slot: np.ndarray
 
 
+#: Default message of "other traffic" whose added delay the capacity planner reports: a host call's
+#: 4 KB response (:data:`vcperf.robo.operations.CALL_RESPONSE_BYTES`).
+OTHER_MESSAGE_BYTES = 4000.0
+
+
 def statistics_link_load(n_hosts, link: network.Link, level, powered_on_vms, params: StatsParams,
-                         schedule: StatsSchedule, counters: CounterModel, powered_on_vms_sd=0.0) -> StatsLinkLoad:
+                         schedule: StatsSchedule, counters: CounterModel, powered_on_vms_sd=0.0,
+                         message_bytes=OTHER_MESSAGE_BYTES) -> StatsLinkLoad:
     """Will the statistics bursts of ``n_hosts`` hosts sharing ``link`` saturate it, and what delay do
     they add to other traffic?
 
-    Uploads are modelled as an M/G/1 queue at the link (:func:`vcperf.queueing.mg1`): arrivals
-    Poisson at ``n_hosts / upload_interval`` (each host once per upload interval), service time the
-    link occupancy of one upload (wire bits / link rate), whose squared coefficient of variation comes
-    from the spread of powered-on VMs across hosts (payload is affine in VMs, so
-    ``sd(S) = dS/dvm x powered_on_vms_sd``; 0 = identical hosts, M/D/1). The mean wait of a message
-    of other traffic is the M/G/1 waiting time (Poisson arrivals see time averages). vCenter's
-    stagger makes real arrivals more clustered than Poisson; ``group_burst_s`` is that deterministic
-    view: one group's uploads back to back.
+    Uploads go host -> vCenter (``link.up_bps``). Their offered load is
+    ``rho = n_hosts / upload_interval x link_busy_s``. Other traffic shares the link with them as TCP
+    flows do, by processor sharing: a message that alone needs ``x`` takes ``x / (1 - rho)`` on
+    average (M/G/1-PS, insensitive to the upload-size distribution, so the spread of VMs across
+    hosts does not change it), and never longer than ``x`` plus ``min(x, upload)`` per upload in
+    flight -- its fair share while they run, bounded by the time to send everything queued
+    (:func:`vcperf.queueing.ps_response_time_s`) -- so the delay is finite at overload. The
+    FCFS M/G/1 view this replaces made a small message wait behind whole uploads (seconds to
+    minutes), which TCP flows sharing a link do not see. ``group_burst_s`` is the deterministic
+    view of vCenter's stagger: one group's uploads together.
 
     Parameters
     ----------
@@ -244,29 +258,33 @@ def statistics_link_load(n_hosts, link: network.Link, level, powered_on_vms, par
     params, schedule, counters
         As in :func:`statistics_payload_bytes`.
     powered_on_vms_sd : float
-        Standard deviation of powered-on VMs across hosts, >= 0.
+        Standard deviation of powered-on VMs across hosts, >= 0 (no effect on the PS mean; checked).
+    message_bytes : float
+        Payload of the other-traffic message whose added delay is reported (default 4 KB).
     """
     n = v.check_range("n_hosts", n_hosts, 1.0, math.inf, hi_open=True)
     lvl = _levels(level)
     vms = v.nonneg("powered_on_vms", powered_on_vms)
-    sd = v.nonneg("powered_on_vms_sd", powered_on_vms_sd)
+    v.nonneg("powered_on_vms_sd", powered_on_vms_sd)
+    msg = v.nonneg("message_bytes", message_bytes)
     payload = _payload(lvl, vms, params, schedule, counters)
-    busy = 8.0 * wire_bytes(payload) / link.bandwidth_bps
-    slope = 8.0 * (_payload(lvl, vms + 1.0, params, schedule, counters) - payload) / link.bandwidth_bps
-    scv = (slope * sd / busy) ** 2
-    lam = n / schedule.upload_interval_s
-    rho = lam * busy
-    stable = rho < 1
-    q = queueing.mg1(np.where(stable, lam, 0.0), busy, scv)
-    wait = np.where(stable, q.waiting_time_s, np.inf)
+    busy = 8.0 * wire_bytes(payload) / link.up_bps
+    rho = n / schedule.upload_interval_s * busy
     group = np.ceil(n / schedule.host_groups)
-    group_burst = link.transfer_time_s(group * payload)
+    group_busy = group * busy
+    in_flight = np.minimum(n, group * np.maximum(1.0, np.ceil(group_busy / schedule.stagger_interval_s)))
+    x = 8.0 * wire_bytes(msg) / link.up_bps
+    # PS: while n other flows are active a job gets 1/(n+1) of the link, and each of them can take at
+    # most min(x, its own size) of service before the job is done: the job never waits longer.
+    added = queueing.ps_response_time_s(x, rho, in_flight * np.minimum(x, busy)) - x
+    group_burst = link.message_time_s(group * payload, "up")
     return StatsLinkLoad(
         payload_bytes=payload,
-        burst_s=link.transfer_time_s(payload),
+        burst_s=link.message_time_s(payload, "up"),
         link_busy_s=busy,
         busy_fraction=rho,
-        waiting_time_s=wait,
+        added_delay_s=added,
+        concurrent_uploads=in_flight,
         group_burst_s=group_burst,
         group_overruns_slot=group_burst > schedule.stagger_interval_s,
     )
@@ -275,8 +293,9 @@ def statistics_link_load(n_hosts, link: network.Link, level, powered_on_vms, par
 def statistics_upload_time_s(payload_bytes, link: network.Link):
     """Time (s) one host needs to upload a statistics payload over its branch link.
 
-    The upload is one bulk TCP transfer (:func:`vcperf.network.transfer_time_s`): on a slow link it
-    saturates the link for the whole time, which the study calls a statistics burst.
+    The upload is one bulk TCP message host -> vCenter (:func:`vcperf.network.message_time_s` on
+    ``link.up_bps``, loss charged once): on a slow link it saturates the link for the whole time,
+    which the study calls a statistics burst.
 
     Parameters
     ----------
@@ -286,7 +305,7 @@ def statistics_upload_time_s(payload_bytes, link: network.Link):
         The branch link.
     """
     v.nonneg("payload_bytes", payload_bytes)
-    return link.transfer_time_s(payload_bytes)
+    return link.message_time_s(payload_bytes, "up")
 
 
 def transfer_time_grid_s(payload_bytes, links: dict[str, network.Link]) -> dict[str, np.ndarray]:

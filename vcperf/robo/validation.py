@@ -48,8 +48,9 @@ def network_table(payload_bytes=None):
     """Table 1 of the study (testbed settings) beside what the model derives from each link.
 
     Columns: the printed bandwidth, RTT and loss (from ``data/robo2019/table01_networks.csv``) and
-    the model's steady TCP throughput and time to move ``payload_bytes`` (default: the study's
-    Level-4 statistics upload, ``stats_data_size_per_sync`` of ``figure06_stats_data_size.csv``).
+    the model's steady TCP throughput and time to move ``payload_bytes`` host -> vCenter with the one
+    loss model (:func:`vcperf.network.message_time_s`; default payload: the study's Level-4 statistics
+    upload, ``stats_data_size_per_sync`` of ``figure06_stats_data_size.csv``).
     """
     import pandas as pd
 
@@ -66,6 +67,6 @@ def network_table(payload_bytes=None):
             "rtt_ms": link.rtt_s * 1e3,
             "loss_percent": link.loss * 100,
             "model_tcp_throughput_Mbps": link.tcp_throughput_bps() / 1e6,
-            "model_transfer_time_s": float(link.transfer_time_s(payload_bytes)),
+            "model_transfer_time_s": float(link.message_time_s(payload_bytes, "up")),
         })
     return pd.DataFrame(records)

@@ -75,7 +75,7 @@ def network_whatif_update(bandwidth_bps: float | None = None, rtt_s: float | Non
     t = float(robo.statistics_upload_time_s(payload_bytes, link))
     rate = link.tcp_throughput_bps()
     panel = _network_panel()
-    panel.draw(link.transfer_time_s(PAYLOAD_GRID_BYTES), payload_bytes, t)
+    panel.draw(link.message_time_s(PAYLOAD_GRID_BYTES, "up"), payload_bytes, t)
     readout = (
         f"{payload_bytes / 1e6:.3g} MB over {bandwidth_bps / 1e6:.3g} Mbps, RTT {rtt_s * 1e3:.3g} ms, "
         f"loss {loss * 100:.3g} %: {t:.3g} s (TCP throughput {rate / 1e6:.3g} Mbps)"
@@ -397,68 +397,90 @@ def burst_figure(powered_on_vms=None, stated=None):
     return fig
 
 
-def _planner_curves(link, level, powered_on_vms, powered_on_vms_sd, max_hosts):
-    hosts = np.unique(np.round(np.logspace(0, np.log10(max_hosts), 80)))
-    load = robo.statistics_link_load(hosts, link, level, powered_on_vms, powered_on_vms_sd)
-    return hosts, load
+#: Largest VMs per host of the planner (the slider's max and the notebook parameter's range).
+PLANNER_MAX_VMS = 200
 
 
-def capacity_figure(link, n_hosts, level, powered_on_vms, powered_on_vms_sd=0.0, max_hosts=500):
-    """Capacity planner: statistics busy fraction and M/G/1 delay vs hosts behind ``link``."""
+def _planner_curves(link, level, powered_on_vms, max_hosts, operation="clone_vm"):
+    hosts = np.unique(np.round(np.logspace(0, np.log10(max_hosts), 60)))
+    load = robo.statistics_link_load(hosts, link, level, powered_on_vms)
+    shared = robo.plan(link, hosts, level, operation, powered_on_vms)
+    return hosts, load, shared
+
+
+def _required_text(target_s, link, n_hosts, level, powered_on_vms, operation):
+    need = robo.required_bandwidth_bps(target_s, n_hosts, link.rtt_s, link.loss, level, "operation_latency",
+                                       operation, powered_on_vms)
+    if not np.isfinite(need):
+        floor = float(robo.plan(network.Link(1e12, link.rtt_s, link.loss), n_hosts, level, operation,
+                                powered_on_vms).operation_latency_s)
+        return f"no bandwidth keeps {operation} under {target_s:.3g} s at this RTT/loss (>= {floor:.3g} s)"
+    return f"smallest link for {operation} <= {target_s:.3g} s: {need / 1e6:.3g} Mbps"
+
+
+def capacity_figure(link, n_hosts, level, powered_on_vms, powered_on_vms_sd=0.0, max_hosts=500,
+                    operation="clone_vm"):
+    """Branch planner: statistics load, the PS delay they add to a 4 KB message, and an operation's
+    latency during a statistics burst, vs hosts behind ``link`` (one shared link, TCP flows)."""
     import matplotlib.pyplot as plt
 
     use_style()
-    hosts, load = _planner_curves(link, level, powered_on_vms, powered_on_vms_sd, max_hosts)
-    here = robo.statistics_link_load(n_hosts, link, level, powered_on_vms, powered_on_vms_sd)
+    hosts, load, shared = _planner_curves(link, level, powered_on_vms, max_hosts, operation)
+    here = robo.plan(link, n_hosts, level, operation, powered_on_vms)
     fig, axes = plt.subplots(1, 2, figsize=(9.0, 3.4))
-    axes[0].loglog(hosts, 100 * load.busy_fraction)
+    axes[0].loglog(hosts, 100 * load.busy_fraction, label="statistics offered load")
     axes[0].axhline(100, color="k", ls=":", lw=0.8)
-    axes[0].plot([n_hosts], [100 * float(here.busy_fraction)], "o", color="C3", label=f"{n_hosts:g} hosts")
-    axes[0].set_ylabel("link busy with statistics (%)")
-    finite = np.isfinite(load.waiting_time_s)
-    axes[1].loglog(hosts[finite], np.maximum(load.waiting_time_s[finite], 1e-6))
-    if np.isfinite(float(here.waiting_time_s)):
-        axes[1].plot([n_hosts], [max(float(here.waiting_time_s), 1e-6)], "o", color="C3")
-    axes[1].set_ylabel("mean delay added to other traffic (s)")
+    axes[0].plot([n_hosts], [100 * float(here.offered_load)], "o", color="C3", label=f"{n_hosts:g} hosts (all traffic)")
+    axes[0].set_ylabel("uplink load (%)")
+    axes[1].loglog(hosts, np.maximum(load.added_delay_s, 1e-6), label="delay added to a 4 KB message (PS)")
+    axes[1].loglog(hosts, shared.operation_latency_s, label=f"{operation} during a burst")
+    axes[1].loglog(hosts, shared.operation_latency_idle_s, ls="--", color="C1", lw=0.8, label=f"{operation}, no burst")
+    axes[1].plot([n_hosts], [float(here.operation_latency_s)], "o", color="C3")
+    axes[1].set_ylabel("time (s)")
     for ax in axes:
         ax.set_xlabel("hosts behind the link")
-    axes[0].legend(fontsize=7, frameon=False)
-    fig.suptitle(f"{link.name}: Level-{level}, {powered_on_vms:g} VMs/host (M/G/1)", fontsize=9)
+        ax.legend(fontsize=7, frameon=False)
+    fig.suptitle(f"{link.name}: Level-{level}, {powered_on_vms:g} VMs/host (one shared link, processor sharing)",
+                 fontsize=9)
     plotting.finish(fig)
     return fig
 
 
 @fast_redraw
 def capacity_update(bandwidth_bps=None, rtt_s=None, loss=None, n_hosts=10, level=1, powered_on_vms=None,
-                    powered_on_vms_sd=0.0, name="what-if"):
-    """Model + redraw for the statistics capacity planner: returns ``(readout, png_bytes)``.
+                    powered_on_vms_sd=0.0, name="what-if", operation="clone_vm", target_s=10.0):
+    """Model + redraw for the branch-link planner: returns ``(readout, png_bytes)``.
 
     Defaults are the panel's starting values: the :data:`START_PRESET` link, 10 hosts, Level-1,
-    the testbed's powered-on VMs per host (:func:`vcperf.robo.testbed_powered_on_vms`), no spread.
+    the testbed's powered-on VMs per host (:func:`vcperf.robo.testbed_powered_on_vms`), ``clone_vm``
+    and a 10 s target. ``powered_on_vms_sd`` is accepted for compatibility (processor sharing is
+    insensitive to it).
     """
     bandwidth_bps, rtt_s, loss = _start_link(bandwidth_bps, rtt_s, loss)
     powered_on_vms = _testbed_vms() if powered_on_vms is None else powered_on_vms
     link = network.Link(bandwidth_bps, rtt_s, loss, name=name)
     load = robo.statistics_link_load(n_hosts, link, level, powered_on_vms, powered_on_vms_sd)
+    here = robo.plan(link, n_hosts, level, operation, powered_on_vms)
     rho = float(load.busy_fraction)
-    wait = float(load.waiting_time_s)
     verdict = "SATURATED (busy >= 100 %)" if rho >= 1 else ("heavily loaded" if rho > 0.5 else "fits")
     readout = (
         f"{n_hosts:g} hosts, Level-{level}, {powered_on_vms:g} VMs/host on {bandwidth_bps / 1e6:.3g} Mbps / "
-        f"{rtt_s * 1e3:.3g} ms: upload {float(load.payload_bytes) / 1e6:.3g} MB, burst {float(load.burst_s):.3g} s; "
-        f"link busy {100 * rho:.3g} % -> {verdict}; delay added to other traffic "
-        f"{'unbounded' if not np.isfinite(wait) else f'{wait * 1e3:.3g} ms'}; one 5-min group "
-        f"({int(np.ceil(n_hosts / robo.testbed().schedule.host_groups))} hosts) takes "
-        f"{float(load.group_burst_s):.3g} s{' (overruns its slot)' if bool(load.group_overruns_slot) else ''}"
+        f"{rtt_s * 1e3:.3g} ms: upload {float(load.payload_bytes) / 1e6:.3g} MB; statistics load {100 * rho:.3g} % "
+        f"-> {verdict}; delay added to a 4 KB message {float(load.added_delay_s) * 1e3:.3g} ms (PS); "
+        f"{int(float(here.concurrent_uploads))} uploads in a burst, each {float(here.statistics_delay_s):.3g} s; "
+        f"{operation} during the burst {float(here.operation_latency_s):.3g} s "
+        f"(no burst {float(here.operation_latency_idle_s):.3g} s); "
+        + _required_text(target_s, link, n_hosts, level, powered_on_vms, operation)
     )
-    hosts, curves = _planner_curves(link, level, powered_on_vms, powered_on_vms_sd, 500)
+    hosts, curves, shared = _planner_curves(link, level, powered_on_vms, 500, operation)
     panel = _capacity_panel()
-    panel.draw(hosts, curves, n_hosts, load, f"{link.name}: Level-{level}, {powered_on_vms:g} VMs/host (M/G/1)")
+    panel.draw(hosts, curves, shared, n_hosts, load, here,
+               f"{link.name}: Level-{level}, {powered_on_vms:g} VMs/host, {operation} (processor sharing)")
     return readout, panel.png()
 
 
 class _CapacityPanelFigure(_PanelFigure):
-    """The capacity planner as :func:`capacity_figure` draws it, updated in place."""
+    """The branch planner as :func:`capacity_figure` draws it, updated in place."""
 
     def __init__(self):
         self.fig = self._new_figure((9.0, 3.4))
@@ -467,10 +489,13 @@ class _CapacityPanelFigure(_PanelFigure):
         (self.busy,) = busy_ax.loglog([], [])
         busy_ax.axhline(100, color="k", ls=":", lw=0.8)
         (self.busy_here,) = busy_ax.plot([], [], "o", color="C3", label="hosts")
-        busy_ax.set_ylabel("link busy with statistics (%)")
-        (self.wait,) = wait_ax.loglog([], [])
+        busy_ax.set_ylabel("statistics load (%)")
+        (self.wait,) = wait_ax.loglog([], [], label="delay added to 4 KB (PS)")
+        (self.op,) = wait_ax.loglog([], [], label="operation during a burst")
+        (self.op_idle,) = wait_ax.loglog([], [], ls="--", lw=0.8, color="C1", label="operation, no burst")
         (self.wait_here,) = wait_ax.plot([], [], "o", color="C3")
-        wait_ax.set_ylabel("mean delay added to other traffic (s)")
+        wait_ax.set_ylabel("time (s)")
+        wait_ax.legend(fontsize=7, frameon=False)
         for ax in self.axes:
             ax.set_xlabel("hosts behind the link")
         self.legend = busy_ax.legend(fontsize=7, frameon=False)
@@ -478,14 +503,14 @@ class _CapacityPanelFigure(_PanelFigure):
         self.fig.subplots_adjust(left=0.08, right=0.98, bottom=0.13, top=0.9, wspace=0.25)
         _lean_axes(self.fig)
 
-    def draw(self, hosts, load, n_hosts, here, title):
+    def draw(self, hosts, load, shared, n_hosts, here_load, here, title):
         self.busy.set_data(hosts, 100 * load.busy_fraction)
-        self.busy_here.set_data([n_hosts], [100 * float(here.busy_fraction)])
+        self.busy_here.set_data([n_hosts], [100 * float(here_load.busy_fraction)])
         self.legend.get_texts()[0].set_text(f"{n_hosts:g} hosts")
-        finite = np.isfinite(load.waiting_time_s)
-        self.wait.set_data(hosts[finite], np.maximum(load.waiting_time_s[finite], 1e-6))
-        w = float(here.waiting_time_s)
-        self.wait_here.set_data(([n_hosts], [max(w, 1e-6)]) if np.isfinite(w) else ([], []))
+        self.wait.set_data(hosts, np.maximum(load.added_delay_s, 1e-6))
+        self.op.set_data(hosts, shared.operation_latency_s)
+        self.op_idle.set_data(hosts, shared.operation_latency_idle_s)
+        self.wait_here.set_data([n_hosts], [float(here.operation_latency_s)])
         self.title.set_text(title)
         self._rescale(*self.axes)
 
@@ -513,53 +538,80 @@ def _link_controls(preset):
     return choose, bw, rtt, loss
 
 
-def _wire_link_controls(choose, bw, rtt, loss, redraw):
+def _wire_link_controls(choose, bw, rtt, loss, redraw) -> dict:
+    """Wire a preset dropdown and three link sliders; returns the exact link state the model uses.
+
+    As in :func:`network_whatif`: log sliders round to their step and the browser echoes the rounded
+    value back, so a slider change within one step of the state is that echo -- it neither switches
+    the dropdown to "custom" nor moves the model off the preset. ``state`` holds the exact values
+    (Mbps, ms, %); ``redraw`` should read them.
+    """
+    import ipywidgets as w
+
+    start = network.preset(choose.value) if choose.value != "custom" else None
+    state = ({"bw": start.bandwidth_bps / 1e6, "rtt": start.rtt_s * 1e3, "loss": start.loss * 100} if start
+             else {"bw": bw.value, "rtt": rtt.value, "loss": loss.value})
+    sliders = {"bw": bw, "rtt": rtt, "loss": loss}
     busy = {"preset": False}
+
+    def is_echo(key, new):
+        old = state[key]
+        if isinstance(sliders[key], w.FloatLogSlider):
+            return old > 0 and abs(np.log10(new / old)) <= sliders[key].step
+        return abs(new - old) <= sliders[key].step / 2
 
     def on_preset(change):
         if change["new"] == "custom":
             return
         link = network.preset(change["new"])
+        state.update(bw=link.bandwidth_bps / 1e6, rtt=link.rtt_s * 1e3, loss=link.loss * 100)
         busy["preset"] = True
-        bw.value, rtt.value, loss.value = link.bandwidth_bps / 1e6, link.rtt_s * 1e3, link.loss * 100
+        bw.value, rtt.value, loss.value = state["bw"], state["rtt"], state["loss"]
         busy["preset"] = False
         redraw()
 
-    def on_slider(_):
-        if not busy["preset"]:
-            choose.value = "custom"
-            redraw()
+    def on_slider(change, key):
+        if busy["preset"] or is_echo(key, change["new"]):
+            return
+        state[key] = change["new"]
+        choose.value = "custom"
+        redraw()
 
     choose.observe(on_preset, names="value")
-    for s in (bw, rtt, loss):
-        s.observe(on_slider, names="value")
+    for key, slider in sliders.items():
+        slider.observe(lambda change, key=key: on_slider(change, key), names="value")
+    return state
 
 
-def capacity_planner(preset=START_PRESET, n_hosts=10, level=1, powered_on_vms=None):
-    """Statistics capacity planner: H hosts on a chosen link -- do bursts saturate it, what delay?"""
+def capacity_planner(preset=START_PRESET, n_hosts=10, level=1, powered_on_vms=None, operation="clone_vm",
+                     target_s=10.0):
+    """Branch-link planner: H hosts on a chosen link -- statistics load, an operation's latency during
+    the burst, and the smallest link that keeps it under a target."""
     import ipywidgets as w
 
     choose, bw, rtt, loss = _link_controls(preset)
     powered_on_vms = robo.testbed_powered_on_vms() if powered_on_vms is None else powered_on_vms
     hosts = w.IntSlider(value=n_hosts, min=1, max=500, description="hosts")
     lvl = w.Dropdown(options=[(_LEVEL_LABELS[x], x) for x in robo.LEVELS], value=level, description="stats level")
-    vms = w.FloatSlider(value=powered_on_vms, min=0, max=100, step=1, description="VMs per host")
-    sd = w.FloatSlider(value=0.0, min=0, max=50, step=1, description="VMs spread (sd)")
-    style_sliders(bw, rtt, loss, hosts, vms, sd)
+    vms = w.FloatSlider(value=powered_on_vms, min=0, max=PLANNER_MAX_VMS, step=1, description="VMs per host")
+    op = w.Dropdown(options=[*robo.operation_names(), "create_vm"], value=operation, description="operation")
+    target = w.FloatLogSlider(value=target_s, base=10, min=0, max=3, step=0.01, description="target s",
+                              readout_format=".3g")
+    style_sliders(bw, rtt, loss, hosts, vms, target)
     readout = w.Label()
     image = w.Image(format="png")
 
     def redraw(*_):
-        text, png = capacity_update(bw.value * 1e6, rtt.value / 1e3, loss.value / 100, hosts.value, lvl.value,
-                                    vms.value, sd.value)
+        text, png = capacity_update(state["bw"] * 1e6, state["rtt"] / 1e3, state["loss"] / 100, hosts.value,
+                                    lvl.value, vms.value, 0.0, operation=op.value, target_s=target.value)
         readout.value = text
         image.value = png
 
-    _wire_link_controls(choose, bw, rtt, loss, redraw)
-    for c in (hosts, lvl, vms, sd):
+    state = _wire_link_controls(choose, bw, rtt, loss, redraw)
+    for c in (hosts, lvl, vms, op, target):
         c.observe(lambda _: redraw(), names="value")
     redraw()
-    return w.VBox([choose, bw, rtt, loss, hosts, lvl, vms, sd, readout, image])
+    return w.VBox([choose, bw, rtt, loss, hosts, lvl, vms, op, target, readout, image])
 
 
 # ================================================================================================
@@ -578,7 +630,8 @@ def sequence_figure(operation="create_vm", link=None):
     use_style()
     link = link or network.preset("dsl_512k")
     p = robo.calibrate().ops
-    calls = robo.operation_calls(operation)
+    per_vm = robo.vm_state_bytes()
+    calls = robo.operations.flatten(robo.operation_calls(operation))
     lanes = {"client": 0.0, "vCenter": 1.0, "ESXi host": 2.0, "database": 3.0}
     n_rows = 2 * len(calls) + 3
     fig, ax = plt.subplots(figsize=(7.2, 0.45 * n_rows + 1.2))
@@ -594,12 +647,13 @@ def sequence_figure(operation="create_vm", link=None):
     y = 1
     arrow(y, "client", "vCenter", f"initiate {operation}")
     for call in calls:
-        t = float(robo.call_time_s(call, link, p.round_trips_per_call))
+        t = float(robo.call_time_s(call, link, p.round_trips_per_call, per_vm))
+        resp = float(call.response_payload_bytes(per_vm))
         y += 1
         arrow(y, "vCenter", "ESXi host", f"{call.name} ({call.request_bytes / 1e3:g} KB)", "C0")
         y += 1
         arrow(y, "ESXi host", "vCenter",
-              f"response ({call.response_bytes / 1e3:g} KB): {p.round_trips_per_call:.1f} RTTs, {t:.2f} s", "C1")
+              f"response ({resp / 1e3:.3g} KB): {p.round_trips_per_call:.1f} RTTs, {t:.2f} s", "C1")
     y += 1
     arrow(y, "vCenter", "database", "persist state", "C2")
     y += 1
@@ -671,6 +725,24 @@ def latency_vs_rtt_figure(stated=None):
     return fig
 
 
+def distinct_curves(curves: dict, rel_tol: float = 1e-6) -> list:
+    """Group curves that coincide (within ``rel_tol``): ``[(names, values), ...]`` in first-seen order.
+
+    Operations with the same structure (one command and a Get-Changes) have the same latency on
+    every network; Figure 11's legend lists each distinct curve once, with every operation it holds.
+    """
+    groups: list = []
+    for name, values in curves.items():
+        arr = np.asarray(values, dtype=float)
+        for names, ref in groups:
+            if np.allclose(arr, ref, rtol=rel_tol, atol=0.0):
+                names.append(name)
+                break
+        else:
+            groups.append(([name], arr))
+    return [(tuple(n), ref) for n, ref in groups]
+
+
 def per_operation_figure():
     """Figure 11: latency of each VCbench operation per network type (log y); folders flat."""
     import matplotlib.pyplot as plt
@@ -681,11 +753,13 @@ def per_operation_figure():
     ops = robo.operation_names()
     x = np.arange(len(nets))
     fig, ax = plt.subplots(figsize=(8.0, 4.4))
-    cmap = plt.get_cmap("tab20")
-    for i, op in enumerate(ops):
-        folder = "folder" in op
-        ax.semilogy(x, [r.per_operation_latency_s[op] for r in res], "-o" if folder else "-", ms=3,
-                    lw=2.4 if folder else 1.0, color="k" if folder else cmap(i % 20), label=op)
+    cmap = plt.get_cmap("tab10")
+    for i, (names, curve) in enumerate(distinct_curves({op: [r.per_operation_latency_s[op] for r in res]
+                                                        for op in ops})):
+        folder = all("folder" in op for op in names)
+        ax.semilogy(x, curve, "-o" if folder else "-", ms=3, lw=2.4 if folder else 1.0,
+                    color="k" if folder else cmap(i % 10),
+                    label="\n".join(", ".join(names[j:j + 3]) for j in range(0, len(names), 3)))
     ax.set_xticks(x, [network.preset(n).name for n in nets], rotation=20, fontsize=8)
     ax.set_ylabel("operation latency (s)")
     ax.legend(fontsize=6, ncol=1, frameon=False, bbox_to_anchor=(1.01, 1), loc="upper left")
@@ -748,12 +822,13 @@ def _operation_split(link: network.Link, clients: int, operation: str):
 
     Pure in its hashable inputs (a frozen :class:`vcperf.network.Link`, an int, a str), so the eight
     Table 1 networks of the operations panel are solved once per (clients, operation). ``create_vm``
-    is not in the VCbench mix: its vCenter time is any operation's (the folder operations', which
-    have no network time).
+    is not in the VCbench mix: its vCenter time is the folder operations' (one step, no network time)
+    times its own steps (:func:`vcperf.robo.operations.vcenter_steps`).
     """
     res = robo.vcbench(link, clients)
     t_net = float(robo.operation_network_time_s(operation, link))
-    total = res.per_operation_latency_s.get(operation, res.per_operation_latency_s["create_folder"] + t_net)
+    steps = robo.operations.vcenter_steps(robo.operation_calls(operation))
+    total = res.per_operation_latency_s.get(operation, res.per_operation_latency_s["create_folder"] * steps + t_net)
     return total - t_net, t_net, res
 
 
@@ -847,11 +922,11 @@ def operations_whatif(preset=START_PRESET, clients=8, operation="clone_vm"):
     image = w.Image(format="png")
 
     def redraw(*_):
-        text, png = operations_update(bw.value * 1e6, rtt.value / 1e3, loss.value / 100, n.value, op.value)
+        text, png = operations_update(state["bw"] * 1e6, state["rtt"] / 1e3, state["loss"] / 100, n.value, op.value)
         readout.value = text
         image.value = png
 
-    _wire_link_controls(choose, bw, rtt, loss, redraw)
+    state = _wire_link_controls(choose, bw, rtt, loss, redraw)
     for c in (n, op):
         c.observe(lambda _: redraw(), names="value")
     redraw()
