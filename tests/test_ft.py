@@ -350,3 +350,118 @@ NET = {"streams": 8.0, "socket_bytes": 4e6}
 def test_bad_input_raises_value_error_naming_the_parameter(call, name):
     with pytest.raises(ValueError, match=name):
         call()
+
+
+# --------------------------------------------------------------------------------------------
+# Issue 13: no counted row is a constant by construction; SMP-FT limit; properties (Hypothesis)
+# --------------------------------------------------------------------------------------------
+
+
+def test_every_counted_row_moves_with_the_parameters_or_is_a_bound():
+    import dataclasses
+
+    params = ft.calibrate()
+    tmap = {t.key: t for t in ft.targets()}
+    base = ft.predict(params, tuple(tmap))
+    moved = dict.fromkeys(tmap, False)
+    for f in dataclasses.fields(params):
+        for factor in (0.97, 1.03):
+            p = dataclasses.replace(params, **{f.name: getattr(params, f.name) * factor})
+            out = ft.predict(p, tuple(tmap))
+            for k in tmap:
+                moved[k] |= abs(out[k] - base[k]) > 1e-9 * max(abs(base[k]), 1e-300)
+    for k, t in tmap.items():
+        assert moved[k] or t.role == "bound", k
+
+
+def test_smp_ft_vcpu_limit_per_release():
+    assert ft.check_ft_vcpus(4) == 4
+    with pytest.raises(ValueError, match="vcpus"):
+        ft.check_ft_vcpus(8)  # vSphere 6.0: 4 vCPUs
+    assert ft.check_ft_vcpus(8, "6.7") == 8
+    with pytest.raises(ValueError, match="vcpus"):
+        ft.closed_loop(4, 0.1, 0.01, vcpus=6, checkpoint_interval_s=_e())
+    with pytest.raises(ValueError, match="release"):
+        ft.check_ft_vcpus(2, "5.5")
+    # each vCPU adds its state to every checkpoint: more vCPUs, longer stun
+    s = [float(ft.checkpoint_cycle(1e8, 5e-3, vcpus=c).stun_s) for c in (1, 2, 4)]
+    assert s[0] < s[1] < s[2]
+
+
+def test_ft_link_latency_share_turn_on_and_failover():
+    e = _e()
+    rtts = ft.metro_rtt_s(np.array([0.0, 10e3, 50e3, 100e3]))
+    d = ft.output_commit_delay_s(1e8, e, ft_ack_rtt_s=rtts)
+    assert np.all(np.diff(d) > 0)
+    shared = [float(ft.checkpoint_cycle(5e8, e, n_ft_vms=n).run_fraction) for n in (1, 2, 4)]
+    assert shared[0] > shared[1] > shared[2]
+    t10 = ft.turn_on_time_s(40e9, 8e9, 1e8, 10e9)
+    t25 = ft.turn_on_time_s(40e9, 8e9, 1e8, 25e9)
+    assert t25 < t10 and t10 > 8 * 48e9 / 10e9 * 0.99
+    assert ft.failover_time_s(1.0, e) > 1.0
+
+
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+_SET = settings(max_examples=40, deadline=None, derandomize=True)
+
+
+@_SET
+@given(rtt=st.floats(0.0, 0.02), drtt=st.floats(0.0, 0.02), loss=st.floats(0.0, 0.05), dloss=st.floats(0.0, 0.05),
+       link=st.floats(1e9, 100e9), dlink=st.floats(0.0, 100e9), dirty=st.floats(0.0, 2e9),
+       e=st.floats(1e-4, 0.05))
+def test_property_cycle_monotone_bounded_finite(rtt, drtt, loss, dloss, link, dlink, dirty, e):
+    kw = dict(ft_ack_rtt_s=rtt, ft_link_loss=loss)
+    base = ft.checkpoint_cycle(dirty, e, link, **kw)
+    worse_rtt = ft.checkpoint_cycle(dirty, e, link, ft_ack_rtt_s=rtt + drtt, ft_link_loss=loss)
+    worse_loss = ft.checkpoint_cycle(dirty, e, link, ft_ack_rtt_s=rtt, ft_link_loss=min(loss + dloss, 0.099))
+    better = ft.checkpoint_cycle(dirty, e, link + dlink, **kw)
+    for c in (base, worse_rtt, worse_loss, better):
+        for f in ("run_fraction", "output_commit_delay_s", "logging_bandwidth_bps", "stun_s"):
+            assert np.all(np.isfinite(getattr(c, f)))
+        assert 0 < float(c.run_fraction) <= 1
+    eps = 1e-12
+    assert float(worse_rtt.run_fraction) <= float(base.run_fraction) * (1 + eps)
+    assert float(worse_loss.run_fraction) <= float(base.run_fraction) * (1 + eps)
+    assert float(better.run_fraction) >= float(base.run_fraction) * (1 - eps)
+    # FT logging never exceeds the link
+    assert float(base.logging_bandwidth_bps) <= link * (1 + 1e-12)
+
+
+@_SET
+@given(uplink=st.floats(0.1e9, 40e9), rtt=st.floats(0.0, 0.01), drtt=st.floats(0.0, 0.01),
+       link=st.floats(1e9, 50e9), dlink=st.floats(0.0, 50e9), loss=st.floats(0.0, 0.02),
+       direction=st.sampled_from(["receive", "transmit"]))
+def test_property_netperf_throughput_monotone_in_the_ft_link(uplink, rtt, drtt, link, dlink, loss, direction):
+    e, net = _e(), _net()
+
+    def thr(r, lk, ls):
+        return float(ft.netperf_throughput_bps(uplink, direction, True, e, lk, ft_ack_rtt_s=r, ft_link_loss=ls,
+                                               vcpus=4, **net))
+
+    base = thr(rtt, link, loss)
+    assert np.isfinite(base) and 0 <= base <= uplink * (1 + 1e-12)
+    assert thr(rtt + drtt, link, loss) <= base * (1 + 1e-9)
+    assert thr(rtt, link, min(loss + 0.01, 0.099)) <= base * (1 + 1e-9)
+    assert thr(rtt, link + dlink, loss) >= base * (1 - 1e-9)
+    log = float(ft.netperf_ft_logging_bps(uplink, direction, e, link, ft_ack_rtt_s=rtt, ft_link_loss=loss, **net))
+    assert 0 <= log <= link * (1 + 1e-12)
+
+
+@settings(max_examples=15, deadline=None, derandomize=True)
+@given(rtt=st.floats(0.0, 0.005), drtt=st.floats(1e-5, 0.005), link=st.floats(1e9, 40e9), dlink=st.floats(1e9, 40e9),
+       dirty=st.floats(0.0, 5e7), n=st.integers(1, 64))
+def test_property_closed_loop_monotone_and_utilisation(rtt, drtt, link, dlink, dirty, n):
+    kw = dict(vcpus=4, external_delay_s=0.01, exchanges_per_op=2, dirty_bytes_per_op=dirty,
+              checkpoint_interval_s=_e())
+    base = ft.closed_loop(n, 0.05, 0.005, ft_link_bps=link, ft_ack_rtt_s=rtt, **kw)
+    slow = ft.closed_loop(n, 0.05, 0.005, ft_link_bps=link, ft_ack_rtt_s=rtt + drtt, **kw)
+    fast = ft.closed_loop(n, 0.05, 0.005, ft_link_bps=link + dlink, ft_ack_rtt_s=rtt, **kw)
+    assert slow.throughput_on_per_s <= base.throughput_on_per_s * (1 + 1e-9)
+    assert fast.throughput_on_per_s >= base.throughput_on_per_s * (1 - 1e-9)
+    for r in (base, slow, fast):
+        assert np.isfinite(r.throughput_on_per_s) and 0 < r.run_fraction <= 1
+        # vCPU utilisation under FT: run time share needed <= 1
+        assert r.throughput_on_per_s * 0.005 / 4 / r.run_fraction <= 1 + 1e-9
+        assert r.cpu_utilization_off <= 1
