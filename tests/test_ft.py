@@ -45,7 +45,13 @@ def test_receive_heavy_loads_the_ft_link_more_than_transmit_heavy():
     assert rx > 100 * max(tx, 1.0)
     for uplink in (1e9, 10e9):
         log_rx = ft.netperf_ft_logging_bps(uplink, "receive", e, **_net())
-        assert ft.netperf_ft_logging_bps(uplink, "transmit", e, **_net()) < 0.01 * log_rx
+        log_tx = ft.netperf_ft_logging_bps(uplink, "transmit", e, **_net())
+        # transmit buffers dirty headers and descriptors (issue 13): minimal per byte moved, not zero
+        thr_rx = ft.netperf_throughput_bps(uplink, "receive", True, e, **_net())
+        thr_tx = ft.netperf_throughput_bps(uplink, "transmit", True, e, **_net())
+        assert 0 < log_tx / thr_tx < 0.1 < 2.0 < log_rx / thr_rx
+        assert log_tx < log_rx
+        assert ft.netperf_ft_logging_bps(1e9, "transmit", e, **_net()) < 0.05 * log_rx if uplink == 1e9 else True
         assert log_rx < ft.DEFAULT_FT_LINK_BPS
     assert np.all(np.diff(ft.ft_logging_bandwidth_bps(np.linspace(0, 10e9, 11), 0.0, e)) > 0)
 
@@ -71,8 +77,9 @@ def test_added_latency_grows_with_interval_and_shrinks_with_link_speed():
     links = np.geomspace(1e9, 100e9, 10)
     d_link = ft.output_commit_delay_s(2e8, 5e-3, links)
     assert np.all(np.diff(d_link) < 0)
-    # idle guest: exactly E/2 + ack RTT (+ fixed stun)
-    assert ft.output_commit_delay_s(0.0, 4e-3) == pytest.approx(2e-3 + ft.DEFAULT_FT_ACK_RTT_S)
+    # idle guest: exactly E/2 + ack RTT + one vCPU's state over the link (+ fixed stun)
+    state_s = 8 * ft.VCPU_STATE_BYTES / (ft.DEFAULT_FT_LINK_BPS * TCP_PAYLOAD_FRACTION)
+    assert ft.output_commit_delay_s(0.0, 4e-3) == pytest.approx(2e-3 + ft.DEFAULT_FT_ACK_RTT_S + state_s)
 
 
 def test_run_fraction_and_working_set_cap():
@@ -80,7 +87,7 @@ def test_run_fraction_and_working_set_cap():
     assert np.all((cyc.run_fraction > 0) & (cyc.run_fraction <= 1))
     assert np.all(np.diff(cyc.run_fraction) < 0)
     capped = ft.checkpoint_cycle(1e11, 5e-3, working_set_bytes=1e6)
-    assert float(capped.dirty_bytes_per_epoch) == pytest.approx(1e6)
+    assert float(capped.dirty_bytes_per_epoch) == pytest.approx(1e6 + ft.VCPU_STATE_BYTES)
     assert capped.run_fraction > cyc.run_fraction[-1]
 
 
@@ -146,11 +153,15 @@ def test_heavier_load_loses_more_through_the_serial_stun():
 def test_iometer_and_cpu_bound_limits():
     for size in (2e3, 64e3):
         r = ft.testbed_iometer(size, 0.5)
-        assert 0.98 < r.throughput_ratio <= 1
-        # Figure 6 "nearly as much" (was a 5 % fidelity row; not a ledger row: 1 by construction)
-        assert abs(r.throughput_ratio - ft.iometer_paper_ratios()[f"{size / 1e3:g}KB"]) <= 0.05
+        assert 0.9 < r.throughput_ratio < 1  # mirrored writes wait the FT-link round trip and transfer
+        # Figure 6 "nearly as much" (a predicted ledger row now: the mean over the access patterns)
+        assert abs(r.throughput_ratio - ft.iometer_paper_ratios()[f"{size / 1e3:g}KB"]) <= 0.08
+        reads, writes = ft.testbed_iometer(size, 0.0), ft.testbed_iometer(size, 1.0)
+        assert writes.throughput_ratio < r.throughput_ratio < reads.throughput_ratio <= 1
+    assert ft.testbed_iometer(64e3, 1.0).throughput_ratio < ft.testbed_iometer(2e3, 1.0).throughput_ratio
     e = _e()
-    assert ft.kernel_compile_overhead_fraction(0.0, e) == pytest.approx(ft.DEFAULT_FT_ACK_RTT_S / e)
+    state_s = 8 * ft.VCPU_STATE_BYTES / (ft.DEFAULT_FT_LINK_BPS * TCP_PAYLOAD_FRACTION)
+    assert ft.kernel_compile_overhead_fraction(0.0, e) == pytest.approx((ft.DEFAULT_FT_ACK_RTT_S + state_s) / e)
     assert ft.kernel_compile_overhead_fraction(5e8, e) > ft.kernel_compile_overhead_fraction(1e7, e)
 
 
@@ -197,12 +208,14 @@ def test_fidelity_bounds_and_summary(rows):
     assert rx.kind == "bound" and rx.relation == "<" and rx.model_value < rx.paper_value and rx.passed
     assert rx.model_value > 0.7 * rx.paper_value
     # Figure 3's "meet or exceed 1 Gbps" on a 1 Gbps uplink: the model (best direction) is within 5 % of it
-    # (was a 5 % fidelity row) but below it -- uplink x run fraction -- so the bound fails honestly
+    # (was a 5 % fidelity row). Transmit: the NIC drains the released output during the stun, so the
+    # uplink stays busy and the bound holds (it failed when the uplink idled during the stun)
     reach = rows["netperf_1g_reach"]
-    assert abs(reach.rel_error) <= 0.05 and reach.passed is False
+    assert abs(reach.rel_error) <= 0.05 and reach.passed is True
+    assert rows["netperf_10g_reach"].passed is True
     counted = [r for r in rows.values() if r.kind in ("fitted", "predicted")]
     assert np.median(np.abs([r.rel_error for r in counted])) <= 0.05
-    assert len(rows) == 9
+    assert len(rows) == 17  # keyed by target: 6 fitted (+6 loo), 3 predicted, 7 bounds, 1 derived
     assert all(r.study == "ft2016" for r in rows.values())
 
 
@@ -223,15 +236,21 @@ def test_roles_of_the_ledger(rows):
     not a row (1 by construction)."""
     kinds = {k: r.kind for k, r in rows.items()}
     fitted = sorted(r.source.split("/")[1] for r in rows.values() if r.kind == "fitted")
-    assert fitted == sorted(["figure05_netperf_latency"] + ["figure12_vcenter_management_ops"] * 2
+    assert fitted == sorted(["figure02_kernel_compile", "figure05_netperf_latency"]
+                            + ["figure12_vcenter_management_ops"] * 2
                             + ["figure13_web_client_browsing", "figure14_vcenter_restart"])
     assert kinds["tcp_rr_rate_ratio"] == "derived"
     assert kinds["swingbench_throughput_ratio"] == "predicted"
-    assert {k for k, kind in kinds.items() if kind == "bound"} == {"netperf_1g_reach", "netperf_10g_receive"}
-    assert not any("iometer" in r.source for r in rows.values())
+    assert kinds["iometer_2KB_ratio"] == kinds["iometer_64KB_ratio"] == "predicted"
+    assert {k for k, kind in kinds.items() if kind == "bound"} == {
+        "netperf_1g_reach", "netperf_10g_reach", "netperf_10g_receive", "swingbench_response_up",
+        "dvdstore_throughput_down", "dvdstore_response_up", "brokerage_throughput_down"}
+    # every figure 2-14 contributes at least one row
+    figs = {r.source.split("/")[1][:8] for r in rows.values()}
+    assert figs >= {f"figure{n:02d}" for n in range(2, 15)}
     ident = protocol.identifiability(ft)
-    assert ident["n_params"] == 4 and ident["n_fit_points"] == 5 and ident["n_fit_groups"] == 5
-    assert ident["jacobian_rank"] == 4
+    assert ident["n_params"] == 5 and ident["n_fit_points"] == 6 and ident["n_fit_groups"] == 6
+    assert ident["jacobian_rank"] == 5
 
 
 def test_qualitative_statements():
@@ -243,7 +262,10 @@ def test_qualitative_statements():
 def test_loo_errors_are_reported():
     loo = ft.leave_one_out().set_index("key")
     vcenter = ["vcenter_load_a_ratio", "vcenter_load_b_ratio", "web_client_browse_on", "vcenter_restart_ratio"]
-    assert set(loo.index) == set(vcenter) | {"tcp_rr_latency_ratio"}
+    assert set(loo.index) == set(vcenter) | {"tcp_rr_latency_ratio", "kernel_compile_increase"}
+    # Figure 2 is the only number of the compile's dirtied memory: not estimable when left out
+    assert not loo.loc["kernel_compile_increase", "estimable"]
+    loo = loo.drop("kernel_compile_increase")
     assert loo["estimable"].all() and np.isfinite(loo["rel_error"]).all()
     # held-out error of each vCenter number when the other three calibrate (see the notebook)
     assert loo.loc[vcenter, "rel_error"].abs().max() < 0.3
@@ -328,3 +350,118 @@ NET = {"streams": 8.0, "socket_bytes": 4e6}
 def test_bad_input_raises_value_error_naming_the_parameter(call, name):
     with pytest.raises(ValueError, match=name):
         call()
+
+
+# --------------------------------------------------------------------------------------------
+# Issue 13: no counted row is a constant by construction; SMP-FT limit; properties (Hypothesis)
+# --------------------------------------------------------------------------------------------
+
+
+def test_every_counted_row_moves_with_the_parameters_or_is_a_bound():
+    import dataclasses
+
+    params = ft.calibrate()
+    tmap = {t.key: t for t in ft.targets()}
+    base = ft.predict(params, tuple(tmap))
+    moved = dict.fromkeys(tmap, False)
+    for f in dataclasses.fields(params):
+        for factor in (0.97, 1.03):
+            p = dataclasses.replace(params, **{f.name: getattr(params, f.name) * factor})
+            out = ft.predict(p, tuple(tmap))
+            for k in tmap:
+                moved[k] |= abs(out[k] - base[k]) > 1e-9 * max(abs(base[k]), 1e-300)
+    for k, t in tmap.items():
+        assert moved[k] or t.role == "bound", k
+
+
+def test_smp_ft_vcpu_limit_per_release():
+    assert ft.check_ft_vcpus(4) == 4
+    with pytest.raises(ValueError, match="vcpus"):
+        ft.check_ft_vcpus(8)  # vSphere 6.0: 4 vCPUs
+    assert ft.check_ft_vcpus(8, "6.7") == 8
+    with pytest.raises(ValueError, match="vcpus"):
+        ft.closed_loop(4, 0.1, 0.01, vcpus=6, checkpoint_interval_s=_e())
+    with pytest.raises(ValueError, match="release"):
+        ft.check_ft_vcpus(2, "5.5")
+    # each vCPU adds its state to every checkpoint: more vCPUs, longer stun
+    s = [float(ft.checkpoint_cycle(1e8, 5e-3, vcpus=c).stun_s) for c in (1, 2, 4)]
+    assert s[0] < s[1] < s[2]
+
+
+def test_ft_link_latency_share_turn_on_and_failover():
+    e = _e()
+    rtts = ft.metro_rtt_s(np.array([0.0, 10e3, 50e3, 100e3]))
+    d = ft.output_commit_delay_s(1e8, e, ft_ack_rtt_s=rtts)
+    assert np.all(np.diff(d) > 0)
+    shared = [float(ft.checkpoint_cycle(5e8, e, n_ft_vms=n).run_fraction) for n in (1, 2, 4)]
+    assert shared[0] > shared[1] > shared[2]
+    t10 = ft.turn_on_time_s(40e9, 8e9, 1e8, 10e9)
+    t25 = ft.turn_on_time_s(40e9, 8e9, 1e8, 25e9)
+    assert t25 < t10 and t10 > 8 * 48e9 / 10e9 * 0.99
+    assert ft.failover_time_s(1.0, e) > 1.0
+
+
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+_SET = settings(max_examples=40, deadline=None, derandomize=True)
+
+
+@_SET
+@given(rtt=st.floats(0.0, 0.02), drtt=st.floats(0.0, 0.02), loss=st.floats(0.0, 0.05), dloss=st.floats(0.0, 0.05),
+       link=st.floats(1e9, 100e9), dlink=st.floats(0.0, 100e9), dirty=st.floats(0.0, 2e9),
+       e=st.floats(1e-4, 0.05))
+def test_property_cycle_monotone_bounded_finite(rtt, drtt, loss, dloss, link, dlink, dirty, e):
+    kw = dict(ft_ack_rtt_s=rtt, ft_link_loss=loss)
+    base = ft.checkpoint_cycle(dirty, e, link, **kw)
+    worse_rtt = ft.checkpoint_cycle(dirty, e, link, ft_ack_rtt_s=rtt + drtt, ft_link_loss=loss)
+    worse_loss = ft.checkpoint_cycle(dirty, e, link, ft_ack_rtt_s=rtt, ft_link_loss=min(loss + dloss, 0.099))
+    better = ft.checkpoint_cycle(dirty, e, link + dlink, **kw)
+    for c in (base, worse_rtt, worse_loss, better):
+        for f in ("run_fraction", "output_commit_delay_s", "logging_bandwidth_bps", "stun_s"):
+            assert np.all(np.isfinite(getattr(c, f)))
+        assert 0 < float(c.run_fraction) <= 1
+    eps = 1e-12
+    assert float(worse_rtt.run_fraction) <= float(base.run_fraction) * (1 + eps)
+    assert float(worse_loss.run_fraction) <= float(base.run_fraction) * (1 + eps)
+    assert float(better.run_fraction) >= float(base.run_fraction) * (1 - eps)
+    # FT logging never exceeds the link
+    assert float(base.logging_bandwidth_bps) <= link * (1 + 1e-12)
+
+
+@_SET
+@given(uplink=st.floats(0.1e9, 40e9), rtt=st.floats(0.0, 0.01), drtt=st.floats(0.0, 0.01),
+       link=st.floats(1e9, 50e9), dlink=st.floats(0.0, 50e9), loss=st.floats(0.0, 0.02),
+       direction=st.sampled_from(["receive", "transmit"]))
+def test_property_netperf_throughput_monotone_in_the_ft_link(uplink, rtt, drtt, link, dlink, loss, direction):
+    e, net = _e(), _net()
+
+    def thr(r, lk, ls):
+        return float(ft.netperf_throughput_bps(uplink, direction, True, e, lk, ft_ack_rtt_s=r, ft_link_loss=ls,
+                                               vcpus=4, **net))
+
+    base = thr(rtt, link, loss)
+    assert np.isfinite(base) and 0 <= base <= uplink * (1 + 1e-12)
+    assert thr(rtt + drtt, link, loss) <= base * (1 + 1e-9)
+    assert thr(rtt, link, min(loss + 0.01, 0.099)) <= base * (1 + 1e-9)
+    assert thr(rtt, link + dlink, loss) >= base * (1 - 1e-9)
+    log = float(ft.netperf_ft_logging_bps(uplink, direction, e, link, ft_ack_rtt_s=rtt, ft_link_loss=loss, **net))
+    assert 0 <= log <= link * (1 + 1e-12)
+
+
+@settings(max_examples=15, deadline=None, derandomize=True)
+@given(rtt=st.floats(0.0, 0.005), drtt=st.floats(1e-5, 0.005), link=st.floats(1e9, 40e9), dlink=st.floats(1e9, 40e9),
+       dirty=st.floats(0.0, 5e7), n=st.integers(1, 64))
+def test_property_closed_loop_monotone_and_utilisation(rtt, drtt, link, dlink, dirty, n):
+    kw = dict(vcpus=4, external_delay_s=0.01, exchanges_per_op=2, dirty_bytes_per_op=dirty,
+              checkpoint_interval_s=_e())
+    base = ft.closed_loop(n, 0.05, 0.005, ft_link_bps=link, ft_ack_rtt_s=rtt, **kw)
+    slow = ft.closed_loop(n, 0.05, 0.005, ft_link_bps=link, ft_ack_rtt_s=rtt + drtt, **kw)
+    fast = ft.closed_loop(n, 0.05, 0.005, ft_link_bps=link + dlink, ft_ack_rtt_s=rtt, **kw)
+    assert slow.throughput_on_per_s <= base.throughput_on_per_s * (1 + 1e-9)
+    assert fast.throughput_on_per_s >= base.throughput_on_per_s * (1 - 1e-9)
+    for r in (base, slow, fast):
+        assert np.isfinite(r.throughput_on_per_s) and 0 < r.run_fraction <= 1
+        # vCPU utilisation under FT: run time share needed <= 1
+        assert r.throughput_on_per_s * 0.005 / 4 / r.run_fraction <= 1 + 1e-9
+        assert r.cpu_utilization_off <= 1

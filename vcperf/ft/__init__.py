@@ -21,14 +21,18 @@ Model functions take the checkpoint interval as an argument; the study's value i
 """
 
 from vcperf.ft.calibration import (
+    KERNEL_COMPILE_CPU_S,
     PARAM_DOCS,
     SEED,
     STUDY,
     FtParams,
     Params,
     Testbed,
+    brokerage_workload,
     calibrate,
     database_workload,
+    iometer_ratios,
+    kernel_compile_values,
     netperf_setup,
     netperf_uplinks_gbps,
     predict,
@@ -40,17 +44,28 @@ from vcperf.ft.calibration import (
     workload_vcpus,
 )
 from vcperf.ft.checkpoint import (
+    DEFAULT_DIRTY_BYTES_PER_TRANSMITTED_BYTE,
     DEFAULT_FT_ACK_RTT_S,
     DEFAULT_FT_LINK_BPS,
     DEFAULT_LOGGED_BYTES_PER_RECEIVED_BYTE,
+    DEFAULT_RELEASE,
     DEFAULT_STUN_FIXED_S,
+    FT_MAX_VCPUS,
+    VCPU_STATE_BYTES,
     CheckpointCycle,
+    KernelCompile,
     activity_time_s,
+    check_ft_vcpus,
     checkpoint_cycle,
+    failover_time_s,
+    ft_link_goodput_bps,
     ft_logging_bandwidth_bps,
+    kernel_compile,
     kernel_compile_overhead_fraction,
+    metro_rtt_s,
     output_commit_delay_s,
     run_fraction_at,
+    turn_on_time_s,
 )
 from vcperf.ft.netperf import (
     DEFAULT_VM_ROUND_TRIP_S,
@@ -95,6 +110,9 @@ __all__ = [
     "output_commit_delay_s", "run_fraction_at", "activity_time_s", "kernel_compile_overhead_fraction",
     "DEFAULT_VM_ROUND_TRIP_S", "TcpRrResult", "tcp_rr", "netperf_throughput_bps", "netperf_ft_logging_bps",
     "interval_from_latency_ratio", "ClosedLoopResult", "closed_loop", "closed_loop_at_utilization",
-    "cpu_for_utilization", "iometer", "SWINGBENCH_EXCHANGES_PER_TRANSACTION", "DVDSTORE_FIXED_EXCHANGES_PER_ORDER",
+    "cpu_for_utilization", "iometer", "DEFAULT_DIRTY_BYTES_PER_TRANSMITTED_BYTE", "DEFAULT_RELEASE", "FT_MAX_VCPUS",
+    "VCPU_STATE_BYTES", "KernelCompile", "check_ft_vcpus", "failover_time_s", "ft_link_goodput_bps", "kernel_compile",
+    "metro_rtt_s", "turn_on_time_s", "KERNEL_COMPILE_CPU_S", "brokerage_workload", "iometer_ratios",
+    "kernel_compile_values", "SWINGBENCH_EXCHANGES_PER_TRANSACTION", "DVDSTORE_FIXED_EXCHANGES_PER_ORDER",
     "IOMETER_OUTSTANDING_IOS", "DISK_RANDOM_IO_S", "IO_CPU_S", "load_clients", "vcenter_predictions",
 ]

@@ -1,26 +1,35 @@
 """The FT checkpoint cycle: stun, run fraction, output commit and FT logging traffic.
 
 Seed ``002_1123405df89c1006.txt`` ("vSphere FT Architecture", "Runtime State", "Transparent
-Failover"; VMware KB 406486 on FT network latency): the primary runs for one *epoch* (the
-checkpoint interval ``E``); then it is **stunned** while the pages it dirtied during the epoch (plus
-vCPU and device state) are shipped over the FT logging link to the secondary, and resumes when the
-secondary acknowledges. Network output produced during the epoch is **held** until that
-acknowledgement (output commit). Per epoch of run time ``E``::
+Failover"): the primary runs for one *epoch* (the checkpoint timer ``E``); then all its vCPUs are
+**stunned** while the pages it dirtied during the epoch plus every vCPU's register/device state are
+shipped over the FT logging link to the secondary, and it resumes when the secondary acknowledges.
+Network output produced during the epoch is **held** until that acknowledgement (output commit).
+Per epoch of run time ``E``::
 
-    dirty bytes       B = min(d E, working_set)          d: bytes dirtied per second of run time
-    stun              S = stun_fixed + 8 B / (L eff) + ack_rtt
-    run fraction      phi = E / (E + S)                  CPU-bound work slows by 1 / phi
-    output delay      Delta = E / 2 + S                  a packet waits for the rest of its epoch
-                                                          and for the checkpoint + acknowledgement
-    FT logging rate   8 B / eff / (E + S)  <=  L           (bits on the wire, never above the link)
+    dirty bytes       B = min(d E, working_set) + n_vcpu s_vcpu       d: bytes dirtied per run second
+    FT link rate      R = TCP goodput of the FT link share L / n_ft_vms over (rtt, loss)
+                          (vcperf.network.tcp_throughput_bps: window- and loss-bounded)
+    stun              S = stun_fixed + 8 B / R + rtt                   ship, then the ack round trip
+    checkpoint cycle  C = E + S                                        grows with rtt and 1 / bandwidth
+    run fraction      phi = E / C                                      CPU-bound work slows by 1 / phi
+    output delay      Delta = E / 2 + S                                a packet waits for the rest of
+                                                                       its epoch and for the commit
+    FT logging rate   8 B / eff / C  <=  L / n_ft_vms                  (bits on the wire)
 
-``L`` is the FT logging link rate and ``eff`` the TCP payload share of an Ethernet line rate,
-:data:`vcperf.network.TCP_PAYLOAD_FRACTION`. Received network data dirties guest memory several
-times (logged packet, vNIC receive ring, socket buffer), so receive-heavy loads load the FT link
-and transmit-heavy loads do not (Figures 3-4).
+``eff`` is the TCP payload share of an Ethernet line rate, :data:`vcperf.network.TCP_PAYLOAD_FRACTION`.
+Network I/O dirties guest memory in **both directions**: a received byte is logged to the secondary and
+written into the vNIC receive ring and the socket buffer (:data:`DEFAULT_LOGGED_BYTES_PER_RECEIVED_BYTE`);
+a transmitted segment is read by the vNIC by DMA (zero copy), but the guest writes its headers, the TX
+descriptor and the device writes the completion descriptor
+(:data:`DEFAULT_DIRTY_BYTES_PER_TRANSMITTED_BYTE`): receive-heavy loads load the FT link, transmit-heavy
+loads barely do (Figures 3-4).
 
-Pure functions of physical inputs: the checkpoint interval is always an argument (the study's
-calibrated value is ``vcperf.ft.calibrate().checkpoint_interval_s``).
+The FT link is a :class:`vcperf.network.Link`-like triple (``ft_link_bps``, ``ft_ack_rtt_s``,
+``ft_link_loss``): a metro-distance FT link (:func:`metro_rtt_s`) lengthens the acknowledgement and,
+through the TCP window, slows the transfer; several FT VMs on one logging NIC share it fairly
+(``n_ft_vms``). Pure functions of physical inputs: the checkpoint timer is always an argument (the
+study's calibrated value is ``vcperf.ft.calibrate().checkpoint_interval_s``).
 """
 
 from __future__ import annotations
@@ -31,21 +40,84 @@ from dataclasses import dataclass
 import numpy as np
 
 from vcperf import _validate as v
-from vcperf.network import TCP_PAYLOAD_FRACTION
+from vcperf import network
+from vcperf.network import DEFAULT_MSS_BYTES, TCP_PAYLOAD_FRACTION
 
 #: FT logging link rate: VMware requires/recommends a dedicated 10 GbE FT logging network for
 #: multi-vCPU FT in vSphere 6 (Performance Best Practices for vSphere 6.0, reference [1] of the seed).
 DEFAULT_FT_LINK_BPS = 10e9
-#: Round trip of the secondary's acknowledgement over the dedicated 10 GbE FT link (assumed: the
-#: seed does not print it; tens of microseconds host-to-host through one switch).
+#: Round trip of the secondary's acknowledgement over the dedicated 10 GbE FT link through one switch
+#: (assumed: the seed does not print it; tens of microseconds host to host).
 DEFAULT_FT_ACK_RTT_S = 50e-6
-#: Fixed part of the per-epoch stun besides shipping and the acknowledgement (vCPU/device state
-#: capture). Not identifiable from the seed's numbers, so 0 by default; a what-if knob.
+#: Fixed part of the per-epoch stun besides shipping and the acknowledgement (vCPU rendezvous). Not
+#: identifiable from the seed's numbers, so 0 by default; a what-if knob.
 DEFAULT_STUN_FIXED_S = 0.0
 #: Bytes put on the FT link per received byte: the received packet is logged to the secondary,
 #: DMA'd into the guest's vNIC receive ring, and copied into the socket/application buffer; the two
 #: guest writes dirty memory that the next checkpoint ships.
 DEFAULT_LOGGED_BYTES_PER_RECEIVED_BYTE = 3.0
+#: Bytes of guest memory a transmitted MSS-sized segment dirties: the Ethernet/IP/TCP headers the guest
+#: stack writes (54 B), a 16 B VMXNET3 TX descriptor and a 16 B TX completion descriptor; the payload
+#: is read by DMA and dirties nothing (zero-copy transmit, TSO). Per transmitted payload byte.
+DEFAULT_DIRTY_BYTES_PER_TRANSMITTED_BYTE = (54.0 + 16.0 + 16.0) / DEFAULT_MSS_BYTES
+#: vCPU register, FPU/XSAVE, LAPIC and device state shipped per vCPU at every checkpoint (assumed, a
+#: few KiB), so each added vCPU lengthens every stun.
+VCPU_STATE_BYTES = 8192.0
+#: Socket buffer of the FT logging connection (assumed 4 MiB, as the seed's netperf sockets): bounds
+#: the transfer rate to window / RTT on a metro-distance FT link.
+FT_SOCKET_BYTES = 4.0 * 2**20
+#: One-way propagation speed in optical fibre (about 2/3 c), m/s.
+FIBRE_SPEED_M_PER_S = 2.0e8
+#: Largest vCPU count of an FT-protected VM per vSphere release (SMP-FT; vSphere 6.0 introduced it with
+#: 4 vCPUs, 6.7 and 7.0 allow 8 with Enterprise Plus: VMware configuration maximums).
+FT_MAX_VCPUS = {"6.0": 4, "6.5": 4, "6.7": 8, "7.0": 8}
+#: The seed's release.
+DEFAULT_RELEASE = "6.0"
+
+
+def check_ft_vcpus(vcpus, release: str = DEFAULT_RELEASE) -> int:
+    """``vcpus`` as an int if an FT VM of vSphere ``release`` may have that many, else ValueError.
+
+    Seed ``002_1123405df89c1006.txt`` (vSphere 6.0 SMP-FT; Appendix B tests 1, 2 and 4 vCPUs); the
+    limits per release are :data:`FT_MAX_VCPUS`.
+    """
+    rel = v.choice("release", release, tuple(FT_MAX_VCPUS))
+    return v.integer("vcpus", vcpus, 1, FT_MAX_VCPUS[rel])
+
+
+def metro_rtt_s(distance_m, base_rtt_s=DEFAULT_FT_ACK_RTT_S):
+    """FT-link round trip over ``distance_m`` of fibre between the hosts: ``base + 2 d / (2e8 m/s)``.
+
+    Parameters
+    ----------
+    distance_m : float or array_like
+        One-way fibre distance, >= 0 (a metro FT link: 1-100 km).
+    base_rtt_s : float
+        Round trip through the switches and host stacks at zero distance (default 50 us).
+    """
+    d = v.nonneg("distance_m", distance_m)
+    return v.nonneg("base_rtt_s", base_rtt_s) + 2.0 * d / FIBRE_SPEED_M_PER_S
+
+
+def ft_link_goodput_bps(ft_link_bps=DEFAULT_FT_LINK_BPS, ft_ack_rtt_s=DEFAULT_FT_ACK_RTT_S, ft_link_loss=0.0,
+                        n_ft_vms=1):
+    """TCP goodput (payload bit/s) one FT VM gets on its logging link.
+
+    The link's fair share ``ft_link_bps / n_ft_vms`` at the TCP payload share, bounded by the FT
+    connection's window over the round trip and by loss (:func:`vcperf.network.tcp_throughput_bps`).
+    """
+    link = v.positive("ft_link_bps", ft_link_bps)
+    rtt = v.nonneg("ft_ack_rtt_s", ft_ack_rtt_s)
+    loss = v.check_range("ft_link_loss", ft_link_loss, 0.0, 1.0, hi_open=True)
+    n = v.check_range("n_ft_vms", n_ft_vms, 1.0, math.inf)
+    return _goodput(link, rtt, loss, n)
+
+
+def _goodput(link, rtt, loss, n):
+    share = np.asarray(link * TCP_PAYLOAD_FRACTION / n, dtype=float)
+    if np.all(np.asarray(loss) == 0) and np.all(np.asarray(rtt) * share <= 8.0 * FT_SOCKET_BYTES):
+        return share * np.ones(np.broadcast(share, rtt, loss).shape)  # window covers the BDP: the share rules
+    return network.tcp_throughput_bps(share, rtt, loss, rwnd_bytes=FT_SOCKET_BYTES)
 
 
 @dataclass(frozen=True, eq=False)
@@ -55,19 +127,21 @@ class CheckpointCycle:
     Attributes
     ----------
     dirty_bytes_per_epoch : ndarray
-        Bytes shipped per checkpoint.
+        Bytes shipped per checkpoint (dirty pages + vCPU state).
     transfer_s : ndarray
-        Time to ship them over the FT link.
+        Time to ship them over the FT link (its goodput, :func:`ft_link_goodput_bps`).
     stun_s : ndarray
-        Time the primary is paused per epoch (fixed part + transfer + acknowledgement).
+        Time the primary is paused per epoch (fixed part + transfer + acknowledgement round trip).
     epoch_wall_s : ndarray
-        Run time plus stun, seconds.
+        The checkpoint cycle: run time plus stun, seconds.
     run_fraction : ndarray
         ``E / (E + S)``: share of wall time the primary's vCPUs run.
     output_commit_delay_s : ndarray
         Mean time a network packet is held: ``E / 2 + S``.
     logging_bandwidth_bps : ndarray
-        Mean bit rate on the FT logging link (wire bits, headers included), <= link rate.
+        Mean bit rate on the FT logging link (wire bits, headers included), <= the VM's link share.
+    link_goodput_bps : ndarray
+        Payload rate the FT link gives this VM (share, window and loss bounded).
     """
 
     dirty_bytes_per_epoch: np.ndarray
@@ -77,6 +151,21 @@ class CheckpointCycle:
     run_fraction: np.ndarray
     output_commit_delay_s: np.ndarray
     logging_bandwidth_bps: np.ndarray
+    link_goodput_bps: np.ndarray
+
+    @property
+    def cycle_s(self) -> np.ndarray:
+        """Time between successive checkpoints (``epoch_wall_s``): responds to the FT link's RTT and rate."""
+        return self.epoch_wall_s
+
+
+def _link_consts(ft_link_bps, ft_ack_rtt_s, stun_fixed_s, ft_link_loss, n_ft_vms, vcpus):
+    """Validated (goodput bit/s, stun without the dirty pages: fixed + rtt + vCPU state transfer)."""
+    rate = ft_link_goodput_bps(ft_link_bps, ft_ack_rtt_s, ft_link_loss, n_ft_vms)
+    c = v.check_range("vcpus", vcpus, 1.0, max(FT_MAX_VCPUS.values()))
+    fixed = (v.nonneg("stun_fixed_s", stun_fixed_s) + np.asarray(ft_ack_rtt_s, dtype=float)
+             + 8.0 * c * VCPU_STATE_BYTES / rate)
+    return rate, fixed
 
 
 def checkpoint_cycle(
@@ -87,6 +176,9 @@ def checkpoint_cycle(
     ft_ack_rtt_s=DEFAULT_FT_ACK_RTT_S,
     stun_fixed_s=DEFAULT_STUN_FIXED_S,
     working_set_bytes=math.inf,
+    ft_link_loss=0.0,
+    n_ft_vms=1,
+    vcpus=1,
 ) -> CheckpointCycle:
     """Epoch, stun, run fraction, output-commit delay and FT traffic of a checkpointed VM.
 
@@ -97,20 +189,26 @@ def checkpoint_cycle(
     Parameters
     ----------
     dirty_rate_bytes_per_s : float or array_like
-        Bytes the guest dirties per second of run time (received network data counts with
-        :data:`DEFAULT_LOGGED_BYTES_PER_RECEIVED_BYTE`), >= 0.
+        Bytes the guest dirties per second of run time (network I/O counts with
+        :data:`DEFAULT_LOGGED_BYTES_PER_RECEIVED_BYTE` / :data:`DEFAULT_DIRTY_BYTES_PER_TRANSMITTED_BYTE`), >= 0.
     checkpoint_interval_s : float or array_like
-        Run time between checkpoints ``E`` (> 0). The study's value is calibrated to Figure 5
-        (``vcperf.ft.calibrate()``); vSphere adapts it dynamically (``ftcpt.cptIntervalUS``, KB 406486).
+        Run time between checkpoints ``E`` (the checkpoint timer, > 0). The study's value is
+        calibrated (``vcperf.ft.calibrate()``).
     ft_link_bps : float or array_like
-        FT logging link rate (default 10 GbE, the vSphere 6 recommendation).
+        FT logging link rate (default 10 GbE, the vSphere 6 recommendation), > 0.
     ft_ack_rtt_s : float or array_like
-        Acknowledgement round trip over the FT link (default 50 us, assumed).
+        FT-link round trip (default 50 us, assumed; :func:`metro_rtt_s` for a metro distance), >= 0.
     stun_fixed_s : float or array_like
-        Fixed stun per epoch besides shipping (default 0).
+        Fixed stun per epoch besides shipping (default 0), >= 0.
     working_set_bytes : float or array_like
         Pages rewritten within one epoch ship once: the dirty bytes per epoch are capped here
-        (default: no cap). Rounding to whole 4 KiB pages is ignored (sub-percent at these rates).
+        (default: no cap), > 0.
+    ft_link_loss : float or array_like
+        Packet loss on the FT link, in [0, 1).
+    n_ft_vms : float
+        FT VMs whose logging shares the link fairly (>= 1).
+    vcpus : float
+        vCPUs of the VM (1..8): each adds its state to every checkpoint.
 
     Returns
     -------
@@ -118,22 +216,22 @@ def checkpoint_cycle(
     """
     d = v.nonneg("dirty_rate_bytes_per_s", dirty_rate_bytes_per_s)
     e = v.positive("checkpoint_interval_s", checkpoint_interval_s)
-    link = v.positive("ft_link_bps", ft_link_bps)
-    rtt = v.nonneg("ft_ack_rtt_s", ft_ack_rtt_s)
-    fixed = v.nonneg("stun_fixed_s", stun_fixed_s)
     wss = v.check_range("working_set_bytes", working_set_bytes, 0.0, math.inf, lo_open=True)
+    rate, fixed = _link_consts(ft_link_bps, ft_ack_rtt_s, stun_fixed_s, ft_link_loss, n_ft_vms, vcpus)
+    state = np.asarray(vcpus, dtype=float) * VCPU_STATE_BYTES
     b = np.minimum(d * e, wss)
-    transfer = 8.0 * b / (link * TCP_PAYLOAD_FRACTION)
-    stun = fixed + transfer + rtt
+    transfer = 8.0 * b / rate
+    stun = fixed + transfer
     wall = e + stun
     return CheckpointCycle(
-        dirty_bytes_per_epoch=b,
-        transfer_s=transfer,
+        dirty_bytes_per_epoch=b + state,
+        transfer_s=transfer + 8.0 * state / rate,
         stun_s=stun,
         epoch_wall_s=wall,
         run_fraction=e / wall,
         output_commit_delay_s=e / 2.0 + stun,
-        logging_bandwidth_bps=8.0 * b / TCP_PAYLOAD_FRACTION / wall,
+        logging_bandwidth_bps=8.0 * (b + state) / TCP_PAYLOAD_FRACTION / wall,
+        link_goodput_bps=rate * np.ones_like(wall),
     )
 
 
@@ -143,14 +241,16 @@ def ft_logging_bandwidth_bps(
     checkpoint_interval_s,
     ft_link_bps=DEFAULT_FT_LINK_BPS,
     *,
+    transmit_rate_bps=0.0,
     logged_bytes_per_received_byte=DEFAULT_LOGGED_BYTES_PER_RECEIVED_BYTE,
+    dirty_bytes_per_transmitted_byte=DEFAULT_DIRTY_BYTES_PER_TRANSMITTED_BYTE,
     **cycle_kw,
 ):
-    """Mean FT logging traffic (bit/s on the wire) of a VM that receives and dirties memory.
+    """Mean FT logging traffic (bit/s on the wire) of a VM that receives, transmits and dirties memory.
 
     Figures 3-4 of ``002_1123405df89c1006.txt``: received data must reach the secondary (logged
     packet + dirtied receive buffers), so receive-heavy loads load the FT link; transmitted data is
-    read from guest memory and dirties nothing, so transmit-heavy loads do not.
+    read by DMA and dirties only headers and descriptors, so transmit-heavy loads barely do.
 
     Parameters
     ----------
@@ -160,18 +260,24 @@ def ft_logging_bandwidth_bps(
         Other memory dirtied per second of run time (bytes/s), >= 0.
     checkpoint_interval_s, ft_link_bps, **cycle_kw
         As in :func:`checkpoint_cycle`.
-    logged_bytes_per_received_byte : float
-        FT link bytes per received byte (default 3: logged packet, receive ring, socket buffer).
+    transmit_rate_bps : float or array_like
+        Network data the guest transmits per second of run time (bit/s), >= 0.
+    logged_bytes_per_received_byte, dirty_bytes_per_transmitted_byte : float
+        FT-link bytes per received byte (default 3) and dirtied bytes per transmitted byte (default
+        headers + descriptors per MSS), >= 0.
 
     Returns
     -------
     ndarray
-        Bit rate on the FT link; always below ``ft_link_bps`` (the primary is stunned while it ships).
+        Bit rate on the FT link; never above the VM's share of ``ft_link_bps`` (the primary is stunned
+        while it ships).
     """
     r = v.nonneg("receive_rate_bps", receive_rate_bps)
+    t = v.nonneg("transmit_rate_bps", transmit_rate_bps)
     d = v.nonneg("dirty_rate_bytes_per_s", dirty_rate_bytes_per_s)
     c = v.nonneg("logged_bytes_per_received_byte", logged_bytes_per_received_byte)
-    cyc = checkpoint_cycle(d + c * r / 8.0, checkpoint_interval_s, ft_link_bps, **cycle_kw)
+    ct = v.nonneg("dirty_bytes_per_transmitted_byte", dirty_bytes_per_transmitted_byte)
+    cyc = checkpoint_cycle(d + (c * r + ct * t) / 8.0, checkpoint_interval_s, ft_link_bps, **cycle_kw)
     return cyc.logging_bandwidth_bps
 
 
@@ -189,28 +295,28 @@ def output_commit_delay_s(dirty_rate_bytes_per_s, checkpoint_interval_s, ft_link
 def run_fraction_at(throughput_per_s, dirty_bytes_per_op, background_dirty_rate_bytes_per_s,
                     checkpoint_interval_s, ft_link_bps=DEFAULT_FT_LINK_BPS, *,
                     working_set_bytes=math.inf, ft_ack_rtt_s=DEFAULT_FT_ACK_RTT_S,
-                    stun_fixed_s=DEFAULT_STUN_FIXED_S):
+                    stun_fixed_s=DEFAULT_STUN_FIXED_S, ft_link_loss=0.0, n_ft_vms=1, vcpus=1):
     """Run fraction of a VM completing ``throughput_per_s`` operations per wall second.
 
     The memory dirtied per second of *run* time is ``bg + X m / phi``; solving
     ``phi = E / (E + S)`` with :func:`checkpoint_cycle`'s stun gives, without a working-set cap,
-    ``phi = E (1 - 8 X m / (L eff)) / (E + stun_fixed + ack_rtt + 8 bg E / (L eff))``: the VM is
-    stunned exactly while the link ships the operations' memory. With the cap, the stun is fixed.
-    Clipped at 1e-6 when the link cannot keep up (the primary is throttled).
+    ``phi = E (1 - 8 X m / R) / (E + S0 + 8 bg E / R)`` (``R`` the FT-link goodput, ``S0`` the stun
+    without dirty pages): the VM is stunned exactly while the link ships the operations' memory.
+    With the cap, the stun is fixed. Clipped at 1e-6 when the link cannot keep up (the primary is
+    throttled). Other parameters as in :func:`checkpoint_cycle`.
     """
     x = v.nonneg("throughput_per_s", throughput_per_s)
     m = v.nonneg("dirty_bytes_per_op", dirty_bytes_per_op)
     bg = v.nonneg("background_dirty_rate_bytes_per_s", background_dirty_rate_bytes_per_s)
     e = v.positive("checkpoint_interval_s", checkpoint_interval_s)
-    link = v.positive("ft_link_bps", ft_link_bps)
-    fixed = v.nonneg("stun_fixed_s", stun_fixed_s) + v.nonneg("ft_ack_rtt_s", ft_ack_rtt_s)
     wss = v.check_range("working_set_bytes", working_set_bytes, 0.0, math.inf, lo_open=True)
-    return _run_fraction(x, m, bg, e, link, fixed, wss)
+    rate, fixed = _link_consts(ft_link_bps, ft_ack_rtt_s, stun_fixed_s, ft_link_loss, n_ft_vms, vcpus)
+    return _run_fraction(x, m, bg, e, rate, fixed, wss)
 
 
-def _run_fraction(x, m, bg, e, link, fixed, wss):
-    """:func:`run_fraction_at` without input checks (for inner loops; ``fixed`` = stun_fixed + ack_rtt)."""
-    a = 8.0 / (link * TCP_PAYLOAD_FRACTION)
+def _run_fraction(x, m, bg, e, rate, fixed, wss):
+    """:func:`run_fraction_at` without input checks (``rate`` goodput, ``fixed`` stun without dirty pages)."""
+    a = 8.0 / rate
     phi_free = e * (1.0 - x * m * a) / (e + fixed + bg * e * a)
     phi_cap = e / (e + fixed + wss * a)
     with np.errstate(divide="ignore", invalid="ignore"):
@@ -218,10 +324,10 @@ def _run_fraction(x, m, bg, e, link, fixed, wss):
     return np.maximum(np.where(capped, phi_cap, phi_free), 1e-6)
 
 
-def _commit_delay(d, e, link, fixed, wss):
-    """Output-commit delay of :func:`checkpoint_cycle` without input checks (``fixed`` = stun_fixed + ack_rtt)."""
+def _commit_delay(d, e, rate, fixed, wss):
+    """Output-commit delay of :func:`checkpoint_cycle` without input checks."""
     b = np.minimum(d * e, wss)
-    return e / 2.0 + fixed + 8.0 * b / (link * TCP_PAYLOAD_FRACTION)
+    return e / 2.0 + fixed + 8.0 * b / rate
 
 
 def activity_time_s(duration_off_s, dirty_rate_bytes_per_s, exchanges, checkpoint_interval_s,
@@ -253,10 +359,111 @@ def kernel_compile_overhead_fraction(dirty_rate_bytes_per_s, checkpoint_interval
                                      ft_link_bps=DEFAULT_FT_LINK_BPS, **cycle_kw):
     """Relative increase of a CPU-bound job's run time under FT: ``1 / run_fraction - 1`` (Figure 2).
 
-    The kernel compile generates no network traffic, so only the stun counts. The seed gives the
-    increase in seconds (about 7 s) but not the FT-off compile time, so the model's fraction and
-    that number together imply a baseline (``vcperf.ft.implied_kernel_compile_baseline_s``).
-    Parameters as in :func:`checkpoint_cycle`.
+    The kernel compile generates no network traffic, so only the stun counts. Parameters as in
+    :func:`checkpoint_cycle`.
     """
     cyc = checkpoint_cycle(dirty_rate_bytes_per_s, checkpoint_interval_s, ft_link_bps, **cycle_kw)
     return 1.0 / cyc.run_fraction - 1.0
+
+
+@dataclass(frozen=True, eq=False)
+class KernelCompile:
+    """A parallel kernel compile on ``vcpus`` vCPUs, FT off and on (Figure 2; seconds)."""
+
+    vcpus: np.ndarray
+    time_off_s: np.ndarray
+    time_on_s: np.ndarray
+
+    @property
+    def increase_s(self) -> np.ndarray:
+        """FT-on minus FT-off compile time."""
+        return self.time_on_s - self.time_off_s
+
+
+def kernel_compile(vcpus, cpu_work_s, dirty_bytes, checkpoint_interval_s, ft_link_bps=DEFAULT_FT_LINK_BPS,
+                   *, release=DEFAULT_RELEASE, **cycle_kw) -> KernelCompile:
+    """Parallel kernel compile (``make -j``) FT off and on (seed Figure 2, Appendix B: 1/2/4 vCPUs).
+
+    The compile is CPU bound (100 % busy, no network): ``cpu_work_s`` of vCPU time spread over the
+    vCPUs, ``T_off = W / n``. It writes ``dirty_bytes`` of fresh memory in all (forked processes'
+    page tables, heaps, object files in the page cache), at ``dirty_bytes / T_off`` per run second, so
+    each vCPU added shortens the run but not the shipped memory; every vCPU's state ships at every
+    checkpoint. ``T_on = T_off / run_fraction``.
+
+    Parameters
+    ----------
+    vcpus : int or array_like
+        vCPUs (1..the release's FT limit, :func:`check_ft_vcpus`).
+    cpu_work_s : float
+        vCPU seconds of the compile, > 0.
+    dirty_bytes : float
+        Memory the compile dirties in all, >= 0.
+    checkpoint_interval_s, ft_link_bps, **cycle_kw
+        As in :func:`checkpoint_cycle`.
+    release : str
+        vSphere release for the vCPU limit (default "6.0").
+    """
+    n = np.asarray(vcpus, dtype=float)
+    for c in np.unique(n):
+        check_ft_vcpus(int(c) if float(c).is_integer() else c, release)
+    w = v.positive("cpu_work_s", cpu_work_s)
+    b = v.nonneg("dirty_bytes", dirty_bytes)
+    t_off = w / n
+    cyc = checkpoint_cycle(b / t_off, checkpoint_interval_s, ft_link_bps, vcpus=n, **cycle_kw)
+    return KernelCompile(vcpus=n, time_off_s=t_off, time_on_s=t_off / cyc.run_fraction)
+
+
+def turn_on_time_s(disk_bytes, memory_bytes, dirty_rate_bytes_per_s=0.0, ft_link_bps=DEFAULT_FT_LINK_BPS, *,
+                   ft_ack_rtt_s=DEFAULT_FT_ACK_RTT_S, ft_link_loss=0.0, n_ft_vms=1,
+                   storage_bps=math.inf):
+    """Time to turn FT on: the initial copy of the secondary over the FT link.
+
+    Seed "Storage": FT protection starts with a Storage vMotion of the VMDKs to the secondary, and the
+    VM is not protected until it completes; then its memory is copied like a vMotion pre-copy: pass 1
+    copies ``memory_bytes``, each later pass the memory dirtied during the previous one, a geometric
+    series ``M / R / (1 - d / R)``. A guest dirtying faster than the link is throttled to 90 % of it
+    (so the copy always converges, as vSphere slows the VM). ``R`` is the FT link's goodput
+    (:func:`ft_link_goodput_bps`), the disk copy runs at ``min(R, storage_bps)``.
+
+    Parameters
+    ----------
+    disk_bytes, memory_bytes : float or array_like
+        VMDK and memory size, >= 0.
+    dirty_rate_bytes_per_s : float or array_like
+        Guest memory dirty rate during the copy, >= 0.
+    ft_link_bps, ft_ack_rtt_s, ft_link_loss, n_ft_vms
+        As in :func:`checkpoint_cycle`.
+    storage_bps : float
+        Read/write rate of the datastores (default unbounded), > 0.
+    """
+    disk = v.nonneg("disk_bytes", disk_bytes)
+    mem = v.nonneg("memory_bytes", memory_bytes)
+    d = v.nonneg("dirty_rate_bytes_per_s", dirty_rate_bytes_per_s)
+    sto = v.check_range("storage_bps", storage_bps, 0.0, math.inf, lo_open=True)
+    rate = ft_link_goodput_bps(ft_link_bps, ft_ack_rtt_s, ft_link_loss, n_ft_vms) / 8.0  # bytes/s
+    ratio = np.minimum(d / rate, 0.9)
+    return disk / np.minimum(rate, sto / 8.0) + mem / rate / (1.0 - ratio)
+
+
+def failover_time_s(detection_s, checkpoint_interval_s, ft_link_bps=DEFAULT_FT_LINK_BPS, *,
+                    dirty_rate_bytes_per_s=0.0, arp_s=0.0, **cycle_kw):
+    """Time from a primary-host failure until the secondary serves the VM's clients.
+
+    Seed "Transparent Failover" / "Network": the secondary goes live from the last acknowledged
+    checkpoint once the failure is detected (``detection_s``, the FT heartbeat timeout: not printed,
+    an input), re-executes the work of the uncommitted epoch (on average half a checkpoint cycle:
+    clients saw none of its output), and announces the VM's MAC with a gratuitous ARP (``arp_s``).
+
+    Parameters
+    ----------
+    detection_s : float or array_like
+        Failure detection time, >= 0.
+    checkpoint_interval_s, ft_link_bps, dirty_rate_bytes_per_s, **cycle_kw
+        As in :func:`checkpoint_cycle`.
+    arp_s : float
+        Gratuitous ARP propagation, >= 0.
+    """
+    det = v.nonneg("detection_s", detection_s)
+    arp = v.nonneg("arp_s", arp_s)
+    cyc = checkpoint_cycle(dirty_rate_bytes_per_s, checkpoint_interval_s, ft_link_bps, **cycle_kw)
+    return det + cyc.epoch_wall_s / 2.0 + arp

@@ -14,12 +14,13 @@ import numpy as np
 from vcperf import _validate as v
 from vcperf import network, queueing
 from vcperf.ft.checkpoint import (
+    DEFAULT_DIRTY_BYTES_PER_TRANSMITTED_BYTE,
     DEFAULT_FT_ACK_RTT_S,
     DEFAULT_FT_LINK_BPS,
     DEFAULT_LOGGED_BYTES_PER_RECEIVED_BYTE,
     DEFAULT_STUN_FIXED_S,
+    _link_consts,
     checkpoint_cycle,
-    ft_logging_bandwidth_bps,
     output_commit_delay_s,
 )
 
@@ -27,6 +28,9 @@ from vcperf.ft.checkpoint import (
 #: VM network through the ESXi virtual switch (assumed: the seed does not print Figure 5's bars; a
 #: few tens of microseconds is typical). Figure 5's stated ratio is relative to it.
 DEFAULT_VM_ROUND_TRIP_S = 50e-6
+#: Rate at which the 4-vCPU netperf guest's TCP stack can produce or consume data while it runs
+#: (assumed: VMXNET3 with TSO/LRO moves well over 10 Gbps; the seed's FT-off runs are uplink bound).
+DEFAULT_GUEST_STACK_BPS = 20e9
 
 
 def netperf_throughput_bps(
@@ -40,17 +44,23 @@ def netperf_throughput_bps(
     socket_bytes,
     guest_dirty_rate_bytes_per_s=0.0,
     logged_bytes_per_received_byte=DEFAULT_LOGGED_BYTES_PER_RECEIVED_BYTE,
+    dirty_bytes_per_transmitted_byte=DEFAULT_DIRTY_BYTES_PER_TRANSMITTED_BYTE,
     vm_round_trip_s=DEFAULT_VM_ROUND_TRIP_S,
+    guest_stack_bps=DEFAULT_GUEST_STACK_BPS,
     **cycle_kw,
 ):
     """Unidirectional netperf TCP throughput (bit/s) of the VM, FT on or off (Figures 3-4).
 
-    While running, the VM moves data at the TCP rate of its uplink
+    Receive: while running, the VM takes data at the TCP rate of its uplink
     (:func:`vcperf.network.tcp_throughput_bps` with ``streams x socket_bytes`` of window over the
-    round trip plus the output-commit delay); it is paused for the stun, so the wall-clock rate is
-    that times the run fraction. Receiving dirties ``logged_bytes_per_received_byte`` bytes of
-    checkpoint per byte, which lengthens the stun: the receive rate under FT is bounded by about
-    ``L eff / logged_bytes_per_received_byte``. Transmitting dirties nothing.
+    round trip plus the output-commit delay, at most ``guest_stack_bps``); it is paused for the stun,
+    so the wall-clock rate is that times the run fraction. Receiving dirties
+    ``logged_bytes_per_received_byte`` bytes of checkpoint per byte, which lengthens the stun: the
+    receive rate under FT is bounded by about ``L eff / logged_bytes_per_received_byte``.
+    Transmit: the guest produces data only while running (``guest_stack_bps x run fraction``), but
+    the uplink drains the held output during the stun, so the rate is the uplink's TCP rate over the
+    delayed round trip; transmit dirties only headers and descriptors
+    (``dirty_bytes_per_transmitted_byte``).
 
     Parameters
     ----------
@@ -67,10 +77,12 @@ def netperf_throughput_bps(
         Parallel streams and socket buffer per stream (Appendix B: 8 and 4 MB, ``testbed()``), > 0.
     guest_dirty_rate_bytes_per_s : float
         Memory the guest dirties besides received data (default 0).
-    logged_bytes_per_received_byte : float
+    logged_bytes_per_received_byte, dirty_bytes_per_transmitted_byte : float
         See :func:`vcperf.ft.ft_logging_bandwidth_bps`.
     vm_round_trip_s : float
         Base round trip VM <-> client (default 50 us, assumed).
+    guest_stack_bps : float
+        Guest TCP stack rate while running (default 20 Gbps, assumed), > 0.
     """
     u = v.positive("uplink_bps", uplink_bps)
     v.choice("direction", direction, ("receive", "transmit"))
@@ -79,39 +91,52 @@ def netperf_throughput_bps(
     window = v.positive("streams", streams) * v.positive("socket_bytes", socket_bytes)
     g = v.nonneg("guest_dirty_rate_bytes_per_s", guest_dirty_rate_bytes_per_s)
     c = v.nonneg("logged_bytes_per_received_byte", logged_bytes_per_received_byte)
+    ct = v.nonneg("dirty_bytes_per_transmitted_byte", dirty_bytes_per_transmitted_byte)
+    stack = v.positive("guest_stack_bps", guest_stack_bps)
     if not ft_enabled:
-        return network.tcp_throughput_bps(u, rt, 0.0, rwnd_bytes=window)
-    rx = u if direction == "receive" else 0.0
-    cyc = checkpoint_cycle(g + c * rx / 8.0, e, ft_link_bps, **cycle_kw)
-    running = network.tcp_throughput_bps(u, rt + cyc.output_commit_delay_s, 0.0, rwnd_bytes=window)
-    return running * cyc.run_fraction
+        return np.minimum(network.tcp_throughput_bps(u, rt, 0.0, rwnd_bytes=window), stack)
+    if direction == "receive":
+        cyc = checkpoint_cycle(g + c * np.minimum(u, stack) / 8.0, e, ft_link_bps, **cycle_kw)
+        running = np.minimum(network.tcp_throughput_bps(u, rt + cyc.output_commit_delay_s, 0.0, rwnd_bytes=window),
+                             stack)
+        return running * cyc.run_fraction
+    # transmit: the guest produces only while it runs, but the NIC drains the released output during
+    # the stun, so the uplink stays busy as long as the windows cover the held data.
+    cyc = checkpoint_cycle(g + ct * np.minimum(u, stack) / 8.0, e, ft_link_bps, **cycle_kw)
+    wire = network.tcp_throughput_bps(u, rt + cyc.output_commit_delay_s, 0.0, rwnd_bytes=window)
+    return np.minimum(wire, stack * cyc.run_fraction)
 
 
 def netperf_ft_logging_bps(uplink_bps, direction: str, checkpoint_interval_s, ft_link_bps=DEFAULT_FT_LINK_BPS, *,
                            streams, socket_bytes,
-                           logged_bytes_per_received_byte=DEFAULT_LOGGED_BYTES_PER_RECEIVED_BYTE):
+                           logged_bytes_per_received_byte=DEFAULT_LOGGED_BYTES_PER_RECEIVED_BYTE,
+                           dirty_bytes_per_transmitted_byte=DEFAULT_DIRTY_BYTES_PER_TRANSMITTED_BYTE,
+                           **cycle_kw):
     """FT logging traffic (bit/s) while netperf runs under FT (the reference traffic of Figures 3-4).
 
-    The guest receives (or sends) at the uplink's TCP rate while running
-    (:func:`netperf_throughput_bps`); received data is logged, sent data is not.
+    The guest receives (or sends) at :func:`netperf_throughput_bps`; per second of run time that is
+    the wall-clock rate over the run fraction. Received data is logged and dirties buffers, sent data
+    dirties only headers and descriptors.
 
     Parameters
     ----------
     uplink_bps : float or array_like
         VM network uplink rate, > 0.
     direction : {"receive", "transmit"}
-    checkpoint_interval_s, ft_link_bps, streams, socket_bytes, logged_bytes_per_received_byte
+    checkpoint_interval_s, ft_link_bps, streams, socket_bytes, logged_bytes_per_received_byte,
+    dirty_bytes_per_transmitted_byte, **cycle_kw
         As in :func:`netperf_throughput_bps`.
     """
     u = v.positive("uplink_bps", uplink_bps)
     v.choice("direction", direction, ("receive", "transmit"))
-    e, link, c = checkpoint_interval_s, ft_link_bps, logged_bytes_per_received_byte
-    if direction == "transmit":
-        return ft_logging_bandwidth_bps(np.zeros_like(u), 0.0, e, link, logged_bytes_per_received_byte=c)
-    wall = netperf_throughput_bps(u, "receive", True, e, link, streams=streams, socket_bytes=socket_bytes,
-                                  logged_bytes_per_received_byte=c)
-    running = wall / checkpoint_cycle(c * u / 8.0, e, link).run_fraction
-    return ft_logging_bandwidth_bps(running, 0.0, e, link, logged_bytes_per_received_byte=c)
+    v.positive("streams", streams), v.positive("socket_bytes", socket_bytes)
+    c = v.nonneg("logged_bytes_per_received_byte", logged_bytes_per_received_byte)
+    ct = v.nonneg("dirty_bytes_per_transmitted_byte", dirty_bytes_per_transmitted_byte)
+    coef = c if direction == "receive" else ct
+    # the same cycle netperf_throughput_bps runs under: the guest moves data at the uplink rate while running
+    cyc = checkpoint_cycle(coef * np.minimum(u, DEFAULT_GUEST_STACK_BPS) / 8.0, checkpoint_interval_s, ft_link_bps,
+                           **cycle_kw)
+    return cyc.logging_bandwidth_bps
 
 
 @dataclass(frozen=True)
@@ -162,22 +187,26 @@ def tcp_rr(checkpoint_interval_s, vm_round_trip_s=DEFAULT_VM_ROUND_TRIP_S, ft_li
 
 
 def interval_from_latency_ratio(latency_ratio, vm_round_trip_s=DEFAULT_VM_ROUND_TRIP_S, *,
-                                ft_ack_rtt_s=DEFAULT_FT_ACK_RTT_S, stun_fixed_s=DEFAULT_STUN_FIXED_S):
+                                ft_ack_rtt_s=DEFAULT_FT_ACK_RTT_S, stun_fixed_s=DEFAULT_STUN_FIXED_S,
+                                ft_link_bps=DEFAULT_FT_LINK_BPS, **link_kw):
     """Checkpoint interval that gives an idle TCP_RR guest the FT-on/off latency ratio ``latency_ratio``.
 
-    The inverse of :func:`tcp_rr` for an idle guest: ``ratio = 1 + (E/2 + stun_fixed + ack_rtt) / t0``,
-    so ``E = 2 ((ratio - 1) t0 - stun_fixed - ack_rtt)``.
+    The inverse of :func:`tcp_rr` for an idle guest: ``ratio = 1 + (E/2 + S0) / t0`` with ``S0`` the
+    idle stun (fixed part + FT-link round trip + vCPU state transfer), so ``E = 2 ((ratio - 1) t0 - S0)``:
+    a starting point of the calibration.
 
     Parameters
     ----------
     latency_ratio : float
-        FT-on over FT-off round-trip latency, > 1 + (stun_fixed + ack_rtt) / t0.
-    vm_round_trip_s, ft_ack_rtt_s, stun_fixed_s : float
-        As in :func:`tcp_rr` and :func:`vcperf.ft.checkpoint_cycle`.
+        FT-on over FT-off round-trip latency, > 1 + S0 / t0.
+    vm_round_trip_s, ft_ack_rtt_s, stun_fixed_s, ft_link_bps, **link_kw
+        As in :func:`tcp_rr` and :func:`vcperf.ft.checkpoint_cycle` (``ft_link_loss``, ``n_ft_vms``, ``vcpus``).
     """
     ratio = float(v.positive("latency_ratio", latency_ratio))
     t0 = float(v.positive("vm_round_trip_s", vm_round_trip_s))
-    fixed = float(v.nonneg("stun_fixed_s", stun_fixed_s)) + float(v.nonneg("ft_ack_rtt_s", ft_ack_rtt_s))
+    _, fixed = _link_consts(ft_link_bps, ft_ack_rtt_s, stun_fixed_s, link_kw.get("ft_link_loss", 0.0),
+                            link_kw.get("n_ft_vms", 1), link_kw.get("vcpus", 1))
+    fixed = float(fixed)
     lo = 1.0 + fixed / t0
     if ratio <= lo:
         raise ValueError(f"latency_ratio must be in ({lo:g}, inf) for a positive checkpoint interval; got {ratio:g}")

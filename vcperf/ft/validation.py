@@ -76,10 +76,7 @@ def kernel_compile_increase_s() -> float:
 
 
 def iometer_paper_ratios() -> dict:
-    """Figure 6's stated FT-on/off ratio ("nearly as much throughput", ~1) per I/O size: ``{"2KB": .., "64KB": ..}``.
-
-    Shown beside the model, not a ledger row: the model's ratio is 1 by construction (disk-bound).
-    """
+    """Figure 6's stated FT-on/off ratio ("nearly as much throughput", ~1) per I/O size: ``{"2KB": .., "64KB": ..}``."""
     return {size: data.value(f"{STUDY}/figure06_iometer_throughput", "throughput_ft_on_over_off", "si",
                              message_size=size) for size in ("2KB", "64KB")}
 
@@ -93,8 +90,7 @@ def implied_kernel_compile_baseline_s(dirty_rate_bytes_per_s=0.0, checkpoint_int
 def qualitative_checks():
     """The seed's statements without a usable number, each with the model's value and whether it holds.
 
-    Not counted in the ledger: most follow from the mechanism's sign (FT only adds delay), and the
-    IOMeter ratio is 1 by construction (the disks, not the stunned vCPUs, are the bottleneck).
+    Shown beside the ledger: most follow from the mechanism's sign (FT only adds delay).
 
     Returns a pandas DataFrame: ``locator, statement, model, holds``.
     """
@@ -123,8 +119,8 @@ def qualitative_checks():
          f"receive {thr[(slow, 'receive')] / 1e9:.2f}, transmit {thr[(slow, 'transmit')] / 1e9:.2f} Gbps",
          min(thr[(slow, "receive")], thr[(slow, "transmit")]) >= reach * 0.99),
         ("Figure 6", "IOMeter: nearly as much throughput under FT (2 KB and 64 KB)",
-         f"ratio {m['iometer_2KB']:.3f} (2 KB), {m['iometer_64KB']:.3f} (64 KB): 1 by construction, not a test",
-         abs(m["iometer_2KB"] - 1) <= 0.05 and abs(m["iometer_64KB"] - 1) <= 0.05),
+         f"50/50 mix ratio {m['iometer_2KB']:.3f} (2 KB), {m['iometer_64KB']:.3f} (64 KB); mirrored writes wait "
+         "the FT-link round trip", abs(m["iometer_2KB"] - 1) <= 0.08 and abs(m["iometer_64KB"] - 1) <= 0.08),
         ("Figure 8", "Swingbench response time increases under FT",
          f"response ratio {sb.response_ratio:.3f}", sb.response_ratio > 1),
         ("Figure 9", "DVD Store throughput overhead under FT",

@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 from vcperf import _validate as v
-from vcperf.ft.checkpoint import DEFAULT_FT_LINK_BPS, activity_time_s
+from vcperf.ft.checkpoint import DEFAULT_FT_LINK_BPS, activity_time_s, check_ft_vcpus
 from vcperf.ft.workloads import closed_loop, ft_off_throughput_per_s
 
 #: Largest client population :func:`load_clients` considers.
@@ -84,7 +84,7 @@ def vcenter_predictions(dirty_rate_bytes_per_s, exchange_rate_per_s, cpu_demand_
     kappa = float(v.nonneg("exchange_rate_per_s", exchange_rate_per_s))
     cpu = float(v.positive("cpu_demand_per_op_s", cpu_demand_per_op_s))
     e = float(v.positive("checkpoint_interval_s", checkpoint_interval_s))
-    c = v.integer("vcpus", vcpus, 1, 128)
+    c = check_ft_vcpus(vcpus)
     rate_a = float(v.positive("load_a_per_s", load_a_per_s))
     rate_b = float(v.positive("load_b_per_s", load_b_per_s))
     browse_off = float(v.positive("browse_off_s", browse_off_s))
@@ -96,8 +96,8 @@ def vcenter_predictions(dirty_rate_bytes_per_s, exchange_rate_per_s, cpu_demand_
     n_b = load_clients(rate_b, cpu, t_op - cpu, c)
     a = closed_loop(1, 0.0, cpu, **common)
     b = closed_loop(n_b, 0.0, cpu, **common)
-    browse = activity_time_s(browse_off, mu, kappa * browse_off, e, ft_link_bps)
-    restart = activity_time_s(1.0, mu, 0.0, e, ft_link_bps)
+    browse = activity_time_s(browse_off, mu, kappa * browse_off, e, ft_link_bps, vcpus=c)
+    restart = activity_time_s(1.0, mu, 0.0, e, ft_link_bps, vcpus=c)
     return {
         "ratio_a": a.throughput_ratio, "ratio_b": b.throughput_ratio,
         "browse_on_s": float(browse), "restart_ratio": float(restart),

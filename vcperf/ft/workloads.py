@@ -21,9 +21,12 @@ from vcperf import queueing
 from vcperf.ft.checkpoint import (
     DEFAULT_FT_ACK_RTT_S,
     DEFAULT_FT_LINK_BPS,
+    DEFAULT_RELEASE,
     DEFAULT_STUN_FIXED_S,
     _commit_delay,
+    _link_consts,
     _run_fraction,
+    check_ft_vcpus,
     checkpoint_cycle,
 )
 
@@ -33,9 +36,10 @@ SWINGBENCH_EXCHANGES_PER_TRANSACTION = 1.0
 #: A DVD Store 2 order is a login, ``n_searches`` browse queries (Appendix B) and a purchase,
 #: one stored-procedure call each: the two calls besides the searches.
 DVDSTORE_FIXED_EXCHANGES_PER_ORDER = 2.0
-#: IOMeter outstanding I/Os (assumed: the seed does not print the queue depth; the FT ratio hardly
-#: depends on it because the disks, not the stunned vCPUs, are the bottleneck).
-IOMETER_OUTSTANDING_IOS = 16
+#: IOMeter outstanding I/Os per worker: the tool's default of 1 (the seed does not print it). With one
+#: outstanding I/O every FT cost on the I/O path (mirrored-write round trip and transfer, completions
+#: waiting for a running vCPU) shows in the throughput; with deep queues the disks hide it.
+IOMETER_OUTSTANDING_IOS = 1
 #: Random-I/O service time of one spindle (seek + rotation of a 10k/15k rpm disk, assumed), before
 #: dividing by the LUN's disks.
 DISK_RANDOM_IO_S = 6e-3
@@ -43,6 +47,14 @@ DISK_RANDOM_IO_S = 6e-3
 DISK_INTERFACE_BPS = 6e9
 #: Guest vCPU time to issue and complete one I/O (assumed, order of tens of microseconds).
 IO_CPU_S = 20e-6
+#: Brokerage (TPC-E-derived) transaction: client exchanges per transaction (a TPC-E transaction is a
+#: few frames, one stored-procedure call each; assumed 3).
+BROKERAGE_EXCHANGES_PER_TRANSACTION = 3.0
+#: Brokerage transaction: memory dirtied per transaction (assumed: ~20 8-KiB buffer-pool pages read from
+#: disk or modified; the seed calls the working set large, so pages do not repeat within an epoch).
+BROKERAGE_DIRTY_BYTES_PER_TRANSACTION = 20 * 8192.0
+#: Brokerage transaction: disk time per transaction outside the vCPUs (assumed 5 ms of buffer-pool misses).
+BROKERAGE_IO_S = 5e-3
 
 
 @dataclass(frozen=True)
@@ -105,6 +117,10 @@ def closed_loop(
     working_set_bytes=math.inf,
     ft_ack_rtt_s=DEFAULT_FT_ACK_RTT_S,
     stun_fixed_s=DEFAULT_STUN_FIXED_S,
+    ft_link_loss=0.0,
+    n_ft_vms=1,
+    mirrored_write_bytes_per_op=0.0,
+    release=DEFAULT_RELEASE,
 ) -> ClosedLoopResult:
     """A closed-loop client/server workload on one VM, FT off and on (exact MVA).
 
@@ -131,13 +147,19 @@ def closed_loop(
     checkpoint_interval_s : float
         As in :func:`vcperf.ft.checkpoint_cycle`, > 0.
     vcpus : int
-        vCPUs of the VM (1..128).
+        vCPUs of the VM (1..the release's SMP-FT limit, :func:`vcperf.ft.check_ft_vcpus`: 4 in 6.0).
     external_delay_s, exchanges_per_op, io_demand_s, dirty_bytes_per_op : float
         As above, each >= 0.
     background_dirty_rate_bytes_per_s : float
         Memory dirtied per second of run time independent of the operations, >= 0.
-    ft_link_bps, working_set_bytes, ft_ack_rtt_s, stun_fixed_s
+    ft_link_bps, working_set_bytes, ft_ack_rtt_s, stun_fixed_s, ft_link_loss, n_ft_vms
         As in :func:`vcperf.ft.checkpoint_cycle`.
+    mirrored_write_bytes_per_op : float
+        Disk-write bytes per operation mirrored to the secondary over the FT link (seed "Storage"):
+        they ship with the checkpoint and each write completes only after the FT-link round trip and
+        its own transfer (a delay per operation), >= 0.
+    release : str
+        vSphere release for the vCPU limit (default "6.0").
 
     Returns
     -------
@@ -148,15 +170,16 @@ def closed_loop(
     n = v.integer("n_clients", n_clients, 1, queueing.MAX_CUSTOMERS)
     z = float(v.nonneg("think_time_s", think_time_s))
     cpu = float(v.nonneg("cpu_demand_s", cpu_demand_s))
-    c = v.integer("vcpus", vcpus, 1, 128)
+    c = check_ft_vcpus(vcpus, release)
     ext = float(v.nonneg("external_delay_s", external_delay_s))
     k = float(v.nonneg("exchanges_per_op", exchanges_per_op))
     io = float(v.nonneg("io_demand_s", io_demand_s))
-    m = float(v.nonneg("dirty_bytes_per_op", dirty_bytes_per_op))
+    wr = float(v.nonneg("mirrored_write_bytes_per_op", mirrored_write_bytes_per_op))
+    m = float(v.nonneg("dirty_bytes_per_op", dirty_bytes_per_op)) + wr
     bg = float(v.nonneg("background_dirty_rate_bytes_per_s", background_dirty_rate_bytes_per_s))
     e = float(v.positive("checkpoint_interval_s", checkpoint_interval_s))
     cyc_kw = dict(ft_link_bps=ft_link_bps, working_set_bytes=working_set_bytes, ft_ack_rtt_s=ft_ack_rtt_s,
-                  stun_fixed_s=stun_fixed_s)
+                  stun_fixed_s=stun_fixed_s, ft_link_loss=ft_link_loss, n_ft_vms=n_ft_vms, vcpus=c)
     checkpoint_cycle(0.0, e, **cyc_kw)  # validates the link parameters before any work
     if cpu + ext + io + z <= 0:
         raise ValueError("cpu_demand_s + external_delay_s + io_demand_s + think_time_s must be in "
@@ -165,13 +188,14 @@ def closed_loop(
     off = queueing.mva(_demands(cpu, c, ext, 0.0, 0.0, 1.0, io), n, z, delay_stations=_DELAY)
     x_off = float(off.throughput_per_s[-1])
 
-    link, wss = np.float64(ft_link_bps), np.float64(working_set_bytes)
-    fixed = float(stun_fixed_s) + float(ft_ack_rtt_s)
+    rate, fixed = _link_consts(ft_link_bps, ft_ack_rtt_s, stun_fixed_s, ft_link_loss, n_ft_vms, c)
+    rate, fixed, wss = float(rate), float(fixed), np.float64(working_set_bytes)
+    write_wait = (float(ft_ack_rtt_s) + 8.0 * wr / rate) if wr > 0 else 0.0
 
     def solve(x):
-        phi = _run_fraction(x, m, bg, e, link, fixed, wss)
-        delta = _commit_delay(bg + x * m / phi, e, link, fixed, wss)
-        res = queueing.mva(_demands(cpu, c, ext, k, delta, phi, io), n, z, delay_stations=_DELAY)
+        phi = _run_fraction(x, m, bg, e, rate, fixed, wss)
+        delta = _commit_delay(bg + x * m / phi, e, rate, fixed, wss)
+        res = queueing.mva(_demands(cpu, c, ext + write_wait, k, delta, phi, io), n, z, delay_stations=_DELAY)
         return res.throughput_per_s[..., -1], res.response_time_s[..., -1], phi, delta
 
     # FT-on throughput: the fixed point X = MVA(stations(X)); MVA(stations(X)) decreases in X, so
@@ -234,7 +258,7 @@ def closed_loop_at_utilization(n_clients, think_time_s, exchanges_per_op, cpu_ut
     checkpoint_interval_s : float
         > 0.
     vcpus : int
-        1..128.
+        1..the release's SMP-FT limit.
     **kw
         Passed to :func:`closed_loop`.
     """
@@ -242,7 +266,7 @@ def closed_loop_at_utilization(n_clients, think_time_s, exchanges_per_op, cpu_ut
     z = float(v.nonneg("think_time_s", think_time_s))
     k = float(v.nonneg("exchanges_per_op", exchanges_per_op))
     u = float(v.check_range("cpu_utilization", cpu_utilization, 0.0, 1.0, lo_open=True, hi_open=True))
-    c = v.integer("vcpus", vcpus, 1, 128)
+    c = check_ft_vcpus(vcpus, kw.get("release", DEFAULT_RELEASE))
     ext = float(v.nonneg("external_delay_s", external_delay_s))
     if z + ext <= 0:
         raise ValueError("think_time_s + external_delay_s must be in (0, inf); got 0")
@@ -252,15 +276,15 @@ def closed_loop_at_utilization(n_clients, think_time_s, exchanges_per_op, cpu_ut
 
 
 def iometer(message_bytes, write_fraction=0.0, *, lun_disks, vcpus, checkpoint_interval_s,
-            outstanding_ios=IOMETER_OUTSTANDING_IOS, ft_link_bps=DEFAULT_FT_LINK_BPS) -> ClosedLoopResult:
+            outstanding_ios=IOMETER_OUTSTANDING_IOS, ft_link_bps=DEFAULT_FT_LINK_BPS, **link_kw) -> ClosedLoopResult:
     """IOMeter random I/O (Figure 6) as a closed loop of ``outstanding_ios``, FT off and on.
 
-    Each I/O needs :data:`IO_CPU_S` of guest vCPU, the disk (random-I/O time over the LUN's disks
-    plus the transfer at :data:`DISK_INTERFACE_BPS`), and no client network exchange. Under FT a
-    read dirties its buffer (DMA from disk), a write is mirrored to the secondary's disk over the FT
-    link ("Storage" section of the seed); the buffers are reused, so the memory shipped per epoch is
-    capped at ``outstanding_ios x message_bytes``. The stun pauses the vCPUs but not the disks, so
-    with the disks the bottleneck the FT-on/off ratio is 1 by construction at these sizes.
+    Each I/O needs :data:`IO_CPU_S` of guest vCPU (run only while not stunned), the disk (random-I/O
+    time over the LUN's disks plus the transfer at :data:`DISK_INTERFACE_BPS`), and no client network
+    exchange. Under FT a read dirties its buffer (DMA from disk; the buffers are reused, so reads ship
+    at most ``outstanding_ios x message_bytes`` per epoch); a write is mirrored to the secondary's disk
+    over the FT link (seed "Storage"): its data ships on the link and it completes only after the
+    FT-link round trip and its own transfer. So large writes and write mixes lose most, reads least.
 
     Parameters
     ----------
@@ -272,8 +296,8 @@ def iometer(message_bytes, write_fraction=0.0, *, lun_disks, vcpus, checkpoint_i
         Disks of the LUN (Appendix A: 6), >= 1.
     vcpus : int
         vCPUs of the VM (Appendix B: 4).
-    checkpoint_interval_s, ft_link_bps
-        As in :func:`vcperf.ft.checkpoint_cycle`.
+    checkpoint_interval_s, ft_link_bps, **link_kw
+        As in :func:`vcperf.ft.checkpoint_cycle` (``ft_ack_rtt_s``, ``ft_link_loss``, ``n_ft_vms``).
     outstanding_ios : int
         Queue depth, >= 1.
     """
@@ -284,5 +308,6 @@ def iometer(message_bytes, write_fraction=0.0, *, lun_disks, vcpus, checkpoint_i
     io_s = DISK_RANDOM_IO_S / disks + 8.0 * size / DISK_INTERFACE_BPS
     # Reads reuse the outstanding buffers (capped per epoch); mirrored writes all cross the link.
     wss = n * size if w == 0 else math.inf
-    return closed_loop(n, 0.0, IO_CPU_S, vcpus=vcpus, io_demand_s=io_s, dirty_bytes_per_op=size,
-                       working_set_bytes=wss, checkpoint_interval_s=checkpoint_interval_s, ft_link_bps=ft_link_bps)
+    return closed_loop(n, 0.0, IO_CPU_S, vcpus=vcpus, io_demand_s=io_s, dirty_bytes_per_op=(1.0 - w) * size,
+                       mirrored_write_bytes_per_op=w * size, working_set_bytes=wss,
+                       checkpoint_interval_s=checkpoint_interval_s, ft_link_bps=ft_link_bps, **link_kw)
