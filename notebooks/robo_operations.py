@@ -270,6 +270,40 @@ plotting.save_table(rows, output_dir, NOTEBOOK, "fidelity")
 rows[["kind", "locator", "quantity", "conditions", "paper_value", "model_value", "rel_error", "relation", "note"]]
 
 # %% [markdown]
+# ## How far to trust it — intervals and where the model extrapolates
+#
+# Every model number carries a 90 % interval: the calibration's parameter uncertainty (Gauss-Newton
+# covariance of the fit) plus one measurement's run-to-run noise, the floor the VCHA paper calls "within
+# the error margin" (about 1.5 %, or the fit's own residual spread when larger). The table says which
+# parameter makes each ledger interval wide (shares of its variance). The figure sweeps the round-trip
+# time of a 1.5 Mbps link for the what-if operation: the paper measured operations at 1, 100 and 500 ms
+# (marked); beyond 500 ms the model extrapolates a critical path of round trips it never saw, and the band
+# only says how well the parameters are known, not whether the mechanism still holds there.
+
+# %%
+drivers = protocol.width_drivers(robo)
+plotting.save_table(drivers, output_dir, NOTEBOOK, "interval_width_drivers")
+display(drivers[drivers["role"] == "fit"].round(2))
+rtts = [0.001, 0.01, 0.05, 0.1, 0.2, 0.5, 1.0, 2.0]
+band = pd.DataFrame([{"rtt_s": rtt, **{k: float(getattr(r, k)) for k in ("value", "low", "high")}}
+                     for rtt in rtts
+                     for r in [protocol.with_interval(robo.plan, network.Link(1.5e6, rtt), 10, 1, whatif_operation,
+                                                      output="operation_latency_s")]])
+plotting.save_table(band, output_dir, NOTEBOOK, "whatif_latency_vs_rtt_interval")
+fig, ax = plt.subplots(figsize=(6.4, 3.2))
+ax.fill_between(band["rtt_s"], band["low"], band["high"], alpha=0.25, label="90 % interval")
+ax.plot(band["rtt_s"], band["value"], marker=".", label=f"model: {whatif_operation}, 10 hosts, 1.5 Mbps")
+for rtt in (0.001, 0.1, 0.5):
+    ax.axvline(rtt, color="grey", lw=0.8, ls=":")
+ax.set_xscale("log")
+ax.set_xlabel("round-trip time (s); dotted: RTTs the paper measured")
+ax.set_ylabel("operation latency (s)")
+ax.legend(fontsize=7, loc="upper left")
+fig.tight_layout()
+plotting.save_figure(fig, output_dir, NOTEBOOK, "whatif_latency_vs_rtt_interval")
+plt.show()
+
+# %% [markdown]
 # ## What if? — network, clients, operation
 #
 # Choose a preset or move the sliders (custom link), the number of clients and an operation: the left

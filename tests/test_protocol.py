@@ -266,3 +266,13 @@ def test_with_interval_agrees_with_the_ledger_band_and_is_vectorised():
         protocol.with_interval(np.sqrt, 2.0)
     with pytest.raises(ValueError, match="interval must be in"):
         protocol.with_interval(contentlib.deploy_time_s, "vaai", 1e9, interval=1.5)
+
+
+def test_width_drivers_shares_add_up_and_name_the_parameters(study):
+    d = protocol.width_drivers(study)
+    names = protocol.param_names(study.calibrate())
+    assert list(d.columns) == ["key", "role", "width_relative", "noise", *names]
+    if len(d):
+        total = d[["noise", *names]].sum(axis=1)
+        assert np.allclose(total, 1.0, atol=1e-9)
+        assert (d["noise"] > 0).all() and (d["width_relative"] > 0).all()

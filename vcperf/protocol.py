@@ -662,6 +662,41 @@ def identifiability(module) -> dict:
     return dict(_cached(module, "identifiability", lambda: _identifiability(module)))
 
 
+def width_drivers(module):
+    """What makes each ledger interval wide: the share of its variance from each parameter and from
+    one measurement's noise.
+
+    For a target with gradient ``g`` (relative parameter perturbations) the parameter variance is
+    ``g C g``; parameter ``j`` contributes ``g_j (C g)_j`` (shares add up to the parameter part and
+    can be negative where parameters are correlated), the noise ``(sigma x model)^2``. Rows: the
+    study's targets with an interval; columns: ``key``, ``width_relative`` (90 % width / |model|),
+    ``noise``, then one column per parameter, all as shares of the total variance.
+    """
+    import pandas as pd
+
+    tmap = target_map(module)
+    params = _calibrated(module)
+    unc = _cached(module, "uncertainty", lambda: fit_uncertainty(module, params, fit_keys(module)))
+    grads = _cached(module, "gradients", lambda: jacobian(module, params, tuple(tmap))[0])
+    model = module.predict(params, tuple(tmap))
+    names = param_names(params)
+    recs = []
+    for i, (k, t) in enumerate(tmap.items()):
+        m = float(model[k])
+        scale = abs(t.paper_value())
+        g = grads[i]
+        low, high = unc.band(m, g, scale)
+        if not (math.isfinite(low) and math.isfinite(high)) or m == 0:
+            continue
+        per = g * (unc.cov @ g) * scale**2
+        noise = (unc.sigma * m) ** 2
+        total = float(per.sum()) + noise
+        rec = {"key": k, "role": t.role, "width_relative": (high - low) / abs(m), "noise": noise / total}
+        rec.update({n: float(per[j]) / total for j, n in enumerate(names)})
+        recs.append(rec)
+    return pd.DataFrame(recs, columns=["key", "role", "width_relative", "noise", *names])
+
+
 #: How parameter uncertainty is computed (shown in every parameter table).
 UNCERTAINTY_METHOD = ("Gauss-Newton covariance of the least-squares fit (sigma^2 pinv(J'J), sigma = max(residual sd, "
                       "run-to-run noise floor)); not identifiable -> no interval")
