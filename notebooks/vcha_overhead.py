@@ -127,7 +127,7 @@ for prefix, name, fig_name, ylabel in (
 rows = []
 for n in (64, 256):
     for on in (False, True):
-        s = vcha.vcbench(n, on, params=P.vcbench, vcpus=TESTBED.vcpus)
+        s = vcha.vcbench(n, on, params=P, **TESTBED.appliance())
         rows.append({"clients": n, "vcha": on, "X_ops_per_s": float(s.throughput_per_s),
                      "R_s": float(s.response_time_s), "X*(R+Z)": float(s.throughput_per_s * (s.response_time_s + s.think_time_s)),
                      "vpxd_cores": float(s.cpu_cores), "per_core_utilization": float(s.cpu_utilization_per_core),

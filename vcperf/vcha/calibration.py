@@ -12,8 +12,8 @@ concern it, in deterministic stages:
 2. **WAL and management traffic** (:class:`~vcperf.vcha.wal.WalParams`): each Table 11 rate =
    background + bytes/op x the run's measured throughput (Table 5 of the same run, an input like
    the sdg writes/s of Tables 9-10), linear least squares.
-3. **Enabling VCHA** (:class:`~vcperf.vcha.enable.EnableParams`): clone time = overhead + transfer
-   of bytes/VM x registered VMs over the 10 Gbps clone network; configuration = mean.
+3. **Enabling VCHA** (:class:`~vcperf.vcha.enable.EnableParams`): clone time = transfer of (base
+   bytes + bytes/VM x registered VMs) over the 10 Gbps clone network; configuration = mean.
 4. **Failover** (:class:`~vcperf.vcha.failover.FailoverParams`): linear least squares on Tables 2,
    17 (External InProgress), 16 (Embedded) and 3.
 
@@ -41,7 +41,7 @@ import numpy as np
 from vcperf import data, protocol
 from vcperf.vcha.enable import EnableParams, enable_vcha_times
 from vcperf.vcha.failover import FailoverParams, failover_times
-from vcperf.vcha.vcbench import DEFAULT_DB_CONNECTIONS, VcbenchParams, vcbench
+from vcperf.vcha.vcbench import DEFAULT_DB_CONNECTIONS, LAN_RTT_S, VcbenchParams, vcbench
 from vcperf.vcha.wal import (
     WalParams,
     management_traffic_bytes_per_s,
@@ -100,18 +100,46 @@ class Testbed:
         vpxd's database connection pool (vCenter default, :data:`~vcperf.vcha.vcbench.DEFAULT_DB_CONNECTIONS`).
     clone_bandwidth_bps : float
         Clone network of the enabling experiments (10 Gbps, ``text_enable_vcha.csv``), bit/s.
+    hosts, powered_on_vms, registered_vms : float
+        Inventory of the overhead runs ("2,000 hosts, 25,000 powered-on and 35,000 registered VMs",
+        ``testbed.csv``).
+    replication_bandwidth_bps : float
+        The VCHA private network (one dedicated 10 GbE port, ``testbed.csv``), bit/s.
     """
 
     vcpus: float
     db_connections: float
     clone_bandwidth_bps: float
+    hosts: float
+    powered_on_vms: float
+    registered_vms: float
+    replication_bandwidth_bps: float
+
+    def appliance(self) -> dict:
+        """Keyword arguments of :func:`~vcperf.vcha.vcbench.vcbench` for the test bed's appliance."""
+        return {"vcpus": self.vcpus, "hosts": self.hosts, "powered_on_vms": self.powered_on_vms}
 
 
 @functools.cache
 def testbed() -> Testbed:
     """The study's :class:`Testbed`, read from ``data/vcha2016``."""
+    def inv(q):
+        return paper_value("testbed", q, component="default_inventory")
+
     return Testbed(vcpus=paper_value("text_psc", "test_appliance_vcpus"), db_connections=DEFAULT_DB_CONNECTIONS,
-                   clone_bandwidth_bps=paper_value("text_enable_vcha", "clone_network_bandwidth"))
+                   clone_bandwidth_bps=paper_value("text_enable_vcha", "clone_network_bandwidth"),
+                   hosts=inv("hosts"), powered_on_vms=inv("powered_on_vms"), registered_vms=inv("registered_vms"),
+                   replication_bandwidth_bps=paper_value("testbed", "nic_speed", component="vcha_private_network"))
+
+
+def appliance(size: str) -> dict:
+    """Keyword arguments of :func:`~vcperf.vcha.vcbench.vcbench` for a Table 1 appliance size
+    (``"small"`` .. ``"x-large"``): its vCPUs and inventory (hosts, powered-on VMs)."""
+    from vcperf import _validate as v
+
+    v.choice("size", size, INVENTORIES)
+    inv = inventory_sizes()[size]
+    return {"vcpus": inv["vcpus"], "hosts": inv["hosts"], "powered_on_vms": inv["powered_on_vms"]}
 
 
 def default_vcpus() -> int:
@@ -139,20 +167,22 @@ class Params:
 
 PARAM_DOCS = {
     "vcbench.cpu_demand_s": ("core-s/op", "vpxd CPU time per VCbench operation"),
-    "vcbench.background_cpu_cores": ("cores", "vpxd CPU busy on work independent of VCbench (host sync, stats)"),
+    "vcbench.background_cpu_cores_per_host": ("cores/host", "vpxd CPU busy per managed host on work independent "
+                                                              "of VCbench (host sync, stats)"),
     "vcbench.db_hold_s": ("s/op", "time an operation holds a DB connection, commits excluded"),
     "vcbench.host_delay_s": ("s/op", "non-queueing time per operation (host RPCs, network)"),
     "vcbench.think_time_s": ("s", "client think time between operations"),
-    "vcbench.commit_wait_s": ("s/op", "synchronous-commit wait per operation with VCHA, no added latency"),
+    "vcbench.commit_wait_s": ("s/op", "synchronous-commit wait per operation with VCHA on the test bed LAN"),
     "vcbench.sync_commits_per_op": ("commits/op", "commits per operation that wait one replication round trip"),
-    "vcbench.stats_db_connections": ("connections", "DB connections kept busy by statistics levels 3-4"),
+    "vcbench.stats_db_connections_per_vm": ("connections/VM", "DB connections kept busy by statistics levels 3-4, "
+                                                                "per powered-on VM"),
     "wal.wal_bytes_per_op": ("B/op", "WAL bytes per VCbench operation (eth1 to the Passive)"),
     "wal.background_wal_bytes_per_s": ("B/s", "WAL from work independent of VCbench"),
     "wal.eth0_receive_bytes_per_op": ("B/op", "management-network bytes received per operation"),
     "wal.eth0_transmit_bytes_per_op": ("B/op", "management-network bytes sent per operation"),
     "wal.eth0_receive_background_bytes_per_s": ("B/s", "management traffic received without VCbench"),
     "wal.eth0_transmit_background_bytes_per_s": ("B/s", "management traffic sent without VCbench"),
-    "enable.clone_overhead_s": ("s", "per clone: everything but the inventory-dependent data"),
+    "enable.clone_base_bytes": ("B", "per clone: appliance disk data independent of the inventory"),
     "enable.clone_bytes_per_registered_vm": ("B/VM", "appliance disk data per registered VM, moved by each clone"),
     "enable.configure_s": ("s", "configuring PostgreSQL and file replication"),
     "failover.takeover_s": ("s", "failure detection, promotion and IP take-over (InProgress page)"),
@@ -180,12 +210,13 @@ def _run(n: int, vc: bool) -> str:
 
 
 @functools.lru_cache(maxsize=8192)
-def _vcbench_solution(p: VcbenchParams, vcpus: float, n: int, vc: bool, rtt_s: float = 0.0, level: int = 1):
-    return vcbench(n, vc, rtt_s, level, params=p, vcpus=vcpus)
+def _vcbench_solution(P: Params, n: int, vc: bool, rtt_s: float = 0.0, level: int = 1):
+    tb = testbed()
+    return vcbench(n, vc, rtt_s, level, params=P, bandwidth_bps=tb.replication_bandwidth_bps, **tb.appliance())
 
 
 def _vb(P: Params, n: int, vc: bool, rtt_s: float = 0.0, level: int = 1):
-    return _vcbench_solution(P.vcbench, testbed().vcpus, n, vc, rtt_s, level)
+    return _vcbench_solution(P, n, vc, rtt_s, level)
 
 
 def _x(P, n, vc, rtt_s=0.0, level=1) -> float:
@@ -454,24 +485,35 @@ def _calibrate(keys: tuple) -> Params:
         stage = _INFO[k].get("stage")
         if stage is not None:
             by_stage.setdefault(stage, []).append(k)
-    vb = _fit_vcbench(by_stage)
-    return Params(vcbench=vb, wal=_fit_wal(by_stage), enable=_fit_enable(by_stage), failover=_fit_failover(by_stage))
+    wal = _fit_wal(by_stage)
+    return Params(vcbench=_fit_vcbench(by_stage, wal), wal=wal, enable=_fit_enable(by_stage),
+                  failover=_fit_failover(by_stage))
 
 
-#: Starting point and bounds of the six stage-1 demands (cpu, bg, hold, host, think, commit).
-_Q0 = np.array([0.1, 2.0, 0.4, 0.8, 0.05, 0.03])
-_NC0, _STATS0 = 20.0, 5.0
+#: Starting point of the six stage-1 demands (cpu, bg per host, hold, host, think, commit).
+_Q0 = np.array([0.1, 1e-3, 0.4, 0.8, 0.05, 0.03])
+_NC0, _STATS0 = 20.0, 2.5e-4
 
 
-def _fit_vcbench(by_stage: dict) -> VcbenchParams:
+def _fit_vcbench(by_stage: dict, wal: WalParams) -> VcbenchParams:
+    """Stage 1 (Tables 5-7), then Table 13 (commits per op), then Table 12 (statistics connections).
+    The WAL bytes per operation (the commit record's size) come from the already fitted ``wal``."""
     from scipy.optimize import least_squares
 
-    vcpus = testbed().vcpus
+    tb = testbed()
+    app = tb.appliance()
     lo = [1e-4, 0.0, 1e-4, 0.0, 0.0, 0.0]
-    hi = [5.0, vcpus - 2.0, 10.0, 10.0, 5.0, 1.0]
+    hi = [5.0, (tb.vcpus - 2.0) / tb.hosts, 10.0, 10.0, 5.0, 1.0]
+    enable0 = EnableParams(0.0, 0.0, 0.0)
+    failover0 = FailoverParams(*([0.0] * 9))
 
     def make(q, nc=_NC0, stats=_STATS0):
-        return VcbenchParams(*(float(x) for x in q), sync_commits_per_op=float(nc), stats_db_connections=float(stats))
+        vb = VcbenchParams(*(float(x) for x in q), sync_commits_per_op=float(nc),
+                           stats_db_connections_per_vm=float(stats))
+        return Params(vb, wal, enable0, failover0)
+
+    def x_of(P, n, vc, rtt_s=0.0, level=1):
+        return vcbench(n, vc, rtt_s, level, params=P, bandwidth_bps=tb.replication_bandwidth_bps, **app)
 
     stage1 = sorted(by_stage.get("vcbench", []))
     q = _Q0
@@ -479,10 +521,10 @@ def _fit_vcbench(by_stage: dict) -> VcbenchParams:
         rows = [(_INFO[k]["run"], _INFO[k]["metric"], _paper(k)) for k in stage1]
 
         def resid(qq):
-            p = make(qq)
+            P = make(qq)
             out = []
             for (n, vc), metric, paper in rows:
-                s = vcbench(n, vc, params=p, vcpus=vcpus)
+                s = x_of(P, n, vc)
                 m = {"x": s.throughput_per_s, "r": s.response_time_s, "u": s.cpu_cores}[metric]
                 out.append(math.log(float(m) / paper))
             return np.array(out)
@@ -493,9 +535,9 @@ def _fit_vcbench(by_stage: dict) -> VcbenchParams:
     nc = _NC0
     if rtt_keys:
         def resid2(v):
-            p = make(q, v[0])
-            return np.array([math.log(float(vcbench(_INFO[k]["n"], True, _INFO[k]["rtt_s"], params=p,
-                                                    vcpus=vcpus).throughput_per_s) / _paper(k)) for k in rtt_keys])
+            P = make(q, v[0])
+            return np.array([math.log(float(x_of(P, _INFO[k]["n"], True, _INFO[k]["rtt_s"]).throughput_per_s)
+                                      / _paper(k)) for k in rtt_keys])
 
         nc = float(least_squares(resid2, [_NC0], bounds=([1.0], [1e4])).x[0])
 
@@ -503,12 +545,13 @@ def _fit_vcbench(by_stage: dict) -> VcbenchParams:
     stats = _STATS0
     if stats_keys:
         def resid3(v):
-            p = make(q, nc, v[0])
-            return np.array([math.log(float(vcbench(256, _INFO[k]["vc"], stats_level=_INFO[k]["level"], params=p,
-                                                    vcpus=vcpus).throughput_per_s) / _paper(k)) for k in stats_keys])
+            P = make(q, nc, v[0])
+            return np.array([math.log(float(x_of(P, 256, _INFO[k]["vc"], 0.0, _INFO[k]["level"]).throughput_per_s)
+                                      / _paper(k)) for k in stats_keys])
 
-        stats = float(least_squares(resid3, [_STATS0], bounds=([0.0], [DEFAULT_DB_CONNECTIONS - 2.0])).x[0])
-    return make(q, nc, stats)
+        stats = float(least_squares(resid3, [_STATS0], x_scale=[_STATS0],
+                                    bounds=([0.0], [(DEFAULT_DB_CONNECTIONS - 2.0) / tb.powered_on_vms])).x[0])
+    return make(q, nc, stats).vcbench
 
 
 def _lstsq(a, b, prior) -> np.ndarray:
@@ -531,7 +574,7 @@ def _lstsq(a, b, prior) -> np.ndarray:
 #: estimable").
 _PRIOR = {
     "line": (1e6, 1e5),  # background B/s, B/op
-    "clone": (100.0, 1e6),  # s, B/VM
+    "clone": (1e11, 1e6),  # B, B/VM
     "configure": 60.0,  # s
     "ready": (60.0, 100.0, 1e-3),  # takeover s, core-s, s/VM
     "psc": 30.0,  # s
@@ -560,15 +603,19 @@ def _fit_wal(by_stage: dict) -> WalParams:
 
 
 def _fit_enable(by_stage: dict) -> EnableParams:
+    """Clone time = transfer of (base + per-VM x VMs) bytes at the TCP payload rate of the clone
+    link: linear in the two byte counts (the slow-start term is negligible for hundreds of GB)."""
+    from vcperf import network
+
     inv = inventory_sizes()
-    bw = testbed().clone_bandwidth_bps
+    rate = testbed().clone_bandwidth_bps * network.TCP_PAYLOAD_FRACTION / 8.0  # B/s
     a, b = [], []
     for k in sorted(by_stage.get("clone", [])):
-        a.append([1.0, inv[_INFO[k]["size"]]["registered_vms"] * 8.0 / bw])
-        b.append(_paper(k))
-    overhead, per_vm = _lstsq(a, b, _PRIOR["clone"])
+        a.append([1.0 / rate, inv[_INFO[k]["size"]]["registered_vms"] / rate])
+        b.append(_paper(k) - LAN_RTT_S / 2.0)
+    base, per_vm = _lstsq(a, b, _PRIOR["clone"])
     conf = [_paper(k) for k in sorted(by_stage.get("configure", []))]
-    return EnableParams(float(overhead), float(per_vm), float(np.mean(conf)) if conf else _PRIOR["configure"])
+    return EnableParams(float(base), float(per_vm), float(np.mean(conf)) if conf else _PRIOR["configure"])
 
 
 def _fit_failover(by_stage: dict) -> FailoverParams:

@@ -21,14 +21,14 @@ _LABEL = {"disabled": "Baseline (no VCHA)", "enabled": "VCHA enabled"}
 
 def _vcbench(clients, vcha_enabled=False, replication_rtt_s=0.0, stats_level=1):
     """:func:`vcperf.vcha.vcbench` with the study's calibrated parameters and test bed."""
-    return vcha.vcbench(clients, vcha_enabled, replication_rtt_s, stats_level, params=vcha.calibrate().vcbench,
-                        vcpus=vcha.testbed().vcpus)
+    return vcha.vcbench(clients, vcha_enabled, replication_rtt_s, stats_level, params=vcha.calibrate(),
+                        **vcha.testbed().appliance())
 
 
 def _vcbench_curve_study(max_clients, vcha_enabled=False, replication_rtt_s=0.0, stats_level=1):
     """:func:`vcperf.vcha.vcbench_curve` with the study's calibrated parameters and test bed."""
     return vcha.vcbench_curve(max_clients, vcha_enabled, replication_rtt_s, stats_level,
-                              params=vcha.calibrate().vcbench, vcpus=vcha.testbed().vcpus)
+                              params=vcha.calibrate(), **vcha.testbed().appliance())
 
 
 def _enable_times(registered_vms, bandwidth_bps=None):
