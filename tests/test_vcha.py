@@ -381,3 +381,119 @@ def test_whatif_panels_react_to_controls():
     panel = views.lifecycle_whatif()
     panel.children[3].value = "embedded"
     assert "embedded PSC" in panel.children[4].value
+
+
+# ------------------------------------------------------------------------------------------------
+# Issue 13: statistics level on the commit path, replication link, appliance sizes
+# ------------------------------------------------------------------------------------------------
+
+
+def test_vcha_overhead_at_256_clients_depends_on_stats_level():
+    """Statistics writes share the commit path: with VCHA their commits wait for the Passive too, so
+    they hold more connections and the overhead at a saturated pool grows with the level."""
+    over = {lvl: 1 - float(run(256, True, stats_level=lvl).throughput_per_s
+                           / run(256, False, stats_level=lvl).throughput_per_s) for lvl in (1, 2, 3, 4)}
+    assert over[3] > over[1] + 0.005
+    assert len({round(o, 4) for o in over.values()}) >= 2
+    s = run(256, True, stats_level=3)
+    assert float(s.stats_db_connections) > float(run(256, False, stats_level=3).stats_db_connections)
+
+
+def test_commit_cost_is_round_trip_plus_flush_plus_transfer():
+    p, w = P.vcbench, P.wal
+    flush = vcha.standby_flush_s(p, w.wal_bytes_per_op)
+    assert 0 < flush < p.commit_ack_s
+    rec = w.wal_bytes_per_op / p.sync_commits_per_op
+    # on the test bed's LAN: exactly the fitted wait
+    np.testing.assert_allclose(vcha.replication_sync_wait_s(p, w.wal_bytes_per_op), p.commit_wait_s, rtol=1e-12)
+    # 10 ms more round trip: 10 ms more per synchronous commit (plus a little: the 6 MiB window over
+    # 10 ms caps TCP at 5 Gbps, so the record's transfer slows too)
+    extra = vcha.replication_sync_wait_s(p, w.wal_bytes_per_op, 0.01) - p.commit_wait_s
+    assert p.sync_commits_per_op * 0.01 < extra < p.sync_commits_per_op * 0.0101
+    # 100 Mbps: the commit record's transfer time shows up
+    slow = float(vcha.replication_sync_wait_s(p, w.wal_bytes_per_op, 0.0, 1e8))
+    assert slow - p.commit_wait_s > p.sync_commits_per_op * 0.9 * (rec * 8 / 1e8 - rec * 8 / 1e10)
+
+
+def test_link_bandwidth_bounds_throughput():
+    """On a slow replication link the WAL stream saturates it: throughput <= (link - background WAL) / WAL per op."""
+    w = P.wal
+    for bw in (5e7, 1e8):
+        s = run(1024, True, bandwidth_bps=bw)
+        cap = (bw / 8 - w.background_wal_bytes_per_s) / w.wal_bytes_per_op
+        assert float(s.throughput_per_s) <= cap * (1 + 1e-9)
+        assert float(s.link_utilization) <= 1 + 1e-9
+
+
+def test_appliance_sizes_give_sensible_throughput():
+    """Background work scales with hosts: a Small appliance (4 vCPUs, 96 hosts) is CPU bound, not starved."""
+    x = {sz: float(vcha.vcbench(256, True, params=P, **vcha.appliance(sz)).throughput_per_s) * 60
+         for sz in vcha.INVENTORIES}
+    assert 1500 < x["small"] < x["medium"] < x["large"] <= x["x-large"] * (1 + 1e-9)
+    small = vcha.vcbench(256, True, params=P, **vcha.appliance("small"))
+    assert float(small.cpu_utilization_per_core) > 0.95
+    with pytest.raises(ValueError, match="vcpus"):
+        vcha.vcbench(64, params=P, vcpus=2, hosts=2000, powered_on_vms=25000)
+
+
+def test_clones_slow_with_the_link_for_every_byte():
+    e = P.enable
+    t10 = vcha.enable_vcha_times(1440, 10e9, e)
+    t1 = vcha.enable_vcha_times(1440, 1e9, e)
+    # all of a clone is bytes on the link: 10x less bandwidth, ~10x the clone time
+    np.testing.assert_allclose(t1.clone_secondary_s / t10.clone_secondary_s, 10.0, rtol=0.01)
+    lossy = vcha.enable_vcha_times(1440, 10e9, e, rtt_s=0.01, loss=1e-3)
+    assert float(lossy.clone_secondary_s) > float(t10.clone_secondary_s)
+
+
+# ------------------------------------------------------------------------------------------------
+# Property tests (Hypothesis): physics over wide ranges
+# ------------------------------------------------------------------------------------------------
+
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+_clients = st.integers(1, 1024)
+_rtt = st.floats(0.0, 0.1)
+_bw = st.floats(1e7, 1e11)
+_loss = st.floats(0.0, 0.05)
+_level = st.sampled_from([1, 2, 3, 4])
+
+
+@settings(max_examples=40, deadline=None, derandomize=True)
+@given(_clients, _rtt, st.floats(1e-4, 0.05), _bw, _loss, _level)
+def test_property_latency_never_helps(n, rtt, extra, bw, loss, lvl):
+    a = run(n, True, rtt, lvl, bandwidth_bps=bw, loss=loss)
+    b = run(n, True, rtt + extra, lvl, bandwidth_bps=bw, loss=loss)
+    assert float(b.throughput_per_s) <= float(a.throughput_per_s) * (1 + 1e-9)
+
+
+@settings(max_examples=40, deadline=None, derandomize=True)
+@given(_clients, _rtt, _bw, _loss, st.floats(1e-5, 0.05), _level)
+def test_property_loss_never_helps(n, rtt, bw, loss, extra, lvl):
+    a = run(n, True, rtt, lvl, bandwidth_bps=bw, loss=loss)
+    b = run(n, True, rtt, lvl, bandwidth_bps=bw, loss=min(loss + extra, 0.2))
+    assert float(b.throughput_per_s) <= float(a.throughput_per_s) * (1 + 1e-9)
+
+
+@settings(max_examples=40, deadline=None, derandomize=True)
+@given(_clients, _rtt, _bw, st.floats(1.01, 100.0), _loss, _level)
+def test_property_bandwidth_never_hurts(n, rtt, bw, factor, loss, lvl):
+    a = run(n, True, rtt, lvl, bandwidth_bps=bw, loss=loss)
+    b = run(n, True, rtt, lvl, bandwidth_bps=min(bw * factor, 1e12), loss=loss)
+    assert float(b.throughput_per_s) >= float(a.throughput_per_s) * (1 - 1e-9)
+
+
+@settings(max_examples=60, deadline=None, derandomize=True)
+@given(_clients, st.booleans(), _rtt, _bw, _loss, _level, st.floats(4.0, 128.0), st.floats(0.0, 2048.0),
+       st.floats(0.0, 40000.0))
+def test_property_bounded_and_finite(n, on, rtt, bw, loss, lvl, vcpus, hosts, vms):
+    s = run(n, on, rtt, lvl, bandwidth_bps=bw, loss=loss, vcpus=vcpus, hosts=hosts, powered_on_vms=vms)
+    for f in (s.throughput_per_s, s.response_time_s, s.cpu_cores, s.db_pool_utilization, s.link_utilization,
+              s.sync_wait_s):
+        assert np.all(np.isfinite(f))
+    assert float(s.throughput_per_s) > 0
+    assert float(s.cpu_utilization_per_core) <= 1 + 1e-9
+    assert float(s.db_pool_utilization) <= 1 + 1e-9
+    assert float(s.link_utilization) <= 1 + 1e-9
+    np.testing.assert_allclose(s.throughput_per_s * (s.response_time_s + s.think_time_s), n, rtol=1e-9)
