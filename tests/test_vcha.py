@@ -234,7 +234,8 @@ def test_parameters_fewer_than_points(rows):
     fitted_points = sum(r.kind == "fitted" for r in rows)
     assert len(p) < fitted_points / 2
     vc = p[p["name"].str.startswith("vcbench.")]
-    assert len(vc) == 8  # 6 from Tables 5-7 (12 numbers), 1 from Table 13, 1 from Table 12
+    # 6 from Tables 5-7 (12 numbers), 1 from Table 13, 1 from Table 12, 1 from Table 14 (Embedded PSC)
+    assert len(vc) == 9
     ident = protocol.identifiability(vcha)
     assert ident["jacobian_rank"] == ident["n_params"], "every parameter is determined by the fit"
     assert p["identifiable"].all()
@@ -294,7 +295,13 @@ def test_difference_rows_are_the_difference(rows):
     assert r.paper_value == pytest.approx(-0.009)
     x = {k: by_key[f"t05_throughput_64_{k}"].model_value for k in ("disabled", "enabled")}
     assert r.model_value == pytest.approx(x["enabled"] / x["disabled"] - 1)
-    assert by_key["t14_change_64"].model_value == 0.0  # no PSC mechanism on the VCbench path
+    # Embedded PSC (issue 13): its CPU work per operation on the appliance, fitted on this Difference row
+    r = by_key["t14_change_64"]
+    assert r.kind == "fitted" and r.model_value == pytest.approx(-0.021, rel=1e-3)
+    ext, emb = (float(run(64, True, psc_mode=m).throughput_per_s) for m in ("external", "embedded"))
+    assert r.model_value == pytest.approx(emb / ext - 1, rel=1e-9)
+    # at 256 clients the pool, not the CPU, limits throughput: the PSC's CPU work changes (almost) nothing
+    assert abs(by_key["t14_change_256"].model_value) < 1e-3
 
 
 def test_leave_one_out_drops_the_whole_run():

@@ -19,6 +19,9 @@ VCbench clients. Per operation a client visits
   saturated pool grows with the statistics level;
 * the **replication link** (VCHA on): the WAL stream (bytes per operation, plus the background WAL
   of statistics, events and tasks) queues on the private network's TCP rate;
+* with an **Embedded PSC**, the PSC services (single sign-on token validation, lookup service,
+  certificate store) run on the same vCPUs as vpxd: each operation adds ``psc_cpu_s_per_op`` of CPU
+  work to the appliance (with an External PSC that work runs on the PSC's own VM);
 * the **ESXi hosts** (host RPCs and everything else that does not queue): a delay station;
 * the client **think time** between operations.
 
@@ -93,6 +96,9 @@ class VcbenchParams:
     stats_db_connections_per_vm : float
         Database connections kept busy by the statistics writes of levels 3 and 4 beyond levels 1
         and 2, per powered-on VM (connections/VM). Fitted: Table 12, VCHA-disabled levels 3 and 4.
+    psc_cpu_s_per_op : float
+        Embedded PSC only: CPU time the PSC services spend per operation on the appliance's vCPUs
+        (core-seconds). Fitted: Table 14, Embedded PSC at 64 clients.
     """
 
     cpu_demand_s: float
@@ -103,6 +109,7 @@ class VcbenchParams:
     commit_wait_s: float
     sync_commits_per_op: float
     stats_db_connections_per_vm: float
+    psc_cpu_s_per_op: float
 
     @property
     def commit_ack_s(self) -> float:
@@ -125,7 +132,9 @@ class VcbenchResult:
     cpu_cores : ndarray
         vpxd CPU utilization in cores (Table 7 prints percent, 100 % = one core).
     cpu_utilization_per_core : ndarray
-        ``cpu_cores / vcpus``: busy fraction of each vCPU, <= 1.
+        ``(cpu_cores + psc_cpu_cores) / vcpus``: busy fraction of each vCPU, <= 1.
+    psc_cpu_cores : ndarray
+        Cores busy with the Embedded PSC's per-operation work (0 with an External PSC).
     db_pool_utilization : ndarray
         Busy fraction of the connections VCbench can use (those statistics writes do not hold).
     link_utilization : ndarray
@@ -148,6 +157,7 @@ class VcbenchResult:
     response_time_s: np.ndarray
     cpu_cores: np.ndarray
     cpu_utilization_per_core: np.ndarray
+    psc_cpu_cores: np.ndarray
     db_pool_utilization: np.ndarray
     link_utilization: np.ndarray
     sync_wait_s: np.ndarray
@@ -199,7 +209,7 @@ def standby_flush_s(p: VcbenchParams, wal_bytes_per_op: float) -> float:
 
 
 def _station_demands(p: VcbenchParams, wal, vcha_enabled: bool, rtt_s, stats_level: int, vcpus: float,
-                     hosts: float, powered_on_vms: float, db_connections: float, bandwidth_bps, loss):
+                     hosts: float, powered_on_vms: float, db_connections: float, bandwidth_bps, loss, psc_cpu_s):
     """Demands (..., 6) of the six stations and the quantities the result reports."""
     bg = p.background_cpu_cores_per_host * hosts
     cores = vcpus - bg
@@ -219,8 +229,8 @@ def _station_demands(p: VcbenchParams, wal, vcha_enabled: bool, rtt_s, stats_lev
     hold = p.db_hold_s + sync
     d = np.stack(
         [
-            np.full(shape, p.cpu_demand_s / cores),
-            np.full(shape, p.cpu_demand_s * max(cores - 1.0, 0.0) / cores),
+            np.full(shape, (p.cpu_demand_s + psc_cpu_s) / cores),
+            np.full(shape, (p.cpu_demand_s + psc_cpu_s) * max(cores - 1.0, 0.0) / cores),
             hold / pool,
             hold * (pool - 1.0) / pool,
             np.full(shape, p.host_delay_s),
@@ -234,7 +244,7 @@ def _station_demands(p: VcbenchParams, wal, vcha_enabled: bool, rtt_s, stats_lev
 def vcbench(clients, vcha_enabled: bool = False, replication_rtt_s=0.0, stats_level: int = 1, *,
             vcpus: float, hosts: float, powered_on_vms: float, params=None,
             db_connections: float = DEFAULT_DB_CONNECTIONS, bandwidth_bps=DEFAULT_REPLICATION_BANDWIDTH_BPS,
-            loss=0.0) -> VcbenchResult:
+            loss=0.0, psc_mode: str = "external") -> VcbenchResult:
     """Throughput, latency and vpxd CPU of vCenter under VCbench (seed Tables 5-7, 12, 13).
 
     Parameters
@@ -262,6 +272,9 @@ def vcbench(clients, vcha_enabled: bool = False, replication_rtt_s=0.0, stats_le
         Replication link rate, bit/s, in [1e6, 1e12] (test bed: 10 Gbps).
     loss : float or array_like
         Packet loss on the replication link, in [0, 0.2].
+    psc_mode : {"external", "embedded"}
+        Platform Services Controller on its own VM (the study's default) or on the appliance
+        (Tables 14-15): embedded, its per-operation work shares the vCPUs with vpxd.
 
     Returns
     -------
@@ -288,13 +301,15 @@ def vcbench(clients, vcha_enabled: bool = False, replication_rtt_s=0.0, stats_le
     h = float(v.check_range("hosts", hosts, 0.0, 10000.0))
     vms = float(v.check_range("powered_on_vms", powered_on_vms, 0.0, 200000.0))
     pool_size = float(v.check_range("db_connections", db_connections, 2.0, 10000.0))
+    v.choice("psc_mode", psc_mode, ("external", "embedded"))
     p, wal = study_params(params)
+    psc_cpu = p.psc_cpu_s_per_op if psc_mode == "embedded" else 0.0
     bg = p.background_cpu_cores_per_host * h
     if c - bg < 1.0:
         raise ValueError(f"vcpus must leave vpxd at least one core beyond the background work of {h:g} hosts "
                          f"({bg:.2f} cores), i.e. vcpus >= {bg + 1.0:.2f}; got {c:g}")
     d, hold, pool, sync, link, rho_bg, stats_held, bg = _station_demands(
-        p, wal, bool(vcha_enabled), rtt, stats_level, c, h, vms, pool_size, bw, loss_)
+        p, wal, bool(vcha_enabled), rtt, stats_level, c, h, vms, pool_size, bw, loss_, psc_cpu)
     sol = queueing.mva(d, int(n.max()), p.think_time_s, _DELAY_MASK)
     idx = n - 1
     x = sol.throughput_per_s[..., idx]
@@ -306,7 +321,8 @@ def vcbench(clients, vcha_enabled: bool = False, replication_rtt_s=0.0, stats_le
         throughput_per_s=x,
         response_time_s=r,
         cpu_cores=cpu,
-        cpu_utilization_per_core=cpu / c,
+        cpu_utilization_per_core=(cpu + x * psc_cpu) / c,
+        psc_cpu_cores=x * psc_cpu,
         db_pool_utilization=x * np.asarray(hold)[grow] / np.asarray(pool)[grow],
         link_utilization=np.asarray(rho_bg)[grow] + x * np.asarray(link * (1.0 - rho_bg))[grow],
         sync_wait_s=np.broadcast_to(np.asarray(sync)[grow], x.shape).copy(),
