@@ -19,7 +19,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from vcperf import _validate as v
-from vcperf import network
+from vcperf import network, protocol
 from vcperf.vcha.vcbench import LAN_RTT_S
 
 
@@ -60,7 +60,7 @@ def clone_bytes(registered_vms, params: EnableParams):
     return params.clone_base_bytes + vms * params.clone_bytes_per_registered_vm
 
 
-def enable_vcha_times(registered_vms, bandwidth_bps, params: EnableParams, rtt_s=LAN_RTT_S, loss=0.0) -> EnableTimes:
+def enable_vcha_times(registered_vms, bandwidth_bps, params=None, rtt_s=LAN_RTT_S, loss=0.0) -> EnableTimes:
     """Time to enable VCHA: clone Secondary, clone Witness, configure (Table 4, Figure 4).
 
     Parameters
@@ -69,8 +69,8 @@ def enable_vcha_times(registered_vms, bandwidth_bps, params: EnableParams, rtt_s
         Registered VMs of the inventory, >= 0 (Table 1: 1,440 .. 36,864).
     bandwidth_bps : float or array_like
         Clone network rate, bit/s, > 0 (the study's 10 Gbps: ``vcperf.vcha.testbed().clone_bandwidth_bps``).
-    params : EnableParams
-        The study's: ``vcperf.vcha.calibrate().enable``.
+    params : EnableParams or vcperf.vcha.Params, optional
+        The study's (``vcperf.vcha.calibrate()`` or its ``.enable``); default: the calibrated ones.
     rtt_s : float or array_like
         Round trip of the clone network, s, >= 0 (default: the test bed's LAN, :data:`LAN_RTT_S`).
     loss : float or array_like
@@ -84,7 +84,8 @@ def enable_vcha_times(registered_vms, bandwidth_bps, params: EnableParams, rtt_s
     vms = v.nonneg("registered_vms", registered_vms)
     bw = v.positive("bandwidth_bps", bandwidth_bps)
     rtt = v.nonneg("rtt_s", rtt_s)
-    p = params
+    p = protocol.calibrated("vcha2016") if params is None else params
+    p = getattr(p, "enable", p)
     clone = np.asarray(network.transfer_time_s(clone_bytes(vms, p), bw * network.TCP_PAYLOAD_FRACTION, rtt,
                                                v.fraction("loss", loss)), dtype=float)
     conf = np.full_like(clone, p.configure_s)

@@ -19,16 +19,34 @@ _COLORS = {"disabled": "tab:blue", "enabled": "tab:orange", 64: "tab:blue", 256:
 _LABEL = {"disabled": "Baseline (no VCHA)", "enabled": "VCHA enabled"}
 
 
-def _vcbench(clients, vcha_enabled=False, replication_rtt_s=0.0, stats_level=1):
-    """:func:`vcperf.vcha.vcbench` with the study's calibrated parameters and test bed."""
-    return vcha.vcbench(clients, vcha_enabled, replication_rtt_s, stats_level, params=vcha.calibrate(),
-                        **vcha.testbed().appliance())
+#: Appliance choices of the what-if: the study's test bed (X-Large, 2,000 hosts) or a Table 1 size.
+APPLIANCES = ("testbed",) + vcha.INVENTORIES
 
 
-def _vcbench_curve_study(max_clients, vcha_enabled=False, replication_rtt_s=0.0, stats_level=1):
-    """:func:`vcperf.vcha.vcbench_curve` with the study's calibrated parameters and test bed."""
-    return vcha.vcbench_curve(max_clients, vcha_enabled, replication_rtt_s, stats_level,
-                              params=vcha.calibrate(), **vcha.testbed().appliance())
+def scenario(bandwidth_gbps: float = 10.0, loss_percent: float = 0.0, appliance: str = "testbed",
+             psc_mode: str = "external") -> dict:
+    """Keyword arguments of :func:`vcperf.vcha.vcbench` for a what-if: replication link (Gbps, loss
+    %), appliance (``"testbed"`` or a Table 1 size: its vCPUs and inventory) and PSC mode."""
+    from vcperf import _validate as v
+
+    v.choice("appliance", appliance, APPLIANCES)
+    app = vcha.testbed().appliance() if appliance == "testbed" else vcha.appliance(appliance)
+    return {"bandwidth_bps": float(v.check_range("bandwidth_gbps", bandwidth_gbps, 1e-3, 1e3)) * 1e9,
+            "loss": float(v.check_range("loss_percent", loss_percent, 0.0, 20.0)) / 100.0,
+            "psc_mode": psc_mode, **app}
+
+
+def _vcbench(clients, vcha_enabled=False, replication_rtt_s=0.0, stats_level=1, **scn):
+    """:func:`vcperf.vcha.vcbench` with the study's calibrated parameters and test bed (or ``scn``)."""
+    kw = {**vcha.testbed().appliance(), **scn}
+    return vcha.vcbench(clients, vcha_enabled, replication_rtt_s, stats_level, params=vcha.calibrate(), **kw)
+
+
+def _vcbench_curve_study(max_clients, vcha_enabled=False, replication_rtt_s=0.0, stats_level=1, **scn):
+    """:func:`vcperf.vcha.vcbench_curve` with the study's calibrated parameters and test bed (or ``scn``)."""
+    kw = {**vcha.testbed().appliance(), **scn}
+    return vcha.vcbench_curve(max_clients, vcha_enabled, replication_rtt_s, stats_level, params=vcha.calibrate(),
+                              **kw)
 
 
 def _enable_times(registered_vms, bandwidth_bps=None):
@@ -99,16 +117,18 @@ def periodic_throughput_figure(clients: int, minutes: float = 60.0):
 
 
 def clients_figure(max_clients: int = 512, replication_rtt_s: float = 0.0, stats_level: int = 1,
-                   highlight: int | None = None):
+                   highlight: int | None = None, **whatif):
     """Throughput, latency and vpxd CPU against clients, VCHA off and on, with the paper's points
-    (Tables 5, 6, 7). Optionally marks a what-if client count."""
+    (Tables 5, 6, 7). Optionally marks a what-if client count; ``whatif`` takes the arguments of
+    :func:`scenario` (link, appliance, PSC mode) for the model curves."""
     plt = _plt()
     fig, axes = plt.subplots(1, 3, figsize=(9.6, 3.3))
     n = np.arange(1, max_clients + 1)
-    vcpus = vcha.testbed().vcpus
+    scn = scenario(**whatif)
+    vcpus = scn["vcpus"]
     for vc in (False, True):
         key = "enabled" if vc else "disabled"
-        s = _vcbench_curve_study(max_clients, vc, replication_rtt_s if vc else 0.0, stats_level)
+        s = _vcbench_curve_study(max_clients, vc, replication_rtt_s if vc else 0.0, stats_level, **scn)
         axes[0].plot(n, s.throughput_per_s * 60, color=_COLORS[key], label=f"model, {_LABEL[key]}")
         axes[1].plot(n, s.response_time_s, color=_COLORS[key])
         axes[2].plot(n, s.cpu_cores * 100, color=_COLORS[key])
@@ -122,8 +142,8 @@ def clients_figure(max_clients: int = 512, replication_rtt_s: float = 0.0, stats
             axes[2].plot([c], [100 * vcha.paper_value("table07_vpxd_cpu", "vpxd_cpu_utilization", clients=c, vcha=key,
                                                  **node)], **{**PAPER_STYLE, "color": _COLORS[key],
                                                               "markeredgecolor": "black"})
-    axes[0].axhline(60 * _vcbench(1, False, 0.0, stats_level).db_pool_bound_per_s, color="0.5", ls=":", lw=1,
-                    label="DB pool bound, no VCHA")
+    axes[0].axhline(60 * _vcbench(1, False, 0.0, stats_level, **scn).db_pool_bound_per_s, color="0.5", ls=":",
+                    lw=1, label="DB pool bound, no VCHA")
     axes[2].axhline(100 * vcpus, color="0.5", ls=":", lw=1)
     if highlight is not None:
         for ax in axes:
@@ -287,9 +307,9 @@ def _rescale_from_zero(ax) -> None:
 
 
 @functools.lru_cache(maxsize=64)
-def _vcbench_curve(max_clients: int, vcha_enabled: bool, replication_rtt_s: float, stats_level: int):
+def _vcbench_curve(max_clients: int, vcha_enabled: bool, replication_rtt_s: float, stats_level: int, scn: tuple):
     """:func:`vcperf.vcha.vcbench_curve`, cached for the panel (the VCHA-off curve rarely changes)."""
-    return _vcbench_curve_study(max_clients, vcha_enabled, replication_rtt_s, stats_level)
+    return _vcbench_curve_study(max_clients, vcha_enabled, replication_rtt_s, stats_level, **dict(scn))
 
 
 class _VcbenchPanel:
@@ -313,7 +333,7 @@ class _VcbenchPanel:
                 axes[2].plot([c], [100 * vcha.paper_value("table07_vpxd_cpu", "vpxd_cpu_utilization", clients=c,
                                                           vcha=key, **node)], **dot)
         self.db_bound = axes[0].axhline(0.0, color="0.5", ls=":", lw=1, label="DB pool bound, no VCHA")
-        axes[2].axhline(100 * vcha.testbed().vcpus, color="0.5", ls=":", lw=1)
+        self.cpu_cap = axes[2].axhline(100 * vcha.testbed().vcpus, color="0.5", ls=":", lw=1)
         self.marks = [ax.axvline(0.0, color="0.3", lw=0.8) for ax in axes]
         axes[0].set_ylabel("throughput (ops/min)")
         axes[1].set_ylabel("avg operation latency (s)")
@@ -324,17 +344,20 @@ class _VcbenchPanel:
         fig.suptitle("Closed network: one parameter set; dots are the paper (Tables 5-7)", fontsize=9)
         plotting.fast_layout(fig)
         self.canvas = PanelCanvas(fig, [line for lines in self.lines.values() for line in lines]
-                                   + [self.db_bound] + self.marks)
+                                   + [self.db_bound, self.cpu_cap] + self.marks)
 
-    def draw(self, max_clients: int, replication_rtt_s: float, stats_level: int, highlight: int) -> bytes:
+    def draw(self, max_clients: int, replication_rtt_s: float, stats_level: int, highlight: int, **whatif) -> bytes:
         n = np.arange(1, max_clients + 1)
+        scn = scenario(**whatif)
+        key = tuple(sorted(scn.items()))
         for vc, (thr, lat, cpu) in self.lines.items():
-            s = _vcbench_curve(max_clients, vc, replication_rtt_s if vc else 0.0, stats_level)
+            s = _vcbench_curve(max_clients, vc, replication_rtt_s if vc else 0.0, stats_level, key)
             thr.set_data(n, s.throughput_per_s * 60)
             lat.set_data(n, s.response_time_s)
             cpu.set_data(n, s.cpu_cores * 100)
-        bound = 60 * _vcbench(1, False, 0.0, stats_level).db_pool_bound_per_s
+        bound = 60 * _vcbench(1, False, 0.0, stats_level, **scn).db_pool_bound_per_s
         self.db_bound.set_ydata([bound, bound])
+        self.cpu_cap.set_ydata([100 * scn["vcpus"]] * 2)
         for m in self.marks:
             m.set_xdata([highlight, highlight])
         for ax in self.axes:
@@ -347,39 +370,96 @@ def _vcbench_panel() -> _VcbenchPanel:
     return _VcbenchPanel()
 
 
+def _band(iv, scale: float = 1.0, fmt: str = ",.0f") -> str:
+    """``"lo–hi, 90%"`` of a :class:`vcperf.protocol.Interval` (scaled), or a not-estimable note."""
+    lo, hi = float(np.asarray(iv.low).flat[0]), float(np.asarray(iv.high).flat[0])
+    if not (np.isfinite(lo) and np.isfinite(hi)):
+        return "no interval: not estimable"
+    return f"{lo * scale:{fmt}}–{hi * scale:{fmt}}, {iv.interval:.0%}"
+
+
+def vcbench_whatif_table(clients: int = 256, replication_rtt_ms: float = 5.0, stats_level: int = 1,
+                         vcha_enabled: bool = True, bandwidth_gbps: float = 10.0, loss_percent: float = 0.0,
+                         appliance: str = "testbed", psc_mode: str = "external"):
+    """The what-if scenario as a table: throughput and latency with their 90 % intervals
+    (:func:`vcperf.protocol.with_interval`), VCHA overhead, CPU, pool, link and sync wait."""
+    import pandas as pd
+
+    from vcperf import protocol
+
+    scn = scenario(bandwidth_gbps, loss_percent, appliance, psc_mode)
+    args = (int(clients), bool(vcha_enabled), replication_rtt_ms / 1e3, int(stats_level))
+    s = _vcbench(*args, **scn)
+    base = _vcbench(int(clients), False, 0.0, int(stats_level), **scn)
+    x = protocol.with_interval(vcha.vcbench, *args, output="throughput_per_s", **scn)
+    r = protocol.with_interval(vcha.vcbench, *args, output="response_time_s", **scn)
+    rows = [("throughput", float(x.value) * 60, float(x.low) * 60, float(x.high) * 60, "ops/min"),
+            ("avg operation latency", float(r.value) * 1e3, float(r.low) * 1e3, float(r.high) * 1e3, "ms"),
+            ("throughput vs no VCHA", 100 * (float(s.throughput_per_s) / float(base.throughput_per_s) - 1),
+             np.nan, np.nan, "%"),
+            ("vpxd CPU", 100 * float(s.cpu_cores), np.nan, np.nan, "% (100 % = 1 core)"),
+            ("vCPU busy (vpxd + embedded PSC)", 100 * float(s.cpu_utilization_per_core), np.nan, np.nan, "%"),
+            ("DB pool busy", 100 * float(s.db_pool_utilization), np.nan, np.nan, "%"),
+            ("statistics connections", float(s.stats_db_connections), np.nan, np.nan, "connections"),
+            ("replication link busy", 100 * float(s.link_utilization), np.nan, np.nan, "%"),
+            ("sync wait", 1e3 * float(s.sync_wait_s), np.nan, np.nan, "ms/op")]
+    return pd.DataFrame(rows, columns=["quantity", "model", "low_90", "high_90", "unit"])
+
+
 def vcbench_whatif_update(clients: int = 256, replication_rtt_ms: float = 5.0, stats_level: int = 1,
-                          vcha_enabled: bool = True):
+                          vcha_enabled: bool = True, bandwidth_gbps: float = 10.0, loss_percent: float = 0.0,
+                          appliance: str = "testbed", psc_mode: str = "external"):
     """Model + redraw for the VCbench what-if: returns ``(readout, png_bytes)``.
 
-    The image is :func:`clients_figure` (``highlight=clients``) with the widget layout, drawn on one
-    figure kept between calls: only the curves, the DB pool bound and the marker move.
+    The image is :func:`clients_figure` (``highlight=clients``, the same link, appliance and PSC
+    mode) with the widget layout, drawn on one figure kept between calls: only the curves, the DB
+    pool bound, the vCPU line and the marker move. Throughput and latency carry their 90 % interval.
     """
-    s = _vcbench(int(clients), bool(vcha_enabled), replication_rtt_ms / 1e3, int(stats_level))
-    base = _vcbench(int(clients), False, 0.0, int(stats_level))
-    png = _vcbench_panel().draw(max(512, int(clients)), replication_rtt_ms / 1e3, int(stats_level), int(clients))
+    from vcperf import protocol
+
+    whatif = {"bandwidth_gbps": bandwidth_gbps, "loss_percent": loss_percent, "appliance": appliance,
+              "psc_mode": psc_mode}
+    scn = scenario(**whatif)
+    args = (int(clients), bool(vcha_enabled), replication_rtt_ms / 1e3, int(stats_level))
+    s = _vcbench(*args, **scn)
+    base = _vcbench(int(clients), False, 0.0, int(stats_level), **scn)
+    png = _vcbench_panel().draw(max(512, int(clients)), replication_rtt_ms / 1e3, int(stats_level), int(clients),
+                                **whatif)
     x = float(s.throughput_per_s)
+    xi = protocol.with_interval(vcha.vcbench, *args, output="throughput_per_s", **scn)
+    ri = protocol.with_interval(vcha.vcbench, *args, output="response_time_s", **scn)
     readout = (
-        f"{int(clients)} clients, stats level {int(stats_level)}, VCHA {'on' if vcha_enabled else 'off'}"
-        + (f" (+{replication_rtt_ms:.3g} ms)" if vcha_enabled else "")
-        + f": {x * 60:,.0f} ops/min ({x / float(base.throughput_per_s) - 1:+.1%} vs no VCHA), "
-        f"latency {float(s.response_time_s) * 1e3:,.0f} ms, vpxd CPU {float(s.cpu_cores) * 100:,.0f} %, "
-        f"DB pool {float(s.db_pool_utilization):.0%} busy, sync wait {float(s.sync_wait_s) * 1e3:.0f} ms/op. "
+        f"{int(clients)} clients, {appliance} ({scn['vcpus']:g} vCPUs, {scn['hosts']:,.0f} hosts), {psc_mode} PSC, "
+        f"stats level {int(stats_level)}, VCHA {'on' if vcha_enabled else 'off'}"
+        + (f" (+{replication_rtt_ms:.3g} ms, {bandwidth_gbps:.3g} Gbps, {loss_percent:.3g} % loss)"
+           if vcha_enabled else "")
+        + f": {x * 60:,.0f} ops/min ({_band(xi, 60)}; {x / float(base.throughput_per_s) - 1:+.1%} vs no VCHA), "
+        f"latency {float(s.response_time_s) * 1e3:,.0f} ms ({_band(ri, 1e3)}), "
+        f"vpxd CPU {float(s.cpu_cores) * 100:,.0f} %, DB pool {float(s.db_pool_utilization):.0%} busy, "
+        f"link {float(s.link_utilization):.1%} busy, sync wait {float(s.sync_wait_s) * 1e3:.0f} ms/op. "
         "(Lines show VCHA at the chosen latency.)"
     )
     return readout, png
 
 
 def vcbench_whatif(clients: int = 256, replication_rtt_ms: float = 5.0, stats_level: int = 1,
-                   vcha_enabled: bool = True):
-    """The VCbench what-if panel: clients, replication latency, statistics level, VCHA on/off."""
+                   vcha_enabled: bool = True, bandwidth_gbps: float = 10.0, loss_percent: float = 0.0,
+                   appliance: str = "testbed", psc_mode: str = "external"):
+    """The VCbench what-if panel: clients, replication latency/bandwidth/loss, statistics level, VCHA
+    on/off, appliance size and PSC mode."""
     import ipywidgets as w
 
     n = w.IntSlider(value=clients, min=1, max=1024, step=1, description="clients")
     rtt = w.FloatSlider(value=replication_rtt_ms, min=0, max=30, step=0.5, description="added RTT ms")
     lvl = w.IntSlider(value=stats_level, min=1, max=4, step=1, description="stats level")
     on = w.Checkbox(value=vcha_enabled, description="VCHA enabled")
-    style_sliders(n, rtt, lvl)
-    return whatif_panel([n, rtt, lvl, on], vcbench_whatif_update)
+    bw = w.FloatLogSlider(value=bandwidth_gbps, base=10, min=-2, max=2, step=0.01, description="link Gbps",
+                          readout_format=".3g")
+    loss = w.FloatSlider(value=loss_percent, min=0, max=5, step=0.01, description="loss %")
+    app = w.Dropdown(options=list(APPLIANCES), value=appliance, description="appliance")
+    psc = w.Dropdown(options=["external", "embedded"], value=psc_mode, description="PSC")
+    style_sliders(n, rtt, lvl, bw, loss)
+    return whatif_panel([n, rtt, lvl, on, bw, loss, app, psc], vcbench_whatif_update)
 
 
 class _LifecyclePanel:
@@ -423,17 +503,45 @@ def lifecycle_whatif_update(registered_vms: float = 36864.0, vcpus: float = 32.0
     The image is :func:`enable_figure` with the widget layout, drawn on one figure kept between
     calls: only the what-if bandwidth curve, its legend entry and the VM marker move.
     """
+    from vcperf import protocol
+
     bw = clone_bandwidth_gbps * 1e9
     e = _enable_times(registered_vms, bw)
     f = _failover_times(vcpus, registered_vms, psc_mode)
     png = _lifecycle_panel().draw(bw, registered_vms)
+    ei = protocol.with_interval(vcha.enable_vcha_times, registered_vms, bw, output="total_s")
+    fi = protocol.with_interval(vcha.failover_times, vcpus, registered_vms, psc_mode, output="vpxd_ready_s")
+    gb = float(vcha.clone_bytes(registered_vms, vcha.calibrate().enable)) / 1e9
     readout = (
         f"{registered_vms:,.0f} VMs on {vcpus:g} vCPUs, clone network {clone_bandwidth_gbps:.3g} Gbps, {psc_mode} "
-        f"PSC: enable VCHA {float(e.total_s) / 60:.1f} min (each clone {float(e.clone_secondary_s) / 60:.1f} min); "
-        f"failover: vpxd ready {float(f.vpxd_ready_s) / 60:.1f} min, Web Client inventory "
-        f"{float(f.inventory_screen_s) / 60:.1f} min"
+        f"PSC: enable VCHA {float(e.total_s) / 60:.1f} min ({_band(ei, 1 / 60, '.1f')} min; each clone "
+        f"{float(e.clone_secondary_s) / 60:.1f} min, {gb:,.0f} GB); "
+        f"failover: vpxd ready {float(f.vpxd_ready_s) / 60:.1f} min ({_band(fi, 1 / 60, '.1f')} min), Web Client "
+        f"inventory {float(f.inventory_screen_s) / 60:.1f} min"
     )
     return readout, png
+
+
+def lifecycle_whatif_table(registered_vms: float = 36864.0, vcpus: float = 32.0, clone_bandwidth_gbps: float = 10.0,
+                           psc_mode: str = "external"):
+    """The enabling/failover what-if as a table, with 90 % intervals (:func:`vcperf.protocol.with_interval`)."""
+    import pandas as pd
+
+    from vcperf import protocol
+
+    bw = clone_bandwidth_gbps * 1e9
+    rows = []
+    for name, fn, args, out in (
+            ("clone (each)", vcha.enable_vcha_times, (registered_vms, bw), "clone_secondary_s"),
+            ("configure VCHA", vcha.enable_vcha_times, (registered_vms, bw), "configure_s"),
+            ("enable VCHA, total", vcha.enable_vcha_times, (registered_vms, bw), "total_s"),
+            ("failover: in progress page", vcha.failover_times, (vcpus, registered_vms, psc_mode), "in_progress_s"),
+            ("failover: vpxd ready", vcha.failover_times, (vcpus, registered_vms, psc_mode), "vpxd_ready_s"),
+            ("failover: Web Client inventory", vcha.failover_times, (vcpus, registered_vms, psc_mode),
+             "inventory_screen_s")):
+        iv = protocol.with_interval(fn, *args, output=out)
+        rows.append((name, float(iv.value), float(iv.low), float(iv.high), "s"))
+    return pd.DataFrame(rows, columns=["quantity", "model", "low_90", "high_90", "unit"])
 
 
 def lifecycle_whatif(registered_vms: float = 36864.0, vcpus: float = 32.0, clone_bandwidth_gbps: float = 10.0,
