@@ -136,7 +136,8 @@ rows[["locator", "quantity", "conditions", "kind", "paper_value", "model_value",
 # ## What if? — inventory, vCPUs, clone bandwidth, PSC mode
 #
 # The readout gives the enabling time and the failover times with 90 % intervals of the calibration;
-# the figure the enabling time against the inventory at the chosen clone bandwidth (dashed).
+# the figure the enabling time against the inventory at the chosen clone bandwidth (dashed) and the
+# vpxd ready time after a failover on the chosen vCPUs and PSC mode (dotted).
 # Headless (`vcperf regenerate -p whatif_...`) the scenario is saved as the panel's image and as a
 # table.
 
@@ -149,7 +150,7 @@ plotting.save_png(png, output_dir, NOTEBOOK, "whatif_panel")
 scenario_table = vcha_views.lifecycle_whatif_table(whatif_registered_vms, whatif_vcpus, whatif_clone_bandwidth_gbps,
                                                    whatif_psc_mode)
 plotting.save_table(scenario_table, output_dir, NOTEBOOK, "whatif_scenario")
-fig = vcha_views.enable_figure(whatif_clone_bandwidth_gbps * 1e9, whatif_registered_vms)
+fig = vcha_views.enable_figure(whatif_clone_bandwidth_gbps * 1e9, whatif_registered_vms, whatif_vcpus, whatif_psc_mode)
 plotting.save_figure(fig, output_dir, NOTEBOOK, "whatif_scenario")
 plt.show()
 scenario_table.round(1)

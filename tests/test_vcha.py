@@ -406,7 +406,7 @@ def test_whatif_images_are_the_figure_functions():
     for vms, gbps in ((36864.0, 10.0), (1000.0, 0.1), (40000.0, 40.0)):
         _, png = views.lifecycle_whatif_update(vms, 8.0, gbps)
         with plotting.fast():
-            want = png_bytes(views.enable_figure(gbps * 1e9, vms))
+            want = png_bytes(views.enable_figure(gbps * 1e9, vms, 8.0, "external"))
         np.testing.assert_array_equal(_pixels(png), _pixels(want))
 
 
@@ -414,10 +414,15 @@ def test_whatif_panels_react_to_controls():
     from vcperf.views import vcha as views
 
     panel = views.vcbench_whatif(clients=256, replication_rtt_ms=0.0)
-    readout = panel.children[4]
+    readout = panel.children[8]  # after the 8 controls (issue 13 added link Gbps, loss, appliance, PSC)
     before = readout.value
     panel.children[1].value = 10.0  # added RTT
     assert readout.value != before and "+10 ms" in readout.value
+    before = readout.value
+    panel.children[4].value = 0.1  # link Gbps
+    assert readout.value != before and "0.1 Gbps" in readout.value
+    panel.children[6].value = "small"
+    assert "small (4 vCPUs" in readout.value
     panel = views.lifecycle_whatif()
     panel.children[3].value = "embedded"
     assert "embedded PSC" in panel.children[4].value

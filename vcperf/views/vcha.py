@@ -231,9 +231,12 @@ def _enable_bars(ax):
     return [inv[s]["registered_vms"] for s in sizes], totals
 
 
-def enable_figure(bandwidth_bps: float | None = None, whatif_vms: float | None = None):
+def enable_figure(bandwidth_bps: float | None = None, whatif_vms: float | None = None, vcpus: float | None = None,
+                  psc_mode: str = "external"):
     """Figure 4: time to enable VCHA by inventory; paper stacked bars, model stacked hatched bars,
-    and the model's total against registered VMs (optionally on another clone bandwidth)."""
+    and the model's total against registered VMs (optionally on another clone bandwidth). With
+    ``vcpus``, also the vpxd ready time after a failover against registered VMs on that appliance
+    and PSC mode (dotted; Table 2's points for reference)."""
     plt = _plt()
     fig, (ax, ax2) = plt.subplots(1, 2, figsize=(9.6, 3.6))
     paper_vms, totals = _enable_bars(ax)
@@ -245,6 +248,9 @@ def enable_figure(bandwidth_bps: float | None = None, whatif_vms: float | None =
         label = "model, 10 Gbps" if bw is None else f"model, {bw / 1e9:.3g} Gbps"
         ax2.plot(vms, t.total_s / 60, style, color="tab:orange", label=label)
     ax2.plot(paper_vms, totals, **PAPER_STYLE, label="paper total")
+    if vcpus is not None:
+        ax2.plot(vms, _failover_times(vcpus, vms, psc_mode).vpxd_ready_s / 60, ":", color="tab:red",
+                 label=f"model, vpxd ready after failover, {vcpus:g} vCPUs, {psc_mode} PSC")
     if whatif_vms is not None:
         ax2.axvline(whatif_vms, color="0.3", lw=0.8)
     ax2.set_xlabel("registered VMs")
@@ -476,16 +482,20 @@ class _LifecyclePanel:
                  label="model, 10 Gbps")
         (self.whatif,) = ax2.plot(self.vms, np.zeros_like(self.vms), "--", color="tab:orange", label="model, what-if")
         ax2.plot(paper_vms, totals, **PAPER_STYLE, label="paper total")
+        (self.ready,) = ax2.plot(self.vms, np.zeros_like(self.vms), ":", color="tab:red", label="vpxd ready")
         self.mark = ax2.axvline(0.0, color="0.3", lw=0.8)
         ax2.set_xlabel("registered VMs")
         ax2.set_ylabel("enable VCHA, total (min)")
-        self.legend_text = ax2.legend(frameon=False, fontsize=7).get_texts()[1]
+        texts = ax2.legend(frameon=False, fontsize=7).get_texts()
+        self.legend_text, self.ready_text = texts[1], texts[3]
         plotting.fast_layout(fig)
-        self.canvas = PanelCanvas(fig, [self.whatif, self.mark])
+        self.canvas = PanelCanvas(fig, [self.whatif, self.ready, self.mark])
 
-    def draw(self, bandwidth_bps: float, whatif_vms: float) -> bytes:
+    def draw(self, bandwidth_bps: float, whatif_vms: float, vcpus: float, psc_mode: str) -> bytes:
         self.whatif.set_ydata(_enable_times(self.vms, bandwidth_bps).total_s / 60)
         self.legend_text.set_text(f"model, {bandwidth_bps / 1e9:.3g} Gbps")
+        self.ready.set_ydata(_failover_times(vcpus, self.vms, psc_mode).vpxd_ready_s / 60)
+        self.ready_text.set_text(f"model, vpxd ready after failover, {vcpus:g} vCPUs, {psc_mode} PSC")
         self.mark.set_xdata([whatif_vms, whatif_vms])
         _rescale_from_zero(self.axes[1])
         return self.canvas.png()
@@ -508,7 +518,7 @@ def lifecycle_whatif_update(registered_vms: float = 36864.0, vcpus: float = 32.0
     bw = clone_bandwidth_gbps * 1e9
     e = _enable_times(registered_vms, bw)
     f = _failover_times(vcpus, registered_vms, psc_mode)
-    png = _lifecycle_panel().draw(bw, registered_vms)
+    png = _lifecycle_panel().draw(bw, registered_vms, vcpus, psc_mode)
     ei = protocol.with_interval(vcha.enable_vcha_times, registered_vms, bw, output="total_s")
     fi = protocol.with_interval(vcha.failover_times, vcpus, registered_vms, psc_mode, output="vpxd_ready_s")
     gb = float(vcha.clone_bytes(registered_vms, vcha.calibrate().enable)) / 1e9
