@@ -8,7 +8,9 @@ concern it, in deterministic stages:
 1. **VCbench network** (:class:`~vcperf.vcha.vcbench.VcbenchParams`): six demands to the absolute
    numbers of Tables 5, 6, 7 (throughput, latency, vpxd CPU; 64/256 clients; VCHA off/on; log
    residuals), then ``sync_commits_per_op`` to Table 13's rows with added latency, then
-   ``stats_db_connections`` to Table 12's level 3/4 rows.
+   ``stats_db_connections_per_vm`` to Table 12's level 3/4 rows, then ``psc_cpu_s_per_op`` to Table
+   14's 64-client Difference. The commit record's size comes from the WAL fit (stage 2 is run
+   first: it does not depend on the network).
 2. **WAL and management traffic** (:class:`~vcperf.vcha.wal.WalParams`): each Table 11 rate =
    background + bytes/op x the run's measured throughput (Table 5 of the same run, an input like
    the sdg writes/s of Tables 9-10), linear least squares.
@@ -16,6 +18,9 @@ concern it, in deterministic stages:
    bytes + bytes/VM x registered VMs) over the 10 Gbps clone network; configuration = mean.
 4. **Failover** (:class:`~vcperf.vcha.failover.FailoverParams`): linear least squares on Tables 2,
    17 (External InProgress), 16 (Embedded) and 3.
+5. **Disks** (:class:`~vcperf.vcha.disk.DiskParams`): sdf/sdh bytes = line in the measured
+   throughput, writes = bytes / I/O size; sdg writes = flush line (Tables 9-10, baseline and Active).
+6. **Memory** (:class:`~vcperf.vcha.memory.MemoryParams`): Table 8, linear least squares.
 
 Ledger roles (:func:`targets`) and why:
 
@@ -26,7 +31,13 @@ Ledger roles (:func:`targets`) and why:
 * totals of printed steps (Table 4) and differences/ratios of two fitted numbers (Table 5/6
   Difference rows, Figure 5, Table 7's "about 1 core less", Table 16's Difference) are ``derived``;
 * differences with at least one side not fitted (Table 12's overhead rows at levels 2-4, Tables
-  14/15 Embedded vs External) are ``predicted`` and scored on the difference itself;
+  14/15 Embedded vs External except the fitted 64-client throughput Difference) are ``predicted``
+  and scored on the difference itself; the Embedded absolute values are External x (1 +
+  Difference), ``derived``;
+* every Passive-node disk number, the sdg bandwidths and the eth1 receive rate are ``predicted``
+  (the 64-client Passive sdh bandwidth and the 256-client eth1 receive rate equal fitted numbers
+  within print rounding, so they are shown ``derived``); Table 8's vpxd rows with VCHA are printed
+  identical to the baseline and ``derived``;
 * the Executive Summary's RTO statements are ``bound`` rows.
 """
 
