@@ -309,11 +309,12 @@ def test_leave_one_out_drops_the_whole_run():
     # Tables 5, 6, 7, 11 (x3) of the run, and since issue 13 also Table 8 (postgres, vcha, Passive postgres and
     # vcha: 4; vpxd is derived) and Table 10's Active sdf/sdh writes and bandwidth and sdg writes (5)
     assert loo.loc["t05_throughput_256_enabled", "n_held_out"] == 6 + 4 + 5
-    # eth1 is two points for two WAL parameters. Since the commit record (WAL bytes per commit) and the
-    # WAL stream on the replication link enter the VCbench network, the Jacobian probe sees a (tiny)
-    # dependence of the throughput rows on wal_bytes_per_op; the row must then at least be finite.
+    # eth1 is two points for two WAL parameters. Since issue 13 the commit record (WAL bytes per
+    # commit) crosses the replication link, so Table 13's 5/10 ms rows (where the 6 MiB window caps TCP
+    # below 10 Gbps) depend on wal_bytes_per_op by ~1e-5: the protocol's Jacobian probe then calls the
+    # held-out eth1 row estimable although the WAL fit keeps a prior in that direction (reported).
     row = loo.loc["t11_eth1_tx_64_enabled"]
-    assert (not row["estimable"]) or np.isfinite(row["model_value"] if "model_value" in row else 0.0)
+    assert (not row["estimable"]) or np.isfinite(row["model_value"])
     assert loo.loc["t06_latency_64_disabled", "estimable"]
 
 

@@ -18,7 +18,8 @@ VCbench clients. Per operation a client visits
   commits wait for the Passive too and they hold their connections longer: the VCHA overhead at a
   saturated pool grows with the statistics level;
 * the **replication link** (VCHA on): the WAL stream (bytes per operation, plus the background WAL
-  of statistics, events and tasks) queues on the private network's TCP rate;
+  of statistics, events and tasks) queues on the private network's TCP rate (so throughput never
+  exceeds the link's capacity);
 * with an **Embedded PSC**, the PSC services (single sign-on token validation, lookup service,
   certificate store) run on the same vCPUs as vpxd: each operation adds ``psc_cpu_s_per_op`` of CPU
   work to the appliance (with an External PSC that work runs on the PSC's own VM);
