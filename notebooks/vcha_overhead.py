@@ -181,11 +181,13 @@ t[["locator", "quantity"] + COLS].round(3)
 # new WAL bytes (*predicted* bandwidth, flush rate input = the run's measured writes/s, as before).
 # sdf and sdh are a line in throughput each (bytes) and an average write size (writes/s); sdf's line
 # has a negative intercept: its writes grow faster than throughput (pages re-dirtied between
-# checkpoints are written once at low load), so the 64-client sdf rows are missed by 30-55 %. The
+# checkpoints are written once at low load). Fitted rows land within 10 % except the writes/s at low
+# load (sdf -19 %, sdh +24 %: one average write size per disk does not hold at both loads). The
 # Passive replays the Active's WAL, so its sdf/sdh writes are the Active's, and its walreceiver
 # flushes once per Active flush, rewriting a 4 KiB filesystem block plus the WAL bytes: all
 # *predicted*; the measured Passive flushes are 10-35 % fewer than the Active's, which the model
-# misses (20 %, 50 %). The eth1 receive rate is the Passive's TCP ACKs (one per two segments of WAL)
+# misses (20 %, 50 %), and the 64-client Passive sdf writes/s (289, more than the Active's 244) is
+# 31 % low. The eth1 receive rate is the Passive's TCP ACKs (one per two segments of WAL)
 # plus one status reply per flush, with no parameter of its own (25 % and 49 % off the printed 0.4 and
 # 0.3 MB/s; the 256-client row is shown as *derived* because 0.3 equals a difference of two fitted
 # eth0 rates within rounding).
