@@ -268,12 +268,12 @@ t[["locator", "quantity"] + COLS].round(3)
 # %%
 fid = fidelity.table(["vcha2016"])
 print(fidelity.format_summary(fidelity.summary(fid)))
-mine = ("table05", "table06", "table07", "table09", "table10", "table11", "table12", "table13", "table14", "table15",
-        "figure05", "text_vcha_overhead")
+mine = ("table05", "table06", "table07", "table08", "table09", "table10", "table11", "table12", "table13",
+        "table14", "table15", "figure05", "text_vcha_overhead")
 rows = fid[fid["source"].str.replace("vcha2016/", "").str.startswith(mine)]
 plotting.save_table(rows, output_dir, NOTEBOOK, "fidelity")
 loo = vcha.leave_one_out()
-loo = loo[loo["key"].str.startswith(("t05", "t06", "t07", "t11", "t12", "t13"))]
+loo = loo[loo["key"].str.startswith(("t05", "t06", "t07", "t08", "t09", "t10", "t11", "t12", "t13", "t14"))]
 plotting.save_table(loo, output_dir, NOTEBOOK, "leave_one_out")
 loo.round(3)
 
