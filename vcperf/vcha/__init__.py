@@ -16,8 +16,7 @@ and the test bed (:func:`testbed`) and fits; :mod:`~vcperf.vcha.validation` buil
 Examples
 --------
 >>> from vcperf import vcha
->>> p, tb = vcha.calibrate(), vcha.testbed()
->>> s = vcha.vcbench(256, True, params=p.vcbench, vcpus=tb.vcpus)
+>>> s = vcha.vcbench(256, True, params=vcha.calibrate(), **vcha.appliance("x-large"))
 """
 
 from vcperf.vcha.calibration import (
@@ -28,6 +27,7 @@ from vcperf.vcha.calibration import (
     STUDY,
     Params,
     Testbed,
+    appliance,
     calibrate,
     clone_bandwidth_bps,
     default_vcpus,
@@ -37,14 +37,19 @@ from vcperf.vcha.calibration import (
     targets,
     testbed,
 )
-from vcperf.vcha.enable import LAN_RTT_S, EnableParams, EnableTimes, enable_vcha_times
+from vcperf.vcha.enable import EnableParams, EnableTimes, clone_bytes, enable_vcha_times
 from vcperf.vcha.failover import FailoverParams, FailoverTimes, failover_times
 from vcperf.vcha.validation import fidelity_rows, leave_one_out, paper_vs_model, parameter_table
 from vcperf.vcha.vcbench import (
     DEFAULT_DB_CONNECTIONS,
+    DEFAULT_REPLICATION_BANDWIDTH_BPS,
+    LAN_RTT_S,
     STATS_LEVEL_HIGH,
     VcbenchParams,
     VcbenchResult,
+    commit_exchange_s,
+    replication_sync_wait_s,
+    standby_flush_s,
     vcbench,
     vcbench_curve,
 )
@@ -58,11 +63,12 @@ from vcperf.vcha.wal import (
 
 __all__ = [
     "STUDY", "SEED", "INVENTORIES", "SCREENS", "Params", "PARAM_DOCS", "Testbed", "testbed", "inventory_sizes",
-    "default_vcpus", "clone_bandwidth_bps", "paper_value", "targets", "calibrate", "predict",
+    "default_vcpus", "clone_bandwidth_bps", "appliance", "paper_value", "targets", "calibrate", "predict",
     "fidelity_rows", "leave_one_out", "parameter_table", "paper_vs_model",
     "VcbenchParams", "VcbenchResult", "vcbench", "vcbench_curve", "DEFAULT_DB_CONNECTIONS", "STATS_LEVEL_HIGH",
+    "DEFAULT_REPLICATION_BANDWIDTH_BPS", "commit_exchange_s", "replication_sync_wait_s", "standby_flush_s",
     "WalParams", "WAL_PAGE_BYTES", "management_traffic_bytes_per_s", "replication_traffic_bytes_per_s",
     "wal_disk_write_bytes_per_s",
-    "EnableParams", "EnableTimes", "enable_vcha_times", "LAN_RTT_S",
+    "EnableParams", "EnableTimes", "enable_vcha_times", "clone_bytes", "LAN_RTT_S",
     "FailoverParams", "FailoverTimes", "failover_times",
 ]

@@ -1,11 +1,15 @@
 """Enabling VCHA (``000_bf7f1144753162c9.txt``, Table 4, Figure 4).
 
-Two clones of the appliance disks over the clone network (data grows with the inventory) plus a
-fixed configuration time. Both clones copy the same appliance back to back (the text: "the same
-clone operation performed twice"), so the model gives them the same time.
+Two clones of the appliance disks over the clone network plus a fixed configuration time. Every
+byte a clone moves crosses the link ("The network is mostly saturated during these clone
+operations. Hence, the performance of enabling VCHA depends on the network bandwidth"): the base
+appliance disks and the data that grows with the inventory, at the TCP payload rate of the link
+(:func:`vcperf.network.transfer_time_s`: bandwidth, round trip and loss). Both clones copy the same
+appliance back to back ("the same clone operation performed twice"), so the model gives them the
+same time.
 
-This module is a pure model: the parameters and the clone bandwidth are arguments (the study's
-values come from :mod:`vcperf.vcha.calibration`).
+This module is a pure model: the parameters and the clone link are arguments (the study's values
+come from :mod:`vcperf.vcha.calibration`).
 """
 
 from __future__ import annotations
@@ -15,11 +19,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from vcperf import _validate as v
-from vcperf import network
-
-#: Round-trip time of an idle 10 GbE LAN between two servers of the test bed (assumed: the study
-#: does not print it; a few hundred microseconds is typical and the clone time hardly depends on it).
-LAN_RTT_S = 2e-4
+from vcperf import network, protocol
+from vcperf.vcha.vcbench import LAN_RTT_S
 
 
 @dataclass(frozen=True)
@@ -28,9 +29,9 @@ class EnableParams:
 
     Attributes
     ----------
-    clone_overhead_s : float
-        Per clone: everything but moving inventory-dependent data (base appliance disks, VM
-        creation, power-on), s. Fitted: Table 4 clone rows.
+    clone_base_bytes : float
+        Per clone: appliance disk data that does not depend on the inventory (OS, services, empty
+        database), bytes. Fitted: Table 4 clone rows.
     clone_bytes_per_registered_vm : float
         Appliance disk data that grows with the inventory, per registered VM (bytes). Fitted: Table
         4 clone rows.
@@ -38,7 +39,7 @@ class EnableParams:
         Fixed time to configure PostgreSQL and file replication. Fitted: Table 4 configure rows.
     """
 
-    clone_overhead_s: float
+    clone_base_bytes: float
     clone_bytes_per_registered_vm: float
     configure_s: float
 
@@ -53,26 +54,39 @@ class EnableTimes:
     total_s: np.ndarray
 
 
-def enable_vcha_times(registered_vms, bandwidth_bps, params: EnableParams) -> EnableTimes:
+def clone_bytes(registered_vms, params: EnableParams):
+    """Bytes one clone moves: base appliance disks + inventory-dependent data (Table 4)."""
+    vms = v.nonneg("registered_vms", registered_vms)
+    return params.clone_base_bytes + vms * params.clone_bytes_per_registered_vm
+
+
+def enable_vcha_times(registered_vms, bandwidth_bps, params=None, rtt_s=LAN_RTT_S, loss=0.0) -> EnableTimes:
     """Time to enable VCHA: clone Secondary, clone Witness, configure (Table 4, Figure 4).
 
     Parameters
     ----------
     registered_vms : float or array_like
         Registered VMs of the inventory, >= 0 (Table 1: 1,440 .. 36,864).
-    bandwidth_bps : float
+    bandwidth_bps : float or array_like
         Clone network rate, bit/s, > 0 (the study's 10 Gbps: ``vcperf.vcha.testbed().clone_bandwidth_bps``).
-    params : EnableParams
-        The study's: ``vcperf.vcha.calibrate().enable``.
+    params : EnableParams or vcperf.vcha.Params, optional
+        The study's (``vcperf.vcha.calibrate()`` or its ``.enable``); default: the calibrated ones.
+    rtt_s : float or array_like
+        Round trip of the clone network, s, >= 0 (default: the test bed's LAN, :data:`LAN_RTT_S`).
+    loss : float or array_like
+        Packet loss on the clone network, in [0, 1).
 
     Notes
     -----
-    The data is moved with :func:`vcperf.network.transfer_time_s` over the clone link (LAN round
-    trip :data:`LAN_RTT_S`).
+    Each clone moves :func:`clone_bytes` with :func:`vcperf.network.transfer_time_s` at the TCP
+    payload share of the line rate (:data:`vcperf.network.TCP_PAYLOAD_FRACTION`).
     """
     vms = v.nonneg("registered_vms", registered_vms)
     bw = v.positive("bandwidth_bps", bandwidth_bps)
-    p = params
-    clone = p.clone_overhead_s + network.transfer_time_s(vms * p.clone_bytes_per_registered_vm, bw, LAN_RTT_S)
+    rtt = v.nonneg("rtt_s", rtt_s)
+    p = protocol.calibrated("vcha2016") if params is None else params
+    p = getattr(p, "enable", p)
+    clone = np.asarray(network.transfer_time_s(clone_bytes(vms, p), bw * network.TCP_PAYLOAD_FRACTION, rtt,
+                                               v.fraction("loss", loss)), dtype=float)
     conf = np.full_like(clone, p.configure_s)
     return EnableTimes(clone, clone.copy(), conf, 2.0 * clone + conf)

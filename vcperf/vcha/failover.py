@@ -16,6 +16,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from vcperf import _validate as v
+from vcperf import protocol
 
 
 @dataclass(frozen=True)
@@ -70,7 +71,7 @@ class FailoverTimes:
     vc_summary_s: np.ndarray
 
 
-def failover_times(vcpus, registered_vms, psc_mode: str = "external", *, params: FailoverParams) -> FailoverTimes:
+def failover_times(vcpus, registered_vms, psc_mode: str = "external", *, params=None) -> FailoverTimes:
     """Failover/RTO: times until vpxd accepts connections and the Web Client screens appear.
 
     Parameters
@@ -81,13 +82,14 @@ def failover_times(vcpus, registered_vms, psc_mode: str = "external", *, params:
         Registered VMs, >= 0 (Table 1: 1,440 .. 36,864).
     psc_mode : {"external", "embedded"}
         Embedded PSC starts the PSC services before vpxd and vsphere-client (Tables 16-17).
-    params : FailoverParams
-        The study's: ``vcperf.vcha.calibrate().failover``.
+    params : FailoverParams or vcperf.vcha.Params, optional
+        The study's (``vcperf.vcha.calibrate()`` or its ``.failover``); default: the calibrated ones.
     """
     c = v.check_range("vcpus", vcpus, 1.0, 256.0)
     vms = v.nonneg("registered_vms", registered_vms)
     v.choice("psc_mode", psc_mode, ("external", "embedded"))
-    p = params
+    p = protocol.calibrated("vcha2016") if params is None else params
+    p = getattr(p, "failover", p)
     c, vms = np.broadcast_arrays(c, vms)
     psc = p.psc_start_s if psc_mode == "embedded" else 0.0
     base = p.takeover_s + psc

@@ -5,22 +5,32 @@ The network is solved by exact MVA (:func:`vcperf.queueing.mva`). One class of c
 VCbench clients. Per operation a client visits
 
 * the **vpxd CPU**: ``vcpus`` of the appliance, minus the cores vpxd burns on background work (host
-  sync, statistics) independent of VCbench. A ``c``-server station is replaced by the
-  Seidmann-Schweitzer-Shalev-Oren approximation [1]_: a queueing station of demand ``D/c`` in series
-  with a delay of ``D (c - 1) / c``;
+  sync, statistics collection), which grows with the managed hosts (Table 1 inventories). A
+  ``c``-server station is replaced by the Seidmann-Schweitzer-Shalev-Oren approximation [1]_: a
+  queueing station of demand ``D/c`` in series with a delay of ``D (c - 1) / c``;
 * the **PostgreSQL connection pool**: vpxd holds one of its ``db_connections`` (vCenter default: 50)
   while the operation's transactions run *and commit*. Same multi-server approximation. With VCHA
-  enabled each commit waits for the Passive node's acknowledgement (synchronous replication, RPO =
-  0), so the holding time grows with the replication round trip; at high load this is where the
-  contention appears;
+  enabled each of the operation's ``sync_commits_per_op`` commits waits for the Passive (synchronous
+  replication, RPO = 0): one exchange over the replication link (round trip + transfer of the
+  commit record, :func:`vcperf.network.exchange_time_s`, so bandwidth and loss count) plus the
+  Passive's WAL flush. Statistics levels 3 and 4 keep more connections busy with statistics writes
+  (more with more powered-on VMs); those writes **share the commit path**, so with VCHA on their
+  commits wait for the Passive too and they hold their connections longer: the VCHA overhead at a
+  saturated pool grows with the statistics level;
+* the **replication link** (VCHA on): the WAL stream (bytes per operation, plus the background WAL
+  of statistics, events and tasks) queues on the private network's TCP rate (so throughput never
+  exceeds the link's capacity);
+* with an **Embedded PSC**, the PSC services (single sign-on token validation, lookup service,
+  certificate store) run on the same vCPUs as vpxd: each operation adds ``psc_cpu_s_per_op`` of CPU
+  work to the appliance (with an External PSC that work runs on the PSC's own VM);
 * the **ESXi hosts** (host RPCs and everything else that does not queue): a delay station;
 * the client **think time** between operations.
 
 Throughput, latency and vpxd CPU come out of the same solution: ``U = U_bg + X D_cpu`` (utilization
 law) and ``N = X (R + Z)`` (Little's law) hold by construction.
 
-This module is a pure model: parameters and the appliance's vCPUs are arguments (the study's values
-come from :mod:`vcperf.vcha.calibration`).
+This module is a pure model: parameters and the appliance are arguments (the study's values come
+from :mod:`vcperf.vcha.calibration`; ``params=None`` uses :func:`vcperf.protocol.calibrated`).
 
 References
 ----------
@@ -36,18 +46,29 @@ from dataclasses import dataclass
 import numpy as np
 
 from vcperf import _validate as v
-from vcperf import queueing
+from vcperf import network, protocol, queueing
 
 #: vCenter's default maximum number of simultaneous database connections (vCenter Server Upgrade
 #: Guide, "Set the Maximum Number of Database Connections": "By default, a vCenter Server creates a
 #: maximum of 50 simultaneous database connections").
 DEFAULT_DB_CONNECTIONS = 50.0
 
+#: Round-trip time of an idle 10 GbE LAN between two servers of the test bed (assumed: the study
+#: does not print it; a few hundred microseconds is typical). The replication link's base RTT; the
+#: ``replication_rtt_s`` of Table 13 is added to it.
+LAN_RTT_S = 2e-4
+
+#: The VCHA private network of the test bed: "One 10 Gigabit Ethernet was dedicated to the VCHA
+#: private network" (seed, Test Bed Architecture), bit/s.
+DEFAULT_REPLICATION_BANDWIDTH_BPS = 10e9
+
 #: Statistics levels 1-4 grouped by the amount of statistics data they produce. The ROBO study
 #: (``001_36d9adf7ffa34fcf.txt``, Statistics Data Size; ``data/robo2019/figure06_stats_data_size``)
 #: states Level 2 is close to Level 1, Level 4 close to Level 3, with a considerable jump from 2 to 3.
-#: Level 1/2 statistics are part of the baseline; levels 3/4 add the ``stats_db_connections`` load.
+#: Level 1/2 statistics are part of the baseline; levels 3/4 add the statistics connections.
 STATS_LEVEL_HIGH = {1: 0.0, 2: 0.0, 3: 1.0, 4: 1.0}
+
+_STUDY = "vcha2016"
 
 
 @dataclass(frozen=True)
@@ -58,9 +79,9 @@ class VcbenchParams:
     ----------
     cpu_demand_s : float
         vpxd CPU time per VCbench operation (core-seconds). Fitted: Tables 5, 6, 7.
-    background_cpu_cores : float
-        vpxd CPU busy on work that does not depend on VCbench (host sync, statistics), in cores.
-        Fitted: Tables 5, 6, 7.
+    background_cpu_cores_per_host : float
+        vpxd CPU busy per managed host on work that does not depend on VCbench (host sync,
+        statistics collection), cores/host. Fitted: Tables 5, 6, 7 (2,000-host inventory).
     db_hold_s : float
         Time one operation holds a database connection, commits excluded (s). Fitted: Tables 5, 6, 7.
     host_delay_s : float
@@ -68,34 +89,38 @@ class VcbenchParams:
     think_time_s : float
         Client-side time between the end of one operation and the next (s). Fitted: Tables 5, 6, 7.
     commit_wait_s : float
-        Extra time per operation that synchronous commits wait with VCHA on and no added latency
-        (``sync_commits_per_op`` x (LAN round trip + Passive's WAL flush)), s. Fitted: Tables 5, 6, 7.
+        Time per operation that synchronous commits wait with VCHA on the test bed's LAN
+        (``sync_commits_per_op`` x (LAN exchange + Passive's WAL flush)), s. Fitted: Tables 5, 6, 7.
     sync_commits_per_op : float
-        Commits per operation that each wait one replication round trip (count). Fitted: Table 13,
+        Commits per operation that each wait one replication exchange (count). Fitted: Table 13,
         64-client rows.
-    stats_db_connections : float
-        Database connections kept busy by statistics levels 3 and 4 beyond levels 1 and 2 (count).
-        Fitted: Table 12, VCHA-disabled levels 3 and 4.
+    stats_db_connections_per_vm : float
+        Database connections kept busy by the statistics writes of levels 3 and 4 beyond levels 1
+        and 2, per powered-on VM (connections/VM). Fitted: Table 12, VCHA-disabled levels 3 and 4.
+    psc_cpu_s_per_op : float
+        Embedded PSC only: CPU time the PSC services spend per operation on the appliance's vCPUs
+        (core-seconds). Fitted: Table 14, Embedded PSC at 64 clients.
     """
 
     cpu_demand_s: float
-    background_cpu_cores: float
+    background_cpu_cores_per_host: float
     db_hold_s: float
     host_delay_s: float
     think_time_s: float
     commit_wait_s: float
     sync_commits_per_op: float
-    stats_db_connections: float
+    stats_db_connections_per_vm: float
+    psc_cpu_s_per_op: float
 
     @property
     def commit_ack_s(self) -> float:
-        """Acknowledgement time of one synchronous commit without added latency (s)."""
+        """Acknowledgement time of one synchronous commit on the test bed's LAN (s)."""
         return self.commit_wait_s / self.sync_commits_per_op
 
 
 @dataclass(frozen=True, eq=False)
 class VcbenchResult:
-    """Solution of the VCbench network; arrays of shape ``rtt.shape + clients.shape``.
+    """Solution of the VCbench network; arrays of shape ``link.shape + clients.shape``.
 
     Attributes
     ----------
@@ -108,15 +133,24 @@ class VcbenchResult:
     cpu_cores : ndarray
         vpxd CPU utilization in cores (Table 7 prints percent, 100 % = one core).
     cpu_utilization_per_core : ndarray
-        ``cpu_cores / vcpus``: busy fraction of each vCPU, <= 1.
+        ``(cpu_cores + psc_cpu_cores) / vcpus``: busy fraction of each vCPU, <= 1.
+    psc_cpu_cores : ndarray
+        Cores busy with the Embedded PSC's per-operation work (0 with an External PSC).
     db_pool_utilization : ndarray
-        Busy fraction of the usable database connections.
+        Busy fraction of the connections VCbench can use (those statistics writes do not hold).
+    link_utilization : ndarray
+        Busy fraction of the replication link's TCP rate (WAL stream; 0 without VCHA).
     sync_wait_s : ndarray
         Time per operation spent waiting for the Passive's acknowledgements (0 without VCHA).
+    stats_db_connections : ndarray
+        Connections held by statistics writes (longer with VCHA: their commits wait too).
+    background_cpu_cores : float
+        vpxd cores busy on background work of the inventory.
     think_time_s : float
         Client think time used (for Little's law ``N = X (R + Z)``).
     db_pool_bound_per_s : float
-        Throughput bound of the connection pool without VCHA (usable connections / hold time), 1/s.
+        Throughput bound of the connection pool without VCHA at this statistics level (connections
+        statistics writes leave / hold time), 1/s.
     """
 
     clients: np.ndarray
@@ -124,37 +158,94 @@ class VcbenchResult:
     response_time_s: np.ndarray
     cpu_cores: np.ndarray
     cpu_utilization_per_core: np.ndarray
+    psc_cpu_cores: np.ndarray
     db_pool_utilization: np.ndarray
+    link_utilization: np.ndarray
     sync_wait_s: np.ndarray
+    stats_db_connections: np.ndarray
+    background_cpu_cores: float
     think_time_s: float
     db_pool_bound_per_s: float
 
 
-_DELAY_MASK = np.array([False, True, False, True, True])  # cpu queue, cpu delay, db queue, db delay, host
+# cpu queue, cpu delay, db queue, db delay, host, replication link queue
+_DELAY_MASK = np.array([False, True, False, True, True, False])
 
 
-def _station_demands(p: VcbenchParams, vcha_enabled: bool, rtt_s: np.ndarray, stats_level: int, vcpus: float,
-                     db_connections: float):
-    """Demands (..., 5) of the five stations and the per-op sync wait (...)."""
-    cores = vcpus - p.background_cpu_cores
-    pool = db_connections - p.stats_db_connections * STATS_LEVEL_HIGH[stats_level]
-    sync = (p.commit_wait_s + p.sync_commits_per_op * rtt_s) if vcha_enabled else np.zeros_like(rtt_s)
+def study_params(params):
+    """``(VcbenchParams, WalParams)`` of a study :class:`~vcperf.vcha.Params` (``None``: the default
+    calibration, :func:`vcperf.protocol.calibrated`)."""
+    p = protocol.calibrated(_STUDY) if params is None else params
+    if not (hasattr(p, "vcbench") and hasattr(p, "wal")):
+        raise ValueError(f"params must be the study's Params (vcperf.vcha.calibrate()) or None; got {type(p).__name__}")
+    return p.vcbench, p.wal
+
+
+def commit_exchange_s(commit_bytes, bandwidth_bps, rtt_s, loss=0.0):
+    """One synchronous commit's trip over the replication link (s): the commit record to the Passive
+    and its acknowledgement back (:func:`vcperf.network.exchange_time_s`: round trip + transfer of
+    the record at the TCP rate + expected retransmission delay under loss). Passive flush excluded."""
+    return network.exchange_time_s(1.0, commit_bytes, 0.0, bandwidth_bps, rtt_s, loss)
+
+
+def replication_sync_wait_s(p: VcbenchParams, wal_bytes_per_op: float, replication_rtt_s=0.0,
+                            bandwidth_bps=DEFAULT_REPLICATION_BANDWIDTH_BPS, loss=0.0):
+    """Synchronous-commit wait per operation (s) over a replication link.
+
+    ``sync_commits_per_op x (exchange(link) + standby flush)``, where the standby flush is what the
+    fitted wait on the test bed's LAN leaves after its exchange: ``commit_wait_s`` on the LAN, more
+    with added round-trip time, less bandwidth or loss.
+    """
+    nc = p.sync_commits_per_op
+    rec = wal_bytes_per_op / nc
+    lan = commit_exchange_s(rec, DEFAULT_REPLICATION_BANDWIDTH_BPS, LAN_RTT_S)
+    link = commit_exchange_s(rec, bandwidth_bps, LAN_RTT_S + np.asarray(replication_rtt_s, dtype=float), loss)
+    return p.commit_wait_s + nc * (link - lan)
+
+
+def standby_flush_s(p: VcbenchParams, wal_bytes_per_op: float) -> float:
+    """The Passive's WAL flush per commit (s) implied by the fitted LAN commit wait."""
+    rec = wal_bytes_per_op / p.sync_commits_per_op
+    return float(p.commit_ack_s - commit_exchange_s(rec, DEFAULT_REPLICATION_BANDWIDTH_BPS, LAN_RTT_S))
+
+
+def _station_demands(p: VcbenchParams, wal, vcha_enabled: bool, rtt_s, stats_level: int, vcpus: float,
+                     hosts: float, powered_on_vms: float, db_connections: float, bandwidth_bps, loss, psc_cpu_s):
+    """Demands (..., 6) of the six stations and the quantities the result reports."""
+    bg = p.background_cpu_cores_per_host * hosts
+    cores = vcpus - bg
+    stats = p.stats_db_connections_per_vm * powered_on_vms * STATS_LEVEL_HIGH[stats_level]
+    shape = np.broadcast_shapes(np.shape(rtt_s), np.shape(bandwidth_bps), np.shape(loss))
+    zeros = np.zeros(shape)
+    if vcha_enabled:
+        sync = replication_sync_wait_s(p, wal.wal_bytes_per_op, rtt_s, bandwidth_bps, loss) + zeros
+        rate_bps = network.tcp_throughput_bps(bandwidth_bps, LAN_RTT_S + np.asarray(rtt_s, float), loss) + zeros
+        rho_bg = np.minimum(8.0 * wal.background_wal_bytes_per_s / rate_bps, 1.0 - 1e-9)
+        link = 8.0 * wal.wal_bytes_per_op / rate_bps / (1.0 - rho_bg)
+        # statistics writes share the commit path: their connections are held longer by the same factor
+        stats_held = stats * (1.0 + sync / p.db_hold_s)
+    else:
+        sync, link, rho_bg, stats_held = zeros, zeros, zeros, stats + zeros
+    pool = np.maximum(db_connections - stats_held, 1.0)
     hold = p.db_hold_s + sync
     d = np.stack(
         [
-            np.full_like(rtt_s, p.cpu_demand_s / cores),
-            np.full_like(rtt_s, p.cpu_demand_s * (cores - 1.0) / cores),
+            np.full(shape, (p.cpu_demand_s + psc_cpu_s) / cores),
+            np.full(shape, (p.cpu_demand_s + psc_cpu_s) * max(cores - 1.0, 0.0) / cores),
             hold / pool,
             hold * (pool - 1.0) / pool,
-            np.full_like(rtt_s, p.host_delay_s),
+            np.full(shape, p.host_delay_s),
+            link,
         ],
         axis=-1,
     )
-    return d, hold, pool, sync
+    return d, hold, pool, sync, link, rho_bg, stats_held, bg
 
 
 def vcbench(clients, vcha_enabled: bool = False, replication_rtt_s=0.0, stats_level: int = 1, *,
-            params: VcbenchParams, vcpus: float, db_connections: float = DEFAULT_DB_CONNECTIONS) -> VcbenchResult:
+            vcpus: float, hosts: float, powered_on_vms: float, params=None,
+            db_connections: float = DEFAULT_DB_CONNECTIONS, bandwidth_bps=DEFAULT_REPLICATION_BANDWIDTH_BPS,
+            loss=0.0, psc_mode: str = "external") -> VcbenchResult:
     """Throughput, latency and vpxd CPU of vCenter under VCbench (seed Tables 5-7, 12, 13).
 
     Parameters
@@ -164,58 +255,90 @@ def vcbench(clients, vcha_enabled: bool = False, replication_rtt_s=0.0, stats_le
     vcha_enabled : bool
         VCHA three-node cluster (commits wait for the Passive) or the single appliance.
     replication_rtt_s : float or array_like
-        Latency added to the private VCHA network, seconds, in [0, 1] (Table 13: 0, 5, 10 ms; the
-        product supports up to 10 ms). Ignored when ``vcha_enabled`` is False.
+        Latency added to the private VCHA network's round trip, seconds, in [0, 1] (Table 13: 0, 5,
+        10 ms; the product supports up to 10 ms). Ignored when ``vcha_enabled`` is False.
     stats_level : int
         vCenter statistics level 1-4 (Table 12; the study's default is 1).
-    params : VcbenchParams
-        Demands of the network (the study's: ``vcperf.vcha.calibrate().vcbench``).
     vcpus : float
-        Appliance vCPUs, in [1, 256] (the study's X-Large appliance: ``vcperf.vcha.testbed().vcpus``).
+        Appliance vCPUs, in [1, 256] (Table 1: 4 Small .. 32 X-Large; ``vcperf.vcha.appliance()``).
+    hosts : float
+        Managed ESXi hosts, in [0, 10000] (Table 1: 96 .. 2,048; the overhead runs: 2,000).
+    powered_on_vms : float
+        Powered-on VMs, in [0, 200000] (Table 1: 960 .. 26,624; the overhead runs: 25,000).
+    params : vcperf.vcha.Params, optional
+        The study's parameters (default: the calibrated ones).
     db_connections : float
         vpxd's database connection pool, in [2, 10000] (default: vCenter's 50).
+    bandwidth_bps : float or array_like
+        Replication link rate, bit/s, in [1e6, 1e12] (test bed: 10 Gbps).
+    loss : float or array_like
+        Packet loss on the replication link, in [0, 0.2].
+    psc_mode : {"external", "embedded"}
+        Platform Services Controller on its own VM (the study's default) or on the appliance
+        (Tables 14-15): embedded, its per-operation work shares the vCPUs with vpxd.
 
     Returns
     -------
     VcbenchResult
-        Arrays of shape ``np.shape(replication_rtt_s) + np.shape(clients)``.
+        Arrays of shape ``broadcast(replication_rtt_s, bandwidth_bps, loss).shape + np.shape(clients)``.
+
+    Raises
+    ------
+    ValueError
+        On inputs out of range, or when the inventory's background work leaves vpxd less than one
+        core (``vcpus`` too small for ``hosts``).
     """
     n = np.asarray(v.check_range("clients", clients, 1, 4096))
     if np.any(n != np.round(n)):
         raise ValueError(f"clients must be integers in [1, 4096]; got {n[n != np.round(n)].flat[0]:g}")
     n = n.astype(int)
     rtt = v.check_range("replication_rtt_s", replication_rtt_s, 0.0, 1.0)
+    bw = v.check_range("bandwidth_bps", bandwidth_bps, 1e6, 1e12)
+    loss_ = v.check_range("loss", loss, 0.0, 0.2)
     if not isinstance(vcha_enabled, bool | np.bool_):
         raise ValueError(f"vcha_enabled must be True or False; got {vcha_enabled!r}")
     v.choice("stats_level", stats_level, (1, 2, 3, 4))
     c = float(v.check_range("vcpus", vcpus, 1.0, 256.0))
+    h = float(v.check_range("hosts", hosts, 0.0, 10000.0))
+    vms = float(v.check_range("powered_on_vms", powered_on_vms, 0.0, 200000.0))
     pool_size = float(v.check_range("db_connections", db_connections, 2.0, 10000.0))
-    p = params
-    d, hold, pool, sync = _station_demands(p, bool(vcha_enabled), rtt, stats_level, c, pool_size)
+    v.choice("psc_mode", psc_mode, ("external", "embedded"))
+    p, wal = study_params(params)
+    psc_cpu = p.psc_cpu_s_per_op if psc_mode == "embedded" else 0.0
+    bg = p.background_cpu_cores_per_host * h
+    if c - bg < 1.0:
+        raise ValueError(f"vcpus must leave vpxd at least one core beyond the background work of {h:g} hosts "
+                         f"({bg:.2f} cores), i.e. vcpus >= {bg + 1.0:.2f}; got {c:g}")
+    d, hold, pool, sync, link, rho_bg, stats_held, bg = _station_demands(
+        p, wal, bool(vcha_enabled), rtt, stats_level, c, h, vms, pool_size, bw, loss_, psc_cpu)
     sol = queueing.mva(d, int(n.max()), p.think_time_s, _DELAY_MASK)
     idx = n - 1
     x = sol.throughput_per_s[..., idx]
     r = sol.response_time_s[..., idx]
     grow = (Ellipsis,) + (None,) * n.ndim
-    cpu = p.background_cpu_cores + x * p.cpu_demand_s
+    cpu = bg + x * p.cpu_demand_s
     return VcbenchResult(
         clients=n,
         throughput_per_s=x,
         response_time_s=r,
         cpu_cores=cpu,
-        cpu_utilization_per_core=cpu / c,
-        db_pool_utilization=x * np.asarray(hold)[grow] / pool,
+        cpu_utilization_per_core=(cpu + x * psc_cpu) / c,
+        psc_cpu_cores=x * psc_cpu,
+        db_pool_utilization=x * np.asarray(hold)[grow] / np.asarray(pool)[grow],
+        link_utilization=np.asarray(rho_bg)[grow] + x * np.asarray(link * (1.0 - rho_bg))[grow],
         sync_wait_s=np.broadcast_to(np.asarray(sync)[grow], x.shape).copy(),
+        stats_db_connections=np.broadcast_to(np.asarray(stats_held)[grow], x.shape).copy(),
+        background_cpu_cores=float(bg),
         think_time_s=p.think_time_s,
-        db_pool_bound_per_s=float(pool / p.db_hold_s),
+        db_pool_bound_per_s=float((pool_size - p.stats_db_connections_per_vm * vms * STATS_LEVEL_HIGH[stats_level])
+                                  / p.db_hold_s),
     )
 
 
 def vcbench_curve(max_clients: int, vcha_enabled: bool = False, replication_rtt_s: float = 0.0,
-                  stats_level: int = 1, *, params: VcbenchParams, vcpus: float,
-                  db_connections: float = DEFAULT_DB_CONNECTIONS) -> VcbenchResult:
-    """:func:`vcbench` for every population ``1..max_clients`` (for throughput-vs-clients plots)."""
+                  stats_level: int = 1, **kw) -> VcbenchResult:
+    """:func:`vcbench` for every population ``1..max_clients`` (for throughput-vs-clients plots);
+    keyword arguments as :func:`vcbench`."""
     m = v.integer("max_clients", max_clients, 1, 4096)
     v.check_range("replication_rtt_s", replication_rtt_s, 0.0, 1.0)
-    return vcbench(np.arange(1, m + 1), vcha_enabled, float(replication_rtt_s), stats_level, params=params,
-                   vcpus=vcpus, db_connections=db_connections)
+    return vcbench(np.arange(1, m + 1), vcha_enabled, float(replication_rtt_s), stats_level, **kw)

@@ -19,16 +19,34 @@ _COLORS = {"disabled": "tab:blue", "enabled": "tab:orange", 64: "tab:blue", 256:
 _LABEL = {"disabled": "Baseline (no VCHA)", "enabled": "VCHA enabled"}
 
 
-def _vcbench(clients, vcha_enabled=False, replication_rtt_s=0.0, stats_level=1):
-    """:func:`vcperf.vcha.vcbench` with the study's calibrated parameters and test bed."""
-    return vcha.vcbench(clients, vcha_enabled, replication_rtt_s, stats_level, params=vcha.calibrate().vcbench,
-                        vcpus=vcha.testbed().vcpus)
+#: Appliance choices of the what-if: the study's test bed (X-Large, 2,000 hosts) or a Table 1 size.
+APPLIANCES = ("testbed",) + vcha.INVENTORIES
 
 
-def _vcbench_curve_study(max_clients, vcha_enabled=False, replication_rtt_s=0.0, stats_level=1):
-    """:func:`vcperf.vcha.vcbench_curve` with the study's calibrated parameters and test bed."""
-    return vcha.vcbench_curve(max_clients, vcha_enabled, replication_rtt_s, stats_level,
-                              params=vcha.calibrate().vcbench, vcpus=vcha.testbed().vcpus)
+def scenario(bandwidth_gbps: float = 10.0, loss_percent: float = 0.0, appliance: str = "testbed",
+             psc_mode: str = "external") -> dict:
+    """Keyword arguments of :func:`vcperf.vcha.vcbench` for a what-if: replication link (Gbps, loss
+    %), appliance (``"testbed"`` or a Table 1 size: its vCPUs and inventory) and PSC mode."""
+    from vcperf import _validate as v
+
+    v.choice("appliance", appliance, APPLIANCES)
+    app = vcha.testbed().appliance() if appliance == "testbed" else vcha.appliance(appliance)
+    return {"bandwidth_bps": float(v.check_range("bandwidth_gbps", bandwidth_gbps, 1e-3, 1e3)) * 1e9,
+            "loss": float(v.check_range("loss_percent", loss_percent, 0.0, 20.0)) / 100.0,
+            "psc_mode": psc_mode, **app}
+
+
+def _vcbench(clients, vcha_enabled=False, replication_rtt_s=0.0, stats_level=1, **scn):
+    """:func:`vcperf.vcha.vcbench` with the study's calibrated parameters and test bed (or ``scn``)."""
+    kw = {**vcha.testbed().appliance(), **scn}
+    return vcha.vcbench(clients, vcha_enabled, replication_rtt_s, stats_level, params=vcha.calibrate(), **kw)
+
+
+def _vcbench_curve_study(max_clients, vcha_enabled=False, replication_rtt_s=0.0, stats_level=1, **scn):
+    """:func:`vcperf.vcha.vcbench_curve` with the study's calibrated parameters and test bed (or ``scn``)."""
+    kw = {**vcha.testbed().appliance(), **scn}
+    return vcha.vcbench_curve(max_clients, vcha_enabled, replication_rtt_s, stats_level, params=vcha.calibrate(),
+                              **kw)
 
 
 def _enable_times(registered_vms, bandwidth_bps=None):
@@ -77,38 +95,51 @@ def paper_model_bars(df, group_col: str, title: str, ylabel: str):
 def periodic_throughput_figure(clients: int, minutes: float = 60.0):
     """Figures 5/6: throughput over the one-hour run, VCHA off and on.
 
-    The paper does not print the periodic values, only their averages (Table 5); the model is a
-    steady state, so its series is a flat line at its average. Paper averages are dashed lines.
+    The paper does not print the periodic values, only their averages (Table 5). The model is a
+    steady state: each run is its average (solid) with the 90 % predictive band of the calibration
+    (:func:`vcperf.protocol.with_interval`: parameter uncertainty + run-to-run noise), on an axis
+    zoomed to the runs so the VCHA gap is visible; the paper's averages are dashed.
     """
+    from vcperf import protocol
+
     plt = _plt()
     fig, ax = plt.subplots(figsize=(6.4, 3.4))
     t = np.linspace(0, minutes, 61)
+    lo_all, hi_all = [], []
     for vc in (False, True):
         key = "enabled" if vc else "disabled"
-        model = float(_vcbench(clients, vc).throughput_per_s) * 60
+        iv = protocol.with_interval(vcha.vcbench, clients, vc, output="throughput_per_s",
+                                    **vcha.testbed().appliance())
+        model, lo, hi = (float(np.asarray(a).flat[0]) * 60 for a in (iv.value, iv.low, iv.high))
         paper = vcha.paper_value("table05_throughput", "throughput", clients=clients, vcha=key) * 60
+        ax.fill_between(t, lo, hi, color=_COLORS[key], alpha=0.15, lw=0)
         ax.plot(t, np.full_like(t, model), color=_COLORS[key], lw=2, label=f"model, {_LABEL[key]}: {model:,.0f}")
         ax.axhline(paper, color=_COLORS[key], ls="--", lw=1, label=f"paper average, {_LABEL[key]}: {paper:,.0f}")
+        lo_all += [lo, paper]
+        hi_all += [hi, paper]
+    span = max(hi_all) - min(lo_all)
+    ax.set_ylim(min(lo_all) - 0.05 * span, max(hi_all) + 0.35 * span)
     ax.set_xlabel("time in run (min)")
     ax.set_ylabel("throughput (ops/min)")
-    ax.set_ylim(0, None)
-    ax.set_title(f"{clients}-client VCbench: periodic throughput (paper's averages dashed)", fontsize=9)
-    ax.legend(frameon=False, fontsize=7, loc="lower right")
+    ax.set_title(f"{clients}-client VCbench: steady state with 90 % band (paper's averages dashed)", fontsize=9)
+    ax.legend(frameon=False, fontsize=7, loc="upper right", ncol=2)
     plotting.finish(fig)
     return fig
 
 
 def clients_figure(max_clients: int = 512, replication_rtt_s: float = 0.0, stats_level: int = 1,
-                   highlight: int | None = None):
+                   highlight: int | None = None, **whatif):
     """Throughput, latency and vpxd CPU against clients, VCHA off and on, with the paper's points
-    (Tables 5, 6, 7). Optionally marks a what-if client count."""
+    (Tables 5, 6, 7). Optionally marks a what-if client count; ``whatif`` takes the arguments of
+    :func:`scenario` (link, appliance, PSC mode) for the model curves."""
     plt = _plt()
     fig, axes = plt.subplots(1, 3, figsize=(9.6, 3.3))
     n = np.arange(1, max_clients + 1)
-    vcpus = vcha.testbed().vcpus
+    scn = scenario(**whatif)
+    vcpus = scn["vcpus"]
     for vc in (False, True):
         key = "enabled" if vc else "disabled"
-        s = _vcbench_curve_study(max_clients, vc, replication_rtt_s if vc else 0.0, stats_level)
+        s = _vcbench_curve_study(max_clients, vc, replication_rtt_s if vc else 0.0, stats_level, **scn)
         axes[0].plot(n, s.throughput_per_s * 60, color=_COLORS[key], label=f"model, {_LABEL[key]}")
         axes[1].plot(n, s.response_time_s, color=_COLORS[key])
         axes[2].plot(n, s.cpu_cores * 100, color=_COLORS[key])
@@ -122,8 +153,8 @@ def clients_figure(max_clients: int = 512, replication_rtt_s: float = 0.0, stats
             axes[2].plot([c], [100 * vcha.paper_value("table07_vpxd_cpu", "vpxd_cpu_utilization", clients=c, vcha=key,
                                                  **node)], **{**PAPER_STYLE, "color": _COLORS[key],
                                                               "markeredgecolor": "black"})
-    axes[0].axhline(60 * _vcbench(1, False, 0.0, stats_level).db_pool_bound_per_s, color="0.5", ls=":", lw=1,
-                    label="DB pool bound, no VCHA")
+    axes[0].axhline(60 * _vcbench(1, False, 0.0, stats_level, **scn).db_pool_bound_per_s, color="0.5", ls=":",
+                    lw=1, label="DB pool bound, no VCHA")
     axes[2].axhline(100 * vcpus, color="0.5", ls=":", lw=1)
     if highlight is not None:
         for ax in axes:
@@ -211,9 +242,12 @@ def _enable_bars(ax):
     return [inv[s]["registered_vms"] for s in sizes], totals
 
 
-def enable_figure(bandwidth_bps: float | None = None, whatif_vms: float | None = None):
+def enable_figure(bandwidth_bps: float | None = None, whatif_vms: float | None = None, vcpus: float | None = None,
+                  psc_mode: str = "external"):
     """Figure 4: time to enable VCHA by inventory; paper stacked bars, model stacked hatched bars,
-    and the model's total against registered VMs (optionally on another clone bandwidth)."""
+    and the model's total against registered VMs (optionally on another clone bandwidth). With
+    ``vcpus``, also the vpxd ready time after a failover against registered VMs on that appliance
+    and PSC mode (dotted; Table 2's points for reference)."""
     plt = _plt()
     fig, (ax, ax2) = plt.subplots(1, 2, figsize=(9.6, 3.6))
     paper_vms, totals = _enable_bars(ax)
@@ -225,6 +259,9 @@ def enable_figure(bandwidth_bps: float | None = None, whatif_vms: float | None =
         label = "model, 10 Gbps" if bw is None else f"model, {bw / 1e9:.3g} Gbps"
         ax2.plot(vms, t.total_s / 60, style, color="tab:orange", label=label)
     ax2.plot(paper_vms, totals, **PAPER_STYLE, label="paper total")
+    if vcpus is not None:
+        ax2.plot(vms, _failover_times(vcpus, vms, psc_mode).vpxd_ready_s / 60, ":", color="tab:red",
+                 label=f"model, vpxd ready after failover, {vcpus:g} vCPUs, {psc_mode} PSC")
     if whatif_vms is not None:
         ax2.axvline(whatif_vms, color="0.3", lw=0.8)
     ax2.set_xlabel("registered VMs")
@@ -287,9 +324,9 @@ def _rescale_from_zero(ax) -> None:
 
 
 @functools.lru_cache(maxsize=64)
-def _vcbench_curve(max_clients: int, vcha_enabled: bool, replication_rtt_s: float, stats_level: int):
+def _vcbench_curve(max_clients: int, vcha_enabled: bool, replication_rtt_s: float, stats_level: int, scn: tuple):
     """:func:`vcperf.vcha.vcbench_curve`, cached for the panel (the VCHA-off curve rarely changes)."""
-    return _vcbench_curve_study(max_clients, vcha_enabled, replication_rtt_s, stats_level)
+    return _vcbench_curve_study(max_clients, vcha_enabled, replication_rtt_s, stats_level, **dict(scn))
 
 
 class _VcbenchPanel:
@@ -313,7 +350,7 @@ class _VcbenchPanel:
                 axes[2].plot([c], [100 * vcha.paper_value("table07_vpxd_cpu", "vpxd_cpu_utilization", clients=c,
                                                           vcha=key, **node)], **dot)
         self.db_bound = axes[0].axhline(0.0, color="0.5", ls=":", lw=1, label="DB pool bound, no VCHA")
-        axes[2].axhline(100 * vcha.testbed().vcpus, color="0.5", ls=":", lw=1)
+        self.cpu_cap = axes[2].axhline(100 * vcha.testbed().vcpus, color="0.5", ls=":", lw=1)
         self.marks = [ax.axvline(0.0, color="0.3", lw=0.8) for ax in axes]
         axes[0].set_ylabel("throughput (ops/min)")
         axes[1].set_ylabel("avg operation latency (s)")
@@ -324,17 +361,20 @@ class _VcbenchPanel:
         fig.suptitle("Closed network: one parameter set; dots are the paper (Tables 5-7)", fontsize=9)
         plotting.fast_layout(fig)
         self.canvas = PanelCanvas(fig, [line for lines in self.lines.values() for line in lines]
-                                   + [self.db_bound] + self.marks)
+                                   + [self.db_bound, self.cpu_cap] + self.marks)
 
-    def draw(self, max_clients: int, replication_rtt_s: float, stats_level: int, highlight: int) -> bytes:
+    def draw(self, max_clients: int, replication_rtt_s: float, stats_level: int, highlight: int, **whatif) -> bytes:
         n = np.arange(1, max_clients + 1)
+        scn = scenario(**whatif)
+        key = tuple(sorted(scn.items()))
         for vc, (thr, lat, cpu) in self.lines.items():
-            s = _vcbench_curve(max_clients, vc, replication_rtt_s if vc else 0.0, stats_level)
+            s = _vcbench_curve(max_clients, vc, replication_rtt_s if vc else 0.0, stats_level, key)
             thr.set_data(n, s.throughput_per_s * 60)
             lat.set_data(n, s.response_time_s)
             cpu.set_data(n, s.cpu_cores * 100)
-        bound = 60 * _vcbench(1, False, 0.0, stats_level).db_pool_bound_per_s
+        bound = 60 * _vcbench(1, False, 0.0, stats_level, **scn).db_pool_bound_per_s
         self.db_bound.set_ydata([bound, bound])
+        self.cpu_cap.set_ydata([100 * scn["vcpus"]] * 2)
         for m in self.marks:
             m.set_xdata([highlight, highlight])
         for ax in self.axes:
@@ -347,39 +387,113 @@ def _vcbench_panel() -> _VcbenchPanel:
     return _VcbenchPanel()
 
 
+def _band(iv, scale: float = 1.0, fmt: str = ",.0f") -> str:
+    """``"lo–hi, 90%"`` of a :class:`vcperf.protocol.Interval` (scaled), or a not-estimable note."""
+    lo, hi = float(np.asarray(iv.low).flat[0]), float(np.asarray(iv.high).flat[0])
+    if not (np.isfinite(lo) and np.isfinite(hi)):
+        return "no interval: not estimable"
+    return f"{lo * scale:{fmt}}–{hi * scale:{fmt}}, {iv.interval:.0%}"
+
+
+@functools.lru_cache(maxsize=256)
+def _vcbench_intervals(args: tuple, scn: tuple) -> tuple:
+    """90 % intervals ``(value, low, high)`` of throughput (1/s) and latency (s) of a what-if
+    (cached: a panel redraw with unchanged inputs costs nothing). The throughput's comes from
+    :func:`vcperf.protocol.with_interval`; the latency's follows by Little's law at the scenario's
+    population (``R = N / X - Z``), so the two stay consistent."""
+    from vcperf import protocol
+
+    iv = protocol.with_interval(vcha.vcbench, *args, output="throughput_per_s", **dict(scn))
+    x, lo, hi = (float(np.asarray(a).flat[0]) for a in (iv.value, iv.low, iv.high))
+    z = vcha.calibrate().vcbench.think_time_s
+    n = args[0]
+    r = (n / x - z, n / hi - z if np.isfinite(hi) else np.nan, n / lo - z if np.isfinite(lo) else np.nan)
+    return (x, lo, hi), r, iv.interval
+
+
+def _band3(v3, interval: float, scale: float = 1.0, fmt: str = ",.0f") -> str:
+    lo, hi = v3[1], v3[2]
+    if not (np.isfinite(lo) and np.isfinite(hi)):
+        return "no interval: not estimable"
+    return f"{lo * scale:{fmt}}–{hi * scale:{fmt}}, {interval:.0%}"
+
+
+def vcbench_whatif_table(clients: int = 256, replication_rtt_ms: float = 5.0, stats_level: int = 1,
+                         vcha_enabled: bool = True, bandwidth_gbps: float = 10.0, loss_percent: float = 0.0,
+                         appliance: str = "testbed", psc_mode: str = "external"):
+    """The what-if scenario as a table: throughput and latency with their 90 % intervals
+    (:func:`vcperf.protocol.with_interval`), VCHA overhead, CPU, pool, link and sync wait."""
+    import pandas as pd
+
+    scn = scenario(bandwidth_gbps, loss_percent, appliance, psc_mode)
+    args = (int(clients), bool(vcha_enabled), replication_rtt_ms / 1e3, int(stats_level))
+    s = _vcbench(*args, **scn)
+    base = _vcbench(int(clients), False, 0.0, int(stats_level), **scn)
+    x, r, _ = _vcbench_intervals(args, tuple(sorted(scn.items())))
+    rows = [("throughput", x[0] * 60, x[1] * 60, x[2] * 60, "ops/min"),
+            ("avg operation latency", r[0] * 1e3, r[1] * 1e3, r[2] * 1e3, "ms"),
+            ("throughput vs no VCHA", 100 * (float(s.throughput_per_s) / float(base.throughput_per_s) - 1),
+             np.nan, np.nan, "%"),
+            ("vpxd CPU", 100 * float(s.cpu_cores), np.nan, np.nan, "% (100 % = 1 core)"),
+            ("vCPU busy (vpxd + embedded PSC)", 100 * float(s.cpu_utilization_per_core), np.nan, np.nan, "%"),
+            ("DB pool busy", 100 * float(s.db_pool_utilization), np.nan, np.nan, "%"),
+            ("statistics connections", float(s.stats_db_connections), np.nan, np.nan, "connections"),
+            ("replication link busy", 100 * float(s.link_utilization), np.nan, np.nan, "%"),
+            ("sync wait", 1e3 * float(s.sync_wait_s), np.nan, np.nan, "ms/op")]
+    return pd.DataFrame(rows, columns=["quantity", "model", "low_90", "high_90", "unit"])
+
+
 def vcbench_whatif_update(clients: int = 256, replication_rtt_ms: float = 5.0, stats_level: int = 1,
-                          vcha_enabled: bool = True):
+                          vcha_enabled: bool = True, bandwidth_gbps: float = 10.0, loss_percent: float = 0.0,
+                          appliance: str = "testbed", psc_mode: str = "external"):
     """Model + redraw for the VCbench what-if: returns ``(readout, png_bytes)``.
 
-    The image is :func:`clients_figure` (``highlight=clients``) with the widget layout, drawn on one
-    figure kept between calls: only the curves, the DB pool bound and the marker move.
+    The image is :func:`clients_figure` (``highlight=clients``, the same link, appliance and PSC
+    mode) with the widget layout, drawn on one figure kept between calls: only the curves, the DB
+    pool bound, the vCPU line and the marker move. Throughput and latency carry their 90 % interval.
     """
-    s = _vcbench(int(clients), bool(vcha_enabled), replication_rtt_ms / 1e3, int(stats_level))
-    base = _vcbench(int(clients), False, 0.0, int(stats_level))
-    png = _vcbench_panel().draw(max(512, int(clients)), replication_rtt_ms / 1e3, int(stats_level), int(clients))
+    whatif = {"bandwidth_gbps": bandwidth_gbps, "loss_percent": loss_percent, "appliance": appliance,
+              "psc_mode": psc_mode}
+    scn = scenario(**whatif)
+    args = (int(clients), bool(vcha_enabled), replication_rtt_ms / 1e3, int(stats_level))
+    s = _vcbench(*args, **scn)
+    base = _vcbench(int(clients), False, 0.0, int(stats_level), **scn)
+    png = _vcbench_panel().draw(max(512, int(clients)), replication_rtt_ms / 1e3, int(stats_level), int(clients),
+                                **whatif)
     x = float(s.throughput_per_s)
+    xi, ri, level = _vcbench_intervals(args, tuple(sorted(scn.items())))
     readout = (
-        f"{int(clients)} clients, stats level {int(stats_level)}, VCHA {'on' if vcha_enabled else 'off'}"
-        + (f" (+{replication_rtt_ms:.3g} ms)" if vcha_enabled else "")
-        + f": {x * 60:,.0f} ops/min ({x / float(base.throughput_per_s) - 1:+.1%} vs no VCHA), "
-        f"latency {float(s.response_time_s) * 1e3:,.0f} ms, vpxd CPU {float(s.cpu_cores) * 100:,.0f} %, "
-        f"DB pool {float(s.db_pool_utilization):.0%} busy, sync wait {float(s.sync_wait_s) * 1e3:.0f} ms/op. "
+        f"{int(clients)} clients, {appliance} ({scn['vcpus']:g} vCPUs, {scn['hosts']:,.0f} hosts), {psc_mode} PSC, "
+        f"stats level {int(stats_level)}, VCHA {'on' if vcha_enabled else 'off'}"
+        + (f" (+{replication_rtt_ms:.3g} ms, {bandwidth_gbps:.3g} Gbps, {loss_percent:.3g} % loss)"
+           if vcha_enabled else "")
+        + f": {x * 60:,.0f} ops/min ({_band3(xi, level, 60)}; {x / float(base.throughput_per_s) - 1:+.1%} vs no "
+        f"VCHA), latency {float(s.response_time_s) * 1e3:,.0f} ms ({_band3(ri, level, 1e3)}), "
+        f"vpxd CPU {float(s.cpu_cores) * 100:,.0f} %, DB pool {float(s.db_pool_utilization):.0%} busy, "
+        f"link {float(s.link_utilization):.1%} busy, sync wait {float(s.sync_wait_s) * 1e3:.0f} ms/op. "
         "(Lines show VCHA at the chosen latency.)"
     )
     return readout, png
 
 
 def vcbench_whatif(clients: int = 256, replication_rtt_ms: float = 5.0, stats_level: int = 1,
-                   vcha_enabled: bool = True):
-    """The VCbench what-if panel: clients, replication latency, statistics level, VCHA on/off."""
+                   vcha_enabled: bool = True, bandwidth_gbps: float = 10.0, loss_percent: float = 0.0,
+                   appliance: str = "testbed", psc_mode: str = "external"):
+    """The VCbench what-if panel: clients, replication latency/bandwidth/loss, statistics level, VCHA
+    on/off, appliance size and PSC mode."""
     import ipywidgets as w
 
     n = w.IntSlider(value=clients, min=1, max=1024, step=1, description="clients")
     rtt = w.FloatSlider(value=replication_rtt_ms, min=0, max=30, step=0.5, description="added RTT ms")
     lvl = w.IntSlider(value=stats_level, min=1, max=4, step=1, description="stats level")
     on = w.Checkbox(value=vcha_enabled, description="VCHA enabled")
-    style_sliders(n, rtt, lvl)
-    return whatif_panel([n, rtt, lvl, on], vcbench_whatif_update)
+    bw = w.FloatLogSlider(value=bandwidth_gbps, base=10, min=-2, max=2, step=0.01, description="link Gbps",
+                          readout_format=".3g")
+    loss = w.FloatSlider(value=loss_percent, min=0, max=5, step=0.01, description="loss %")
+    app = w.Dropdown(options=list(APPLIANCES), value=appliance, description="appliance")
+    psc = w.Dropdown(options=["external", "embedded"], value=psc_mode, description="PSC")
+    style_sliders(n, rtt, lvl, bw, loss)
+    return whatif_panel([n, rtt, lvl, on, bw, loss, app, psc], vcbench_whatif_update)
 
 
 class _LifecyclePanel:
@@ -396,16 +510,20 @@ class _LifecyclePanel:
                  label="model, 10 Gbps")
         (self.whatif,) = ax2.plot(self.vms, np.zeros_like(self.vms), "--", color="tab:orange", label="model, what-if")
         ax2.plot(paper_vms, totals, **PAPER_STYLE, label="paper total")
+        (self.ready,) = ax2.plot(self.vms, np.zeros_like(self.vms), ":", color="tab:red", label="vpxd ready")
         self.mark = ax2.axvline(0.0, color="0.3", lw=0.8)
         ax2.set_xlabel("registered VMs")
         ax2.set_ylabel("enable VCHA, total (min)")
-        self.legend_text = ax2.legend(frameon=False, fontsize=7).get_texts()[1]
+        texts = ax2.legend(frameon=False, fontsize=7).get_texts()
+        self.legend_text, self.ready_text = texts[1], texts[3]
         plotting.fast_layout(fig)
-        self.canvas = PanelCanvas(fig, [self.whatif, self.mark])
+        self.canvas = PanelCanvas(fig, [self.whatif, self.ready, self.mark])
 
-    def draw(self, bandwidth_bps: float, whatif_vms: float) -> bytes:
+    def draw(self, bandwidth_bps: float, whatif_vms: float, vcpus: float, psc_mode: str) -> bytes:
         self.whatif.set_ydata(_enable_times(self.vms, bandwidth_bps).total_s / 60)
         self.legend_text.set_text(f"model, {bandwidth_bps / 1e9:.3g} Gbps")
+        self.ready.set_ydata(_failover_times(vcpus, self.vms, psc_mode).vpxd_ready_s / 60)
+        self.ready_text.set_text(f"model, vpxd ready after failover, {vcpus:g} vCPUs, {psc_mode} PSC")
         self.mark.set_xdata([whatif_vms, whatif_vms])
         _rescale_from_zero(self.axes[1])
         return self.canvas.png()
@@ -423,17 +541,45 @@ def lifecycle_whatif_update(registered_vms: float = 36864.0, vcpus: float = 32.0
     The image is :func:`enable_figure` with the widget layout, drawn on one figure kept between
     calls: only the what-if bandwidth curve, its legend entry and the VM marker move.
     """
+    from vcperf import protocol
+
     bw = clone_bandwidth_gbps * 1e9
     e = _enable_times(registered_vms, bw)
     f = _failover_times(vcpus, registered_vms, psc_mode)
-    png = _lifecycle_panel().draw(bw, registered_vms)
+    png = _lifecycle_panel().draw(bw, registered_vms, vcpus, psc_mode)
+    ei = protocol.with_interval(vcha.enable_vcha_times, registered_vms, bw, output="total_s")
+    fi = protocol.with_interval(vcha.failover_times, vcpus, registered_vms, psc_mode, output="vpxd_ready_s")
+    gb = float(vcha.clone_bytes(registered_vms, vcha.calibrate().enable)) / 1e9
     readout = (
         f"{registered_vms:,.0f} VMs on {vcpus:g} vCPUs, clone network {clone_bandwidth_gbps:.3g} Gbps, {psc_mode} "
-        f"PSC: enable VCHA {float(e.total_s) / 60:.1f} min (each clone {float(e.clone_secondary_s) / 60:.1f} min); "
-        f"failover: vpxd ready {float(f.vpxd_ready_s) / 60:.1f} min, Web Client inventory "
-        f"{float(f.inventory_screen_s) / 60:.1f} min"
+        f"PSC: enable VCHA {float(e.total_s) / 60:.1f} min ({_band(ei, 1 / 60, '.1f')} min; each clone "
+        f"{float(e.clone_secondary_s) / 60:.1f} min, {gb:,.0f} GB); "
+        f"failover: vpxd ready {float(f.vpxd_ready_s) / 60:.1f} min ({_band(fi, 1 / 60, '.1f')} min), Web Client "
+        f"inventory {float(f.inventory_screen_s) / 60:.1f} min"
     )
     return readout, png
+
+
+def lifecycle_whatif_table(registered_vms: float = 36864.0, vcpus: float = 32.0, clone_bandwidth_gbps: float = 10.0,
+                           psc_mode: str = "external"):
+    """The enabling/failover what-if as a table, with 90 % intervals (:func:`vcperf.protocol.with_interval`)."""
+    import pandas as pd
+
+    from vcperf import protocol
+
+    bw = clone_bandwidth_gbps * 1e9
+    rows = []
+    for name, fn, args, out in (
+            ("clone (each)", vcha.enable_vcha_times, (registered_vms, bw), "clone_secondary_s"),
+            ("configure VCHA", vcha.enable_vcha_times, (registered_vms, bw), "configure_s"),
+            ("enable VCHA, total", vcha.enable_vcha_times, (registered_vms, bw), "total_s"),
+            ("failover: in progress page", vcha.failover_times, (vcpus, registered_vms, psc_mode), "in_progress_s"),
+            ("failover: vpxd ready", vcha.failover_times, (vcpus, registered_vms, psc_mode), "vpxd_ready_s"),
+            ("failover: Web Client inventory", vcha.failover_times, (vcpus, registered_vms, psc_mode),
+             "inventory_screen_s")):
+        iv = protocol.with_interval(fn, *args, output=out)
+        rows.append((name, float(iv.value), float(iv.low), float(iv.high), "s"))
+    return pd.DataFrame(rows, columns=["quantity", "model", "low_90", "high_90", "unit"])
 
 
 def lifecycle_whatif(registered_vms: float = 36864.0, vcpus: float = 32.0, clone_bandwidth_gbps: float = 10.0,

@@ -1,0 +1,91 @@
+"""Peak resident memory of the VCHA services (``000_bf7f1144753162c9.txt``, Table 8).
+
+* **vpxd** caches the inventory (grows with the managed hosts and their VMs) and keeps per-session
+  state for every connected SDK client; synchronous replication does not touch it ("Enabling VCHA
+  does not change the memory utilization").
+* **postgres** on the baseline appliance and the Active node: shared buffers and server processes
+  (the same with or without VCHA) plus one backend per pooled vpxd connection. The **Passive** runs
+  the startup (replay) and walreceiver processes but no client backends: its postgres is the
+  Active's minus the backends of the connection pool.
+* **vcha**: the VCHA service, the same small process on both nodes.
+
+This module is a pure model: parameters are arguments (the study's values come from
+:mod:`vcperf.vcha.calibration`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from vcperf import _validate as v
+
+
+@dataclass(frozen=True)
+class MemoryParams:
+    """Peak resident memory (Table 8).
+
+    Attributes
+    ----------
+    vpxd_bytes_per_host : float
+        vpxd inventory cache per managed host (with its VMs), B/host. Fitted: Table 8 vpxd rows.
+    vpxd_bytes_per_client : float
+        vpxd session state per connected VCbench client, B. Fitted: Table 8 vpxd rows.
+    postgres_bytes : float
+        PostgreSQL on the baseline appliance or Active node, B. Fitted: Table 8 postgres rows.
+    postgres_bytes_per_connection : float
+        One client backend of the vpxd connection pool, B. Fitted: Table 8 Passive postgres rows.
+    vcha_bytes : float
+        The VCHA service (Active and Passive), B. Fitted: Table 8 vcha rows.
+    """
+
+    vpxd_bytes_per_host: float
+    vpxd_bytes_per_client: float
+    postgres_bytes: float
+    postgres_bytes_per_connection: float
+    vcha_bytes: float
+
+
+@dataclass(frozen=True, eq=False)
+class PeakMemory:
+    """Peak resident memory per process (B); arrays of the broadcast input shape. ``vcha`` is 0 and
+    ``postgres`` the full instance on a node without VCHA; ``vpxd`` is 0 on the Passive."""
+
+    vpxd: np.ndarray
+    postgres: np.ndarray
+    vcha: np.ndarray
+
+    @property
+    def total(self) -> np.ndarray:
+        """Sum of the three processes (B)."""
+        return self.vpxd + self.postgres + self.vcha
+
+
+def peak_memory_bytes(clients, hosts, node: str, params: MemoryParams, db_connections: float = 50.0) -> PeakMemory:
+    """Peak resident memory of vpxd, postgres and vcha on a node (Table 8).
+
+    Parameters
+    ----------
+    clients : float or array_like
+        Concurrent VCbench clients, >= 0.
+    hosts : float or array_like
+        Managed ESXi hosts, >= 0 (Table 1: 96 .. 2,048; the Table 8 runs: 2,000).
+    node : {"baseline", "active", "passive"}
+        Single appliance (VCHA off), Active or Passive node.
+    params : MemoryParams
+        The study's: ``vcperf.vcha.calibrate().memory``.
+    db_connections : float
+        vpxd's database connection pool (vCenter default 50), in [1, 10000].
+    """
+    n = v.nonneg("clients", clients)
+    h = v.nonneg("hosts", hosts)
+    v.choice("node", node, ("baseline", "active", "passive"))
+    pool = float(v.check_range("db_connections", db_connections, 1.0, 10000.0))
+    p = params
+    n, h = np.broadcast_arrays(np.asarray(n, dtype=float), np.asarray(h, dtype=float))
+    zero = np.zeros(n.shape)
+    if node == "passive":
+        return PeakMemory(zero, zero + p.postgres_bytes - pool * p.postgres_bytes_per_connection, zero + p.vcha_bytes)
+    vpxd = p.vpxd_bytes_per_host * h + p.vpxd_bytes_per_client * n
+    return PeakMemory(vpxd, zero + p.postgres_bytes, zero + (p.vcha_bytes if node == "active" else 0.0))
