@@ -166,6 +166,31 @@ def fit_keys(module) -> tuple:
     return tuple(k for k, t in target_map(module).items() if t.role == "fit")
 
 
+def resolve_fit_on(study: str, targets, fit_on=None, allowed=None) -> tuple:
+    """The sorted, unique target keys a calibration fits: every ``fit`` target when ``fit_on`` is None.
+
+    Every study's ``calibrate(fit_on)`` starts here, so unknown keys are refused the same way
+    everywhere. ``allowed`` (default: every target that is not a ``bound``: an inequality is checked,
+    not fitted) limits what ``fit_on`` may name.
+
+    Raises
+    ------
+    ValueError
+        Naming the keys that are unknown or not allowed.
+    """
+    targets = tuple(targets)
+    if fit_on is None:
+        return tuple(sorted({t.key for t in targets if t.role == "fit"}))
+    if isinstance(fit_on, str):
+        raise ValueError(f"fit_on must be an iterable of target keys of {study}; got the string {fit_on!r}")
+    keys = tuple(fit_on)
+    allowed = set(allowed) if allowed is not None else {t.key for t in targets if t.role != "bound"}
+    bad = [k for k in keys if k not in allowed]
+    if bad:
+        raise ValueError(f"fit_on must be one of the fit-able target keys of {study} ({sorted(allowed)}); got {bad}")
+    return tuple(sorted(set(keys)))
+
+
 # ------------------------------------------------------------------------------ parameter vectors
 
 

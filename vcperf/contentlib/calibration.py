@@ -17,8 +17,8 @@ from dataclasses import dataclass, fields
 import numpy as np
 
 from vcperf import _validate as v
-from vcperf import data
-from vcperf.contentlib.paths import PATHS, Params, deploy_time_s
+from vcperf import data, protocol
+from vcperf.contentlib.paths import PATHS, STUDY, Params, deploy_time_s
 from vcperf.protocol import Target
 
 FIGURE_TABLE = "contentlib2015/figure04_deploy_time"
@@ -141,9 +141,7 @@ def calibrate(fit_on=None) -> Params:
     ValueError
         Unknown keys, or fewer distinct keys than parameters.
     """
-    fit_on = tuple(t.key for t in TARGETS if t.role == "fit") if fit_on is None else tuple(fit_on)
-    for k in fit_on:
-        v.choice("fit_on", k, TARGET_KEYS)
+    fit_on = protocol.resolve_fit_on(STUDY, TARGETS, fit_on)
     n = len(fields(Params))
     if len(set(fit_on)) < n:
         raise ValueError(f"fit_on must name at least {n} distinct targets; got {len(set(fit_on))}")

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from vcperf import data
+from vcperf import data, protocol
 from vcperf.ft.checkpoint import DEFAULT_FT_LINK_BPS, kernel_compile
 from vcperf.ft.netperf import interval_from_latency_ratio, netperf_throughput_bps, tcp_rr
 from vcperf.ft.vcenter import vcenter_predictions
@@ -490,18 +490,7 @@ def calibrate(fit_on=None) -> Params:
         For unknown keys, bound targets (an inequality cannot be fitted), or when no target is left
         to determine the checkpoint interval.
     """
-    tmap = _target_map()
-    if fit_on is None:
-        keys = tuple(k for k, t in tmap.items() if t.role == "fit")
-    else:
-        keys = tuple(fit_on)
-        bad = [k for k in keys if k not in tmap]
-        if bad:
-            raise ValueError(f"fit_on must hold target keys of {STUDY} ({sorted(tmap)}); got {bad}")
-        bounds = [k for k in keys if tmap[k].role == "bound"]
-        if bounds:
-            raise ValueError(f"fit_on cannot hold bound targets (inequalities); got {bounds}")
-    return _calibrate(tuple(sorted(set(keys))))
+    return _calibrate(protocol.resolve_fit_on(STUDY, _target_map().values(), fit_on))
 
 
 @functools.lru_cache(maxsize=64)

@@ -33,7 +33,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from vcperf import data, network
+from vcperf import data, network, protocol
 from vcperf.protocol import Target
 from vcperf.robo import addhost, hostsync, operations, statistics
 
@@ -327,14 +327,7 @@ def calibrate(fit_on=None) -> Params:
         If a key is unknown or names a target no parameter can be fitted to.
     """
     fittable = tuple(k for k in _tmap() if _component(k) is not None)
-    if fit_on is None:
-        keys = fittable
-    else:
-        keys = tuple(fit_on)
-        bad = [k for k in keys if k not in fittable]
-        if bad:
-            raise ValueError(f"fit_on must be keys of {STUDY} fit targets {list(fittable)}; got {bad!r}")
-    return _calibrate(tuple(sorted(set(keys))))
+    return _calibrate(protocol.resolve_fit_on(STUDY, _tmap().values(), fit_on, allowed=fittable))
 
 
 @functools.lru_cache(maxsize=64)

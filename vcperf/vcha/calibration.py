@@ -580,12 +580,7 @@ def calibrate(fit_on=None) -> Params:
     ValueError
         When ``fit_on`` names a key that is not a target of the study.
     """
-    tmap = _TARGETS()
-    keys = tuple(k for k, t in tmap.items() if t.role == "fit") if fit_on is None else tuple(fit_on)
-    unknown = [k for k in keys if k not in tmap]
-    if unknown:
-        raise ValueError(f"fit_on must be keys of {STUDY}.targets(); unknown: {unknown}")
-    return _calibrate(tuple(sorted(set(keys))))
+    return _calibrate(protocol.resolve_fit_on(STUDY, _TARGETS().values(), fit_on))
 
 
 @functools.lru_cache(maxsize=256)
