@@ -87,7 +87,7 @@ UNITS: dict[str, tuple[str, float, float]] = {
 
 REQUIRED_COLUMNS = ("quantity", "value", "unit", "printed", "read_from", "flag")
 OPTIONAL_COLUMNS = ("relation", "locator", "note")
-READ_FROM = ("table", "text", "figure_text")
+READ_FROM = ("table", "text", "figure_text", "external")
 FLAGS = ("", "ambiguous", "derived")
 RELATIONS = ("", "=", "~", "<", "<=", ">", ">=")
 SIDECAR_KEYS = ("seed", "study", "locator", "title", "read_from", "conditions", "quantities")

@@ -41,12 +41,25 @@ def testbed_link_bps() -> float:
 
 
 @functools.lru_cache(maxsize=1)
+def testbed_vmknics() -> int:
+    """vMotion vmknics of the Oracle testbed (one stream each; ``testbed.csv``)."""
+    return int(data.value(f"{STUDY}/testbed", "vmotion_vmknics", "si", testbed="oracle_hammerdb", component="network"))
+
+
+@functools.lru_cache(maxsize=1)
 def settings() -> Settings:
-    """The switch-over goal (0.5 s) and the 6.7 guest slice (``every few milliseconds``: 1 ms), as printed."""
+    """Printed settings: page goal 0.5 s, switch-over goal 1 s, 6.7 guest slice 1 ms; stream ceiling (external).
+
+    The stream ceiling is the one external number of the study: one vMotion worker thread saturates
+    its core at 18 Gb/s (``external_vmotion_streams.csv``, VMware KB 323379).
+    """
     return Settings(
         switchover_goal_s=data.value(f"{STUDY}/text_switchover", "dirty_page_send_goal", "si"),
         guest_slice_s=data.value(f"{STUDY}/figure07_oracle_large_67_phases", "trace_install_alternation_interval", "si",
                              release="6.7", phase="trace"),
+        switchover_time_goal_s=data.value(f"{STUDY}/text_switchover", "switchover_time_goal", "si"),
+        stream_bytes_per_cpu_s=data.value(f"{STUDY}/external_vmotion_streams", "vmotion_stream_throughput", "si",
+                                          vmknics="1", nics="1") / 8.0,
     )
 
 
@@ -122,7 +135,8 @@ def migrate_workload(name: str, release: str, link_bps=None, *, params: Params |
     wl = w[name]
     return migrate(wl.memory_bytes, wl.vcpus, wl.working_set_bytes, wl.baseline_tps, release,
                    testbed_link_bps() if link_bps is None else link_bps,
-                   params=calibrate() if params is None else params, settings=settings())
+                   params=calibrate() if params is None else params, settings=settings(),
+                   n_vmknics=testbed_vmknics())
 
 
 # ------------------------------------------------------------------------------------ targets
@@ -241,7 +255,8 @@ class _Model:
             cols = {k: np.array([getattr(w[n], k) for n in _NAMES]) for k in
                     ("memory_bytes", "vcpus", "working_set_bytes", "baseline_tps")}
             self._mig = {r: migrate(cols["memory_bytes"], cols["vcpus"], cols["working_set_bytes"],
-                                    cols["baseline_tps"], r, testbed_link_bps(), params=self.p, settings=self.s)
+                                    cols["baseline_tps"], r, testbed_link_bps(), params=self.p, settings=self.s,
+                                    n_vmknics=testbed_vmknics())
                          for r in RELEASES}
         return self._mig
 
@@ -336,7 +351,7 @@ def predict(params: Params, keys=None) -> dict[str, float]:
 # ---------------------------------------------------------------------------------------- fit
 
 _MAIN = ("vcpu_stop_cost_s", "trace_install_cost_s_per_page", "dirty_bytes_per_transaction",
-         "metadata_cost_s_per_entry", "checkpoint_time_s", "trace_pages_per_install_phase")
+         "metadata_cost_s_per_entry", "checkpoint_time_s", "trace_pages_per_install_phase", "zeroing_cpu_s_per_byte")
 #: Start values of the fit (log-space search); orders of magnitude only. Parameters no chosen target
 #: moves stay at these values.
 _START = {
@@ -346,6 +361,7 @@ _START = {
     "metadata_cost_s_per_entry": 1e-8,
     "checkpoint_time_s": 0.3,
     "trace_pages_per_install_phase": 1e4,
+    "zeroing_cpu_s_per_byte": 1e-10,
 }
 #: Start (and, without a TPCx-HCI target, final) peak VM load: inside the range where checks fail, so
 #: that a refit without the TPCx-HCI numbers is reported as not determining them (at a load where no
@@ -453,22 +469,28 @@ def calibrate_tpcx() -> float:
 
 def precopy_testbed(memory_bytes, dirty_rate_bytes_per_s, link_bps=None, working_set_bytes=None, vcpus=None,
                     release="7.0u1", max_rounds: int = DEFAULT_MAX_ROUNDS, sdps: bool = True,
-                    sdps_fraction: float = DEFAULT_SDPS_FRACTION, swapped_bytes=0.0) -> PrecopyResult:
+                    sdps_fraction: float = DEFAULT_SDPS_FRACTION, swapped_bytes=0.0, **transfer_kw) -> PrecopyResult:
     """:func:`~vcperf.vmotion.precopy` with the calibrated parameters and printed settings.
 
     For ``vcperf sweep`` and quick looks: ``link_bps`` defaults to the testbed's 4 x 40 GbE
-    (:func:`testbed_link_bps`); every other argument as in :func:`~vcperf.vmotion.precopy`.
+    (:func:`testbed_link_bps`) and ``n_vmknics`` to its 4 vmknics; every other argument as in
+    :func:`~vcperf.vmotion.precopy`.
     """
+    transfer_kw.setdefault("n_vmknics", testbed_vmknics())
     return precopy(memory_bytes, dirty_rate_bytes_per_s, testbed_link_bps() if link_bps is None else link_bps,
                    working_set_bytes, vcpus, release, params=calibrate(), settings=settings(),
-                   max_rounds=max_rounds, sdps=sdps, sdps_fraction=sdps_fraction, swapped_bytes=swapped_bytes)
+                   max_rounds=max_rounds, sdps=sdps, sdps_fraction=sdps_fraction, swapped_bytes=swapped_bytes,
+                   **transfer_kw)
 
 
 def migrate_testbed(memory_bytes, vcpus, working_set_bytes, baseline_tps, release="7.0u1",
-                    link_bps=None) -> Migration:
+                    link_bps=None, **precopy_kw) -> Migration:
     """:func:`~vcperf.vmotion.migrate` with the calibrated parameters (for ``vcperf sweep``).
 
-    ``link_bps`` defaults to the testbed's 4 x 40 GbE (:func:`testbed_link_bps`).
+    ``link_bps`` defaults to the testbed's 4 x 40 GbE (:func:`testbed_link_bps`), ``n_vmknics`` to
+    its 4 vmknics; ``precopy_kw`` as in :func:`~vcperf.vmotion.migrate`.
     """
+    precopy_kw.setdefault("n_vmknics", testbed_vmknics())
     return migrate(memory_bytes, vcpus, working_set_bytes, baseline_tps, release,
-                   testbed_link_bps() if link_bps is None else link_bps, params=calibrate(), settings=settings())
+                   testbed_link_bps() if link_bps is None else link_bps, params=calibrate(), settings=settings(),
+                   **precopy_kw)

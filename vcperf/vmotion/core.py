@@ -67,6 +67,10 @@ class Params:
     trace_pages_per_install_phase : float
         4 KB traces installed by one 6.7 stop-based install phase (the batch all vCPUs share
         between two guest slices).
+    zeroing_cpu_s_per_byte : float
+        CPU-seconds per byte a 6.7 destination stream worker spends zeroing each newly allocated
+        large page before receiving into it (round 0 only; "Improved Heuristics to Minimize Zeroing
+        Cost": 7.0 U1 skips it when the source 2 MB range is backed large).
     tpcx : TpcxParams
         The TPCx-HCI part.
     """
@@ -77,6 +81,7 @@ class Params:
     metadata_cost_s_per_entry: float
     checkpoint_time_s: float
     trace_pages_per_install_phase: float
+    zeroing_cpu_s_per_byte: float
     tpcx: TpcxParams
 
 
@@ -91,6 +96,8 @@ PARAM_DOCS = {
                                                  "in 6.7, page number in 7.0 U1)"),
     "checkpoint_time_s": ("s", "device-state checkpoint, transfer and restore at switch-over"),
     "trace_pages_per_install_phase": ("traces per phase", "4 KB traces installed by one 6.7 stop-based phase"),
+    "zeroing_cpu_s_per_byte": ("CPU s per B", "6.7 destination zeroing of newly allocated large pages, per byte "
+                                               "received in round 0 (skipped by 7.0 U1)"),
     "tpcx.peak_vm_utilization": ("fraction", "highest load of a TPCx-HCI VM, share of its vCPUs"),
 }
 
@@ -107,10 +114,18 @@ class Settings:
     guest_slice_s : float
         Guest slice between two 6.7 stop-based install phases (vCPUs alternate "every few
         milliseconds": the implied lower bound, 1 ms).
+    switchover_time_goal_s : float
+        Goal for the whole switch-over stall (checkpoint + last pages + metadata): "under one
+        second" (switch-over section). 7.0 U1's stop rule budgets within it.
+    stream_bytes_per_cpu_s : float
+        CPU ceiling of one vMotion stream (its worker thread saturates one core), bytes per
+        CPU-second: 18 Gb/s (external, VMware KB 323379; ``external_vmotion_streams.csv``).
     """
 
     switchover_goal_s: float
     guest_slice_s: float
+    switchover_time_goal_s: float = 1.0
+    stream_bytes_per_cpu_s: float = float("inf")
 
 
 @dataclass(frozen=True)

@@ -77,8 +77,14 @@ def migrate(memory_bytes, vcpus, working_set_bytes, baseline_tps, release, link_
     pc = precopy(mem, d0, link_bps, ws, cpus, release, params=p, settings=s, **precopy_kw)
     tr = _trace_phase(mem, cpus, release, p, s)
     # The guest runs at the pace of the dirty rate in effect: tracing slowdown, then SDPS if engaged.
+    # round 0 at the traced guest's pace; re-send rounds also under SDPS if engaged
     d0 = np.broadcast_to(d0, np.shape(pc.dirty_rate_bytes_per_s))
-    pc_loss = np.where(d0 > 0, 1.0 - pc.dirty_rate_bytes_per_s / np.where(d0 > 0, d0, 1.0), 0.0)
+    safe = np.where(d0 > 0, d0, 1.0)
+    loss0 = np.where(d0 > 0, 1.0 - pc.round0_dirty_rate_bytes_per_s / safe, 0.0)
+    loss_k = np.where(d0 > 0, 1.0 - np.where(pc.sdps_engaged, pc.dirty_rate_bytes_per_s,
+                                               pc.round0_dirty_rate_bytes_per_s) / safe, 0.0)
+    t_k = pc.precopy_time_s - pc.round0_time_s
+    pc_loss = (loss0 * pc.round0_time_s + loss_k * t_k) / pc.precopy_time_s
     total = tr.duration_s + pc.precopy_time_s + pc.switchover_time_s
     lost = tr.throughput_loss * tr.duration_s + pc_loss * pc.precopy_time_s + pc.switchover_time_s
     avg_loss = lost / total
