@@ -63,7 +63,7 @@ from vcperf.vmotion.memory import (
     precopy,
     stop_threshold_bytes,
 )
-from vcperf.vmotion.migration import Migration, migrate, throughput_series
+from vcperf.vmotion.migration import Migration, link_for_downtime_bps, migrate, throughput_series
 from vcperf.vmotion.switchover import metadata_entries, switchover_metadata_bytes
 from vcperf.vmotion.tpcx import (
     TpcxExpectation,
@@ -74,6 +74,7 @@ from vcperf.vmotion.tpcx import (
     tpcx_longest_delay_s,
     tpcx_monte_carlo,
 )
+from vcperf.vmotion.trace import TracePhase, precopy_trace_loss, trace_phase
 from vcperf.vmotion.transfer import (
     DEFAULT_STREAMS_PER_VMKNIC,
     MAX_SUPPORTED_RTT_S,
@@ -82,12 +83,11 @@ from vcperf.vmotion.transfer import (
     streams,
     transfer_rate_bytes_per_s,
 )
-from vcperf.vmotion.trace import TracePhase, precopy_trace_loss, trace_phase
 from vcperf.vmotion.validation import bound_checks, fidelity_rows, leave_one_out, parameter_table, table1_model
 
 __all__ = [
     "BITMAPS_AT_SWITCHOVER", "DEFAULT_MAX_ROUNDS", "DEFAULT_STREAMS_PER_VMKNIC", "MAX_SUPPORTED_RTT_S",
-    "MIN_BUDGET_FRACTION", "evacuation_time_s", "stop_threshold_bytes", "stream_rate_bytes_per_s", "streams",
+    "MIN_BUDGET_FRACTION", "evacuation_time_s", "link_for_downtime_bps", "stop_threshold_bytes", "stream_rate_bytes_per_s", "streams",
     "testbed_vmknics", "DEFAULT_SDPS_FRACTION", "FIT_KEYS", "Migration",
     "PAGES_PER_1GB", "PAGES_PER_2MB", "PAGE_BYTES", "PAGE_NUMBER_BYTES", "PARAM_DOCS", "PTES_PER_TABLE", "Params",
     "PrecopyResult", "RELEASES", "SEED", "STUDY", "Settings", "TARGETS", "TpcxExpectation", "TpcxParams",

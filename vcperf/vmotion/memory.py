@@ -199,7 +199,7 @@ def precopy(
     tr_kw = {"n_streams": n_str, "stream_bytes_per_cpu_s": s.stream_bytes_per_cpu_s, "rtt_s": rtt,
              "concurrent": k_conc}
     rate = transfer_rate_bytes_per_s(link, extra_cpu_s_per_byte=enc, **tr_kw)
-    zeroing = p.zeroing_cpu_s_per_byte if release == "6.7" else 0.0
+    zeroing = max(p.zeroing_cpu_s_per_byte, 0.0) if release == "6.7" else 0.0
     rate0 = transfer_rate_bytes_per_s(link, extra_cpu_s_per_byte=enc + zeroing, **tr_kw)
     mem, d0, rate, ws, cpus, swp, rate0 = np.broadcast_arrays(mem, d0, rate, ws, cpus, swp, rate0)
     shape = mem.shape

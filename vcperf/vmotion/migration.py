@@ -142,3 +142,48 @@ def throughput_series(m: Migration, sample_s, start_s, end_s):
         return seg @ rates
 
     return t, (cumulative(t) - cumulative(t - dt)) / dt
+
+
+def link_for_downtime_bps(target_downtime_s, memory_bytes, vcpus, working_set_bytes, baseline_tps, release, *,
+                          params: Params, settings: Settings, lo_bps=1e8, hi_bps=1e12, **precopy_kw) -> float:
+    """Smallest aggregate line rate (bit/s) whose switch-over stall stays within ``target_downtime_s``.
+
+    "What link do I need for a downtime under 1 s?" The stall of :func:`migrate` never grows with the
+    line rate (the stop rule's threshold grows with it, the remainder and the metadata do not), so
+    a bisection on ``log(link_bps)`` over ``[lo_bps, hi_bps]`` finds the boundary (to 0.1 %).
+    Returns ``lo_bps`` if that already meets the target, ``nan`` if even ``hi_bps`` does not (e.g.
+    6.7's bitmaps alone exceed the target, or the streams' CPU ceiling caps the rate: add vmknics).
+
+    Parameters
+    ----------
+    target_downtime_s : float
+        Largest acceptable switch-over stall (s), > 0.
+    memory_bytes, vcpus, working_set_bytes, baseline_tps, release
+        As in :func:`migrate` (scalars).
+    params, settings
+        As in :func:`migrate`.
+    lo_bps, hi_bps : float
+        Search range (bit/s), ``0 < lo_bps < hi_bps``.
+    **precopy_kw
+        Passed to :func:`migrate` (``n_vmknics``, ``streams_per_vmknic``, ``rtt_s``, ...).
+    """
+    target = float(v.positive("target_downtime_s", target_downtime_s))
+    lo = float(v.positive("lo_bps", lo_bps))
+    hi = float(v.check_range("hi_bps", hi_bps, lo, math.inf, lo_open=True, hi_open=True))
+
+    def stall(link):
+        return float(migrate(memory_bytes, vcpus, working_set_bytes, baseline_tps, release, link, params=params,
+                             settings=settings, **precopy_kw).switchover_time_s)
+
+    if stall(lo) <= target:
+        return lo
+    if stall(hi) > target:
+        return math.nan
+    a, b = math.log(lo), math.log(hi)
+    while b - a > 1e-3:
+        mid = 0.5 * (a + b)
+        if stall(math.exp(mid)) <= target:
+            b = mid
+        else:
+            a = mid
+    return math.exp(b)

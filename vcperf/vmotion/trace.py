@@ -130,6 +130,7 @@ def _precopy_loss_from_rate(d0, cpus, ws, t, release, p: Params):
     else:
         splits = (np.minimum(fires_per_s * t, np.ceil(ws / (PAGE_BYTES * PAGES_PER_2MB)))
                   + np.minimum(fires_per_s * t, np.ceil(ws / (PAGE_BYTES * PAGES_PER_1GB))))
-        work = fires_per_s * p.trace_install_cost_s_per_page + splits * PTES_PER_TABLE * p.trace_install_cost_s_per_page / t
+        c = p.trace_install_cost_s_per_page
+        work = fires_per_s * c + splits * PTES_PER_TABLE * c / t
         a = work / cpus
     return a / (1.0 + a)

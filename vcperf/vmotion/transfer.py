@@ -62,7 +62,8 @@ def stream_rate_bytes_per_s(stream_bytes_per_cpu_s=np.inf, extra_cpu_s_per_byte=
     extra = v.nonneg("extra_cpu_s_per_byte", extra_cpu_s_per_byte)
     rtt = v.check_range("rtt_s", rtt_s, 0.0, 10.0)
     link = v.check_range("link_bps", link_bps, 0.0, np.inf, lo_open=True)
-    cpu = 1.0 / (1.0 / r + extra)
+    with np.errstate(divide="ignore"):
+        cpu = 1.0 / (1.0 / r + extra)
     finite_link = np.where(np.isfinite(link), link, 1e18)
     window = network.tcp_throughput_bps(finite_link, rtt, rwnd_bytes=rwnd_bytes) / 8.0
     return np.minimum(cpu, window)
