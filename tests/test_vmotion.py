@@ -4,8 +4,11 @@ import math
 
 import numpy as np
 import pytest
+from hypothesis import given
+from hypothesis import settings as hsettings
+from hypothesis import strategies as st
 
-from vcperf import protocol
+from vcperf import network, protocol
 from vcperf import vmotion as vm
 from vcperf.vmotion import memory as vm_memory
 
@@ -484,11 +487,7 @@ def test_whatif_update_returns_text_and_png():
 
 # ------------------------------------------------------- issue 12: transfer, stop rule, rounds, properties
 
-from hypothesis import given  # noqa: E402
-from hypothesis import settings as hsettings
-from hypothesis import strategies as st
 
-from vcperf import network  # noqa: E402
 
 
 def test_stream_ceiling_and_line_rate(kw):
@@ -567,23 +566,19 @@ _PROP = hsettings(max_examples=60, deadline=None, derandomize=True)
 def test_properties_monotone_bounded_finite(mem_gib, link_gbps, dirty, vcpus, rtt_ms, release, factor):
     p, s = vm.calibrate(), vm.settings()
     kw = {"params": p, "settings": s}
-    mem, link, rtt = mem_gib * GIB, link_gbps * 1e9, rtt_ms / 1e3
-
-    def run(link=link, dirty=dirty, rtt=rtt, n=2):
-        return vm.migrate(mem, vcpus, 0.4 * mem, dirty / 1e5, release, link, rtt_s=rtt, n_vmknics=n, **kw)
+    mem, link, rtt, dirty_in = mem_gib * GIB, link_gbps * 1e9, rtt_ms / 1e3, dirty
 
     # baseline_tps x dirty bytes per transaction is the dirty rate: set it through the tps
-    scale = p.dirty_bytes_per_transaction / 1e5
     base = vm.migrate(mem, vcpus, 0.4 * mem, max(dirty, 1.0) / p.dirty_bytes_per_transaction, release, link,
                       rtt_s=rtt, n_vmknics=2, **kw)
-    del scale
     fields = ("migration_time_s", "switchover_time_s")
     for f in fields:
         assert np.isfinite(getattr(base, f)) and getattr(base, f) > 0
     rate = float(base.precopy.transfer_rate_bytes_per_s)
     assert rate <= link / 8 * network.TCP_PAYLOAD_FRACTION * (1 + 1e-12)
 
-    def with_(link=link, dirty=max(dirty, 1.0), rtt=rtt, n=2):
+    def with_(link=link, dirty=None, rtt=rtt, n=2):
+        dirty = max(dirty_in, 1.0) if dirty is None else dirty
         return vm.migrate(mem, vcpus, 0.4 * mem, dirty / p.dirty_bytes_per_transaction, release, link,
                           rtt_s=rtt, n_vmknics=n, **kw)
 

@@ -87,7 +87,8 @@ from vcperf.vmotion.validation import bound_checks, fidelity_rows, leave_one_out
 
 __all__ = [
     "BITMAPS_AT_SWITCHOVER", "DEFAULT_MAX_ROUNDS", "DEFAULT_STREAMS_PER_VMKNIC", "MAX_SUPPORTED_RTT_S",
-    "MIN_BUDGET_FRACTION", "evacuation_time_s", "link_for_downtime_bps", "stop_threshold_bytes", "stream_rate_bytes_per_s", "streams",
+    "MIN_BUDGET_FRACTION", "evacuation_time_s", "link_for_downtime_bps", "stop_threshold_bytes",
+    "stream_rate_bytes_per_s", "streams",
     "testbed_vmknics", "DEFAULT_SDPS_FRACTION", "FIT_KEYS", "Migration",
     "PAGES_PER_1GB", "PAGES_PER_2MB", "PAGE_BYTES", "PAGE_NUMBER_BYTES", "PARAM_DOCS", "PTES_PER_TABLE", "Params",
     "PrecopyResult", "RELEASES", "SEED", "STUDY", "Settings", "TARGETS", "TpcxExpectation", "TpcxParams",
