@@ -77,14 +77,7 @@ def migrate(memory_bytes, vcpus, working_set_bytes, baseline_tps, release, link_
     pc = precopy(mem, d0, link_bps, ws, cpus, release, params=p, settings=s, **precopy_kw)
     tr = _trace_phase(mem, cpus, release, p, s)
     # The guest runs at the pace of the dirty rate in effect: tracing slowdown, then SDPS if engaged.
-    # round 0 at the traced guest's pace; re-send rounds also under SDPS if engaged
-    d0 = np.broadcast_to(d0, np.shape(pc.dirty_rate_bytes_per_s))
-    safe = np.where(d0 > 0, d0, 1.0)
-    loss0 = np.where(d0 > 0, 1.0 - pc.round0_dirty_rate_bytes_per_s / safe, 0.0)
-    loss_k = np.where(d0 > 0, 1.0 - np.where(pc.sdps_engaged, pc.dirty_rate_bytes_per_s,
-                                               pc.round0_dirty_rate_bytes_per_s) / safe, 0.0)
-    t_k = pc.precopy_time_s - pc.round0_time_s
-    pc_loss = (loss0 * pc.round0_time_s + loss_k * t_k) / pc.precopy_time_s
+    pc_loss = precopy_guest_loss(d0, pc)
     total = tr.duration_s + pc.precopy_time_s + pc.switchover_time_s
     lost = tr.throughput_loss * tr.duration_s + pc_loss * pc.precopy_time_s + pc.switchover_time_s
     avg_loss = lost / total
@@ -101,6 +94,21 @@ def migrate(memory_bytes, vcpus, working_set_bytes, baseline_tps, release, link_
         baseline_tps=np.broadcast_to(x0, np.shape(total)) * 1.0,
         precopy=pc,
     )
+
+
+def precopy_guest_loss(dirty_rate_bytes_per_s, pc: PrecopyResult):
+    """Guest throughput loss over the pre-copy (fraction): the guest runs at the pace of its dirty rate.
+
+    Round 0 at the traced guest's pace (trace fires and re-installs); re-send rounds also under
+    SDPS when engaged. Time-weighted over the rounds of ``pc``.
+    """
+    d0 = np.broadcast_to(np.asarray(dirty_rate_bytes_per_s, dtype=float), np.shape(pc.dirty_rate_bytes_per_s))
+    safe = np.where(d0 > 0, d0, 1.0)
+    loss0 = np.where(d0 > 0, 1.0 - pc.round0_dirty_rate_bytes_per_s / safe, 0.0)
+    loss_k = np.where(d0 > 0, 1.0 - np.where(pc.sdps_engaged, pc.dirty_rate_bytes_per_s,
+                                               pc.round0_dirty_rate_bytes_per_s) / safe, 0.0)
+    t_k = pc.precopy_time_s - pc.round0_time_s
+    return np.clip((loss0 * pc.round0_time_s + loss_k * t_k) / pc.precopy_time_s, 0.0, 1.0)
 
 
 def throughput_series(m: Migration, sample_s, start_s, end_s):

@@ -21,8 +21,11 @@ import numpy as np
 from vcperf import _validate as v
 from vcperf.vmotion.core import Params, Settings, check_params, check_release, check_settings
 from vcperf.vmotion.memory import precopy
+from vcperf.vmotion.migration import precopy_guest_loss
 from vcperf.vmotion.trace import _trace_phase
 
+#: Loads on which each VM's delay area is tabulated (dense towards 1, where the drain time diverges).
+_U_GRID = np.unique(np.concatenate([np.linspace(0.0, 0.5, 41), 1.0 - np.geomspace(0.5, 1e-4, 160)]))
 #: Quadrature points over the load quantile of the other migrations sharing a VM and phase.
 _PAIR_POINTS = 32
 _TRIPLE_POINTS = 16
@@ -43,20 +46,22 @@ class TpcxSetup:
     load_variation: float
     response_time_s: float
     link_bps: float
+    tps_per_busy_vcpu: float = 0.0  # transactions per second per fully busy vCPU (0: a VM that dirties nothing)
+    working_set_fraction: float = 1.0  # writable working set as a share of the VM's memory
 
 
 def migration_delay_area_s2(memory_bytes, vcpus, utilization, release, link_bps, *, params: Params,
-                            settings: Settings):
+                            settings: Settings, dirty_rate_bytes_per_s=0.0, working_set_bytes=None):
     """Integral over time of the extra queueing delay one migration inflicts on a loaded VM (s^2).
 
     ``004_ea13268657e6b3b0.txt``, "Impact of vMotion Performance on TPCx-HCI".
 
-    Fluid queue of the VM's work: demand ``u`` (fraction of its vCPUs), capacity ``1 - trace_loss``
-    during the trace phase, full capacity during pre-copy (a lightly dirtying guest) and zero during
-    the switch-over stall ``S``. Trace phase with ``u > c``: backlog grows to ``Q = (u - c) T`` and
-    drains at ``1 - u``: area ``Q T / (2 c) + Q**2 / (2 (1 - u))``. Stall: arrivals wait the rest of
-    the stall, the work piled up (``u S``) drains at ``1 - u``: ``S**2 / 2 + (u S)**2 / (2 (1 - u))``.
-    Divided by the phase length this is the rise of the mean response time.
+    Fluid queue of the VM's work: demand ``u`` (fraction of its vCPUs); capacity ``1 - trace_loss``
+    during the trace phase, ``1 - precopy_loss`` during the pre-copy (trace fires, and SDPS when the
+    VM dirties memory faster than the link drains it) and zero during the switch-over stall ``S``
+    (which grows with what is left to send). A backlog built while capacity is below demand drains
+    at the spare capacity; arrivals during the stall wait out the stall and the backlog; what is
+    left drains at ``1 - u``. Divided by the phase length this is the rise of the mean response time.
 
     Parameters
     ----------
@@ -66,27 +71,52 @@ def migration_delay_area_s2(memory_bytes, vcpus, utilization, release, link_bps,
         Demand as a fraction of the VM's capacity, in [0, 1).
     release : {"6.7", "7.0u1"}
     link_bps : float
-        vMotion line rate (bit/s), > 0.
+        vMotion line rate (bit/s), > 0 (one vmknic).
     params : Params
     settings : Settings
+    dirty_rate_bytes_per_s : float or array_like
+        The VM's undisturbed dirty rate at this load (bytes/s), >= 0 (default 0: an idle memory).
+    working_set_bytes : float or array_like, optional
+        Writable working set (bytes), in [0, memory]; default the memory.
     """
     mem = v.positive("memory_bytes", memory_bytes)
     cpus = v.check_range("vcpus", vcpus, 1, 4096)
     u = v.fraction("utilization", utilization)
     check_release(release)
     v.positive("link_bps", link_bps)
+    d = v.nonneg("dirty_rate_bytes_per_s", dirty_rate_bytes_per_s)
     p, s = check_params(params), check_settings(settings)
+    ws = mem if working_set_bytes is None else v.nonneg("working_set_bytes", working_set_bytes)
+    ph = _phases(mem, cpus, d, np.minimum(ws, mem), release, link_bps, p, s)
+    return _delay_area(*ph, u)
+
+
+def _phases(mem, cpus, d, ws, release, link_bps, p: Params, s: Settings):
+    """(T_trace, c_trace, T_precopy, c_precopy, S) of one migration (arrays)."""
     tr = _trace_phase(mem, cpus, release, p, s)
-    stall = precopy(mem, 0.0, link_bps, release=release, params=p, settings=s).switchover_time_s
-    return _delay_area(tr.duration_s, tr.throughput_loss, stall, u)
+    pc = precopy(mem, d, link_bps, ws, cpus, release, params=p, settings=s)
+    c_pc = 1.0 - precopy_guest_loss(d, pc)
+    return (np.broadcast_to(tr.duration_s, pc.precopy_time_s.shape), 1.0 - np.broadcast_to(tr.throughput_loss,
+            pc.precopy_time_s.shape), pc.precopy_time_s, np.maximum(c_pc, 1e-9), pc.switchover_time_s)
 
 
-def _delay_area(trace_s, trace_loss, stall_s, u):
-    c = 1.0 - trace_loss
-    q = np.maximum(u - c, 0.0) * trace_s
-    trace_area = q * trace_s / (2.0 * c) + q**2 / (2.0 * (1.0 - u))
-    stall_area = stall_s**2 / 2.0 + (u * stall_s) ** 2 / (2.0 * (1.0 - u))
-    return trace_area + stall_area
+def _delay_area(t1, c1, t2, c2, stall, u):
+    """Delay area of the fluid queue through trace (c1, t1), pre-copy (c2, t2), stall and drain."""
+    c1 = np.maximum(c1, 1e-9)
+    q1 = np.maximum(u - c1, 0.0) * t1
+    area = q1 * t1 / (2.0 * c1)
+    # pre-copy: the backlog grows at u - c2, or drains at c2 - u (possibly to zero)
+    grow = u >= c2
+    q2_lin = q1 + (u - c2) * t2
+    with np.errstate(divide="ignore", invalid="ignore"):
+        t_drain = np.where(grow, np.inf, q1 / np.where(grow, 1.0, c2 - u))
+    drained = ~grow & (t_drain < t2)
+    q2 = np.where(drained, 0.0, np.maximum(q2_lin, 0.0))
+    area = area + np.where(drained, q1 * np.minimum(t_drain, t2) / (2.0 * c2), (q1 + q2) / 2.0 * t2 / c2)
+    # stall: arrivals wait the rest of it plus the backlog; then everything drains at 1 - u
+    area = area + stall**2 / 2.0 + q2 * stall
+    q3 = q2 + u * stall
+    return area + q3**2 / (2.0 * (1.0 - u))
 
 
 @dataclass(frozen=True)
@@ -148,8 +178,8 @@ def tpcx_monte_carlo(release, peak_utilization, setup: TpcxSetup, *, params: Par
     vm_idx = rng.integers(0, s.vms, shape)
     phase = rng.integers(0, s.phases, shape)
     u = peak * s.load_variation ** (-rng.random(shape))
-    tr, stall = _vm_phases(s, release, p, st)  # per VM, then gathered per migration
-    area = _delay_area(tr.duration_s[vm_idx], tr.throughput_loss[vm_idx], stall[vm_idx], u)
+    table = _area_table(s, release, p, st)  # per VM on the load grid, then read per migration
+    area = _area_at(table, vm_idx, u)
     # sum the delays of migrations of the same VM in the same phase of the same run
     cell = (np.arange(n_runs)[:, None] * s.vms + vm_idx) * s.phases + phase
     rise = np.bincount(cell.ravel(), weights=area.ravel(), minlength=n_runs * s.vms * s.phases) / s.phase_s
@@ -170,9 +200,11 @@ def tpcx_longest_delay_s(release, peak_utilization, setup: TpcxSetup, *, params:
     check_release(release)
     u = float(v.check_range("peak_utilization", peak_utilization, 0.0, 1.0, lo_open=True, hi_open=True))
     p, st = check_params(params), check_settings(settings)
-    tr, stall = _vm_phases(_check_setup(setup), release, p, st)
-    backlog = np.maximum(u - (1.0 - tr.throughput_loss), 0.0) * tr.duration_s
-    return float(np.max(np.maximum(backlog, stall)))
+    s = _check_setup(setup)
+    t1, c1, t2, c2, stall = _vm_phases(s, release, p, st, u)
+    q1 = np.maximum(u - c1, 0.0) * t1
+    q2 = np.maximum(q1 + (u - c2) * t2, 0.0)
+    return float(np.max(np.maximum(q1, q2 + stall)))
 
 
 def _check_setup(setup) -> TpcxSetup:
@@ -182,11 +214,48 @@ def _check_setup(setup) -> TpcxSetup:
     return setup
 
 
-def _vm_phases(s: TpcxSetup, release, p: Params, st: Settings):
-    """Trace phase and switch-over stall of every VM of the experiment (a lightly dirtying guest)."""
-    tr = _trace_phase(s.memory_bytes, s.vcpus, release, p, st)
-    stall = precopy(s.memory_bytes, 0.0, s.link_bps, release=release, params=p, settings=st).switchover_time_s
-    return tr, stall
+def _dirty_rate(s: TpcxSetup, u, p: Params):
+    """Undisturbed dirty rate of each VM at load ``u``: busy vCPUs x transactions per busy vCPU x bytes each."""
+    return u * s.vcpus * s.tps_per_busy_vcpu * p.dirty_bytes_per_transaction
+
+
+def _vm_phases(s: TpcxSetup, release, p: Params, st: Settings, u):
+    """Trace, pre-copy and stall of every VM of the experiment at load ``u`` (its own dirty rate)."""
+    d = _dirty_rate(s, u, p)
+    return _phases(s.memory_bytes, s.vcpus, d, s.working_set_fraction * s.memory_bytes, release, s.link_bps, p, st)
+
+
+def _area_table(s: TpcxSetup, release, p: Params, st: Settings):
+    """Delay area of every VM (rows) on the load grid :data:`_U_GRID`, made non-decreasing in the load."""
+    u = _U_GRID[None, :]
+    d = u * s.vcpus[:, None] * s.tps_per_busy_vcpu * p.dirty_bytes_per_transaction
+    mem = s.memory_bytes[:, None]
+    ph = _phases(mem, s.vcpus[:, None], d, s.working_set_fraction * mem, release, s.link_bps, p, st)
+    return np.maximum.accumulate(_delay_area(*ph, u), axis=1)
+
+
+def _area_at(table, rows, u):
+    """Delay area of VM ``rows`` at loads ``u`` (same shape): log-linear interpolation in the table."""
+    g = _U_GRID
+    k = np.clip(np.searchsorted(g, u), 1, g.size - 1)
+    w = (u - g[k - 1]) / (g[k] - g[k - 1])
+    la = np.log(table)
+    return np.exp(la[rows, k - 1] * (1.0 - w) + la[rows, k] * w)
+
+
+def _p_exceed(table, area_s2, peak, log_var):
+    """P(delay area of one migration > area_s2) for u = peak x variation**-r, r ~ U(0, 1); rows = VMs."""
+    target = np.broadcast_to(area_s2, (table.shape[0],) + np.shape(area_s2)[1:]) if np.ndim(area_s2) else \
+        np.full(table.shape[0], float(area_s2))
+    flat = target.reshape(table.shape[0], -1)
+    la = np.log(table)
+    u = np.empty_like(flat)
+    for i in range(table.shape[0]):
+        u[i] = np.interp(np.log(np.maximum(flat[i], 1e-300)), la[i], _U_GRID, right=1.0)
+    u = u.reshape(target.shape)
+    p = np.clip(np.log(peak / np.maximum(u, 1e-300)) / log_var, 0.0, 1.0)
+    a0 = table[:, 0].reshape((-1,) + (1,) * (target.ndim - 1))
+    return np.where(target <= a0, 1.0, p)
 
 
 def _rise_limit_s(s: TpcxSetup) -> float:
@@ -209,26 +278,6 @@ class TpcxExpectation:
     def expected_invalid_runs(self, runs: int) -> float:
         """Mean number of invalid runs among ``runs``."""
         return self.invalid_run_probability * v.integer("runs", runs, 1)
-
-
-def _u_star(trace_s, trace_loss, stall_s, area_s2):
-    """Load at which one migration's delay area reaches ``area_s2`` (bisection; area rises with u)."""
-    lo = np.zeros(np.broadcast(trace_s, area_s2).shape)
-    hi = np.full_like(lo, 1.0 - 1e-12)
-    for _ in range(52):
-        mid = 0.5 * (lo + hi)
-        below = _delay_area(trace_s, trace_loss, stall_s, mid) < area_s2
-        lo = np.where(below, mid, lo)
-        hi = np.where(below, hi, mid)
-    return 0.5 * (lo + hi)
-
-
-def _p_exceed(trace_s, trace_loss, stall_s, area_s2, peak, log_var):
-    """P(delay area of one migration > area_s2) for a load u = peak x variation**-r, r ~ U(0, 1)."""
-    a0 = _delay_area(trace_s, trace_loss, stall_s, 0.0)
-    u = _u_star(trace_s, trace_loss, stall_s, np.maximum(area_s2, a0))
-    p = np.clip(np.log(peak / np.maximum(u, 1e-300)) / log_var, 0.0, 1.0)
-    return np.where(area_s2 <= a0, 1.0, p)
 
 
 def tpcx_expected(release, peak_utilization, setup: TpcxSetup, *, params: Params,
@@ -257,18 +306,18 @@ def tpcx_expected(release, peak_utilization, setup: TpcxSetup, *, params: Params
     peak = float(v.check_range("peak_utilization", peak_utilization, 0.0, 1.0, lo_open=True, hi_open=True))
     p, st = check_params(params), check_settings(settings)
     s = _check_setup(setup)
-    tr, stall = _vm_phases(s, release, p, st)
-    T, loss, S = tr.duration_s[:, None], tr.throughput_loss[:, None], stall[:, None]
+    table = _area_table(s, release, p, st)
+    rows = np.arange(s.vms)[:, None]
     limit = _rise_limit_s(s) * s.phase_s
     log_var = math.log(s.load_variation)
-    f1 = _p_exceed(T[:, 0], loss[:, 0], S[:, 0], limit, peak, log_var)
+    f1 = _p_exceed(table, limit, peak, log_var)
     r2 = (np.arange(_PAIR_POINTS) + 0.5) / _PAIR_POINTS
-    a2 = _delay_area(T, loss, S, peak * s.load_variation ** -r2[None, :])
-    f2 = _p_exceed(T, loss, S, limit - a2, peak, log_var).mean(axis=1)
+    a2 = _area_at(table, rows, np.broadcast_to(peak * s.load_variation ** -r2[None, :], (s.vms, _PAIR_POINTS)))
+    f2 = _p_exceed(table, limit - a2, peak, log_var).mean(axis=1)
     r3 = (np.arange(_TRIPLE_POINTS) + 0.5) / _TRIPLE_POINTS
-    a3 = _delay_area(T, loss, S, peak * s.load_variation ** -r3[None, :])
+    a3 = _area_at(table, rows, np.broadcast_to(peak * s.load_variation ** -r3[None, :], (s.vms, _TRIPLE_POINTS)))
     pair = (a3[:, :, None] + a3[:, None, :]).reshape(s.vms, -1)
-    f3 = _p_exceed(T, loss, S, limit - pair, peak, log_var).mean(axis=1)
+    f3 = _p_exceed(table, limit - pair, peak, log_var).mean(axis=1)
     cells = s.vms * s.phases
     m = s.migrations_per_run
     q = 1.0 / cells
