@@ -612,3 +612,17 @@ def test_link_for_downtime_target(kw):
     assert float(at.switchover_time_s) <= 0.3 < float(below.switchover_time_s)
     # 6.7's 1 TB bitmaps alone exceed 1 s: no link helps
     assert math.isnan(vm.link_for_downtime_bps(1.0, TIB, 72, 25 * GIB, 4500.0, "6.7", **kw))
+
+
+def test_tpcx_profile_places_the_printed_migrations(kw, p):
+    s = vm.tpcx_setup()
+    for r in vm.RELEASES:
+        prof = vm.tpcx_profile(r, p.tpcx.peak_vm_utilization, s, **kw)
+        warm = prof.migrations[prof.minute < prof.warmup_min].sum()
+        assert warm == pytest.approx(s.warmup_migrations) and s.warmup_migrations == 20
+        assert prof.migrations[prof.minute >= prof.warmup_min].sum() == pytest.approx(s.migrations_per_run)
+        assert prof.minute.size == (s.phases * s.phase_s + s.phase_s) / 60
+        assert np.all((prof.throughput_share > 0.5) & (prof.throughput_share <= 1))
+        # throughput dips exactly where migrations run
+        assert np.all(prof.throughput_share[prof.migrations == 0] == 1)
+        assert np.all(prof.throughput_share[prof.migrations > 0] < 1)

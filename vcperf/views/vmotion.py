@@ -281,6 +281,44 @@ def tpcx_figure(replications: int = 200):
     return fig
 
 
+def tpcx_profile_figure():
+    """Figure 11 as a model: migrations per minute and cluster throughput over a TPCx-HCI run.
+
+    Bars: the modelled migrations per minute (about 20 in warm-up, 158 over ten load changes: the
+    text's counts, printed as markers); lines: the cluster throughput each release leaves, as a
+    share of the undisturbed load (:func:`vcperf.vmotion.tpcx_profile`).
+    """
+    plt = _plt()
+    p, setup = vm.calibrate(), vm.tpcx_setup()
+    profs = {r: vm.tpcx_profile(r, p.tpcx.peak_vm_utilization, setup, params=p, settings=vm.settings())
+             for r in vm.RELEASES}
+    fig, a = plt.subplots(figsize=(9.6, 3.6))
+    pr = profs["7.0u1"]
+    a.bar(pr.minute + 0.5, pr.migrations, 1.0, color="tab:green", alpha=0.6, label="model: migrations per minute")
+    a.axvline(pr.warmup_min, color="k", lw=0.8, ls=":")
+    a.text(pr.warmup_min + 0.5, a.get_ylim()[1] * 0.9, "end of warm-up (assumed: one phase)", fontsize=7)
+    warm = float(pr.migrations[pr.minute < pr.warmup_min].sum())
+    run = float(pr.migrations[pr.minute >= pr.warmup_min].sum())
+    a.plot([pr.warmup_min / 2], [warm], label=f"paper: about 20 in warm-up (model {warm:.0f})", **PAPER_STYLE)
+    a.plot([pr.warmup_min + 1.0], [setup.migrations_per_run / setup.phases],
+           label=f"paper: 158 in the run, 10 load changes (model {run:.0f}, per change: marker)",
+           **{**PAPER_STYLE, "marker": "s"})
+    a.set_xlabel("time (min)")
+    a.set_ylabel("migrations per minute")
+    b = a.twinx()
+    for r, prof in profs.items():
+        b.plot(prof.minute + 0.5, 100 * prof.throughput_share, color=RELEASE_COLOR[r], lw=1.2,
+               label=f"{RELEASE_LABEL[r]}: model throughput")
+    b.set_ylabel("cluster throughput (% of undisturbed)")
+    b.set_ylim(90, 100.5)
+    b.grid(False)
+    h1, l1 = a.get_legend_handles_labels()
+    h2, l2 = b.get_legend_handles_labels()
+    a.legend(h1 + h2, l1 + l2, fontsize=6.5, frameon=False, loc="upper right")
+    plotting.finish(fig)
+    return fig
+
+
 # --------------------------------------------------------------------------------------------------
 # what-if panel
 # --------------------------------------------------------------------------------------------------

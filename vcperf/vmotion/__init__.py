@@ -67,12 +67,14 @@ from vcperf.vmotion.migration import Migration, link_for_downtime_bps, migrate, 
 from vcperf.vmotion.switchover import metadata_entries, switchover_metadata_bytes
 from vcperf.vmotion.tpcx import (
     TpcxExpectation,
+    TpcxProfile,
     TpcxResult,
     TpcxSetup,
     migration_delay_area_s2,
     tpcx_expected,
     tpcx_longest_delay_s,
     tpcx_monte_carlo,
+    tpcx_profile,
 )
 from vcperf.vmotion.trace import TracePhase, precopy_trace_loss, trace_phase
 from vcperf.vmotion.transfer import (
@@ -87,7 +89,8 @@ from vcperf.vmotion.validation import bound_checks, fidelity_rows, leave_one_out
 
 __all__ = [
     "BITMAPS_AT_SWITCHOVER", "DEFAULT_MAX_ROUNDS", "DEFAULT_STREAMS_PER_VMKNIC", "MAX_SUPPORTED_RTT_S",
-    "MIN_BUDGET_FRACTION", "evacuation_time_s", "link_for_downtime_bps", "stop_threshold_bytes",
+    "MIN_BUDGET_FRACTION", "evacuation_time_s", "link_for_downtime_bps", "TpcxProfile", "tpcx_profile",
+    "stop_threshold_bytes",
     "stream_rate_bytes_per_s", "streams",
     "testbed_vmknics", "DEFAULT_SDPS_FRACTION", "FIT_KEYS", "Migration",
     "PAGES_PER_1GB", "PAGES_PER_2MB", "PAGE_BYTES", "PAGE_NUMBER_BYTES", "PARAM_DOCS", "PTES_PER_TABLE", "Params",

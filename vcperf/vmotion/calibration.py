@@ -131,6 +131,8 @@ def tpcx_setup() -> TpcxSetup:
         tps_per_busy_vcpu=typ.baseline_tps / (typ.vcpus * data.value(
             f"{STUDY}/figure05_oracle_typical_67", "vm_cpu_utilization_at_vmotion_start", "si")),
         working_set_fraction=typ.working_set_bytes / typ.memory_bytes,
+        warmup_migrations=int(data.value(f"{STUDY}/figure11_tpcx_hci_profile", "migrations", "si", phase="warmup")),
+        nodes=int(data.value(f"{STUDY}/figure11_tpcx_hci_profile", "nodes", "si")),
     )
 
 

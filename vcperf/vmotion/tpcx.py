@@ -48,6 +48,8 @@ class TpcxSetup:
     link_bps: float
     tps_per_busy_vcpu: float = 0.0  # transactions per second per fully busy vCPU (0: a VM that dirties nothing)
     working_set_fraction: float = 1.0  # writable working set as a share of the VM's memory
+    warmup_migrations: int = 0  # migrations that fill the idle node during warm-up (Figure 11: about 20)
+    nodes: int = 4  # cluster nodes
 
 
 def migration_delay_area_s2(memory_bytes, vcpus, utilization, release, link_bps, *, params: Params,
@@ -327,3 +329,69 @@ def tpcx_expected(release, peak_utilization, setup: TpcxSetup, *, params: Params
     log_ok = s.phases * np.sum(np.log1p(-np.minimum(p_cell, 1.0 - 1e-15)))
     return TpcxExpectation(release=release, failed_checks_per_run=failed,
                            invalid_run_probability=max(0.0, float(-np.expm1(log_ok))))
+
+
+@dataclass(frozen=True)
+class TpcxProfile:
+    """Modelled Figure 11: per minute of a TPCx-HCI run (warm-up first), migrations and throughput."""
+
+    release: str
+    minute: np.ndarray  # start of each 1-minute bin (min)
+    migrations: np.ndarray  # migrations started in the bin (expected)
+    throughput_share: np.ndarray  # cluster throughput as a share of the undisturbed load
+    warmup_min: float
+
+
+def tpcx_profile(release, peak_utilization, setup: TpcxSetup, *, params: Params, settings: Settings,
+                 warmup_s: float | None = None) -> TpcxProfile:
+    """Figure 11 as a model: migrations per minute and the cluster throughput they cost.
+
+    ``004_ea13268657e6b3b0.txt``, "Dependence of TPCx-HCI on DRS and vMotion" (Figure 11): about 20
+    migrations move VMs to the idle node half-way through the warm-up; then the load changes every
+    12 minutes and DRS rebalances, ten times, 158 migrations in the run (here 15.8 per change). The
+    warm-up length is not printed (default: one 12-minute phase, an assumption). DRS runs one
+    migration per source node at a time (an assumption; 4 nodes), each lasting the mean
+    :func:`vcperf.vmotion.migrate` time of the VM types at the typical load ``peak / sqrt(16)``; the
+    migrations of a burst are spread evenly over it. Throughput: each migration costs its VM
+    ``average_loss x migration time x busy vCPUs`` of work, against the cluster's busy vCPUs.
+
+    Parameters
+    ----------
+    release : {"6.7", "7.0u1"}
+    peak_utilization : float
+        Highest VM load, in (0, 1) (calibrated: ``params.tpcx.peak_vm_utilization``).
+    setup : TpcxSetup
+    params, settings
+    warmup_s : float, optional
+        Warm-up length (s), > 0; default one phase.
+    """
+    from vcperf.vmotion.migration import migrate
+
+    check_release(release)
+    peak = float(v.check_range("peak_utilization", peak_utilization, 0.0, 1.0, lo_open=True, hi_open=True))
+    p, st = check_params(params), check_settings(settings)
+    s = _check_setup(setup)
+    warm = s.phase_s if warmup_s is None else float(v.positive("warmup_s", warmup_s))
+    u = peak / math.sqrt(s.load_variation)
+    tps = np.maximum(u * s.vcpus * s.tps_per_busy_vcpu, 1e-9)
+    m = migrate(s.memory_bytes, s.vcpus, s.working_set_fraction * s.memory_bytes, tps, release, s.link_bps,
+                params=p, settings=st)
+    mean_t = float(np.mean(m.migration_time_s))
+    lost_per_migration = float(np.mean(m.average_loss * m.migration_time_s * u * s.vcpus))
+    cluster_work_per_s = float(np.sum(u * s.vcpus))
+    total_s = warm + s.phases * s.phase_s
+    minutes = np.arange(0.0, total_s / 60.0)
+    counts = np.zeros(minutes.size)
+    bursts = [(warm / 2.0, float(s.warmup_migrations))]
+    per_change = s.migrations_per_run / s.phases
+    bursts += [(warm + k * s.phase_s, per_change) for k in range(s.phases)]
+    for start, n in bursts:
+        if n <= 0:
+            continue
+        length = max(math.ceil(n / s.nodes) * mean_t, 1e-9)
+        lo = (minutes * 60.0 - start).clip(0.0, length)
+        hi = (minutes * 60.0 + 60.0 - start).clip(0.0, length)
+        counts += n * (hi - lo) / length
+    share = 1.0 - counts * lost_per_migration / (cluster_work_per_s * 60.0)
+    return TpcxProfile(release=release, minute=minutes, migrations=counts, throughput_share=np.clip(share, 0.0, 1.0),
+                       warmup_min=warm / 60.0)
