@@ -85,7 +85,8 @@ def switchover_figure():
     ws = np.minimum(w.working_set_bytes, mem)
     fig, (a, b) = plt.subplots(1, 2, figsize=(9.6, 3.6))
     for r in vm.RELEASES:
-        m = vm.migrate(mem, w.vcpus, ws, w.baseline_tps, r, vm.testbed_link_bps(), **_ps())
+        m = vm.migrate(mem, w.vcpus, ws, w.baseline_tps, r, vm.testbed_link_bps(), n_vmknics=vm.testbed_vmknics(),
+                       **_ps())
         a.loglog(mem / GIB, m.precopy.metadata_bytes, color=RELEASE_COLOR[r], label=RELEASE_LABEL[r])
         b.loglog(mem / GIB, m.switchover_time_s, color=RELEASE_COLOR[r], label=RELEASE_LABEL[r])
     a.set_xlabel("VM memory (GiB)")
@@ -203,7 +204,7 @@ def sizes_figure():
 
 
 def precopy_grid_figure(n_memory: int = 200, n_dirty: int = 200):
-    """Pre-copy over a memory x dirty-rate grid at the testbed link (one vectorized call).
+    """Pre-copy over a memory x dirty-rate grid at the testbed's 4 vmknics (one vectorized call).
 
     Left: migration time (pre-copy + switch-over) vs dirty rate for several memory sizes, with SDPS
     (solid) and without (dashed, cut where pre-copy no longer converges within the round cap).
@@ -217,8 +218,9 @@ def precopy_grid_figure(n_memory: int = 200, n_dirty: int = 200):
     mem = np.geomspace(16 * GIB, 4 * 2**40, n_memory)[:, None]
     dirty = np.geomspace(1e7, 4e10, n_dirty)[None, :]
     link = vm.testbed_link_bps()
-    with_sdps = vm.precopy(mem, dirty, link, mem, release="7.0u1", **_ps())
-    without = vm.precopy(mem, dirty, link, mem, release="7.0u1", sdps=False, **_ps())
+    nics = vm.testbed_vmknics()
+    with_sdps = vm.precopy(mem, dirty, link, mem, release="7.0u1", n_vmknics=nics, **_ps())
+    without = vm.precopy(mem, dirty, link, mem, release="7.0u1", sdps=False, n_vmknics=nics, **_ps())
     fig, (a, b) = plt.subplots(1, 2, figsize=(9.6, 3.6))
     for i, c in zip(np.linspace(0, n_memory - 1, 4).astype(int), ("C0", "C1", "C2", "C3"), strict=True):
         a.loglog(dirty[0] / 1e9, with_sdps.migration_time_s[i], color=c, label=f"{mem[i, 0] / GIB:.0f} GiB")
@@ -226,7 +228,7 @@ def precopy_grid_figure(n_memory: int = 200, n_dirty: int = 200):
         a.loglog(dirty[0] / 1e9, t, "--", color=c)
     rate = float(with_sdps.transfer_rate_bytes_per_s.flat[0])
     a.axvline(rate / 1e9, color="k", lw=0.8, ls=":")
-    a.text(rate / 1e9 * 1.05, a.get_ylim()[0] * 2 if a.get_ylim()[0] > 0 else 1, "link goodput", fontsize=7)
+    a.text(rate / 1e9 * 1.05, a.get_ylim()[0] * 2 if a.get_ylim()[0] > 0 else 1, "transfer rate", fontsize=7)
     a.set_xlabel("dirty rate (GB/s), working set = memory")
     a.set_ylabel("pre-copy + switch-over (s)")
     a.legend(fontsize=7, frameon=False, title="solid: SDPS, dashed: none", title_fontsize=7, loc="lower right")
