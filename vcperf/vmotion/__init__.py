@@ -64,7 +64,7 @@ from vcperf.vmotion.memory import (
     stop_threshold_bytes,
 )
 from vcperf.vmotion.migration import Migration, link_for_downtime_bps, migrate, throughput_series
-from vcperf.vmotion.switchover import metadata_entries, switchover_metadata_bytes
+from vcperf.vmotion.switchover import metadata_entries, post_switchover_phase, switchover_metadata_bytes
 from vcperf.vmotion.tpcx import (
     TpcxExpectation,
     TpcxProfile,
@@ -89,7 +89,8 @@ from vcperf.vmotion.validation import bound_checks, fidelity_rows, leave_one_out
 
 __all__ = [
     "BITMAPS_AT_SWITCHOVER", "DEFAULT_MAX_ROUNDS", "DEFAULT_STREAMS_PER_VMKNIC", "MAX_SUPPORTED_RTT_S",
-    "MIN_BUDGET_FRACTION", "evacuation_time_s", "link_for_downtime_bps", "TpcxProfile", "tpcx_profile",
+    "MIN_BUDGET_FRACTION", "evacuation_time_s", "link_for_downtime_bps",
+    "post_switchover_phase", "TpcxProfile", "tpcx_profile",
     "stop_threshold_bytes",
     "stream_rate_bytes_per_s", "streams",
     "testbed_vmknics", "DEFAULT_SDPS_FRACTION", "FIT_KEYS", "Migration",

@@ -13,6 +13,7 @@ import numpy as np
 from vcperf import _validate as v
 from vcperf.vmotion.core import Params, Settings, check_le, check_params, check_release, check_settings
 from vcperf.vmotion.memory import PrecopyResult, precopy
+from vcperf.vmotion.switchover import _post_phase
 from vcperf.vmotion.trace import _trace_phase
 
 
@@ -26,6 +27,8 @@ class Migration:
     precopy_time_s: np.ndarray
     precopy_loss: np.ndarray
     switchover_time_s: np.ndarray
+    post_switchover_time_s: np.ndarray
+    post_switchover_loss: np.ndarray
     migration_time_s: np.ndarray
     average_loss: np.ndarray
     average_throughput_tps: np.ndarray
@@ -41,8 +44,11 @@ def migrate(memory_bytes, vcpus, working_set_bytes, baseline_tps, release, link_
 
     The guest loses ``trace_loss`` of its throughput during the trace phase, ``precopy_loss`` during
     the pre-copy (trace fires and re-installs, plus SDPS throttling if engaged) and all of it during
-    the switch-over stall. ``average_loss`` is the time-weighted mean over the migration, the
-    paper's "average throughput loss during vMotion" (Figure 8) and what Figures 9-10 compare.
+    the switch-over stall. After it, 6.7 rebuilds the large pages of the remote pages in a degraded
+    phase (``post_switchover_time_s``, ``post_switchover_loss``:
+    :func:`vcperf.vmotion.post_switchover_phase`), outside the migration's averages. ``average_loss``
+    is the time-weighted mean over the migration, the paper's "average throughput loss during vMotion"
+    (Figure 8) and what Figures 9-10 compare.
 
     Parameters
     ----------
@@ -78,6 +84,8 @@ def migrate(memory_bytes, vcpus, working_set_bytes, baseline_tps, release, link_
     tr = _trace_phase(mem, cpus, release, p, s)
     # The guest runs at the pace of the dirty rate in effect: tracing slowdown, then SDPS if engaged.
     pc_loss = precopy_guest_loss(d0, pc)
+    post_t, post_loss = _post_phase(pc.switchover_bytes, np.broadcast_to(ws, pc.switchover_bytes.shape), cpus,
+                                    release, p, s)
     total = tr.duration_s + pc.precopy_time_s + pc.switchover_time_s
     lost = tr.throughput_loss * tr.duration_s + pc_loss * pc.precopy_time_s + pc.switchover_time_s
     avg_loss = lost / total
@@ -88,6 +96,8 @@ def migrate(memory_bytes, vcpus, working_set_bytes, baseline_tps, release, link_
         precopy_time_s=pc.precopy_time_s,
         precopy_loss=pc_loss,
         switchover_time_s=pc.switchover_time_s,
+        post_switchover_time_s=post_t,
+        post_switchover_loss=post_loss,
         migration_time_s=total,
         average_loss=avg_loss,
         average_throughput_tps=x0 * (1.0 - avg_loss),
@@ -140,9 +150,11 @@ def throughput_series(m: Migration, sample_s, start_s, end_s):
     if np.size(m.migration_time_s) != 1:
         raise ValueError(f"m must be a scalar migration; got shape {np.shape(m.migration_time_s)}")
     x0 = float(m.baseline_tps)
+    end = t0 + float(m.migration_time_s)
     edges = np.array([0.0, t0, t0 + float(m.trace_time_s), t0 + float(m.trace_time_s + m.precopy_time_s),
-                      t0 + float(m.migration_time_s), math.inf])
-    rates = x0 * np.array([1.0, 1.0 - float(m.trace_loss), 1.0 - float(m.precopy_loss), 0.0, 1.0])
+                      end, end + float(m.post_switchover_time_s), math.inf])
+    rates = x0 * np.array([1.0, 1.0 - float(m.trace_loss), 1.0 - float(m.precopy_loss), 0.0,
+                           1.0 - float(m.post_switchover_loss), 1.0])
     t = np.arange(dt, t_end + 1e-9 * dt, dt)
 
     def cumulative(x):  # transactions completed by time x

@@ -22,6 +22,7 @@ from vcperf import _validate as v
 from vcperf.vmotion.core import Params, Settings, check_params, check_release, check_settings
 from vcperf.vmotion.memory import precopy
 from vcperf.vmotion.migration import precopy_guest_loss
+from vcperf.vmotion.switchover import _post_phase
 from vcperf.vmotion.trace import _trace_phase
 
 #: Loads on which each VM's delay area is tabulated (dense towards 1, where the drain time diverges).
@@ -98,27 +99,35 @@ def _phases(mem, cpus, d, ws, release, link_bps, p: Params, s: Settings):
     tr = _trace_phase(mem, cpus, release, p, s)
     pc = precopy(mem, d, link_bps, ws, cpus, release, params=p, settings=s)
     c_pc = 1.0 - precopy_guest_loss(d, pc)
-    return (np.broadcast_to(tr.duration_s, pc.precopy_time_s.shape), 1.0 - np.broadcast_to(tr.throughput_loss,
-            pc.precopy_time_s.shape), pc.precopy_time_s, np.maximum(c_pc, 1e-9), pc.switchover_time_s)
+    t4, loss4 = _post_phase(pc.switchover_bytes, np.broadcast_to(ws, pc.switchover_bytes.shape), cpus, release, p, s)
+    shape = pc.precopy_time_s.shape
+    return (np.broadcast_to(tr.duration_s, shape), 1.0 - np.broadcast_to(tr.throughput_loss, shape),
+            pc.precopy_time_s, np.maximum(c_pc, 1e-9), pc.switchover_time_s, t4, np.maximum(1.0 - loss4, 1e-9))
 
 
-def _delay_area(t1, c1, t2, c2, stall, u):
-    """Delay area of the fluid queue through trace (c1, t1), pre-copy (c2, t2), stall and drain."""
-    c1 = np.maximum(c1, 1e-9)
-    q1 = np.maximum(u - c1, 0.0) * t1
-    area = q1 * t1 / (2.0 * c1)
-    # pre-copy: the backlog grows at u - c2, or drains at c2 - u (possibly to zero)
-    grow = u >= c2
-    q2_lin = q1 + (u - c2) * t2
+def _delay_area(t1, c1, t2, c2, stall, t4, c4, u):
+    """Delay area of the fluid queue: trace (c1, t1), pre-copy (c2, t2), stall, post phase (c4, t4), drain."""
+    q = np.zeros(np.broadcast(t1, t2, stall, t4, u).shape)
+    area = np.zeros_like(q)
+    for t, c in ((t1, c1), (t2, c2)):
+        q, a = _degraded(q, t, np.maximum(c, 1e-9), u)
+        area = area + a
+    # stall: arrivals wait the rest of it plus the backlog
+    area = area + stall**2 / 2.0 + q * stall
+    q = q + u * stall
+    q, a = _degraded(q, t4, np.maximum(c4, 1e-9), u)
+    return area + a + q**2 / (2.0 * (1.0 - u))
+
+
+def _degraded(q, t, c, u):
+    """Backlog ``q`` (work-seconds) through ``t`` seconds at capacity ``c``: new backlog and delay area."""
+    grow = u >= c
     with np.errstate(divide="ignore", invalid="ignore"):
-        t_drain = np.where(grow, np.inf, q1 / np.where(grow, 1.0, c2 - u))
-    drained = ~grow & (t_drain < t2)
-    q2 = np.where(drained, 0.0, np.maximum(q2_lin, 0.0))
-    area = area + np.where(drained, q1 * np.minimum(t_drain, t2) / (2.0 * c2), (q1 + q2) / 2.0 * t2 / c2)
-    # stall: arrivals wait the rest of it plus the backlog; then everything drains at 1 - u
-    area = area + stall**2 / 2.0 + q2 * stall
-    q3 = q2 + u * stall
-    return area + q3**2 / (2.0 * (1.0 - u))
+        t_drain = np.where(grow, np.inf, q / np.where(grow, 1.0, c - u))
+    drained = ~grow & (t_drain < t)
+    q_end = np.where(drained, 0.0, np.maximum(q + (u - c) * t, 0.0))
+    area = np.where(drained, q * np.minimum(t_drain, t) / (2.0 * c), (q + q_end) / 2.0 * t / c)
+    return q_end, area
 
 
 @dataclass(frozen=True)
@@ -203,9 +212,9 @@ def tpcx_longest_delay_s(release, peak_utilization, setup: TpcxSetup, *, params:
     u = float(v.check_range("peak_utilization", peak_utilization, 0.0, 1.0, lo_open=True, hi_open=True))
     p, st = check_params(params), check_settings(settings)
     s = _check_setup(setup)
-    t1, c1, t2, c2, stall = _vm_phases(s, release, p, st, u)
-    q1 = np.maximum(u - c1, 0.0) * t1
-    q2 = np.maximum(q1 + (u - c2) * t2, 0.0)
+    t1, c1, t2, c2, stall, _, _ = _vm_phases(s, release, p, st, u)
+    q1, _ = _degraded(np.zeros_like(t1), t1, c1, u)
+    q2, _ = _degraded(q1, t2, c2, u)
     return float(np.max(np.maximum(q1, q2 + stall)))
 
 
