@@ -636,3 +636,16 @@ def test_tpcx_profile_places_the_printed_migrations(kw, p):
         # throughput dips exactly where migrations run
         assert np.all(prof.throughput_share[prof.migrations == 0] == 1)
         assert np.all(prof.throughput_share[prof.migrations > 0] < 1)
+
+
+@_PROP
+@given(mem_gib=st.floats(1, 6144), link_gbps=st.floats(1, 100), dirty=st.floats(1.0, 5e9),
+       vcpus=st.integers(1, 768), rtt_ms=st.floats(0, 150), nics=st.integers(1, 8))
+def test_property_70u1_never_slower_nor_lossier_than_67(mem_gib, link_gbps, dirty, vcpus, rtt_ms, nics):
+    """Issue 12: 'at some what-if inputs 6.7 migrates faster than 7.0 U1' -- no longer."""
+    p, s = vm.calibrate(), vm.settings()
+    m = {r: vm.migrate(mem_gib * GIB, vcpus, 0.4 * mem_gib * GIB, dirty / p.dirty_bytes_per_transaction, r,
+                       link_gbps * 1e9, rtt_s=rtt_ms / 1e3, n_vmknics=nics, params=p, settings=s)
+         for r in vm.RELEASES}
+    assert float(m["7.0u1"].migration_time_s) <= float(m["6.7"].migration_time_s) * (1 + 1e-9)
+    assert float(m["7.0u1"].average_loss) <= float(m["6.7"].average_loss) + 1e-12
