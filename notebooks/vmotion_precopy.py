@@ -48,6 +48,7 @@ whatif_rtt_ms = 0.0  # ms, range [0, 150]: round-trip time between the hosts (lo
 whatif_encryption_gb_per_core_s = 0.0  # GB/s, range [0, 10]: AES rate of one core for encrypted vMotion (0: off)
 whatif_concurrent = 1  # count, range [1, 8]: migrations sharing the vMotion NICs at once
 whatif_downtime_target_s = 1.0  # s, range [0.1, 5]: switch-over stall target ("what link do I need?")
+whatif_evacuate_vms = 8  # count, range [1, 64]: VMs like this one to move off the host (evacuation time)
 
 # %%
 # %matplotlib inline
@@ -311,13 +312,14 @@ bounds[["statement", "relation", "paper_bound", "model_value", "unit", "holds", 
 # The thick curve is the chosen release. The readout gives migration time and downtime with their 90 %
 # intervals (`protocol.with_interval` over the calibration), rounds, convergence, SDPS, the average loss,
 # and the smallest aggregate link rate that keeps the stall under the target
-# (`vm.link_for_downtime_bps`, a bisection on the monotone model). Each vmknic is one stream, one
+# (`vm.link_for_downtime_bps`, a bisection on the monotone model), and the time to evacuate a host of such
+# VMs with `concurrent` migrations sharing its NICs (`vm.evacuation_time_s`). Each vmknic is one stream, one
 # CPU-bound worker (18 Gb/s, external): beyond 18 Gb/s per vmknic only more vmknics or streams help.
 
 # %%
 whatif_args = (whatif_memory_gib, whatif_vcpus, whatif_dirty_rate_mb_per_s, whatif_working_set_gib,
                whatif_link_speed_gbps, whatif_link_count, whatif_release, whatif_streams_per_vmknic, whatif_rtt_ms,
-               whatif_encryption_gb_per_core_s, whatif_concurrent, whatif_downtime_target_s)
+               whatif_encryption_gb_per_core_s, whatif_concurrent, whatif_downtime_target_s, whatif_evacuate_vms)
 print(views.migration_whatif_update(*whatif_args)[0])
 if interactive:
     display(views.migration_whatif(*whatif_args))

@@ -345,13 +345,15 @@ def migration_whatif_readout(memory_gib: float = 64.0, vcpus: int = 12, dirty_ra
                              working_set_gib: float = 25.0, link_speed_gbps: float = 40.0, link_count: int = 4,
                              release: str = "7.0u1", streams_per_vmknic: int = 1, rtt_ms: float = 0.0,
                              encryption_gb_per_core_s: float = 0.0, concurrent: int = 1,
-                             downtime_target_s: float = 1.0) -> dict:
+                             downtime_target_s: float = 1.0, evacuate_vms: int = 8) -> dict:
     """The what-if numbers: migration time and downtime with 90 % intervals, and the link a target needs.
 
     Intervals: :func:`vcperf.protocol.with_interval` on :func:`vcperf.vmotion.migrate` (delta method
     over the calibration's covariance). ``link_for_target_gbps``: smallest aggregate line rate (same
     vmknics and streams) with a switch-over stall within ``downtime_target_s``
     (:func:`vcperf.vmotion.link_for_downtime_bps`; NaN: no link rate reaches it).
+    ``evacuation_s``: ``evacuate_vms`` such VMs moved off the host ``concurrent`` at a time
+    (:func:`vcperf.vmotion.evacuation_time_s`).
     """
     from vcperf import protocol
 
@@ -368,6 +370,12 @@ def migration_whatif_readout(memory_gib: float = 64.0, vcpus: int = 12, dirty_ra
     out["migration"] = m
     out["link_for_target_gbps"] = vm.link_for_downtime_bps(downtime_target_s, mem, cpus, ws, tps, release,
                                                            params=vm.calibrate(), settings=s, **kw) / 1e9
+    n = int(evacuate_vms)
+
+    def time_at(j):
+        return float(vm.migrate(*args, params=vm.calibrate(), settings=s, **{**kw, "concurrent": j}).migration_time_s)
+
+    out["evacuation_s"] = vm.evacuation_time_s(n, min(int(concurrent), n), time_at)
     return out
 
 
@@ -383,7 +391,7 @@ def migration_whatif_update(memory_gib: float = 64.0, vcpus: int = 12, dirty_rat
                             working_set_gib: float = 25.0, link_speed_gbps: float = 40.0, link_count: int = 4,
                             release: str = "7.0u1", streams_per_vmknic: int = 1, rtt_ms: float = 0.0,
                             encryption_gb_per_core_s: float = 0.0, concurrent: int = 1,
-                            downtime_target_s: float = 1.0):
+                            downtime_target_s: float = 1.0, evacuate_vms: int = 8):
     """Model + redraw for the migration what-if: returns ``(readout, png_bytes)``.
 
     Link rate and dirty rate are set separately (the dirty rate sets the guest's transactions/s
@@ -399,7 +407,7 @@ def migration_whatif_update(memory_gib: float = 64.0, vcpus: int = 12, dirty_rat
     migs = {r: vm.migrate(mem, cpus, ws, tps, r, link_bps, params=p, settings=s, **kw) for r in vm.RELEASES}
     ro = migration_whatif_readout(memory_gib, vcpus, dirty_rate_mb_per_s, working_set_gib, link_speed_gbps,
                                   link_count, release, streams_per_vmknic, rtt_ms, encryption_gb_per_core_s,
-                                  concurrent, downtime_target_s)
+                                  concurrent, downtime_target_s, evacuate_vms)
     plt = _plt()
     fig, ax = plt.subplots(figsize=(6.4, 3.4))
     lead = 0.1 * max(float(m.migration_time_s) for m in migs.values()) + 1.0
@@ -430,7 +438,8 @@ def migration_whatif_update(memory_gib: float = 64.0, vcpus: int = 12, dirty_rat
         f"migration {_fmt_iv(ro['migration_time_s'])} (trace {float(m.trace_time_s):.3g} s, pre-copy "
         f"{float(m.precopy_time_s):.3g} s in {int(pc.rounds)} rounds), "
         f"downtime {_fmt_iv(ro['switchover_time_s'])}, {conv}{sdps}; "
-        f"average throughput loss {100 * float(m.average_loss):.1f} %; {need_txt}"
+        f"average throughput loss {100 * float(m.average_loss):.1f} %; {need_txt}; evacuating {evacuate_vms} such "
+        f"VMs {concurrent} at a time takes {ro['evacuation_s']:.3g} s"
     )
     return readout, png_bytes(fig)
 
@@ -438,7 +447,8 @@ def migration_whatif_update(memory_gib: float = 64.0, vcpus: int = 12, dirty_rat
 def migration_whatif(memory_gib: float = 64.0, vcpus: int = 12, dirty_rate_mb_per_s: float = 1000.0,
                      working_set_gib: float = 25.0, link_speed_gbps: float = 40.0, link_count: int = 4,
                      release: str = "7.0u1", streams_per_vmknic: int = 1, rtt_ms: float = 0.0,
-                     encryption_gb_per_core_s: float = 0.0, concurrent: int = 1, downtime_target_s: float = 1.0):
+                     encryption_gb_per_core_s: float = 0.0, concurrent: int = 1, downtime_target_s: float = 1.0,
+                     evacuate_vms: int = 8):
     """The vMotion what-if panel: VM, dirty rate, links and streams, RTT, encryption, sharing, target."""
     import ipywidgets as w
 
@@ -458,6 +468,7 @@ def migration_whatif(memory_gib: float = 64.0, vcpus: int = 12, dirty_rate_mb_pe
                         description="AES GB/s/core (0 off)")
     conc = w.IntSlider(value=concurrent, min=1, max=8, description="concurrent")
     target = w.FloatSlider(value=downtime_target_s, min=0.1, max=5.0, step=0.05, description="downtime target s")
-    style_sliders(mem, cpus, dirty, wset, count, streams, rtt, enc, conc, target)
-    return whatif_panel([mem, cpus, dirty, wset, speed, count, rel, streams, rtt, enc, conc, target],
+    evac = w.IntSlider(value=evacuate_vms, min=1, max=64, description="VMs to evacuate")
+    style_sliders(mem, cpus, dirty, wset, count, streams, rtt, enc, conc, target, evac)
+    return whatif_panel([mem, cpus, dirty, wset, speed, count, rel, streams, rtt, enc, conc, target, evac],
                         migration_whatif_update)
