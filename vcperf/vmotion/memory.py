@@ -121,26 +121,27 @@ def precopy(
     ``004_ea13268657e6b3b0.txt``, "Migration of Virtual Machine's Memory" (phase 2) and "vMotion
     Switch-Over Optimizations" (the 0.5-s convergence goal).
 
-    Round 0 sends all ``memory_bytes``; round ``k >= 1`` sends what the guest dirtied during round
-    ``k-1``, ``D_k = min(W, d * t_{k-1})`` with ``t_k = D_k / B``. Hence, with ``rho = d / B``,
-    ``D_k = min(rho_0 * rho**(k-1) * M, W * min(1, rho**(k-1)))``, evaluated on a rounds axis of
-    length ``max_rounds``. Memory converges at the first ``k`` with ``D_k <= B * goal``; ``D_k`` is
-    then sent during the switch-over. SDPS engages when a round would not shrink the remainder by
-    the factor ``sdps_fraction`` (``rho > sdps_fraction``) and slows the vCPUs to
-    ``rho = sdps_fraction``; as the rule does not look at the working set, a guest whose working
-    set fits the goal anyway is throttled too (a simplification that keeps time monotone in ``d``
-    and ``B``). Cases that have not converged after ``max_rounds`` rounds are flagged and switched
-    over with their remainder.
+    Transfer (:mod:`vcperf.vmotion.transfer`): ``n_vmknics x streams_per_vmknic`` streams, each a
+    CPU-bound worker (``settings.stream_bytes_per_cpu_s``, with ``encryption_cpu_s_per_byte`` extra)
+    and a TCP window at ``rtt_s``, together at most the NICs' TCP goodput shared by ``concurrent``
+    migrations: rate ``B``. 6.7's round 0 also zeroes every large page the destination allocates
+    (``params.zeroing_cpu_s_per_byte`` on each worker): rate ``B0 <= B``; 7.0 U1 skips it.
 
-    Bytes sent and the data-transfer time grow with ``d`` and fall with ``B``. On 7.0 U1 the
-    switch-over metadata is a list of the remaining pages, so a higher ``d`` that forces one more
-    round can shorten the switch-over stall; 6.7's bitmaps do not depend on the remainder.
+    Rounds: round 0 sends all ``M`` at ``B0``; round ``k >= 1`` sends what the guest dirtied during
+    round ``k-1``, ``D_k = min(W, d T_{k-1})`` with ``T_k = D_k / B``: the dirty pages saturate at the
+    hot working set ``W``. The bytes left at time ``tau`` into round ``k`` are
+    ``D_k - B tau + min(W, d tau)``: they fall continuously. Stop rule: from the end of round 0 on,
+    vMotion switches over the first moment the bytes left fit the budget (:func:`stop_threshold_bytes`:
+    0.5 s of sending in 6.7; in 7.0 U1 the pages and their page list within what the 1-s switch-over
+    goal leaves after the checkpoint). The remainder therefore never grows with ``B`` and the stall
+    (checkpoint + remainder + metadata) never grows when the link gets faster. SDPS engages on the
+    re-send rounds when the guest dirties faster than ``sdps_fraction`` of ``B`` and slows it to that
+    rate (round 0 runs unthrottled: its dirty set is bounded by ``W`` anyway). Cases that have not
+    converged after ``max_rounds`` rounds are flagged and switched over with their remainder.
 
     With ``vcpus`` given, the dirty rate is the guest's undisturbed rate reduced by the tracing
     slowdown of ``release`` (:func:`precopy_trace_loss`: a slowed guest dirties less); without, it
-    is used as given. Round 0 runs at the link rate in both releases: a destination cost of
-    zeroing large pages on 6.7 (the paper's "memory allocation path") was tried and fitted to
-    nothing (rate -> infinity) once the trace phase is modelled, so it is not part of the model.
+    is used as given.
 
     Parameters
     ----------
@@ -149,10 +150,10 @@ def precopy(
     dirty_rate_bytes_per_s : float or array_like
         Undisturbed rate d at which the guest dirties distinct bytes, >= 0.
     link_bps : float or array_like
-        Aggregate vMotion line rate (bit/s), > 0 (the testbed's 4 x 40 GbE:
+        Aggregate line rate of the vMotion NICs (bit/s), > 0 (the testbed's 4 x 40 GbE:
         :func:`vcperf.vmotion.testbed_link_bps`).
     working_set_bytes : float or array_like, optional
-        Writable working set W, in [0, M]: no round re-sends more. Default M (unbounded).
+        Hot (writable) working set W, in [0, M]: dirty pages saturate at it. Default M.
     vcpus : float or array_like, optional
         vCPUs of the VM, in [1, 4096]: applies the tracing slowdown to the dirty rate. Default None:
         ``dirty_rate_bytes_per_s`` is the rate in effect during pre-copy.
@@ -170,6 +171,16 @@ def precopy(
         modelling choice).
     swapped_bytes : float or array_like
         Swapped-out guest bytes, in [0, M] (adds switch-over metadata; default 0).
+    n_vmknics : float or array_like
+        vMotion vmknics, in [1, 64] (one stream each by default; testbed: 4). Default 1.
+    streams_per_vmknic : float or array_like, optional
+        Streams per vmknic, in [1, 64]; default the release's (1 in 6.7 and 7.0 U1).
+    rtt_s : float or array_like
+        Round-trip time between the hosts (s), in [0, 10] (vSphere supports up to 0.150 s).
+    encryption_cpu_s_per_byte : float or array_like
+        Extra worker CPU per byte for encrypted vMotion, >= 0 (default 0: off).
+    concurrent : float or array_like
+        Migrations sharing the NICs, in [1, 4096] (default 1).
 
     Returns
     -------
