@@ -52,10 +52,11 @@ class Params:
     Attributes
     ----------
     vcpu_stop_cost_s : float
-        s per vCPU: time added to one 6.7 stop-based trace-install phase per vCPU that must be
-        stopped, TLB-flushed and resumed (and, in 7.0 U1, one vCPU's cost of handling a trace fire).
+        s per vCPU: time added to one 6.7 stop-based phase (trace install, re-install, large-page
+        rebuild) per vCPU that must be stopped, TLB-flushed and resumed.
     trace_install_cost_s_per_page : float
-        vCPU-seconds to install (write-protect) one trace entry.
+        vCPU-seconds to install (write-protect) one trace entry; also one 7.0 U1 trace fire or split
+        handled by the faulting vCPU, and one page-table entry remapped by the 6.7 large-page rebuild.
     dirty_bytes_per_transaction : float
         Bytes of distinct guest pages the Oracle workload dirties per transaction (sets the dirty
         rate from the throughput).
@@ -87,9 +88,9 @@ class Params:
 
 #: Parameter name -> (unit, meaning), one per float leaf of :class:`Params`.
 PARAM_DOCS = {
-    "vcpu_stop_cost_s": ("s per vCPU", "stop, TLB flush and resume of one vCPU per 6.7 trace-install phase; "
-                                       "one vCPU's trace-fire handling in 7.0 U1"),
-    "trace_install_cost_s_per_page": ("s per trace", "vCPU time to install (write-protect) one trace entry"),
+    "vcpu_stop_cost_s": ("s per vCPU", "stop, TLB flush and resume of one vCPU per 6.7 stop-based phase"),
+    "trace_install_cost_s_per_page": ("s per trace", "vCPU time to install (write-protect) one trace entry; one "
+                                                     "7.0 U1 trace fire or split"),
     "dirty_bytes_per_transaction": ("B per transaction", "distinct guest bytes the Oracle workload dirties per "
                                                          "transaction"),
     "metadata_cost_s_per_entry": ("s per entry", "destination cost of one switch-over metadata entry (bitmap bit "
