@@ -85,7 +85,8 @@ def switchover_figure():
     ws = np.minimum(w.working_set_bytes, mem)
     fig, (a, b) = plt.subplots(1, 2, figsize=(9.6, 3.6))
     for r in vm.RELEASES:
-        m = vm.migrate(mem, w.vcpus, ws, w.baseline_tps, r, vm.testbed_link_bps(), **_ps())
+        m = vm.migrate(mem, w.vcpus, ws, w.baseline_tps, r, vm.testbed_link_bps(), n_vmknics=vm.testbed_vmknics(),
+                       **_ps())
         a.loglog(mem / GIB, m.precopy.metadata_bytes, color=RELEASE_COLOR[r], label=RELEASE_LABEL[r])
         b.loglog(mem / GIB, m.switchover_time_s, color=RELEASE_COLOR[r], label=RELEASE_LABEL[r])
     a.set_xlabel("VM memory (GiB)")
@@ -101,7 +102,7 @@ def switchover_figure():
 
 
 def series_figure(name: str, releases=("6.7",), sample_s: float = 1.0, lead_s: float = 10.0,
-                  paper_marks: bool = False, paper_averages: bool = False):
+                  paper_marks: bool = False, paper_averages: bool = False, paper_figure8: bool = False):
     """Guest throughput before, during and after vMotion (Figures 5-8 and 10) for one VM.
 
     Parameters
@@ -118,6 +119,9 @@ def series_figure(name: str, releases=("6.7",), sample_s: float = 1.0, lead_s: f
         Mark the paper's Figure 7 statements (trace ~65 %, pre-copy ~30 %, 6 s switch-over).
     paper_averages : bool
         Draw the paper's Figure 10 averages during vMotion (6.7 and 7.0 U1, from data/vmotion2020).
+    paper_figure8 : bool
+        Mark the paper's Figure 8 statements: average loss 50 % (6.7) and under 5 % (7.0 U1) over
+        each migration, the 7.0 U1 migration ending at half the 6.7 time, the 10x shorter stall.
     """
     plt = _plt()
     fig, ax = plt.subplots(figsize=(7.2, 3.6))
@@ -141,6 +145,19 @@ def series_figure(name: str, releases=("6.7",), sample_s: float = 1.0, lead_s: f
         ax.errorbar([t_so + _paper("switchover_stall_large_67") / 2], [0.05 * x0],
                     xerr=[_paper("switchover_stall_large_67") / 2], fmt="none", ecolor="black", capsize=3,
                     label="paper: 6 s switch-over stall")
+    if paper_figure8 and {"6.7", "7.0u1"} <= set(migs):
+        t67 = float(migs["6.7"].migration_time_s)
+        ax.hlines(x0 * (1 - _paper("avg_loss_large_67")), lead_s, lead_s + t67, colors="black", linestyles="--",
+                  label="paper: 6.7 average loss 50 %")
+        t70 = _paper("migration_time_ratio_large") * t67
+        ax.hlines(x0 * (1 - _paper("avg_loss_large_70u1")), lead_s, lead_s + t70, colors="black", linestyles=":",
+                  label="paper: 7.0 U1 average loss < 5 % (bound)")
+        ax.plot([lead_s + t70], [x0 * 1.1], label="paper: 7.0 U1 ends at half the 6.7 time",
+                **{**PAPER_STYLE, "marker": "v"})
+        s67 = float(migs["6.7"].switchover_time_s)
+        ax.errorbar([lead_s + t67 - s67 / 2], [0.05 * x0], xerr=[s67 / 2], fmt="none", ecolor="black", capsize=3,
+                    label=f"model 6.7 stall {s67:.2g} s; paper: 7.0 U1 stall 10x shorter "
+                          f"({s67 / _paper('switchover_improvement_large'):.2g} s)")
     if paper_averages:
         for r, key, ls in (("6.7", "typical_tps_67", "--"), ("7.0u1", "typical_tps_70u1", ":")):
             if r in migs:
@@ -187,7 +204,7 @@ def sizes_figure():
 
 
 def precopy_grid_figure(n_memory: int = 200, n_dirty: int = 200):
-    """Pre-copy over a memory x dirty-rate grid at the testbed link (one vectorized call).
+    """Pre-copy over a memory x dirty-rate grid at the testbed's 4 vmknics (one vectorized call).
 
     Left: migration time (pre-copy + switch-over) vs dirty rate for several memory sizes, with SDPS
     (solid) and without (dashed, cut where pre-copy no longer converges within the round cap).
@@ -201,8 +218,9 @@ def precopy_grid_figure(n_memory: int = 200, n_dirty: int = 200):
     mem = np.geomspace(16 * GIB, 4 * 2**40, n_memory)[:, None]
     dirty = np.geomspace(1e7, 4e10, n_dirty)[None, :]
     link = vm.testbed_link_bps()
-    with_sdps = vm.precopy(mem, dirty, link, mem, release="7.0u1", **_ps())
-    without = vm.precopy(mem, dirty, link, mem, release="7.0u1", sdps=False, **_ps())
+    nics = vm.testbed_vmknics()
+    with_sdps = vm.precopy(mem, dirty, link, mem, release="7.0u1", n_vmknics=nics, **_ps())
+    without = vm.precopy(mem, dirty, link, mem, release="7.0u1", sdps=False, n_vmknics=nics, **_ps())
     fig, (a, b) = plt.subplots(1, 2, figsize=(9.6, 3.6))
     for i, c in zip(np.linspace(0, n_memory - 1, 4).astype(int), ("C0", "C1", "C2", "C3"), strict=True):
         a.loglog(dirty[0] / 1e9, with_sdps.migration_time_s[i], color=c, label=f"{mem[i, 0] / GIB:.0f} GiB")
@@ -210,7 +228,7 @@ def precopy_grid_figure(n_memory: int = 200, n_dirty: int = 200):
         a.loglog(dirty[0] / 1e9, t, "--", color=c)
     rate = float(with_sdps.transfer_rate_bytes_per_s.flat[0])
     a.axvline(rate / 1e9, color="k", lw=0.8, ls=":")
-    a.text(rate / 1e9 * 1.05, a.get_ylim()[0] * 2 if a.get_ylim()[0] > 0 else 1, "link goodput", fontsize=7)
+    a.text(rate / 1e9 * 1.05, a.get_ylim()[0] * 2 if a.get_ylim()[0] > 0 else 1, "transfer rate", fontsize=7)
     a.set_xlabel("dirty rate (GB/s), working set = memory")
     a.set_ylabel("pre-copy + switch-over (s)")
     a.legend(fontsize=7, frameon=False, title="solid: SDPS, dashed: none", title_fontsize=7, loc="lower right")
@@ -265,36 +283,138 @@ def tpcx_figure(replications: int = 200):
     return fig
 
 
+def tpcx_profile_figure():
+    """Figure 11 as a model: migrations per minute and cluster throughput over a TPCx-HCI run.
+
+    Bars: the modelled migrations per minute (about 20 in warm-up, 158 over ten load changes: the
+    text's counts, printed as markers); lines: the cluster throughput each release leaves, as a
+    share of the undisturbed load (:func:`vcperf.vmotion.tpcx_profile`).
+    """
+    plt = _plt()
+    p, setup = vm.calibrate(), vm.tpcx_setup()
+    profs = {r: vm.tpcx_profile(r, p.tpcx.peak_vm_utilization, setup, params=p, settings=vm.settings())
+             for r in vm.RELEASES}
+    fig, a = plt.subplots(figsize=(9.6, 3.6))
+    pr = profs["7.0u1"]
+    a.bar(pr.minute + 0.5, pr.migrations, 1.0, color="tab:green", alpha=0.6, label="model: migrations per minute")
+    a.axvline(pr.warmup_min, color="k", lw=0.8, ls=":")
+    a.text(pr.warmup_min + 0.5, a.get_ylim()[1] * 0.9, "end of warm-up (assumed: one phase)", fontsize=7)
+    warm = float(pr.migrations[pr.minute < pr.warmup_min].sum())
+    run = float(pr.migrations[pr.minute >= pr.warmup_min].sum())
+    a.plot([pr.warmup_min / 2], [warm], label=f"paper: about 20 in warm-up (model {warm:.0f})", **PAPER_STYLE)
+    a.plot([pr.warmup_min + 1.0], [setup.migrations_per_run / setup.phases],
+           label=f"paper: 158 in the run, 10 load changes (model {run:.0f}, per change: marker)",
+           **{**PAPER_STYLE, "marker": "s"})
+    a.set_xlabel("time (min)")
+    a.set_ylabel("migrations per minute")
+    b = a.twinx()
+    for r, prof in profs.items():
+        b.plot(prof.minute + 0.5, 100 * prof.throughput_share, color=RELEASE_COLOR[r], lw=1.2,
+               label=f"{RELEASE_LABEL[r]}: model throughput")
+    b.set_ylabel("cluster throughput (% of undisturbed)")
+    b.set_ylim(90, 100.5)
+    b.grid(False)
+    h1, l1 = a.get_legend_handles_labels()
+    h2, l2 = b.get_legend_handles_labels()
+    a.legend(h1 + h2, l1 + l2, fontsize=6.5, frameon=False, loc="upper right")
+    plotting.finish(fig)
+    return fig
+
+
 # --------------------------------------------------------------------------------------------------
 # what-if panel
 # --------------------------------------------------------------------------------------------------
 
 
-@fast_redraw
-def migration_whatif_update(memory_gib: float = 64.0, vcpus: int = 12, dirty_rate_mb_per_s: float = 1.0,
-                            working_set_gib: float = 25.0, link_speed_gbps: float = 40.0, link_count: int = 4,
-                            release: str = "7.0u1"):
-    """Model + redraw for the migration what-if: returns ``(readout, png_bytes)``.
+def _whatif_inputs(memory_gib, vcpus, dirty_rate_mb_per_s, working_set_gib, link_speed_gbps, link_count,
+                   streams_per_vmknic, rtt_ms, encryption_gb_per_core_s, concurrent):
+    from vcperf import _validate as v
 
-    The guest's dirty rate is set directly; its throughput is drawn as % of the undisturbed
-    throughput for both releases (the chosen one thick), sampled every 0.5 s.
-    """
+    v.positive("dirty_rate_mb_per_s", dirty_rate_mb_per_s)
+    v.nonneg("encryption_gb_per_core_s", encryption_gb_per_core_s)
     p = vm.calibrate()
     mem = memory_gib * GIB
-    ws = min(working_set_gib * GIB, mem)
-    link_bps = link_speed_gbps * 1e9 * link_count
-    baseline_tps = dirty_rate_mb_per_s * 1e6 / p.dirty_bytes_per_transaction
-    if baseline_tps <= 0:
-        raise ValueError(f"dirty_rate_mb_per_s must be in (0, inf); got {dirty_rate_mb_per_s:g}")
-    migs = {r: vm.migrate(mem, vcpus, ws, baseline_tps, r, link_bps, params=p, settings=vm.settings())
-            for r in vm.RELEASES}
+    kw = {"n_vmknics": link_count, "streams_per_vmknic": streams_per_vmknic, "rtt_s": rtt_ms / 1e3,
+          "encryption_cpu_s_per_byte": 1.0 / (encryption_gb_per_core_s * 1e9) if encryption_gb_per_core_s > 0 else 0.0,
+          "concurrent": concurrent}
+    return (mem, vcpus, min(working_set_gib * GIB, mem), dirty_rate_mb_per_s * 1e6 / p.dirty_bytes_per_transaction,
+            link_speed_gbps * 1e9 * link_count, kw)
+
+
+def migration_whatif_readout(memory_gib: float = 64.0, vcpus: int = 12, dirty_rate_mb_per_s: float = 1000.0,
+                             working_set_gib: float = 25.0, link_speed_gbps: float = 40.0, link_count: int = 4,
+                             release: str = "7.0u1", streams_per_vmknic: int = 1, rtt_ms: float = 0.0,
+                             encryption_gb_per_core_s: float = 0.0, concurrent: int = 1,
+                             downtime_target_s: float = 1.0, evacuate_vms: int = 8) -> dict:
+    """The what-if numbers: migration time and downtime with 90 % intervals, and the link a target needs.
+
+    Intervals: :func:`vcperf.protocol.with_interval` on :func:`vcperf.vmotion.migrate` (delta method
+    over the calibration's covariance). ``link_for_target_gbps``: smallest aggregate line rate (same
+    vmknics and streams) with a switch-over stall within ``downtime_target_s``
+    (:func:`vcperf.vmotion.link_for_downtime_bps`; NaN: no link rate reaches it).
+    ``evacuation_s``: ``evacuate_vms`` such VMs moved off the host ``concurrent`` at a time
+    (:func:`vcperf.vmotion.evacuation_time_s`).
+    """
+    from vcperf import protocol
+
+    mem, cpus, ws, tps, link_bps, kw = _whatif_inputs(memory_gib, vcpus, dirty_rate_mb_per_s, working_set_gib,
+                                                       link_speed_gbps, link_count, streams_per_vmknic, rtt_ms,
+                                                       encryption_gb_per_core_s, concurrent)
+    args = (mem, cpus, ws, tps, release, link_bps)
+    s = vm.settings()
+    out = {}
+    for name in ("migration_time_s", "switchover_time_s"):
+        r = protocol.with_interval(vm.migrate, *args, output=name, settings=s, **kw)
+        out[name] = (float(r.value), float(r.low), float(r.high))
+    m = vm.migrate(*args, params=vm.calibrate(), settings=s, **kw)
+    out["migration"] = m
+    out["link_for_target_gbps"] = vm.link_for_downtime_bps(downtime_target_s, mem, cpus, ws, tps, release,
+                                                           params=vm.calibrate(), settings=s, **kw) / 1e9
+    n = int(evacuate_vms)
+
+    def time_at(j):
+        return float(vm.migrate(*args, params=vm.calibrate(), settings=s, **{**kw, "concurrent": j}).migration_time_s)
+
+    out["evacuation_s"] = vm.evacuation_time_s(n, min(int(concurrent), n), time_at)
+    return out
+
+
+def _fmt_iv(v):
+    val, lo, hi = v
+    if np.isfinite(lo) and np.isfinite(hi):
+        return f"{val:.3g} s ({lo:.3g}-{hi:.3g} s, 90%)"
+    return f"{val:.3g} s (interval not estimable)"
+
+
+@fast_redraw
+def migration_whatif_update(memory_gib: float = 64.0, vcpus: int = 12, dirty_rate_mb_per_s: float = 1000.0,
+                            working_set_gib: float = 25.0, link_speed_gbps: float = 40.0, link_count: int = 4,
+                            release: str = "7.0u1", streams_per_vmknic: int = 1, rtt_ms: float = 0.0,
+                            encryption_gb_per_core_s: float = 0.0, concurrent: int = 1,
+                            downtime_target_s: float = 1.0, evacuate_vms: int = 8):
+    """Model + redraw for the migration what-if: returns ``(readout, png_bytes)``.
+
+    Link rate and dirty rate are set separately (the dirty rate sets the guest's transactions/s
+    through the calibrated bytes per transaction); vmknics (one NIC each), streams per vmknic, RTT,
+    encryption (AES rate of one core, 0 = off), concurrent migrations sharing the NICs, and a
+    downtime target. The guest's throughput is drawn as % of the undisturbed throughput for both
+    releases (the chosen one thick), sampled every 0.5 s.
+    """
+    mem, cpus, ws, tps, link_bps, kw = _whatif_inputs(memory_gib, vcpus, dirty_rate_mb_per_s, working_set_gib,
+                                                       link_speed_gbps, link_count, streams_per_vmknic, rtt_ms,
+                                                       encryption_gb_per_core_s, concurrent)
+    p, s = vm.calibrate(), vm.settings()
+    migs = {r: vm.migrate(mem, cpus, ws, tps, r, link_bps, params=p, settings=s, **kw) for r in vm.RELEASES}
+    ro = migration_whatif_readout(memory_gib, vcpus, dirty_rate_mb_per_s, working_set_gib, link_speed_gbps,
+                                  link_count, release, streams_per_vmknic, rtt_ms, encryption_gb_per_core_s,
+                                  concurrent, downtime_target_s, evacuate_vms)
     plt = _plt()
     fig, ax = plt.subplots(figsize=(6.4, 3.4))
     lead = 0.1 * max(float(m.migration_time_s) for m in migs.values()) + 1.0
     end = 2 * lead + max(float(m.migration_time_s) for m in migs.values())
     for r, m in migs.items():
-        t, tps = vm.throughput_series(m, 0.5, lead, end)
-        ax.step(t, 100 * tps / baseline_tps, where="post", color=RELEASE_COLOR[r], lw=2.4 if r == release else 1.0,
+        t, x = vm.throughput_series(m, 0.5, lead, end)
+        ax.step(t, 100 * x / tps, where="post", color=RELEASE_COLOR[r], lw=2.4 if r == release else 1.0,
                 alpha=1.0 if r == release else 0.6, label=RELEASE_LABEL[r])
     ax.set_xlabel("time (s)")
     ax.set_ylabel("guest throughput (% of before)")
@@ -305,30 +425,50 @@ def migration_whatif_update(memory_gib: float = 64.0, vcpus: int = 12, dirty_rat
     pc = m.precopy
     conv = "converged" if bool(pc.converged) else "NOT converged (round cap)"
     sdps = ", SDPS engaged" if bool(pc.sdps_engaged) else ""
+    need = ro["link_for_target_gbps"]
+    if not np.isfinite(need):
+        need_txt = f"no link rate brings the stall under {downtime_target_s:g} s"
+    elif need <= 0.1 * (1 + 1e-9):
+        need_txt = f"every link from 0.1 Gb/s keeps the stall under {downtime_target_s:g} s"
+    else:
+        need_txt = f"a stall under {downtime_target_s:g} s needs {need:.3g} Gb/s in all"
     readout = (
-        f"{RELEASE_LABEL[release]}: {memory_gib:.4g} GiB, {vcpus} vCPUs, {link_count} x {link_speed_gbps:g} Gbps: "
-        f"migration {float(m.migration_time_s):.3g} s (trace {float(m.trace_time_s):.3g} s, pre-copy "
-        f"{float(m.precopy_time_s):.3g} s in {int(pc.rounds)} rounds, switch-over {float(m.switchover_time_s):.3g} s), "
-        f"{conv}{sdps}; average throughput loss {100 * float(m.average_loss):.1f} %"
+        f"{RELEASE_LABEL[release]}: {memory_gib:.4g} GiB, {vcpus} vCPUs, {link_count} x {link_speed_gbps:g} Gbps "
+        f"({link_count * streams_per_vmknic} streams, {float(pc.transfer_rate_bytes_per_s) / 1e9:.3g} GB/s): "
+        f"migration {_fmt_iv(ro['migration_time_s'])} (trace {float(m.trace_time_s):.3g} s, pre-copy "
+        f"{float(m.precopy_time_s):.3g} s in {int(pc.rounds)} rounds), "
+        f"downtime {_fmt_iv(ro['switchover_time_s'])}, {conv}{sdps}; "
+        f"average throughput loss {100 * float(m.average_loss):.1f} %; {need_txt}; evacuating {evacuate_vms} such "
+        f"VMs {concurrent} at a time takes {ro['evacuation_s']:.3g} s"
     )
     return readout, png_bytes(fig)
 
 
-def migration_whatif(memory_gib: float = 64.0, vcpus: int = 12, dirty_rate_mb_per_s: float = 1.0,
+def migration_whatif(memory_gib: float = 64.0, vcpus: int = 12, dirty_rate_mb_per_s: float = 1000.0,
                      working_set_gib: float = 25.0, link_speed_gbps: float = 40.0, link_count: int = 4,
-                     release: str = "7.0u1"):
-    """The vMotion what-if panel: memory, vCPUs, dirty rate, working set, links, release."""
+                     release: str = "7.0u1", streams_per_vmknic: int = 1, rtt_ms: float = 0.0,
+                     encryption_gb_per_core_s: float = 0.0, concurrent: int = 1, downtime_target_s: float = 1.0,
+                     evacuate_vms: int = 8):
+    """The vMotion what-if panel: VM, dirty rate, links and streams, RTT, encryption, sharing, target."""
     import ipywidgets as w
 
     mem = w.FloatLogSlider(value=memory_gib, base=2, min=1, max=12.6, step=0.1, description="memory GiB",
                            readout_format=".4g")
-    cpus = w.IntSlider(value=vcpus, min=1, max=256, description="vCPUs")
-    dirty = w.FloatLogSlider(value=dirty_rate_mb_per_s, base=10, min=-1, max=5, step=0.05,
+    cpus = w.IntSlider(value=vcpus, min=1, max=768, description="vCPUs")
+    dirty = w.FloatLogSlider(value=dirty_rate_mb_per_s, base=10, min=-1, max=3.7, step=0.05,
                              description="dirty MB/s", readout_format=".3g")
     wset = w.FloatLogSlider(value=working_set_gib, base=2, min=-2, max=12.6, step=0.1,
                             description="working set GiB", readout_format=".4g")
     speed = w.Dropdown(options=[1.0, 10.0, 25.0, 40.0, 100.0], value=link_speed_gbps, description="link Gbps")
-    count = w.IntSlider(value=link_count, min=1, max=8, description="links")
+    count = w.IntSlider(value=link_count, min=1, max=8, description="vmknics")
     rel = w.Dropdown(options=[(RELEASE_LABEL[r], r) for r in vm.RELEASES], value=release, description="release")
-    style_sliders(mem, cpus, dirty, wset, count)
-    return whatif_panel([mem, cpus, dirty, wset, speed, count, rel], migration_whatif_update)
+    streams = w.IntSlider(value=streams_per_vmknic, min=1, max=8, description="streams/vmknic")
+    rtt = w.FloatSlider(value=rtt_ms, min=0.0, max=vm.MAX_SUPPORTED_RTT_S * 1e3, step=1.0, description="RTT ms")
+    enc = w.FloatSlider(value=encryption_gb_per_core_s, min=0.0, max=10.0, step=0.25,
+                        description="AES GB/s/core (0 off)")
+    conc = w.IntSlider(value=concurrent, min=1, max=8, description="concurrent")
+    target = w.FloatSlider(value=downtime_target_s, min=0.1, max=5.0, step=0.05, description="downtime target s")
+    evac = w.IntSlider(value=evacuate_vms, min=1, max=64, description="VMs to evacuate")
+    style_sliders(mem, cpus, dirty, wset, count, streams, rtt, enc, conc, target, evac)
+    return whatif_panel([mem, cpus, dirty, wset, speed, count, rel, streams, rtt, enc, conc, target, evac],
+                        migration_whatif_update)

@@ -3,7 +3,8 @@
 Split by concern, as every vcperf study (all model functions are vectorised numpy functions of
 physical inputs):
 
-- :mod:`~vcperf.vmotion.memory`: iterative pre-copy on a rounds axis, SDPS, convergence flag.
+- :mod:`~vcperf.vmotion.transfer`: streams (CPU-bound workers), NIC line rate, TCP window at an RTT, sharing.
+- :mod:`~vcperf.vmotion.memory`: iterative pre-copy with a hot working set, SDPS, the budgeted stop rule.
 - :mod:`~vcperf.vmotion.trace`: 6.7 stop-based 4 KB tracing vs 7.0 U1 loose 1 GB tracing; trace fires.
 - :mod:`~vcperf.vmotion.switchover`: full bitmaps (6.7) vs compacted page lists (7.0 U1).
 - :mod:`~vcperf.vmotion.migration`: one migration and the guest's throughput through it.
@@ -33,6 +34,7 @@ from vcperf.vmotion.calibration import (
     settings,
     targets,
     testbed_link_bps,
+    testbed_vmknics,
     tpcx_setup,
     workloads,
 )
@@ -56,26 +58,42 @@ from vcperf.vmotion.core import (
 from vcperf.vmotion.memory import (
     DEFAULT_MAX_ROUNDS,
     DEFAULT_SDPS_FRACTION,
+    MIN_BUDGET_FRACTION,
     PrecopyResult,
     precopy,
-    transfer_rate_bytes_per_s,
+    stop_threshold_bytes,
 )
-from vcperf.vmotion.migration import Migration, migrate, throughput_series
-from vcperf.vmotion.switchover import metadata_entries, switchover_metadata_bytes
+from vcperf.vmotion.migration import Migration, link_for_downtime_bps, migrate, throughput_series
+from vcperf.vmotion.switchover import metadata_entries, post_switchover_phase, switchover_metadata_bytes
 from vcperf.vmotion.tpcx import (
     TpcxExpectation,
+    TpcxProfile,
     TpcxResult,
     TpcxSetup,
     migration_delay_area_s2,
     tpcx_expected,
     tpcx_longest_delay_s,
     tpcx_monte_carlo,
+    tpcx_profile,
 )
 from vcperf.vmotion.trace import TracePhase, precopy_trace_loss, trace_phase
+from vcperf.vmotion.transfer import (
+    DEFAULT_STREAMS_PER_VMKNIC,
+    MAX_SUPPORTED_RTT_S,
+    evacuation_time_s,
+    stream_rate_bytes_per_s,
+    streams,
+    transfer_rate_bytes_per_s,
+)
 from vcperf.vmotion.validation import bound_checks, fidelity_rows, leave_one_out, parameter_table, table1_model
 
 __all__ = [
-    "BITMAPS_AT_SWITCHOVER", "DEFAULT_MAX_ROUNDS", "DEFAULT_SDPS_FRACTION", "FIT_KEYS", "Migration",
+    "BITMAPS_AT_SWITCHOVER", "DEFAULT_MAX_ROUNDS", "DEFAULT_STREAMS_PER_VMKNIC", "MAX_SUPPORTED_RTT_S",
+    "MIN_BUDGET_FRACTION", "evacuation_time_s", "link_for_downtime_bps",
+    "post_switchover_phase", "TpcxProfile", "tpcx_profile",
+    "stop_threshold_bytes",
+    "stream_rate_bytes_per_s", "streams",
+    "testbed_vmknics", "DEFAULT_SDPS_FRACTION", "FIT_KEYS", "Migration",
     "PAGES_PER_1GB", "PAGES_PER_2MB", "PAGE_BYTES", "PAGE_NUMBER_BYTES", "PARAM_DOCS", "PTES_PER_TABLE", "Params",
     "PrecopyResult", "RELEASES", "SEED", "STUDY", "Settings", "TARGETS", "TpcxExpectation", "TpcxParams",
     "TpcxResult", "TpcxSetup", "TracePhase", "Workload", "bound_checks", "calibrate", "calibrate_tpcx",

@@ -52,10 +52,11 @@ class Params:
     Attributes
     ----------
     vcpu_stop_cost_s : float
-        s per vCPU: time added to one 6.7 stop-based trace-install phase per vCPU that must be
-        stopped, TLB-flushed and resumed (and, in 7.0 U1, one vCPU's cost of handling a trace fire).
+        s per vCPU: time added to one 6.7 stop-based phase (trace install, re-install, large-page
+        rebuild) per vCPU that must be stopped, TLB-flushed and resumed.
     trace_install_cost_s_per_page : float
-        vCPU-seconds to install (write-protect) one trace entry.
+        vCPU-seconds to install (write-protect) one trace entry; also one 7.0 U1 trace fire or split
+        handled by the faulting vCPU, and one page-table entry remapped by the 6.7 large-page rebuild.
     dirty_bytes_per_transaction : float
         Bytes of distinct guest pages the Oracle workload dirties per transaction (sets the dirty
         rate from the throughput).
@@ -67,6 +68,10 @@ class Params:
     trace_pages_per_install_phase : float
         4 KB traces installed by one 6.7 stop-based install phase (the batch all vCPUs share
         between two guest slices).
+    zeroing_cpu_s_per_byte : float
+        CPU-seconds per byte a 6.7 destination stream worker spends zeroing each newly allocated
+        large page before receiving into it (round 0 only; "Improved Heuristics to Minimize Zeroing
+        Cost": 7.0 U1 skips it when the source 2 MB range is backed large).
     tpcx : TpcxParams
         The TPCx-HCI part.
     """
@@ -77,20 +82,23 @@ class Params:
     metadata_cost_s_per_entry: float
     checkpoint_time_s: float
     trace_pages_per_install_phase: float
+    zeroing_cpu_s_per_byte: float
     tpcx: TpcxParams
 
 
 #: Parameter name -> (unit, meaning), one per float leaf of :class:`Params`.
 PARAM_DOCS = {
-    "vcpu_stop_cost_s": ("s per vCPU", "stop, TLB flush and resume of one vCPU per 6.7 trace-install phase; "
-                                       "one vCPU's trace-fire handling in 7.0 U1"),
-    "trace_install_cost_s_per_page": ("s per trace", "vCPU time to install (write-protect) one trace entry"),
+    "vcpu_stop_cost_s": ("s per vCPU", "stop, TLB flush and resume of one vCPU per 6.7 stop-based phase"),
+    "trace_install_cost_s_per_page": ("s per trace", "vCPU time to install (write-protect) one trace entry; one "
+                                                     "7.0 U1 trace fire or split"),
     "dirty_bytes_per_transaction": ("B per transaction", "distinct guest bytes the Oracle workload dirties per "
                                                          "transaction"),
     "metadata_cost_s_per_entry": ("s per entry", "destination cost of one switch-over metadata entry (bitmap bit "
                                                  "in 6.7, page number in 7.0 U1)"),
     "checkpoint_time_s": ("s", "device-state checkpoint, transfer and restore at switch-over"),
     "trace_pages_per_install_phase": ("traces per phase", "4 KB traces installed by one 6.7 stop-based phase"),
+    "zeroing_cpu_s_per_byte": ("CPU s per B", "6.7 destination zeroing of newly allocated large pages, per byte "
+                                               "received in round 0 (skipped by 7.0 U1)"),
     "tpcx.peak_vm_utilization": ("fraction", "highest load of a TPCx-HCI VM, share of its vCPUs"),
 }
 
@@ -107,10 +115,18 @@ class Settings:
     guest_slice_s : float
         Guest slice between two 6.7 stop-based install phases (vCPUs alternate "every few
         milliseconds": the implied lower bound, 1 ms).
+    switchover_time_goal_s : float
+        Goal for the whole switch-over stall (checkpoint + last pages + metadata): "under one
+        second" (switch-over section). 7.0 U1's stop rule budgets within it.
+    stream_bytes_per_cpu_s : float
+        CPU ceiling of one vMotion stream (its worker thread saturates one core), bytes per
+        CPU-second: 18 Gb/s (external, VMware KB 323379; ``external_vmotion_streams.csv``).
     """
 
     switchover_goal_s: float
     guest_slice_s: float
+    switchover_time_goal_s: float = 1.0
+    stream_bytes_per_cpu_s: float = float("inf")
 
 
 @dataclass(frozen=True)

@@ -16,16 +16,28 @@ from dataclasses import dataclass
 import numpy as np
 
 from vcperf import _validate as v
-from vcperf import network
-from vcperf.vmotion.core import Params, Settings, check_le, check_params, check_release, check_settings
+from vcperf.vmotion.core import (
+    PAGE_BYTES,
+    Params,
+    Settings,
+    check_le,
+    check_params,
+    check_release,
+    check_settings,
+)
 from vcperf.vmotion.switchover import metadata_entries, switchover_metadata_bytes
 from vcperf.vmotion.trace import _precopy_loss_from_rate
+from vcperf.vmotion.transfer import streams, transfer_rate_bytes_per_s
 
 #: Modelling choice (not a paper number): SDPS throttles the vCPUs until the guest dirties memory at
 #: no more than half the transfer rate, so every throttled round at least halves the remainder.
 DEFAULT_SDPS_FRACTION = 0.5
 #: Pre-copy rounds after round 0 kept on the rounds axis; cases needing more are flagged.
 DEFAULT_MAX_ROUNDS = 16
+#: Smallest share of the page goal 7.0 U1's stop rule keeps for the last pages when checkpoint and
+#: metadata alone use up the switch-over goal (modelling choice: the goal is then physically out of
+#: reach and vMotion still has to stop somewhere).
+MIN_BUDGET_FRACTION = 0.1
 #: Cases per block when evaluating large grids (bounds the memory of the rounds axis).
 _BLOCK = 1 << 16
 
@@ -55,7 +67,11 @@ class PrecopyResult:
     sdps_engaged : ndarray of bool
         SDPS had to slow the vCPUs.
     dirty_rate_bytes_per_s : ndarray
-        Dirty rate in effect during pre-copy (after tracing slowdown and SDPS).
+        Dirty rate in effect during the re-send rounds (after tracing slowdown and SDPS).
+    round0_dirty_rate_bytes_per_s : ndarray
+        Dirty rate in effect during round 0 (tracing slowdown only: SDPS acts on re-send rounds).
+    round0_time_s : ndarray
+        Duration of round 0 (all memory, at the round-0 rate).
     transfer_rate_bytes_per_s : ndarray
         Observed pre-copy transfer rate (TCP goodput of the links).
     """
@@ -71,22 +87,13 @@ class PrecopyResult:
     sdps_engaged: np.ndarray
     dirty_rate_bytes_per_s: np.ndarray
     transfer_rate_bytes_per_s: np.ndarray
+    round0_dirty_rate_bytes_per_s: np.ndarray
+    round0_time_s: np.ndarray
 
     @property
     def migration_time_s(self) -> np.ndarray:
         """Pre-copy plus switch-over (the trace phase is added by :func:`migrate`)."""
         return self.precopy_time_s + self.switchover_time_s
-
-
-def transfer_rate_bytes_per_s(link_bps):
-    """TCP goodput (bytes/s) of vMotion streams filling links of aggregate line rate ``link_bps``.
-
-    ``link_bps`` (bit/s, > 0) is the sum over the vMotion vmknics (4 x 40 GbE on the testbed); the
-    goodput is the MSS share of each Ethernet frame on the wire
-    (:data:`vcperf.network.TCP_PAYLOAD_FRACTION`, 1460 / 1538).
-    """
-    bps = v.positive("link_bps", link_bps)
-    return bps / 8.0 * network.TCP_PAYLOAD_FRACTION
 
 
 def precopy(
@@ -103,32 +110,38 @@ def precopy(
     sdps: bool = True,
     sdps_fraction: float = DEFAULT_SDPS_FRACTION,
     swapped_bytes=0.0,
+    n_vmknics=1,
+    streams_per_vmknic=None,
+    rtt_s=0.0,
+    encryption_cpu_s_per_byte=0.0,
+    concurrent=1,
 ) -> PrecopyResult:
     """Iterative memory pre-copy and switch-over for a grid of cases, in one vectorized call.
 
     ``004_ea13268657e6b3b0.txt``, "Migration of Virtual Machine's Memory" (phase 2) and "vMotion
     Switch-Over Optimizations" (the 0.5-s convergence goal).
 
-    Round 0 sends all ``memory_bytes``; round ``k >= 1`` sends what the guest dirtied during round
-    ``k-1``, ``D_k = min(W, d * t_{k-1})`` with ``t_k = D_k / B``. Hence, with ``rho = d / B``,
-    ``D_k = min(rho_0 * rho**(k-1) * M, W * min(1, rho**(k-1)))``, evaluated on a rounds axis of
-    length ``max_rounds``. Memory converges at the first ``k`` with ``D_k <= B * goal``; ``D_k`` is
-    then sent during the switch-over. SDPS engages when a round would not shrink the remainder by
-    the factor ``sdps_fraction`` (``rho > sdps_fraction``) and slows the vCPUs to
-    ``rho = sdps_fraction``; as the rule does not look at the working set, a guest whose working
-    set fits the goal anyway is throttled too (a simplification that keeps time monotone in ``d``
-    and ``B``). Cases that have not converged after ``max_rounds`` rounds are flagged and switched
-    over with their remainder.
+    Transfer (:mod:`vcperf.vmotion.transfer`): ``n_vmknics x streams_per_vmknic`` streams, each a
+    CPU-bound worker (``settings.stream_bytes_per_cpu_s``, with ``encryption_cpu_s_per_byte`` extra)
+    and a TCP window at ``rtt_s``, together at most the NICs' TCP goodput shared by ``concurrent``
+    migrations: rate ``B``. 6.7's round 0 also zeroes every large page the destination allocates
+    (``params.zeroing_cpu_s_per_byte`` on each worker): rate ``B0 <= B``; 7.0 U1 skips it.
 
-    Bytes sent and the data-transfer time grow with ``d`` and fall with ``B``. On 7.0 U1 the
-    switch-over metadata is a list of the remaining pages, so a higher ``d`` that forces one more
-    round can shorten the switch-over stall; 6.7's bitmaps do not depend on the remainder.
+    Rounds: round 0 sends all ``M`` at ``B0``; round ``k >= 1`` sends what the guest dirtied during
+    round ``k-1``, ``D_k = min(W, d T_{k-1})`` with ``T_k = D_k / B``: the dirty pages saturate at the
+    hot working set ``W``. The bytes left at time ``tau`` into round ``k`` are
+    ``D_k - B tau + min(W, d tau)``: they fall continuously. Stop rule: from the end of round 0 on,
+    vMotion switches over the first moment the bytes left fit the budget (:func:`stop_threshold_bytes`:
+    0.5 s of sending in 6.7; in 7.0 U1 the pages and their page list within what the 1-s switch-over
+    goal leaves after the checkpoint). The remainder therefore never grows with ``B`` and the stall
+    (checkpoint + remainder + metadata) never grows when the link gets faster. SDPS engages on the
+    re-send rounds when the guest dirties faster than ``sdps_fraction`` of ``B`` and slows it to that
+    rate (round 0 runs unthrottled: its dirty set is bounded by ``W`` anyway). Cases that have not
+    converged after ``max_rounds`` rounds are flagged and switched over with their remainder.
 
     With ``vcpus`` given, the dirty rate is the guest's undisturbed rate reduced by the tracing
     slowdown of ``release`` (:func:`precopy_trace_loss`: a slowed guest dirties less); without, it
-    is used as given. Round 0 runs at the link rate in both releases: a destination cost of
-    zeroing large pages on 6.7 (the paper's "memory allocation path") was tried and fitted to
-    nothing (rate -> infinity) once the trace phase is modelled, so it is not part of the model.
+    is used as given.
 
     Parameters
     ----------
@@ -137,10 +150,10 @@ def precopy(
     dirty_rate_bytes_per_s : float or array_like
         Undisturbed rate d at which the guest dirties distinct bytes, >= 0.
     link_bps : float or array_like
-        Aggregate vMotion line rate (bit/s), > 0 (the testbed's 4 x 40 GbE:
+        Aggregate line rate of the vMotion NICs (bit/s), > 0 (the testbed's 4 x 40 GbE:
         :func:`vcperf.vmotion.testbed_link_bps`).
     working_set_bytes : float or array_like, optional
-        Writable working set W, in [0, M]: no round re-sends more. Default M (unbounded).
+        Hot (writable) working set W, in [0, M]: dirty pages saturate at it. Default M.
     vcpus : float or array_like, optional
         vCPUs of the VM, in [1, 4096]: applies the tracing slowdown to the dirty rate. Default None:
         ``dirty_rate_bytes_per_s`` is the rate in effect during pre-copy.
@@ -158,6 +171,16 @@ def precopy(
         modelling choice).
     swapped_bytes : float or array_like
         Swapped-out guest bytes, in [0, M] (adds switch-over metadata; default 0).
+    n_vmknics : float or array_like
+        vMotion vmknics, in [1, 64] (one stream each by default; testbed: 4). Default 1.
+    streams_per_vmknic : float or array_like, optional
+        Streams per vmknic, in [1, 64]; default the release's (1 in 6.7 and 7.0 U1).
+    rtt_s : float or array_like
+        Round-trip time between the hosts (s), in [0, 10] (vSphere supports up to 0.150 s).
+    encryption_cpu_s_per_byte : float or array_like
+        Extra worker CPU per byte for encrypted vMotion, >= 0 (default 0: off).
+    concurrent : float or array_like
+        Migrations sharing the NICs, in [1, 4096] (default 1).
 
     Returns
     -------
@@ -166,7 +189,11 @@ def precopy(
     """
     mem = v.positive("memory_bytes", memory_bytes)
     d0 = v.nonneg("dirty_rate_bytes_per_s", dirty_rate_bytes_per_s)
-    rate = transfer_rate_bytes_per_s(link_bps)
+    link = v.positive("link_bps", link_bps)
+    n_str = streams(n_vmknics, streams_per_vmknic, release)
+    rtt = v.check_range("rtt_s", rtt_s, 0.0, 10.0)
+    enc = v.nonneg("encryption_cpu_s_per_byte", encryption_cpu_s_per_byte)
+    k_conc = v.check_range("concurrent", concurrent, 1, 4096)
     ws = mem if working_set_bytes is None else v.nonneg("working_set_bytes", working_set_bytes)
     check_le("working_set_bytes", ws, mem)
     cpus = np.nan if vcpus is None else v.check_range("vcpus", vcpus, 1, 4096)
@@ -180,16 +207,22 @@ def precopy(
     p = check_params(params)
     s = check_settings(settings)
 
-    mem, d0, rate, ws, cpus, swp = np.broadcast_arrays(mem, d0, rate, ws, cpus, swp)
+    tr_kw = {"n_streams": n_str, "stream_bytes_per_cpu_s": s.stream_bytes_per_cpu_s, "rtt_s": rtt,
+             "concurrent": k_conc}
+    rate = transfer_rate_bytes_per_s(link, extra_cpu_s_per_byte=enc, **tr_kw)
+    zeroing = max(p.zeroing_cpu_s_per_byte, 0.0) if release == "6.7" else 0.0
+    rate0 = transfer_rate_bytes_per_s(link, extra_cpu_s_per_byte=enc + zeroing, **tr_kw)
+    mem, d0, rate, ws, cpus, swp, rate0 = np.broadcast_arrays(mem, d0, rate, ws, cpus, swp, rate0)
     shape = mem.shape
-    flat = [a.ravel() for a in (mem, d0, rate, ws, cpus, swp)]
+    flat = [a.ravel() for a in (mem, d0, rate, ws, cpus, swp, rate0)]
     n = flat[0].size
     out = {k: np.empty(n, dtype=bool if k in ("converged", "sdps_engaged") else float)
            for k in ("rounds", "precopy_bytes", "precopy_time_s", "switchover_bytes", "converged",
-                     "sdps_engaged", "dirty_rate_bytes_per_s")}
+                     "sdps_engaged", "dirty_rate_bytes_per_s", "round0_dirty_rate_bytes_per_s",
+                     "round0_time_s")}
     for lo in range(0, n, _BLOCK):
         sl = slice(lo, min(n, lo + _BLOCK))
-        res = _precopy_block(*(a[sl] for a in flat[:5]), release, p, s, rounds_cap, sdps, frac)
+        res = _precopy_block(*(a[sl] for a in flat[:5]), flat[6][sl], release, p, s, rounds_cap, sdps, frac)
         for k, val in res.items():
             out[k][sl] = val
     mem_f, rate_f, swp_f = flat[0], flat[2], flat[5]
@@ -209,35 +242,92 @@ def precopy(
         sdps_engaged=r(out["sdps_engaged"]),
         dirty_rate_bytes_per_s=r(out["dirty_rate_bytes_per_s"]),
         transfer_rate_bytes_per_s=r(rate_f),
+        round0_dirty_rate_bytes_per_s=r(out["round0_dirty_rate_bytes_per_s"]),
+        round0_time_s=r(out["round0_time_s"]),
     )
 
 
-def _precopy_block(mem, d0, rate, ws, cpus, release, p: Params, s: Settings, rounds_cap, sdps, frac):
-    """Pre-copy for 1-d arrays of cases; the rounds axis is the last axis (length ``rounds_cap``)."""
-    loss = _precopy_loss_from_rate(d0, cpus, ws, mem / rate, release, p)
-    d = d0 * (1.0 - np.where(np.isnan(cpus), 0.0, loss))
-    rate0 = rate
-    goal_bytes = rate * s.switchover_goal_s
-    rho = d / rate
-    engaged = sdps & (rho > frac)
-    d = np.where(engaged, frac * rate, d)
-    rho = d / rate
-    rho0 = d / rate0
-    k = np.arange(1, rounds_cap + 1, dtype=float)  # rounds 1..cap
-    pw = rho[:, None] ** (k - 1.0)  # rho**(k-1)
-    dk = np.minimum(rho0[:, None] * mem[:, None] * pw, ws[:, None] * np.minimum(1.0, pw))
-    fits = dk <= goal_bytes[:, None]
-    converged = fits.any(axis=1)
-    kc = np.where(converged, fits.argmax(axis=1), rounds_cap - 1)  # index of the remainder round
-    before = np.arange(rounds_cap)[None, :] < kc[:, None]
-    resent = np.where(before, dk, 0.0).sum(axis=1)
-    remainder = dk[np.arange(dk.shape[0]), kc]
+def _budget_s(mem, release, p: Params, s: Settings):
+    """Time the stop rule leaves for the last pages (and, in 7.0 U1, their page list), s.
+
+    6.7: the page goal (0.5 s) for the pages alone; its full bitmaps and the checkpoint are not
+    budgeted (the seed: they "break the vMotion switch-over goal"). 7.0 U1: what the one-second
+    switch-over goal leaves after the checkpoint, at most the page goal and
+    at least :data:`MIN_BUDGET_FRACTION` of it.
+    """
+    if release == "6.7":
+        return np.full(np.shape(mem), s.switchover_goal_s)
+    fixed = p.checkpoint_time_s
+    return np.clip(s.switchover_time_goal_s - fixed, MIN_BUDGET_FRACTION * s.switchover_goal_s, s.switchover_goal_s)
+
+
+def stop_threshold_bytes(rate, mem, release, p: Params, s: Settings):
+    """Dirty bytes left at which the stop rule switches over: sendable within the budget.
+
+    ``R* / B + c_meta R* / 4 KiB = budget`` in 7.0 U1 (its page list costs ``c_meta`` per page);
+    ``R* = B x 0.5 s`` in 6.7. Grows with the transfer rate ``B``.
+    """
+    budget = _budget_s(mem, release, p, s)
+    per_byte = 1.0 / rate + (p.metadata_cost_s_per_entry / PAGE_BYTES if release == "7.0u1" else 0.0)
+    return budget / per_byte
+
+
+def _precopy_block(mem, d0, rate, ws, cpus, rate0, release, p: Params, s: Settings, rounds_cap, sdps, frac):
+    """Pre-copy for 1-d arrays of cases (rounds on a loop of length ``rounds_cap``; fluid stop rule).
+
+    Round 0 sends ``M`` at ``B0``; round ``k >= 1`` sends ``D_k = min(W, d T_{k-1})`` at ``B``. The
+    dirty bytes left at time ``tau`` into round ``k`` are ``D_k - B tau + min(W, d tau)`` (capped at
+    ``M``): they fall continuously. The stop rule (threshold ``R*``, :func:`stop_threshold_bytes`)
+    is checked from the end of round 0 on: if ``D_1 <= R*`` the VM switches over with ``D_1``;
+    otherwise at the first moment of a later round when the bytes left reach ``R*``.
+    """
+    loss = _precopy_loss_from_rate(d0, cpus, ws, mem / rate0, release, p)
+    d_r0 = d0 * (1.0 - np.where(np.isnan(cpus), 0.0, loss))
+    engaged = sdps & (d_r0 / rate > frac)
+    d = np.where(engaged, frac * rate, d_r0)
+    r_star = stop_threshold_bytes(rate, mem, release, p, s)
+    t0 = mem / rate0
+    n = mem.shape[0]
+    rounds = np.full(n, float(rounds_cap))
+    remainder = np.zeros(n)
+    resent = np.zeros(n)
+    extra_t = np.zeros(n)  # time spent in rounds >= 1
+    done = np.zeros(n, dtype=bool)
+    dk = np.minimum(ws, d_r0 * t0)  # D_1: round 0 runs unthrottled
+    stop0 = dk <= r_star
+    remainder = np.where(stop0, dk, remainder)
+    rounds = np.where(stop0, 1.0, rounds)
+    done |= stop0
+    for k in range(1, rounds_cap):
+        nxt = np.minimum(ws, d * dk / rate)  # D_{k+1}
+        cross = ~done & (nxt <= r_star)
+        # crossing inside round k: D_k - B tau + min(W, d tau) = R*
+        with np.errstate(divide="ignore", invalid="ignore"):
+            tau_a = (dk - r_star) / (rate - d)
+        ok_a = (rate > d) & (d * tau_a <= ws)
+        tau = np.where(ok_a, tau_a, (dk + ws - r_star) / rate)
+        tau = np.clip(np.where(np.isfinite(tau), tau, 0.0), 0.0, dk / rate)
+        sent = rate * tau
+        extra_t = np.where(cross, extra_t + tau, extra_t)
+        resent = np.where(cross, resent + sent, resent)
+        remainder = np.where(cross, np.minimum(r_star, dk), remainder)
+        rounds = np.where(cross, k + 1.0, rounds)
+        done |= cross
+        # cases still running complete round k
+        run = ~done
+        extra_t = np.where(run, extra_t + dk / rate, extra_t)
+        resent = np.where(run, resent + dk, resent)
+        dk = np.where(run, nxt, dk)
+    remainder = np.where(done, remainder, dk)
+    # bytes sent within the crossing round are part of D_k; what is left of it plus the new dirt is R*
     return {
-        "rounds": kc + 1.0,
+        "rounds": rounds,
         "precopy_bytes": mem + resent,
-        "precopy_time_s": mem / rate0 + resent / rate,
-        "switchover_bytes": remainder,
-        "converged": converged,
-        "sdps_engaged": engaged,
+        "precopy_time_s": t0 + extra_t,
+        "switchover_bytes": np.minimum(remainder, mem),
+        "converged": done,
+        "sdps_engaged": engaged & (rounds > 1),
         "dirty_rate_bytes_per_s": d,
+        "round0_dirty_rate_bytes_per_s": d_r0,
+        "round0_time_s": t0,
     }

@@ -13,6 +13,7 @@ import numpy as np
 from vcperf import _validate as v
 from vcperf.vmotion.core import Params, Settings, check_le, check_params, check_release, check_settings
 from vcperf.vmotion.memory import PrecopyResult, precopy
+from vcperf.vmotion.switchover import _post_phase
 from vcperf.vmotion.trace import _trace_phase
 
 
@@ -26,6 +27,8 @@ class Migration:
     precopy_time_s: np.ndarray
     precopy_loss: np.ndarray
     switchover_time_s: np.ndarray
+    post_switchover_time_s: np.ndarray
+    post_switchover_loss: np.ndarray
     migration_time_s: np.ndarray
     average_loss: np.ndarray
     average_throughput_tps: np.ndarray
@@ -41,8 +44,11 @@ def migrate(memory_bytes, vcpus, working_set_bytes, baseline_tps, release, link_
 
     The guest loses ``trace_loss`` of its throughput during the trace phase, ``precopy_loss`` during
     the pre-copy (trace fires and re-installs, plus SDPS throttling if engaged) and all of it during
-    the switch-over stall. ``average_loss`` is the time-weighted mean over the migration, the
-    paper's "average throughput loss during vMotion" (Figure 8) and what Figures 9-10 compare.
+    the switch-over stall. After it, 6.7 rebuilds the large pages of the remote pages in a degraded
+    phase (``post_switchover_time_s``, ``post_switchover_loss``:
+    :func:`vcperf.vmotion.post_switchover_phase`), outside the migration's averages. ``average_loss``
+    is the time-weighted mean over the migration, the paper's "average throughput loss during vMotion"
+    (Figure 8) and what Figures 9-10 compare.
 
     Parameters
     ----------
@@ -77,8 +83,9 @@ def migrate(memory_bytes, vcpus, working_set_bytes, baseline_tps, release, link_
     pc = precopy(mem, d0, link_bps, ws, cpus, release, params=p, settings=s, **precopy_kw)
     tr = _trace_phase(mem, cpus, release, p, s)
     # The guest runs at the pace of the dirty rate in effect: tracing slowdown, then SDPS if engaged.
-    d0 = np.broadcast_to(d0, np.shape(pc.dirty_rate_bytes_per_s))
-    pc_loss = np.where(d0 > 0, 1.0 - pc.dirty_rate_bytes_per_s / np.where(d0 > 0, d0, 1.0), 0.0)
+    pc_loss = precopy_guest_loss(d0, pc)
+    post_t, post_loss = _post_phase(pc.switchover_bytes, np.broadcast_to(ws, pc.switchover_bytes.shape), cpus,
+                                    release, p, s)
     total = tr.duration_s + pc.precopy_time_s + pc.switchover_time_s
     lost = tr.throughput_loss * tr.duration_s + pc_loss * pc.precopy_time_s + pc.switchover_time_s
     avg_loss = lost / total
@@ -89,12 +96,29 @@ def migrate(memory_bytes, vcpus, working_set_bytes, baseline_tps, release, link_
         precopy_time_s=pc.precopy_time_s,
         precopy_loss=pc_loss,
         switchover_time_s=pc.switchover_time_s,
+        post_switchover_time_s=post_t,
+        post_switchover_loss=post_loss,
         migration_time_s=total,
         average_loss=avg_loss,
         average_throughput_tps=x0 * (1.0 - avg_loss),
         baseline_tps=np.broadcast_to(x0, np.shape(total)) * 1.0,
         precopy=pc,
     )
+
+
+def precopy_guest_loss(dirty_rate_bytes_per_s, pc: PrecopyResult):
+    """Guest throughput loss over the pre-copy (fraction): the guest runs at the pace of its dirty rate.
+
+    Round 0 at the traced guest's pace (trace fires and re-installs); re-send rounds also under
+    SDPS when engaged. Time-weighted over the rounds of ``pc``.
+    """
+    d0 = np.broadcast_to(np.asarray(dirty_rate_bytes_per_s, dtype=float), np.shape(pc.dirty_rate_bytes_per_s))
+    safe = np.where(d0 > 0, d0, 1.0)
+    loss0 = np.where(d0 > 0, 1.0 - pc.round0_dirty_rate_bytes_per_s / safe, 0.0)
+    loss_k = np.where(d0 > 0, 1.0 - np.where(pc.sdps_engaged, pc.dirty_rate_bytes_per_s,
+                                               pc.round0_dirty_rate_bytes_per_s) / safe, 0.0)
+    t_k = pc.precopy_time_s - pc.round0_time_s
+    return np.clip((loss0 * pc.round0_time_s + loss_k * t_k) / pc.precopy_time_s, 0.0, 1.0)
 
 
 def throughput_series(m: Migration, sample_s, start_s, end_s):
@@ -126,9 +150,11 @@ def throughput_series(m: Migration, sample_s, start_s, end_s):
     if np.size(m.migration_time_s) != 1:
         raise ValueError(f"m must be a scalar migration; got shape {np.shape(m.migration_time_s)}")
     x0 = float(m.baseline_tps)
+    end = t0 + float(m.migration_time_s)
     edges = np.array([0.0, t0, t0 + float(m.trace_time_s), t0 + float(m.trace_time_s + m.precopy_time_s),
-                      t0 + float(m.migration_time_s), math.inf])
-    rates = x0 * np.array([1.0, 1.0 - float(m.trace_loss), 1.0 - float(m.precopy_loss), 0.0, 1.0])
+                      end, end + float(m.post_switchover_time_s), math.inf])
+    rates = x0 * np.array([1.0, 1.0 - float(m.trace_loss), 1.0 - float(m.precopy_loss), 0.0,
+                           1.0 - float(m.post_switchover_loss), 1.0])
     t = np.arange(dt, t_end + 1e-9 * dt, dt)
 
     def cumulative(x):  # transactions completed by time x
@@ -136,3 +162,48 @@ def throughput_series(m: Migration, sample_s, start_s, end_s):
         return seg @ rates
 
     return t, (cumulative(t) - cumulative(t - dt)) / dt
+
+
+def link_for_downtime_bps(target_downtime_s, memory_bytes, vcpus, working_set_bytes, baseline_tps, release, *,
+                          params: Params, settings: Settings, lo_bps=1e8, hi_bps=1e12, **precopy_kw) -> float:
+    """Smallest aggregate line rate (bit/s) whose switch-over stall stays within ``target_downtime_s``.
+
+    "What link do I need for a downtime under 1 s?" The stall of :func:`migrate` never grows with the
+    line rate (the stop rule's threshold grows with it, the remainder and the metadata do not), so
+    a bisection on ``log(link_bps)`` over ``[lo_bps, hi_bps]`` finds the boundary (to 0.1 %).
+    Returns ``lo_bps`` if that already meets the target, ``nan`` if even ``hi_bps`` does not (e.g.
+    6.7's bitmaps alone exceed the target, or the streams' CPU ceiling caps the rate: add vmknics).
+
+    Parameters
+    ----------
+    target_downtime_s : float
+        Largest acceptable switch-over stall (s), > 0.
+    memory_bytes, vcpus, working_set_bytes, baseline_tps, release
+        As in :func:`migrate` (scalars).
+    params, settings
+        As in :func:`migrate`.
+    lo_bps, hi_bps : float
+        Search range (bit/s), ``0 < lo_bps < hi_bps``.
+    **precopy_kw
+        Passed to :func:`migrate` (``n_vmknics``, ``streams_per_vmknic``, ``rtt_s``, ...).
+    """
+    target = float(v.positive("target_downtime_s", target_downtime_s))
+    lo = float(v.positive("lo_bps", lo_bps))
+    hi = float(v.check_range("hi_bps", hi_bps, lo, math.inf, lo_open=True, hi_open=True))
+
+    def stall(link):
+        return float(migrate(memory_bytes, vcpus, working_set_bytes, baseline_tps, release, link, params=params,
+                             settings=settings, **precopy_kw).switchover_time_s)
+
+    if stall(lo) <= target:
+        return lo
+    if stall(hi) > target:
+        return math.nan
+    a, b = math.log(lo), math.log(hi)
+    while b - a > 1e-3:
+        mid = 0.5 * (a + b)
+        if stall(math.exp(mid)) <= target:
+            b = mid
+        else:
+            a = mid
+    return math.exp(b)

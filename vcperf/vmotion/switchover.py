@@ -8,7 +8,19 @@ from __future__ import annotations
 import numpy as np
 
 from vcperf import _validate as v
-from vcperf.vmotion.core import BITMAPS_AT_SWITCHOVER, PAGE_BYTES, PAGE_NUMBER_BYTES, check_le, check_release
+from vcperf.vmotion.core import (
+    BITMAPS_AT_SWITCHOVER,
+    PAGE_BYTES,
+    PAGE_NUMBER_BYTES,
+    PAGES_PER_2MB,
+    PTES_PER_TABLE,
+    Params,
+    Settings,
+    check_le,
+    check_params,
+    check_release,
+    check_settings,
+)
 
 
 def switchover_metadata_bytes(memory_bytes, release, remaining_bytes=0.0, swapped_bytes=0.0):
@@ -49,3 +61,52 @@ def metadata_entries(metadata_bytes, release):
     meta = v.nonneg("metadata_bytes", metadata_bytes)
     check_release(release)
     return meta * 8.0 if release == "6.7" else meta / PAGE_NUMBER_BYTES
+
+
+def post_switchover_phase(remaining_bytes, working_set_bytes, vcpus, release, *, params: Params, settings: Settings):
+    """Degraded phase after resume while 6.7 rebuilds the large pages of remote pages: ``(duration_s, loss)``.
+
+    ``004_ea13268657e6b3b0.txt``, "Large Page Handling Optimizations" > "Remote Pages": 6.7 broke the
+    large page backing each remote page (a page still on the source at switch-over), received it into
+    a new 4 KB page "and later reconstruct[ed] a new, large page"; remapping "can lead to longer pauses
+    in the guest workload execution". 7.0 U1 copies remote pages into their original backing: nothing
+    to rebuild ("greatly improves the guest workload performance after vMotion").
+
+    The remaining pages fall on ``n (1 - exp(-pages / n))`` of the ``n`` 2 MB regions of the working
+    set (pages spread at random); rebuilding one remaps its 512 4 KB entries. Remapping a live guest's
+    pages needs the same stop-and-flush of all vCPUs as 6.7's trace install, so it runs in the same
+    phases (``P`` entries per phase, stall ``c_stop V + P c_install / V``, guest slice ``tau``):
+    duration ``entries / P x (stall + tau)``, loss ``stall / (stall + tau)``. No new parameter. The
+    phase follows the migration: it is not part of the paper's "during vMotion" averages.
+
+    Parameters
+    ----------
+    remaining_bytes : float or array_like
+        Dirty bytes left at switch-over (the remote pages), >= 0.
+    working_set_bytes : float or array_like
+        Writable working set they fall in (bytes), >= 0.
+    vcpus : float or array_like
+        vCPUs, in [1, 4096].
+    release : {"6.7", "7.0u1"}
+    params : Params
+    settings : Settings
+    """
+    rem = v.nonneg("remaining_bytes", remaining_bytes)
+    ws = v.nonneg("working_set_bytes", working_set_bytes)
+    cpus = v.check_range("vcpus", vcpus, 1, 4096)
+    check_release(release)
+    return _post_phase(rem, ws, cpus, release, check_params(params), check_settings(settings))
+
+
+def _post_phase(rem, ws, cpus, release, p: Params, s: Settings):
+    shape = np.broadcast(rem, ws, cpus).shape
+    if release != "6.7":
+        return np.zeros(shape), np.zeros(shape)
+    regions = np.maximum(np.ceil(np.maximum(ws, rem) / (PAGE_BYTES * PAGES_PER_2MB)), 1.0)
+    touched = regions * -np.expm1(-(rem / PAGE_BYTES) / regions)
+    per_phase = p.trace_pages_per_install_phase
+    stall = p.vcpu_stop_cost_s * cpus + per_phase * p.trace_install_cost_s_per_page / cpus
+    tau = s.guest_slice_s
+    duration = touched * PTES_PER_TABLE / per_phase * (stall + tau)
+    loss = np.where(duration > 0, stall / (stall + tau), 0.0)
+    return np.broadcast_to(duration, shape) * 1.0, np.broadcast_to(loss, shape) * 1.0

@@ -21,8 +21,12 @@ import numpy as np
 from vcperf import _validate as v
 from vcperf.vmotion.core import Params, Settings, check_params, check_release, check_settings
 from vcperf.vmotion.memory import precopy
+from vcperf.vmotion.migration import precopy_guest_loss
+from vcperf.vmotion.switchover import _post_phase
 from vcperf.vmotion.trace import _trace_phase
 
+#: Loads on which each VM's delay area is tabulated (dense towards 1, where the drain time diverges).
+_U_GRID = np.unique(np.concatenate([np.linspace(0.0, 0.5, 41), 1.0 - np.geomspace(0.5, 1e-4, 160)]))
 #: Quadrature points over the load quantile of the other migrations sharing a VM and phase.
 _PAIR_POINTS = 32
 _TRIPLE_POINTS = 16
@@ -43,20 +47,24 @@ class TpcxSetup:
     load_variation: float
     response_time_s: float
     link_bps: float
+    tps_per_busy_vcpu: float = 0.0  # transactions per second per fully busy vCPU (0: a VM that dirties nothing)
+    working_set_fraction: float = 1.0  # writable working set as a share of the VM's memory
+    warmup_migrations: int = 0  # migrations that fill the idle node during warm-up (Figure 11: about 20)
+    nodes: int = 4  # cluster nodes
 
 
 def migration_delay_area_s2(memory_bytes, vcpus, utilization, release, link_bps, *, params: Params,
-                            settings: Settings):
+                            settings: Settings, dirty_rate_bytes_per_s=0.0, working_set_bytes=None):
     """Integral over time of the extra queueing delay one migration inflicts on a loaded VM (s^2).
 
     ``004_ea13268657e6b3b0.txt``, "Impact of vMotion Performance on TPCx-HCI".
 
-    Fluid queue of the VM's work: demand ``u`` (fraction of its vCPUs), capacity ``1 - trace_loss``
-    during the trace phase, full capacity during pre-copy (a lightly dirtying guest) and zero during
-    the switch-over stall ``S``. Trace phase with ``u > c``: backlog grows to ``Q = (u - c) T`` and
-    drains at ``1 - u``: area ``Q T / (2 c) + Q**2 / (2 (1 - u))``. Stall: arrivals wait the rest of
-    the stall, the work piled up (``u S``) drains at ``1 - u``: ``S**2 / 2 + (u S)**2 / (2 (1 - u))``.
-    Divided by the phase length this is the rise of the mean response time.
+    Fluid queue of the VM's work: demand ``u`` (fraction of its vCPUs); capacity ``1 - trace_loss``
+    during the trace phase, ``1 - precopy_loss`` during the pre-copy (trace fires, and SDPS when the
+    VM dirties memory faster than the link drains it) and zero during the switch-over stall ``S``
+    (which grows with what is left to send). A backlog built while capacity is below demand drains
+    at the spare capacity; arrivals during the stall wait out the stall and the backlog; what is
+    left drains at ``1 - u``. Divided by the phase length this is the rise of the mean response time.
 
     Parameters
     ----------
@@ -66,27 +74,60 @@ def migration_delay_area_s2(memory_bytes, vcpus, utilization, release, link_bps,
         Demand as a fraction of the VM's capacity, in [0, 1).
     release : {"6.7", "7.0u1"}
     link_bps : float
-        vMotion line rate (bit/s), > 0.
+        vMotion line rate (bit/s), > 0 (one vmknic).
     params : Params
     settings : Settings
+    dirty_rate_bytes_per_s : float or array_like
+        The VM's undisturbed dirty rate at this load (bytes/s), >= 0 (default 0: an idle memory).
+    working_set_bytes : float or array_like, optional
+        Writable working set (bytes), in [0, memory]; default the memory.
     """
     mem = v.positive("memory_bytes", memory_bytes)
     cpus = v.check_range("vcpus", vcpus, 1, 4096)
     u = v.fraction("utilization", utilization)
     check_release(release)
     v.positive("link_bps", link_bps)
+    d = v.nonneg("dirty_rate_bytes_per_s", dirty_rate_bytes_per_s)
     p, s = check_params(params), check_settings(settings)
+    ws = mem if working_set_bytes is None else v.nonneg("working_set_bytes", working_set_bytes)
+    ph = _phases(mem, cpus, d, np.minimum(ws, mem), release, link_bps, p, s)
+    return _delay_area(*ph, u)
+
+
+def _phases(mem, cpus, d, ws, release, link_bps, p: Params, s: Settings):
+    """(T_trace, c_trace, T_precopy, c_precopy, S) of one migration (arrays)."""
     tr = _trace_phase(mem, cpus, release, p, s)
-    stall = precopy(mem, 0.0, link_bps, release=release, params=p, settings=s).switchover_time_s
-    return _delay_area(tr.duration_s, tr.throughput_loss, stall, u)
+    pc = precopy(mem, d, link_bps, ws, cpus, release, params=p, settings=s)
+    c_pc = 1.0 - precopy_guest_loss(d, pc)
+    t4, loss4 = _post_phase(pc.switchover_bytes, np.broadcast_to(ws, pc.switchover_bytes.shape), cpus, release, p, s)
+    shape = pc.precopy_time_s.shape
+    return (np.broadcast_to(tr.duration_s, shape), 1.0 - np.broadcast_to(tr.throughput_loss, shape),
+            pc.precopy_time_s, np.maximum(c_pc, 1e-9), pc.switchover_time_s, t4, np.maximum(1.0 - loss4, 1e-9))
 
 
-def _delay_area(trace_s, trace_loss, stall_s, u):
-    c = 1.0 - trace_loss
-    q = np.maximum(u - c, 0.0) * trace_s
-    trace_area = q * trace_s / (2.0 * c) + q**2 / (2.0 * (1.0 - u))
-    stall_area = stall_s**2 / 2.0 + (u * stall_s) ** 2 / (2.0 * (1.0 - u))
-    return trace_area + stall_area
+def _delay_area(t1, c1, t2, c2, stall, t4, c4, u):
+    """Delay area of the fluid queue: trace (c1, t1), pre-copy (c2, t2), stall, post phase (c4, t4), drain."""
+    q = np.zeros(np.broadcast(t1, t2, stall, t4, u).shape)
+    area = np.zeros_like(q)
+    for t, c in ((t1, c1), (t2, c2)):
+        q, a = _degraded(q, t, np.maximum(c, 1e-9), u)
+        area = area + a
+    # stall: arrivals wait the rest of it plus the backlog
+    area = area + stall**2 / 2.0 + q * stall
+    q = q + u * stall
+    q, a = _degraded(q, t4, np.maximum(c4, 1e-9), u)
+    return area + a + q**2 / (2.0 * (1.0 - u))
+
+
+def _degraded(q, t, c, u):
+    """Backlog ``q`` (work-seconds) through ``t`` seconds at capacity ``c``: new backlog and delay area."""
+    grow = u >= c
+    with np.errstate(divide="ignore", invalid="ignore"):
+        t_drain = np.where(grow, np.inf, q / np.where(grow, 1.0, c - u))
+    drained = ~grow & (t_drain < t)
+    q_end = np.where(drained, 0.0, np.maximum(q + (u - c) * t, 0.0))
+    area = np.where(drained, q * np.minimum(t_drain, t) / (2.0 * c), (q + q_end) / 2.0 * t / c)
+    return q_end, area
 
 
 @dataclass(frozen=True)
@@ -148,8 +189,8 @@ def tpcx_monte_carlo(release, peak_utilization, setup: TpcxSetup, *, params: Par
     vm_idx = rng.integers(0, s.vms, shape)
     phase = rng.integers(0, s.phases, shape)
     u = peak * s.load_variation ** (-rng.random(shape))
-    tr, stall = _vm_phases(s, release, p, st)  # per VM, then gathered per migration
-    area = _delay_area(tr.duration_s[vm_idx], tr.throughput_loss[vm_idx], stall[vm_idx], u)
+    table = _area_table(s, release, p, st)  # per VM on the load grid, then read per migration
+    area = _area_at(table, vm_idx, u)
     # sum the delays of migrations of the same VM in the same phase of the same run
     cell = (np.arange(n_runs)[:, None] * s.vms + vm_idx) * s.phases + phase
     rise = np.bincount(cell.ravel(), weights=area.ravel(), minlength=n_runs * s.vms * s.phases) / s.phase_s
@@ -170,9 +211,11 @@ def tpcx_longest_delay_s(release, peak_utilization, setup: TpcxSetup, *, params:
     check_release(release)
     u = float(v.check_range("peak_utilization", peak_utilization, 0.0, 1.0, lo_open=True, hi_open=True))
     p, st = check_params(params), check_settings(settings)
-    tr, stall = _vm_phases(_check_setup(setup), release, p, st)
-    backlog = np.maximum(u - (1.0 - tr.throughput_loss), 0.0) * tr.duration_s
-    return float(np.max(np.maximum(backlog, stall)))
+    s = _check_setup(setup)
+    t1, c1, t2, c2, stall, _, _ = _vm_phases(s, release, p, st, u)
+    q1, _ = _degraded(np.zeros_like(t1), t1, c1, u)
+    q2, _ = _degraded(q1, t2, c2, u)
+    return float(np.max(np.maximum(q1, q2 + stall)))
 
 
 def _check_setup(setup) -> TpcxSetup:
@@ -182,11 +225,48 @@ def _check_setup(setup) -> TpcxSetup:
     return setup
 
 
-def _vm_phases(s: TpcxSetup, release, p: Params, st: Settings):
-    """Trace phase and switch-over stall of every VM of the experiment (a lightly dirtying guest)."""
-    tr = _trace_phase(s.memory_bytes, s.vcpus, release, p, st)
-    stall = precopy(s.memory_bytes, 0.0, s.link_bps, release=release, params=p, settings=st).switchover_time_s
-    return tr, stall
+def _dirty_rate(s: TpcxSetup, u, p: Params):
+    """Undisturbed dirty rate of each VM at load ``u``: busy vCPUs x transactions per busy vCPU x bytes each."""
+    return u * s.vcpus * s.tps_per_busy_vcpu * p.dirty_bytes_per_transaction
+
+
+def _vm_phases(s: TpcxSetup, release, p: Params, st: Settings, u):
+    """Trace, pre-copy and stall of every VM of the experiment at load ``u`` (its own dirty rate)."""
+    d = _dirty_rate(s, u, p)
+    return _phases(s.memory_bytes, s.vcpus, d, s.working_set_fraction * s.memory_bytes, release, s.link_bps, p, st)
+
+
+def _area_table(s: TpcxSetup, release, p: Params, st: Settings):
+    """Delay area of every VM (rows) on the load grid :data:`_U_GRID`, made non-decreasing in the load."""
+    u = _U_GRID[None, :]
+    d = u * s.vcpus[:, None] * s.tps_per_busy_vcpu * p.dirty_bytes_per_transaction
+    mem = s.memory_bytes[:, None]
+    ph = _phases(mem, s.vcpus[:, None], d, s.working_set_fraction * mem, release, s.link_bps, p, st)
+    return np.maximum.accumulate(_delay_area(*ph, u), axis=1)
+
+
+def _area_at(table, rows, u):
+    """Delay area of VM ``rows`` at loads ``u`` (same shape): log-linear interpolation in the table."""
+    g = _U_GRID
+    k = np.clip(np.searchsorted(g, u), 1, g.size - 1)
+    w = (u - g[k - 1]) / (g[k] - g[k - 1])
+    la = np.log(table)
+    return np.exp(la[rows, k - 1] * (1.0 - w) + la[rows, k] * w)
+
+
+def _p_exceed(table, area_s2, peak, log_var):
+    """P(delay area of one migration > area_s2) for u = peak x variation**-r, r ~ U(0, 1); rows = VMs."""
+    target = np.broadcast_to(area_s2, (table.shape[0],) + np.shape(area_s2)[1:]) if np.ndim(area_s2) else \
+        np.full(table.shape[0], float(area_s2))
+    flat = target.reshape(table.shape[0], -1)
+    la = np.log(table)
+    u = np.empty_like(flat)
+    for i in range(table.shape[0]):
+        u[i] = np.interp(np.log(np.maximum(flat[i], 1e-300)), la[i], _U_GRID, right=1.0)
+    u = u.reshape(target.shape)
+    p = np.clip(np.log(peak / np.maximum(u, 1e-300)) / log_var, 0.0, 1.0)
+    a0 = table[:, 0].reshape((-1,) + (1,) * (target.ndim - 1))
+    return np.where(target <= a0, 1.0, p)
 
 
 def _rise_limit_s(s: TpcxSetup) -> float:
@@ -209,26 +289,6 @@ class TpcxExpectation:
     def expected_invalid_runs(self, runs: int) -> float:
         """Mean number of invalid runs among ``runs``."""
         return self.invalid_run_probability * v.integer("runs", runs, 1)
-
-
-def _u_star(trace_s, trace_loss, stall_s, area_s2):
-    """Load at which one migration's delay area reaches ``area_s2`` (bisection; area rises with u)."""
-    lo = np.zeros(np.broadcast(trace_s, area_s2).shape)
-    hi = np.full_like(lo, 1.0 - 1e-12)
-    for _ in range(52):
-        mid = 0.5 * (lo + hi)
-        below = _delay_area(trace_s, trace_loss, stall_s, mid) < area_s2
-        lo = np.where(below, mid, lo)
-        hi = np.where(below, hi, mid)
-    return 0.5 * (lo + hi)
-
-
-def _p_exceed(trace_s, trace_loss, stall_s, area_s2, peak, log_var):
-    """P(delay area of one migration > area_s2) for a load u = peak x variation**-r, r ~ U(0, 1)."""
-    a0 = _delay_area(trace_s, trace_loss, stall_s, 0.0)
-    u = _u_star(trace_s, trace_loss, stall_s, np.maximum(area_s2, a0))
-    p = np.clip(np.log(peak / np.maximum(u, 1e-300)) / log_var, 0.0, 1.0)
-    return np.where(area_s2 <= a0, 1.0, p)
 
 
 def tpcx_expected(release, peak_utilization, setup: TpcxSetup, *, params: Params,
@@ -257,18 +317,18 @@ def tpcx_expected(release, peak_utilization, setup: TpcxSetup, *, params: Params
     peak = float(v.check_range("peak_utilization", peak_utilization, 0.0, 1.0, lo_open=True, hi_open=True))
     p, st = check_params(params), check_settings(settings)
     s = _check_setup(setup)
-    tr, stall = _vm_phases(s, release, p, st)
-    T, loss, S = tr.duration_s[:, None], tr.throughput_loss[:, None], stall[:, None]
+    table = _area_table(s, release, p, st)
+    rows = np.arange(s.vms)[:, None]
     limit = _rise_limit_s(s) * s.phase_s
     log_var = math.log(s.load_variation)
-    f1 = _p_exceed(T[:, 0], loss[:, 0], S[:, 0], limit, peak, log_var)
+    f1 = _p_exceed(table, limit, peak, log_var)
     r2 = (np.arange(_PAIR_POINTS) + 0.5) / _PAIR_POINTS
-    a2 = _delay_area(T, loss, S, peak * s.load_variation ** -r2[None, :])
-    f2 = _p_exceed(T, loss, S, limit - a2, peak, log_var).mean(axis=1)
+    a2 = _area_at(table, rows, np.broadcast_to(peak * s.load_variation ** -r2[None, :], (s.vms, _PAIR_POINTS)))
+    f2 = _p_exceed(table, limit - a2, peak, log_var).mean(axis=1)
     r3 = (np.arange(_TRIPLE_POINTS) + 0.5) / _TRIPLE_POINTS
-    a3 = _delay_area(T, loss, S, peak * s.load_variation ** -r3[None, :])
+    a3 = _area_at(table, rows, np.broadcast_to(peak * s.load_variation ** -r3[None, :], (s.vms, _TRIPLE_POINTS)))
     pair = (a3[:, :, None] + a3[:, None, :]).reshape(s.vms, -1)
-    f3 = _p_exceed(T, loss, S, limit - pair, peak, log_var).mean(axis=1)
+    f3 = _p_exceed(table, limit - pair, peak, log_var).mean(axis=1)
     cells = s.vms * s.phases
     m = s.migrations_per_run
     q = 1.0 / cells
@@ -278,3 +338,69 @@ def tpcx_expected(release, peak_utilization, setup: TpcxSetup, *, params: Params
     log_ok = s.phases * np.sum(np.log1p(-np.minimum(p_cell, 1.0 - 1e-15)))
     return TpcxExpectation(release=release, failed_checks_per_run=failed,
                            invalid_run_probability=max(0.0, float(-np.expm1(log_ok))))
+
+
+@dataclass(frozen=True)
+class TpcxProfile:
+    """Modelled Figure 11: per minute of a TPCx-HCI run (warm-up first), migrations and throughput."""
+
+    release: str
+    minute: np.ndarray  # start of each 1-minute bin (min)
+    migrations: np.ndarray  # migrations started in the bin (expected)
+    throughput_share: np.ndarray  # cluster throughput as a share of the undisturbed load
+    warmup_min: float
+
+
+def tpcx_profile(release, peak_utilization, setup: TpcxSetup, *, params: Params, settings: Settings,
+                 warmup_s: float | None = None) -> TpcxProfile:
+    """Figure 11 as a model: migrations per minute and the cluster throughput they cost.
+
+    ``004_ea13268657e6b3b0.txt``, "Dependence of TPCx-HCI on DRS and vMotion" (Figure 11): about 20
+    migrations move VMs to the idle node half-way through the warm-up; then the load changes every
+    12 minutes and DRS rebalances, ten times, 158 migrations in the run (here 15.8 per change). The
+    warm-up length is not printed (default: one 12-minute phase, an assumption). DRS runs one
+    migration per source node at a time (an assumption; 4 nodes), each lasting the mean
+    :func:`vcperf.vmotion.migrate` time of the VM types at the typical load ``peak / sqrt(16)``; the
+    migrations of a burst are spread evenly over it. Throughput: each migration costs its VM
+    ``average_loss x migration time x busy vCPUs`` of work, against the cluster's busy vCPUs.
+
+    Parameters
+    ----------
+    release : {"6.7", "7.0u1"}
+    peak_utilization : float
+        Highest VM load, in (0, 1) (calibrated: ``params.tpcx.peak_vm_utilization``).
+    setup : TpcxSetup
+    params, settings
+    warmup_s : float, optional
+        Warm-up length (s), > 0; default one phase.
+    """
+    from vcperf.vmotion.migration import migrate
+
+    check_release(release)
+    peak = float(v.check_range("peak_utilization", peak_utilization, 0.0, 1.0, lo_open=True, hi_open=True))
+    p, st = check_params(params), check_settings(settings)
+    s = _check_setup(setup)
+    warm = s.phase_s if warmup_s is None else float(v.positive("warmup_s", warmup_s))
+    u = peak / math.sqrt(s.load_variation)
+    tps = np.maximum(u * s.vcpus * s.tps_per_busy_vcpu, 1e-9)
+    m = migrate(s.memory_bytes, s.vcpus, s.working_set_fraction * s.memory_bytes, tps, release, s.link_bps,
+                params=p, settings=st)
+    mean_t = float(np.mean(m.migration_time_s))
+    lost_per_migration = float(np.mean(m.average_loss * m.migration_time_s * u * s.vcpus))
+    cluster_work_per_s = float(np.sum(u * s.vcpus))
+    total_s = warm + s.phases * s.phase_s
+    minutes = np.arange(0.0, total_s / 60.0)
+    counts = np.zeros(minutes.size)
+    bursts = [(warm / 2.0, float(s.warmup_migrations))]
+    per_change = s.migrations_per_run / s.phases
+    bursts += [(warm + k * s.phase_s, per_change) for k in range(s.phases)]
+    for start, n in bursts:
+        if n <= 0:
+            continue
+        length = max(math.ceil(n / s.nodes) * mean_t, 1e-9)
+        lo = (minutes * 60.0 - start).clip(0.0, length)
+        hi = (minutes * 60.0 + 60.0 - start).clip(0.0, length)
+        counts += n * (hi - lo) / length
+    share = 1.0 - counts * lost_per_migration / (cluster_work_per_s * 60.0)
+    return TpcxProfile(release=release, minute=minutes, migrations=counts, throughput_share=np.clip(share, 0.0, 1.0),
+                       warmup_min=warm / 60.0)

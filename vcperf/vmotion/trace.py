@@ -14,7 +14,6 @@ from vcperf.vmotion.core import (
     PAGE_BYTES,
     PAGES_PER_1GB,
     PAGES_PER_2MB,
-    PTES_PER_TABLE,
     Params,
     Settings,
     check_params,
@@ -44,8 +43,10 @@ def trace_phase(memory_bytes, vcpus, release, *, params: Params, settings: Setti
     phase the guest is stalled ``s = c_stop V + P c_install / V``: loss ``s / (s + tau)``, duration
     ``N / P (s + tau)``. The stall is smallest at ``V = sqrt(P c_install / c_stop)``; above it the
     stop of ever more vCPUs dominates (the paper's large-VM problem). 7.0 U1 (loose): one trace per
-    1 GB region installed by one vCPU while the others run (lazy TLB flush): loss ``1 / V`` for
-    ``ceil(M / 1 GiB) c_install``.
+    1 GB region, ``w = ceil(M / 1 GiB) c_install`` of work on one vCPU while the others run (lazy TLB
+    flush); like 6.7 it hands its vCPU back to the guest for a slice ``tau`` after each batch of
+    ``P`` traces, so the phase lasts ``w + ceil(N / P) tau`` and the VM loses ``w / duration / V``
+    (below 1 even for one vCPU).
 
     Parameters
     ----------
@@ -75,8 +76,10 @@ def _trace_phase(mem, cpus, release, p: Params, s: Settings) -> TracePhase:
         duration = traces / per_phase * (stall + tau)
     else:
         traces = np.ceil(mem / (PAGE_BYTES * PAGES_PER_1GB))
-        loss = 1.0 / cpus
-        duration = traces * p.trace_install_cost_s_per_page
+        work = traces * p.trace_install_cost_s_per_page
+        chunks = np.ceil(traces / p.trace_pages_per_install_phase)
+        duration = work + chunks * tau
+        loss = work / duration / cpus
     b = np.broadcast(mem, cpus).shape
     return TracePhase(np.broadcast_to(duration, b) * 1.0, np.broadcast_to(loss, b) * 1.0,
                       np.broadcast_to(traces, b) * 1.0)
@@ -89,11 +92,15 @@ def precopy_trace_loss(dirty_rate_bytes_per_s, vcpus, working_set_bytes, precopy
     ``004_ea13268657e6b3b0.txt``, Figure 7 text (the ~30 % pre-copy drop on 6.7) and "Large Trace
     Install" (the 1 GB -> 2 MB -> 4 KB split on a trace fire).
 
-    Every first write to a traced 4 KB page fires. 6.7 re-installs the trace of each re-sent page
-    with a stop of all vCPUs (``c_stop V`` of stall per fire); 7.0 U1 handles the fire on the
-    faulting vCPU alone (``c_stop`` of one vCPU, i.e. ``c_stop / V`` of the VM) plus the one-time
-    split of each 1 GB trace into 512 2 MB traces and of each 2 MB trace into 512 4 KB traces
-    (``512 c_install`` each) over the working set, spread over the pre-copy. A slowed guest fires
+    Every first write to a traced 4 KB page fires, and vMotion re-installs the trace of each page it
+    re-sends. 6.7 re-installs with the same stop-based phases as the initial trace: a page's share
+    of a phase stall is ``(c_stop V + P c_install / V) / P``; 7.0 U1 handles the fire and re-installs
+    on the faulting vCPU alone (``c_install`` of one vCPU, i.e. ``c_install / V`` of the VM) plus the one-time
+    split of each 1 GB trace into 512 2 MB traces and of each 2 MB trace into 512 4 KB traces over
+    the working set, spread over the pre-copy. A split fills one new page table: it is charged one
+    ``c_install`` (the seed: the extra trace-fire work is "negligible compared to the savings from
+    the trace-install path"; charging 512 installs per split made it cost a 12-vCPU VM a fifth of its
+    throughput, against the text). A slowed guest fires
     less: with ``a`` the loss of an undisturbed guest, the loss is ``a / (1 + a)``.
 
     Parameters
@@ -120,10 +127,12 @@ def precopy_trace_loss(dirty_rate_bytes_per_s, vcpus, working_set_bytes, precopy
 def _precopy_loss_from_rate(d0, cpus, ws, t, release, p: Params):
     fires_per_s = d0 / PAGE_BYTES
     if release == "6.7":
-        a = fires_per_s * p.vcpu_stop_cost_s * cpus
+        per_phase = p.trace_pages_per_install_phase
+        a = fires_per_s * (p.vcpu_stop_cost_s * cpus + per_phase * p.trace_install_cost_s_per_page / cpus) / per_phase
     else:
         splits = (np.minimum(fires_per_s * t, np.ceil(ws / (PAGE_BYTES * PAGES_PER_2MB)))
                   + np.minimum(fires_per_s * t, np.ceil(ws / (PAGE_BYTES * PAGES_PER_1GB))))
-        work = fires_per_s * p.vcpu_stop_cost_s + splits * PTES_PER_TABLE * p.trace_install_cost_s_per_page / t
+        c = p.trace_install_cost_s_per_page
+        work = fires_per_s * c + splits * c / t
         a = work / cpus
     return a / (1.0 + a)

@@ -1,0 +1,131 @@
+"""Memory transfer: vMotion streams (one CPU-bound worker each) over the vMotion NICs (``004_ea13268657e6b3b0.txt``).
+
+The seed's testbed (Test Configuration) runs "4 vmkernel NICs with each vmkernel NIC using a unique
+40GbE network adapter". vMotion opens one TCP connection (stream) per vmknic and one worker thread
+per stream; a worker is one CPU core, so a stream moves at most ``stream_bytes_per_cpu_s`` bytes per
+second however fast the NIC is (VMware KB 323379: one vmknic on a 40GbE NIC peaks at 18 Gb/s because
+the worker saturates its core; ``data/vmotion2020/external_vmotion_streams.csv``). The migration's
+rate is the smaller of the NICs' TCP goodput (line rate x :data:`vcperf.network.TCP_PAYLOAD_FRACTION`,
+shared fairly by concurrent migrations) and the sum over its streams of each stream's ceiling: the
+CPU ceiling (with any extra CPU per byte: encryption, destination zeroing) and the TCP window limit
+``rwnd / RTT`` (:func:`vcperf.network.tcp_throughput_bps`).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from vcperf import _validate as v
+from vcperf import network
+from vcperf.vmotion.core import check_release
+
+#: Streams per vmknic by release. The seed (7.0 U1) and 6.7 open one stream per vmknic: more
+#: streams per vmknic came with 7.0 U2 (after the seed), so both studied releases use 1.
+DEFAULT_STREAMS_PER_VMKNIC = {"6.7": 1, "7.0u1": 1}
+#: Longest round-trip time vSphere supports for (long-distance) vMotion, s (vSphere documentation,
+#: "Round-Trip Time for Long-Distance vMotion Migration"); the upper end of the what-if ranges.
+MAX_SUPPORTED_RTT_S = 0.150
+
+
+def streams(n_vmknics=1, streams_per_vmknic=None, release="7.0u1"):
+    """Number of vMotion streams: vmknics x streams per vmknic (default: the release's, 1)."""
+    check_release(release)
+    nics = v.check_range("n_vmknics", n_vmknics, 1, 64)
+    per = (DEFAULT_STREAMS_PER_VMKNIC[release] if streams_per_vmknic is None
+           else v.check_range("streams_per_vmknic", streams_per_vmknic, 1, 64))
+    return np.floor(nics) * np.floor(per)
+
+
+def stream_rate_bytes_per_s(stream_bytes_per_cpu_s=np.inf, extra_cpu_s_per_byte=0.0, rtt_s=0.0,
+                            link_bps=np.inf, rwnd_bytes=network.DEFAULT_RWND_BYTES):
+    """Ceiling of one vMotion stream (bytes/s): its CPU-bound worker and its TCP window.
+
+    One worker core spends ``1 / stream_bytes_per_cpu_s + extra_cpu_s_per_byte`` CPU-seconds per
+    byte (extra: encryption, destination zeroing), so it moves at most the inverse of that per
+    second. Its TCP connection carries at most ``rwnd / RTT`` (the window/BDP limit,
+    :func:`vcperf.network.tcp_throughput_bps` with ``bandwidth = link_bps``).
+
+    Parameters
+    ----------
+    stream_bytes_per_cpu_s : float or array_like
+        Bytes one worker core moves per CPU-second with no extra work, > 0 (``inf``: not CPU-bound).
+    extra_cpu_s_per_byte : float or array_like
+        Extra CPU-seconds per byte on the stream's worker, >= 0.
+    rtt_s : float or array_like
+        Round-trip time between the hosts (s), in [0, 10].
+    link_bps : float or array_like
+        Line rate the stream could at most use (bit/s), > 0.
+    rwnd_bytes : float
+        TCP receive window (default :data:`vcperf.network.DEFAULT_RWND_BYTES`).
+    """
+    r = v.check_range("stream_bytes_per_cpu_s", stream_bytes_per_cpu_s, 0.0, np.inf, lo_open=True)
+    extra = v.nonneg("extra_cpu_s_per_byte", extra_cpu_s_per_byte)
+    rtt = v.check_range("rtt_s", rtt_s, 0.0, 10.0)
+    link = v.check_range("link_bps", link_bps, 0.0, np.inf, lo_open=True)
+    with np.errstate(divide="ignore"):
+        cpu = 1.0 / (1.0 / r + extra)
+    finite_link = np.where(np.isfinite(link), link, 1e18)
+    window = network.tcp_throughput_bps(finite_link, rtt, rwnd_bytes=rwnd_bytes) / 8.0
+    return np.minimum(cpu, window)
+
+
+def transfer_rate_bytes_per_s(link_bps, *, n_streams=1.0, stream_bytes_per_cpu_s=np.inf,
+                              extra_cpu_s_per_byte=0.0, rtt_s=0.0, concurrent=1.0,
+                              rwnd_bytes=network.DEFAULT_RWND_BYTES):
+    """Goodput (bytes/s) of one migration: streams x stream ceiling, at most its share of the NICs.
+
+    ``min(link_bps / 8 x TCP_PAYLOAD_FRACTION / concurrent, n_streams x stream ceiling)`` with the
+    stream ceiling of :func:`stream_rate_bytes_per_s`. ``concurrent`` migrations share the NICs
+    fairly (each gets ``1 / concurrent`` of the goodput unless its own streams cap it lower). With
+    the defaults (one stream, no CPU ceiling, RTT 0, alone) it is the link's TCP goodput.
+
+    Parameters
+    ----------
+    link_bps : float or array_like
+        Aggregate line rate of the vMotion NICs (bit/s), > 0 (testbed: 4 x 40 GbE).
+    n_streams : float or array_like
+        vMotion streams of the migration (vmknics x streams per vmknic, :func:`streams`), >= 1.
+    stream_bytes_per_cpu_s : float or array_like
+        CPU ceiling of one stream's worker (bytes per CPU-second of one core), > 0.
+    extra_cpu_s_per_byte : float or array_like
+        Extra worker CPU per byte (encryption; 6.7 destination zeroing in round 0), >= 0.
+    rtt_s : float or array_like
+        Round-trip time (s), in [0, 10].
+    concurrent : float or array_like
+        Migrations sharing the NICs at the same time, >= 1.
+    rwnd_bytes : float
+        TCP receive window per stream.
+    """
+    bps = v.positive("link_bps", link_bps)
+    n = v.check_range("n_streams", n_streams, 1, 4096)
+    k = v.check_range("concurrent", concurrent, 1, 4096)
+    share = bps / 8.0 * network.TCP_PAYLOAD_FRACTION / k
+    per_stream = stream_rate_bytes_per_s(stream_bytes_per_cpu_s, extra_cpu_s_per_byte, rtt_s, bps, rwnd_bytes)
+    return np.minimum(share, n * per_stream)
+
+
+def evacuation_time_s(n_vms, concurrent, migration_time_s_at):
+    """Time to migrate ``n_vms`` identical VMs off a host, ``concurrent`` at a time (s).
+
+    ``n = q k + r``: ``q`` waves of ``k`` migrations sharing the NICs, then one wave of ``r``.
+    ``migration_time_s_at(j)`` returns the migration time of one VM when ``j`` migrate at once
+    (e.g. a :func:`vcperf.vmotion.migrate` with ``concurrent=j``).
+
+    Parameters
+    ----------
+    n_vms : int
+        VMs to move, >= 1.
+    concurrent : int
+        Migrations at a time, in [1, n_vms].
+    migration_time_s_at : callable
+        ``j -> seconds`` for ``j`` concurrent migrations.
+    """
+    n = v.integer("n_vms", n_vms, 1, 100000)
+    k = v.integer("concurrent", concurrent, 1, n)
+    if not callable(migration_time_s_at):
+        raise ValueError(f"migration_time_s_at must be callable; got {type(migration_time_s_at).__name__}")
+    q, r = divmod(n, k)
+    total = q * float(migration_time_s_at(k))
+    if r:
+        total += float(migration_time_s_at(r))
+    return total
