@@ -175,7 +175,7 @@ def tcp_throughput_bps(
     rwnd = v.positive("rwnd_bytes", rwnd_bytes)
     rto = _rto_s(rtt, v.nonneg("min_rto_s", min_rto_s))
     b = v.positive("packets_per_ack", packets_per_ack)
-    with np.errstate(divide="ignore"):
+    with np.errstate(divide="ignore", over="ignore"):  # a subnormal RTT gives an infinite window: right
         window_bps = np.where(rtt > 0, 8.0 * rwnd / np.where(rtt > 0, rtt, 1.0), np.inf)
         denom = rtt * np.sqrt(2.0 * b * p / 3.0) + rto * np.minimum(
             1.0, 3.0 * np.sqrt(3.0 * b * p / 8.0)

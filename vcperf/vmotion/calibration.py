@@ -20,7 +20,7 @@ from dataclasses import replace
 
 import numpy as np
 
-from vcperf import data
+from vcperf import data, protocol
 from vcperf.protocol import Target
 from vcperf.vmotion.core import RELEASES, STUDY, Params, Settings, TpcxParams, Workload, vm_memory_bytes
 from vcperf.vmotion.memory import DEFAULT_MAX_ROUNDS, DEFAULT_SDPS_FRACTION, PrecopyResult, precopy
@@ -457,14 +457,7 @@ def calibrate(fit_on=None) -> Params:
     ValueError
         For an unknown key or a ``bound`` target (an inequality is checked, not fitted).
     """
-    keys = FIT_KEYS if fit_on is None else tuple(fit_on)
-    bad = [k for k in keys if k not in _BY_KEY]
-    if bad:
-        raise ValueError(f"fit_on must be target keys of {STUDY} ({sorted(_BY_KEY)}); got {bad}")
-    bounds = [k for k in keys if _BY_KEY[k].role == "bound"]
-    if bounds:
-        raise ValueError(f"fit_on must not contain bound targets (checked, not fitted); got {bounds}")
-    return _calibrate(tuple(sorted(set(keys))))
+    return _calibrate(protocol.resolve_fit_on(STUDY, _BY_KEY.values(), fit_on))
 
 
 def calibrated() -> Params:
