@@ -359,8 +359,9 @@ def _bounds(value: np.ndarray, sd: np.ndarray, interval: float):
     z = NormalDist().inv_cdf(0.5 + interval / 2.0)
     pos = value > 0
     rel = np.divide(sd, value, out=np.zeros_like(sd, dtype=float), where=pos)
-    low = np.where(pos, value * np.exp(-z * rel), value - z * sd)
-    high = np.where(pos, value * np.exp(z * rel), value + z * sd)
+    with np.errstate(over="ignore"):  # a band wider than floats can hold is infinite: shown as such
+        low = np.where(pos, value * np.exp(-z * rel), value - z * sd)
+        high = np.where(pos, value * np.exp(z * rel), value + z * sd)
     return low, high
 
 
