@@ -359,9 +359,12 @@ def _bounds(value: np.ndarray, sd: np.ndarray, interval: float):
     z = NormalDist().inv_cdf(0.5 + interval / 2.0)
     pos = value > 0
     rel = np.divide(sd, value, out=np.zeros_like(sd, dtype=float), where=pos)
-    with np.errstate(over="ignore"):  # a band wider than floats can hold is infinite: shown as such
+    with np.errstate(over="ignore"):
         low = np.where(pos, value * np.exp(-z * rel), value - z * sd)
         high = np.where(pos, value * np.exp(z * rel), value + z * sd)
+    # A band wider than floats can hold says nothing: no interval (NaN), never a band that covers anything.
+    finite = np.isfinite(low) & np.isfinite(high)
+    low, high = np.where(finite, low, np.nan), np.where(finite, high, np.nan)
     return low, high
 
 
