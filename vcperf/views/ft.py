@@ -476,14 +476,15 @@ def figure11_brokerage_throughput(fid):
     off, on = r.throughput_off_per_s, r.throughput_on_per_s
     fig, ax = _figure((6.8, 3.9))
     ax.bar([0, 1], [off, on], 0.55, color=[OFF, ON])
-    _errorbar(ax, 1, on, _interval(row, off, on))
+    yerr = _interval(row, off, on)
+    _errorbar(ax, 1, on, yerr)
     _mark(ax, 1, off * row["paper_value"], row["relation"],
           f"paper: reduced throughput, below FT off ({'pass' if row['passed'] else 'FAIL'})")
     ax.set_xticks([0, 1], ["FT off", "FT on"])
     ax.set_xlim(-0.6, 1.6)
     ax.set_ylabel("transactions per second (model)")
     _headroom(ax)
-    _values(ax, [0, 1], [off, on], "{:,.0f}/s")
+    _values(ax, [0, 1], [off, on], "{:,.0f}/s", tops=[off, on + (yerr[1][0] if yerr else 0.0)])
     _legend_outside(ax)
     _caption(ax, f"FT on / FT off = {r.throughput_ratio:.2f}: 80 connections, no think time, 4 vCPUs at 60 % "
                  f"FT off; every transaction's buffer-pool pages ship at the checkpoint (assumed, not printed)",
