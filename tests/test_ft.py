@@ -659,3 +659,14 @@ def test_whatif_readout_is_formatted_for_people(views):
     assert views.format_duration_s(552.95) == "9.2 min"
     assert views.format_duration_s(33177) == "9.2 h"
     assert views.format_rate_bps(2.85e9) == "2.85 Gbit/s"
+
+
+def test_whatif_panel_readout_wraps_and_follows_the_controls(views):
+    ipywidgets = pytest.importorskip("ipywidgets")
+
+    panel = views.whatif()
+    html = [c for c in panel.children if isinstance(c, ipywidgets.HTML)]
+    assert len(html) == 1 and "white-space: normal" in html[0].value
+    before = html[0].value
+    panel.children[0].value = 25.0  # FT link Gbps
+    assert html[0].value != before and "25 Gbit/s" in html[0].value
