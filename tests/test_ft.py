@@ -1,6 +1,8 @@
 """Mechanism, fidelity and bad-input tests for vcperf.ft (FT study, 002_1123405df89c1006.txt)."""
 
 
+import re
+
 import numpy as np
 import pytest
 
@@ -465,3 +467,206 @@ def test_property_closed_loop_monotone_and_utilisation(rtt, drtt, link, dlink, d
         # vCPU utilisation under FT: run time share needed <= 1
         assert r.throughput_on_per_s * 0.005 / 4 / r.run_fraction <= 1 + 1e-9
         assert r.cpu_utilization_off <= 1
+
+
+# --------------------------------------------------------------------------------------------
+# Paper figures (views): the paper's structure, paper beside model, nothing clipped
+# --------------------------------------------------------------------------------------------
+
+
+def _layout_problems(fig):
+    """What a reader would see wrong at the saved size: anything outside the figure, legends over data."""
+    fig.canvas.draw()
+    r = fig.canvas.get_renderer()
+    problems = []
+    tight = fig.get_tightbbox(r)  # inches: every drawn text, tick label, legend, title
+    w, h = fig.get_size_inches()
+    tol = 1.5 / fig.dpi
+    if tight.x0 < -tol or tight.y0 < -tol or tight.x1 > w + tol or tight.y1 > h + tol:
+        problems.append(f"clipped: drawn extent {tight.bounds} beyond the {w}x{h} in figure")
+    legends = [*fig.legends, *(ax.get_legend() for ax in fig.axes if ax.get_legend() is not None)]
+    for leg in legends:
+        lb = leg.get_window_extent(r)
+        for ax in fig.axes:
+            inter = lb.intersection(lb, ax.bbox)
+            if inter is not None and inter.width > 1 and inter.height > 1:
+                problems.append(f"legend over the data of {ax.get_title() or ax.get_ylabel()!r}")
+    return problems
+
+
+@pytest.fixture(scope="module")
+def fid():
+    from vcperf import fidelity
+
+    return fidelity.table([ft.STUDY])
+
+
+@pytest.fixture(scope="module")
+def views():
+    import matplotlib
+
+    matplotlib.use("Agg")
+    from vcperf.views import ft as views
+
+    return views
+
+
+def test_every_paper_figure_2_to_14_has_a_view_named_as_in_the_paper(views):
+    numbers = sorted(int(name[6:8]) for name in views.FIGURES)
+    assert numbers == list(range(2, 15))
+    # the view's name is the data table's name (data/ft2016/figureNN_*.csv)
+    assert set(views.FIGURES) == {p.stem for p in (data.DATA_DIR / ft.STUDY).glob("figure*.csv")}
+
+
+@pytest.mark.parametrize("name", [f"figure{n:02d}" for n in range(2, 15)])
+def test_paper_figure_layout_paper_markers_and_intervals(views, fid, name):
+    import matplotlib.pyplot as plt
+    from matplotlib.container import BarContainer, ErrorbarContainer
+
+    key = next(k for k in views.FIGURES if k.startswith(name))
+    fig = views.FIGURES[key](fid)
+    try:
+        assert _layout_problems(fig) == []
+        assert fig.get_suptitle().startswith(f"Figure {int(name[6:])}."), "the paper's caption as the title"
+        bars = [c for ax in fig.axes for c in ax.containers if isinstance(c, BarContainer)]
+        assert bars, "the model is drawn as bars"
+        # paper values as black markers, labelled "paper..."
+        paper = [ln for ax in fig.axes for ln in ax.get_lines()
+                 if ln.get_label().startswith("paper") and ln.get_color() == "black" and ln.get_marker() != "None"]
+        assert paper, "the seed's value or statement is drawn as a marker"
+        # every ledger row of this figure with an interval is an error bar
+        rows = fid[(fid["source"].str.contains(name)) & (fid["kind"] != "loo") & fid["model_low"].notna()]
+        errbars = [c for ax in fig.axes for c in ax.containers if isinstance(c, ErrorbarContainer)]
+        if len(rows):
+            assert errbars, f"{name}: the ledger's 90 % interval is drawn"
+    finally:
+        plt.close(fig)
+
+
+def test_figure02_has_ft_off_on_bars_per_vcpu_configuration(views, fid):
+    import matplotlib.pyplot as plt
+
+    fig = views.figure02_kernel_compile(fid)
+    try:
+        ax = fig.axes[0]
+        heights = [[p.get_height() for p in c] for c in ax.containers]
+        off, on = np.array(heights[0]), np.array(heights[1])
+        assert off.size == on.size == len(ft.testbed().kernel_compile_vcpus) == 3
+        assert np.all(on > off) and np.all(np.diff(off) < 0)  # FT adds time; more vCPUs compile faster
+        np.testing.assert_allclose(on - off, ft.kernel_compile_values().increase_s)
+        labels = [t.get_text() for t in ax.get_xticklabels()]
+        assert labels == ["1 vCPU", "2 vCPUs", "4 vCPUs"]
+        # the paper's 7 s is drawn at the mean bar of the right panel
+        marker = [ln for ln in fig.axes[1].get_lines() if ln.get_label().startswith("paper")][0]
+        assert marker.get_ydata()[0] == pytest.approx(7.0)
+    finally:
+        plt.close(fig)
+
+
+def test_figure06_draws_every_appendix_b_access_pattern(views, fid):
+    import matplotlib.pyplot as plt
+
+    fig = views.figure06_iometer_throughput(fid)
+    try:
+        n = len(ft.testbed().iometer_patterns)
+        assert n == 5
+        ratios = [p.get_height() for p in fig.axes[1].containers[0]]
+        np.testing.assert_allclose(ratios, list(ft.iometer_ratios().values()))
+        # writes are mirrored over the FT link: they lose more than reads of the same size
+        r = ft.iometer_ratios()
+        assert r[("2KB", 1.0)] < r[("2KB", 0.0)] and r[("64KB", 1.0)] < r[("64KB", 0.0)]
+    finally:
+        plt.close(fig)
+
+
+@pytest.mark.parametrize("fn", ["figure07_swingbench_throughput", "figure09_dvdstore_throughput",
+                                "figure10_dvdstore_response_time"])
+def test_database_figures_show_each_vcpu_configuration(views, fid, fn):
+    import matplotlib.pyplot as plt
+
+    fig = getattr(views, fn)(fid)
+    try:
+        ax = fig.axes[0]
+        assert [t.get_text() for t in ax.get_xticklabels()] == ["1 vCPU", "2 vCPUs", "4 vCPUs"]
+        off = np.array([p.get_height() for p in ax.containers[0]])
+        on = np.array([p.get_height() for p in ax.containers[1]])
+        if "response" in fn:
+            assert np.all(on > off)
+        else:
+            assert np.all(on < off)
+        assert len(set(np.round(on / off, 6))) == 3, "the vCPU count changes the model"
+    finally:
+        plt.close(fig)
+
+
+def test_figure08_three_actions_show_the_model_mean_and_say_so(views, fid):
+    import matplotlib.pyplot as plt
+
+    fig = views.figure08_swingbench_response_time(fid)
+    try:
+        ax = fig.axes[0]
+        assert [t.get_text() for t in ax.get_xticklabels()] == ["action 1", "action 2", "action 3"]
+        on = [p.get_height() for p in ax.containers[1]]
+        r = ft.database_workload("swingbench")
+        np.testing.assert_allclose(on, [r.response_on_s * 1e3] * 3)
+        assert "no per-action decomposition" in ax.get_xlabel().replace("\n", " ")
+    finally:
+        plt.close(fig)
+
+
+def test_figure11_and_12_are_the_brokerage_and_the_two_loads(views, fid):
+    import matplotlib.pyplot as plt
+
+    fig = views.figure11_brokerage_throughput(fid)
+    try:
+        b = ft.brokerage_workload()
+        heights = [p.get_height() for p in fig.axes[0].containers[0]]
+        np.testing.assert_allclose(heights, [b.throughput_off_per_s, b.throughput_on_per_s])
+    finally:
+        plt.close(fig)
+    fig = views.figure12_vcenter_management_ops(fid)
+    try:
+        ax = fig.axes[0]
+        assert [t.get_text().split("\n")[0] for t in ax.get_xticklabels()] == ["Load A", "Load B"]
+        paper = sorted(y for ln in ax.get_lines() if ln.get_label().startswith("paper") for y in ln.get_ydata())
+        s = ft.vcenter_setup()
+        # the stated loads (27, ~200 ops/min) and 74 % / 40 % of them
+        np.testing.assert_allclose(paper, sorted([s["load_a_per_s"] * 60, s["load_b_per_s"] * 60,
+                                                  0.74 * s["load_a_per_s"] * 60, 0.40 * s["load_b_per_s"] * 60]))
+    finally:
+        plt.close(fig)
+
+
+def test_mechanism_figures_and_whatif_panel_are_laid_out(views):
+    import matplotlib.pyplot as plt
+
+    for fn in views.MECHANISM_FIGURES.values():
+        fig = fn()
+        try:
+            assert _layout_problems(fig) == []
+        finally:
+            plt.close(fig)
+    views.whatif_update(10e9, None, 1e9, 1e8)
+    assert _layout_problems(views._whatif_panel().fig) == []
+
+
+def test_whatif_readout_is_formatted_for_people(views):
+    text, _ = views.whatif_update(10e9, None, 1e9, 1e8)
+    assert "Gbit/s" in text and "%" in text and " ms" in text
+    assert not re.search(r"\d[eE][+-]?\d", text), "no scientific notation"
+    assert views.format_duration_s(4.2e-4) == "420 us"
+    assert views.format_duration_s(0.00496) == "4.96 ms"
+    assert views.format_duration_s(552.95) == "9.2 min"
+    assert views.format_duration_s(33177) == "9.2 h"
+    assert views.format_rate_bps(2.85e9) == "2.85 Gbit/s"
+
+
+def test_whatif_panel_readout_wraps_and_follows_the_controls(views):
+    ipywidgets = pytest.importorskip("ipywidgets")
+
+    panel = views.whatif()
+    html = [c for c in panel.children if isinstance(c, ipywidgets.HTML)]
+    assert len(html) == 1 and "white-space: normal" in html[0].value
+    before = html[0].value
+    panel.children[0].value = 25.0  # FT link Gbps
+    assert html[0].value != before and "25 Gbit/s" in html[0].value
