@@ -120,7 +120,7 @@ def expected_dimensions(quantity: str) -> tuple | None:
 
 
 def printed_number(printed: str) -> float | None:
-    """The number a pure-number print states (``2,696`` -> 2696, ``1:36`` -> 96 s), else None."""
+    """The number a pure-number print states (``1,234`` -> 1234, ``1:36`` -> 96 s), else None."""
     m = _MMSS.fullmatch(printed)
     if m:
         return 60.0 * int(m.group(1)) + int(m.group(2))

@@ -205,7 +205,7 @@ TARGETS = (
     # derived: functions or restatements of other printed numbers
     _t("typical_improvement", F10, "throughput_improvement", role="derived",
        depends_on=("typical_tps_70u1", "typical_tps_67"),
-       note="'nearly 45 %' = 3480 / 2403 - 1: the ratio of two fitted numbers"),
+       note="'nearly 45 %' is the ratio of the two fitted Figure 10 throughputs, minus 1"),
     _t("conclusion_improvement", "text_conclusion", "throughput_improvement", role="derived",
        depends_on=("monster_improvement",), note="the 19x of Figure 9 restated in the Conclusion (model: largest "
                                                  "gain over Table 1's VMs)"),
