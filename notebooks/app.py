@@ -21,7 +21,7 @@
 # notebook `index`). Run it as an app with `make app` (Voilà, no code shown).
 
 # %% tags=["parameters"]
-interactive = True  # -: show the planner (regeneration runs with False: it only checks the panels build)
+interactive = True  # -: show the planner (regeneration runs with False: it lists the panels)
 output_dir = "../build"  # path: folder that receives figures/ and tables/ (unused: the app writes nothing)
 
 # %%
@@ -51,6 +51,6 @@ PANELS = {
 if interactive:
     tabs = w.Tab(children=[make() for make in PANELS.values()], titles=tuple(PANELS))
     display(tabs)
-else:  # headless (regeneration): every panel must still build
-    built = {title: make() for title, make in PANELS.items()}
-    print(f"{len(built)} panels built: " + ", ".join(built))
+else:  # headless (regeneration): no widgets (their state would differ from run to run); the study notebooks
+    # save each panel's picture and table headlessly.
+    print("what-if panels: " + ", ".join(f"{title} ({make.__module__}.{make.__name__})" for title, make in PANELS.items()))
