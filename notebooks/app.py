@@ -48,9 +48,13 @@ PANELS = {
 }
 
 # %%
+# Readouts wrap instead of running past the panel's edge (a Label does not wrap by default).
+WRAP_READOUTS = ("<style>.widget-tab .widget-vbox > .widget-label, .widget-tab .widget-vbox > .widget-label-basic "
+                 "{white-space: normal; height: auto; line-height: 1.35; max-width: 100%;}</style>")
+
 if interactive:
     tabs = w.Tab(children=[make() for make in PANELS.values()], titles=tuple(PANELS))
-    display(tabs)
+    display(w.VBox([w.HTML(WRAP_READOUTS), tabs]))
 else:  # headless (regeneration): no widgets (their state would differ from run to run); the study notebooks
     # save each panel's picture and table headlessly.
     print("what-if panels: " + ", ".join(f"{title} ({make.__module__}.{make.__name__})" for title, make in PANELS.items()))

@@ -622,8 +622,12 @@ def test_landing_notebook_links_open_every_study_in_jupyterlab(lab_server, brows
         page.goto(f"{base}/lab/tree/index.ipynb?reset", wait_until="domcontentloaded", timeout=PAGE_TIMEOUT_MS)
         landing = page.locator(".jp-NotebookPanel:visible").first
         expect(landing.locator(".jp-RenderedMarkdown h1").first).to_contain_text("vcperf", timeout=PAGE_TIMEOUT_MS)
-        hrefs = landing.evaluate("""(p) => Array.from(p.querySelectorAll('.jp-RenderedMarkdown a'))
-            .map(a => a.getAttribute('href')).filter(h => h && /^[\\w.-]+\\.ipynb$/.test(h))""")
+        # JupyterLab resolves a local link's href to a download URL and keeps the path in its command args.
+        hrefs = landing.evaluate("""(p) => Array.from(p.querySelectorAll('.jp-RenderedMarkdown a')).map(a => {
+            let path = a.getAttribute('href') || '';
+            try { path = JSON.parse(a.dataset.commandlinkerArgs || '{}').path || path; } catch (e) {}
+            if (/^[\\w.-]+\\.ipynb$/.test(path)) a.setAttribute('data-vclink', path);
+            return path; }).filter(h => /^[\\w.-]+\\.ipynb$/.test(h))""")
         links = list(dict.fromkeys(hrefs))
         studies = sorted(p.stem for p in NOTEBOOKS.glob("*.py") if p.stem not in ("index", "app"))
         assert sorted(h[:-6] for h in links if h[:-6] in studies) == studies, f"landing links {links}"
@@ -631,7 +635,7 @@ def test_landing_notebook_links_open_every_study_in_jupyterlab(lab_server, brows
         for href in links:
             landing_tab = page.locator(".lm-DockPanel-tabBar .lm-TabBar-tab", has_text="index.ipynb")
             landing_tab.click()
-            link = page.locator(f".jp-NotebookPanel:visible .jp-RenderedMarkdown a[href='{href}']").first
+            link = page.locator(f".jp-NotebookPanel:visible .jp-RenderedMarkdown a[data-vclink='{href}']").first
             link.scroll_into_view_if_needed()
             link.click()
             title = notebook_title(read_notebook(NOTEBOOKS / f"{href[:-6]}.py"))
@@ -715,7 +719,8 @@ def test_every_tab_of_the_voila_app(voila_app, browser_page):
         titles = [t.strip() for t in tabs.all_inner_texts()]
         step(f"tabs: {titles}")
         assert len(titles) >= 7, titles
-        assert page.locator(".jp-InputArea, .jp-CodeMirrorEditor").count() == 0, "Voila shows code"
+        assert page.locator(".jp-CodeMirrorEditor, .jp-InputArea-editor").count() == 0, "Voila shows code"
+        assert "import " not in page.locator("body").inner_text(), "Voila shows code"
         root = page.locator("body")
         for i, title in enumerate(titles):
             tabs.nth(i).click()
