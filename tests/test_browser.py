@@ -622,10 +622,11 @@ def test_landing_notebook_links_open_every_study_in_jupyterlab(lab_server, brows
         page.goto(f"{base}/lab/tree/index.ipynb?reset", wait_until="domcontentloaded", timeout=PAGE_TIMEOUT_MS)
         landing = page.locator(".jp-NotebookPanel:visible").first
         expect(landing.locator(".jp-RenderedMarkdown h1").first).to_contain_text("vcperf", timeout=PAGE_TIMEOUT_MS)
-        # JupyterLab resolves a local link's href to a download URL and keeps the path in its command args.
+        # JupyterLab rewrites a local link's href to the file's download URL (/files/<path>) and opens the
+        # file in a new tab when it is clicked.
         hrefs = landing.evaluate("""(p) => Array.from(p.querySelectorAll('.jp-RenderedMarkdown a')).map(a => {
-            let path = a.getAttribute('href') || '';
-            try { path = JSON.parse(a.dataset.commandlinkerArgs || '{}').path || path; } catch (e) {}
+            const m = (a.getAttribute('href') || '').match(/\\/files\\/([^?#]+)/);
+            const path = m ? decodeURIComponent(m[1]) : '';
             if (/^[\\w.-]+\\.ipynb$/.test(path)) a.setAttribute('data-vclink', path);
             return path; }).filter(h => /^[\\w.-]+\\.ipynb$/.test(h))""")
         links = list(dict.fromkeys(hrefs))
