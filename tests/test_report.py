@@ -79,7 +79,7 @@ def test_report_pages_have_nav_titles_captions_prose_and_no_code(build):
     assert "ROBO study — networks" in page and "Prose that explains a miss." in page
     assert '<p class="vc-caption"><b>Figure 1.</b> Transfer time vs payload</p>' in page
     assert "interactive = False" not in page  # inputs hidden
-    assert "data:image/png;base64," in page
+    assert "data:image/png;base64," in page and 'alt="Figure 1: Transfer time vs payload"' in page
     for p in [*(build / "report").glob("*.html"), out]:
         text = p.read_text()
         assert not re.search(r"""(src|href)=["']https?://""", text), p

@@ -22,6 +22,7 @@ the notebooks need no mathematics), no time stamps; two runs give byte-identical
 from __future__ import annotations
 
 import html
+import logging
 import math
 import re
 import shutil
@@ -134,10 +135,13 @@ def _plain(markdown: str) -> str:
     return re.sub(r"[`*_]", "", re.sub(r"\[([^\]]*)\]\([^)]*\)", r"\1", markdown)).strip()
 
 
-def _prepare(nb) -> None:
-    """In place: figure captions after every code cell with images; floats in HTML tables rounded."""
+def _prepare(nb) -> list[str]:
+    """In place: figure captions after every code cell with images; floats in HTML tables rounded.
+
+    Returns the alternative text of each PNG the page will show as an ``<img>``, in order."""
     import nbformat
 
+    alts = []
     cells = []
     heading = ""
     n = 0
@@ -156,6 +160,8 @@ def _prepare(nb) -> None:
             data = out.get("data", {})
             if "image/png" in data or "image/svg+xml" in data:
                 images += 1
+                if "image/png" in data and not ({"image/svg+xml", "text/html"} & set(data)):
+                    alts.append(f"Figure {n + images}: {heading or 'figure'}")
             if "text/html" in data:
                 src = data["text/html"]
                 src = "".join(src) if isinstance(src, list) else src
@@ -169,6 +175,16 @@ def _prepare(nb) -> None:
     nb.cells = cells
     for i, cell in enumerate(nb.cells):  # stable ids (the inserted captions have random ones)
         cell["id"] = f"cell-{i:02d}"
+    return alts
+
+
+_NO_ALT = 'alt="No description has been provided for this image"'
+
+
+def _alt_texts(text: str, alts: list[str]) -> str:
+    """nbconvert's placeholder alternative text of each image replaced by its caption, in order."""
+    it = iter(alts)
+    return re.sub(re.escape(_NO_ALT), lambda m: f'alt="{html.escape(next(it, "figure"))}"', text)
 
 
 def _exporter():
@@ -185,7 +201,16 @@ def _exporter():
     c.HTMLExporter.mathjax_url = ""
     c.HTMLExporter.require_js_url = ""
     c.HTMLExporter.widget_renderer_url = ""
-    return HTMLExporter(config=c)
+    exporter = HTMLExporter(config=c)
+    # "Alternative text is missing on N image(s)": the captions are put in as alternative text afterwards.
+    if not any(isinstance(f, _NoAltWarning) for f in exporter.log.filters):
+        exporter.log.addFilter(_NoAltWarning())
+    return exporter
+
+
+class _NoAltWarning(logging.Filter):
+    def filter(self, record: logging.LogRecord) -> bool:
+        return not str(record.msg).startswith("Alternative text is missing")
 
 
 _SCRIPT = re.compile(r"<script\b[^>]*>.*?</script>\s*", re.S | re.I)
@@ -390,9 +415,10 @@ def write_index(build: Path) -> Path:
     groups = _groups(list(nbs))
     exporter = _exporter()
     for name, nb in nbs.items():
-        _prepare(nb)
+        alts = _prepare(nb)
         nb.metadata.pop("widgets", None)  # no widget state: the panels are for JupyterLab and Voila
         body, _ = exporter.from_notebook_node(nb, resources={"metadata": {"name": titles[name]}})
+        body = _alt_texts(body, alts)
         page = page_of(name)
         (report / page).write_text(_page(body, _nav(groups, titles, page), titles[name]), encoding="utf-8")
     (report / "index.html").write_text(_index(build, groups, titles, "../"), encoding="utf-8")
