@@ -59,7 +59,7 @@ SCENARIO_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,63}")
 RESERVED_PARAMETERS = ("output_dir",)
 #: What a build folder may hold; an existing target with anything else is not replaced.
 BUILD_ENTRIES = {"notebooks", "figures", "tables", "scenarios", "bench", "fidelity.csv", "index.html", "report", "app",
-                 "screenshots"}
+                 "screenshots", "scenario.json"}
 #: In the executed notebooks, the build folder as seen from ``<build>/notebooks/<nb>.ipynb``.
 BUILD_FROM_NOTEBOOK = ".."
 #: Seconds given to killed workers and kernels to disappear.
