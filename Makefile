@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: reproduce test lint data-check lock clean browser bench readme
+.PHONY: reproduce test lint data-check lock clean browser bench readme app
 
 # Create .venv with the pinned dependencies and the package (editable). Re-runs only when
 # pyproject.toml or the lock change; no network is needed after this step.
@@ -30,6 +30,12 @@ browser:
 	@command -v chromium >/dev/null 2>&1 || { [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1 && \
 	  { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; } ; } || \
 	  echo "note: chromium could not be installed; the browser test will be skipped"
+
+## The what-if planner (notebooks/app.py) as a Voila app, without code, on http://127.0.0.1:$(APP_PORT)/
+## (builds build/app/app.ipynb from the jupytext source first; Ctrl-C stops it).
+APP_PORT ?= 8866
+app: $(STAMP)
+	$(BIN)/python -m vcperf.app --port $(APP_PORT)
 
 ## Write the ledger summary (vcperf fidelity --summary) into README.md (a test checks they agree).
 readme: $(STAMP)

@@ -35,8 +35,12 @@
 # | Content Library deployment | `003_a39039efb1262c72.txt` | a VAAI array copy is fastest; a compressed template streamed through vCenter is about seven times slower | [contentlib_deploy](contentlib_deploy.ipynb) |
 # | vMotion in vSphere 7.0 U1 | `004_ea13268657e6b3b0.txt` | the new page tracing and switch-over cut migration time and guest impact, up to monster VMs | [vmotion_precopy](vmotion_precopy.ipynb) |
 #
+# **What-if planner**: every panel above in one tabbed page, [app](app.ipynb); as an app without code,
+# `make app` (Voilà on http://127.0.0.1:8866/) or the second Binder badge of the README.
+#
 # The links open the executed notebooks of a regeneration (`build/notebooks/`); in this folder the
-# sources are `<name>.py` files — in JupyterLab, open one with *Open With → Notebook*.
+# sources are `<name>.py` files — in JupyterLab, open one with *Open With → Jupytext Notebook* (Binder
+# opens them as notebooks by default).
 
 # %% tags=["parameters"]
 interactive = True  # -: show widgets (regeneration runs with False)

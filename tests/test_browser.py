@@ -1,4 +1,6 @@
-"""Real-browser test: the ROBO what-if panel of robo_networks.ipynb in JupyterLab, driven by Chromium.
+"""Real-browser tests, driven by Chromium: the what-if panels in JupyterLab and Voila, the landing notebook, the report.
+
+First the ROBO what-if panel of robo_networks.ipynb in JupyterLab, in detail.
 
 A JupyterLab server (from the venv running pytest) serves a temporary copy of notebooks/, with every
 Jupyter/IPython/matplotlib directory isolated in a temporary folder, autosave off, windowing off and no
@@ -144,6 +146,10 @@ def lab_server(tmp_path_factory):
     from vcperf.params import read_notebook
 
     nbformat.write(read_notebook(root / SOURCE), root / NOTEBOOK)
+    # Every other notebook too, as binder/postBuild does (the landing notebook links them as .ipynb).
+    for src in sorted(root.glob("*.py")):
+        if not (root / f"{src.stem}.ipynb").exists():
+            nbformat.write(read_notebook(src), root / f"{src.stem}.ipynb")
     dirs = {
         name: tmp / sub
         for name, sub in [
@@ -163,6 +169,10 @@ def lab_server(tmp_path_factory):
         f.parent.mkdir(parents=True, exist_ok=True)
         f.write_text(json.dumps(settings))
     (dirs["JUPYTER_CONFIG_DIR"] / "jupyter_server_config.json").write_text(json.dumps(SERVER_CONFIG))
+    # JupyterLab's application settings as binder/postBuild installs them: .py files open as Jupytext Notebooks.
+    app_settings = tmp / "app-settings"
+    app_settings.mkdir()
+    shutil.copy(REPO / "binder" / "overrides.json", app_settings / "overrides.json")
 
     bindir = Path(sys.executable).parent  # not resolved: a venv's bin/python is a symlink
     env = {k: v for k, v in os.environ.items() if not k.startswith(("JUPYTER", "JPY_"))}
@@ -182,6 +192,7 @@ def lab_server(tmp_path_factory):
         "--IdentityProvider.token=",
         "--ServerApp.allow_root=True",  # CI containers run as root; a no-op otherwise
         f"--ServerApp.root_dir={root}",
+        f"--LabApp.app_settings_dir={app_settings}",
     ]
     log = tmp / "server.log"
     with open(log, "wb") as logf:
@@ -377,3 +388,394 @@ def _wait_image_loaded(page, img, previous_src: str | None) -> str:
         timeout=UPDATE_TIMEOUT_MS,
     )
     return handle.get_attribute("src")
+
+
+# ============================================================================================
+# Every what-if panel, generically: found by DOM (a widget VBox with an <img> child and a slider),
+# not by study names, so model and control changes in the studies do not break the test.
+# ============================================================================================
+
+#: Notebooks with interactive panels: a source with an ``if interactive:`` cell. The app (one tab per
+#: panel of the other notebooks) is driven in Voila below.
+PANEL_NOTEBOOKS = sorted(
+    p.stem for p in NOTEBOOKS.glob("*.py")
+    if p.stem != "app" and re.search(r"^if interactive:", p.read_text(encoding="utf-8"), re.M)
+)
+NOTEBOOK_RUN_TIMEOUT_MS = 240_000  # Run All of a whole study notebook on a shared machine
+VOILA_LOAD_TIMEOUT_MS = 120_000  # Voila runs the app's cells before the widgets show
+VOILA_PAGE_ATTEMPTS = 3  # a Voila page load sometimes never finishes (see docs): reload
+
+# Marks each what-if panel under ``root`` that is visible (data-vcpanel = 0, 1, ...); returns how many.
+_MARK_PANELS_JS = """(root) => {
+  root.querySelectorAll('[data-vcpanel]').forEach(e => e.removeAttribute('data-vcpanel'));
+  const boxes = Array.from(root.querySelectorAll('.widget-vbox')).filter(b =>
+    Array.from(b.children).some(c => c.tagName === 'IMG') && b.querySelector('.widget-slider')
+    && b.offsetParent !== null);
+  boxes.forEach((b, i) => b.setAttribute('data-vcpanel', String(i)));
+  return boxes.length;
+}"""
+
+# A panel's state: its readout text (its own Label/HTML children), picture and whether it is decoded.
+_GENERIC_STATE_JS = """(box) => {
+  const own = Array.from(box.children).filter(c =>
+    c.matches('.widget-label, .widget-label-basic, .widget-html, .widget-htmlmath'));
+  const img = Array.from(box.children).find(c => c.tagName === 'IMG');
+  const ind = box.closest('.jp-NotebookPanel')?.querySelector('.jp-Notebook-ExecutionIndicator');
+  return {
+    text: own.map(e => e.textContent.trim()).join(' | '),
+    src: img ? img.src : '',
+    loaded: !!img && img.complete && img.naturalWidth > 0,
+    kernel: ind ? ind.getAttribute('data-status') : 'idle',
+  };
+}"""
+
+_ERRORS_JS = """(root) => Array.from(root.querySelectorAll(
+  "[data-mime-type='application/vnd.jupyter.stderr'], .jp-OutputArea-output.jp-mod-error"))
+  .map(e => e.textContent.slice(0, 300))"""
+
+
+def _settle_generic(box, timeout_s: float = UPDATE_TIMEOUT_MS / 1000) -> dict:
+    deadline = time.monotonic() + timeout_s
+    last, since = None, time.monotonic()
+    while True:
+        state = box.evaluate(_GENERIC_STATE_JS)
+        now = time.monotonic()
+        if state != last:
+            last, since = state, now
+        elif state["kernel"] == "idle" and state["loaded"] and now - since >= SETTLE_QUIET_S:
+            return state
+        assert now < deadline, f"what-if panel did not settle within {timeout_s} s: {state}"
+        time.sleep(0.1)
+
+
+def _candidates(text: str) -> list[str]:
+    """Values to type into a slider readout showing ``text``: double, half, +1, -1 (same int/float kind)."""
+    m = re.search(r"[-+]?\d[\d,]*(\.\d*)?([eE][-+]?\d+)?", text)
+    v = float(m.group(0).replace(",", "")) if m else 0.0
+    is_int = m is not None and not m.group(1) and not m.group(2)
+    raw = [v * 2, v / 2, v + 1, v - 1] if v else [1.0, 0.5, 2.0]
+    out = []
+    for x in raw:
+        s = str(int(round(x))) if is_int else f"{x:.6g}"
+        if s not in out and s != text.strip():
+            out.append(s)
+    return out
+
+
+def _move_first_slider(page, box, before: dict, step) -> tuple[str, str]:
+    """Type a new value into the panel's first editable slider readout (Enter) until the picture and readout
+    follow; returns (typed value, slider caption)."""
+    sliders = box.locator(".widget-slider")
+    n = sliders.count()
+    assert n, "panel without slider"
+    for i in range(n):
+        slider = sliders.nth(i)
+        field = slider.locator(".widget-readout")
+        if field.count() == 0 or field.get_attribute("contenteditable") not in ("true", ""):
+            continue
+        caption = slider.locator(".widget-label").first.inner_text().strip()
+        old = field.inner_text().strip()
+        for value in _candidates(old):
+            field.click()
+            field.fill(value)
+            field.press("Enter")
+            try:
+                page.wait_for_function(
+                    "([f, old]) => f.textContent.trim() !== old", arg=[field.element_handle(), old], timeout=5_000)
+            except Exception:  # noqa: BLE001 - clamped to the same value: try the next candidate
+                continue
+            step(f"typed {value!r} into {caption!r} (was {old!r})")
+            return value, caption
+        return "", caption  # the first editable slider never moved: reported by the caller
+    raise AssertionError("no editable slider readout in the panel")
+
+
+def _drive_panel(page, box, name: str, step) -> None:
+    """Move one control of ``box``; the picture and the readout must change; screenshots before/after."""
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    before = _settle_generic(box)
+    assert before["text"], f"{name}: panel without readout"
+    box.screenshot(path=str(SCREENSHOTS / f"{name}_before.png"))
+    value, caption = _move_first_slider(page, box, before, step)
+    assert value, f"{name}: typing into {caption!r} never changed it"
+    img = box.locator(":scope > img")
+    _wait_image_loaded(page, img, previous_src=before["src"])
+    after = _settle_generic(box)
+    step(f"{name}: {after['text'][:120]}")
+    box.screenshot(path=str(SCREENSHOTS / f"{name}_after.png"))
+    assert after["src"] != before["src"], f"{name}: the picture did not change after {caption} -> {value}"
+    assert after["text"] != before["text"], (f"{name}: the readout did not change after {caption} -> {value}: "
+                                             f"{before['text']!r}")
+
+
+def _stepper(t0: float, steps: list[str]):
+    def step(name: str) -> None:
+        steps.append(f"{time.monotonic() - t0:6.1f} s  {name}")
+        print(steps[-1])
+
+    return step
+
+
+def _shutdown_kernels(page, base: str) -> None:
+    """End the sessions (and kernels) the page opened, as JupyterLab's own 'Shut Down All' does."""
+    page.evaluate(
+        """async (base) => {
+          const xsrf = (document.cookie.match(/_xsrf=([^;]+)/) || [])[1] || '';
+          const r = await fetch(base + '/api/sessions');
+          for (const s of await r.json()) {
+            await fetch(base + '/api/sessions/' + s.id, {method: 'DELETE', headers: {'X-XSRFToken': xsrf}});
+          }
+        }""",
+        base,
+    )
+
+
+@pytest.fixture
+def browser_page():
+    """A fresh Chromium page; yields ``(page, problems)`` and closes the browser."""
+    from playwright.sync_api import sync_playwright
+
+    problems: list[str] = []
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS, timeout=30_000)
+        try:
+            page = browser.new_page(viewport={"width": 1280, "height": 1400})
+            page.set_default_timeout(UPDATE_TIMEOUT_MS)
+            page.on("pageerror", lambda e: problems.append(f"pageerror: {e}"))
+            yield page, problems
+        finally:
+            browser.close()
+
+
+def _open_and_run_all(page, base: str, notebook: str, step):
+    from playwright.sync_api import expect
+
+    page.goto(f"{base}/lab/tree/{notebook}?reset", wait_until="domcontentloaded", timeout=PAGE_TIMEOUT_MS)
+    panel = page.locator(".jp-NotebookPanel:visible").first
+    expect(panel).to_be_visible(timeout=PAGE_TIMEOUT_MS)
+    expect(panel.locator(".jp-Toolbar-kernelName")).not_to_have_text(
+        re.compile(r"^\s*(No Kernel)?\s*$"), timeout=PAGE_TIMEOUT_MS)
+    expect(panel.locator(".jp-Notebook-ExecutionIndicator[data-status='idle']")).to_have_count(
+        1, timeout=PAGE_TIMEOUT_MS)
+    step(f"{notebook}: kernel idle; Run All Cells")
+    page.get_by_role("menuitem", name="Run", exact=True).click()
+    run_all = page.locator(".lm-Menu-item").filter(
+        has=page.locator(".lm-Menu-itemLabel", has_text=re.compile(r"^Run All Cells$")))
+    expect(run_all).not_to_have_class(re.compile(r"lm-mod-disabled"), timeout=UPDATE_TIMEOUT_MS)
+    run_all.click()
+    # Wait for the whole notebook: the first cell is running at once, the indicator returns to idle at the end.
+    page.wait_for_timeout(500)
+    expect(panel.locator(".jp-Notebook-ExecutionIndicator[data-status='idle']")).to_have_count(
+        1, timeout=NOTEBOOK_RUN_TIMEOUT_MS)
+    expect(panel.locator(".jp-InputArea-prompt:has-text('[*]')")).to_have_count(0, timeout=NOTEBOOK_RUN_TIMEOUT_MS)
+    return panel
+
+
+@pytest.mark.parametrize("notebook", PANEL_NOTEBOOKS)
+def test_every_whatif_panel_in_jupyterlab(lab_server, browser_page, notebook):
+    """Run All, then in every what-if panel type a new value into the first slider: picture and readout follow."""
+    from playwright.sync_api import Error as PlaywrightError
+
+    base, root, log = lab_server
+    page, problems = browser_page
+    steps: list[str] = []
+    step = _stepper(time.monotonic(), steps)
+    try:
+        panel = _open_and_run_all(page, base, f"{notebook}.ipynb", step)
+        deadline = time.monotonic() + UPDATE_TIMEOUT_MS / 1000
+        while (n := panel.evaluate(_MARK_PANELS_JS)) == 0:
+            assert time.monotonic() < deadline, f"{notebook}: no what-if panel after Run All"
+            time.sleep(0.2)
+        step(f"{notebook}: {n} panel(s)")
+        for i in range(n):
+            box = panel.locator(f"[data-vcpanel='{i}']")
+            box.scroll_into_view_if_needed()
+            _drive_panel(page, box, f"jupyterlab_{notebook}_{i}", step)
+        errors = panel.evaluate(_ERRORS_JS)
+        assert not errors, f"{notebook}: error output in the notebook: {errors}"
+    except (AssertionError, PlaywrightError) as e:
+        raise AssertionError(f"{e}\nsteps:\n" + "\n".join(steps) + "\nbrowser errors:\n" + "\n".join(problems[-20:])
+                             + f"\nserver log (tail):\n{_tail(log)}") from e
+    finally:
+        _shutdown_kernels(page, base)
+
+
+def test_landing_notebook_links_open_every_study_in_jupyterlab(lab_server, browser_page):
+    """The landing notebook renders (as Binder opens it: index.py as a Jupytext Notebook, and index.ipynb), and
+    each of its notebook links opens that study's notebook, titled as its source says."""
+    from playwright.sync_api import expect
+
+    from vcperf.params import read_notebook
+    from vcperf.report import notebook_title
+
+    base, root, log = lab_server
+    page, problems = browser_page
+    steps: list[str] = []
+    step = _stepper(time.monotonic(), steps)
+    try:
+        # binder/overrides.json: a .py notebook opens as a notebook, not in the text editor.
+        page.goto(f"{base}/lab/tree/index.py?reset", wait_until="domcontentloaded", timeout=PAGE_TIMEOUT_MS)
+        expect(page.locator(".jp-NotebookPanel:visible .jp-RenderedMarkdown h1").first).to_contain_text(
+            "vcperf", timeout=PAGE_TIMEOUT_MS)
+        assert page.locator(".jp-FileEditor:visible").count() == 0
+        step("index.py opened as a notebook")
+        page.goto(f"{base}/lab/tree/index.ipynb?reset", wait_until="domcontentloaded", timeout=PAGE_TIMEOUT_MS)
+        landing = page.locator(".jp-NotebookPanel:visible").first
+        expect(landing.locator(".jp-RenderedMarkdown h1").first).to_contain_text("vcperf", timeout=PAGE_TIMEOUT_MS)
+        # JupyterLab rewrites a local link's href to the file's download URL (/files/<path>) and opens the
+        # file in a new tab when it is clicked.
+        hrefs = landing.evaluate("""(p) => Array.from(p.querySelectorAll('.jp-RenderedMarkdown a')).map(a => {
+            const m = (a.getAttribute('href') || '').match(/\\/files\\/([^?#]+)/);
+            const path = m ? decodeURIComponent(m[1]) : '';
+            if (/^[\\w.-]+\\.ipynb$/.test(path)) a.setAttribute('data-vclink', path);
+            return path; }).filter(h => /^[\\w.-]+\\.ipynb$/.test(h))""")
+        links = list(dict.fromkeys(hrefs))
+        studies = sorted(p.stem for p in NOTEBOOKS.glob("*.py") if p.stem not in ("index", "app"))
+        assert sorted(h[:-6] for h in links if h[:-6] in studies) == studies, f"landing links {links}"
+        step(f"landing links: {links}")
+        for href in links:
+            landing_tab = page.locator(".lm-DockPanel-tabBar .lm-TabBar-tab", has_text="index.ipynb")
+            landing_tab.click()
+            link = page.locator(f".jp-NotebookPanel:visible .jp-RenderedMarkdown a[data-vclink='{href}']").first
+            link.scroll_into_view_if_needed()
+            link.click()
+            title = notebook_title(read_notebook(NOTEBOOKS / f"{href[:-6]}.py"))
+            opened = page.locator(".jp-NotebookPanel:visible .jp-RenderedMarkdown h1").first
+            expect(opened).to_contain_text(title[:40], timeout=PAGE_TIMEOUT_MS)
+            expect(page.locator(".lm-DockPanel-tabBar .lm-TabBar-tab.lm-mod-current")).to_contain_text(href)
+            step(f"opened {href}: {title[:60]}")
+        SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+        page.locator(".lm-DockPanel-tabBar .lm-TabBar-tab", has_text="index.ipynb").click()
+        page.locator(".jp-NotebookPanel:visible").first.screenshot(path=str(SCREENSHOTS / "jupyterlab_landing.png"))
+    except AssertionError as e:
+        raise AssertionError(f"{e}\nsteps:\n" + "\n".join(steps) + f"\nserver log (tail):\n{_tail(log)}") from e
+    finally:
+        _shutdown_kernels(page, base)
+
+
+# --------------------------------------------------------------------------------------------
+# The Voila app (make app): every tab's panel
+# --------------------------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def voila_app(tmp_path_factory):
+    """``python -m vcperf.app``'s Voila server on a free port; yields ``(base_url, log)``."""
+    from vcperf import app
+
+    tmp = tmp_path_factory.mktemp("voila")
+    nb = app.build_notebook(tmp / "app")
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("JUPYTER", "JPY_"))}
+    for var, sub in [("JUPYTER_CONFIG_DIR", "config"), ("JUPYTER_RUNTIME_DIR", "runtime"), ("IPYTHONDIR", "ipython"),
+                     ("MPLCONFIGDIR", "matplotlib")]:
+        (tmp / sub).mkdir()
+        env[var] = str(tmp / sub)
+    bindir = Path(sys.executable).parent
+    env["PATH"] = str(bindir) + os.pathsep + env.get("PATH", "")
+    env["PYTHONPATH"] = str(REPO) + os.pathsep + env.get("PYTHONPATH", "")
+    port = _free_port()
+    base = f"http://127.0.0.1:{port}"
+    log = tmp / "voila.log"
+    with open(log, "wb") as logf:
+        proc = subprocess.Popen(app.voila_command(nb, port), cwd=tmp, env=env, stdout=logf, stderr=subprocess.STDOUT,
+                                stdin=subprocess.DEVNULL, start_new_session=True)
+    try:
+        deadline = time.monotonic() + SERVER_START_TIMEOUT_S
+        while True:
+            if proc.poll() is not None:
+                pytest.fail(f"Voila exited with {proc.returncode} during start-up:\n{_tail(log)}")
+            try:  # any answer from /voila/static/ means it is serving ('/' would start a kernel)
+                urllib.request.urlopen(f"{base}/voila/static/", timeout=2).close()
+                break
+            except urllib.error.HTTPError:
+                break
+            except (urllib.error.URLError, OSError):
+                pass
+            if time.monotonic() > deadline:
+                pytest.fail(f"Voila not ready after {SERVER_START_TIMEOUT_S} s:\n{_tail(log)}")
+            time.sleep(0.2)
+        yield base, log
+    finally:
+        _stop(proc)
+
+
+def test_every_tab_of_the_voila_app(voila_app, browser_page):
+    """The planner in Voila: no code shown; in every tab, typing into the first slider changes picture and readout."""
+    from playwright.sync_api import Error as PlaywrightError
+
+    base, log = voila_app
+    page, problems = browser_page
+    steps: list[str] = []
+    step = _stepper(time.monotonic(), steps)
+    try:
+        tabs = page.locator(".widget-tab .lm-TabBar-tab")
+        for attempt in range(1, VOILA_PAGE_ATTEMPTS + 1):
+            page.goto(f"{base}/", wait_until="domcontentloaded", timeout=PAGE_TIMEOUT_MS)
+            try:
+                tabs.first.wait_for(timeout=VOILA_LOAD_TIMEOUT_MS)
+                break
+            except PlaywrightError:
+                step(f"Voila page load {attempt} did not finish")
+                assert attempt < VOILA_PAGE_ATTEMPTS, "the Voila app never rendered"
+        titles = [t.strip() for t in tabs.all_inner_texts()]
+        step(f"tabs: {titles}")
+        assert len(titles) >= 7, titles
+        assert page.locator(".jp-CodeMirrorEditor, .jp-InputArea-editor").count() == 0, "Voila shows code"
+        assert "import " not in page.locator("body").inner_text(), "Voila shows code"
+        root = page.locator("body")
+        for i, title in enumerate(titles):
+            tabs.nth(i).click()
+            deadline = time.monotonic() + UPDATE_TIMEOUT_MS / 1000
+            while root.evaluate(_MARK_PANELS_JS) != 1:
+                assert time.monotonic() < deadline, f"tab {title!r}: not exactly one visible panel"
+                time.sleep(0.2)
+            box = page.locator("[data-vcpanel='0']")
+            slug = re.sub(r"[^a-z0-9]+", "_", title.lower()).strip("_")
+            _drive_panel(page, box, f"voila_{i}_{slug}", step)
+        errors = root.evaluate(_ERRORS_JS)
+        assert not errors, f"error output in the app: {errors}"
+    except (AssertionError, PlaywrightError) as e:
+        raise AssertionError(f"{e}\nsteps:\n" + "\n".join(steps) + "\nbrowser errors:\n" + "\n".join(problems[-20:])
+                             + f"\nvoila log (tail):\n{_tail(log)}") from e
+
+
+# --------------------------------------------------------------------------------------------
+# The report of a regeneration
+# --------------------------------------------------------------------------------------------
+
+REPORT_WIDTH_PX = 1280
+_WIDE_TABLES_JS = f"""() => Array.from(document.querySelectorAll('table'))
+  .map(t => {{ const r = t.getBoundingClientRect(); return [Math.round(r.width), Math.round(r.right),
+                                                          (t.innerText || '').slice(0, 60)]; }})
+  .filter(x => x[0] > {REPORT_WIDTH_PX} || x[1] > {REPORT_WIDTH_PX})"""
+
+
+@pytest.fixture(scope="module")
+def regenerated(tmp_path_factory):
+    """A default regeneration into a temporary build folder."""
+    from vcperf import regenerate
+
+    target = tmp_path_factory.mktemp("report") / "build"
+    assert regenerate.run(target, jobs=2) == []
+    return target
+
+
+def test_report_has_a_nav_and_no_table_wider_than_the_page(regenerated, browser_page):
+    page, problems = browser_page
+    page.set_viewport_size({"width": REPORT_WIDTH_PX, "height": 1000})
+    index = regenerated / "report" / "index.html"
+    page.goto(index.as_uri())
+    assert page.locator("nav").count() >= 1, "the report index has no <nav>"
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SCREENSHOTS / "report_index.png"))
+    hrefs = page.locator("nav a").evaluate_all("as => as.map(a => a.getAttribute('href'))")
+    assert len(hrefs) >= 8, hrefs
+    for href in dict.fromkeys(["index.html", *hrefs]):
+        page.goto((index.parent / href).as_uri())
+        assert page.locator("nav").count() == 1, href
+        assert page.evaluate(_WIDE_TABLES_JS) == [], f"{href}: tables wider than {REPORT_WIDTH_PX} px"
+        assert page.evaluate("document.documentElement.scrollWidth") <= REPORT_WIDTH_PX, href
+        assert page.locator("h1").first.inner_text().strip(), href
+    page.goto((index.parent / "robo_networks.html").as_uri())
+    page.screenshot(path=str(SCREENSHOTS / "report_robo_networks.png"))
+    assert not problems, problems

@@ -105,3 +105,25 @@ def test_binder_pip_list_builds_a_venv_that_imports_vcperf(tmp_path):
         cwd=tmp_path, env=env, check=True, capture_output=True, text=True,
     )
     assert "rows valid" in out.stdout
+
+
+def test_binder_opens_py_notebooks_as_notebooks_and_builds_the_linked_ipynb():
+    """binder/overrides.json makes the jupytext viewer the default for .py files (a viewer jupytext's lab
+    extension really registers), postBuild installs it and builds the .ipynb the README badges open."""
+    import json
+
+    overrides = json.loads((ROOT / "binder" / "overrides.json").read_text())
+    viewer = overrides["@jupyterlab/docmanager-extension:plugin"]["defaultViewers"]["python"]
+    assert viewer == "Jupytext Notebook"
+    labext = Path(sys.prefix) / "share" / "jupyter" / "labextensions" / "jupyterlab-jupytext" / "static"
+    if labext.is_dir():
+        assert any(f'"{viewer}"' in p.read_text(errors="replace") for p in labext.glob("*.js")), viewer
+    post = (ROOT / "binder" / "postBuild").read_text()
+    assert "share/jupyter/lab/settings" in post and "overrides.json" in post
+    assert "build_notebook" in post
+    readme = (ROOT / "README.md").read_text()
+    urlpaths = re.findall(r"https://mybinder\.org/v2/gh/[^)\s]+\?urlpath=([^)\s]+)", readme)
+    assert "lab/tree/notebooks/index.ipynb" in urlpaths and "voila/render/notebooks/app.ipynb" in urlpaths, urlpaths
+    for path in urlpaths:
+        stem = path.rsplit("/", 1)[-1].removesuffix(".ipynb")
+        assert (ROOT / "notebooks" / f"{stem}.py").exists(), path

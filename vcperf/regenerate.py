@@ -6,7 +6,8 @@ Layout of the output::
     build/figures/<nb>/<figure>.png|svg  written by the notebooks (vcperf.plotting.save_figure)
     build/tables/<nb>/<table>.csv        written by the notebooks (vcperf.plotting.save_table)
     build/fidelity.csv                   vcperf.fidelity.table(), the same as `vcperf fidelity`
-    build/index.html                     one static page with everything (vcperf.report)
+    build/report/<page>.html             each executed notebook rendered by nbconvert (code hidden), a nav
+    build/report/index.html, index.html  the report's index: ledger summary, misses, links (vcperf.report)
     build/scenarios/<name>/              what-if scenarios (``-p``/``--params`` with ``--scenario``)
 
 Safety: everything is written into a staging folder beside the target (a copy of the previous
@@ -57,8 +58,8 @@ SCENARIO_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,63}")
 #: Parameters regenerate sets itself (they decide where files are written).
 RESERVED_PARAMETERS = ("output_dir",)
 #: What a build folder may hold; an existing target with anything else is not replaced.
-BUILD_ENTRIES = {"notebooks", "figures", "tables", "scenarios", "bench", "report", "screenshots", "fidelity.csv",
-                 "index.html", "scenario.json"}
+BUILD_ENTRIES = {"notebooks", "figures", "tables", "scenarios", "bench", "report", "app", "screenshots",
+                 "fidelity.csv", "index.html", "scenario.json"}
 #: In the executed notebooks, the build folder as seen from ``<build>/notebooks/<nb>.ipynb``.
 BUILD_FROM_NOTEBOOK = ".."
 #: Seconds given to killed workers and kernels to disappear.

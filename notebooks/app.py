@@ -1,0 +1,60 @@
+# ---
+# jupyter:
+#   jupytext:
+#     text_representation:
+#       extension: .py
+#       format_name: percent
+#       format_version: '1.3'
+#   kernelspec:
+#     display_name: Python 3
+#     language: python
+#     name: python3
+# ---
+
+# %% [markdown]
+# # vcperf what-if planner
+#
+# Every what-if panel of the five studies on one page, one tab each. Move a control and the model
+# answers for your link, inventory or VM; the readout under the controls states the numbers, the
+# picture shows where they sit on the model's curve. The models are calibrated to the papers' own
+# numbers: how far each one can be trusted is in the ledger (`vcperf fidelity`, and the landing
+# notebook `index`). Run it as an app with `make app` (Voilà, no code shown).
+
+# %% tags=["parameters"]
+interactive = True  # -: show the planner (regeneration runs with False: it lists the panels)
+output_dir = "../build"  # path: folder that receives figures/ and tables/ (unused: the app writes nothing)
+
+# %%
+import ipywidgets as w
+from IPython.display import display
+
+from vcperf.views import contentlib as contentlib_views
+from vcperf.views import ft as ft_views
+from vcperf.views import robo as robo_views
+from vcperf.views import vcha as vcha_views
+from vcperf.views import vmotion as vmotion_views
+
+# Tab title -> the study's own panel constructor (each returns a VBox of controls, readout and image),
+# called with its defaults: the starting point of each panel is the one its notebook documents.
+PANELS = {
+    "ROBO network": robo_views.network_whatif,
+    "ROBO capacity": robo_views.capacity_planner,
+    "ROBO operations": robo_views.operations_whatif,
+    "Content Library": contentlib_views.deploy_whatif,
+    "FT": ft_views.whatif,
+    "VCHA overhead": vcha_views.vcbench_whatif,
+    "VCHA failover": vcha_views.lifecycle_whatif,
+    "vMotion": vmotion_views.migration_whatif,
+}
+
+# %%
+# Readouts wrap instead of running past the panel's edge (a Label does not wrap by default).
+WRAP_READOUTS = ("<style>.widget-tab .widget-vbox > .widget-label, .widget-tab .widget-vbox > .widget-label-basic "
+                 "{white-space: normal; height: auto; line-height: 1.35; max-width: 100%;}</style>")
+
+if interactive:
+    tabs = w.Tab(children=[make() for make in PANELS.values()], titles=tuple(PANELS))
+    display(w.VBox([w.HTML(WRAP_READOUTS), tabs]))
+else:  # headless (regeneration): no widgets (their state would differ from run to run); the study notebooks
+    # save each panel's picture and table headlessly.
+    print("what-if panels: " + ", ".join(f"{title} ({make.__module__}.{make.__name__})" for title, make in PANELS.items()))
