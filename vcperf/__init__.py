@@ -26,6 +26,7 @@ _SUBMODULES = (
     "views",
     "regenerate",
     "report",
+    "app",
     "cli",
     # the five studies
     "vcha",
