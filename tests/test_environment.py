@@ -99,7 +99,15 @@ def test_binder_pip_list_builds_a_venv_that_imports_vcperf(tmp_path):
     subprocess.run([str(py), "-m", "pip", "install", "--quiet", "--disable-pip-version-check", *reqs], check=True)
     env = {**os.environ, "PATH": f"{venv / 'bin'}{os.pathsep}{os.environ['PATH']}"}
     env.pop("PYTHONPATH", None)
-    subprocess.run(["bash", str(ROOT / "binder" / "postBuild")], cwd=ROOT, env=env, check=True)
+    # Binder runs postBuild in its own clone: do the same in a copy, so the checkout gets no built notebooks.
+    import shutil
+
+    repo = tmp_path / "repo"
+    shutil.copytree(ROOT, repo, ignore=shutil.ignore_patterns(".git", ".venv*", "build", "build-failed", "*.ipynb",
+                                                              "__pycache__", "*.egg-info"))
+    subprocess.run(["bash", str(repo / "binder" / "postBuild")], cwd=repo, env=env, check=True)
+    assert sorted(p.stem for p in (repo / "notebooks").glob("*.ipynb")) == sorted(
+        p.stem for p in (repo / "notebooks").glob("*.py"))
     out = subprocess.run(
         [str(py), "-c", "import vcperf, vcperf.network, vcperf.data; print(vcperf.data.validate_all())"],
         cwd=tmp_path, env=env, check=True, capture_output=True, text=True,
