@@ -1,8 +1,19 @@
-"""Input checks shared by every public function.
+"""Input checks shared by every public function: the one validation layer.
 
 Each check raises ``ValueError`` naming the parameter, the offending value and the valid range,
 before any work is done, e.g. ``rtt_s must be in [0, inf); got -0.01``.
-Checks accept scalars or array-likes and return a float ndarray (or the scalar as 0-d array).
+
+* real numbers (:func:`real`, :func:`check_range`, :func:`nonneg`, :func:`positive`,
+  :func:`fraction`): scalars or array-likes of ints/floats, returned as a float ndarray (0-d for a
+  scalar). ``bool``, strings, ``None``, complex numbers and object arrays are never numbers;
+* integers (:func:`integer` for one scalar, :func:`integers` for arrays);
+* choices (:func:`choice`: one hashable option, never an array), booleans (:func:`boolean`: a real
+  ``bool``, never the string ``"no"``), objects of a type (:func:`instance`, :func:`link`);
+* shapes (:func:`broadcast`): array parameters that must broadcast together, naming the ones that
+  disagree.
+
+The model code never sees a value these checks have not accepted: ``tcp_throughput_bps(True, 0.05)``
+is an error, not 1 bit/s.
 """
 
 from __future__ import annotations
@@ -47,10 +58,7 @@ def check_range(
     ValueError
         ``"<name> must be in [lo, hi); got <value>"`` naming the first offending element.
     """
-    try:
-        arr = np.asarray(value, dtype=float)
-    except (TypeError, ValueError):
-        raise ValueError(f"{name} must be a number; got {value!r}") from None
+    arr = real(name, value)
     bad = np.isnan(arr)
     bad |= (arr <= lo) if lo_open else (arr < lo)
     bad |= (arr >= hi) if hi_open else (arr > hi)
@@ -80,16 +88,144 @@ def fraction(name: str, value, *, hi_open: bool = True) -> np.ndarray:
     return check_range(name, value, 0.0, 1.0, hi_open=hi_open)
 
 
+def _short(value) -> str:
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+def real(name: str, value) -> np.ndarray:
+    """Return ``value`` as a float ndarray if it is a real number or an array of them.
+
+    Rejects ``bool`` (and boolean arrays), strings, bytes, ``None``, complex numbers and anything
+    numpy only holds as an object array, naming ``name``. NaN and inf pass (the range checks
+    reject them).
+    """
+    if value is None or isinstance(value, (bool, np.bool_, str, bytes, complex, np.complexfloating)):
+        raise ValueError(f"{name} must be a real number (or an array of them); got {_short(value)}")
+    try:
+        raw = np.asarray(value)
+    except (TypeError, ValueError):  # ragged nesting
+        raise ValueError(f"{name} must be a real number (or an array of them); got {_short(value)}") from None
+    if raw.dtype.kind not in "iuf":
+        what = "an empty list of unknown type" if raw.size == 0 and raw.dtype.kind == "O" else f"dtype {raw.dtype}"
+        raise ValueError(f"{name} must be a real number (or an array of them); got {_short(value)} ({what})")
+    try:
+        return raw.astype(float)
+    except OverflowError:  # pragma: no cover - ints beyond float range are object arrays above
+        raise ValueError(f"{name} must be a real number in float range; got {_short(value)}") from None
+
+
+def finite(name: str, value) -> np.ndarray:
+    """Check every element is a finite real number."""
+    return check_range(name, value, -math.inf, math.inf, lo_open=True, hi_open=True)
+
+
 def integer(name: str, value, lo: int = 0, hi: float = math.inf) -> int:
-    """Check a scalar integer in ``[lo, hi]`` and return it as ``int``."""
-    if isinstance(value, bool) or not float(np.asarray(value, dtype=float)).is_integer():
-        raise ValueError(f"{name} must be an integer in [{lo}, {_fmt(hi)}]; got {value!r}")
-    check_range(name, value, lo, hi)
+    """Check one scalar integer in ``[lo, hi]`` and return it as ``int`` (arrays, bools, strings,
+    NaN and non-integral floats are rejected)."""
+    rng = f"an integer in [{lo}, {_fmt(hi)}]"
+    if isinstance(value, np.ndarray) and value.ndim == 0:
+        value = value[()]
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, float, np.integer, np.floating)):
+        raise ValueError(f"{name} must be {rng}; got {_short(value)}")
+    if not math.isfinite(float(value)) or not float(value).is_integer():
+        raise ValueError(f"{name} must be {rng}; got {_short(value)}")
+    if not lo <= value <= hi:
+        raise ValueError(f"{name} must be in [{lo}, {_fmt(hi)}] (an integer); got {_short(value)}")
     return int(value)
 
 
-def choice(name: str, value, options) -> str:
-    """Check ``value`` is one of ``options``."""
-    if value not in options:
-        raise ValueError(f"{name} must be one of {sorted(options)}; got {value!r}")
+def integers(name: str, value, lo: float = 0, hi: float = math.inf) -> np.ndarray:
+    """Check integers (scalar or array) in ``[lo, hi]``; return them as an int64 array."""
+    arr = check_range(name, value, lo, hi)
+    frac = arr != np.round(arr)
+    if np.any(frac):
+        raise ValueError(f"{name} must be integers in [{_fmt(lo)}, {_fmt(hi)}]; got {arr[frac].flat[0]:g}")
+    return arr.astype(np.int64)
+
+
+def choice(name: str, value, options):
+    """Check ``value`` is one of ``options`` (a single hashable value: arrays and lists are rejected)."""
+    try:
+        ok = not isinstance(value, (np.ndarray, list, dict, set)) and value in options
+    except (TypeError, ValueError):  # unhashable, or an array compared element-wise
+        ok = False
+    if not ok or isinstance(value, (bool, np.bool_)) and not any(isinstance(o, bool) for o in options):
+        listed = sorted(options, key=str)
+        raise ValueError(f"{name} must be one of {listed}; got {_short(value)}")
     return value
+
+
+def boolean(name: str, value) -> bool:
+    """Check a real boolean (``True``/``False`` or a numpy bool); strings such as ``"no"`` are errors."""
+    if isinstance(value, np.ndarray) and value.ndim == 0:
+        value = value[()]
+    if not isinstance(value, (bool, np.bool_)):
+        raise ValueError(f"{name} must be True or False; got {_short(value)}")
+    return bool(value)
+
+
+def instance(name: str, value, cls, what: str | None = None):
+    """Check ``value`` is an instance of ``cls`` (a class or a tuple of classes)."""
+    if not isinstance(value, cls):
+        if what is None:
+            classes = cls if isinstance(cls, tuple) else (cls,)
+            what = " or ".join(f"a {c.__module__}.{c.__qualname__}" for c in classes)
+        raise ValueError(f"{name} must be {what}; got {_short(value)}")
+    return value
+
+
+def link(name: str, value):
+    """Check ``value`` is a :class:`vcperf.network.Link`."""
+    from vcperf.network import Link
+
+    return instance(name, value, Link, "a vcperf.network.Link (e.g. vcperf.network.preset('satellite'))")
+
+
+def mapping(name: str, value, what: str = "a dict"):
+    """Check ``value`` is a non-empty mapping."""
+    from collections.abc import Mapping
+
+    if not isinstance(value, Mapping) or not value:
+        raise ValueError(f"{name} must be {what}; got {_short(value)}")
+    return value
+
+
+def broadcast(**named) -> tuple[int, ...]:
+    """The broadcast shape of the named arrays, or ``ValueError`` naming the parameters that disagree.
+
+    ``broadcast(size_bytes=a, rtt_s=b)`` -> ``a`` and ``b``'s common shape;
+    ``"size_bytes (shape (2,)) and rtt_s (shape (3,)) must broadcast together"`` if they do not.
+    """
+    shapes = {k: np.shape(x) for k, x in named.items()}
+    seen: dict[str, tuple] = {}
+    for key, shape in shapes.items():
+        for other, oshape in seen.items():
+            try:
+                np.broadcast_shapes(shape, oshape)
+            except ValueError:
+                raise ValueError(
+                    f"{other} (shape {oshape}) and {key} (shape {shape}) must broadcast together"
+                ) from None
+        seen[key] = shape
+    try:
+        return np.broadcast_shapes(*shapes.values())
+    except ValueError:  # pragma: no cover - pairwise compatible shapes always broadcast
+        listed = ", ".join(f"{k} {s}" for k, s in shapes.items())
+        raise ValueError(f"shapes must broadcast against each other; got {listed}") from None
+
+
+def scalar(name: str, value, lo: float = -math.inf, hi: float = math.inf, *, lo_open: bool = False,
+           hi_open: bool = False) -> float:
+    """:func:`check_range` for a parameter that takes one number, not an array; returns a float."""
+    arr = check_range(name, value, lo, hi, lo_open=lo_open, hi_open=hi_open)
+    if arr.ndim:
+        raise ValueError(f"{name} must be a single number, not an array; got shape {arr.shape}")
+    return float(arr)
+
+
+def sequence(name: str, value, what: str):
+    """Check ``value`` is a tuple or list (not a string); return it as a tuple."""
+    if not isinstance(value, (tuple, list)):
+        raise ValueError(f"{name} must be {what}; got {_short(value)}")
+    return tuple(value)

@@ -86,6 +86,7 @@ class Link:
         v.positive("bandwidth_bps", self.bandwidth_bps)
         v.nonneg("rtt_s", self.rtt_s)
         v.fraction("loss", self.loss)
+        v.instance("name", self.name, str, "a str")
         if self.up_bandwidth_bps is not None:
             v.positive("up_bandwidth_bps", self.up_bandwidth_bps)
 
@@ -175,6 +176,8 @@ def tcp_throughput_bps(
     rwnd = v.positive("rwnd_bytes", rwnd_bytes)
     rto = _rto_s(rtt, v.nonneg("min_rto_s", min_rto_s))
     b = v.positive("packets_per_ack", packets_per_ack)
+    v.broadcast(bandwidth_bps=bw, rtt_s=rtt, loss=p, mss_bytes=mss, rwnd_bytes=rwnd, min_rto_s=rto,
+                packets_per_ack=b)
     with np.errstate(divide="ignore", over="ignore"):  # a subnormal RTT gives an infinite window: right
         window_bps = np.where(rtt > 0, 8.0 * rwnd / np.where(rtt > 0, rtt, 1.0), np.inf)
         denom = rtt * np.sqrt(2.0 * b * p / 3.0) + rto * np.minimum(
@@ -220,7 +223,10 @@ def transfer_time_s(
         Transfer time (s).
     """
     size = v.nonneg("size_bytes", size_bytes)
-    w0 = v.positive("initial_window_segments", initial_window_segments)
+    w0 = v.scalar("initial_window_segments", initial_window_segments, 0.0, np.inf, lo_open=True, hi_open=True)
+    mss_bytes = v.scalar("mss_bytes", mss_bytes, 0.0, np.inf, lo_open=True, hi_open=True)
+    v.broadcast(size_bytes=size, bandwidth_bps=v.positive("bandwidth_bps", bandwidth_bps),
+                rtt_s=v.nonneg("rtt_s", rtt_s), loss=v.fraction("loss", loss))
     rate = tcp_throughput_bps(bandwidth_bps, rtt_s, loss, mss_bytes=mss_bytes, **tcp_kw)
     rtt = np.asarray(rtt_s, dtype=float)
     segments = np.ceil(size / mss_bytes)
@@ -244,7 +250,9 @@ def message_loss_delay_s(size_bytes, rtt_s, loss=0.0, *, mss_bytes=DEFAULT_MSS_B
     size = v.nonneg("size_bytes", size_bytes)
     rtt = v.nonneg("rtt_s", rtt_s)
     p = v.fraction("loss", loss)
-    segments = np.maximum(1.0, np.ceil(size / v.positive("mss_bytes", mss_bytes)))
+    mss = v.positive("mss_bytes", mss_bytes)
+    v.broadcast(size_bytes=size, rtt_s=rtt, loss=p, mss_bytes=mss, min_rto_s=v.nonneg("min_rto_s", min_rto_s))
+    segments = np.maximum(1.0, np.ceil(size / mss))
     return (1.0 - (1.0 - p) ** segments) * _rto_s(rtt, v.nonneg("min_rto_s", min_rto_s))
 
 
@@ -270,7 +278,9 @@ def timeout_chain_s(rtt_s, loss=0.0, *, min_rto_s=DEFAULT_MIN_RTO_S, max_rto_s=D
     rtt = v.nonneg("rtt_s", rtt_s)
     p = v.fraction("loss", loss)
     rto = _rto_s(rtt, v.nonneg("min_rto_s", min_rto_s))
-    cap = v.positive("max_rto_s", max_rto_s)
+    cap = v.scalar("max_rto_s", max_rto_s, 0.0, np.inf, lo_open=True, hi_open=True)
+    max_backoffs = v.integer("max_backoffs", max_backoffs, 1, 10_000)
+    v.broadcast(rtt_s=rtt, loss=p, min_rto_s=rto)
     j = np.arange(max_backoffs)
     rto_e, p_e = (np.expand_dims(a, -1) for a in np.broadcast_arrays(rto, p))
     waits = np.minimum(rto_e * 2.0 ** j, np.maximum(cap, rto_e))
@@ -288,6 +298,7 @@ def expected_retransmissions(segments, loss=0.0):
     """
     n = v.nonneg("segments", segments)
     p = v.fraction("loss", loss)
+    v.broadcast(segments=n, loss=p)
     return n * p / (1.0 - p)
 
 
@@ -321,9 +332,11 @@ def message_time_s(size_bytes, bandwidth_bps, rtt_s, loss=0.0, *, mss_bytes=DEFA
     bw = v.positive("bandwidth_bps", bandwidth_bps)
     rtt = v.nonneg("rtt_s", rtt_s)
     p = v.fraction("loss", loss)
-    mss = v.positive("mss_bytes", mss_bytes)
-    w0 = v.positive("initial_window_segments", tcp_kw.get("initial_window_segments",
-                                                          DEFAULT_INITIAL_WINDOW_SEGMENTS))
+    mss = v.scalar("mss_bytes", mss_bytes, 0.0, np.inf, lo_open=True, hi_open=True)
+    w0 = v.scalar("initial_window_segments", tcp_kw.get("initial_window_segments", DEFAULT_INITIAL_WINDOW_SEGMENTS),
+                  0.0, np.inf, lo_open=True, hi_open=True)
+    v.scalar("max_rto_s", max_rto_s, 0.0, np.inf, lo_open=True, hi_open=True)
+    v.broadcast(size_bytes=size, bandwidth_bps=bw, rtt_s=rtt, loss=p, min_rto_s=v.nonneg("min_rto_s", min_rto_s))
     rate_kw = {k: x for k, x in tcp_kw.items() if k != "initial_window_segments"}
     lossless = transfer_time_s(size, bw, rtt, 0.0, mss_bytes=mss, min_rto_s=min_rto_s, **tcp_kw)
     segments = np.maximum(1.0, np.ceil(size / mss))
@@ -363,6 +376,10 @@ def exchange_time_s(
         Passed on (``mss_bytes``, ``rwnd_bytes``, ``min_rto_s``, ...).
     """
     n = v.nonneg("round_trips", round_trips)
+    v.broadcast(round_trips=n, request_bytes=v.nonneg("request_bytes", request_bytes),
+                response_bytes=v.nonneg("response_bytes", response_bytes),
+                bandwidth_bps=v.positive("bandwidth_bps", bandwidth_bps), rtt_s=v.nonneg("rtt_s", rtt_s),
+                loss=v.fraction("loss", loss))
     loss_kw = {k: tcp_kw[k] for k in ("mss_bytes", "min_rto_s") if k in tcp_kw}
     one = (
         transfer_time_s(request_bytes, bandwidth_bps, rtt_s, loss, **tcp_kw)
@@ -375,7 +392,9 @@ def exchange_time_s(
 
 def utilization(offered_bps, bandwidth_bps):
     """Fraction of a link's capacity an average offered load uses (may exceed 1: overload)."""
-    return v.nonneg("offered_bps", offered_bps) / v.positive("bandwidth_bps", bandwidth_bps)
+    offered, bw = v.nonneg("offered_bps", offered_bps), v.positive("bandwidth_bps", bandwidth_bps)
+    v.broadcast(offered_bps=offered, bandwidth_bps=bw)
+    return offered / bw
 
 
 # --- the ROBO study's eight network types ---------------------------------------------------

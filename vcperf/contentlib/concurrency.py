@@ -90,7 +90,7 @@ def concurrent_deploy_time_s(path: str, size_bytes: float, n_deployments: int, *
     True
     """
     v.choice("path", path, PATHS)
-    size = float(v.positive("size_bytes", size_bytes))
+    size = v.scalar("size_bytes", size_bytes, 0.0, np.inf, lo_open=True, hi_open=True)
     n_max = v.integer("n_deployments", n_deployments, lo=1, hi=MAX_DEPLOYMENTS)
     for name, val in (("network_bps", network_bps), ("mgmt_network_bps", mgmt_network_bps),
                       ("fc_bandwidth_bps", fc_bandwidth_bps), ("vcenter_vcpus", vcenter_vcpus)):

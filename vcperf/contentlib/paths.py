@@ -121,6 +121,8 @@ def _inputs(size_bytes, network_bps, mgmt_network_bps, fc_bandwidth_bps, vcenter
     vcpus = v.check_range("vcenter_vcpus", vcenter_vcpus, 1.0, 1024.0)
     streams = v.check_range("decompression_streams", decompression_streams, 1.0, 1024.0)
     setup = v.nonneg("setup_time_s", setup_time_s)
+    v.broadcast(size_bytes=size, network_bps=net, mgmt_network_bps=mgmt, fc_bandwidth_bps=fc, vcenter_vcpus=vcpus,
+                decompression_streams=streams, setup_time_s=setup)
     return size, net, mgmt, fc, vcpus, streams, setup
 
 

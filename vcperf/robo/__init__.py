@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import math
 
+from vcperf import _validate as v
 from vcperf import network
 from vcperf.robo import addhost, branch, calibration, hostsync, operations, statistics, wire
 from vcperf.robo.addhost import ADD_HOST_REQUEST_BYTES, HOST_CONFIG_BYTES, HOST_OBJECTS, AddHostParams
@@ -86,6 +87,19 @@ __all__ = [
 # ----------------------------------------------------------------- the models at the study's calibration
 
 
+def _given(name: str, value, cls, default):
+    """``value`` if given (checked to be a ``cls``), else ``default()`` (the calibration)."""
+    if value is None:
+        return default()
+    return v.instance(name, value, cls, f"a {cls.__module__}.{cls.__qualname__} or None")
+
+
+def _operation(operation) -> str:
+    if not isinstance(operation, str):
+        raise ValueError(f"operation must be an operation name (str, see operation_names()); got {operation!r}")
+    return operation
+
+
 def testbed_powered_on_vms() -> float:
     """Powered-on VMs per host of the study's testbed (24, ``text_inventory.csv``)."""
     return testbed().powered_on_vms_per_host
@@ -93,7 +107,8 @@ def testbed_powered_on_vms() -> float:
 
 def host_sync_traffic(powered_on_vms, params: HostSyncParams | None = None) -> HostSyncTraffic:
     """:func:`vcperf.robo.hostsync.host_sync_traffic` at the calibrated payload and the testbed's 20 s."""
-    return hostsync.host_sync_traffic(powered_on_vms, params or calibrate().hostsync, testbed().change_period_s)
+    return hostsync.host_sync_traffic(powered_on_vms, _given("params", params, HostSyncParams, lambda: calibrate().hostsync),
+                                     testbed().change_period_s)
 
 
 def host_sync_link_utilization(n_hosts, link: network.Link, powered_on_vms=None) -> HostSyncTraffic:
@@ -106,14 +121,17 @@ def host_sync_link_utilization(n_hosts, link: network.Link, powered_on_vms=None)
 def statistics_payload_bytes(level, powered_on_vms, params: StatsParams | None = None):
     """:func:`vcperf.robo.statistics.statistics_payload_bytes` at the calibration and testbed schedule."""
     tb = testbed()
-    return statistics.statistics_payload_bytes(level, powered_on_vms, params or calibrate().stats, tb.schedule,
+    return statistics.statistics_payload_bytes(level, powered_on_vms,
+                                               _given("params", params, StatsParams, lambda: calibrate().stats),
+                                               tb.schedule,
                                                tb.counters)
 
 
 def statistics_traffic(level, powered_on_vms, params: StatsParams | None = None) -> StatsTraffic:
     """:func:`vcperf.robo.statistics.statistics_traffic` (host sync included) at the calibration."""
     tb, p = testbed(), calibrate()
-    return statistics.statistics_traffic(level, powered_on_vms, params or p.stats, tb.schedule, tb.counters,
+    return statistics.statistics_traffic(level, powered_on_vms, _given("params", params, StatsParams, lambda: p.stats),
+                                         tb.schedule, tb.counters,
                                          p.hostsync, tb.change_period_s)
 
 
@@ -122,7 +140,9 @@ def statistics_link_load(n_hosts, link: network.Link, level=1, powered_on_vms=No
     """:func:`vcperf.robo.statistics.statistics_link_load`; VMs default to the testbed's."""
     tb = testbed()
     vms = tb.powered_on_vms_per_host if powered_on_vms is None else powered_on_vms
-    return statistics.statistics_link_load(n_hosts, link, level, vms, params or calibrate().stats, tb.schedule,
+    return statistics.statistics_link_load(n_hosts, link, level, vms,
+                                           _given("params", params, StatsParams, lambda: calibrate().stats),
+                                           tb.schedule,
                                            tb.counters, powered_on_vms_sd)
 
 
@@ -133,12 +153,12 @@ def operation_names() -> list[str]:
 
 def operation_calls(operation: str) -> tuple:
     """Host calls of one operation (:data:`OPERATION_CALLS`; ``"create_vm"`` from Figure 8's data)."""
-    return testbed().calls(operation)
+    return testbed().calls(_operation(operation))
 
 
 def vm_state_bytes(params: Params | None = None) -> float:
     """Bytes of one VM's state at the calibration (:func:`vcperf.robo.operations.vm_state_bytes`)."""
-    return calibration.vm_state_bytes(params or calibrate())
+    return calibration.vm_state_bytes(_given("params", params, Params, calibrate))
 
 
 def operation_network_time_s(operation: str, link: network.Link, round_trips_per_call=None):
@@ -161,14 +181,14 @@ def vcbench(link: network.Link, clients: int | None = None, params: OpsParams | 
     """:func:`vcperf.robo.operations.vcbench` with the Table 3 mix, the testbed's vCPUs and (default)
     8 clients, at the calibrated parameters."""
     tb = testbed()
-    return operations.vcbench(link, params or calibrate().ops, tb.mix, tb.clients if clients is None else clients,
+    return operations.vcbench(link, _given("params", params, OpsParams, lambda: calibrate().ops), tb.mix, tb.clients if clients is None else clients,
                               tb.vcenter_vcpus, vm_state_bytes_=vm_state_bytes())
 
 
 def vcbench_vs_clients(link: network.Link, max_clients: int = 32, params: OpsParams | None = None):
     """:func:`vcperf.robo.operations.vcbench_vs_clients` at the calibration: ``(clients, X, R)``."""
     tb = testbed()
-    return operations.vcbench_vs_clients(link, params or calibrate().ops, tb.mix, max_clients, tb.vcenter_vcpus,
+    return operations.vcbench_vs_clients(link, _given("params", params, OpsParams, lambda: calibrate().ops), tb.mix, max_clients, tb.vcenter_vcpus,
                                          vm_state_bytes_=vm_state_bytes())
 
 
@@ -186,13 +206,15 @@ def vcbench_host_traffic(link: network.Link, n_hosts=None, clients: int | None =
 def add_host_time_s(link: network.Link, params: AddHostParams | None = None, registered_vms=None):
     """:func:`vcperf.robo.addhost.add_host_time_s` at the calibration; VMs default to the testbed's 30."""
     vms = testbed().registered_vms_per_host if registered_vms is None else registered_vms
-    return addhost.add_host_time_s(link, params or calibrate().addhost, vms, vm_state_bytes())
+    return addhost.add_host_time_s(link, _given("params", params, AddHostParams, lambda: calibrate().addhost), vms,
+                                   vm_state_bytes())
 
 
 def add_host_traffic_bps(link: network.Link, registered_vms=None) -> float:
     """Host -> vCenter traffic while adding a host (Figure 15's kind), background of a 24-VM host included."""
     tb = testbed()
-    vms = tb.registered_vms_per_host if registered_vms is None else registered_vms
+    vms = tb.registered_vms_per_host if registered_vms is None else v.scalar(
+        "registered_vms", registered_vms, 0.0, math.inf, hi_open=True)
     base = float(statistics_traffic(1, tb.powered_on_vms_per_host).host_to_vc_bps)
     return float(addhost.add_host_traffic_bps(link, calibrate().addhost, vms, vm_state_bytes(), base))
 
@@ -208,8 +230,6 @@ def host_operation_time_s(operation: str, link: network.Link, registered_vms=Non
     what-ifs built from the same calls, vCenter steps and vMotion critical path
     (:mod:`vcperf.robo.addhost`). VMs default to the testbed's 30 registered / 24 powered on.
     """
-    from vcperf import _validate as v
-
     op = v.choice("operation", operation, HOST_OPERATIONS)
     tb, p = testbed(), calibrate()
     reg = tb.registered_vms_per_host if registered_vms is None else registered_vms
@@ -226,7 +246,12 @@ def host_operation_time_s(operation: str, link: network.Link, registered_vms=Non
 
 
 def _as_link(link) -> network.Link:
-    return network.preset(link) if isinstance(link, str) else link
+    if isinstance(link, str):
+        names = network.preset_names()
+        if link not in names:
+            raise ValueError(f"link must be a vcperf.network.Link or one of {names}; got {link!r}")
+        return network.preset(link)
+    return v.link("link", link)
 
 
 def plan(link, n_hosts, level=1, operation: str = "clone_vm", powered_on_vms=None, template_bytes=0.0,
@@ -257,7 +282,9 @@ def plan(link, n_hosts, level=1, operation: str = "clone_vm", powered_on_vms=Non
         output="operation_latency_s")`` gives the 90 % interval.
     """
     tb = testbed()
-    p = params or calibrate()
+    p = _given("params", params, Params, calibrate)
+    link = _as_link(link)
+    operation = _operation(operation)
     vms = tb.powered_on_vms_per_host if powered_on_vms is None else powered_on_vms
     return branch.branch_load(_as_link(link), n_hosts, level, vms, hostsync=p.hostsync, stats=p.stats, ops=p.ops,
                               schedule=tb.schedule, counters=tb.counters, change_period_s=tb.change_period_s,
@@ -296,13 +323,17 @@ def required_bandwidth_bps(target_s, n_hosts, rtt_s, loss=0.0, level=1, quantity
     template_bytes : float
         A template copy toward the branch during the burst (0: none).
     """
-    from vcperf import _validate as v
-
     field = {"operation_latency": "operation_latency_s", "statistics_delay": "statistics_delay_s"}[
         v.choice("quantity", quantity, ("operation_latency", "statistics_delay"))]
-    v.nonneg("rtt_s", rtt_s)
-    v.fraction("loss", loss)
-    v.check_range("n_hosts", n_hosts, 1.0, math.inf, hi_open=True)
+    rtt_s = v.scalar("rtt_s", rtt_s, 0.0, math.inf, hi_open=True)
+    loss = v.scalar("loss", loss, 0.0, 1.0, hi_open=True)
+    n_hosts = v.scalar("n_hosts", n_hosts, 1.0, math.inf, hi_open=True)
+    level = v.integer("level", level, 1, 4)
+    if powered_on_vms is not None:
+        powered_on_vms = v.scalar("powered_on_vms", powered_on_vms, 0.0, math.inf, hi_open=True)
+    template_bytes = v.scalar("template_bytes", template_bytes, 0.0, math.inf, hi_open=True)
+    operation = _operation(operation)
+    _given("params", params, Params, calibrate)
 
     def evaluate(down, up):
         lk = network.Link(down, float(rtt_s), float(loss), "candidate", up)

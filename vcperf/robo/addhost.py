@@ -13,6 +13,7 @@ Every exchange uses the one loss model of :func:`vcperf.network.message_time_s` 
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 import numpy as np
@@ -62,8 +63,9 @@ def inventory_bytes(registered_vms, vm_state_bytes_):
     ``vm_state_bytes_`` is one VM's state (:func:`vcperf.robo.operations.vm_state_bytes`), the same
     the closing Get-Changes of a VM operation returns.
     """
-    return v.nonneg("registered_vms", registered_vms) * v.nonneg("vm_state_bytes", vm_state_bytes_) + \
-        HOST_CONFIG_BYTES
+    vms, state = v.nonneg("registered_vms", registered_vms), v.nonneg("vm_state_bytes_", vm_state_bytes_)
+    v.broadcast(registered_vms=vms, vm_state_bytes_=state)
+    return vms * state + HOST_CONFIG_BYTES
 
 
 def add_host_time_s(link: network.Link, params: AddHostParams, registered_vms, vm_state_bytes_):
@@ -85,6 +87,8 @@ def add_host_time_s(link: network.Link, params: AddHostParams, registered_vms, v
     vm_state_bytes_ : float
         Bytes of one VM's state.
     """
+    v.link("link", link)
+    v.instance("params", params, AddHostParams)
     objects = inventory_objects(registered_vms)
     inv = inventory_bytes(registered_vms, vm_state_bytes_)
     n = params.round_trips_per_object * objects
@@ -98,7 +102,10 @@ def add_host_traffic_bps(link: network.Link, params: AddHostParams, registered_v
     The inventory and the ACKs of the sync requests spread over the add-host time, plus
     ``background_bps`` (the host sync and Level-1 statistics of the host, which the figure includes).
     """
+    v.link("link", link)
+    v.instance("params", params, AddHostParams)
     inv = inventory_bytes(registered_vms, vm_state_bytes_)
+    v.broadcast(registered_vms=inv, background_bps=v.nonneg("background_bps", background_bps))
     n = params.round_trips_per_object * inventory_objects(registered_vms)
     t = add_host_time_s(link, params, registered_vms, vm_state_bytes_)
     sync_bytes = n * (wire_bytes(inv / n) + ack_bytes(ADD_HOST_REQUEST_BYTES))
@@ -113,7 +120,10 @@ def remove_host_time_s(link: network.Link, ops: operations.OpsParams, registered
     (``ops.vcenter_demand_per_step_s``, as a folder operation) per object. Scales with VMs; a what-if
     (no paper number).
     """
+    v.link("link", link)
+    v.instance("ops", ops, operations.OpsParams)
     objects = inventory_objects(registered_vms)
+    v.broadcast(registered_vms=objects, vm_state_bytes_=v.nonneg("vm_state_bytes_", vm_state_bytes_))
     call = operations.call_time_s(operations.HostCall("Disconnect"), link, ops.round_trips_per_call,
                                   vm_state_bytes_)
     return call + objects * ops.vcenter_demand_per_step_s
@@ -128,7 +138,11 @@ def maintenance_mode_time_s(link: network.Link, ops: operations.OpsParams, power
     plus vCenter's steps for every VM of the wave), then a Get-Changes of the host. Exit: one call and
     a Get-Changes. The memory copy of vMotion stays inside the branch site and is not on this link.
     """
+    v.link("link", link)
+    v.instance("ops", ops, operations.OpsParams)
     vms = v.nonneg("powered_on_vms", powered_on_vms)
+    vm_state_bytes_ = v.scalar("vm_state_bytes_", vm_state_bytes_, 0.0, math.inf, hi_open=True)
+    enter = v.boolean("enter", enter)
     k = ops.round_trips_per_call
     call = operations.call_time_s(operations.HostCall("MaintenanceMode"), link, k, vm_state_bytes_)
     sync = operations.call_time_s(operations.get_changes("Get-Changes host", 0), link, k, vm_state_bytes_)

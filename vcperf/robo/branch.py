@@ -94,6 +94,9 @@ def concurrent_uploads(n_hosts, payload_bytes, up_free_bps, schedule: StatsSched
     Non-decreasing in hosts and payload, non-increasing in rate.
     """
     n = v.check_range("n_hosts", n_hosts, 1.0, math.inf, hi_open=True)
+    v.instance("schedule", schedule, StatsSchedule)
+    v.broadcast(n_hosts=n, payload_bytes=v.nonneg("payload_bytes", payload_bytes),
+                up_free_bps=v.positive("up_free_bps", up_free_bps))
     group = np.ceil(n / schedule.host_groups)
     burst = group * 8.0 * wire_bytes(payload_bytes) / v.positive("up_free_bps", up_free_bps)
     overlap = np.maximum(1.0, np.ceil(burst / schedule.stagger_interval_s))
@@ -102,6 +105,7 @@ def concurrent_uploads(n_hosts, payload_bytes, up_free_bps, schedule: StatsSched
 
 def operation_latency_s(stages, link: network.Link, ops: operations.OpsParams, vm_state_bytes_=0.0):
     """Latency (s) of one operation alone on ``link``: its vCenter steps plus its network critical path."""
+    v.instance("ops", ops, operations.OpsParams)
     net = operations.operation_network_time_s(stages, link, ops.round_trips_per_call, vm_state_bytes_)
     return operations.vcenter_steps(stages) * ops.vcenter_demand_per_step_s + net
 
@@ -143,10 +147,18 @@ def branch_load(link: network.Link, n_hosts, level, powered_on_vms, *, hostsync:
     operation_rate_per_s : float
         Operations per second on this link, for the average offered load only.
     """
+    v.link("link", link)
+    for name, value, cls in (("hostsync", hostsync, HostSyncParams), ("stats", stats, StatsParams),
+                             ("ops", ops, operations.OpsParams), ("schedule", schedule, StatsSchedule),
+                             ("counters", counters, CounterModel)):
+        v.instance(name, value, cls)
+    stages = operations._stages(stages)
     n = v.check_range("n_hosts", n_hosts, 1.0, math.inf, hi_open=True)
     vms = v.nonneg("powered_on_vms", powered_on_vms)
-    tpl = float(v.nonneg("template_bytes", template_bytes))
-    rate = float(v.nonneg("operation_rate_per_s", operation_rate_per_s))
+    v.broadcast(n_hosts=n, powered_on_vms=vms, change_period_s=v.positive("change_period_s", change_period_s))
+    vm_state_bytes_ = v.scalar("vm_state_bytes_", vm_state_bytes_, 0.0, math.inf, hi_open=True)
+    tpl = v.scalar("template_bytes", template_bytes, 0.0, math.inf, hi_open=True)
+    rate = v.scalar("operation_rate_per_s", operation_rate_per_s, 0.0, math.inf, hi_open=True)
     payload = statistics_payload_bytes(level, vms, stats, schedule, counters)
     sync = host_sync_traffic(vms, hostsync, change_period_s)
     sync_up, sync_down = n * sync.host_to_vc_bps, n * sync.vc_to_host_bps
@@ -200,9 +212,17 @@ def required_bandwidth_bps(target_s, evaluate, *, up_down_ratio=1.0, rel_tol=1e-
         ``(down_bps, up_bps) -> array`` time of the quantity on links of those rates.
     up_down_ratio : float
         Uplink rate / downlink rate of the answer (1: symmetric; e.g. 0.1 for ADSL-like links).
+    rel_tol : float
+        Width of the final bracket in log(bit/s), in [1e-12, 1).
+    points : int
+        Rates per bracketing grid, in [3, 10000].
     """
-    target = float(v.positive("target_s", target_s))
-    ratio = float(v.positive("up_down_ratio", up_down_ratio))
+    target = v.scalar("target_s", target_s, 0.0, math.inf, lo_open=True, hi_open=True)
+    if not callable(evaluate):
+        raise ValueError(f"evaluate must be a callable (down_bps, up_bps) -> seconds; got {evaluate!r}")
+    ratio = v.scalar("up_down_ratio", up_down_ratio, 0.0, math.inf, lo_open=True, hi_open=True)
+    rel_tol = v.scalar("rel_tol", rel_tol, 1e-12, 1.0, hi_open=True)
+    points = v.integer("points", points, 3, 10_000)
     lo, hi = (math.log(x) for x in SEARCH_RANGE_BPS)
 
     def ok(log_bw):

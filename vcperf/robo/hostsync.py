@@ -63,7 +63,9 @@ def host_sync_traffic(powered_on_vms, params: HostSyncParams, change_period_s) -
         real-time statistics interval (20 s in the study), each refresh a property change vpxa pushes.
     """
     vms = v.nonneg("powered_on_vms", powered_on_vms)
+    v.instance("params", params, HostSyncParams)
     period = v.positive("change_period_s", change_period_s)
+    v.broadcast(powered_on_vms=vms, change_period_s=period)
     msgs_per_s = vms / period
     up = HEARTBEAT_BYTES / HEARTBEAT_INTERVAL_S + msgs_per_s * wire_bytes(params.bytes_per_change)
     down = msgs_per_s * ack_bytes(params.bytes_per_change)
@@ -80,6 +82,8 @@ def host_sync_link_utilization(n_hosts, link: network.Link, powered_on_vms, para
     fractions, not bit/s.
     """
     n = v.nonneg("n_hosts", n_hosts)
+    v.link("link", link)
+    v.broadcast(n_hosts=n, powered_on_vms=v.nonneg("powered_on_vms", powered_on_vms))
     t = host_sync_traffic(powered_on_vms, params, change_period_s)
     return HostSyncTraffic(
         host_to_vc_bps=network.utilization(n * t.host_to_vc_bps, link.bandwidth_bps),

@@ -70,6 +70,12 @@ class HostCall:
     response_bytes: float = CALL_RESPONSE_BYTES
     synced_vms: float = 0.0
 
+    def __post_init__(self):
+        v.instance("name", self.name, str, "a str")
+        v.scalar("request_bytes", self.request_bytes, 0.0, math.inf, hi_open=True)
+        v.scalar("response_bytes", self.response_bytes, 0.0, math.inf, hi_open=True)
+        v.scalar("synced_vms", self.synced_vms, 0.0, math.inf, hi_open=True)
+
     def response_payload_bytes(self, vm_state_bytes_):
         """Response payload (B): the plain response plus ``synced_vms`` VM states."""
         return self.response_bytes + self.synced_vms * vm_state_bytes_
@@ -77,6 +83,8 @@ class HostCall:
 
 def get_changes(name: str = "Get-Changes", synced_vms: int = 1) -> HostCall:
     """A Get-Changes host sync returning the state of ``synced_vms`` VMs (a plain response if 0)."""
+    v.instance("name", name, str, "a str")
+    synced_vms = v.integer("synced_vms", synced_vms, 0, 10**6)
     if synced_vms:
         return HostCall(name, response_bytes=0.0, synced_vms=float(synced_vms))
     return HostCall(name)
@@ -94,13 +102,18 @@ def calls_from_sequence(messages) -> tuple:
     closing host sync of one VM's final state (:func:`get_changes`). Each waits for the previous
     one's response (Figure 8: "if it receives back a response ... then"), one call per stage.
     """
+    if isinstance(messages, (str, bytes)) or not hasattr(messages, "__iter__"):
+        raise ValueError(f"messages must be a sequence of message names (str); got {messages!r}")
+    messages = list(messages)
+    for m in messages:
+        v.instance("messages", m, str, "made of message names (str)")
     names = [m.replace(" request", "").replace(" command", "") for m in messages]
     return tuple((get_changes(n, 1) if n.startswith("Get-Changes") else HostCall(n),) for n in names)
 
 
 def flatten(stages) -> tuple:
     """The host calls of an operation's stages, in order."""
-    return tuple(c for stage in stages for c in stage)
+    return tuple(c for stage in _stages(stages) for c in stage)
 
 
 #: Host calls of each VCbench operation (Table 3) as *stages*: the calls of one stage are independent
@@ -169,6 +182,29 @@ class OpsParams:
     round_trips_per_call: float
 
 
+def _stages(stages, name: str = "stages") -> tuple:
+    """Check an operation's stages: a tuple of stages, each a tuple of :class:`HostCall`."""
+    what = "a tuple of stages, each a tuple of HostCall (vcperf.robo.OPERATION_CALLS)"
+    out = v.sequence(name, stages, what)
+    for stage in out:
+        _stage(stage, name)
+    return out
+
+
+def _stage(stage, name: str = "stage") -> tuple:
+    out = v.sequence(name, stage, "a tuple of HostCall (one stage of vcperf.robo.OPERATION_CALLS)")
+    for c in out:
+        v.instance(name, c, HostCall, "made of HostCall objects")
+    return out
+
+
+def _mix(mix) -> dict:
+    v.mapping("mix", mix, "a non-empty dict of operation name -> stages of HostCall")
+    for stages in mix.values():
+        _stages(stages, "mix")
+    return mix
+
+
 def message_exchange_time_s(round_trips, request_bytes, response_bytes, link: network.Link):
     """Time (s) of ``round_trips`` sequential request/response exchanges on a persistent connection.
 
@@ -181,6 +217,8 @@ def message_exchange_time_s(round_trips, request_bytes, response_bytes, link: ne
     n = v.nonneg("round_trips", round_trips)
     req = v.nonneg("request_bytes", request_bytes)
     resp = v.nonneg("response_bytes", response_bytes)
+    v.link("link", link)
+    v.broadcast(round_trips=n, request_bytes=req, response_bytes=resp)
     return n * (link.message_time_s(req, "down") + link.message_time_s(resp, "up"))
 
 
@@ -192,8 +230,12 @@ def call_time_s(call: HostCall, link: network.Link, round_trips_per_call, vm_sta
     ``round_trips_per_call`` must be >= 1 (the call itself is one round trip); ``vm_state_bytes_``
     is the size of one VM's state (:func:`vm_state_bytes`) for a Get-Changes call.
     """
+    v.instance("call", call, HostCall)
+    v.link("link", link)
     k = v.check_range("round_trips_per_call", round_trips_per_call, 1.0, math.inf, hi_open=True)
-    resp = call.response_payload_bytes(v.nonneg("vm_state_bytes", vm_state_bytes_))
+    vm_state = v.nonneg("vm_state_bytes_", vm_state_bytes_)
+    v.broadcast(round_trips_per_call=k, vm_state_bytes_=vm_state)
+    resp = call.response_payload_bytes(vm_state)
     return message_exchange_time_s(1.0, call.request_bytes, resp, link) + message_exchange_time_s(
         k - 1.0, 0.0, 0.0, link)
 
@@ -207,6 +249,11 @@ def _shared(link: network.Link, n: int) -> network.Link:
 
 def stage_time_s(stage, link: network.Link, round_trips_per_call, vm_state_bytes_=0.0):
     """Time (s) of one stage: its calls overlap on the link, each at its fair share; the slowest ends it."""
+    stage = _stage(stage)
+    v.link("link", link)
+    v.broadcast(round_trips_per_call=v.check_range("round_trips_per_call", round_trips_per_call, 1.0, math.inf,
+                                                   hi_open=True),
+                vm_state_bytes_=v.nonneg("vm_state_bytes_", vm_state_bytes_))
     if not stage:
         return 0.0
     shared = _shared(link, len(stage))
@@ -220,7 +267,10 @@ def operation_network_time_s(stages, link: network.Link, round_trips_per_call, v
     persistent connections and share the link; dependent stages follow one another). Zero for an
     operation without host calls (the folder operations).
     """
+    stages = _stages(stages)
+    v.link("link", link)
     k = v.check_range("round_trips_per_call", round_trips_per_call, 1.0, math.inf, hi_open=True)
+    v.broadcast(round_trips_per_call=k, vm_state_bytes_=v.nonneg("vm_state_bytes_", vm_state_bytes_))
     total = np.zeros(np.shape(k))
     for stage in stages:
         total = total + stage_time_s(stage, link, k, vm_state_bytes_)
@@ -234,7 +284,10 @@ def network_times(mix: dict, link: network.Link, round_trips_per_call: float, vm
     direction (the same :func:`call_time_s` at each stage's fair share), then reduced to stage maxima
     and per-operation sums.
     """
-    k = float(v.check_range("round_trips_per_call", round_trips_per_call, 1.0, math.inf, hi_open=True))
+    _mix(mix)
+    v.link("link", link)
+    k = v.scalar("round_trips_per_call", round_trips_per_call, 1.0, math.inf, hi_open=True)
+    vm_state_bytes_ = v.scalar("vm_state_bytes_", vm_state_bytes_, 0.0, math.inf, hi_open=True)
     owner, stage_id, share, req, resp = [], [], [], [], []
     sid = 0
     for op, stages in mix.items():
@@ -266,7 +319,9 @@ def network_times(mix: dict, link: network.Link, round_trips_per_call: float, vm
 
 def operation_transfer_floor_s(stages, link: network.Link, vm_state_bytes_=0.0) -> float:
     """Pure transfer time of an operation's bytes over the link: bits / rate each way (a lower bound)."""
-    calls = flatten(stages)
+    v.link("link", link)
+    vm_state_bytes_ = v.scalar("vm_state_bytes_", vm_state_bytes_, 0.0, math.inf, hi_open=True)
+    calls = flatten(_stages(stages))
     down = sum(8.0 * c.request_bytes for c in calls) / link.down_bps
     up = sum(8.0 * float(c.response_payload_bytes(vm_state_bytes_)) for c in calls) / link.up_bps
     return down + up
@@ -345,9 +400,13 @@ def vcbench(link: network.Link, params: OpsParams, mix: dict, clients: int, vcen
     .. [1] A. Seidmann, P. J. Schweitzer, S. Shalev-Oren, "Computerized closed queueing network
        models of flexible manufacturing systems", Large Scale Systems 12, 91-107, 1987.
     """
+    v.link("link", link)
+    v.instance("params", params, OpsParams)
+    _mix(mix)
     n = v.integer("clients", clients, 1, 1000)
     m = v.integer("vcenter_vcpus", vcenter_vcpus, 1, 100000)
-    z = float(v.nonneg("think_time_s", think_time_s))
+    z = v.scalar("think_time_s", think_time_s, 0.0, math.inf, hi_open=True)
+    vm_state_bytes_ = v.scalar("vm_state_bytes_", vm_state_bytes_, 0.0, math.inf, hi_open=True)
     net = network_times(mix, link, params.round_trips_per_call, vm_state_bytes_)
     d_net = float(np.mean(list(net.values())))  # uniform mix
     demands = _mix_demands(params, mix)
@@ -373,8 +432,13 @@ def vcbench_vs_clients(link: network.Link, params: OpsParams, mix: dict, max_cli
     The same network as :func:`vcbench`, solved once by MVA for every population. Returns
     ``(clients, throughput_per_s, latency_s)`` arrays.
     """
+    v.link("link", link)
+    v.instance("params", params, OpsParams)
+    _mix(mix)
     n = v.integer("max_clients", max_clients, 1, 1000)
     m = v.integer("vcenter_vcpus", vcenter_vcpus, 1, 100000)
+    think_time_s = v.scalar("think_time_s", think_time_s, 0.0, math.inf, hi_open=True)
+    vm_state_bytes_ = v.scalar("vm_state_bytes_", vm_state_bytes_, 0.0, math.inf, hi_open=True)
     d_net = float(np.mean(list(network_times(mix, link, params.round_trips_per_call, vm_state_bytes_).values())))
     d_vc = float(np.mean(list(_mix_demands(params, mix).values())))
     res = queueing.mva(_stations(d_vc, m, d_net), n, think_time_s, delay_stations=[False, True, True])
@@ -383,8 +447,9 @@ def vcbench_vs_clients(link: network.Link, params: OpsParams, mix: dict, max_cli
 
 def operation_traffic_bytes(stages, vm_state_bytes_=0.0) -> tuple[float, float]:
     """Bytes (host -> vCenter, vCenter -> host) one operation moves, ACKs of each side included."""
+    vm_state_bytes_ = v.scalar("vm_state_bytes_", vm_state_bytes_, 0.0, math.inf, hi_open=True)
     up = down = 0.0
-    for c in flatten(stages):
+    for c in flatten(_stages(stages)):
         resp = c.response_payload_bytes(vm_state_bytes_)
         up += float(wire_bytes(resp) + ack_bytes(c.request_bytes))
         down += float(wire_bytes(c.request_bytes) + ack_bytes(resp))
@@ -399,6 +464,10 @@ def vcbench_host_traffic(result: VcbenchResult, mix: dict, n_hosts, background: 
     hosts) plus ``background`` (the host sync and Level-1 statistics of one host, which the paper's
     figures include). Falls with RTT because throughput does.
     """
+    v.instance("result", result, VcbenchResult)
+    _mix(mix)
+    v.instance("background", background, HostSyncTraffic)
+    vm_state_bytes_ = v.scalar("vm_state_bytes_", vm_state_bytes_, 0.0, math.inf, hi_open=True)
     n = v.check_range("n_hosts", n_hosts, 1.0, math.inf, hi_open=True)
     up, down = np.mean([operation_traffic_bytes(stages, vm_state_bytes_) for stages in mix.values()], axis=0)
     rate = result.throughput_per_s / n

@@ -126,8 +126,14 @@ class StatsParams:
     bytes_per_sample: float
 
 
+def _objects(params, schedule, counters):
+    v.instance("params", params, StatsParams)
+    v.instance("schedule", schedule, StatsSchedule)
+    v.instance("counters", counters, CounterModel)
+
+
 def _levels(level):
-    lvl = np.asarray(level)
+    lvl = np.asarray(v.real("level", level))
     flat = lvl.ravel()
     if not np.all(np.isin(flat, LEVELS)):
         bad = flat[~np.isin(flat, LEVELS)][0]
@@ -157,8 +163,10 @@ def statistics_payload_bytes(level, powered_on_vms, params: StatsParams, schedul
     params, schedule, counters
         Bytes per sample (fitted), the sampling/upload intervals and the counter counts.
     """
+    _objects(params, schedule, counters)
     lvl = _levels(level)
     vms = v.nonneg("powered_on_vms", powered_on_vms)
+    v.broadcast(level=lvl, powered_on_vms=vms)
     return _payload(lvl, vms, params, schedule, counters)
 
 
@@ -179,6 +187,9 @@ def statistics_traffic(level, powered_on_vms, params: StatsParams, schedule: Sta
     vCenter -> host: the ACKs of the upload and of the host sync (the paper: mostly TCP ACKs,
     < 1 Kbps). The figures include the host-sync traffic (``figure04_stats_traffic_by_level.csv``).
     """
+    v.instance("hostsync", hostsync, HostSyncParams)
+    v.broadcast(powered_on_vms=v.nonneg("powered_on_vms", powered_on_vms),
+                change_period_s=v.positive("change_period_s", change_period_s))
     payload = statistics_payload_bytes(level, powered_on_vms, params, schedule, counters)
     sync = host_sync_traffic(powered_on_vms, hostsync, change_period_s)
     up = 8.0 * wire_bytes(payload) / schedule.upload_interval_s
@@ -262,11 +273,14 @@ def statistics_link_load(n_hosts, link: network.Link, level, powered_on_vms, par
     message_bytes : float
         Payload of the other-traffic message whose added delay is reported (default 4 KB).
     """
+    v.link("link", link)
+    _objects(params, schedule, counters)
     n = v.check_range("n_hosts", n_hosts, 1.0, math.inf, hi_open=True)
     lvl = _levels(level)
     vms = v.nonneg("powered_on_vms", powered_on_vms)
-    v.nonneg("powered_on_vms_sd", powered_on_vms_sd)
+    sd = v.nonneg("powered_on_vms_sd", powered_on_vms_sd)
     msg = v.nonneg("message_bytes", message_bytes)
+    v.broadcast(n_hosts=n, level=lvl, powered_on_vms=vms, powered_on_vms_sd=sd, message_bytes=msg)
     payload = _payload(lvl, vms, params, schedule, counters)
     busy = 8.0 * wire_bytes(payload) / link.up_bps
     rho = n / schedule.upload_interval_s * busy
@@ -305,10 +319,14 @@ def statistics_upload_time_s(payload_bytes, link: network.Link):
         The branch link.
     """
     v.nonneg("payload_bytes", payload_bytes)
+    v.link("link", link)
     return link.message_time_s(payload_bytes, "up")
 
 
 def transfer_time_grid_s(payload_bytes, links: dict[str, network.Link]) -> dict[str, np.ndarray]:
     """:func:`statistics_upload_time_s` for several payloads over each named link."""
     sizes = v.nonneg("payload_bytes", payload_bytes)
+    v.mapping("links", links, "a non-empty dict of name -> vcperf.network.Link")
+    for lk in links.values():
+        v.link("links", lk)
     return {name: statistics_upload_time_s(sizes, link) for name, link in links.items()}

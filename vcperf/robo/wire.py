@@ -20,7 +20,7 @@ PACKETS_PER_ACK = network.DEFAULT_PACKETS_PER_ACK
 
 def segments(payload_bytes):
     """TCP segments needed for a payload (a zero-byte message still takes one segment)."""
-    return np.maximum(1.0, np.ceil(np.asarray(payload_bytes, dtype=float) / network.DEFAULT_MSS_BYTES))
+    return np.maximum(1.0, np.ceil(v.nonneg("payload_bytes", payload_bytes) / network.DEFAULT_MSS_BYTES))
 
 
 def wire_bytes(payload_bytes):
