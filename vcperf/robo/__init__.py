@@ -107,8 +107,8 @@ def testbed_powered_on_vms() -> float:
 
 def host_sync_traffic(powered_on_vms, params: HostSyncParams | None = None) -> HostSyncTraffic:
     """:func:`vcperf.robo.hostsync.host_sync_traffic` at the calibrated payload and the testbed's 20 s."""
-    return hostsync.host_sync_traffic(powered_on_vms, _given("params", params, HostSyncParams, lambda: calibrate().hostsync),
-                                     testbed().change_period_s)
+    p = _given("params", params, HostSyncParams, lambda: calibrate().hostsync)
+    return hostsync.host_sync_traffic(powered_on_vms, p, testbed().change_period_s)
 
 
 def host_sync_link_utilization(n_hosts, link: network.Link, powered_on_vms=None) -> HostSyncTraffic:
@@ -181,14 +181,16 @@ def vcbench(link: network.Link, clients: int | None = None, params: OpsParams | 
     """:func:`vcperf.robo.operations.vcbench` with the Table 3 mix, the testbed's vCPUs and (default)
     8 clients, at the calibrated parameters."""
     tb = testbed()
-    return operations.vcbench(link, _given("params", params, OpsParams, lambda: calibrate().ops), tb.mix, tb.clients if clients is None else clients,
+    ops = _given("params", params, OpsParams, lambda: calibrate().ops)
+    return operations.vcbench(link, ops, tb.mix, tb.clients if clients is None else clients,
                               tb.vcenter_vcpus, vm_state_bytes_=vm_state_bytes())
 
 
 def vcbench_vs_clients(link: network.Link, max_clients: int = 32, params: OpsParams | None = None):
     """:func:`vcperf.robo.operations.vcbench_vs_clients` at the calibration: ``(clients, X, R)``."""
     tb = testbed()
-    return operations.vcbench_vs_clients(link, _given("params", params, OpsParams, lambda: calibrate().ops), tb.mix, max_clients, tb.vcenter_vcpus,
+    ops = _given("params", params, OpsParams, lambda: calibrate().ops)
+    return operations.vcbench_vs_clients(link, ops, tb.mix, max_clients, tb.vcenter_vcpus,
                                          vm_state_bytes_=vm_state_bytes())
 
 
