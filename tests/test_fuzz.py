@@ -23,7 +23,7 @@ classifies the outcome:
 A second property gives two array parameters disagreeing shapes ``(2,)`` and ``(3,)``: the error
 must name one of them.
 
-Every call is counted; ``test_fuzz_call_count`` prints the total (the number the issue's note
+Every call is counted; pytest prints the total at the end (tests/conftest.py) (the number the issue's note
 reports). Run ``python tests/test_fuzz.py [module ...]`` for a per-category report of any module,
 e.g. ``python tests/test_fuzz.py vcperf.vmotion``. Adding a module is one line in :data:`MODULES`.
 """
@@ -521,13 +521,6 @@ def test_fuzz_parameter(qualname, param):
 def test_fuzz_disagreeing_shapes(qualname):
     findings = _fuzz_shapes(qualname)
     assert not findings, _report(findings)
-
-
-def test_fuzz_call_count():
-    """The number of fuzzed calls (the issue's note quotes it); runs last in this file."""
-    total = sum(CALLS.values())
-    print(f"\nfuzz: {total} calls over {len(CALLS)} public functions")
-    assert total >= 0
 
 
 def main(modules) -> int:
