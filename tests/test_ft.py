@@ -178,7 +178,9 @@ def test_calibration_is_physical_and_deterministic():
     assert p.vcenter_dirty_rate_bytes_per_s > 0
     assert p.vcenter_exchange_rate_per_s >= 0
     s = ft.vcenter_setup()
-    assert 0 < p.vcenter_cpu_demand_per_op_s <= s["vcpus"] / s["load_b_per_s"]
+    cpu = ft.vcenter_values(p)["cpu_demand_per_op_s"]
+    assert 0 < cpu <= s["vcpus"] / s["load_b_per_s"]
+    assert cpu == pytest.approx(ft.HEAVY_LOAD_CPU_UTILIZATION * s["vcpus"] / s["load_b_per_s"])
     from vcperf.ft import calibration
 
     calibration._calibrate.cache_clear()
@@ -251,8 +253,9 @@ def test_roles_of_the_ledger(rows):
     figs = {r.source.split("/")[1][:8] for r in rows.values()}
     assert figs >= {f"figure{n:02d}" for n in range(2, 15)}
     ident = protocol.identifiability(ft)
-    assert ident["n_params"] == 5 and ident["n_fit_points"] == 6 and ident["n_fit_groups"] == 6
-    assert ident["jacobian_rank"] == 5
+    # 4 parameters (the vCPU time per vCenter operation comes from Load B's saturation, not a fit)
+    assert ident["n_params"] == 4 and ident["n_fit_points"] == 6 and ident["n_fit_groups"] == 6
+    assert ident["jacobian_rank"] == 4
 
 
 def test_qualitative_statements():
@@ -271,6 +274,8 @@ def test_loo_errors_are_reported():
     assert loo["estimable"].all() and np.isfinite(loo["rel_error"]).all()
     # held-out error of each vCenter number when the other three calibrate (see the notebook)
     assert loo.loc[vcenter, "rel_error"].abs().max() < 0.3
+    # issue 13's goal: loo median <= 12 % (over the estimable rows, as the ledger summary counts)
+    assert loo["rel_error"].abs().median() <= 0.12
     # the vCenter numbers hardly determine the checkpoint interval: Figure 5 left out is missed widely
     assert abs(loo.loc["tcp_rr_latency_ratio", "rel_error"]) > 0.3
 

@@ -532,12 +532,13 @@ def figure12_vcenter_management_ops(fid, max_clients: int = 32):
     _values(ax, np.concatenate([x_off, x_on]), np.concatenate([off, on]), "{:.0f}", tops=tops)
     _legend_outside(ax, below=True, bbox_to_anchor=(0.5, -0.22))
     t_op = 1.0 / s["load_a_per_s"]
-    common = dict(vcpus=s["vcpus"], external_delay_s=t_op - p.vcenter_cpu_demand_per_op_s,
+    cpu = vc["cpu_demand_per_op_s"]
+    common = dict(vcpus=s["vcpus"], external_delay_s=t_op - cpu,
                   exchanges_per_op=p.vcenter_exchange_rate_per_s * t_op,
                   dirty_bytes_per_op=p.vcenter_dirty_rate_bytes_per_s * t_op,
                   checkpoint_interval_s=p.checkpoint_interval_s)
     clients = np.unique(np.round(np.geomspace(1, max_clients, 12)).astype(int))
-    curve = [ft.closed_loop(int(n), 0.0, p.vcenter_cpu_demand_per_op_s, **common) for n in clients]
+    curve = [ft.closed_loop(int(n), 0.0, cpu, **common) for n in clients]
     ax2.plot([r.throughput_off_per_s * 60 for r in curve], [r.throughput_ratio for r in curve], marker="o", ms=3,
              color=ON, label=f"model, 1..{max_clients} clients")
     for load in "AB":
