@@ -541,6 +541,41 @@ def test_property_closed_loop_monotone_and_utilisation(rtt, drtt, link, dlink, d
         assert r.cpu_utilization_off <= 1
 
 
+@settings(max_examples=15, deadline=None, derandomize=True)
+@given(loss=st.floats(0.0, 0.05), dloss=st.floats(1e-4, 0.04), link=st.floats(1e9, 40e9),
+       dirty=st.floats(1e5, 5e7), n=st.integers(1, 64), vms=st.integers(1, 8))
+def test_property_closed_loop_loss_sharing_and_ft_link_capacity(loss, dloss, link, dirty, n, vms):
+    """Loss on the FT link and more FT VMs sharing it never raise throughput; the memory a protected VM
+    ships per second (its FT-on throughput x dirtied bytes per operation) never exceeds its share of the
+    FT link's payload capacity."""
+    from vcperf.network import TCP_PAYLOAD_FRACTION
+
+    kw = dict(vcpus=4, external_delay_s=0.01, exchanges_per_op=2, dirty_bytes_per_op=dirty,
+              checkpoint_interval_s=_e(), ft_link_bps=link)
+    base = ft.closed_loop(n, 0.05, 0.005, ft_link_loss=loss, n_ft_vms=vms, **kw)
+    lossy = ft.closed_loop(n, 0.05, 0.005, ft_link_loss=min(loss + dloss, 0.099), n_ft_vms=vms, **kw)
+    shared = ft.closed_loop(n, 0.05, 0.005, ft_link_loss=loss, n_ft_vms=vms + 1, **kw)
+    assert lossy.throughput_on_per_s <= base.throughput_on_per_s * (1 + 1e-9)
+    assert shared.throughput_on_per_s <= base.throughput_on_per_s * (1 + 1e-9)
+    for r in (base, lossy, shared):
+        assert np.isfinite(r.throughput_on_per_s) and r.throughput_on_per_s <= r.throughput_off_per_s * (1 + 1e-9)
+        assert 0 < r.run_fraction <= 1 and r.cpu_utilization_off <= 1
+    assert 8.0 * base.throughput_on_per_s * dirty <= link * TCP_PAYLOAD_FRACTION / vms * (1 + 1e-9)
+
+
+@_SET
+@given(uplink=st.floats(0.1e9, 40e9), link=st.floats(1e9, 50e9), rtt=st.floats(0.0, 0.01),
+       loss=st.floats(0.0, 0.02))
+def test_property_netperf_receive_never_exceeds_what_the_ft_link_can_log(uplink, link, rtt, loss):
+    """Every received byte is logged to the secondary (:data:`DEFAULT_LOGGED_BYTES_PER_RECEIVED_BYTE` FT-link
+    bytes per byte), so FT-protected receive throughput is bounded by the FT link's payload rate over that."""
+    from vcperf.network import TCP_PAYLOAD_FRACTION
+
+    thr = float(ft.netperf_throughput_bps(uplink, "receive", True, _e(), link, ft_ack_rtt_s=rtt, ft_link_loss=loss,
+                                          vcpus=4, **_net()))
+    assert thr * ft.DEFAULT_LOGGED_BYTES_PER_RECEIVED_BYTE <= link * TCP_PAYLOAD_FRACTION * (1 + 1e-9)
+
+
 # --------------------------------------------------------------------------------------------
 # Paper figures (views): the paper's structure, paper beside model, nothing clipped
 # --------------------------------------------------------------------------------------------
