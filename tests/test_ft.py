@@ -794,3 +794,8 @@ def test_whatif_panel_readout_wraps_and_follows_the_controls(views):
     before = html[0].value
     panel.children[0].value = 25.0  # FT link Gbps
     assert html[0].value != before and "25 Gbit/s" in html[0].value
+    # the interval slider at its start is the calibrated interval (with its calibration uncertainty); moved,
+    # it is an input and the bands narrow to the noise of one run
+    at_start = html[0].value
+    panel.children[1].value = panel.children[1].value * 2
+    assert html[0].value != at_start and "90 %" in html[0].value

@@ -920,9 +920,12 @@ def whatif(ft_link_bps: float = 10e9, checkpoint_interval_s: float | None = None
     style_sliders(link, interval, rx, dirty)
     start_ms = interval.value  # the slider at its start: the calibrated interval, with its uncertainty
     calibrated = checkpoint_interval_s is None
+
+    def at_start(interval_ms):  # within half a slider step (a front end may snap the start value)
+        return calibrated and abs(np.log10(interval_ms / start_ms)) <= interval.step / 2
+
     return _wrapping(whatif_panel(
         [link, interval, rx, dirty],
         lambda link_gbps, interval_ms, rx_gbps, dirty_mb_s: whatif_update(
-            link_gbps * 1e9, None if calibrated and interval_ms == start_ms else interval_ms / 1e3,
-            rx_gbps * 1e9, dirty_mb_s * 1e6),
+            link_gbps * 1e9, None if at_start(interval_ms) else interval_ms / 1e3, rx_gbps * 1e9, dirty_mb_s * 1e6),
     ))
