@@ -178,7 +178,9 @@ def test_calibration_is_physical_and_deterministic():
     assert p.vcenter_dirty_rate_bytes_per_s > 0
     assert p.vcenter_exchange_rate_per_s >= 0
     s = ft.vcenter_setup()
-    assert 0 < p.vcenter_cpu_demand_per_op_s <= s["vcpus"] / s["load_b_per_s"]
+    cpu = ft.vcenter_values(p)["cpu_demand_per_op_s"]
+    assert 0 < cpu <= s["vcpus"] / s["load_b_per_s"]
+    assert cpu == pytest.approx(ft.HEAVY_LOAD_CPU_UTILIZATION * s["vcpus"] / s["load_b_per_s"])
     from vcperf.ft import calibration
 
     calibration._calibrate.cache_clear()
@@ -251,8 +253,9 @@ def test_roles_of_the_ledger(rows):
     figs = {r.source.split("/")[1][:8] for r in rows.values()}
     assert figs >= {f"figure{n:02d}" for n in range(2, 15)}
     ident = protocol.identifiability(ft)
-    assert ident["n_params"] == 5 and ident["n_fit_points"] == 6 and ident["n_fit_groups"] == 6
-    assert ident["jacobian_rank"] == 5
+    # 4 parameters (the vCPU time per vCenter operation comes from Load B's saturation, not a fit)
+    assert ident["n_params"] == 4 and ident["n_fit_points"] == 6 and ident["n_fit_groups"] == 6
+    assert ident["jacobian_rank"] == 4
 
 
 def test_qualitative_statements():
@@ -271,6 +274,8 @@ def test_loo_errors_are_reported():
     assert loo["estimable"].all() and np.isfinite(loo["rel_error"]).all()
     # held-out error of each vCenter number when the other three calibrate (see the notebook)
     assert loo.loc[vcenter, "rel_error"].abs().max() < 0.3
+    # issue 13's goal: loo median <= 12 % (over the estimable rows, as the ledger summary counts)
+    assert loo["rel_error"].abs().median() <= 0.12
     # the vCenter numbers hardly determine the checkpoint interval: Figure 5 left out is missed widely
     assert abs(loo.loc["tcp_rr_latency_ratio", "rel_error"]) > 0.3
 
@@ -376,6 +381,73 @@ def test_every_counted_row_moves_with_the_parameters_or_is_a_bound():
         assert moved[k] or t.role == "bound", k
 
 
+def _testbed_variants(tb):
+    """(field, perturbed Testbed) for every stated input: scalars by 3 % (integers by one), the uplinks by 3 %,
+    the kernel-compile configurations without one of them."""
+    import dataclasses
+
+    for f in dataclasses.fields(tb):
+        val = getattr(tb, f.name)
+        if f.name == "netperf_uplinks_bps":
+            cands = [tuple(u * k for u in val) for k in (0.97, 1.03)]
+        elif f.name == "kernel_compile_vcpus":
+            cands = [tuple(c for c in val if c != drop) for drop in val]
+        elif isinstance(val, tuple) or isinstance(val, bool):
+            continue
+        elif isinstance(val, int):
+            cands = [val - 1, val + 1]
+        else:
+            cands = [val * 0.97, val * 1.03]
+        for c in cands:
+            yield f.name, dataclasses.replace(tb, **{f.name: c})
+
+
+def test_no_row_is_a_constant_by_construction(monkeypatch):
+    """Issue 13: perturb every input -- each calibrated parameter and each stated testbed input (Appendix A/B,
+    the vCenter setup, the uplinks) -- and check that every ledger row moves with at least one of them: no row
+    is a constant by construction. Rows that are not bounds must also move with the calibrated parameters
+    (test above); here every row, bounds included, must respond to some input."""
+    import dataclasses
+
+    from vcperf.ft import calibration
+
+    params = ft.calibrate()
+    keys = tuple(t.key for t in ft.targets())
+    base = ft.predict(params, keys)
+    movers = {k: set() for k in keys}
+
+    def record(name, out):
+        for k in keys:
+            if abs(out[k] - base[k]) > 1e-9 * max(abs(base[k]), 1e-300):
+                movers[k].add(name)
+
+    for f in dataclasses.fields(params):
+        for factor in (0.97, 1.03):
+            record(f.name, ft.predict(dataclasses.replace(params, **{f.name: getattr(params, f.name) * factor}), keys))
+    tb0 = calibration.testbed()
+    tried = set()
+    for name, tb in _testbed_variants(tb0):
+        monkeypatch.setattr(calibration, "testbed", lambda tb=tb: tb)
+        try:
+            out = ft.predict(params, keys)
+        except ValueError:  # e.g. 5 vCPUs: beyond the SMP-FT limit of vSphere 6.0
+            continue
+        tried.add(name)
+        record(name, out)
+    monkeypatch.undo()
+    assert len(tried) >= 15  # the sweep really ran over the testbed
+    for k in keys:
+        assert movers[k], f"{k} does not move with any parameter or stated input"
+    # the mechanisms read the inputs they should
+    assert "netperf_uplinks_bps" in movers["netperf_1g_reach"]
+    assert {"lun_disks", "iometer_vcpus"} <= movers["iometer_2KB_ratio"]
+    assert {"swingbench_users", "swingbench_think_s", "cpu_utilization"} <= movers["swingbench_throughput_ratio"]
+    assert {"load_a_per_s", "load_b_per_s", "vcenter_vcpus"} <= movers["vcenter_load_a_ratio"]
+    assert "load_b_per_s" in movers["vcenter_load_b_ratio"] and "browse_off_s" in movers["web_client_browse_on"]
+    assert "kernel_compile_vcpus" in movers["kernel_compile_increase"]
+    assert "netperf_vcpus" in movers["tcp_rr_latency_ratio"]
+
+
 def test_smp_ft_vcpu_limit_per_release():
     assert ft.check_ft_vcpus(4) == 4
     with pytest.raises(ValueError, match="vcpus"):
@@ -467,6 +539,41 @@ def test_property_closed_loop_monotone_and_utilisation(rtt, drtt, link, dlink, d
         # vCPU utilisation under FT: run time share needed <= 1
         assert r.throughput_on_per_s * 0.005 / 4 / r.run_fraction <= 1 + 1e-9
         assert r.cpu_utilization_off <= 1
+
+
+@settings(max_examples=15, deadline=None, derandomize=True)
+@given(loss=st.floats(0.0, 0.05), dloss=st.floats(1e-4, 0.04), link=st.floats(1e9, 40e9),
+       dirty=st.floats(1e5, 5e7), n=st.integers(1, 64), vms=st.integers(1, 8))
+def test_property_closed_loop_loss_sharing_and_ft_link_capacity(loss, dloss, link, dirty, n, vms):
+    """Loss on the FT link and more FT VMs sharing it never raise throughput; the memory a protected VM
+    ships per second (its FT-on throughput x dirtied bytes per operation) never exceeds its share of the
+    FT link's payload capacity."""
+    from vcperf.network import TCP_PAYLOAD_FRACTION
+
+    kw = dict(vcpus=4, external_delay_s=0.01, exchanges_per_op=2, dirty_bytes_per_op=dirty,
+              checkpoint_interval_s=_e(), ft_link_bps=link)
+    base = ft.closed_loop(n, 0.05, 0.005, ft_link_loss=loss, n_ft_vms=vms, **kw)
+    lossy = ft.closed_loop(n, 0.05, 0.005, ft_link_loss=min(loss + dloss, 0.099), n_ft_vms=vms, **kw)
+    shared = ft.closed_loop(n, 0.05, 0.005, ft_link_loss=loss, n_ft_vms=vms + 1, **kw)
+    assert lossy.throughput_on_per_s <= base.throughput_on_per_s * (1 + 1e-9)
+    assert shared.throughput_on_per_s <= base.throughput_on_per_s * (1 + 1e-9)
+    for r in (base, lossy, shared):
+        assert np.isfinite(r.throughput_on_per_s) and r.throughput_on_per_s <= r.throughput_off_per_s * (1 + 1e-9)
+        assert 0 < r.run_fraction <= 1 and r.cpu_utilization_off <= 1
+    assert 8.0 * base.throughput_on_per_s * dirty <= link * TCP_PAYLOAD_FRACTION / vms * (1 + 1e-9)
+
+
+@_SET
+@given(uplink=st.floats(0.1e9, 40e9), link=st.floats(1e9, 50e9), rtt=st.floats(0.0, 0.01),
+       loss=st.floats(0.0, 0.02))
+def test_property_netperf_receive_never_exceeds_what_the_ft_link_can_log(uplink, link, rtt, loss):
+    """Every received byte is logged to the secondary (:data:`DEFAULT_LOGGED_BYTES_PER_RECEIVED_BYTE` FT-link
+    bytes per byte), so FT-protected receive throughput is bounded by the FT link's payload rate over that."""
+    from vcperf.network import TCP_PAYLOAD_FRACTION
+
+    thr = float(ft.netperf_throughput_bps(uplink, "receive", True, _e(), link, ft_ack_rtt_s=rtt, ft_link_loss=loss,
+                                          vcpus=4, **_net()))
+    assert thr * ft.DEFAULT_LOGGED_BYTES_PER_RECEIVED_BYTE <= link * TCP_PAYLOAD_FRACTION * (1 + 1e-9)
 
 
 # --------------------------------------------------------------------------------------------
@@ -661,6 +768,23 @@ def test_whatif_readout_is_formatted_for_people(views):
     assert views.format_rate_bps(2.85e9) == "2.85 Gbit/s"
 
 
+def test_whatif_readouts_carry_90_percent_intervals(views):
+    text, _ = views.whatif_update(10e9, None, 1e9, 1e8)
+    bands = re.findall(r"\(([\d.]+)–([\d.]+)[^,()]*, 90 %\)", text)
+    assert len(bands) == 5, text  # logging, added latency, TCP_RR, CPU-bound, DVD Store
+    val, lo, hi, _ = views.whatif_intervals(10e9, None, 1e9, 1e8)
+    assert np.all(lo < val) and np.all(val < hi) and np.all(np.isfinite(lo))
+    # the calibrated checkpoint interval carries its calibration uncertainty; one set by hand only the
+    # noise of a run, so every band is narrower (the value is the same at the same interval)
+    e = ft.calibrate().checkpoint_interval_s
+    val2, lo2, hi2, _ = views.whatif_intervals(10e9, e, 1e9, 1e8)
+    np.testing.assert_allclose(val2, val)
+    assert np.all(hi2 / lo2 < hi / lo)
+    # shares of FT-off throughput are shown capped at 100 %
+    text, _ = views.whatif_update(25e9, None, 0.0, 0.0)
+    assert all(float(b) <= 100.0 for _, b in re.findall(r"(\d[\d.]*)–([\d.]+) %, 90 %", text))
+
+
 def test_whatif_panel_readout_wraps_and_follows_the_controls(views):
     ipywidgets = pytest.importorskip("ipywidgets")
 
@@ -670,3 +794,8 @@ def test_whatif_panel_readout_wraps_and_follows_the_controls(views):
     before = html[0].value
     panel.children[0].value = 25.0  # FT link Gbps
     assert html[0].value != before and "25 Gbit/s" in html[0].value
+    # the interval slider at its start is the calibrated interval (with its calibration uncertainty); moved,
+    # it is an input and the bands narrow to the noise of one run
+    at_start = html[0].value
+    panel.children[1].value = panel.children[1].value * 2
+    assert html[0].value != at_start and "90 %" in html[0].value

@@ -86,7 +86,7 @@ from vcperf.ft.validation import (
     parameter_table,
     qualitative_checks,
 )
-from vcperf.ft.vcenter import load_clients, vcenter_predictions
+from vcperf.ft.vcenter import HEAVY_LOAD_CPU_UTILIZATION, heavy_load_cpu_demand_s, load_clients, vcenter_predictions
 from vcperf.ft.workloads import (
     DISK_RANDOM_IO_S,
     DVDSTORE_FIXED_EXCHANGES_PER_ORDER,
@@ -115,4 +115,5 @@ __all__ = [
     "metro_rtt_s", "turn_on_time_s", "KERNEL_COMPILE_CPU_S", "brokerage_workload", "iometer_ratios",
     "kernel_compile_values", "SWINGBENCH_EXCHANGES_PER_TRANSACTION", "DVDSTORE_FIXED_EXCHANGES_PER_ORDER",
     "IOMETER_OUTSTANDING_IOS", "DISK_RANDOM_IO_S", "IO_CPU_S", "load_clients", "vcenter_predictions",
+    "heavy_load_cpu_demand_s", "HEAVY_LOAD_CPU_UTILIZATION",
 ]

@@ -532,12 +532,13 @@ def figure12_vcenter_management_ops(fid, max_clients: int = 32):
     _values(ax, np.concatenate([x_off, x_on]), np.concatenate([off, on]), "{:.0f}", tops=tops)
     _legend_outside(ax, below=True, bbox_to_anchor=(0.5, -0.22))
     t_op = 1.0 / s["load_a_per_s"]
-    common = dict(vcpus=s["vcpus"], external_delay_s=t_op - p.vcenter_cpu_demand_per_op_s,
+    cpu = vc["cpu_demand_per_op_s"]
+    common = dict(vcpus=s["vcpus"], external_delay_s=t_op - cpu,
                   exchanges_per_op=p.vcenter_exchange_rate_per_s * t_op,
                   dirty_bytes_per_op=p.vcenter_dirty_rate_bytes_per_s * t_op,
                   checkpoint_interval_s=p.checkpoint_interval_s)
     clients = np.unique(np.round(np.geomspace(1, max_clients, 12)).astype(int))
-    curve = [ft.closed_loop(int(n), 0.0, p.vcenter_cpu_demand_per_op_s, **common) for n in clients]
+    curve = [ft.closed_loop(int(n), 0.0, cpu, **common) for n in clients]
     ax2.plot([r.throughput_off_per_s * 60 for r in curve], [r.throughput_ratio for r in curve], marker="o", ms=3,
              color=ON, label=f"model, 1..{max_clients} clients")
     for load in "AB":
@@ -722,15 +723,26 @@ class _WhatifPanel:
         ax.set_xlabel("checkpoint interval (ms)")
         ax.set_ylabel("added latency per packet (ms)")
         ax.set_title("output-commit delay", fontsize=9)
+        from matplotlib.ticker import FuncFormatter
+
+        plain = FuncFormatter(lambda x, _: f"{x:g}")  # 0.1, 1, 10 rather than powers of ten
+        ax.xaxis.set_major_formatter(plain)
+        ax.yaxis.set_major_formatter(plain)
         (self.traffic,) = ax2.plot(RECEIVE_GRID_BPS / 1e9, np.zeros_like(RECEIVE_GRID_BPS), color=ON)
         (self.traffic_here,) = ax2.plot([0.0], [0.0], "o", color=LOG)
         self.link = ax2.axhline(0.0, color="grey", ls="--", lw=1, label="FT link rate")
         ax2.set_xlabel("data received while running (Gbps)")
         ax2.set_ylabel("FT logging traffic (Gbps)")
         ax2.set_title("FT link load", fontsize=9)
-        # one legend for both panels, above the right panel's frame: never over a curve
-        fig.legend([self.delay, self.delay_here, self.link], ["model", "this setting", "FT link rate"],
-                   loc="upper right", ncol=3, frameon=False, fontsize=7, bbox_to_anchor=(0.985, 1.0))
+        # one legend for both panels, above the right panel's frame: never over a curve. It belongs to an
+        # Axes and sits, like the titles, below the moving artists' z-order, so PanelCanvas keeps it in the
+        # cached background instead of redrawing its text on every update.
+        leg = ax2.legend([self.delay, self.delay_here, self.link], ["model", "this setting", "FT link rate"],
+                         loc="upper right", ncol=3, frameon=False, fontsize=7, bbox_to_anchor=(0.985, 1.0),
+                         bbox_transform=fig.transFigure)
+        leg.set_zorder(3)
+        for a in (self.delay, self.delay_here, self.traffic, self.traffic_here, self.link):
+            a.set_zorder(4)
         plotting.fast_layout(fig, left=0.075, right=0.985, bottom=0.15, top=0.84)
         fig.subplots_adjust(wspace=0.28)
         self.canvas = PanelCanvas(fig, [self.delay, self.delay_here, self.traffic, self.traffic_here, self.link])
@@ -741,9 +753,18 @@ class _WhatifPanel:
         self.traffic.set_ydata(ft.ft_logging_bandwidth_bps(RECEIVE_GRID_BPS, d, e, link) / 1e9)
         self.traffic_here.set_data([rx / 1e9], [float(cyc.logging_bandwidth_bps) / 1e9])
         self.link.set_ydata([link / 1e9, link / 1e9])
-        for ax in self.axes:
-            ax.relim()
-            ax.autoscale_view()
+        # limits snapped to a coarse grid (quarter decades; halves of a decade step): a small move of a
+        # control keeps the axes, so the canvas reuses its cached background (ticks, labels, legend)
+        ax, ax2 = self.axes
+        delay_ms = np.append(self.delay.get_ydata(), float(cyc.output_commit_delay_s) * 1e3)
+        q = 4.0
+        ax.set_xlim(INTERVAL_GRID_S[0] * 1e3 / 1.25, max(INTERVAL_GRID_S[-1], e) * 1e3 * 1.25)
+        ax.set_ylim(10 ** (np.floor(np.log10(delay_ms.min() / 1.1) * q) / q),
+                    10 ** (np.ceil(np.log10(delay_ms.max() * 1.1) * q) / q))
+        top = max(float(np.max(self.traffic.get_ydata())), link / 1e9, float(cyc.logging_bandwidth_bps) / 1e9) * 1.05
+        step = 10 ** np.floor(np.log10(top)) / 2.0
+        ax2.set_xlim(-0.5, max(RECEIVE_GRID_BPS[-1], rx) / 1e9 + 0.5)
+        ax2.set_ylim(0.0, np.ceil(top / step) * step)
         return self.canvas.png()
 
 
@@ -752,33 +773,109 @@ def _whatif_panel() -> _WhatifPanel:
     return _WhatifPanel()
 
 
-def whatif_update(ft_link_bps: float = 10e9, checkpoint_interval_s: float | None = None, receive_rate_bps: float = 1e9,
-                  dirty_rate_bytes_per_s: float = 100e6):
-    """Model + redraw for the FT what-if: returns ``(readout, png_bytes)``.
+@functools.lru_cache(maxsize=1)
+def _interval_log_sd() -> tuple:
+    """(sd of log checkpoint interval from the calibration's covariance, one run's relative noise).
 
-    Readout (sentences separated by "; ", formatted for people): FT logging bandwidth and its share
-    of the link, added latency per packet, and the FT-on/off throughput of the TCP_RR benchmark, a
-    CPU-bound job and the DVD Store closed loop (with this memory load), as percentages. The figure
-    (added latency vs checkpoint interval, FT logging traffic vs received data) is kept between
-    calls; only its curves, points and the link-rate line move.
+    The what-if readouts depend on the calibrated parameters only through the checkpoint interval, so
+    the delta method needs that one variance (computed once per process from the Gauss-Newton
+    covariance of the default calibration, :func:`vcperf.protocol.fit_uncertainty`) and, per update,
+    the readouts' elasticity to the interval (two extra model calls).
     """
-    if checkpoint_interval_s is None:  # the calibrated interval (Figure 5)
-        checkpoint_interval_s = ft.calibrate().checkpoint_interval_s
-    link = float(v.positive("ft_link_bps", ft_link_bps))
-    e = float(v.positive("checkpoint_interval_s", checkpoint_interval_s))
-    rx = float(v.nonneg("receive_rate_bps", receive_rate_bps))
-    d = float(v.nonneg("dirty_rate_bytes_per_s", dirty_rate_bytes_per_s))
+    params = protocol.calibrated(ft.STUDY)
+    unc = protocol.fit_uncertainty(ft, params, protocol.fit_keys(ft))
+    i = protocol.param_names(params).index("checkpoint_interval_s")
+    return float(np.sqrt(max(unc.cov[i, i], 0.0))), float(unc.sigma)
+
+
+def _whatif_values(e, link, rx, d):
+    """The readout quantities at checkpoint interval ``e`` (array of 5) and the cycle at this setting."""
     total = d + ft.DEFAULT_LOGGED_BYTES_PER_RECEIVED_BYTE * rx / 8.0
     cyc = ft.checkpoint_cycle(total, e, link)
     rr = ft.tcp_rr(e, ft_link_bps=link, guest_dirty_rate_bytes_per_s=total)
     ds = ft.database_workload("dvdstore", checkpoint_interval_s=e, ft_link_bps=link,
                               background_dirty_rate_bytes_per_s=total)
-    logging = float(cyc.logging_bandwidth_bps)
+    vals = np.array([float(cyc.logging_bandwidth_bps), float(cyc.output_commit_delay_s), 1.0 / rr.rate_ratio,
+                     float(cyc.run_fraction), ds.throughput_ratio])
+    return vals, total, cyc
+
+
+def whatif_intervals(ft_link_bps: float = 10e9, checkpoint_interval_s: float | None = None,
+                     receive_rate_bps: float = 1e9, dirty_rate_bytes_per_s: float = 100e6,
+                     interval: float = protocol.INTERVAL):
+    """The what-if readout quantities with their predictive intervals: ``(value, low, high)`` arrays of 5.
+
+    Order: FT logging bandwidth (bit/s), added latency per packet (s), and FT-on/off throughput of TCP_RR,
+    a CPU-bound job and the DVD Store closed loop. Delta method as :func:`vcperf.protocol.with_interval`:
+    with the calibrated checkpoint interval (``None``) its variance propagates through each readout's
+    elasticity; a checkpoint interval set by hand is an input without calibration uncertainty, so only
+    the noise of one measured run remains. Log-normal bounds (every readout is positive).
+    """
+    from statistics import NormalDist
+
+    link = float(v.positive("ft_link_bps", ft_link_bps))
+    rx = float(v.nonneg("receive_rate_bps", receive_rate_bps))
+    d = float(v.nonneg("dirty_rate_bytes_per_s", dirty_rate_bytes_per_s))
+    v.check_range("interval", interval, 0.0, 1.0, lo_open=True, hi_open=True)
+    sd_log_e, sigma = _interval_log_sd()
+    calibrated = checkpoint_interval_s is None
+    e = ft.calibrate().checkpoint_interval_s if calibrated else float(
+        v.positive("checkpoint_interval_s", checkpoint_interval_s))
+    vals, total, cyc = _whatif_values(e, link, rx, d)
+    var = np.full(vals.shape, sigma**2)
+    if calibrated:
+        h = 0.01
+        up, _, _ = _whatif_values(e * np.exp(h), link, rx, d)
+        dn, _, _ = _whatif_values(e * np.exp(-h), link, rx, d)
+        elasticity = (np.log(up) - np.log(dn)) / (2 * h)
+        var = var + (elasticity * sd_log_e) ** 2
+    z = NormalDist().inv_cdf(0.5 + interval / 2.0)
+    sd = np.sqrt(var)
+    return vals, vals * np.exp(-z * sd), vals * np.exp(z * sd), (e, total, cyc)
+
+
+def _share(x: float) -> str:
+    """A share for people: "28 %", "< 1 %"."""
+    return "< 1 %" if 0 < x < 0.005 else f"{100 * x:.0f} %"
+
+
+def _band(fmt, value, low, high, interval=protocol.INTERVAL):
+    """"x unit (lo–hi unit, 90 %)" with ``fmt`` (a number-and-unit formatter) applied to each number; the
+    unit is written once when the bounds share it ("4.96 ms (4.31–5.70 ms, 90 %)")."""
+    v_s, lo_s, hi_s = fmt(value), fmt(low), fmt(high)
+    unit = hi_s.rsplit(" ", 1)[-1] if " " in hi_s else ""
+    if unit and lo_s.endswith(" " + unit):
+        lo_s = lo_s[: -len(unit) - 1]
+    return f"{v_s} ({lo_s}–{hi_s}, {interval:.0%})".replace("%)", " %)")
+
+
+def whatif_update(ft_link_bps: float = 10e9, checkpoint_interval_s: float | None = None, receive_rate_bps: float = 1e9,
+                  dirty_rate_bytes_per_s: float = 100e6):
+    """Model + redraw for the FT what-if: returns ``(readout, png_bytes)``.
+
+    Readout (sentences separated by "; ", formatted for people, each number with its 90 % predictive
+    interval "x (lo–hi, 90 %)", :func:`whatif_intervals`): FT logging bandwidth and its share of the
+    link, added latency per packet, and the FT-on/off throughput of the TCP_RR benchmark, a CPU-bound
+    job and the DVD Store closed loop (with this memory load), as percentages. The figure (added
+    latency vs checkpoint interval, FT logging traffic vs received data) is kept between calls; only
+    its curves, points and the link-rate line move.
+    """
+    link = float(v.positive("ft_link_bps", ft_link_bps))
+    rx = float(v.nonneg("receive_rate_bps", receive_rate_bps))
+    d = float(v.nonneg("dirty_rate_bytes_per_s", dirty_rate_bytes_per_s))
+    val, lo, hi, (e, total, cyc) = whatif_intervals(link, checkpoint_interval_s, rx, d)
+    hi_share = np.minimum(hi[2:], 1.0)  # a share of FT-off throughput never exceeds 1
+
+    def pct(x):
+        return f"{100 * x:.1f} %"
+
+    logging = val[0]
     readout = (
-        f"FT logging {format_rate_bps(logging)} on a {format_rate_bps(link)} link ({logging / link:.0%}); "
-        f"added latency per packet {format_duration_s(float(cyc.output_commit_delay_s))}; "
-        f"throughput with FT, as a share of FT off: TCP_RR {1 / rr.rate_ratio:.1%}, "
-        f"CPU-bound job {float(cyc.run_fraction):.1%}, DVD Store {ds.throughput_ratio:.1%}"
+        f"FT logging {_band(format_rate_bps, logging, lo[0], hi[0])} on a {format_rate_bps(link)} link "
+        f"({_share(logging / link)} of it); "
+        f"added latency per packet {_band(format_duration_s, val[1], lo[1], hi[1])}; "
+        f"throughput with FT, as a share of FT off: TCP_RR {_band(pct, val[2], lo[2], hi_share[0])}, "
+        f"CPU-bound job {_band(pct, val[3], lo[3], hi_share[1])}, DVD Store {_band(pct, val[4], lo[4], hi_share[2])}"
     )
     return readout, _whatif_panel().draw(total, e, link, rx, d, cyc)
 
@@ -821,8 +918,14 @@ def whatif(ft_link_bps: float = 10e9, checkpoint_interval_s: float | None = None
     rx = w.FloatSlider(value=receive_rate_bps / 1e9, min=0, max=10, step=0.05, description="receive Gbps")
     dirty = w.FloatSlider(value=dirty_rate_bytes_per_s / 1e6, min=0, max=2000, step=10, description="dirty MB/s")
     style_sliders(link, interval, rx, dirty)
+    start_ms = interval.value  # the slider at its start: the calibrated interval, with its uncertainty
+    calibrated = checkpoint_interval_s is None
+
+    def at_start(interval_ms):  # within half a slider step (a front end may snap the start value)
+        return calibrated and abs(np.log10(interval_ms / start_ms)) <= interval.step / 2
+
     return _wrapping(whatif_panel(
         [link, interval, rx, dirty],
         lambda link_gbps, interval_ms, rx_gbps, dirty_mb_s: whatif_update(
-            link_gbps * 1e9, interval_ms / 1e3, rx_gbps * 1e9, dirty_mb_s * 1e6),
+            link_gbps * 1e9, None if at_start(interval_ms) else interval_ms / 1e3, rx_gbps * 1e9, dirty_mb_s * 1e6),
     ))
