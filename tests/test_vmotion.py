@@ -500,7 +500,7 @@ def test_whatif_update_returns_text_and_png():
     assert "SDPS engaged" in text
     # issue 12: streams, RTT, encryption, sharing and a downtime target; readouts with 90 % intervals
     text, _ = views.migration_whatif_update(1024.0, 72, 2000.0, 25.0, 40.0, 2, "7.0u1", 2, 50.0, 2.0, 2, 0.3)
-    assert "90%" in text and "4 streams" in text and "stall under 0.3 s" in text and "evacuating 8" in text
+    assert "90%" in text and "4 streams" in text and "stall under 300 ms" in text and "evacuating 8" in text
     ro = views.migration_whatif_readout(64.0, 12, 1000.0, 25.0, 40.0, 4, "6.7")
     val, lo, hi = ro["migration_time_s"]
     assert lo < val < hi

@@ -299,6 +299,8 @@ def _precopy_block(mem, d0, rate, ws, cpus, rate0, release, p: Params, s: Settin
     rounds = np.where(stop0, 1.0, rounds)
     done |= stop0
     for k in range(1, rounds_cap):
+        if done.all():  # every case has switched over: the later rounds change nothing
+            break
         nxt = np.minimum(ws, d * dk / rate)  # D_{k+1}
         cross = ~done & (nxt <= r_star)
         # crossing inside round k: D_k - B tau + min(W, d tau) = R*
