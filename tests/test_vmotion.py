@@ -649,3 +649,76 @@ def test_property_70u1_never_slower_nor_lossier_than_67(mem_gib, link_gbps, dirt
          for r in vm.RELEASES}
     assert float(m["7.0u1"].migration_time_s) <= float(m["6.7"].migration_time_s) * (1 + 1e-9)
     assert float(m["7.0u1"].average_loss) <= float(m["6.7"].average_loss) + 1e-12
+
+
+@_PROP
+@given(mem_gib=st.floats(1, 6144), link_gbps=st.floats(1, 100), dirty=st.floats(0, 5e9),
+       vcpus=st.integers(1, 768), rtt_ms=st.floats(0, 150), release=st.sampled_from(vm.RELEASES),
+       streams=st.integers(1, 7), conc=st.integers(1, 7), aes_gb_s=st.floats(0.5, 10.0))
+def test_properties_streams_sharing_encryption(mem_gib, link_gbps, dirty, vcpus, rtt_ms, release, streams, conc,
+                                               aes_gb_s):
+    """Done when (issue 12): more streams per vmknic never slow a migration, lengthen its stall or lose
+    the guest more work; sharing the NICs with more migrations or encrypting never does the opposite;
+    the goodput never exceeds the line rate's TCP payload share of this migration; nothing is NaN."""
+    p, s = vm.calibrate(), vm.settings()
+    mem = mem_gib * GIB
+
+    def run(per=streams, k=conc, enc=0.0):
+        return vm.migrate(mem, vcpus, 0.4 * mem, max(dirty, 1.0) / p.dirty_bytes_per_transaction, release,
+                          link_gbps * 1e9, rtt_s=rtt_ms / 1e3, n_vmknics=2, streams_per_vmknic=per, concurrent=k,
+                          encryption_cpu_s_per_byte=enc, params=p, settings=s)
+
+    base = run()
+    rate = float(base.precopy.transfer_rate_bytes_per_s)
+    assert 0 < rate <= link_gbps * 1e9 / 8 * network.TCP_PAYLOAD_FRACTION / conc * (1 + 1e-12)
+    tol = 1e-6
+
+    def lost_s(m):  # guest-seconds of work lost (the average loss alone is diluted by a longer migration)
+        return float(m.average_loss * m.migration_time_s)
+
+    more, shared, enc = run(per=streams + 1), run(k=conc + 1), run(enc=1.0 / (aes_gb_s * 1e9))
+    for get in (lambda m: float(m.migration_time_s), lambda m: float(m.switchover_time_s), lost_s):
+        b = get(base)
+        assert np.isfinite(b)
+        assert get(more) <= b * (1 + tol) + 1e-12
+        assert get(shared) >= b * (1 - tol) - 1e-12
+        assert get(enc) >= b * (1 - tol) - 1e-12
+
+
+@_PROP
+@given(mem_gib=st.floats(1, 1024), vcpus=st.integers(1, 768), dirty=st.floats(1e6, 5e9),
+       target_s=st.floats(0.2, 3.0), release=st.sampled_from(vm.RELEASES))
+def test_property_link_for_downtime_is_the_boundary(mem_gib, vcpus, dirty, target_s, release):
+    """The link found for a downtime target meets it, and 1 % less link does not (or it is the search's
+    lower end, or NaN when even 1 Tb/s cannot)."""
+    p, s = vm.calibrate(), vm.settings()
+    args = (mem_gib * GIB, vcpus, 0.4 * mem_gib * GIB, dirty / p.dirty_bytes_per_transaction, release)
+    kw = {"params": p, "settings": s, "n_vmknics": 64}
+    link = vm.link_for_downtime_bps(target_s, *args, **kw)
+
+    def stall(b):
+        return float(vm.migrate(*args, b, **kw).switchover_time_s)
+
+    if math.isnan(link):
+        assert stall(1e12) > target_s
+    elif link == 1e8:
+        assert stall(1e8) <= target_s
+    else:
+        assert stall(link) <= target_s < stall(0.99 * link)
+
+
+def test_whatif_durations_read_as_people_expect():
+    """Issue 12: '0.000228 s' reads '0.23 ms'; units follow the size; intervals share the value's unit."""
+    from vcperf.views import vmotion as views
+
+    assert views.fmt_duration(0.000228) == "0.23 ms"
+    assert views.fmt_duration(0.593) == "593 ms"
+    assert views.fmt_duration(8.564) == "8.56 s"
+    assert views.fmt_duration(754.0) == "12.6 min"
+    assert views.fmt_duration(9000.0) == "2.5 h"
+    assert views.fmt_duration(2e-5) == "20 µs"
+    assert views.fmt_interval((0.593, 0.417, 0.843)) == "593 ms (417–843 ms, 90%)"
+    assert views.fmt_interval((8.56, 6.91, 10.6)) == "8.56 s (6.91–10.6 s, 90%)"
+    assert views.fmt_interval((8.56, math.nan, math.nan)) == "8.56 s (interval not estimable)"
+    text, _ = views.migration_whatif_update(64.0, 12, 1000.0, 25.0, 40.0, 4, "7.0u1")
+    assert "e-0" not in text and "0.000" not in text  # no exponent notation, no long zero runs
