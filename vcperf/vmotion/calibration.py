@@ -371,12 +371,16 @@ _MAIN = ("vcpu_stop_cost_s", "trace_install_cost_s_per_page", "dirty_bytes_per_t
 _START = {
     "vcpu_stop_cost_s": 1e-5,
     "trace_install_cost_s_per_page": 1e-6,
-    "dirty_bytes_per_transaction": 1e3,
+    "dirty_bytes_per_transaction": 1e5,
     "metadata_cost_s_per_entry": 1e-8,
     "checkpoint_time_s": 0.3,
     "trace_pages_per_install_phase": 1e4,
     "zeroing_cpu_s_per_byte": 1e-10,
 }
+#: Start values of the bytes dirtied per transaction (a deterministic multi-start; the best fit wins):
+#: a few hundred bytes (only the log buffer: a dirty rate of MB/s, one pre-copy round) and a few
+#: hundred kB (buffer-cache blocks too: GB/s, several rounds). The fit has a local minimum near each.
+_DIRTY_STARTS = (1e3, 1e5)
 #: Start (and, without a TPCx-HCI target, final) peak VM load: inside the range where checks fail, so
 #: that a refit without the TPCx-HCI numbers is reported as not determining them (at a load where no
 #: check can fail the count would be flat and look "determined" at 0).
@@ -402,9 +406,13 @@ def _fit_main(keys: tuple) -> dict:
         pred = predict(make(x), keys)
         return (np.array([pred[k] for k in keys]) - paper) / np.abs(paper)
 
-    x0 = np.log([_START[k] for k in _MAIN])
-    sol = least_squares(resid, x0, method="trf", x_scale=1.0, diff_step=1e-4, max_nfev=400)
-    return {k: float(val) for k, val in zip(_MAIN, np.exp(sol.x), strict=True)}
+    best = None
+    for dirty in _DIRTY_STARTS:  # the dirty rate has two basins (pre-copy rounds matter or not): try both
+        x0 = np.log([dirty if k == "dirty_bytes_per_transaction" else _START[k] for k in _MAIN])
+        sol = least_squares(resid, x0, method="trf", x_scale=1.0, diff_step=1e-4, max_nfev=400)
+        if best is None or sol.cost < best.cost - 1e-12:
+            best = sol
+    return {k: float(val) for k, val in zip(_MAIN, np.exp(best.x), strict=True)}
 
 
 def _fit_peak(main: dict, keys: tuple) -> float:

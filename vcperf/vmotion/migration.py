@@ -115,8 +115,7 @@ def precopy_guest_loss(dirty_rate_bytes_per_s, pc: PrecopyResult):
     d0 = np.broadcast_to(np.asarray(dirty_rate_bytes_per_s, dtype=float), np.shape(pc.dirty_rate_bytes_per_s))
     safe = np.where(d0 > 0, d0, 1.0)
     loss0 = np.where(d0 > 0, 1.0 - pc.round0_dirty_rate_bytes_per_s / safe, 0.0)
-    loss_k = np.where(d0 > 0, 1.0 - np.where(pc.sdps_engaged, pc.dirty_rate_bytes_per_s,
-                                               pc.round0_dirty_rate_bytes_per_s) / safe, 0.0)
+    loss_k = np.where(d0 > 0, 1.0 - pc.dirty_rate_bytes_per_s / safe, 0.0)
     t_k = pc.precopy_time_s - pc.round0_time_s
     return np.clip((loss0 * pc.round0_time_s + loss_k * t_k) / pc.precopy_time_s, 0.0, 1.0)
 
