@@ -451,9 +451,9 @@ def calibrate(fit_on=None) -> Params:
 
     The seven migration parameters: least squares on relative errors over log-scaled parameters from
     fixed start values (two starts of the bytes per transaction, the better fit kept; deterministic);
-    then the TPCx-HCI peak VM load given them (root of the expected 6.7 U3 failed checks, :func:`~vcperf.vmotion.tpcx_expected`). Parameters that no chosen
-    target moves keep their start values (the protocol's estimability test then reports the
-    predictions they set as not estimable).
+    then the TPCx-HCI peak VM load given them (root of the expected 6.7 U3 failed checks,
+    :func:`~vcperf.vmotion.tpcx_expected`). Parameters that no chosen target moves keep their start
+    values (the protocol's estimability test then reports the predictions they set as not estimable).
 
     Parameters
     ----------
