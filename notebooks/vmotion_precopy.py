@@ -69,7 +69,9 @@ plotting.use_style()
 # root of the expected 6.7 U3 failed checks); the guest slice between 6.7 install phases, the 0.5-s page
 # goal, the 1-s switch-over goal and the external stream ceiling are settings (`vm.settings()`), not
 # parameters. Eight parameters, ten fitted numbers from five runs, Jacobian rank 8: every parameter is
-# determined by the fit, the 6.7 zeroing cost only barely (relative s.d. above 4).
+# determined by the fit (relative s.d. 4-55 %, the 6.7 zeroing cost the loosest). The bytes dirtied per
+# transaction have two local minima (a few hundred bytes: one pre-copy round; a few hundred kB: several);
+# the fit starts from both and keeps the better (deterministic).
 #
 # Leave-one-out holds out a whole run at a time: the large VM's 6.7 run (trace and pre-copy drops,
 # six-second switch-over, 50 % loss), its 7.0 U1 run (halved time, tenfold faster switch-over), the
@@ -77,21 +79,23 @@ plotting.use_style()
 # are *not estimable* and say so (NaN): without the large VM's 6.7 run, five numbers remain for six
 # parameters, and that run is the only one that sees 72 vCPUs stop (the stop cost) and the pre-copy
 # drop (the dirty bytes per transaction); without the 148 failed checks nothing sets the peak VM load.
-# The estimable ones are worse than before issue 12 (median 24 %, was 8.5 %): held out, the large VM's
-# 7.0 U1 run comes out at a time ratio of 0.36 (paper 0.5) and a 6.0x faster switch-over (paper 10x: the
-# checkpoint time is then set only by the typical VM's averages), the typical VM's runs within 10-24 %.
-# The price is that of real mechanisms: the 18 Gb/s streams make every Oracle migration a multi-round
-# pre-copy at a dirty rate of about 1 MB per transaction, which couples parameters the old model kept
-# apart.
+# The estimable ones have a median error of 15.2 % (24 % before the fire bound below, 8.5 % before issue
+# 12's multi-round pre-copy). Held out, the large VM's 7.0 U1 run comes out at a time ratio of 0.45 (paper
+# 0.5) and a 2.7x faster switch-over (paper 10x): without that run seven numbers remain for seven
+# parameters, the refit is exact and the checkpoint time it picks (2.2 s) only balances the typical VM's
+# averages. Without the typical VM's 7.0 U1 run nothing else shows a 7.0 U1 trace-fire cost, and the
+# refit settles at a few kB per transaction: its 7.0 U1 throughput comes out 26 % too high and its time
+# reduction 15 % too large.
 #
 # Where the halved migration time comes from. The seed credits the destination's memory allocation path
 # (6.7 zeroes every large page it allocates). The model has that mechanism (`zeroing_cpu_s_per_byte`, CPU
-# per byte on each receiving stream in 6.7's round 0), and the fit leaves it small and barely determined.
+# per byte on each receiving stream in 6.7's round 0, fitted at about 21 GB/s per core), and it accounts
+# for 13 s of the large VM's 135-s 6.7 round 0; the trace phase (108 s) does most of the halving.
 # The paper's own numbers force this: with the large VM's phase losses (65 % trace, 30 % pre-copy), its 6 s
 # stall, its 50 % average loss and a pre-copy of at least 1 TiB / 9 GB/s = 122 s, the average fixes the
-# trace phase at about 1.1 times the pre-copy. 7.0 U1 has almost no trace phase, so it already takes about
-# half the time; zeroing that slowed 6.7's pre-copy would need a still longer trace phase to keep the 50 %
-# average, and would break the halving. In the model the halving comes from the trace phase.
+# trace phase at about 1.2 times the pre-copy (the model, 5 % under the 50 %, has 0.8). 7.0 U1 has almost
+# no trace phase, so it already takes about half the time; zeroing that slowed 6.7's pre-copy much more
+# would need a still longer trace phase to keep the 50 % average, and would break the halving.
 
 # %%
 params = vm.parameter_table()
@@ -109,6 +113,13 @@ display(loo[["key", "group", "n_held_out", "paper_value", "model_value", "rel_er
 # install work, many to the stop (paper: ~65 % loss for the 72-vCPU VM). 7.0 U1 takes one vCPU and one
 # trace per GB, so its trace phase is short and costs at most 1/V of the VM; that vCPU hands its slices
 # back to the guest between batches, so even a 1-vCPU VM keeps running (before issue 12 it lost 100 %).
+#
+# During the pre-copy a fired page stays untraced until vMotion sends it (the seed's invariant: "a page
+# is either traced or selected for transmission"), and a sent dirty page is traced again: 6.7 with one
+# stop-based phase per transmitted chunk of `P` pages that holds a dirty page (the install phase's
+# batch), 7.0 U1 loosely on one vCPU. Over 6.7's long round 0 nearly every chunk of the 1 TB VM holds a
+# dirty page (2 % of its memory is dirty, `P` is about 7,300 pages), so its stops -- and the paper's 30 %
+# pre-copy drop -- persist; 7.0 U1's cost follows the fires, which the invariant bounds by the working set.
 #
 # After the switch-over, 6.7 rebuilds the large pages that its remote pages broke (the seed's "Remote
 # Pages": "remapping these pages can lead to longer pauses"); remapping a live guest's pages needs the same
@@ -189,12 +200,15 @@ plt.show()
 # ## Table 1 and Figure 9 — five Oracle VM sizes
 #
 # The paper's Table 1 beside the model's migration under both releases. The improvement grows with size as
-# in the paper, but the model reaches about 4.7x for the monster VM, not 19x (*predicted*, 75 % short).
-# Missing mechanism: the 6.7 loss of a 192-vCPU VM would have to be ~95 %; with a stop cost linear in
-# vCPUs the loss that fits 65 % / 30 % at 72 vCPUs rises only to ~83 % at 192 vCPUs, and the monster's
-# 4 TB pre-copy (long, at a modest loss) dilutes the average further. Whatever makes 192 vCPUs stop far
-# more slowly than 72 (NUMA-wide rendezvous, TLB shootdowns across four sockets) is not in the text and
-# not in the model. The Conclusion's "19x factor" is the same number restated: one *derived* row.
+# in the paper (1.5x, 1.5x, 1.8x, 2.4x, 3.2x from the typical to the monster VM), but the model reaches
+# about 3.2x for the monster VM, not 19x (*predicted*, 83 % short). Missing mechanism: with 7.0 U1 at a
+# 6 % loss, 19x needs a 6.7 loss of about 95 % for a 192-vCPU VM; with a stop cost linear in vCPUs the
+# phase stall that fits 65 % (trace) and 30 % (pre-copy) at 72 vCPUs gives 82 % and 54 % at 192 vCPUs,
+# and the monster's 10-minute 6.7 pre-copy at that lower loss dilutes the average to 70 %. Whatever
+# makes 192 vCPUs stop far more slowly than 72 (NUMA-wide rendezvous, TLB shootdowns across four
+# sockets) is not in the text and not in the model; a steeper stop cost chosen to hit 19x would be
+# tuned to the held-out number. The Conclusion's "19x factor" is the same number restated: one
+# *derived* row.
 
 # %%
 paper_t1 = data.load("vmotion2020/table01_vm_sizes")
@@ -211,8 +225,7 @@ plt.show()
 #
 # Dashed/dotted: the paper's averages during vMotion (2403 and 3480 transactions/s, both fitted). The
 # model's baseline is Table 1's 270,000 TPM (4500 tps). The paper's "nearly 45 %" gain is 3480 / 2403 - 1,
-# a ratio of the two fitted numbers: *derived* (model 34 %, because it undershoots the 7.0 U1 average by
-# 9 %), not a test of the model.
+# a ratio of the two fitted numbers: *derived* (model 47.5 %), not a test of the model.
 
 # %%
 fig = views.series_figure("typical", ("6.7", "7.0u1"), sample_s=0.5, lead_s=3.0, paper_averages=True)
@@ -225,22 +238,32 @@ plt.show()
 # Every paper number the model speaks to, with its kind: *fitted* (and its *loo* row above), *predicted*
 # (never fitted, not computed from fitted numbers), *derived* (a restatement or ratio of other printed
 # numbers: the Conclusion's 19x and "range of 50 %", Figure 10's 45 %, the TPCx-HCI 86 % and 97 %
-# reductions) and *bound*. Misses, all visible: the monster VM's 19x (model 5x) and the
+# reductions) and *bound*. Misses, all visible: the monster VM's 19x (model 4.7x) and the
 # TPCx-HCI 7.0 U1 results (4 failed checks and 2 invalid runs, model 0; see below). The 6.7 U3 invalid
 # runs come out 16.6 of 18 (paper 14). Figure 11 is redrawn below as a modelled profile beside the text's
 # counts.
 #
 # What the transfer and pre-copy mechanisms changed (issue 12). Each vMotion stream is one CPU-bound
 # worker (18 Gb/s, an *external* number from VMware KB 323379, the only value not from the seed), so the
-# testbed's four vmknics move 9 GB/s, not 19 GB/s; the fit now finds an Oracle dirty rate of about 1 MB
-# per transaction (4.5 GB/s for the typical VM, saturating at its 25 GB SGA), so every Oracle migration
-# needs 3-4 pre-copy rounds and the round logic moves the fitted rows (tests prove it by capping the
-# rounds). The fitted rows stay within 12 % (median 1.8 %); *typical_tps_70u1* misses by 9 % and the
-# large VM's 7.0 U1 loss comes out 5.9 %, above the paper's "less than 5 percent" (a failed *bound*): the
-# 7.0 U1 trace-fire path (`c_install / V` per fire at GB/s rates) runs through the large VM's whole
-# 122-s round 0. Missing mechanism: the fire rate should fall once the hot working set is all dirty (a
-# fired page is not traced again until it is re-sent), which would cut the large VM's long round 0 but
-# not the typical VM's short one; the 6.7 pre-copy drop (30 %) is then hard to keep, so it is not modelled.
+# testbed's four vmknics move 9 GB/s, not 19 GB/s; the fit finds an Oracle dirty rate of about 320 kB
+# per transaction (1.4 GB/s for the typical VM, saturating at its 25 GB SGA), so every Oracle migration
+# needs 2-8 pre-copy rounds and the round logic moves the fitted rows (tests prove it by capping the
+# rounds). The fitted rows stay within 5 % (median 0.6 %); every bound holds.
+#
+# The 7.0 U1 "less than 5 percent" bound, and why it now passes. Before, the model let trace fires run
+# at the guest's dirty rate through the large VM's whole two-minute round 0 (about 600 GB of first writes
+# into a 25 GB SGA), and the 7.0 U1 loss came out 5.9 %, a failed bound. The seed states an invariant
+# that forbids this: "at any given time, a page is either traced or selected for transmission" -- a
+# fired page stays untraced until vMotion sends it, so round 0 can see at most the working set fire.
+# Applied alone (to both releases, as the invariant demands), it passed the bound but took the 6.7
+# pre-copy drop from 30 % to 6 %: the old model's 30 % rested on the forbidden fire rate. The second
+# mechanism explains the drop under bounded fires: 6.7 re-traces sent dirty pages with its stop-based
+# phases, one per transmitted chunk that holds a dirty page, and at a 2 % dirty share nearly every chunk
+# of `P` pages holds one, so 6.7 keeps stopping all 72 vCPUs through round 0 while 7.0 U1's one-vCPU
+# re-traces cost only what fires. With both (and 7.0 U1 charged for the fire and its loose re-trace, as
+# 6.7 is), the large VM's 7.0 U1 loss is 1.0 % and the bound passes for that reason, not by tuning: no
+# 7.0 U1-only change was made. The large VM's halving then holds at 0.50 with the typical VM's gain at
+# 1.47x (paper 1.45x).
 
 # %%
 fid = fidelity.table(["vmotion2020"])
@@ -264,9 +287,9 @@ fidelity.paper_vs_model("vmotion2020")
 # grows with what is left at switch-over; on 6.7 the rebuild of the remote pages' large pages after
 # resume (below) adds a degraded phase. *Predicted*: 16.6 invalid runs of 18 on 6.7 U3 (paper 14) and,
 # for 7.0 U1, no failed check at the calibrated peak load (paper 4 checks, 2 invalid runs): 7.0 U1 checks
-# do fail for a reason now, but only for VMs loaded above about 0.52 of their vCPUs, just above the peak
-# load (0.51) that the 148 failed 6.7 U3 checks calibrate (right panel: the blue curve rises a little to
-# the right of the dotted line). Missing mechanism: the spread between VMs of the same size. In the model
+# do fail for a reason now, but only for VMs loaded above about 0.7 of their vCPUs, well above the peak
+# load (0.55) that the 148 failed 6.7 U3 checks calibrate (right panel: the blue curve rises to the right
+# of the dotted line). Missing mechanism: the spread between VMs of the same size. In the model
 # every VM of a type dirties at the same rate per busy vCPU (Oracle's, transferred: the seed prints none
 # for PostgreSQL) and all loads lie below one peak; the paper's 4 residual failures need a few VMs that
 # dirty faster or run hotter than the rest, which a single peak load and a single dirty rate per vCPU
@@ -312,9 +335,12 @@ bounds[["statement", "relation", "paper_bound", "model_value", "unit", "holds", 
 # The thick curve is the chosen release. The readout gives migration time and downtime with their 90 %
 # intervals (`protocol.with_interval` over the calibration), rounds, convergence, SDPS, the average loss,
 # and the smallest aggregate link rate that keeps the stall under the target
-# (`vm.link_for_downtime_bps`, a bisection on the monotone model), and the time to evacuate a host of such
+# (`vm.link_for_downtime_bps`: the model is monotone in the link rate, so a log grid of link rates in one
+# vectorised call, refined once, finds the boundary to 0.1 %), and the time to evacuate a host of such
 # VMs with `concurrent` migrations sharing its NICs (`vm.evacuation_time_s`). Each vmknic is one stream, one
 # CPU-bound worker (18 Gb/s, external): beyond 18 Gb/s per vmknic only more vmknics or streams help.
+# Durations read in the unit a person would use (a 7.0 U1 trace phase of 0.00124 s reads "1.24 ms", a
+# 0.593-s stall "593 ms", an evacuation of 754 s "12.6 min"), each interval in its value's unit.
 
 # %%
 whatif_args = (whatif_memory_gib, whatif_vcpus, whatif_dirty_rate_mb_per_s, whatif_working_set_gib,

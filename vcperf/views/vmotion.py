@@ -11,7 +11,7 @@ import numpy as np
 from vcperf import plotting
 from vcperf import vmotion as vm
 from vcperf.plotting import PAPER_STYLE, use_style
-from vcperf.widgets import fast_redraw, png_bytes, style_sliders, whatif_panel
+from vcperf.widgets import fast_redraw, style_sliders, whatif_panel
 
 GIB = 2.0**30
 RELEASE_LABEL = {"6.7": "vSphere 6.7", "7.0u1": "vSphere 7.0 U1"}
@@ -348,12 +348,12 @@ def migration_whatif_readout(memory_gib: float = 64.0, vcpus: int = 12, dirty_ra
                              downtime_target_s: float = 1.0, evacuate_vms: int = 8) -> dict:
     """The what-if numbers: migration time and downtime with 90 % intervals, and the link a target needs.
 
-    Intervals: :func:`vcperf.protocol.with_interval` on :func:`vcperf.vmotion.migrate` (delta method
-    over the calibration's covariance). ``link_for_target_gbps``: smallest aggregate line rate (same
-    vmknics and streams) with a switch-over stall within ``downtime_target_s``
-    (:func:`vcperf.vmotion.link_for_downtime_bps`; NaN: no link rate reaches it).
-    ``evacuation_s``: ``evacuate_vms`` such VMs moved off the host ``concurrent`` at a time
-    (:func:`vcperf.vmotion.evacuation_time_s`).
+    Intervals: :func:`vcperf.protocol.with_interval` on :func:`vcperf.vmotion.times_s` (both readouts
+    in one delta-method pass over the calibration's covariance). ``link_for_target_gbps``: smallest
+    aggregate line rate (same vmknics and streams) with a switch-over stall within
+    ``downtime_target_s`` (:func:`vcperf.vmotion.link_for_downtime_bps`; NaN: no link rate reaches
+    it). ``evacuation_s``: ``evacuate_vms`` such VMs moved off the host ``concurrent`` at a time
+    (:func:`vcperf.vmotion.evacuation_time_s`; the two wave sizes in one vectorised call).
     """
     from vcperf import protocol
 
@@ -361,29 +361,106 @@ def migration_whatif_readout(memory_gib: float = 64.0, vcpus: int = 12, dirty_ra
                                                        link_speed_gbps, link_count, streams_per_vmknic, rtt_ms,
                                                        encryption_gb_per_core_s, concurrent)
     args = (mem, cpus, ws, tps, release, link_bps)
-    s = vm.settings()
-    out = {}
-    for name in ("migration_time_s", "switchover_time_s"):
-        r = protocol.with_interval(vm.migrate, *args, output=name, settings=s, **kw)
-        out[name] = (float(r.value), float(r.low), float(r.high))
-    m = vm.migrate(*args, params=vm.calibrate(), settings=s, **kw)
-    out["migration"] = m
+    p, s = vm.calibrate(), vm.settings()
+    r = protocol.with_interval(vm.times_s, *args, settings=s, **kw)
+    out = {name: (float(r.value[i]), float(r.low[i]), float(r.high[i]))
+           for i, name in enumerate(("migration_time_s", "switchover_time_s"))}
+    out["migration"] = vm.migrate(*args, params=p, settings=s, **kw)
     out["link_for_target_gbps"] = vm.link_for_downtime_bps(downtime_target_s, mem, cpus, ws, tps, release,
-                                                           params=vm.calibrate(), settings=s, **kw) / 1e9
+                                                           params=p, settings=s, **kw) / 1e9
     n = int(evacuate_vms)
-
-    def time_at(j):
-        return float(vm.migrate(*args, params=vm.calibrate(), settings=s, **{**kw, "concurrent": j}).migration_time_s)
-
-    out["evacuation_s"] = vm.evacuation_time_s(n, min(int(concurrent), n), time_at)
+    k = min(int(concurrent), n)
+    waves = np.array(sorted({k, n % k} - {0}), dtype=float)
+    t_waves = np.atleast_1d(vm.migrate(*args, params=p, settings=s, **{**kw, "concurrent": waves}).migration_time_s)
+    by_size = dict(zip(waves.astype(int).tolist(), t_waves.tolist(), strict=True))
+    out["evacuation_s"] = vm.evacuation_time_s(n, k, by_size.__getitem__)
     return out
 
 
-def _fmt_iv(v):
-    val, lo, hi = v
+#: Units a readout may use for a duration: (seconds per unit, name), smallest first.
+_TIME_UNITS = ((1e-6, "µs"), (1e-3, "ms"), (1.0, "s"), (60.0, "min"), (3600.0, "h"))
+
+
+def _time_unit(seconds: float):
+    """The unit a person would read ``seconds`` in: µs below 0.1 ms, ms below 1 s, s below 2 min,
+    min below 2 h, h above."""
+    a = abs(seconds)
+    if not np.isfinite(a):
+        return 1.0, "s"
+    if a < 1e-4:
+        return _TIME_UNITS[0]
+    if a < 1.0:
+        return _TIME_UNITS[1]
+    if a < 120.0:
+        return _TIME_UNITS[2]
+    if a < 7200.0:
+        return _TIME_UNITS[3]
+    return _TIME_UNITS[4]
+
+
+def _num(x: float) -> str:
+    """Two or three significant digits, never in exponent notation (0.23, 8.56, 593, 1200)."""
+    if not np.isfinite(x):
+        return "n/a"
+    if x == 0:
+        return "0"
+    if abs(x) >= 100:
+        return f"{x:,.0f}"
+    return f"{x:.3g}" if abs(x) >= 1 else f"{x:.2g}"
+
+
+def fmt_duration(seconds: float) -> str:
+    """A duration as people read it: 0.000228 s -> "0.23 ms", 0.593 s -> "593 ms", 754 s -> "12.6 min"."""
+    scale, unit = _time_unit(float(seconds))
+    return f"{_num(float(seconds) / scale)} {unit}"
+
+
+def fmt_interval(v) -> str:
+    """``(value, low, high)`` in seconds as "8.56 s (6.91–10.6 s, 90%)", all in the value's unit."""
+    val, lo, hi = (float(x) for x in v)
+    scale, unit = _time_unit(val)
     if np.isfinite(lo) and np.isfinite(hi):
-        return f"{val:.3g} s ({lo:.3g}-{hi:.3g} s, 90%)"
-    return f"{val:.3g} s (interval not estimable)"
+        return f"{_num(val / scale)} {unit} ({_num(lo / scale)}–{_num(hi / scale)} {unit}, 90%)"
+    return f"{_num(val / scale)} {unit} (interval not estimable)"
+
+
+class _WhatifPanel:
+    """The what-if figure (guest throughput of both releases), built once; :meth:`draw` moves the lines."""
+
+    def __init__(self):
+        from vcperf.widgets import PanelCanvas, panel_figure
+
+        fig, ax = self.fig, self.ax = panel_figure((6.4, 3.4))
+        self.lines = {r: ax.step([0.0, 1.0], [100.0, 100.0], where="post", color=RELEASE_COLOR[r],
+                                 label=RELEASE_LABEL[r])[0] for r in vm.RELEASES}
+        ax.set_xlabel("time (s)")
+        ax.set_ylabel("guest throughput (% of before)")
+        ax.set_ylim(0, 110)
+        ax.legend(fontsize=7, frameon=False, loc="lower right")
+        plotting.fast_layout(fig)
+        self.canvas = PanelCanvas(fig, list(self.lines.values()))
+
+    def draw(self, migs, tps, release) -> bytes:
+        lead = 0.1 * max(float(m.migration_time_s) for m in migs.values()) + 1.0
+        end = 2 * lead + max(float(m.migration_time_s) for m in migs.values())
+        for r, m in migs.items():
+            t, x = vm.throughput_series(m, 0.5, lead, end)
+            line = self.lines[r]
+            line.set_data(np.concatenate([[0.0], t]), np.concatenate([[100.0], 100 * x / tps]))
+            line.set_linewidth(2.4 if r == release else 1.0)
+            line.set_alpha(1.0 if r == release else 0.6)
+        self.ax.set_xlim(0.0, end)
+        return self.canvas.png(key=release)
+
+
+def _whatif_panel() -> _WhatifPanel:
+    global _PANEL
+    if _PANEL is None:
+        _PANEL = _WhatifPanel()
+    return _PANEL
+
+
+_PANEL = None
 
 
 @fast_redraw
@@ -398,50 +475,44 @@ def migration_whatif_update(memory_gib: float = 64.0, vcpus: int = 12, dirty_rat
     through the calibrated bytes per transaction); vmknics (one NIC each), streams per vmknic, RTT,
     encryption (AES rate of one core, 0 = off), concurrent migrations sharing the NICs, and a
     downtime target. The guest's throughput is drawn as % of the undisturbed throughput for both
-    releases (the chosen one thick), sampled every 0.5 s.
+    releases (the chosen one thick), sampled every 0.5 s; the figure is kept between calls and only
+    the two lines and the time axis move. Durations read in the unit people use (µs, ms, s, min, h)
+    with their 90 % intervals.
     """
     mem, cpus, ws, tps, link_bps, kw = _whatif_inputs(memory_gib, vcpus, dirty_rate_mb_per_s, working_set_gib,
                                                        link_speed_gbps, link_count, streams_per_vmknic, rtt_ms,
                                                        encryption_gb_per_core_s, concurrent)
     p, s = vm.calibrate(), vm.settings()
-    migs = {r: vm.migrate(mem, cpus, ws, tps, r, link_bps, params=p, settings=s, **kw) for r in vm.RELEASES}
     ro = migration_whatif_readout(memory_gib, vcpus, dirty_rate_mb_per_s, working_set_gib, link_speed_gbps,
                                   link_count, release, streams_per_vmknic, rtt_ms, encryption_gb_per_core_s,
                                   concurrent, downtime_target_s, evacuate_vms)
-    plt = _plt()
-    fig, ax = plt.subplots(figsize=(6.4, 3.4))
-    lead = 0.1 * max(float(m.migration_time_s) for m in migs.values()) + 1.0
-    end = 2 * lead + max(float(m.migration_time_s) for m in migs.values())
-    for r, m in migs.items():
-        t, x = vm.throughput_series(m, 0.5, lead, end)
-        ax.step(t, 100 * x / tps, where="post", color=RELEASE_COLOR[r], lw=2.4 if r == release else 1.0,
-                alpha=1.0 if r == release else 0.6, label=RELEASE_LABEL[r])
-    ax.set_xlabel("time (s)")
-    ax.set_ylabel("guest throughput (% of before)")
-    ax.set_ylim(0, 110)
-    ax.legend(fontsize=7, frameon=False, loc="lower right")
-    plotting.finish(fig)
+    other = [r for r in vm.RELEASES if r != release][0]
+    migs = {release: ro["migration"],
+            other: vm.migrate(mem, cpus, ws, tps, other, link_bps, params=p, settings=s, **kw)}
+    migs = {r: migs[r] for r in vm.RELEASES}
+    png = _whatif_panel().draw(migs, tps, release)
     m = migs[release]
     pc = m.precopy
     conv = "converged" if bool(pc.converged) else "NOT converged (round cap)"
     sdps = ", SDPS engaged" if bool(pc.sdps_engaged) else ""
     need = ro["link_for_target_gbps"]
+    target = fmt_duration(downtime_target_s)
     if not np.isfinite(need):
-        need_txt = f"no link rate brings the stall under {downtime_target_s:g} s"
+        need_txt = f"no link rate brings the stall under {target}"
     elif need <= 0.1 * (1 + 1e-9):
-        need_txt = f"every link from 0.1 Gb/s keeps the stall under {downtime_target_s:g} s"
+        need_txt = f"every link from 0.1 Gb/s keeps the stall under {target}"
     else:
-        need_txt = f"a stall under {downtime_target_s:g} s needs {need:.3g} Gb/s in all"
+        need_txt = f"a stall under {target} needs {_num(need)} Gb/s in all"
     readout = (
         f"{RELEASE_LABEL[release]}: {memory_gib:.4g} GiB, {vcpus} vCPUs, {link_count} x {link_speed_gbps:g} Gbps "
-        f"({link_count * streams_per_vmknic} streams, {float(pc.transfer_rate_bytes_per_s) / 1e9:.3g} GB/s): "
-        f"migration {_fmt_iv(ro['migration_time_s'])} (trace {float(m.trace_time_s):.3g} s, pre-copy "
-        f"{float(m.precopy_time_s):.3g} s in {int(pc.rounds)} rounds), "
-        f"downtime {_fmt_iv(ro['switchover_time_s'])}, {conv}{sdps}; "
+        f"({link_count * streams_per_vmknic} streams, {_num(float(pc.transfer_rate_bytes_per_s) / 1e9)} GB/s): "
+        f"migration {fmt_interval(ro['migration_time_s'])} (trace {fmt_duration(float(m.trace_time_s))}, "
+        f"pre-copy {fmt_duration(float(m.precopy_time_s))} in {int(pc.rounds)} rounds), "
+        f"downtime {fmt_interval(ro['switchover_time_s'])}, {conv}{sdps}; "
         f"average throughput loss {100 * float(m.average_loss):.1f} %; {need_txt}; evacuating {evacuate_vms} such "
-        f"VMs {concurrent} at a time takes {ro['evacuation_s']:.3g} s"
+        f"VMs {concurrent} at a time takes {fmt_duration(ro['evacuation_s'])}"
     )
-    return readout, png_bytes(fig)
+    return readout, png
 
 
 def migration_whatif(memory_gib: float = 64.0, vcpus: int = 12, dirty_rate_mb_per_s: float = 1000.0,

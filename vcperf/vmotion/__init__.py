@@ -63,7 +63,7 @@ from vcperf.vmotion.memory import (
     precopy,
     stop_threshold_bytes,
 )
-from vcperf.vmotion.migration import Migration, link_for_downtime_bps, migrate, throughput_series
+from vcperf.vmotion.migration import Migration, link_for_downtime_bps, migrate, throughput_series, times_s
 from vcperf.vmotion.switchover import metadata_entries, post_switchover_phase, switchover_metadata_bytes
 from vcperf.vmotion.tpcx import (
     TpcxExpectation,
@@ -100,6 +100,6 @@ __all__ = [
     "calibrated", "fidelity_rows", "leave_one_out", "metadata_entries", "migrate", "migrate_testbed",
     "migrate_workload", "migration_delay_area_s2", "parameter_table", "precopy", "precopy_testbed",
     "precopy_trace_loss", "predict", "settings", "switchover_metadata_bytes", "table1_model", "targets",
-    "testbed_link_bps", "throughput_series", "tpcx_expected", "tpcx_longest_delay_s", "tpcx_monte_carlo",
+    "testbed_link_bps", "throughput_series", "times_s", "tpcx_expected", "tpcx_longest_delay_s", "tpcx_monte_carlo",
     "tpcx_setup", "trace_phase", "transfer_rate_bytes_per_s", "vm_memory_bytes", "workloads",
 ]

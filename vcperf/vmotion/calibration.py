@@ -1,6 +1,6 @@
 """Calibration of the vMotion model: testbed facts, the paper's numbers (targets), the fit.
 
-Seed ``004_ea13268657e6b3b0.txt``. Six parameters of the Oracle migrations are fitted by least
+Seed ``004_ea13268657e6b3b0.txt``. Seven parameters of the Oracle migrations are fitted by least
 squares (relative errors, log-scaled parameters) to the nine numbers the paper states for the
 72 vCPU / 1 TB VM (Figures 7 and 8) and the typical 12 vCPU / 64 GB VM (Figure 10); the TPCx-HCI
 peak VM load is then fitted to the 148 failed 6.7 U3 checks. Everything else is ``predicted``
@@ -198,10 +198,10 @@ TARGETS = (
     _t("invalid_runs_67u3", "text_tpcx_hci", "invalid_runs", role="predicted", release="6.7u3",
        note="expected invalid runs of 18 (a run with one failed check is invalid)"),
     _t("failed_checks_70u1", "text_tpcx_hci", "failed_checks", role="predicted", release="7.0u1",
-       note="expected failed checks over 18 runs (per-VM dirty rates transferred from Oracle: over-predicted, "
-            "see notebook)"),
+       note="expected failed checks over 18 runs (under-predicted: only VMs loaded above the calibrated peak "
+            "would fail; missing: the spread of loads and dirty rates between VMs, see notebook)"),
     _t("invalid_runs_70u1", "text_tpcx_hci", "invalid_runs", role="predicted", release="7.0u1",
-       note="expected invalid runs of 18 (over-predicted with the failed checks, see notebook)"),
+       note="expected invalid runs of 18 (under-predicted with the failed checks, see notebook)"),
     # derived: functions or restatements of other printed numbers
     _t("typical_improvement", F10, "throughput_improvement", role="derived",
        depends_on=("typical_tps_70u1", "typical_tps_67"),
@@ -218,7 +218,7 @@ TARGETS = (
        depends_on=("failed_checks_67u3", "failed_checks_70u1"), note="97 % = 1 - 4 / 148"),
     # bounds the paper states
     _t("avg_loss_large_70u1", F8, "avg_throughput_loss_during_vmotion", role="bound", release="7.0u1",
-       note="7.0 U1 average loss of the 72 vCPU / 1 TB VM"),
+       note="7.0 U1 average loss of the 72 vCPU / 1 TB VM (fires bounded by the traced-or-selected invariant)"),
     _t("trace_install_typical_67", "text_page_tracing", "trace_install_duration_low", role="bound",
        note="6.7 trace install of the study's smallest VM (12 vCPU / 64 GB)"),
     _t("trace_install_6tb_67", "text_page_tracing", "trace_install_duration_high", role="bound",
@@ -370,12 +370,16 @@ _MAIN = ("vcpu_stop_cost_s", "trace_install_cost_s_per_page", "dirty_bytes_per_t
 _START = {
     "vcpu_stop_cost_s": 1e-5,
     "trace_install_cost_s_per_page": 1e-6,
-    "dirty_bytes_per_transaction": 1e3,
+    "dirty_bytes_per_transaction": 1e5,
     "metadata_cost_s_per_entry": 1e-8,
     "checkpoint_time_s": 0.3,
     "trace_pages_per_install_phase": 1e4,
     "zeroing_cpu_s_per_byte": 1e-10,
 }
+#: Start values of the bytes dirtied per transaction (a deterministic multi-start; the best fit wins):
+#: a few hundred bytes (only the log buffer: a dirty rate of MB/s, one pre-copy round) and a few
+#: hundred kB (buffer-cache blocks too: GB/s, several rounds). The fit has a local minimum near each.
+_DIRTY_STARTS = (1e3, 1e5)
 #: Start (and, without a TPCx-HCI target, final) peak VM load: inside the range where checks fail, so
 #: that a refit without the TPCx-HCI numbers is reported as not determining them (at a load where no
 #: check can fail the count would be flat and look "determined" at 0).
@@ -401,9 +405,13 @@ def _fit_main(keys: tuple) -> dict:
         pred = predict(make(x), keys)
         return (np.array([pred[k] for k in keys]) - paper) / np.abs(paper)
 
-    x0 = np.log([_START[k] for k in _MAIN])
-    sol = least_squares(resid, x0, method="trf", x_scale=1.0, diff_step=1e-4, max_nfev=400)
-    return {k: float(val) for k, val in zip(_MAIN, np.exp(sol.x), strict=True)}
+    best = None
+    for dirty in _DIRTY_STARTS:  # the dirty rate has two basins (pre-copy rounds matter or not): try both
+        x0 = np.log([dirty if k == "dirty_bytes_per_transaction" else _START[k] for k in _MAIN])
+        sol = least_squares(resid, x0, method="trf", x_scale=1.0, diff_step=1e-4, max_nfev=400)
+        if best is None or sol.cost < best.cost - 1e-12:
+            best = sol
+    return {k: float(val) for k, val in zip(_MAIN, np.exp(best.x), strict=True)}
 
 
 def _fit_peak(main: dict, keys: tuple) -> float:
@@ -441,11 +449,11 @@ def _calibrate(fit_on: tuple) -> Params:
 def calibrate(fit_on=None) -> Params:
     """Fit :class:`~vcperf.vmotion.Params` to the ``fit`` targets (or to the target keys ``fit_on``).
 
-    The six migration parameters: least squares on relative errors over log-scaled parameters from
-    fixed start values (deterministic); then the TPCx-HCI peak VM load given them (root of the
-    expected 6.7 U3 failed checks, :func:`~vcperf.vmotion.tpcx_expected`). Parameters that no chosen
-    target moves keep their start values (the protocol's estimability test then reports the
-    predictions they set as not estimable).
+    The seven migration parameters: least squares on relative errors over log-scaled parameters from
+    fixed start values (two starts of the bytes per transaction, the better fit kept; deterministic);
+    then the TPCx-HCI peak VM load given them (root of the expected 6.7 U3 failed checks,
+    :func:`~vcperf.vmotion.tpcx_expected`). Parameters that no chosen target moves keep their start
+    values (the protocol's estimability test then reports the predictions they set as not estimable).
 
     Parameters
     ----------

@@ -67,7 +67,8 @@ class Params:
         Device-state checkpoint, transfer and restore at switch-over.
     trace_pages_per_install_phase : float
         4 KB traces installed by one 6.7 stop-based install phase (the batch all vCPUs share
-        between two guest slices).
+        between two guest slices); in the pre-copy, the chunk of transmitted pages one stop-based
+        phase re-traces.
     zeroing_cpu_s_per_byte : float
         CPU-seconds per byte a 6.7 destination stream worker spends zeroing each newly allocated
         large page before receiving into it (round 0 only; "Improved Heuristics to Minimize Zeroing
@@ -96,7 +97,8 @@ PARAM_DOCS = {
     "metadata_cost_s_per_entry": ("s per entry", "destination cost of one switch-over metadata entry (bitmap bit "
                                                  "in 6.7, page number in 7.0 U1)"),
     "checkpoint_time_s": ("s", "device-state checkpoint, transfer and restore at switch-over"),
-    "trace_pages_per_install_phase": ("traces per phase", "4 KB traces installed by one 6.7 stop-based phase"),
+    "trace_pages_per_install_phase": ("traces per phase", "4 KB traces installed by one 6.7 stop-based phase "
+                                                          "(also the sent chunk one phase re-traces)"),
     "zeroing_cpu_s_per_byte": ("CPU s per B", "6.7 destination zeroing of newly allocated large pages, per byte "
                                                "received in round 0 (skipped by 7.0 U1)"),
     "tpcx.peak_vm_utilization": ("fraction", "highest load of a TPCx-HCI VM, share of its vCPUs"),

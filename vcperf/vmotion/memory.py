@@ -26,7 +26,7 @@ from vcperf.vmotion.core import (
     check_settings,
 )
 from vcperf.vmotion.switchover import metadata_entries, switchover_metadata_bytes
-from vcperf.vmotion.trace import _precopy_loss_from_rate
+from vcperf.vmotion.trace import _precopy_round_loss
 from vcperf.vmotion.transfer import streams, transfer_rate_bytes_per_s
 
 #: Modelling choice (not a paper number): SDPS throttles the vCPUs until the guest dirties memory at
@@ -141,7 +141,11 @@ def precopy(
 
     With ``vcpus`` given, the dirty rate is the guest's undisturbed rate reduced by the tracing
     slowdown of ``release`` (:func:`precopy_trace_loss`: a slowed guest dirties less); without, it
-    is used as given.
+    is used as given. The seed's invariant "a page is either traced or selected for transmission"
+    bounds the fires: a fired page is not traced again until it is sent, so round 0 (all memory, at
+    ``B0``) sees at most ``min(W, d T0)`` bytes fire, a dirty share ``min(W, d T0) / M`` of what it
+    sends; a re-send round lasts no longer than the guest takes to dirty it, so its pages fire at
+    ``d`` and all it sends is dirty. The two kinds of rounds therefore slow the guest differently.
 
     Parameters
     ----------
@@ -281,12 +285,19 @@ def _precopy_block(mem, d0, rate, ws, cpus, rate0, release, p: Params, s: Settin
     is checked from the end of round 0 on: if ``D_1 <= R*`` the VM switches over with ``D_1``;
     otherwise at the first moment of a later round when the bytes left reach ``R*``.
     """
-    loss = _precopy_loss_from_rate(d0, cpus, ws, mem / rate0, release, p)
-    d_r0 = d0 * (1.0 - np.where(np.isnan(cpus), 0.0, loss))
-    engaged = sdps & (d_r0 / rate > frac)
-    d = np.where(engaged, frac * rate, d_r0)
-    r_star = stop_threshold_bytes(rate, mem, release, p, s)
     t0 = mem / rate0
+    traced = ~np.isnan(cpus)
+    c = np.where(traced, cpus, 1.0)
+    # round 0 sends all memory: at most the hot working set fires, once, and is re-traced when sent
+    dirty0 = np.minimum(ws, d0 * t0)
+    loss0 = _precopy_round_loss(dirty0 / t0, dirty0 / mem, rate0, c, ws, t0, release, p)
+    # a re-send round lasts no longer than the guest takes to dirty it: its pages fire at d
+    loss_k = _precopy_round_loss(d0, 1.0, rate, c, 0.0 * ws, t0, release, p)
+    d_r0 = d0 * (1.0 - np.where(traced, loss0, 0.0))
+    d_k = d0 * (1.0 - np.where(traced, loss_k, 0.0))
+    engaged = sdps & (d_k / rate > frac)
+    d = np.where(engaged, frac * rate, d_k)
+    r_star = stop_threshold_bytes(rate, mem, release, p, s)
     n = mem.shape[0]
     rounds = np.full(n, float(rounds_cap))
     remainder = np.zeros(n)
@@ -299,6 +310,8 @@ def _precopy_block(mem, d0, rate, ws, cpus, rate0, release, p: Params, s: Settin
     rounds = np.where(stop0, 1.0, rounds)
     done |= stop0
     for k in range(1, rounds_cap):
+        if done.all():  # every case has switched over: the later rounds change nothing
+            break
         nxt = np.minimum(ws, d * dk / rate)  # D_{k+1}
         cross = ~done & (nxt <= r_star)
         # crossing inside round k: D_k - B tau + min(W, d tau) = R*

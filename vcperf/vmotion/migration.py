@@ -115,8 +115,7 @@ def precopy_guest_loss(dirty_rate_bytes_per_s, pc: PrecopyResult):
     d0 = np.broadcast_to(np.asarray(dirty_rate_bytes_per_s, dtype=float), np.shape(pc.dirty_rate_bytes_per_s))
     safe = np.where(d0 > 0, d0, 1.0)
     loss0 = np.where(d0 > 0, 1.0 - pc.round0_dirty_rate_bytes_per_s / safe, 0.0)
-    loss_k = np.where(d0 > 0, 1.0 - np.where(pc.sdps_engaged, pc.dirty_rate_bytes_per_s,
-                                               pc.round0_dirty_rate_bytes_per_s) / safe, 0.0)
+    loss_k = np.where(d0 > 0, 1.0 - pc.dirty_rate_bytes_per_s / safe, 0.0)
     t_k = pc.precopy_time_s - pc.round0_time_s
     return np.clip((loss0 * pc.round0_time_s + loss_k * t_k) / pc.precopy_time_s, 0.0, 1.0)
 
@@ -164,15 +163,34 @@ def throughput_series(m: Migration, sample_s, start_s, end_s):
     return t, (cumulative(t) - cumulative(t - dt)) / dt
 
 
+def times_s(memory_bytes, vcpus, working_set_bytes, baseline_tps, release, link_bps, *, params: Params,
+            settings: Settings, **precopy_kw):
+    """Migration time and switch-over stall of :func:`migrate`, stacked on a leading axis of 2 (s).
+
+    One call for both readouts of a what-if (and one :func:`vcperf.protocol.with_interval` for both
+    intervals). Arguments as in :func:`migrate`.
+    """
+    m = migrate(memory_bytes, vcpus, working_set_bytes, baseline_tps, release, link_bps, params=params,
+                settings=settings, **precopy_kw)
+    return np.stack([m.migration_time_s, m.switchover_time_s])
+
+
+#: Link rates per pass of the vectorised search of :func:`link_for_downtime_bps` (two passes: the
+#: second refines the bracket of the first to better than 0.1 % over four decades).
+_LINK_GRID = 97
+
+
 def link_for_downtime_bps(target_downtime_s, memory_bytes, vcpus, working_set_bytes, baseline_tps, release, *,
                           params: Params, settings: Settings, lo_bps=1e8, hi_bps=1e12, **precopy_kw) -> float:
     """Smallest aggregate line rate (bit/s) whose switch-over stall stays within ``target_downtime_s``.
 
     "What link do I need for a downtime under 1 s?" The stall of :func:`migrate` never grows with the
     line rate (the stop rule's threshold grows with it, the remainder and the metadata do not), so
-    a bisection on ``log(link_bps)`` over ``[lo_bps, hi_bps]`` finds the boundary (to 0.1 %).
-    Returns ``lo_bps`` if that already meets the target, ``nan`` if even ``hi_bps`` does not (e.g.
-    6.7's bitmaps alone exceed the target, or the streams' CPU ceiling caps the rate: add vmknics).
+    the boundary is found on a log grid of ``[lo_bps, hi_bps]`` evaluated in one vectorised call,
+    refined once on the bracketing cell (to better than 0.1 %; the upper end of the bracket is
+    returned, so the stall there meets the target). Returns ``lo_bps`` if that already meets the
+    target, ``nan`` if even ``hi_bps`` does not (e.g. 6.7's bitmaps alone exceed the target, or the
+    streams' CPU ceiling caps the rate: add vmknics).
 
     Parameters
     ----------
@@ -190,20 +208,23 @@ def link_for_downtime_bps(target_downtime_s, memory_bytes, vcpus, working_set_by
     target = float(v.positive("target_downtime_s", target_downtime_s))
     lo = float(v.positive("lo_bps", lo_bps))
     hi = float(v.check_range("hi_bps", hi_bps, lo, math.inf, lo_open=True, hi_open=True))
+    for name, val in (("memory_bytes", memory_bytes), ("vcpus", vcpus), ("working_set_bytes", working_set_bytes),
+                      ("baseline_tps", baseline_tps)):
+        if np.size(val) != 1:
+            raise ValueError(f"{name} must be a scalar; got shape {np.shape(val)}")
 
-    def stall(link):
-        return float(migrate(memory_bytes, vcpus, working_set_bytes, baseline_tps, release, link, params=params,
-                             settings=settings, **precopy_kw).switchover_time_s)
+    def stall(links):
+        return np.asarray(migrate(memory_bytes, vcpus, working_set_bytes, baseline_tps, release, links,
+                                  params=params, settings=settings, **precopy_kw).switchover_time_s).ravel()
 
-    if stall(lo) <= target:
-        return lo
-    if stall(hi) > target:
-        return math.nan
     a, b = math.log(lo), math.log(hi)
-    while b - a > 1e-3:
-        mid = 0.5 * (a + b)
-        if stall(math.exp(mid)) <= target:
-            b = mid
-        else:
-            a = mid
+    for _ in range(2):
+        grid = np.exp(np.linspace(a, b, _LINK_GRID))
+        ok = stall(grid) <= target
+        if ok[0] and a == math.log(lo):
+            return lo
+        if not ok[-1]:
+            return math.nan
+        j = int(np.argmax(ok))  # first rate that meets the target (the stall never grows with the rate)
+        a, b = math.log(grid[j - 1]), math.log(grid[j])
     return math.exp(b)

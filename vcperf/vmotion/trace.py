@@ -86,53 +86,71 @@ def _trace_phase(mem, cpus, release, p: Params, s: Settings) -> TracePhase:
 
 
 def precopy_trace_loss(dirty_rate_bytes_per_s, vcpus, working_set_bytes, precopy_time_s, release, *,
-                       params: Params):
-    """Guest throughput loss (fraction) from trace fires and re-installs during pre-copy.
+                       params: Params, transfer_rate_bytes_per_s, dirty_share=1.0):
+    """Guest throughput loss (fraction) from trace fires and re-traces during a pre-copy round.
 
-    ``004_ea13268657e6b3b0.txt``, Figure 7 text (the ~30 % pre-copy drop on 6.7) and "Large Trace
-    Install" (the 1 GB -> 2 MB -> 4 KB split on a trace fire).
+    ``004_ea13268657e6b3b0.txt``, Figure 7 text (the ~30 % pre-copy drop on 6.7: "whenever vMotion
+    transmits a dirty page, it needs to reinstall a trace on that page"), "vSphere 7.0 U1 Page
+    Tracing" (one vCPU does the tracing work; a fire impacts only one vCPU; "a page is either traced
+    or selected for transmission") and "Large Trace Install" (the 1 GB -> 2 MB -> 4 KB split).
 
-    Every first write to a traced 4 KB page fires, and vMotion re-installs the trace of each page it
-    re-sends. 6.7 re-installs with the same stop-based phases as the initial trace: a page's share
-    of a phase stall is ``(c_stop V + P c_install / V) / P``; 7.0 U1 handles the fire and re-installs
-    on the faulting vCPU alone (``c_install`` of one vCPU, i.e. ``c_install / V`` of the VM) plus the one-time
-    split of each 1 GB trace into 512 2 MB traces and of each 2 MB trace into 512 4 KB traces over
-    the working set, spread over the pre-copy. A split fills one new page table: it is charged one
-    ``c_install`` (the seed: the extra trace-fire work is "negligible compared to the savings from
-    the trace-install path"; charging 512 installs per split made it cost a 12-vCPU VM a fifth of its
-    throughput, against the text). A slowed guest fires
-    less: with ``a`` the loss of an undisturbed guest, the loss is ``a / (1 + a)``.
+    Every fire is a fault handled by the faulting vCPU (``c_install``, i.e. ``c_install / V`` of the
+    VM). A fired page stays untraced until vMotion sends it, so ``dirty_rate_bytes_per_s`` is the
+    rate of first writes to traced pages (bounded by the hot working set over a long round 0: see
+    :func:`vcperf.vmotion.precopy`). Sent dirty pages are re-traced:
+
+    - 6.7 re-traces with its stop-based phases, one per transmitted chunk of ``P`` pages (the install
+      phase's batch) that holds a dirty page: ``c_stop V`` per phase plus ``c_install / V`` per page.
+      A chunk holds a dirty page with probability ``1 - exp(-P s)`` for a dirty share ``s`` of the
+      pages sent (1 in a re-send round). The loss therefore follows the transfer, not the fire rate:
+      a faster link re-traces more often.
+    - 7.0 U1 re-traces loosely on one vCPU (``c_install`` per page, the same count as the fires) and
+      splits each 1 GB trace into 512 2 MB traces and each 2 MB trace into 512 4 KB traces once over
+      the working set (one ``c_install`` per split, spread over ``precopy_time_s``; the seed: the extra
+      trace-fire work is "negligible compared to the savings from the trace-install path").
+
+    With ``a`` the extra vCPU work per unit of the VM's time, the loss is ``a / (1 + a)`` (a slowed
+    guest fires less).
 
     Parameters
     ----------
     dirty_rate_bytes_per_s : float or array_like
-        Undisturbed dirty rate (bytes/s), >= 0.
+        First writes to traced pages (bytes/s), >= 0.
     vcpus : float or array_like
         vCPUs, in [1, 4096].
     working_set_bytes : float or array_like
-        Writable working set (bytes), >= 0.
+        Writable working set (bytes), >= 0 (the 7.0 U1 splits; 0 once they are done).
     precopy_time_s : float or array_like
-        Duration of the pre-copy (s), > 0.
+        Duration of the round (s), > 0.
     release : {"6.7", "7.0u1"}
     params : Params
+    transfer_rate_bytes_per_s : float or array_like
+        Bytes/s vMotion sends during the round, > 0.
+    dirty_share : float or array_like
+        Share of the sent pages that are dirty, in [0, 1] (default 1: a re-send round).
     """
     d0 = v.nonneg("dirty_rate_bytes_per_s", dirty_rate_bytes_per_s)
     cpus = v.check_range("vcpus", vcpus, 1, 4096)
     ws = v.nonneg("working_set_bytes", working_set_bytes)
     t = v.positive("precopy_time_s", precopy_time_s)
     check_release(release)
-    return _precopy_loss_from_rate(d0, cpus, ws, t, release, check_params(params))
+    rate = v.positive("transfer_rate_bytes_per_s", transfer_rate_bytes_per_s)
+    share = v.fraction("dirty_share", dirty_share, hi_open=False)
+    return _precopy_round_loss(d0, share, rate, cpus, ws, t, release, check_params(params))
 
 
-def _precopy_loss_from_rate(d0, cpus, ws, t, release, p: Params):
-    fires_per_s = d0 / PAGE_BYTES
+def _precopy_round_loss(fire_rate, dirty_share, transfer_rate, cpus, ws, t, release, p: Params):
+    """:func:`precopy_trace_loss` without input checks (arrays); ``fire_rate`` in bytes/s."""
+    fires_per_s = fire_rate / PAGE_BYTES
+    c = p.trace_install_cost_s_per_page
     if release == "6.7":
         per_phase = p.trace_pages_per_install_phase
-        a = fires_per_s * (p.vcpu_stop_cost_s * cpus + per_phase * p.trace_install_cost_s_per_page / cpus) / per_phase
+        sent_pages = transfer_rate / PAGE_BYTES
+        stops_per_s = sent_pages / per_phase * -np.expm1(-per_phase * dirty_share)
+        a = (stops_per_s * p.vcpu_stop_cost_s * cpus + sent_pages * dirty_share * c / cpus
+             + fires_per_s * c / cpus)
     else:
         splits = (np.minimum(fires_per_s * t, np.ceil(ws / (PAGE_BYTES * PAGES_PER_2MB)))
                   + np.minimum(fires_per_s * t, np.ceil(ws / (PAGE_BYTES * PAGES_PER_1GB))))
-        c = p.trace_install_cost_s_per_page
-        work = fires_per_s * c + splits * c / t
-        a = work / cpus
+        a = (2.0 * fires_per_s * c + splits * c / t) / cpus  # the fire, then the loose re-install
     return a / (1.0 + a)
