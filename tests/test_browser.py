@@ -320,7 +320,7 @@ def _drive(page, base: str, expect, step) -> None:
     text0, src0 = _settle(box)
     step(f"panel settled: {text0}")
     assert choose.input_value() == "DSL", choose.input_value()  # ipywidgets 8: <option> values are labels
-    assert text0.startswith("3.5 MB over 500 kbps, RTT 100 ms"), text0
+    assert text0.startswith("3.5 MB over 0.5 Mbps, RTT 100 ms"), text0
     box.screenshot(path=str(SCREENSHOTS / "robo_networks_whatif_before.png"))
 
     # Type a new RTT into the slider's readout and press Enter, as a user would.

@@ -47,7 +47,7 @@ def test_robo_planner_and_operations_panels_start_on_the_preset_and_ignore_slide
         choose, bw, readout = box.children[0], box.children[1], box.children[-3]
         assert choose.value == "dsl_512k"  # starts on the preset, not "custom"
         first = readout.value
-        assert "500 kbps" in first  # 0.5 Mbps exactly, not the slider's 0.501
+        assert "0.5 Mbps" in first  # exactly, not the slider's 0.501
         bw.value = 10 ** round(float(np.log10(0.5)), 2)  # the browser echoes the rounded 0.501
         assert choose.value == "dsl_512k" and readout.value == first  # an echo is not the user
         bw.value = 2.0  # a real move
@@ -136,7 +136,8 @@ def test_number_formats_for_people():
     assert widgets.fmt_num(3.5) == "3.5" and widgets.fmt_num(9.996) == "10" and widgets.fmt_num(float("nan")) == "n/a"
     assert [widgets.fmt_duration(t) for t in (0.85, 12.34, 130, 599.8, 33177, 200000)] == [
         "850 ms", "12.3 s", "2 min 10 s", "10 min 00 s", "9 h 13 min", "2.31 days"]
-    assert widgets.fmt_bps(512e3) == "512 kbps" and widgets.fmt_bps(1e9) == "1 Gbps"
+    assert widgets.fmt_bps(64e3) == "64 kbps" and widgets.fmt_bps(512e3) == "0.512 Mbps"
+    assert widgets.fmt_bps(1e9) == "1 Gbps"
     assert widgets.fmt_bytes(3.5e6) == "3.5 MB"
 
 

@@ -262,10 +262,10 @@ def fmt_duration(t_s: float) -> str:
 
 
 def fmt_bps(bps: float) -> str:
-    """A link or flow rate: ``"512 kbps"``, ``"1.5 Mbps"``, ``"10 Gbps"``."""
+    """A link or flow rate: ``"64 kbps"``, ``"0.5 Mbps"``, ``"1.5 Mbps"``, ``"10 Gbps"``."""
     b = float(bps)
     for unit, scale in (("Tbps", 1e12), ("Gbps", 1e9), ("Mbps", 1e6), ("kbps", 1e3)):
-        if abs(b) >= scale:
+        if abs(b) >= (0.1e6 if unit == "Mbps" else scale):  # links from 100 kbps in Mbps, as Table 1 does
             return f"{fmt_num(b / scale)} {unit}"
     return f"{fmt_num(b)} bps"
 
