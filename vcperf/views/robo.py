@@ -573,7 +573,8 @@ class _CapacityPanelFigure:
         self.wait_here.set_data([n_hosts], [here_latency_s])
         self.title.set_text(title)
         self.axes[0].set_ylim(*_decade_limits(np.append(busy, [here_busy, 100.0]), floor=1e-4))
-        self.axes[1].set_ylim(*_decade_limits(np.concatenate([wait, latency_s, idle_s, [target_s]])))
+        lo, hi = _decade_limits(np.concatenate([wait, latency_s, idle_s, [target_s]]))
+        self.axes[1].set_ylim(lo, hi * 100)  # two empty decades on top hold the legend clear of the curves
         return self
 
     def png(self) -> bytes:
