@@ -166,8 +166,33 @@ class PanelCanvas:
         return buf.getvalue()
 
 
+#: CSS that lets a panel's readout Label wrap at the panel's width (a Label is one clipped line by default).
+READOUT_CSS = (".vcperf-readout.widget-label, .vcperf-readout.widget-label-basic, .vcperf-readout "
+               "{white-space: normal !important; height: auto !important; line-height: 1.4; max-width: 100%; "
+               "overflow: visible !important; text-overflow: clip !important;}")
+
+
+def readout_label(value: str = ""):
+    """A panel readout: a Label that wraps (with :func:`readout_style` in the same panel)."""
+    import ipywidgets as w
+
+    label = w.Label(value=value, layout=w.Layout(width="100%", max_width="960px", height="auto"))
+    label.add_class("vcperf-readout")
+    return label
+
+
+def readout_style():
+    """The hidden element carrying :data:`READOUT_CSS`, put last in every panel, so readouts wrap in
+    JupyterLab, the classic notebook and Voila alike (no page-wide stylesheet needed)."""
+    import ipywidgets as w
+
+    style = w.HTMLMath(value=f"<style>{READOUT_CSS}</style>", layout=w.Layout(display="none"))
+    style.add_class("vcperf-style")
+    return style
+
+
 def whatif_panel(controls, update):
-    """A what-if panel: ``controls``, a readout Label and an Image; every change redraws.
+    """A what-if panel: ``controls``, a readout Label (wrapping) and an Image; every change redraws.
 
     Parameters
     ----------
@@ -175,10 +200,12 @@ def whatif_panel(controls, update):
         Shown in this order; their ``.value`` s are passed to ``update`` in the same order.
     update : callable
         ``update(*values) -> (readout_text, png_bytes)`` (model + redraw; unit conversions here).
+
+    The VBox's children are ``[*controls, readout, image, style]`` (``style``: :func:`readout_style`).
     """
     import ipywidgets as w
 
-    readout = w.Label()
+    readout = readout_label()
     image = w.Image(format="png")
 
     def redraw(*_):
@@ -187,4 +214,66 @@ def whatif_panel(controls, update):
     for c in controls:
         c.observe(redraw, names="value")
     redraw()
-    return w.VBox([*controls, readout, image])
+    return w.VBox([*controls, readout, image, readout_style()])
+
+
+# --- numbers for people -------------------------------------------------------------------------
+
+
+def fmt_num(x: float, sig: int = 3) -> str:
+    """``x`` to at most ``sig`` significant digits, thousands separated, never in exponent notation,
+    no trailing zeros: ``1234567 -> "1,230,000"``, ``0.000123 -> "0.000123"``, ``3.50 -> "3.5"``, NaN -> "n/a"."""
+    import math
+
+    x = float(x)
+    if not math.isfinite(x):
+        return "n/a" if math.isnan(x) else ("∞" if x > 0 else "-∞")
+    if x == 0:
+        return "0"
+    digits = sig - 1 - math.floor(math.log10(abs(x)))
+    r = round(x, digits)
+    if r != 0 and math.floor(math.log10(abs(r))) != math.floor(math.log10(abs(x))):  # 9.996 -> 10.0
+        digits -= 1
+        r = round(x, digits)
+    text = f"{r:,.{max(digits, 0)}f}"
+    return text.rstrip("0").rstrip(".") if "." in text else text  # "3.50" -> "3.5", "10.0" -> "10"
+
+
+def fmt_duration(t_s: float) -> str:
+    """A time for people: ``"850 ms"``, ``"12.3 s"``, ``"2 min 10 s"``, ``"1 h 05 min"``, ``"3.2 days"``."""
+    import math
+
+    t = float(t_s)
+    if not math.isfinite(t):
+        return "n/a" if math.isnan(t) else "∞"
+    if t < 0:
+        return "-" + fmt_duration(-t)
+    if t < 1.0:
+        return f"{fmt_num(t * 1e3)} ms" if t >= 1e-3 else f"{fmt_num(t * 1e6)} µs"
+    if t < 100.0:
+        return f"{fmt_num(t)} s"
+    if t < 3600.0:
+        m, s = divmod(round(t), 60)
+        return f"{m} min {s:02d} s" if m < 60 else "1 h 00 min"
+    if t < 86400.0 * 2:
+        h, m = divmod(round(t / 60.0), 60)
+        return f"{h} h {m:02d} min"
+    return f"{fmt_num(t / 86400.0)} days"
+
+
+def fmt_bps(bps: float) -> str:
+    """A link or flow rate: ``"64 kbps"``, ``"0.5 Mbps"``, ``"1.5 Mbps"``, ``"10 Gbps"``."""
+    b = float(bps)
+    for unit, scale in (("Tbps", 1e12), ("Gbps", 1e9), ("Mbps", 1e6), ("kbps", 1e3)):
+        if abs(b) >= (0.1e6 if unit == "Mbps" else scale):  # links from 100 kbps in Mbps, as Table 1 does
+            return f"{fmt_num(b / scale)} {unit}"
+    return f"{fmt_num(b)} bps"
+
+
+def fmt_bytes(n: float) -> str:
+    """A size in decimal units: ``"3.5 MB"``, ``"39 GB"``, ``"420 KB"``."""
+    b = float(n)
+    for unit, scale in (("TB", 1e12), ("GB", 1e9), ("MB", 1e6), ("KB", 1e3)):
+        if abs(b) >= scale:
+            return f"{fmt_num(b / scale)} {unit}"
+    return f"{fmt_num(b)} B"

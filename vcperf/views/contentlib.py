@@ -14,19 +14,12 @@ import numpy as np
 from vcperf import contentlib as cl
 from vcperf import plotting
 from vcperf.plotting import PAPER_STYLE, use_style
-from vcperf.widgets import PanelCanvas, panel_figure, style_sliders, whatif_panel
+from vcperf.widgets import PanelCanvas, fmt_duration, fmt_num, panel_figure, style_sliders, whatif_panel
 
 #: Data-network axis of the network figure: 100 Mbps .. 100 Gbps.
 NETWORK_GRID_BPS = np.logspace(8, 11, 61)
 #: Bar colours per path (model), fixed so figures are stable.
 COLORS = {"vaai": "#4C72B0", "host_fc": "#55A868", "host_to_host": "#DD8452", "streaming": "#C44E52"}
-
-
-def _mmss(t_s: float) -> str:
-    if not np.isfinite(t_s):
-        return "n/a"
-    m, s = divmod(round(t_s), 60)
-    return f"{m}:{s:02d}"
 
 
 def paper_implied_exp1_s() -> float:
@@ -130,15 +123,16 @@ class _WhatifPanel:
         for i, path in enumerate(cl.PATHS):
             self.bars.append(ax.barh(i, 1.0, color=COLORS[path], edgecolor=None, lw=0)[0])
             self.labels.append(ax.annotate("", (0, i), va="center", xytext=(3, 0), textcoords="offset points",
-                                           fontsize=7.5))
+                                           fontsize=7.5, annotation_clip=False))
         self.default_color = self.labels[0].get_color()
         ax.set_yticks(range(len(cl.PATHS)), [cl.PATH_LABELS[p] for p in cl.PATHS], fontsize=7.5)
         ax.invert_yaxis()
         ax.set_xlabel(" ")
-        plotting.fast_layout(fig)
+        # room on the left for the longest path name, below for the x label (fixed: no tight_layout per redraw)
+        plotting.fast_layout(fig, left=0.26, right=0.97, bottom=0.16, top=0.97)
         self.canvas = PanelCanvas(fig, self.bars)
 
-    def draw(self, rec: cl.Recommendation, size_bytes: float) -> bytes:
+    def draw(self, rec: cl.Recommendation, size_bytes: float, streaming_note: str = "") -> bytes:
         ax = self.ax
         finite = [t for t in rec.times_s.values() if np.isfinite(t)]
         top = max(finite) if finite else 1.0
@@ -152,19 +146,17 @@ class _WhatifPanel:
                 bar.set_edgecolor("black" if best else None)
                 bar.set_linewidth(1.8 if best else 0)
                 label.xy = (t, i)
-                label.set_text(f"{t:.0f} s ({_mmss(t)})" + ("  <- recommended" if best else ""))
+                note = f"\n{streaming_note}" if path == "streaming" and streaming_note else ""
+                label.set_text(fmt_duration(t) + ("  ← recommended" if best else "") + note)
                 label.set_color(self.default_color)
             else:
                 label.xy = (0, i)
                 label.set_text("not available in this layout")
                 label.set_color("grey")
-        # y limits as the figure is built: autoscale to the drawn bars, then set_yticks' expansion to all rows
-        ax.set_autoscaley_on(True)
-        ax.relim(visible_only=True)
-        ax.autoscale_view(scalex=False)
-        ax.yaxis.set_view_interval(0, len(cl.PATHS) - 1)
-        ax.set_xlim(0, top * 1.45)
-        xlabel = f"predicted deployment time (s), {size_bytes / 1e9:.3g} GB template"
+        ax.set_ylim(len(cl.PATHS) - 0.5, -0.5)  # every row whole, whatever is drawn (inverted: Exp 1 on top)
+        # the longest bar ends at 55 % of the axis: its label (time, mark, note) fits to its right
+        ax.set_xlim(0, top / 0.55)
+        xlabel = f"predicted deployment time (s), {fmt_num(size_bytes / 1e9)} GB template"
         ax.set_xlabel(xlabel)
         return self.canvas.png(key=xlabel)
 
@@ -199,14 +191,17 @@ def deploy_whatif_update(size_bytes: float | None = None, layout: str = "differe
     iv = protocol.with_interval(cl.deploy_time_s, rec.path, size_bytes, network_bps=network_bps,
                                 mgmt_network_bps=mgmt_network_bps, vcenter_vcpus=vcenter_vcpus,
                                 decompression_streams=decompression_streams)
-    band = (f"{float(iv.low):.0f}–{float(iv.high):.0f} s, {iv.interval:.0%}" if np.isfinite(iv.low)
-            else "no interval: not estimable from the paper")
+    band = (f"{fmt_duration(float(iv.low))} to {fmt_duration(float(iv.high))}, {iv.interval:.0%}"
+            if np.isfinite(iv.low) else "no interval: not estimable from the paper")
+    cores = min(int(vcenter_vcpus), int(decompression_streams))
+    note = (f"{decompression_streams} disk{'s' if decompression_streams != 1 else ''} decompressed on "
+            f"{cores} of {vcenter_vcpus} vCPUs")
     readout = (
         f"{cl.LAYOUT_LABELS.get(rec.layout, rec.layout)}: recommended {cl.PATH_LABELS[rec.path]} — "
-        f"{rec.time_s:.0f} s ({_mmss(rec.time_s)}; {band}); slowest stage {slowest} "
-        f"({float(rates[slowest]) / 1e6:.0f} MB/s)"
+        f"{fmt_duration(rec.time_s)} ({band}); slowest stage {slowest.replace('_', ' ')} "
+        f"({fmt_num(float(rates[slowest]) / 1e6)} MB/s); streaming: {note}"
     )
-    return readout, _whatif_panel().draw(rec, size_bytes)
+    return readout, _whatif_panel().draw(rec, size_bytes, note)
 
 
 def deploy_whatif(size_bytes: float | None = None, layout: str = "different_hosts",

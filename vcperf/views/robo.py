@@ -12,7 +12,17 @@ import numpy as np
 
 from vcperf import network, plotting, robo
 from vcperf.plotting import PAPER_STYLE, use_style
-from vcperf.widgets import fast_redraw, png_bytes, style_sliders
+from vcperf.widgets import (
+    fast_redraw,
+    fmt_bps,
+    fmt_bytes,
+    fmt_duration,
+    fmt_num,
+    png_bytes,
+    readout_label,
+    readout_style,
+    style_sliders,
+)
 
 #: Payload axis of the ROBO transfer-time figure: 1 KB .. 10 GB.
 PAYLOAD_GRID_BYTES = np.logspace(3, 10, 60)
@@ -77,8 +87,8 @@ def network_whatif_update(bandwidth_bps: float | None = None, rtt_s: float | Non
     panel = _network_panel()
     panel.draw(link.message_time_s(PAYLOAD_GRID_BYTES, "up"), payload_bytes, t)
     readout = (
-        f"{payload_bytes / 1e6:.3g} MB over {bandwidth_bps / 1e6:.3g} Mbps, RTT {rtt_s * 1e3:.3g} ms, "
-        f"loss {loss * 100:.3g} %: {t:.3g} s (TCP throughput {rate / 1e6:.3g} Mbps)"
+        f"{fmt_bytes(payload_bytes)} over {fmt_bps(bandwidth_bps)}, RTT {fmt_num(rtt_s * 1e3)} ms, "
+        f"loss {fmt_num(loss * 100)} %: {fmt_duration(t)} (TCP throughput {fmt_bps(rate)})"
     )
     return readout, panel.png()
 
@@ -154,7 +164,7 @@ def network_whatif(preset: str = START_PRESET, payload_bytes: float = START_PAYL
     size = w.FloatLogSlider(value=payload_bytes / 1e6, base=10, min=-3, max=4, step=0.01,
                             description="payload MB", readout_format=".3g")
     style_sliders(bw, rtt, loss, size)
-    readout = w.Label()
+    readout = readout_label()
     image = w.Image(format="png")
     # The exact inputs. Log sliders round to their step (0.5 Mbps shows as 0.501), and the browser
     # echoes the rounded value back: a slider change within one step of the state is that echo, not
@@ -198,7 +208,7 @@ def network_whatif(preset: str = START_PRESET, payload_bytes: float = START_PAYL
     for key, slider in sliders.items():
         slider.observe(lambda change, key=key: on_slider(change, key), names="value")
     redraw()
-    return w.VBox([choose, bw, rtt, loss, size, readout, image])
+    return w.VBox([choose, bw, rtt, loss, size, readout, image, readout_style()])
 
 
 def transfer_time_figure(payload_bytes, times_s: dict, labels: dict, paper_point=None, highlight=None):
@@ -408,14 +418,29 @@ def _planner_curves(link, level, powered_on_vms, max_hosts, operation="clone_vm"
     return hosts, load, shared
 
 
+@functools.lru_cache(maxsize=64)
+def _required_bps(target_s, n_hosts, rtt_s, loss, level, powered_on_vms, operation):
+    """:func:`vcperf.robo.required_bandwidth_bps` (a bisection over the model, ~40 ms), cached: it does not
+    depend on the link's bandwidth, so moving the bandwidth slider reuses it."""
+    return float(robo.required_bandwidth_bps(target_s, n_hosts, rtt_s, loss, level, "operation_latency", operation,
+                                             powered_on_vms))
+
+
+@functools.lru_cache(maxsize=64)
+def _latency_floor_s(n_hosts, rtt_s, loss, level, powered_on_vms, operation):
+    return float(robo.plan(network.Link(1e12, rtt_s, loss), n_hosts, level, operation,
+                           powered_on_vms).operation_latency_s)
+
+
 def _required_text(target_s, link, n_hosts, level, powered_on_vms, operation):
-    need = robo.required_bandwidth_bps(target_s, n_hosts, link.rtt_s, link.loss, level, "operation_latency",
-                                       operation, powered_on_vms)
+    key = (float(n_hosts), float(link.rtt_s), float(link.loss), int(level), float(powered_on_vms), operation)
+    need = _required_bps(float(target_s), *key)
+    if need <= robo.branch.SEARCH_RANGE_BPS[0]:
+        return f"{operation} stays under {fmt_duration(target_s)} on any link (from {fmt_bps(need)})"
     if not np.isfinite(need):
-        floor = float(robo.plan(network.Link(1e12, link.rtt_s, link.loss), n_hosts, level, operation,
-                                powered_on_vms).operation_latency_s)
-        return f"no bandwidth keeps {operation} under {target_s:.3g} s at this RTT/loss (>= {floor:.3g} s)"
-    return f"smallest link for {operation} <= {target_s:.3g} s: {need / 1e6:.3g} Mbps"
+        return (f"no bandwidth keeps {operation} under {fmt_duration(target_s)} at this RTT/loss "
+                f"(at least {fmt_duration(_latency_floor_s(*key))})")
+    return f"smallest link for {operation} <= {fmt_duration(target_s)}: {fmt_bps(need)}"
 
 
 def capacity_figure(link, n_hosts, level, powered_on_vms, powered_on_vms_sd=0.0, max_hosts=500,
@@ -460,59 +485,100 @@ def capacity_update(bandwidth_bps=None, rtt_s=None, loss=None, n_hosts=10, level
     powered_on_vms = _testbed_vms() if powered_on_vms is None else powered_on_vms
     link = network.Link(bandwidth_bps, rtt_s, loss, name=name)
     load = robo.statistics_link_load(n_hosts, link, level, powered_on_vms, powered_on_vms_sd)
-    here = robo.plan(link, n_hosts, level, operation, powered_on_vms)
+    # one vectorised model call: the figure's host axis and the chosen hosts (last)
+    grid = np.append(_PLANNER_HOSTS, float(n_hosts))
+    both = robo.plan(link, grid, level, operation, powered_on_vms)
+    lat = np.broadcast_to(both.operation_latency_s, grid.shape)  # folder operations: no host call, a scalar
+    idle = np.broadcast_to(both.operation_latency_idle_s, grid.shape)
+    k = np.broadcast_to(both.concurrent_uploads, grid.shape)[-1]
+    stats_delay = np.broadcast_to(both.statistics_delay_s, grid.shape)[-1]
     rho = float(load.busy_fraction)
     verdict = "SATURATED (busy >= 100 %)" if rho >= 1 else ("heavily loaded" if rho > 0.5 else "fits")
     readout = (
-        f"{n_hosts:g} hosts, Level-{level}, {powered_on_vms:g} VMs/host on {bandwidth_bps / 1e6:.3g} Mbps / "
-        f"{rtt_s * 1e3:.3g} ms: upload {float(load.payload_bytes) / 1e6:.3g} MB; statistics load {100 * rho:.3g} % "
-        f"-> {verdict}; delay added to a 4 KB message {float(load.added_delay_s) * 1e3:.3g} ms (PS); "
-        f"{int(float(here.concurrent_uploads))} uploads in a burst, each {float(here.statistics_delay_s):.3g} s; "
-        f"{operation} during the burst {float(here.operation_latency_s):.3g} s "
-        f"(no burst {float(here.operation_latency_idle_s):.3g} s); "
+        f"{fmt_num(n_hosts)} hosts, Level-{level}, {fmt_num(powered_on_vms)} VMs/host on {fmt_bps(bandwidth_bps)} / "
+        f"{fmt_num(rtt_s * 1e3)} ms: upload {fmt_bytes(float(load.payload_bytes))}; statistics load "
+        f"{fmt_num(100 * rho)} % -> {verdict}; delay added to a 4 KB message "
+        f"{fmt_duration(float(load.added_delay_s))} (PS); {int(float(k))} uploads in a burst, each "
+        f"{fmt_duration(float(stats_delay))}; {operation} during the burst {fmt_duration(float(lat[-1]))} "
+        f"(no burst {fmt_duration(float(idle[-1]))}); "
         + _required_text(target_s, link, n_hosts, level, powered_on_vms, operation)
     )
-    hosts, curves, shared = _planner_curves(link, level, powered_on_vms, 500, operation)
+    curves = robo.statistics_link_load(_PLANNER_HOSTS, link, level, powered_on_vms)
     panel = _capacity_panel()
-    panel.draw(hosts, curves, shared, n_hosts, load, here,
-               f"{link.name}: Level-{level}, {powered_on_vms:g} VMs/host, {operation} (processor sharing)")
+    panel.draw(_PLANNER_HOSTS, curves, lat[:-1], idle[:-1], n_hosts, load, float(lat[-1]), target_s,
+               f"{link.name}: Level-{level}, {fmt_num(powered_on_vms)} VMs/host, {operation} (processor sharing)")
     return readout, panel.png()
 
 
-class _CapacityPanelFigure(_PanelFigure):
-    """The branch planner as :func:`capacity_figure` draws it, updated in place."""
+#: Host axis of the planner figure (1 .. 500, log spaced, whole hosts).
+_PLANNER_HOSTS = np.unique(np.round(np.logspace(0, np.log10(500), 60)))
+
+
+def _decade_limits(values, floor=1e-6):
+    """Log-axis limits snapped to whole decades around the finite positive ``values``: the limits (and
+    so the cached background of the panel) change only when the data cross a decade."""
+    v = np.asarray(values, dtype=float)
+    v = v[np.isfinite(v) & (v > 0)]
+    if v.size == 0:
+        return 0.1, 10.0
+    lo = max(float(v.min()), floor)
+    return 10.0 ** np.floor(np.log10(lo) - 0.05), 10.0 ** np.ceil(np.log10(float(v.max())) + 0.05)
+
+
+class _CapacityPanelFigure:
+    """The branch planner as :func:`capacity_figure` draws it, updated in place: a persistent figure
+    (:func:`vcperf.widgets.panel_figure`) whose axes snap to decades, rendered by
+    :class:`vcperf.widgets.PanelCanvas` (the background is redrawn only when a limit or the title moves)."""
 
     def __init__(self):
-        self.fig = self._new_figure((9.0, 3.4))
-        self.axes = self.fig.subplots(1, 2)
+        from vcperf.widgets import PanelCanvas, panel_figure
+
+        self.fig, self.axes = panel_figure((9.0, 3.6), ncols=2)
         busy_ax, wait_ax = self.axes
-        (self.busy,) = busy_ax.loglog([], [])
+        for ax in self.axes:
+            ax.set_xscale("log")
+            ax.set_yscale("log")
+            ax.set_xlim(1, 500)
+            ax.set_ylim(0.1, 100)  # set by every draw (decades); never autoscaled
+            ax.set_autoscale_on(False)
+            ax.set_xlabel("hosts behind the link")
+        (self.busy,) = busy_ax.plot([], [], label="statistics offered load")
         busy_ax.axhline(100, color="k", ls=":", lw=0.8)
-        (self.busy_here,) = busy_ax.plot([], [], "o", color="C3", label="hosts")
+        (self.busy_here,) = busy_ax.plot([], [], "o", color="C3", label="chosen hosts")
         busy_ax.set_ylabel("statistics load (%)")
-        (self.wait,) = wait_ax.loglog([], [], label="delay added to 4 KB (PS)")
-        (self.op,) = wait_ax.loglog([], [], label="operation during a burst")
-        (self.op_idle,) = wait_ax.loglog([], [], ls="--", lw=0.8, color="C1", label="operation, no burst")
+        (self.wait,) = wait_ax.plot([], [], label="delay added to 4 KB (PS)")
+        (self.op,) = wait_ax.plot([], [], label="operation during a burst")
+        (self.op_idle,) = wait_ax.plot([], [], ls="--", lw=0.8, color="C1", label="operation, no burst")
+        self.target = wait_ax.axhline(1.0, color="C2", ls="-.", lw=1.0, label="target")
         (self.wait_here,) = wait_ax.plot([], [], "o", color="C3")
         wait_ax.set_ylabel("time (s)")
-        wait_ax.legend(fontsize=7, frameon=False)
-        for ax in self.axes:
-            ax.set_xlabel("hosts behind the link")
-        self.legend = busy_ax.legend(fontsize=7, frameon=False)
+        for ax in self.axes:  # static legends: below the lines, so they stay in the cached background
+            ax.legend(fontsize=7, frameon=False, loc="upper left").set_zorder(1.9)
         self.title = self.fig.suptitle("", fontsize=9)
         self.fig.subplots_adjust(left=0.08, right=0.98, bottom=0.13, top=0.9, wspace=0.25)
         _lean_axes(self.fig)
+        self.canvas = PanelCanvas(self.fig, [self.busy, self.busy_here, self.wait, self.op, self.op_idle,
+                                             self.target, self.wait_here])
 
-    def draw(self, hosts, load, shared, n_hosts, here_load, here, title):
-        self.busy.set_data(hosts, 100 * load.busy_fraction)
-        self.busy_here.set_data([n_hosts], [100 * float(here_load.busy_fraction)])
-        self.legend.get_texts()[0].set_text(f"{n_hosts:g} hosts")
-        self.wait.set_data(hosts, np.maximum(load.added_delay_s, 1e-6))
-        self.op.set_data(hosts, shared.operation_latency_s)
-        self.op_idle.set_data(hosts, shared.operation_latency_idle_s)
-        self.wait_here.set_data([n_hosts], [float(here.operation_latency_s)])
+    def draw(self, hosts, load, latency_s, idle_s, n_hosts, here_load, here_latency_s, target_s, title):
+        busy = 100 * np.asarray(load.busy_fraction, dtype=float)
+        wait = np.maximum(np.asarray(load.added_delay_s, dtype=float), 1e-6)
+        self.busy.set_data(hosts, busy)
+        here_busy = 100 * float(here_load.busy_fraction)
+        self.busy_here.set_data([n_hosts], [here_busy])
+        self.wait.set_data(hosts, wait)
+        self.op.set_data(hosts, latency_s)
+        self.op_idle.set_data(hosts, idle_s)
+        self.target.set_ydata([target_s, target_s])
+        self.wait_here.set_data([n_hosts], [here_latency_s])
         self.title.set_text(title)
-        self._rescale(*self.axes)
+        self.axes[0].set_ylim(*_decade_limits(np.append(busy, [here_busy, 100.0]), floor=1e-4))
+        lo, hi = _decade_limits(np.concatenate([wait, latency_s, idle_s, [target_s]]))
+        self.axes[1].set_ylim(lo, hi * 100)  # two empty decades on top hold the legend clear of the curves
+        return self
+
+    def png(self) -> bytes:
+        return self.canvas.png(key=self.title.get_text())
 
 
 @functools.lru_cache(maxsize=1)
@@ -598,7 +664,7 @@ def capacity_planner(preset=START_PRESET, n_hosts=10, level=1, powered_on_vms=No
     target = w.FloatLogSlider(value=target_s, base=10, min=0, max=3, step=0.01, description="target s",
                               readout_format=".3g")
     style_sliders(bw, rtt, loss, hosts, vms, target)
-    readout = w.Label()
+    readout = readout_label()
     image = w.Image(format="png")
 
     def redraw(*_):
@@ -611,7 +677,7 @@ def capacity_planner(preset=START_PRESET, n_hosts=10, level=1, powered_on_vms=No
     for c in (hosts, lvl, vms, op, target):
         c.observe(lambda _: redraw(), names="value")
     redraw()
-    return w.VBox([choose, bw, rtt, loss, hosts, lvl, vms, op, target, readout, image])
+    return w.VBox([choose, bw, rtt, loss, hosts, lvl, vms, op, target, readout, image, readout_style()])
 
 
 # ================================================================================================
@@ -852,9 +918,10 @@ def operations_update(bandwidth_bps=None, rtt_s=None, loss=None, clients=8, oper
     panel.draw(n, x * 60, r, clients, res.throughput_per_s * 60, split[:, 0], split[:, 1],
                [lk.name for lk in links], f"{operation} latency (s)")
     readout = (
-        f"{clients} clients on {bandwidth_bps / 1e6:.3g} Mbps, RTT {rtt_s * 1e3:.3g} ms, loss {loss * 100:.3g} %: "
-        f"{operation} {lat:.3g} s (network {net_t:.3g} s); mean latency {res.mean_latency_s:.3g} s, "
-        f"throughput {res.throughput_per_s * 60:.4g} ops/min, vCenter vCPU busy {100 * res.vcenter_utilization:.3g} %"
+        f"{clients} clients on {fmt_bps(bandwidth_bps)}, RTT {fmt_num(rtt_s * 1e3)} ms, loss {fmt_num(loss * 100)} %: "
+        f"{operation} {fmt_duration(lat)} (network {fmt_duration(net_t)}); mean latency "
+        f"{fmt_duration(res.mean_latency_s)}, throughput {fmt_num(res.throughput_per_s * 60, 4)} ops/min, "
+        f"vCenter vCPU busy {fmt_num(100 * res.vcenter_utilization)} %"
     )
     return readout, panel.png()
 
@@ -918,7 +985,7 @@ def operations_whatif(preset=START_PRESET, clients=8, operation="clone_vm"):
     n = w.IntSlider(value=clients, min=1, max=64, description="clients")
     op = w.Dropdown(options=[*robo.operation_names(), "create_vm"], value=operation, description="operation")
     style_sliders(bw, rtt, loss, n)
-    readout = w.Label()
+    readout = readout_label()
     image = w.Image(format="png")
 
     def redraw(*_):
@@ -930,4 +997,4 @@ def operations_whatif(preset=START_PRESET, clients=8, operation="clone_vm"):
     for c in (n, op):
         c.observe(lambda _: redraw(), names="value")
     redraw()
-    return w.VBox([choose, bw, rtt, loss, n, op, readout, image])
+    return w.VBox([choose, bw, rtt, loss, n, op, readout, image, readout_style()])
