@@ -494,10 +494,11 @@ class FitUncertainty:
         ``d0``: the prior's degrees of freedom.
     ``cov``
         Covariance of the relative parameter perturbations (d parameter / |parameter|): the
-        sandwich ``A J' diag(s_i^2) J A``, ``A = pinv(J'J)``, of the (unweighted) least-squares fit
-        whose residuals have the per-table variances ``s_i^2`` (it is ``s^2 pinv(J'J)`` when every
-        table has the same). Directions the fit does not determine get no variance: a prediction
-        that depends on them is *not estimable* and gets no interval.
+        Gauss-Newton posterior ``(J' W J + I / PARAM_PRIOR_SD^2)^-1`` within the row space of ``J``
+        (the directions the fit determines), ``W = diag(1 / s_i^2)`` with ``s_i`` the misfit sd of
+        target ``i``'s table (``s^2 pinv(J'J)`` when every table has the same and the prior is
+        negligible). Directions the fit does not determine get no variance: a prediction that
+        depends on them is *not estimable* and gets no interval.
     """
 
     jac: np.ndarray
@@ -946,12 +947,13 @@ def width_drivers(module):
 
 #: How parameter uncertainty is computed (shown in every parameter table).
 UNCERTAINTY_METHOD = (
-    "Gauss-Newton (sandwich) covariance of the least-squares fit, A J' diag(s_i^2) J A with A = pinv(J'J); s_i = "
-    "misfit sd of target i's data table: model-form error + run-to-run noise, estimated from the fit's own fitted "
-    "residuals in log space, degrees-of-freedom corrected (n - rank, shared out by leverage) and pooled across the "
-    "study's tables by empirical Bayes (Smyth 2004), never below the run-to-run noise floor; intervals use "
-    "Student-t quantiles with the residual degrees of freedom; no residual degrees of freedom or not identifiable "
-    "-> no interval")
+    "Gauss-Newton posterior covariance of the least-squares fit, (J' W J + I / PARAM_PRIOR_SD^2)^-1 on the "
+    "directions the fit determines, W = diag(1 / s_i^2), PARAM_PRIOR_SD = 1 (relative); s_i = misfit sd of target "
+    "i's data table (model-form error + run-to-run noise) from the fit's own fitted residuals in log space, "
+    "degrees-of-freedom corrected (n - rank, shared out by leverage), moderated by empirical Bayes (Smyth 2004: a "
+    "maximum-likelihood scaled inverse chi-square prior over this fit's and the other studies' table variances), "
+    "never below the run-to-run noise floor; intervals use Student-t quantiles with the misfit's degrees of freedom; "
+    "not identifiable -> no interval")
 
 
 def parameter_table(module):
@@ -971,7 +973,7 @@ def parameter_table(module):
         var = float(unc.cov[i, i])
         has = ok and math.isfinite(var)  # a fit with no residual degrees of freedom has no variance either
         sd = math.sqrt(max(var, 0.0)) if has else math.nan
-        low, high = (_bounds(np.asarray(value), np.asarray(sd * abs(value)), INTERVAL, unc.dof) if has
+        low, high = (_bounds(np.asarray(value), np.asarray(sd * abs(value)), INTERVAL, unc.prior_dof) if has
                      else (math.nan, math.nan))
         recs.append({"name": name, "value": value, "unit": unit, "meaning": meaning, "identifiable": ok,
                      "sd_relative": sd, "low_90": float(low), "high_90": float(high),
