@@ -381,6 +381,29 @@ def test_with_interval_agrees_with_the_ledger_band_and_is_vectorised():
         protocol.with_interval(np.sqrt, 2.0)
     with pytest.raises(ValueError, match="interval must be in"):
         protocol.with_interval(contentlib.deploy_time_s, "vaai", 1e9, interval=1.5)
+    with pytest.raises(ValueError, match="data_table must be one of"):
+        protocol.with_interval(contentlib.deploy_time_s, "vaai", 1e9, data_table="vcha2016/table05_throughput", **kw)
+
+
+def test_with_interval_uses_the_misfit_of_the_named_table():
+    """VCHA's throughput table is fitted within ~2 %, its 64-client I/O table within ~15 %: a what-if
+    standing for a throughput gets a narrower band than one of no table, which uses the study's pooled
+    misfit; the band of a ledger row equals with_interval's for the same run and table."""
+    from vcperf import vcha
+
+    unc = protocol.fit_uncertainty(vcha, vcha.calibrate(), protocol.fit_keys(vcha))
+    thr, io = "vcha2016/table05_throughput", "vcha2016/table09_io_64clients"
+    assert unc.table_sd[thr] < unc.sigma < unc.table_sd[io]
+    assert all(sd >= protocol.noise_floor() for sd in unc.table_sd.values())
+    row = next(r for r in vcha.fidelity_rows() if r.key == "t05_throughput_64_enabled" and r.kind == "fitted")
+    tb = vcha.testbed()  # the 64-client VCHA-enabled run as the calibration evaluates it
+    kw = dict(output="throughput_per_s", bandwidth_bps=tb.replication_bandwidth_bps, psc_mode="external",
+              **tb.appliance())
+    named = protocol.with_interval(vcha.vcbench, 64, True, 0.0, 1, data_table=thr, **kw)
+    pooled = protocol.with_interval(vcha.vcbench, 64, True, 0.0, 1, **kw)
+    assert float(named.value) == pytest.approx(row.model_value, rel=1e-6)
+    assert (float(named.low), float(named.high)) == pytest.approx((row.model_low, row.model_high), rel=1e-3)
+    assert float(named.high - named.low) < float(pooled.high - pooled.low)
 
 
 def test_width_drivers_shares_add_up_and_name_the_parameters(study):

@@ -656,6 +656,10 @@ def with_interval(fn, *args, output: str | None = None, interval: float = INTERV
 
     v.check_range("interval", interval, 0.0, 1.0, lo_open=True, hi_open=True)
     module = study_module(study_of(fn))
+    if data_table is not None:
+        tables = sorted({t.table for t in module.targets()})
+        if data_table not in tables:
+            raise ValueError(f"data_table must be one of the tables of {module.STUDY} ({tables}); got {data_table!r}")
     params = _calibrated(module)
     unc = _cached(module, "uncertainty", lambda: fit_uncertainty(module, params, fit_keys(module)))
 
