@@ -154,6 +154,25 @@ def test_summary_reports_loo_and_predicted_first(table):
         assert r["n_params"] >= 1 and r["jacobian_rank"] <= r["n_params"]
 
 
+def test_every_estimated_row_has_a_sound_interval(table):
+    """Fitted and loo rows with a model value all carry a 90 % interval (a refit with no residual degrees
+    of freedom still has the other studies' misfit prior), the interval contains the model value and is
+    not empty, and the summary's coverage is the share of loo + predicted paper values inside it."""
+    has_value = table["model_value"].notna()
+    has_band = table["model_low"].notna() & table["model_high"].notna()
+    missing = table[has_value & ~has_band & table["kind"].isin(["fitted", "loo"])]
+    assert missing.empty, f"rows without an interval: {missing['key'].tolist()}"
+    b = table[has_band]
+    assert (b["model_low"] <= b["model_value"]).all() and (b["model_value"] <= b["model_high"]).all()
+    assert (b["model_high"] > b["model_low"]).all(), "a band of width 0 (e.g. a model value of 0) covers nothing"
+    summ = fidelity.summary(table).set_index("study")
+    for study, g in b[b["kind"].isin(["loo", "predicted"])].groupby("study"):
+        inside = (g["model_low"] <= g["paper_value"]) & (g["paper_value"] <= g["model_high"])
+        assert summ.loc[study, "coverage"] == pytest.approx(inside.mean())
+        assert summ.loc[study, "n_interval"] == len(g)
+        assert 0.0 < summ.loc[study, "median_width"] < 1.0, "a 90 % band wider than the value says nothing"
+
+
 def test_readme_summary_is_what_the_cli_prints(table, capsys):
     assert cli.main(["fidelity", "--summary"]) == 0
     printed = capsys.readouterr().out.strip()

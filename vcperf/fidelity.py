@@ -56,7 +56,7 @@ class FidelityRow:
     paper_value: float
     model_value: float
     note: str = ""
-    model_low: float = math.nan  # 90 % predictive interval (vcperf.protocol.FitUncertainty.band)
+    model_low: float = math.nan  # 90 % predictive interval: parameters + table misfit (protocol.FitUncertainty.band)
     model_high: float = math.nan
 
     @property
@@ -110,7 +110,10 @@ def summary(df):
     Errors are |rel_error|. ``loo_not_estimable`` counts loo rows the refit could not determine
     (NaN); their medians are over the estimable ones. ``coverage`` is the share of loo and predicted
     rows whose paper value lies in the model's 90 % interval (``n_interval`` rows have one), and
-    ``median_width`` the median interval width relative to the paper value.
+    ``median_width`` the median interval width relative to the paper value. The interval
+    (:class:`vcperf.protocol.FitUncertainty`) adds the calibration's parameter uncertainty to the
+    model-form misfit of the row's data table, both estimated from that calibration's own fitted
+    residuals (a loo row's from its refit: never from the number being scored), Student-t quantile.
     """
     import pandas as pd
 

@@ -318,50 +318,239 @@ def noise_floor() -> float:
     return max(diffs) / math.sqrt(2.0)
 
 
+#: Prior standard deviation of a parameter's relative perturbation (d parameter / |parameter|): each
+#: parameter is a physical quantity whose order of magnitude is known before the fit (to within a
+#: factor e). The posterior covariance is then finite along directions the fit determines only
+#: barely (a singular value of 1e-6), where the linearised least-squares covariance would claim
+#: +-1000 000 % and turn a tiny gradient into a band of +-60 % (a linearisation artefact).
+PARAM_PRIOR_SD = 1.0
+
+#: A table's residuals count in the empirical-Bayes spread of variances only with at least this many
+#: residual degrees of freedom (n_t - sum of its leverages): a table the parameters absorb says
+#: nothing about how far the model misses it.
+MIN_TABLE_DOF = 0.5
+
+
+def _quantile(interval: float, dof) -> np.ndarray:
+    """Two-sided Student-t quantile of central probability ``interval`` with ``dof`` degrees of
+    freedom (normal for infinite dof; NaN for dof <= 0)."""
+    from scipy.special import stdtrit
+
+    dof = np.asarray(dof, dtype=float)
+    with np.errstate(invalid="ignore"):
+        q = stdtrit(np.where(dof > 0, dof, 1.0), 0.5 + interval / 2.0)
+    return np.where(dof > 0, q, np.nan)
+
+
+def _residuals(model: np.ndarray, paper: np.ndarray) -> np.ndarray:
+    """Fit residuals in log space, ``ln(model / paper)``, where both are positive (the bands are
+    log-normal there); relative, ``(model - paper) / |paper|``, for a signed number (a difference)."""
+    pos = (model > 0) & (paper > 0)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        log_r = np.log(np.where(pos, model, 1.0) / np.where(pos, paper, 1.0))
+    return np.where(pos, log_r, (model - paper) / np.maximum(np.abs(paper), 1e-300))
+
+
+def _table_stats(resid: np.ndarray, leverage: np.ndarray, tables) -> dict:
+    """Data table -> ``(RSS_t, nu_t)``: the sum of its squared fitted residuals and its residual degrees
+    of freedom ``sum(1 - h_ii)`` (``h`` the leverages: the parameters absorb ``sum h_ii = rank``)."""
+    resid = np.asarray(resid, dtype=float)
+    lev = np.clip(np.asarray(leverage, dtype=float), 0.0, 1.0)
+    tables = np.asarray(list(tables), dtype=object)
+    return {t: (float((resid[tables == t] ** 2).sum()), float((1.0 - lev[tables == t]).sum()))
+            for t in sorted(set(tables.tolist()))}
+
+
+def scaled_inv_chi2_fit(rss, nu) -> tuple[float, float]:
+    """``(s0^2, d0)``: the scaled inverse chi-square distribution of true variances that best explains
+    sample variances ``rss / nu`` (``nu`` degrees of freedom each), by maximum likelihood: each
+    ``(rss / nu) / s0^2`` then follows an F(nu, d0) distribution (the hierarchical model of Smyth 2004,
+    limma; maximum likelihood rather than its moments because tables with one or two residual degrees
+    of freedom would swamp a moment estimate). Deterministic (L-BFGS-B from the pooled variance and
+    ``d0 = 4``; ``d0`` within [0.2, 1e4], where 1e4 means the variances are no more spread than chance).
+    """
+    from scipy.optimize import minimize
+    from scipy.special import gammaln
+
+    rss, nu = np.asarray(rss, dtype=float), np.asarray(nu, dtype=float)
+    pooled = float(rss.sum() / nu.sum())
+    if len(nu) < 2:
+        return pooled, math.inf
+    s2 = np.maximum(rss / nu, 1e-10)
+
+    def nll(x):
+        s0, d0 = math.exp(x[0]), math.exp(x[1])
+        f = s2 / s0
+        a, b = nu / 2.0, d0 / 2.0
+        logpdf = (gammaln(a + b) - gammaln(a) - gammaln(b) + a * np.log(nu / d0) + (a - 1.0) * np.log(f)
+                  - (a + b) * np.log1p(nu * f / d0) - math.log(s0))
+        return -float(logpdf.sum())
+
+    sol = minimize(nll, [math.log(pooled), math.log(4.0)], method="L-BFGS-B",
+                   bounds=[(math.log(pooled) - 10.0, math.log(pooled) + 10.0), (math.log(0.2), math.log(1e4))])
+    return float(math.exp(sol.x[0])), float(math.exp(sol.x[1]))
+
+
+def structural_variances(resid: np.ndarray, leverage: np.ndarray, tables, n_params: int, prior=None) -> dict:
+    """Per-table variance of the model's misfit (model-form error + measurement noise), from the
+    fitted residuals of one calibration, and its degrees of freedom (for the Student-t quantile).
+
+    Each data table (a quantity the paper measured in one experiment: a throughput table, a latency
+    figure) has its own misfit: a model can be right about throughputs and 15 % off on I/O. Table
+    ``t`` has ``RSS_t`` and ``nu_t = sum(1 - h_ii)`` residual degrees of freedom (``sum nu_t = n -
+    rank``, the degrees-of-freedom correction shared out by leverage).
+
+    ``prior = (s0^2, d0, nu)`` is the scaled inverse chi-square distribution of table variances fitted
+    to vcperf's *other* studies' tables and this fit's own (:func:`misfit_prior`): how far mechanistic
+    models of this kind miss a table (``d0`` infinite: no more spread than chance, then every table gets
+    the pooled ``s0^2`` with the ``nu`` degrees of freedom behind it). Each table's variance is then the
+    posterior ``(d0 s0^2 + RSS_t) / (d0 + nu_t)`` with ``d0 + nu_t`` degrees of freedom (Smyth 2004's
+    moderated variance); a quantity of a table this fit did not use gets the study's pooled posterior
+    ``(d0 s0^2 + RSS) / (d0 + n - rank)``. Without a prior (a module outside :data:`STUDY_MODULES`),
+    every table gets the study's ``RSS / (n - rank)`` with ``n - rank`` degrees of freedom (the REML
+    estimate of one variance), NaN when ``n = rank``.
+
+    Returns a dict: ``study`` (variance, dof) for a quantity of no fitted table, ``tables`` (table ->
+    (variance, dof)), ``dof`` (n - rank).
+    """
+    stats = _table_stats(resid, leverage, tables)
+    resid = np.asarray(resid, dtype=float)
+    dof = len(resid) - n_params
+    rss = float(resid @ resid)
+    if prior is None:
+        study = (rss / dof, float(dof)) if dof > 0 else (math.nan, 0.0)
+        return {"study": study, "tables": dict.fromkeys(stats, study), "dof": dof}
+    s0, d0, nu_all = prior
+    if math.isinf(d0):  # a single table: one pooled variance
+        return {"study": (s0, nu_all), "tables": dict.fromkeys(stats, (s0, nu_all)), "dof": dof}
+    study = ((d0 * s0 + rss) / (d0 + max(dof, 0)), d0 + max(dof, 0))
+    tables_out = {}
+    for t, (rss_t, nu_t) in stats.items():
+        tables_out[t] = ((d0 * s0 + rss_t) / (d0 + nu_t), d0 + nu_t)
+    return {"study": study, "tables": tables_out, "dof": dof}
+
+
+def _fit_residuals(module, params, keys):
+    """Jacobian, log-space residuals, leverages, rank and SVD of a calibration at its fit keys."""
+    tmap = target_map(module)
+    jac, _ = jacobian(module, params, keys)
+    model = module.predict(params, keys)
+    paper = np.array([tmap[k].paper_value() for k in keys])
+    resid = _residuals(np.array([model[k] for k in keys], dtype=float), paper)
+    r = rank(jac)
+    if r:
+        u, s, vt = np.linalg.svd(jac, full_matrices=False)
+        leverage = (u[:, :r] ** 2).sum(axis=1)
+    else:
+        s, vt, leverage = np.zeros(0), np.zeros((0, jac.shape[1])), np.zeros(len(keys))
+    return jac, resid, leverage, r, s, vt
+
+
+def _table_misfit(module) -> dict:
+    """``_table_stats`` of a study's default calibration (cached)."""
+    def compute():
+        keys = fit_keys(module)
+        _, resid, leverage, _, _, _ = _fit_residuals(module, _calibrated(module), keys)
+        tmap = target_map(module)
+        return _table_stats(resid, leverage, [tmap[k].table for k in keys])
+    return _cached(module, "misfit", compute)
+
+
+def other_study_tables(study: str) -> list[tuple[float, float]]:
+    """``(RSS_t, nu_t)`` of every table of the default calibrations of the studies other than ``study``
+    with at least ``MIN_TABLE_DOF`` residual degrees of freedom: the rest of the evidence on how far
+    vcperf's mechanistic models miss a measured quantity. Never ``study``'s own numbers, so a
+    leave-one-out refit's interval depends on the held-out number through nothing but its absence."""
+    return [(r_t, n_t) for other in STUDY_MODULES if other != study
+            for r_t, n_t in _table_misfit(study_module(other)).values() if n_t >= MIN_TABLE_DOF]
+
+
+def misfit_prior(study: str, own=()) -> tuple[float, float, float]:
+    """``(s0^2, d0, nu)``: the scaled inverse chi-square distribution of table misfit variances
+    (:func:`scaled_inv_chi2_fit`) over :func:`other_study_tables` and the fit's ``own`` ``(RSS_t, nu_t)``
+    (those with at least ``MIN_TABLE_DOF``), and the residual degrees of freedom ``nu`` behind it."""
+    tables = other_study_tables(study) + [(r_t, n_t) for r_t, n_t in own if n_t >= MIN_TABLE_DOF]
+    if not tables:
+        return math.nan, 0.0, 0.0
+    rss, nu = zip(*tables, strict=True)
+    s0, d0 = scaled_inv_chi2_fit(rss, nu)
+    return s0, d0, float(sum(nu))
+
+
 @dataclass(frozen=True)
 class FitUncertainty:
-    """Linearised uncertainty of a least-squares calibration (Gauss-Newton covariance).
+    """Linearised predictive uncertainty of a least-squares calibration.
 
-    ``cov`` is the covariance of the relative parameter perturbations (d parameter / |parameter|):
-    ``sigma**2 * pinv(J.T @ J)`` with ``J`` the Jacobian of (model / |paper|) over the fit targets and
-    ``sigma`` the larger of the fit's residual standard deviation (``sqrt(RSS / (m - rank))``) and
-    :func:`noise_floor`. Directions the fit does not determine get no variance here: a prediction
-    that depends on them is *not estimable* and gets no interval.
+    Two parts, both from the calibration's own *fitted* residuals (never from held-out ones):
+
+    ``table_sd``
+        One measurement's misfit (model-form error + run-to-run noise) as a relative standard
+        deviation, per data table (:func:`structural_variances`: the fit's own fitted residuals in
+        log space, degrees-of-freedom corrected, combined with the other studies' table variances
+        as an empirical-Bayes prior), never below :func:`noise_floor`; with its degrees of freedom
+        ``table_dof`` for the Student-t quantile. ``structural_sd``: the part above the noise floor
+        (model-form error alone). ``sigma`` / ``prior_dof``: the same for a quantity of a table the
+        fit did not use (the study's pooled posterior; what :func:`with_interval` uses by default).
+        ``d0``: the prior's degrees of freedom.
+    ``cov``
+        Covariance of the relative parameter perturbations (d parameter / |parameter|): the
+        Gauss-Newton posterior ``(J' W J + I / PARAM_PRIOR_SD^2)^-1`` within the row space of ``J``
+        (the directions the fit determines), ``W = diag(1 / s_i^2)`` with ``s_i`` the misfit sd of
+        target ``i``'s table (``s^2 pinv(J'J)`` when every table has the same and the prior is
+        negligible). Directions the fit does not determine get no variance: a prediction that
+        depends on them is *not estimable* and gets no interval.
     """
 
     jac: np.ndarray
     cov: np.ndarray
     sigma: float
     dof: int
+    prior_dof: float = math.inf
+    table_sd: dict = dataclasses.field(default_factory=dict)
+    table_dof: dict = dataclasses.field(default_factory=dict)
+    structural_sd: dict = dataclasses.field(default_factory=dict)
+    d0: float = math.inf
 
-    def band(self, model: float, grad: np.ndarray, paper_scale: float, interval: float = INTERVAL):
+    def misfit(self, table: str | None = None) -> tuple[float, float]:
+        """``(sd, dof)`` of one measurement's misfit for a quantity of ``table`` (or of no fitted table)."""
+        if table is not None and table in self.table_sd:
+            return self.table_sd[table], self.table_dof[table]
+        return self.sigma, self.prior_dof
+
+    def band(self, model: float, grad: np.ndarray, paper_scale: float, interval: float = INTERVAL,
+             table: str | None = None):
         """``(low, high)`` predictive interval of a model value with gradient ``grad``.
 
-        Parameter uncertainty (``grad @ cov @ grad``, on the scale ``paper_scale``) plus the noise of
-        one measurement (``sigma`` x |model|), central probability ``interval``: log-normal for a
-        positive value (so a time or a rate never gets a negative bound), normal otherwise.
+        Parameter uncertainty (``grad @ cov @ grad``, on the scale ``paper_scale``) plus one
+        measurement's misfit for a quantity of ``table`` (:meth:`misfit`), Student-t quantile of
+        central probability ``interval``: log-normal for a positive value (misfit relative to the
+        value; a time or a rate never gets a negative bound), normal otherwise (misfit relative to
+        ``paper_scale``, as the residuals of signed numbers are, so a model value of 0 does not get a
+        band of width 0).
         """
         if not estimable(self.jac, grad):
             return math.nan, math.nan
+        sd, dof = self.misfit(table)
         with np.errstate(over="ignore", invalid="ignore"):
-            var = float(grad @ self.cov @ grad) * paper_scale**2 + (self.sigma * model) ** 2
-        if not math.isfinite(var):  # a direction the fit barely determines: no honest interval
+            var = float(grad @ self.cov @ grad) * paper_scale**2 + (sd * (model if model > 0 else paper_scale)) ** 2
+        if not math.isfinite(var):  # a direction the fit barely determines, or no misfit estimate
             return math.nan, math.nan
-        low, high = _bounds(np.asarray(model, dtype=float), np.sqrt(max(var, 0.0)), interval)
+        low, high = _bounds(np.asarray(model, dtype=float), np.sqrt(max(var, 0.0)), interval, dof)
         return float(low), float(high)
 
 
-def _bounds(value: np.ndarray, sd: np.ndarray, interval: float):
-    """Central ``interval`` of a value with standard deviation ``sd``: log-normal where value > 0
-    (``value * exp(+-z sd / value)``), normal elsewhere."""
-    from statistics import NormalDist  # stdlib: scipy.stats alone would cost ~1 s of import
-
-    z = NormalDist().inv_cdf(0.5 + interval / 2.0)
+def _bounds(value: np.ndarray, sd: np.ndarray, interval: float, dof=math.inf):
+    """Central ``interval`` of a value with standard deviation ``sd`` and a Student-t quantile of
+    ``dof`` degrees of freedom: log-normal where value > 0 (``value * exp(+-q sd / value)``), normal
+    elsewhere."""
+    q = _quantile(interval, dof)
+    value = np.asarray(value, dtype=float)
+    sd = np.asarray(sd, dtype=float)
     pos = value > 0
-    rel = np.divide(sd, value, out=np.zeros_like(sd, dtype=float), where=pos)
-    with np.errstate(over="ignore"):
-        low = np.where(pos, value * np.exp(-z * rel), value - z * sd)
-        high = np.where(pos, value * np.exp(z * rel), value + z * sd)
+    rel = np.divide(sd, value, out=np.zeros(np.broadcast(sd, value).shape), where=pos)
+    with np.errstate(over="ignore", invalid="ignore"):
+        low = np.where(pos, value * np.exp(-q * rel), value - q * sd)
+        high = np.where(pos, value * np.exp(q * rel), value + q * sd)
     # A band wider than floats can hold says nothing: no interval (NaN), never a band that covers anything.
     finite = np.isfinite(low) & np.isfinite(high)
     low, high = np.where(finite, low, np.nan), np.where(finite, high, np.nan)
@@ -371,22 +560,36 @@ def _bounds(value: np.ndarray, sd: np.ndarray, interval: float):
 def fit_uncertainty(module, params, keys) -> FitUncertainty:
     """:class:`FitUncertainty` of ``params`` fitted to the target ``keys`` of a study."""
     tmap = target_map(module)
-    jac, _ = jacobian(module, params, keys)
-    model = module.predict(params, tuple(keys))
-    paper = np.array([tmap[k].paper_value() for k in keys])
-    resid = (np.array([model[k] for k in keys]) - paper) / np.maximum(np.abs(paper), 1e-300)
-    r = rank(jac)
-    dof = len(keys) - r
-    sigma = max(math.sqrt(float(resid @ resid) / dof) if dof > 0 else 0.0, noise_floor())
-    basis = _row_space(jac)
-    if basis.shape[1]:
-        _, s, vt = np.linalg.svd(jac, full_matrices=False)
-        inv = np.zeros_like(s)
-        inv[: basis.shape[1]] = 1.0 / s[: basis.shape[1]] ** 2
-        cov = sigma**2 * (vt.T * inv) @ vt
+    keys = tuple(keys)
+    jac, resid, leverage, r, s, vt = _fit_residuals(module, params, keys)
+    tables = [tmap[k].table for k in keys]
+    own = _table_stats(resid, leverage, tables).values()
+    prior = misfit_prior(module.STUDY, own) if module.STUDY in STUDY_MODULES else None
+    est = structural_variances(resid, leverage, tables, r, prior)
+    floor2 = noise_floor() ** 2
+
+    def floored(v):
+        return max(v, floor2) if math.isfinite(v) else math.nan
+
+    table_var = {t: floored(v) for t, (v, _) in est["tables"].items()}
+    point_var = np.array([table_var[t] for t in tables])
+    if r and np.all(np.isfinite(point_var)):
+        # Posterior covariance of the relative parameter perturbations within the determined row
+        # space: (V' (J' W J + I / PARAM_PRIOR_SD^2) V)^-1, W = diag(1 / s_i^2).
+        basis = vt[:r].T
+        info = basis.T @ (jac.T @ (jac / point_var[:, None])) @ basis + np.eye(r) / PARAM_PRIOR_SD**2
+        cov = basis @ np.linalg.inv(info) @ basis.T
+    elif r:
+        cov = np.full((jac.shape[1], jac.shape[1]), np.nan)
     else:
         cov = np.zeros((jac.shape[1], jac.shape[1]))
-    return FitUncertainty(jac=jac, cov=cov, sigma=sigma, dof=dof)
+    return FitUncertainty(
+        jac=jac, cov=cov, sigma=math.sqrt(floored(est["study"][0])), dof=len(keys) - r, prior_dof=est["study"][1],
+        table_sd={t: math.sqrt(v) for t, v in table_var.items()},
+        table_dof={t: d for t, (_, d) in est["tables"].items()},
+        structural_sd={t: math.sqrt(max(v - floor2, 0.0)) if math.isfinite(v) else math.nan
+                       for t, v in table_var.items()},
+        d0=prior[1] if prior is not None else math.nan)
 
 
 @dataclass(frozen=True)
@@ -415,15 +618,17 @@ def study_of(fn) -> str:
                      f"got {getattr(fn, '__qualname__', fn)!r} from {mod!r}")
 
 
-def with_interval(fn, *args, output: str | None = None, interval: float = INTERVAL, **kwargs) -> Interval:
+def with_interval(fn, *args, output: str | None = None, interval: float = INTERVAL, data_table: str | None = None,
+                  **kwargs) -> Interval:
     """Evaluate a study's model function with the predictive interval of its calibration.
 
     The calibrated parameters' covariance (:class:`FitUncertainty` of the default calibration) is
     propagated to the output by the delta method: the output's gradient with respect to each
     parameter comes from two extra vectorised calls per parameter (no loop over input points or
-    samples), and the noise of one measurement (:func:`noise_floor` or the fit's residual spread)
-    is added. Deterministic. Where the output depends on a parameter direction the paper's numbers
-    do not determine, ``low`` and ``high`` are NaN.
+    samples), and one measurement's misfit (model-form error + run-to-run noise, from the fit's own
+    residuals: :meth:`FitUncertainty.misfit`) is added; Student-t quantile. Deterministic. Where the
+    output depends on a parameter direction the paper's numbers do not determine, or the fit has no
+    residual degrees of freedom, ``low`` and ``high`` are NaN.
 
     Parameters
     ----------
@@ -435,6 +640,10 @@ def with_interval(fn, *args, output: str | None = None, interval: float = INTERV
         For a function returning a dataclass, the attribute to report (e.g. ``"downtime_s"``).
     interval : float
         Central probability in (0, 1); default 0.9.
+    data_table : str, optional
+        The ``data/`` table of the measured quantity the output stands for (e.g.
+        ``"vcha2016/table05_throughput"``): its own misfit variance is used. Default: the study's
+        pooled (prior) misfit, for a quantity of no fitted table.
 
     Examples
     --------
@@ -447,6 +656,10 @@ def with_interval(fn, *args, output: str | None = None, interval: float = INTERV
 
     v.check_range("interval", interval, 0.0, 1.0, lo_open=True, hi_open=True)
     module = study_module(study_of(fn))
+    if data_table is not None:
+        tables = sorted({t.table for t in module.targets()})
+        if data_table not in tables:
+            raise ValueError(f"data_table must be one of the tables of {module.STUDY} ({tables}); got {data_table!r}")
     params = _calibrated(module)
     unc = _cached(module, "uncertainty", lambda: fit_uncertainty(module, params, fit_keys(module)))
 
@@ -468,9 +681,10 @@ def with_interval(fn, *args, output: str | None = None, interval: float = INTERV
         dn = run(with_values(params, {name: x[i] - h[i]}))
         grads.append((up - dn) / (2 * h[i]) * max(abs(x[i]), 1e-12))
     g = np.stack(grads, axis=-1) if grads else np.zeros(value.shape + (0,))
+    sd, dof = unc.misfit(data_table)
     with np.errstate(over="ignore", invalid="ignore"):
-        var = np.einsum("...i,ij,...j->...", g, unc.cov, g) + (unc.sigma * value) ** 2
-    lo_all, hi_all = _bounds(value, np.sqrt(np.maximum(var, 0.0)), interval)
+        var = np.einsum("...i,ij,...j->...", g, unc.cov, g) + (sd * value) ** 2
+    lo_all, hi_all = _bounds(value, np.sqrt(np.maximum(var, 0.0)), interval, dof)
     basis = _row_space(unc.jac)
     flat = g.reshape(-1, g.shape[-1])
     flat = flat / np.maximum(np.abs(flat).max(axis=1, initial=0.0), 1e-300)[:, None]  # no overflow in norms
@@ -591,9 +805,12 @@ def _loo(module):
             paper = tmap[k].paper_value()
             ok = params is not None and estimable(unc.jac, grads[i]) and estimable(unc.jac, probe[i])
             model = float(preds[k]) if ok else math.nan
-            low, high = unc.band(model, grads[i], abs(paper)) if ok else (math.nan, math.nan)
+            low, high = unc.band(model, grads[i], abs(paper), table=tmap[k].table) if ok else (math.nan, math.nan)
             note = "" if ok else (f"not estimable: {error}" if error else
                                   "not estimable: the other fit targets do not determine it")
+            if ok and unc.dof <= 0:
+                note = (f"the refit has no residual degrees of freedom ({len(rest)} points, rank "
+                        f"{len(rest) - unc.dof}): its misfit variance is the other studies' prior alone")
             recs.append({"key": k, "group": group, "n_held_out": len(held), "n_fit": len(rest),
                          "paper_value": paper, "model_value": model, "model_low": low, "model_high": high,
                          "rel_error": (model - paper) / abs(paper) if paper != 0 else math.nan,
@@ -653,15 +870,16 @@ def _fidelity_rows(module) -> list:
         base = dict(study=module.STUDY, key=k, source=t.table, locator=r["locator"] or _locator(t.table),
                     quantity=t.quantity, conditions=t.conditions_text, unit=si_unit, display_unit=r["unit"],
                     relation=r["relation"] or "=", paper_value=t.paper_value())
-        low, high = unc.band(float(model[k]), grads[i], abs(base["paper_value"]))
+        low, high = unc.band(float(model[k]), grads[i], abs(base["paper_value"]), table=t.table)
         rows.append(FidelityRow(**base, model_value=float(model[k]), model_low=low, model_high=high,
                                 kind=_KIND_OF_ROLE[t.role], note=t.note))
         if t.role == "fit":
             lr = loo.loc[k]
+            refit = f"refit without group '{lr['group']}' ({lr['n_held_out']} held out, {lr['n_fit']} fitted)"
+            note = lr["note"] if lr["note"].startswith("not estimable") else "; ".join(
+                x for x in (refit, lr["note"]) if x)
             rows.append(FidelityRow(**base, model_value=float(lr["model_value"]), model_low=float(lr["model_low"]),
-                                    model_high=float(lr["model_high"]), kind="loo",
-                                    note=lr["note"] or f"refit without group '{lr['group']}' "
-                                                       f"({lr['n_held_out']} held out, {lr['n_fit']} fitted)"))
+                                    model_high=float(lr["model_high"]), kind="loo", note=note))
     return rows
 
 
@@ -697,9 +915,11 @@ def width_drivers(module):
 
     For a target with gradient ``g`` (relative parameter perturbations) the parameter variance is
     ``g C g``; parameter ``j`` contributes ``g_j (C g)_j`` (shares add up to the parameter part and
-    can be negative where parameters are correlated), the noise ``(sigma x model)^2``. Rows: the
-    study's targets with an interval; columns: ``key``, ``width_relative`` (90 % width / |model|),
-    ``noise``, then one column per parameter, all as shares of the total variance.
+    can be negative where parameters are correlated), one measurement's run-to-run noise
+    ``(noise_floor x model)^2`` and the model-form error of its table (the rest of the table's misfit
+    variance, :func:`structural_variances`). Rows: the study's targets with an interval; columns:
+    ``key``, ``role``, ``width_relative`` (90 % width / |model|), ``noise``, ``model_form``, then one
+    column per parameter, all as shares of the total variance.
     """
     import pandas as pd
 
@@ -714,21 +934,30 @@ def width_drivers(module):
         m = float(model[k])
         scale = abs(t.paper_value())
         g = grads[i]
-        low, high = unc.band(m, g, scale)
+        low, high = unc.band(m, g, scale, table=t.table)
         if not (math.isfinite(low) and math.isfinite(high)) or m == 0:
             continue
         per = g * (unc.cov @ g) * scale**2
-        noise = (unc.sigma * m) ** 2
-        total = float(per.sum()) + noise
-        rec = {"key": k, "role": t.role, "width_relative": (high - low) / abs(m), "noise": noise / total}
+        level = m if m > 0 else scale  # as FitUncertainty.band
+        misfit = (unc.misfit(t.table)[0] * level) ** 2
+        noise = min((noise_floor() * level) ** 2, misfit)
+        total = float(per.sum()) + misfit
+        rec = {"key": k, "role": t.role, "width_relative": (high - low) / abs(m), "noise": noise / total,
+               "model_form": (misfit - noise) / total}
         rec.update({n: float(per[j]) / total for j, n in enumerate(names)})
         recs.append(rec)
-    return pd.DataFrame(recs, columns=["key", "role", "width_relative", "noise", *names])
+    return pd.DataFrame(recs, columns=["key", "role", "width_relative", "noise", "model_form", *names])
 
 
 #: How parameter uncertainty is computed (shown in every parameter table).
-UNCERTAINTY_METHOD = ("Gauss-Newton covariance of the least-squares fit (sigma^2 pinv(J'J), sigma = max(residual sd, "
-                      "run-to-run noise floor)); not identifiable -> no interval")
+UNCERTAINTY_METHOD = (
+    "Gauss-Newton posterior covariance of the least-squares fit, (J' W J + I / PARAM_PRIOR_SD^2)^-1 on the "
+    "directions the fit determines, W = diag(1 / s_i^2), PARAM_PRIOR_SD = 1 (relative); s_i = misfit sd of target "
+    "i's data table (model-form error + run-to-run noise) from the fit's own fitted residuals in log space, "
+    "degrees-of-freedom corrected (n - rank, shared out by leverage), moderated by empirical Bayes (Smyth 2004: a "
+    "maximum-likelihood scaled inverse chi-square prior over this fit's and the other studies' table variances), "
+    "never below the run-to-run noise floor; intervals use Student-t quantiles with the misfit's degrees of freedom; "
+    "not identifiable -> no interval")
 
 
 def parameter_table(module):
@@ -745,14 +974,19 @@ def parameter_table(module):
         unit, meaning = module.PARAM_DOCS[name]
         value = _get(params, name)
         ok = ident["identifiable"].get(name, False)
-        sd = math.sqrt(max(float(unc.cov[i, i]), 0.0)) if ok else math.nan
-        low, high = (_bounds(np.asarray(value), np.asarray(sd * abs(value)), INTERVAL) if ok
+        var = float(unc.cov[i, i])
+        has = ok and math.isfinite(var)  # a fit with no residual degrees of freedom has no variance either
+        sd = math.sqrt(max(var, 0.0)) if has else math.nan
+        low, high = (_bounds(np.asarray(value), np.asarray(sd * abs(value)), INTERVAL, unc.prior_dof) if has
                      else (math.nan, math.nan))
         recs.append({"name": name, "value": value, "unit": unit, "meaning": meaning, "identifiable": ok,
                      "sd_relative": sd, "low_90": float(low), "high_90": float(high),
                      "fitted_from": ", ".join(ident["fitted_from"].get(name, ())) or "(fixed)"})
     table = pd.DataFrame(recs)
     table.attrs["uncertainty_method"] = UNCERTAINTY_METHOD
+    table.attrs["misfit_sd"] = dict(unc.table_sd)  # per data table: model-form error + noise (relative sd)
+    table.attrs["structural_sd"] = dict(unc.structural_sd)  # per data table: model-form error alone
+    table.attrs["residual_dof"] = unc.dof
     return table
 
 
