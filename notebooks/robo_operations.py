@@ -273,8 +273,9 @@ rows[["kind", "locator", "quantity", "conditions", "paper_value", "model_value",
 # ## How far to trust it — intervals and where the model extrapolates
 #
 # Every model number carries a 90 % interval: the calibration's parameter uncertainty (Gauss-Newton
-# covariance of the fit) plus one measurement's run-to-run noise, the floor the VCHA paper calls "within
-# the error margin" (about 1.5 %, or the fit's own residual spread when larger). The table says which
+# covariance of the fit) plus the model's own misfit for the row's data table, estimated from the fit's
+# residuals and pooled across tables (never below the run-to-run noise the VCHA paper calls "within the
+# error margin", about 1.5 %), with Student-t quantiles; `docs/ARCHITECTURE.md` gives the method. The table says which
 # parameter makes each ledger interval wide (shares of its variance). The figure sweeps the round-trip
 # time of a 1.5 Mbps link for the what-if operation: the paper measured operations at 1, 100 and 500 ms
 # (marked); beyond 500 ms the model extrapolates a critical path of round trips it never saw, and the band
