@@ -132,7 +132,7 @@ def _first_editable_readout(box):
 
 
 def time_one_change(page, h, box, field, value: str) -> float | None:
-    """Type ``value`` into ``field`` + Enter; milliseconds from the Enter to the new image loaded (None: no new image)."""
+    """Type ``value`` into ``field`` + Enter; ms from the Enter to the new image loaded (None: no new image)."""
     before = h._settle_generic(box)
     page.evaluate(_ARM_JS, [box.element_handle(), field.element_handle(), before["src"]])
     field.click()
@@ -223,7 +223,9 @@ def bench_browser(measure_panel: Callable[[str, Callable[[], tuple[float, dict]]
 
 
 def _bench_notebook(page, h, base, nb, changes, measure_panel, panels, log) -> None:
-    step = (lambda msg: log(f"  browser {msg}"))
+    def step(msg: str) -> None:
+        log(f"  browser {msg}")
+
     panel = h._open_and_run_all(page, base, f"{nb}.ipynb", step)
     deadline = time.monotonic() + h.UPDATE_TIMEOUT_MS / 1000
     while (n := panel.evaluate(h._MARK_PANELS_JS)) == 0:

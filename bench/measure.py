@@ -46,9 +46,27 @@ def _busy_cpu_s() -> float | None:
 
 
 def _own_cpu_s() -> float:
-    """CPU seconds of this process and of its children that have been waited for."""
+    """CPU seconds of this process, its waited-for children, and its live descendants (Dask workers,
+    JupyterLab and its kernels, Chromium) with what they have waited for, from /proc."""
     t = os.times()
-    return t.user + t.system + t.children_user + t.children_system
+    own = t.user + t.system + t.children_user + t.children_system
+    parent, cpu = {}, {}
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except (OSError, IndexError):
+            continue  # the process ended meanwhile
+        pid = int(stat.parent.name)
+        parent[pid] = int(fields[1])
+        cpu[pid] = sum(int(x) for x in fields[11:15]) / CLOCK_TICKS  # utime, stime, cutime, cstime
+    me = os.getpid()
+    for pid in parent:
+        p, seen = parent[pid], 0
+        while p not in (0, 1, me) and p in parent and seen < 64:
+            p, seen = parent[p], seen + 1
+        if p == me and pid != me:
+            own += cpu[pid]
+    return own
 
 
 @dataclass
@@ -58,7 +76,7 @@ class Attempt:
     value: float | None  # the measured quantity (seconds or ms, as the caller says); None on error
     load_1m_before: float | None
     load_1m_after: float | None
-    others_cores: float | None  # cores' worth of CPU used by other processes during the attempt
+    others_cores: float | None  # cores' worth of CPU used by processes outside the bench's tree meanwhile
     wall_s: float
     busy: bool
     waited_s: float = 0.0  # how long the attempt waited for the load to fall before it started
