@@ -97,8 +97,9 @@ class Policy:
 
 
 def wait_for_quiet(policy: Policy, sleep: Callable[[float], None] = time.sleep,
-                   read_load: Callable[[], float | None] = load_1m) -> float:
+                   read_load: Callable[[], float | None] | None = None) -> float:
     """Sleep (at most ``policy.wait_s``) until the 1-minute load is at most the busy threshold; seconds waited."""
+    read_load = read_load or load_1m
     waited = 0.0
     while waited < policy.wait_s and policy.is_busy(read_load()):
         step = min(policy.poll_s, policy.wait_s - waited)
