@@ -24,8 +24,8 @@ HEADLINE = {
     "regenerate_warm_s": ("<=", 20.0, "`vcperf regenerate --jobs 2`, warm cache, into a temporary build folder"),
     "fidelity_cli_s": ("<=", 2.0, "`vcperf fidelity`, warm cache (command wall time)"),
     "whatif_update_ms": ("<=", 50.0, "what-if update (model + redraw), warm"),
-    "browser_update_ms": ("<=", 150.0, "JupyterLab in headless Chromium: control change to new image loaded, median"),
-    "dask_speedup": (">", 1.0, "Dask 2-worker LocalCluster vs in-process"),
+    "browser_update_ms": ("<=", 150.0, "seen in the browser, change to new image"),
+    "dask_speedup": (">", 1.0, "Dask speed-up, 2-worker LocalCluster vs in-process"),
 }
 UNITS = {"regenerate_warm_s": "s", "fidelity_cli_s": "s", "whatif_update_ms": "ms", "browser_update_ms": "ms",
          "dask_speedup": "x"}
@@ -62,6 +62,20 @@ def _load_cells(rec: dict | None) -> dict:
     return {"load": cell, "others": "?" if others is None else f"{others:.1f}", "attempts": str(len(rec["attempts"]))}
 
 
+def _panel_note(rec: dict | None) -> str:
+    """What was moved or run, from the kept attempt's detail: the control and how many changes (median), or the
+    Dask model."""
+    if not rec or not rec.get("attempts"):
+        return ""
+    detail = rec["attempts"][rec.get("kept", -1)].get("detail", {})
+    if "control" in detail:
+        return f" ({detail['control']}, median of {len(detail.get('samples_ms', []))})"
+    if "model" in rec:
+        return (f" ({rec['model'].rsplit('.', 1)[-1]}, {rec.get('simulated_runs', 0):,} runs; "
+                f"in-process {detail.get('in_process_s', float('nan')):.2g} s)")
+    return ""
+
+
 def headline_rows(results: dict) -> list[dict]:
     """One row per headline number (panels one row each): what, value, goal, status, load, attempts."""
     rows = []
@@ -76,12 +90,13 @@ def headline_rows(results: dict) -> list[dict]:
                 rows.append({"key": key, "what": what, "value": None, "unit": unit, "op": op, "goal": goal,
                              "status": "—", **_load_cells(None)})
             for panel, v in value.items():
-                rows.append({"key": f"{key}.{panel}", "what": f"{what}: `{panel}`", "value": v, "unit": unit,
-                             "op": op, "goal": goal, "status": goal_status(v, op, goal),
+                rows.append({"key": f"{key}.{panel}", "what": f"{what}: `{panel}`{_panel_note(recs.get(panel))}",
+                             "value": v, "unit": unit, "op": op, "goal": goal, "status": goal_status(v, op, goal),
                              **_load_cells(recs.get(panel))})
         else:
-            rows.append({"key": key, "what": what, "value": value, "unit": unit, "op": op, "goal": goal,
-                         "status": goal_status(value, op, goal), **_load_cells(records.get(key))})
+            rows.append({"key": key, "what": what + _panel_note(records.get(key)), "value": value, "unit": unit,
+                         "op": op, "goal": goal, "status": goal_status(value, op, goal),
+                         **_load_cells(records.get(key))})
     return rows
 
 
@@ -122,9 +137,17 @@ def _all_records(results: dict):
             yield from (r for r in rec.values() if isinstance(r, dict) and "attempts" in r)
 
 
+LEGEND = (
+    "*Seen in the browser*: JupyterLab in headless Chromium, from the Enter that types a new value into the panel's "
+    "first slider to the panel's new image loaded (measured in the page). *Load (1 min)*: the load average when the "
+    "kept attempt started, *busy* when every attempt started above the threshold; *others' CPU*: cores' worth of "
+    "CPU that processes outside the bench (and its notebooks, kernels and browser) used during it."
+)
+
+
 def readme_block(results: dict) -> str:
     """README's performance block: machine and load, the goals table, then the detailed tables of the run."""
-    parts = [machine_line(results), headline_table(results)]
+    parts = [machine_line(results), headline_table(results), LEGEND]
     detail = results.get("table_markdown")
     if detail:
         parts.append(detail)

@@ -74,7 +74,7 @@ def test_missing_measurements_are_shown_as_not_measured(sample):
         sample.pop(key)
         sample["measurements"].pop(key)
     table = report.headline_table(sample)
-    for needle in ("regenerate", "Chromium", "Dask"):
+    for needle in ("regenerate", "in the browser", "Dask"):
         row = _row(table, needle)
         assert row[1] == "not measured" and "met" not in row[2] and "missed" not in row[2], row
     assert _row(table, "robo.operations_update")[2] == "≤ 50 ms: met"
