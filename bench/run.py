@@ -170,6 +170,13 @@ def detail_table(results: dict) -> str:
 PARTS = ("user", "browser", "hotpaths")
 
 
+def start_from(earlier: dict, fresh: dict) -> dict:
+    """Results of an earlier run as the start of this one (``--update``): its measurements and notes stay
+    until this run measures the same keys again; machine, policy and goals are this run's."""
+    return {**earlier, **fresh, "measurements": dict(earlier.get("measurements", {})),
+            "notes": dict(earlier.get("notes", {}))}
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--peers-python", default=str(ROOT / ".venv-peers" / "bin" / "python"),
@@ -188,6 +195,8 @@ def main(argv=None) -> int:
     ap.add_argument("--wait", type=float, default=30.0,
                     help="seconds to wait, before each attempt, for the load to fall to --busy-load")
     ap.add_argument("--out", default=str(OUT / "results.json"))
+    ap.add_argument("--update", action="store_true",
+                    help="keep what --out already holds and replace only the parts measured now (with --only)")
     args = ap.parse_args(argv)
     parts = set(args.only or PARTS)
 
@@ -199,6 +208,9 @@ def main(argv=None) -> int:
     results: dict = {"machine": machine(), "goals": {**GOALS, **{k: v[1] for k, v in report.HEADLINE.items()}},
                      "policy": {"busy_load": policy.busy_load, "attempts": policy.attempts, "wait_s": policy.wait_s},
                      "measurements": {}, "notes": {}}
+    out = Path(args.out)
+    if args.update and out.exists():
+        results = start_from(json.loads(out.read_text()), results)
     rec = results["measurements"]
     print("machine:", results["machine"]["cpu_model"], f"load {load_1m()}", flush=True)
 
@@ -235,7 +247,6 @@ def main(argv=None) -> int:
 
     results["machine"]["load_average_1m_at_end"] = load_1m()
     results["table_markdown"] = detail_table(results)
-    out = Path(args.out)
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(json.dumps(results, indent=2, default=float) + "\n")
     print()

@@ -193,3 +193,19 @@ def test_every_view_update_is_benchmarked():
     assert len(fns) >= 8, sorted(fns)
     not_timed = {k: v for k, v in fns.items() if isinstance(v, str)}
     assert not not_timed, not_timed
+
+
+def test_update_keeps_earlier_parts_until_measured_again(sample):
+    """`bench/run.py --only hotpaths --update`: the user-facing numbers of the earlier run stay in results.json."""
+    from bench import run
+
+    fresh = {"machine": {"cpu_model": "new"}, "policy": {"busy_load": 4.0, "attempts": 2, "wait_s": 0.0},
+             "measurements": {}, "notes": {}}
+    merged = run.start_from(sample, fresh)
+    assert merged["machine"] == {"cpu_model": "new"} and merged["policy"]["busy_load"] == 4.0
+    assert merged["whatif_update_ms"] == sample["whatif_update_ms"]
+    assert merged["measurements"].keys() == sample["measurements"].keys()
+    merged["measurements"]["dask_speedup"] = {"value": 2.0}
+    assert sample["measurements"]["dask_speedup"]["value"] == 1.6  # the earlier results are not modified
+    assert report.headline_table(merged) == report.headline_table({**sample, "measurements": {
+        **sample["measurements"], "dask_speedup": {"value": 2.0}}})
