@@ -140,6 +140,7 @@ def measure(name: str, run: Callable[[], tuple[float | None, dict] | float | Non
             break
     kept = pick(attempts)
     return {"value": attempts[kept].value, "busy": attempts[kept].busy, "kept": kept, "unit": unit,
+            "policy": {"busy_load": policy.busy_load, "attempts": policy.attempts},
             "attempts": [asdict(a) for a in attempts]}
 
 

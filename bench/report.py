@@ -120,9 +120,11 @@ def machine_line(results: dict) -> str:
     loads = [a.get("load_1m_before") for rec in _all_records(results) for a in rec.get("attempts", [])]
     loads = [x for x in loads if x is not None]
     span = f"{min(loads):.1f}–{max(loads):.1f}" if loads else "not recorded"
-    policy = results.get("policy", {})
-    rule = (f"; a measurement started while the 1-min load exceeded {policy['busy_load']:g} is repeated "
-            f"(up to {policy['attempts']} attempts)" if policy else "")
+    recorded = [rec["policy"] for rec in _all_records(results) if rec.get("policy")]  # each measurement's own
+    policies = {(p["busy_load"], p["attempts"]) for p in recorded or [results.get("policy")] if p}
+    rule = "; ".join(f"a measurement started while the 1-min load exceeded {busy:g} is repeated (up to "
+                     f"{attempts} attempts)" for busy, attempts in sorted(policies))
+    rule = f"; {rule}" if rule else ""
     return (f"Measured with `make bench` on {m.get('date_utc', '?')[:10]} on an \"{m.get('cpu_model', '?')}\" machine, "
             f"{m.get('cores', '?')} cores, Python {m.get('python', '?')}, numpy "
             f"{m.get('versions', {}).get('numpy', '?')}; 1-min load average {span} at the start of the "

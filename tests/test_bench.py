@@ -209,3 +209,11 @@ def test_update_keeps_earlier_parts_until_measured_again(sample):
     assert sample["measurements"]["dask_speedup"]["value"] == 1.6  # the earlier results are not modified
     assert report.headline_table(merged) == report.headline_table({**sample, "measurements": {
         **sample["measurements"], "dask_speedup": {"value": 2.0}}})
+
+
+def test_machine_line_states_the_policy_each_measurement_ran_under(sample):
+    sample["measurements"]["fidelity_cli_s"]["policy"] = {"busy_load": 2.0, "attempts": 2}
+    sample["measurements"]["dask_speedup"]["policy"] = {"busy_load": 2.0, "attempts": 3}
+    line = report.machine_line(sample)
+    assert "exceeded 2 is repeated (up to 2 attempts); a measurement started while the 1-min load exceeded 2 " \
+           "is repeated (up to 3 attempts)" in line, line
