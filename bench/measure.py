@@ -3,7 +3,9 @@
 Every headline number of ``make bench`` is taken through :func:`measure`: before each attempt it
 waits (a bounded time) for the 1-minute load average to fall to the *busy threshold* (default: the
 number of cores), records the load average before and after the attempt and the CPU time other
-processes used while it ran, and repeats the attempt when the machine was busy at its start. The
+processes used while it ran (all CPU time in /proc/stat minus that of the bench's own process tree:
+its subprocesses, Dask workers, JupyterLab, kernels and Chromium), and repeats the attempt when the
+machine was busy at its start. The
 kept value is the one of the first quiet attempt, or -- when every attempt was busy -- the attempt
 that started under the lowest load, flagged ``busy``. All attempts go into results.json, so a
 table is comparable from run to run: a number measured under load says so.
