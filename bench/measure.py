@@ -5,9 +5,10 @@ waits (a bounded time) for the 1-minute load average to fall to the *busy thresh
 number of cores), records the load average before and after the attempt and the CPU time other
 processes used while it ran (all CPU time in /proc/stat minus that of the bench's own process tree:
 its subprocesses, Dask workers, JupyterLab, kernels and Chromium), and repeats the attempt when the
-machine was busy at its start. The
+machine was busy: the load above the threshold at its start, or other processes using more than a
+quarter of the cores during it (the 1-min load lags by about a minute; this does not). The
 kept value is the one of the first quiet attempt, or -- when every attempt was busy -- the attempt
-that started under the lowest load, flagged ``busy``. All attempts go into results.json, so a
+other processes disturbed least, flagged ``busy``. All attempts go into results.json, so a
 table is comparable from run to run: a number measured under load says so.
 """
 
@@ -89,13 +90,16 @@ class Attempt:
 class Policy:
     """When the machine counts as busy and how hard to try for a quiet measurement."""
 
-    busy_load: float = field(default_factory=lambda: float(cores()))  # busy: 1-min load above this
+    busy_load: float = field(default_factory=lambda: float(cores()))  # busy: 1-min load above this at the start
+    busy_others: float = field(default_factory=lambda: 0.25 * cores())  # or others used more cores than this
     attempts: int = 3  # at most this many attempts per measurement
     wait_s: float = 30.0  # before an attempt, wait up to this long for the load to fall
     poll_s: float = 2.0
 
-    def is_busy(self, load: float | None) -> bool:
-        return load is not None and load > self.busy_load
+    def is_busy(self, load: float | None, others_cores: float | None = None) -> bool:
+        """Busy: the 1-min load above ``busy_load``, or other processes using more than ``busy_others`` cores."""
+        return ((load is not None and load > self.busy_load)
+                or (others_cores is not None and others_cores > self.busy_others))
 
 
 def wait_for_quiet(policy: Policy, sleep: Callable[[float], None] = time.sleep,
@@ -130,11 +134,11 @@ def measure(name: str, run: Callable[[], tuple[float | None, dict] | float | Non
         wall = time.perf_counter() - t0
         busy1, own1 = _busy_cpu_s(), _own_cpu_s()
         value, detail = out if isinstance(out, tuple) else (out, {})
-        others = None
-        if busy0 is not None and busy1 is not None and wall > 0:
+        others = None  # CPU time comes in clock ticks: an attempt shorter than 0.2 s cannot say
+        if busy0 is not None and busy1 is not None and wall >= 0.2:
             others = max(0.0, ((busy1 - busy0) - (own1 - own0)) / wall)
         a = Attempt(value=value, load_1m_before=before, load_1m_after=load_1m(), others_cores=others,
-                    wall_s=wall, busy=policy.is_busy(before), waited_s=waited, detail=detail)
+                    wall_s=wall, busy=policy.is_busy(before, others), waited_s=waited, detail=detail)
         attempts.append(a)
         log(f"  {name}: {_fmt(value, unit)} (attempt {i + 1}, load {_fmt_load(before)} -> {_fmt_load(a.load_1m_after)}"
             + (", busy: repeating" if a.busy and i + 1 < policy.attempts else ", busy" if a.busy else "") + ")")
@@ -142,20 +146,25 @@ def measure(name: str, run: Callable[[], tuple[float | None, dict] | float | Non
             break
     kept = pick(attempts)
     return {"value": attempts[kept].value, "busy": attempts[kept].busy, "kept": kept, "unit": unit,
-            "policy": {"busy_load": policy.busy_load, "attempts": policy.attempts},
+            "policy": {"busy_load": policy.busy_load, "busy_others": policy.busy_others, "attempts": policy.attempts},
             "attempts": [asdict(a) for a in attempts]}
 
 
 def pick(attempts: list[Attempt]) -> int:
-    """Index of the attempt to keep: the first quiet one with a value, else the least loaded one with a value."""
+    """Index of the attempt to keep: the first quiet one with a value, else the one with a value that other
+    processes disturbed least (their CPU during it, then the load at its start)."""
     for i, a in enumerate(attempts):
         if a.value is not None and not a.busy:
             return i
     with_value = [i for i, a in enumerate(attempts) if a.value is not None]
     if not with_value:
         return len(attempts) - 1
-    return min(with_value, key=lambda i: (attempts[i].load_1m_before if attempts[i].load_1m_before is not None
-                                          else float("inf")))
+    def disturbance(i: int) -> tuple[float, float]:
+        a = attempts[i]
+        return (a.others_cores if a.others_cores is not None else float("inf"),
+                a.load_1m_before if a.load_1m_before is not None else float("inf"))
+
+    return min(with_value, key=disturbance)
 
 
 def median_time(fn: Callable[[], object], repeats: int = 7, min_loop_s: float = 0.02) -> dict:

@@ -121,9 +121,12 @@ def machine_line(results: dict) -> str:
     loads = [x for x in loads if x is not None]
     span = f"{min(loads):.1f}–{max(loads):.1f}" if loads else "not recorded"
     recorded = [rec["policy"] for rec in _all_records(results) if rec.get("policy")]  # each measurement's own
-    policies = {(p["busy_load"], p["attempts"]) for p in recorded or [results.get("policy")] if p}
-    rule = "; ".join(f"a measurement started while the 1-min load exceeded {busy:g} is repeated (up to "
-                     f"{attempts} attempts)" for busy, attempts in sorted(policies))
+    policies = {(p["busy_load"], p.get("busy_others"), p["attempts"]) for p in recorded or [results.get("policy")]
+                if p}
+    rule = "; ".join(f"a measurement started while the 1-min load exceeded {busy:g}"
+                     + (f" or during which other processes used more than {others:g} cores" if others else "")
+                     + f" is repeated (up to {attempts} attempts)" for busy, others, attempts in sorted(
+                         policies, key=lambda p: (p[0], p[1] or 0.0, p[2])))
     rule = f"; {rule}" if rule else ""
     return (f"Measured with `make bench` on {m.get('date_utc', '?')[:10]} on an \"{m.get('cpu_model', '?')}\" machine, "
             f"{m.get('cores', '?')} cores, Python {m.get('python', '?')}, numpy "
@@ -142,7 +145,7 @@ def _all_records(results: dict):
 LEGEND = (
     "*Seen in the browser*: JupyterLab in headless Chromium, from the Enter that types a new value into the panel's "
     "first slider to the panel's new image loaded (measured in the page). *Load (1 min)*: the load average when the "
-    "kept attempt started, *busy* when every attempt started above the threshold; *others' CPU*: cores' worth of "
+    "kept attempt started, marked *busy* when every attempt was (the rule above); *others' CPU*: cores' worth of "
     "CPU that processes outside the bench (and its notebooks, kernels and browser) used during it."
 )
 

@@ -192,6 +192,8 @@ def main(argv=None) -> int:
     ap.add_argument("--attempts", type=int, default=3, help="attempts per measurement while the machine is busy")
     ap.add_argument("--busy-load", type=float, default=float(cores()),
                     help="busy: 1-minute load average above this at the start of an attempt (default: cores)")
+    ap.add_argument("--busy-others", type=float, default=0.25 * cores(),
+                    help="busy: other processes used more cores than this during an attempt (default: cores / 4)")
     ap.add_argument("--wait", type=float, default=30.0,
                     help="seconds to wait, before each attempt, for the load to fall to --busy-load")
     ap.add_argument("--out", default=str(OUT / "results.json"))
@@ -200,13 +202,14 @@ def main(argv=None) -> int:
     args = ap.parse_args(argv)
     parts = set(args.only or PARTS)
 
-    policy = Policy(busy_load=args.busy_load, attempts=args.attempts, wait_s=args.wait)
+    policy = Policy(busy_load=args.busy_load, busy_others=args.busy_others, attempts=args.attempts, wait_s=args.wait)
 
     def measured(name, run, unit="s"):
         return measure(name, run, policy, log=lambda s: print(s, flush=True), unit=unit)
 
     results: dict = {"machine": machine(), "goals": {**GOALS, **{k: v[1] for k, v in report.HEADLINE.items()}},
-                     "policy": {"busy_load": policy.busy_load, "attempts": policy.attempts, "wait_s": policy.wait_s},
+                     "policy": {"busy_load": policy.busy_load, "busy_others": policy.busy_others,
+                                "attempts": policy.attempts, "wait_s": policy.wait_s},
                      "measurements": {}, "notes": {}}
     out = Path(args.out)
     if args.update and out.exists():

@@ -140,6 +140,7 @@ def fake_load(monkeypatch):
         return loads.pop(0) if loads else 0.0
 
     monkeypatch.setattr(measure, "load_1m", read)
+    monkeypatch.setattr(measure, "_busy_cpu_s", lambda: None)  # the real machine's others' CPU is not ours to test
     return loads
 
 
@@ -217,3 +218,20 @@ def test_machine_line_states_the_policy_each_measurement_ran_under(sample):
     line = report.machine_line(sample)
     assert "exceeded 2 is repeated (up to 2 attempts); a measurement started while the 1-min load exceeded 2 " \
            "is repeated (up to 3 attempts)" in line, line
+    sample["measurements"]["dask_speedup"]["policy"]["busy_others"] = 0.5
+    assert "exceeded 2 or during which other processes used more than 0.5 cores is repeated (up to 3 attempts)" \
+        in report.machine_line(sample)
+
+
+def test_other_processes_cpu_makes_an_attempt_busy_and_the_least_disturbed_is_kept():
+    policy = measure.Policy(busy_load=2.0, busy_others=0.5)
+    assert not policy.is_busy(1.0, 0.4) and not policy.is_busy(None, None)
+    assert policy.is_busy(1.0, 0.6) and policy.is_busy(2.5, 0.0) and policy.is_busy(2.5, None)
+
+    def attempt(value, load, others):
+        return measure.Attempt(value=value, load_1m_before=load, load_1m_after=load, others_cores=others,
+                               wall_s=1.0, busy=policy.is_busy(load, others))
+
+    assert measure.pick([attempt(1.0, 0.5, 1.2), attempt(2.0, 1.5, 0.7), attempt(3.0, 3.0, 0.9)]) == 1
+    assert measure.pick([attempt(1.0, 0.5, 1.2), attempt(2.0, 1.9, 0.1), attempt(3.0, 0.1, 0.0)]) == 1
+    assert measure.pick([attempt(None, 0.1, 0.0), attempt(2.0, 3.0, 0.9)]) == 1
