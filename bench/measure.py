@@ -141,6 +141,7 @@ def measure(name: str, run: Callable[[], tuple[float | None, dict] | float | Non
                     wall_s=wall, busy=policy.is_busy(before, others), waited_s=waited, detail=detail)
         attempts.append(a)
         log(f"  {name}: {_fmt(value, unit)} (attempt {i + 1}, load {_fmt_load(before)} -> {_fmt_load(a.load_1m_after)}"
+            + ("" if others is None else f", others {others:.1f} cores")
             + (", busy: repeating" if a.busy and i + 1 < policy.attempts else ", busy" if a.busy else "") + ")")
         if value is None or not a.busy:
             break
