@@ -17,8 +17,8 @@ from __future__ import annotations
 
 import importlib
 import inspect
-import json
 import pkgutil
+import re
 import shutil
 import statistics
 import subprocess
@@ -45,21 +45,14 @@ def vcperf_command() -> list[str]:
 # --------------------------------------------------------------------------------------------
 
 
-def notebook_durations(folder: Path) -> dict:
-    """Per executed notebook: papermill's duration, the sum of its cells and its slowest cell."""
-    out = {}
-    for path in sorted(folder.glob("*.ipynb")):
-        try:
-            nb = json.loads(path.read_text())
-        except (OSError, ValueError):
-            continue
-        cells = [(i, c.get("metadata", {}).get("papermill", {}).get("duration") or 0.0)
-                 for i, c in enumerate(nb.get("cells", []))]
-        slowest = max(cells, key=lambda c: c[1], default=(None, 0.0))
-        out[path.stem] = {"duration_s": nb.get("metadata", {}).get("papermill", {}).get("duration"),
-                          "cells_s": sum(c[1] for c in cells), "slowest_cell": slowest[0],
-                          "slowest_cell_s": slowest[1]}
-    return out
+FINISHED_RE = re.compile(r"^vcperf regenerate: \[(\d+)/(\d+)\] (\S+) (done|failed) \(([0-9.]+) s\)", re.M)
+
+
+def notebooks_finished(stderr: str) -> dict:
+    """Per notebook, when it finished (s after the pool started) and whether it failed, from regenerate's
+    one line per finished notebook (it strips timings from the notebooks themselves)."""
+    return {m.group(3): {"finished_at_s": float(m.group(5)), "status": m.group(4)}
+            for m in FINISHED_RE.finditer(stderr)}
 
 
 def _regenerate_once(target: Path, jobs: int) -> tuple[float | None, dict]:
@@ -67,7 +60,7 @@ def _regenerate_once(target: Path, jobs: int) -> tuple[float | None, dict]:
     t0 = time.perf_counter()
     proc = subprocess.run(cmd, capture_output=True, text=True, cwd=ROOT, timeout=3600)
     wall = time.perf_counter() - t0
-    detail = {"returncode": proc.returncode, "notebooks": notebook_durations(target / "notebooks")}
+    detail = {"returncode": proc.returncode, "notebooks": notebooks_finished(proc.stderr)}
     if proc.returncode:
         detail["stderr_tail"] = proc.stderr[-1500:]
         return None, detail

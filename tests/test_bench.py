@@ -235,3 +235,16 @@ def test_other_processes_cpu_makes_an_attempt_busy_and_the_least_disturbed_is_ke
     assert measure.pick([attempt(1.0, 0.5, 1.2), attempt(2.0, 1.5, 0.7), attempt(3.0, 3.0, 0.9)]) == 1
     assert measure.pick([attempt(1.0, 0.5, 1.2), attempt(2.0, 1.9, 0.1), attempt(3.0, 0.1, 0.0)]) == 1
     assert measure.pick([attempt(None, 0.1, 0.0), attempt(2.0, 3.0, 0.9)]) == 1
+
+
+def test_notebook_finish_times_are_read_from_regenerate_output():
+    from bench import user
+
+    stderr = ("vcperf regenerate: [1/3] index done (2.5 s)\nsome warning\n"
+              "vcperf regenerate: [2/3] vcha_overhead failed (17.0 s)\n"
+              "vcperf regenerate: [3/3] robo_networks done (21.25 s)\n")
+    assert user.notebooks_finished(stderr) == {
+        "index": {"finished_at_s": 2.5, "status": "done"},
+        "vcha_overhead": {"finished_at_s": 17.0, "status": "failed"},
+        "robo_networks": {"finished_at_s": 21.25, "status": "done"},
+    }
