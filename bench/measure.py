@@ -22,6 +22,8 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 CLOCK_TICKS = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
+#: Others' CPU is observed over at least this long (CPU time comes in clock ticks of 10 ms).
+MIN_WINDOW_S = 0.5
 
 
 def cores() -> int:
@@ -132,11 +134,14 @@ def measure(name: str, run: Callable[[], tuple[float | None, dict] | float | Non
         except Exception as err:  # noqa: BLE001 - a broken piece is reported, the bench goes on
             out = (None, {"error": f"{type(err).__name__}: {err}"})
         wall = time.perf_counter() - t0
+        if wall < MIN_WINDOW_S:  # too short for clock ticks: watch the others a little longer (we sleep)
+            time.sleep(MIN_WINDOW_S - wall)
+        window = max(wall, MIN_WINDOW_S)
         busy1, own1 = _busy_cpu_s(), _own_cpu_s()
         value, detail = out if isinstance(out, tuple) else (out, {})
-        others = None  # CPU time comes in clock ticks: an attempt shorter than 0.2 s cannot say
-        if busy0 is not None and busy1 is not None and wall >= 0.2:
-            others = max(0.0, ((busy1 - busy0) - (own1 - own0)) / wall)
+        others = None
+        if busy0 is not None and busy1 is not None:
+            others = max(0.0, ((busy1 - busy0) - (own1 - own0)) / window)
         a = Attempt(value=value, load_1m_before=before, load_1m_after=load_1m(), others_cores=others,
                     wall_s=wall, busy=policy.is_busy(before, others), waited_s=waited, detail=detail)
         attempts.append(a)
