@@ -141,6 +141,7 @@ def fake_load(monkeypatch):
 
     monkeypatch.setattr(measure, "load_1m", read)
     monkeypatch.setattr(measure, "_busy_cpu_s", lambda: None)  # the real machine's others' CPU is not ours to test
+    monkeypatch.setattr(measure, "MIN_WINDOW_S", 0.0)
     return loads
 
 
