@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: reproduce test lint data-check lock clean browser bench readme app
+.PHONY: reproduce test lint data-check lock clean browser bench bench-readme readme app
 
 # Create .venv with the pinned dependencies and the package (editable). Re-runs only when
 # pyproject.toml or the lock change; no network is needed after this step.
@@ -57,8 +57,12 @@ lock:
 clean:
 	rm -rf $(VENV) .venv-peers build .pytest_cache
 
-## Benchmarks (a report, never a test): exact MVA vs line-solver and SimPy, batched sweep, import time,
-## what-if updates, vMotion grid, regenerate --jobs 2 -> build/bench/results.json and a printed table.
+## Benchmarks (a report, never a test): the speed a user feels with its goals met/missed -- regenerate
+## --jobs 2 warm, `vcperf fidelity` warm, every what-if update, every panel in JupyterLab in headless
+## Chromium, a Dask speed-up -- then exact MVA vs line-solver and SimPy, batched sweep, import time,
+## vMotion grid -> build/bench/results.json and a printed table. The 1-min load average is recorded with
+## every measurement and a measurement started on a busy machine is repeated (BENCH_ARGS, e.g.
+## BENCH_ARGS="--attempts 5 --wait 60"; `python bench/run.py --help`).
 ## line-solver needs pandas<3, so it lives in its own venv .venv-peers (exact pins, bench-peers.txt).
 PEERS       := .venv-peers
 PEERS_STAMP := $(PEERS)/.installed
@@ -68,5 +72,9 @@ $(PEERS_STAMP): requirements/bench-peers.txt
 	$(PEERS)/bin/python -m pip install --quiet --disable-pip-version-check -r requirements/bench-peers.txt
 	touch $@
 
-bench: $(STAMP) $(PEERS_STAMP)
-	MPLBACKEND=Agg $(BIN)/python bench/run.py --peers-python $(PEERS)/bin/python
+bench: $(STAMP) $(PEERS_STAMP) browser
+	MPLBACKEND=Agg $(BIN)/python bench/run.py --peers-python $(PEERS)/bin/python $(BENCH_ARGS)
+
+## README's performance tables from the last `make bench` (build/bench/results.json).
+bench-readme: $(STAMP)
+	$(BIN)/python bench/report.py --readme README.md

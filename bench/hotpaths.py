@@ -1,0 +1,119 @@
+"""Model hot paths beyond MVA: ``import vcperf``, the vMotion pre-copy grid, the TPCx-HCI Monte Carlo, and
+``vcperf.sweep.evaluate`` on 10^6 points (in-process and on a 2-worker Dask cluster)."""
+
+from __future__ import annotations
+
+import statistics
+import subprocess
+import sys
+import time
+
+import numpy as np
+
+from bench.measure import median_time
+
+# --------------------------------------------------------------------------------------------
+# 3. import time
+# --------------------------------------------------------------------------------------------
+
+
+def bench_import(repeats: int) -> dict:
+    out = {}
+    for what in ("vcperf", "vcperf.queueing", "vcperf.sweep"):
+        code = f"import time; t = time.perf_counter(); import {what}; print(time.perf_counter() - t)"
+        samples = []
+        for _ in range(repeats):
+            t0 = time.perf_counter()
+            proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd="/")
+            wall = time.perf_counter() - t0
+            samples.append((float(proc.stdout.strip()), wall))
+        out[what] = {"median_s": statistics.median(s[0] for s in samples),
+                     "interpreter_wall_median_s": statistics.median(s[1] for s in samples), "repeats": repeats}
+    return out
+
+
+
+# --------------------------------------------------------------------------------------------
+# 5. vMotion grid and TPCx-HCI Monte Carlo
+# --------------------------------------------------------------------------------------------
+
+
+def bench_vmotion(repeats: int) -> dict:
+    out = {}
+    try:
+        from vcperf import vmotion
+    except Exception as err:  # noqa: BLE001
+        return {"precopy_grid": {"status": f"not available yet ({type(err).__name__})"},
+                "tpcx_monte_carlo": {"status": "not available yet"}}
+    precopy = getattr(vmotion, "precopy", None)
+    if callable(precopy):
+        # 10^6 cases: 100 memory sizes (64 GB .. 4 TB) x 100 dirty rates (0 .. 8 GB/s) x 100 links (10 .. 400 Gbit/s)
+        mem, dirty, link = np.meshgrid(np.geomspace(64e9, 4e12, 100), np.linspace(0.0, 8e9, 100),
+                                       np.geomspace(10e9, 400e9, 100), indexing="ij")
+        mem, dirty, link = mem.ravel(), dirty.ravel(), link.ravel()
+        try:
+            kw = {"params": vmotion.calibrate(), "settings": vmotion.settings()}
+            t = median_time(lambda: precopy(mem, dirty, link, **kw), repeats=3, min_loop_s=0.0)
+            out["precopy_grid"] = {"status": "ok", "cases": mem.size, **t,
+                                   "per_case_s": t["median_s"] / mem.size}
+        except Exception as err:  # noqa: BLE001
+            out["precopy_grid"] = {"status": f"error: {type(err).__name__}: {err}"}
+    else:
+        out["precopy_grid"] = {"status": "not available yet"}
+    mc = getattr(vmotion, "tpcx_monte_carlo", None)
+    cal = getattr(vmotion, "calibrate_tpcx", None)
+    if callable(mc) and callable(cal):
+        try:
+            t0 = time.perf_counter()
+            peak = cal()
+            cal_s = time.perf_counter() - t0
+            setup = vmotion.tpcx_setup()
+            runs = int(setup.runs)
+            kw = {"params": vmotion.calibrate(), "settings": vmotion.settings()}
+            t = median_time(lambda: mc("6.7", peak, setup, replications=1, **kw), repeats=max(3, repeats // 2),
+                            min_loop_s=0.0)
+            out["tpcx_monte_carlo"] = {"status": "ok", "runs": runs, "calibration_once_s": cal_s, **t}
+        except Exception as err:  # noqa: BLE001
+            out["tpcx_monte_carlo"] = {"status": f"error: {type(err).__name__}: {err}"}
+    else:
+        out["tpcx_monte_carlo"] = {"status": "not available yet"}
+    return out
+
+
+# --------------------------------------------------------------------------------------------
+# 6. vcperf.sweep on a large grid: in-process vs a 2-worker Dask LocalCluster
+# --------------------------------------------------------------------------------------------
+
+
+def bench_sweep_module(points_per_axis: int = 100, chunk_size: int = 100_000) -> dict:
+    from vcperf import sweep
+
+    model = "vcperf.network.transfer_time_s"
+    spec = {"parameters": {
+        "size_bytes": {"lo": 1e3, "hi": 1e10, "n": points_per_axis, "scale": "log"},
+        "rtt_s": {"lo": 1e-4, "hi": 0.6, "n": points_per_axis, "scale": "log"},
+        "bandwidth_bps": {"lo": 1e6, "hi": 1e10, "n": points_per_axis, "scale": "log"},
+    }}
+    grid = sweep.parse_grid(spec, model)
+    out = {"model": model, "points": grid.size, "chunk_size": chunk_size}
+    t0 = time.perf_counter()
+    local = sweep.evaluate(model, grid, chunk_size, progress=False)
+    out["in_process_s"] = time.perf_counter() - t0
+    try:
+        from dask.distributed import Client, LocalCluster
+    except ImportError:
+        out["dask"] = {"status": "not installed"}
+        return out
+    t0 = time.perf_counter()
+    with LocalCluster(n_workers=2, processes=True, threads_per_worker=1, dashboard_address=":0") as cluster, \
+            Client(cluster) as client:
+        start_s = time.perf_counter() - t0
+        t0 = time.perf_counter()
+        remote = sweep.evaluate(model, grid, chunk_size, client=client, progress=False)
+        run_s = time.perf_counter() - t0
+    out["dask"] = {"status": "ok", "workers": 2, "cluster_start_s": start_s, "run_s": run_s,
+                   "equal_to_in_process": bool(remote.equals(local))}
+    print(f"  sweep module: in-process {out['in_process_s']:.2f} s, 2 Dask workers {run_s:.2f} s", flush=True)
+    return out
+
+

@@ -1,0 +1,191 @@
+"""Tables of a ``make bench`` run, from its results.json, and README's performance block.
+
+``python bench/report.py`` prints the tables of ``build/bench/results.json``;
+``python bench/report.py --readme README.md`` (``make bench-readme``) writes them between README's
+``<!-- bench:start -->`` and ``<!-- bench:end -->`` markers. Only the results file is read: the
+README table is the last bench run's, with the goals met or missed and the load it ran under.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+RESULTS = ROOT / "build" / "bench" / "results.json"
+README_START = "<!-- bench:start -->"
+README_END = "<!-- bench:end -->"
+
+#: The user-facing goals of issue 16: headline key -> (comparison, goal, what it measures).
+HEADLINE = {
+    "regenerate_warm_s": ("<=", 20.0, "`vcperf regenerate --jobs 2`, warm cache, into a temporary build folder"),
+    "fidelity_cli_s": ("<=", 2.0, "`vcperf fidelity`, warm cache (command wall time)"),
+    "whatif_update_ms": ("<=", 50.0, "what-if update (model + redraw), warm"),
+    "browser_update_ms": ("<=", 150.0, "seen in the browser, change to new image"),
+    "dask_speedup": (">", 1.0, "Dask speed-up, 2-worker LocalCluster vs in-process"),
+}
+UNITS = {"regenerate_warm_s": "s", "fidelity_cli_s": "s", "whatif_update_ms": "ms", "browser_update_ms": "ms",
+         "dask_speedup": "x"}
+
+
+def goal_status(value, op: str, goal: float) -> str:
+    """``"met"`` / ``"missed (1.3x)"`` / ``"—"`` (no value)."""
+    if value is None or (isinstance(value, float) and math.isnan(value)):
+        return "—"
+    ok = value <= goal if op == "<=" else value > goal
+    if ok:
+        return "met"
+    ratio = value / goal if op == "<=" else (goal / value if value > 0 else math.inf)
+    return f"missed ({ratio:.1f}x)"
+
+
+def _fmt(value, unit: str) -> str:
+    if value is None:
+        return "not measured"
+    if unit == "x":
+        return f"{value:.2f}x"
+    return f"{value:.3g} {unit}"
+
+
+def _load_cells(rec: dict | None) -> dict:
+    """Load before the kept attempt (marked busy), other processes' CPU during it, and the attempts made."""
+    if not rec or not rec.get("attempts"):
+        return {"load": "—", "others": "—", "attempts": "—"}
+    kept = rec["attempts"][rec.get("kept", -1)]
+    load, others = kept.get("load_1m_before"), kept.get("others_cores")
+    cell = "?" if load is None else f"{load:.2f}"
+    if rec.get("busy"):
+        cell += " (busy)"
+    return {"load": cell, "others": "?" if others is None else f"{others:.1f}", "attempts": str(len(rec["attempts"]))}
+
+
+def _panel_note(rec: dict | None) -> str:
+    """What was moved or run, from the kept attempt's detail: the control and how many changes (median), or the
+    Dask model."""
+    if not rec or not rec.get("attempts"):
+        return ""
+    detail = rec["attempts"][rec.get("kept", -1)].get("detail", {})
+    if "control" in detail:
+        return f" ({detail['control']}, median of {len(detail.get('samples_ms', []))})"
+    if "model" in rec:
+        return (f" ({rec['model'].rsplit('.', 1)[-1]}, {rec.get('simulated_runs', 0):,} runs; "
+                f"in-process {detail.get('in_process_s', float('nan')):.2g} s)")
+    return ""
+
+
+def headline_rows(results: dict) -> list[dict]:
+    """One row per headline number (panels one row each): what, value, goal, status, load, attempts."""
+    rows = []
+    records = results.get("measurements", {})
+    for key, (op, goal, what) in HEADLINE.items():
+        unit = UNITS[key]
+        value = results.get(key)
+        if isinstance(value, dict) or key in ("whatif_update_ms", "browser_update_ms"):
+            value = value or {}
+            recs = records.get(key, {})
+            if not value:
+                rows.append({"key": key, "what": what, "value": None, "unit": unit, "op": op, "goal": goal,
+                             "status": "—", **_load_cells(None)})
+            for panel, v in value.items():
+                rows.append({"key": f"{key}.{panel}", "what": f"{what}: `{panel}`{_panel_note(recs.get(panel))}",
+                             "value": v, "unit": unit, "op": op, "goal": goal, "status": goal_status(v, op, goal),
+                             **_load_cells(recs.get(panel))})
+        else:
+            rows.append({"key": key, "what": what + _panel_note(records.get(key)), "value": value, "unit": unit,
+                         "op": op, "goal": goal, "status": goal_status(value, op, goal),
+                         **_load_cells(records.get(key))})
+    return rows
+
+
+def headline_table(results: dict) -> str:
+    """The goals table: measured value, goal met/missed, 1-min load average before the kept attempt, other
+    processes' CPU (cores) during it, attempts made."""
+    lines = ["| measurement | measured | goal | load (1 min) | others' CPU (cores) | attempts |",
+             "|---|---:|---|---:|---:|---:|"]
+    for r in headline_rows(results):
+        goal = f"{'≤' if r['op'] == '<=' else '>'} {_fmt(r['goal'], r['unit'])}"
+        status = f"{goal}: {r['status']}" if r["value"] is not None else goal
+        lines.append(f"| {r['what']} | {_fmt(r['value'], r['unit'])} | {status} | {r['load']} | {r['others']} "
+                     f"| {r['attempts']} |")
+    return "\n".join(lines)
+
+
+def machine_line(results: dict) -> str:
+    m = results.get("machine", {})
+    if not m:
+        return ""
+    loads = [a.get("load_1m_before") for rec in _all_records(results) for a in rec.get("attempts", [])]
+    loads = [x for x in loads if x is not None]
+    span = f"{min(loads):.1f}–{max(loads):.1f}" if loads else "not recorded"
+    recorded = [rec["policy"] for rec in _all_records(results) if rec.get("policy")]  # each measurement's own
+    policies = {(p["busy_load"], p.get("busy_others"), p["attempts"]) for p in recorded or [results.get("policy")]
+                if p}
+    rule = "; ".join(f"a measurement started while the 1-min load exceeded {busy:g}"
+                     + (f" or during which other processes used more than {others:g} cores" if others else "")
+                     + f" is repeated (up to {attempts} attempts)" for busy, others, attempts in sorted(
+                         policies, key=lambda p: (p[0], p[1] or 0.0, p[2])))
+    rule = f"; {rule}" if rule else ""
+    return (f"Measured with `make bench` on {m.get('date_utc', '?')[:10]} on an \"{m.get('cpu_model', '?')}\" machine, "
+            f"{m.get('cores', '?')} cores, Python {m.get('python', '?')}, numpy "
+            f"{m.get('versions', {}).get('numpy', '?')}; 1-min load average {span} at the start of the "
+            f"measurements{rule}.")
+
+
+def _all_records(results: dict):
+    for rec in results.get("measurements", {}).values():
+        if isinstance(rec, dict) and "attempts" in rec:
+            yield rec
+        elif isinstance(rec, dict):
+            yield from (r for r in rec.values() if isinstance(r, dict) and "attempts" in r)
+
+
+LEGEND = (
+    "*Seen in the browser*: JupyterLab in headless Chromium, from the Enter that types a new value into the panel's "
+    "first slider to the panel's new image loaded (measured in the page). *Load (1 min)*: the load average when the "
+    "kept attempt started, marked *busy* when every attempt was (the rule above); *others' CPU*: cores' worth of "
+    "CPU that processes outside the bench (and its notebooks, kernels and browser) used during it."
+)
+
+
+def readme_block(results: dict) -> str:
+    """README's performance block: machine and load, the goals table, then the detailed tables of the run."""
+    parts = [machine_line(results), headline_table(results), LEGEND]
+    detail = results.get("table_markdown")
+    if detail:
+        parts.append(detail)
+    return "\n\n".join(p for p in parts if p)
+
+
+def write_readme(path: Path, results: dict) -> None:
+    """Replace the text between the bench markers of ``path`` with :func:`readme_block`."""
+    text = path.read_text(encoding="utf-8")
+    if README_START not in text or README_END not in text:
+        raise ValueError(f"{path} has no {README_START} ... {README_END} block")
+    head, rest = text.split(README_START, 1)
+    _, tail = rest.split(README_END, 1)
+    path.write_text(f"{head}{README_START}\n{readme_block(results)}\n{README_END}{tail}", encoding="utf-8")
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--results", default=str(RESULTS), help="results.json of a bench run")
+    ap.add_argument("--readme", help="write the tables into this README's bench block instead of printing them")
+    args = ap.parse_args(argv)
+    path = Path(args.results)
+    if not path.exists():
+        print(f"no bench results at {path}: run `make bench` first", file=sys.stderr)
+        return 1
+    results = json.loads(path.read_text())
+    if args.readme:
+        write_readme(Path(args.readme), results)
+        print(f"bench tables of {path} written into {args.readme}")
+    else:
+        print(readme_block(results))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,251 @@
+"""`make bench`'s machinery, without timing anything: README's performance table generated from a sample
+results.json, goals met/missed, and the load-aware repeat policy (fed fake load averages). No test here
+asserts a wall-clock time."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parent.parent
+if str(REPO) not in sys.path:
+    sys.path.insert(0, str(REPO))
+
+from bench import measure, report  # noqa: E402
+
+
+def _rec(value, loads, others=0.3, busy_load=2.0):
+    """A measurement record as bench.measure.measure writes it: one attempt per load, the last one kept."""
+    attempts = [{"value": value, "load_1m_before": x, "load_1m_after": x, "others_cores": others, "wall_s": 1.0,
+                 "busy": x > busy_load, "waited_s": 0.0, "detail": {}} for x in loads]
+    return {"value": value, "busy": attempts[-1]["busy"], "kept": len(attempts) - 1, "attempts": attempts}
+
+
+@pytest.fixture
+def sample() -> dict:
+    return {
+        "machine": {"cpu_model": "Test CPU", "cores": 2, "python": "3.11.7", "versions": {"numpy": "2.4.6"},
+                    "date_utc": "2026-11-23T01:00:00Z"},
+        "policy": {"busy_load": 2.0, "attempts": 3, "wait_s": 30.0},
+        "regenerate_warm_s": 18.5,
+        "fidelity_cli_s": 2.6,
+        "whatif_update_ms": {"robo.operations_update": 41.0, "vmotion.migration_whatif_update": 64.0},
+        "browser_update_ms": {"robo_networks[0]": 120.0, "vcha_overhead[0]": 300.0},
+        "dask_speedup": 1.6,
+        "measurements": {
+            "regenerate_warm_s": _rec(18.5, [3.1, 2.7, 1.4]),
+            "fidelity_cli_s": _rec(2.6, [0.9]),
+            "whatif_update_ms": {"robo.operations_update": _rec(41.0, [1.0]),
+                                 "vmotion.migration_whatif_update": _rec(64.0, [2.5, 2.4, 2.2])},
+            "browser_update_ms": {"robo_networks[0]": _rec(120.0, [1.2]), "vcha_overhead[0]": _rec(300.0, [1.3])},
+            "dask_speedup": _rec(1.6, [1.1], others=0.8),
+        },
+        "table_markdown": "| hot path | measured | goal |\n|---|---:|---|\n| exact MVA N=256 | 0.374 ms | met |",
+    }
+
+
+def _row(table: str, needle: str) -> list[str]:
+    lines = [line for line in table.splitlines() if needle in line]
+    assert len(lines) == 1, (needle, lines)
+    return [c.strip() for c in lines[0].strip("|").split("|")]
+
+
+def test_headline_table_has_every_issue_key_with_goal_met_or_missed(sample):
+    table = report.headline_table(sample)
+    # measurement | measured | goal | load | others | attempts
+    assert _row(table, "regenerate") == [report.HEADLINE["regenerate_warm_s"][2], "18.5 s", "≤ 20 s: met",
+                                         "1.40", "0.3", "3"]
+    assert _row(table, "`vcperf fidelity`")[1:3] == ["2.6 s", "≤ 2 s: missed (1.3x)"]
+    assert _row(table, "robo.operations_update")[1:3] == ["41 ms", "≤ 50 ms: met"]
+    assert _row(table, "migration_whatif_update")[1:] == ["64 ms", "≤ 50 ms: missed (1.3x)", "2.20 (busy)", "0.3",
+                                                         "3"]
+    assert _row(table, "robo_networks[0]")[1:3] == ["120 ms", "≤ 150 ms: met"]
+    assert _row(table, "vcha_overhead[0]")[1:3] == ["300 ms", "≤ 150 ms: missed (2.0x)"]
+    assert _row(table, "Dask")[1:5] == ["1.60x", "> 1.00x: met", "1.10", "0.8"]
+    # one row per panel plus one per scalar key, nothing else
+    assert len(table.splitlines()) == 2 + 3 + 2 + 2
+
+
+def test_missing_measurements_are_shown_as_not_measured(sample):
+    for key in ("regenerate_warm_s", "browser_update_ms", "dask_speedup"):
+        sample.pop(key)
+        sample["measurements"].pop(key)
+    table = report.headline_table(sample)
+    for needle in ("regenerate", "in the browser", "Dask"):
+        row = _row(table, needle)
+        assert row[1] == "not measured" and "met" not in row[2] and "missed" not in row[2], row
+    assert _row(table, "robo.operations_update")[2] == "≤ 50 ms: met"
+
+
+@pytest.mark.parametrize(("value", "op", "goal", "expected"), [
+    (50.0, "<=", 50.0, "met"), (50.1, "<=", 50.0, "missed (1.0x)"), (150.0, "<=", 50.0, "missed (3.0x)"),
+    (1.01, ">", 1.0, "met"), (1.0, ">", 1.0, "missed (1.0x)"), (0.5, ">", 1.0, "missed (2.0x)"),
+    (None, "<=", 1.0, "—"), (float("nan"), "<=", 1.0, "—"),
+])
+def test_goal_status(value, op, goal, expected):
+    assert report.goal_status(value, op, goal) == expected
+
+
+def test_readme_block_is_generated_from_results_json(sample, tmp_path):
+    results = tmp_path / "results.json"
+    results.write_text(json.dumps(sample))
+    readme = tmp_path / "README.md"
+    readme.write_text(f"# title\n\nprose before\n\n{report.README_START}\nold table\n{report.README_END}"
+                      "\n\nprose after\n")
+    assert report.main(["--results", str(results), "--readme", str(readme)]) == 0
+    text = readme.read_text()
+    assert text.startswith("# title\n\nprose before\n\n") and text.endswith("\n\nprose after\n")
+    assert "old table" not in text
+    block = text.split(report.README_START, 1)[1].split(report.README_END, 1)[0]
+    assert block.strip() == report.readme_block(sample).strip()
+    assert report.headline_table(sample) in block
+    assert sample["table_markdown"] in block
+    machine = block.strip().splitlines()[0]
+    assert "Test CPU" in machine and "2026-11-23" in machine and "0.9–3.1" in machine, machine
+    assert "exceeded 2 is repeated (up to 3 attempts)" in machine, machine
+    # a second run over its own output changes nothing
+    assert report.main(["--results", str(results), "--readme", str(readme)]) == 0
+    assert readme.read_text() == text
+
+
+def test_readme_without_markers_or_results_is_refused(sample, tmp_path):
+    readme = tmp_path / "README.md"
+    readme.write_text("# no markers\n")
+    with pytest.raises(ValueError, match="bench:start"):
+        report.write_readme(readme, sample)
+    assert report.main(["--results", str(tmp_path / "missing.json"), "--readme", str(readme)]) == 1
+    assert readme.read_text() == "# no markers\n"
+
+
+def test_readme_has_one_bench_block():
+    text = (REPO / "README.md").read_text(encoding="utf-8")
+    assert text.count(report.README_START) == 1 and text.count(report.README_END) == 1
+    assert text.index(report.README_START) < text.index(report.README_END)
+
+
+# --------------------------------------------------------------------------------------------
+# The load policy: busy attempts are repeated, the kept one is the first quiet one
+# --------------------------------------------------------------------------------------------
+
+
+@pytest.fixture
+def fake_load(monkeypatch):
+    """Feeds ``measure`` the given 1-min load averages, one per read; returns the list of reads left."""
+    loads: list[float] = []
+
+    def read():
+        return loads.pop(0) if loads else 0.0
+
+    monkeypatch.setattr(measure, "load_1m", read)
+    monkeypatch.setattr(measure, "_busy_cpu_s", lambda: None)  # the real machine's others' CPU is not ours to test
+    monkeypatch.setattr(measure, "MIN_WINDOW_S", 0.0)
+    return loads
+
+
+def test_busy_attempts_are_repeated_until_a_quiet_one(fake_load):
+    # before/after of each attempt (no waiting: wait_s=0 reads no extra load)
+    fake_load[:] = [3.5, 3.4, 2.5, 2.4, 1.5, 1.6, 0.1, 0.1]
+    values = iter([10.0, 11.0, 12.0, 13.0])
+    rec = measure.measure("x", lambda: next(values), measure.Policy(busy_load=2.0, attempts=5, wait_s=0), log=str)
+    assert [a["load_1m_before"] for a in rec["attempts"]] == [3.5, 2.5, 1.5]
+    assert [a["busy"] for a in rec["attempts"]] == [True, True, False]
+    assert rec["kept"] == 2 and rec["value"] == 12.0 and rec["busy"] is False
+
+
+def test_all_busy_keeps_the_least_loaded_attempt_and_says_busy(fake_load):
+    fake_load[:] = [3.0, 3.0, 2.2, 2.2, 4.0, 4.0]
+    values = iter([(1.0, {"k": 1}), (2.0, {"k": 2}), (3.0, {"k": 3})])
+    rec = measure.measure("x", lambda: next(values), measure.Policy(busy_load=2.0, attempts=3, wait_s=0), log=str)
+    assert len(rec["attempts"]) == 3
+    assert rec["kept"] == 1 and rec["value"] == 2.0 and rec["busy"] is True
+    assert rec["attempts"][1]["detail"] == {"k": 2}
+
+
+def test_a_failing_attempt_is_recorded_and_not_repeated(fake_load):
+    fake_load[:] = [5.0, 5.0]
+
+    def broken():
+        raise RuntimeError("no chromium")
+
+    rec = measure.measure("x", broken, measure.Policy(busy_load=2.0, attempts=3, wait_s=0), log=str)
+    assert rec["value"] is None and len(rec["attempts"]) == 1
+    assert "no chromium" in rec["attempts"][0]["detail"]["error"]
+
+
+def test_wait_for_quiet_sleeps_until_the_load_falls_and_no_longer_than_allowed():
+    slept: list[float] = []
+    loads = iter([3.0, 2.6, 2.1, 1.9, 1.0])
+    policy = measure.Policy(busy_load=2.0, wait_s=30.0, poll_s=5.0)
+    assert measure.wait_for_quiet(policy, sleep=slept.append, read_load=lambda: next(loads)) == 15.0
+    assert slept == [5.0, 5.0, 5.0]
+    slept.clear()
+    policy = measure.Policy(busy_load=2.0, wait_s=12.0, poll_s=5.0)
+    assert measure.wait_for_quiet(policy, sleep=slept.append, read_load=lambda: 9.0) == 12.0
+    assert slept == [5.0, 5.0, 2.0]
+
+
+def test_every_view_update_is_benchmarked():
+    """Each ``*_update`` of vcperf.views runs with its defaults, so `make bench` times every panel."""
+    from bench import user
+
+    fns = user.update_functions()
+    assert len(fns) >= 8, sorted(fns)
+    not_timed = {k: v for k, v in fns.items() if isinstance(v, str)}
+    assert not not_timed, not_timed
+
+
+def test_update_keeps_earlier_parts_until_measured_again(sample):
+    """`bench/run.py --only hotpaths --update`: the user-facing numbers of the earlier run stay in results.json."""
+    from bench import run
+
+    fresh = {"machine": {"cpu_model": "new"}, "policy": {"busy_load": 4.0, "attempts": 2, "wait_s": 0.0},
+             "measurements": {}, "notes": {}}
+    merged = run.start_from(sample, fresh)
+    assert merged["machine"] == {"cpu_model": "new"} and merged["policy"]["busy_load"] == 4.0
+    assert merged["whatif_update_ms"] == sample["whatif_update_ms"]
+    assert merged["measurements"].keys() == sample["measurements"].keys()
+    merged["measurements"]["dask_speedup"] = {"value": 2.0}
+    assert sample["measurements"]["dask_speedup"]["value"] == 1.6  # the earlier results are not modified
+    assert report.headline_table(merged) == report.headline_table({**sample, "measurements": {
+        **sample["measurements"], "dask_speedup": {"value": 2.0}}})
+
+
+def test_machine_line_states_the_policy_each_measurement_ran_under(sample):
+    sample["measurements"]["fidelity_cli_s"]["policy"] = {"busy_load": 2.0, "attempts": 2}
+    sample["measurements"]["dask_speedup"]["policy"] = {"busy_load": 2.0, "attempts": 3}
+    line = report.machine_line(sample)
+    assert "exceeded 2 is repeated (up to 2 attempts); a measurement started while the 1-min load exceeded 2 " \
+           "is repeated (up to 3 attempts)" in line, line
+    sample["measurements"]["dask_speedup"]["policy"]["busy_others"] = 0.5
+    assert "exceeded 2 or during which other processes used more than 0.5 cores is repeated (up to 3 attempts)" \
+        in report.machine_line(sample)
+
+
+def test_other_processes_cpu_makes_an_attempt_busy_and_the_least_disturbed_is_kept():
+    policy = measure.Policy(busy_load=2.0, busy_others=0.5)
+    assert not policy.is_busy(1.0, 0.4) and not policy.is_busy(None, None)
+    assert policy.is_busy(1.0, 0.6) and policy.is_busy(2.5, 0.0) and policy.is_busy(2.5, None)
+
+    def attempt(value, load, others):
+        return measure.Attempt(value=value, load_1m_before=load, load_1m_after=load, others_cores=others,
+                               wall_s=1.0, busy=policy.is_busy(load, others))
+
+    assert measure.pick([attempt(1.0, 0.5, 1.2), attempt(2.0, 1.5, 0.7), attempt(3.0, 3.0, 0.9)]) == 1
+    assert measure.pick([attempt(1.0, 0.5, 1.2), attempt(2.0, 1.9, 0.1), attempt(3.0, 0.1, 0.0)]) == 1
+    assert measure.pick([attempt(None, 0.1, 0.0), attempt(2.0, 3.0, 0.9)]) == 1
+
+
+def test_notebook_finish_times_are_read_from_regenerate_output():
+    from bench import user
+
+    stderr = ("vcperf regenerate: [1/3] index done (2.5 s)\nsome warning\n"
+              "vcperf regenerate: [2/3] vcha_overhead failed (17.0 s)\n"
+              "vcperf regenerate: [3/3] robo_networks done (21.25 s)\n")
+    assert user.notebooks_finished(stderr) == {
+        "index": {"finished_at_s": 2.5, "status": "done"},
+        "vcha_overhead": {"finished_at_s": 17.0, "status": "failed"},
+        "robo_networks": {"finished_at_s": 21.25, "status": "done"},
+    }
