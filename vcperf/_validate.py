@@ -58,6 +58,14 @@ def check_range(
     ValueError
         ``"<name> must be in [lo, hi); got <value>"`` naming the first offending element.
     """
+    # Fast path for the common scalar (a Python or numpy float/int, or a 0-d float array): the same
+    # checks in plain Python, which the inner model calls make thousands of times per update.
+    kind = type(value)
+    if kind is float or kind is np.float64 or (kind is int and -(2**63) <= value < 2**64) or (
+            kind is np.ndarray and value.ndim == 0 and value.dtype.kind == "f"):
+        x = float(value)
+        if x == x and (x > lo if lo_open else x >= lo) and (x < hi if hi_open else x <= hi):
+            return np.array(x)
     arr = real(name, value)
     bad = np.isnan(arr)
     bad |= (arr <= lo) if lo_open else (arr < lo)
@@ -198,6 +206,13 @@ def broadcast(**named) -> tuple[int, ...]:
     ``"size_bytes (shape (2,)) and rtt_s (shape (3,)) must broadcast together"`` if they do not.
     """
     shapes = {k: np.shape(x) for k, x in named.items()}
+    distinct = set(shapes.values())
+    if len(distinct) <= 1:  # all the same shape (often all scalars): nothing to disagree
+        return distinct.pop() if distinct else ()
+    try:
+        return np.broadcast_shapes(*distinct)
+    except ValueError:
+        pass  # find the pair that disagrees, to name it
     seen: dict[str, tuple] = {}
     for key, shape in shapes.items():
         for other, oshape in seen.items():
