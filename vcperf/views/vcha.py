@@ -482,11 +482,11 @@ def _vcbench_intervals(args: tuple, scn: tuple) -> tuple:
     return (x, lo, hi), r, interval
 
 
-def _band3(v3, interval: float, scale: float = 1.0, fmt: str = ",.0f") -> str:
+def _band3(v3, interval: float, scale: float = 1.0, fmt: str = ",.0f", unit: str = "") -> str:
     lo, hi = v3[1], v3[2]
     if not (np.isfinite(lo) and np.isfinite(hi)):
         return "no interval: not estimable"
-    return f"{lo * scale:{fmt}}–{hi * scale:{fmt}}, {interval:.0%}"
+    return f"{lo * scale:{fmt}}–{hi * scale:{fmt}}{unit}, {interval:.0%}"
 
 
 def vcbench_whatif_table(clients: int = 256, replication_rtt_ms: float = 5.0, stats_level: int = 1,
@@ -538,8 +538,9 @@ def vcbench_whatif_update(clients: int = 256, replication_rtt_ms: float = 5.0, s
         f"stats level {int(stats_level)}, VCHA {'on' if vcha_enabled else 'off'}"
         + (f" (+{replication_rtt_ms:.3g} ms, {bandwidth_gbps:.3g} Gbps, {loss_percent:.3g} % loss)"
            if vcha_enabled else "")
-        + f": {x * 60:,.0f} ops/min ({_band3(xi, level, 60)}; {x / float(base.throughput_per_s) - 1:+.1%} vs no "
-        f"VCHA), latency {float(s.response_time_s):.2f} s ({_band3(ri, level, 1.0, '.2f')} s), "
+        + f": {x * 60:,.0f} ops/min ({_band3(xi, level, 60, ',.0f', ' ops/min')}; "
+        f"{x / float(base.throughput_per_s) - 1:+.1%} vs no "
+        f"VCHA), latency {float(s.response_time_s):.2f} s ({_band3(ri, level, 1.0, '.2f', ' s')}), "
         f"vpxd CPU {float(s.cpu_cores):.1f} of {scn['vcpus']:g} cores, "
         f"DB pool {float(s.db_pool_utilization):.0%} busy, "
         f"link {float(s.link_utilization):.1%} busy, sync wait {float(s.sync_wait_s) * 1e3:.0f} ms/op. "
