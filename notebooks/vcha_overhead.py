@@ -326,7 +326,8 @@ plotting.save_png(png, output_dir, NOTEBOOK, "whatif_panel")
 scenario_table = vcha_views.vcbench_whatif_table(whatif_clients, whatif_replication_rtt_ms, whatif_stats_level,
                                                  whatif_vcha_enabled, **WHATIF)
 plotting.save_table(scenario_table, output_dir, NOTEBOOK, "whatif_scenario")
-fig = vcha_views.clients_figure(max(512, whatif_clients), whatif_replication_rtt_ms / 1e3, whatif_stats_level,
+fig = vcha_views.clients_figure(vcha_views.panel_max_clients(whatif_clients), whatif_replication_rtt_ms / 1e3,
+                                whatif_stats_level,
                                 highlight=whatif_clients, **WHATIF)
 plotting.save_figure(fig, output_dir, NOTEBOOK, "whatif_scenario")
 plt.show()

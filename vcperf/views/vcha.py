@@ -312,6 +312,12 @@ def failover_figure(psc_mode: str = "external"):
 # --------------------------------------------------------------------------------------------
 
 
+def panel_max_clients(clients: int) -> int:
+    """Client axis of the VCbench what-if: 512, or the next power-of-two multiple of 512 that holds
+    ``clients`` (so moving the clients slider keeps the axis, and its drawn ticks, unchanged)."""
+    return int(512 * 2 ** max(0, int(np.ceil(np.log2(max(int(clients), 1) / 512.0)))))
+
+
 def _nice_top(value: float) -> float:
     """The smallest of 1, 1.2, 1.5, 2, 2.5, 3, 4, 5, 6, 8 x 10^k at least 5 % above ``value`` (> 0)."""
     v = max(float(value), 1e-12) * 1.05
@@ -339,10 +345,15 @@ def _clients_limits(axes, max_clients: int) -> None:
     """Fixed x range and "nice" y tops (:func:`_nice_top` of every line's data): in the what-if panel
     the limits, and so the kept background of tick labels, change only when a curve crosses a step,
     not on every slider move."""
-    for ax in axes:
+    for ax, cap in zip(axes, (np.inf, _LATENCY_AXIS_CAP_S, np.inf), strict=True):
         ax.set_xlim(0, max_clients * 1.02)
         top = max(float(np.nanmax(np.asarray(a.get_ydata(), float), initial=0.0)) for a in ax.get_lines())
-        ax.set_ylim(0, _nice_top(top))
+        ax.set_ylim(0, min(_nice_top(top), cap))
+
+
+#: Top of the latency axis at most (s): beyond it (a replication link that cannot carry the WAL) a
+#: curve leaves the plot instead of squashing the paper's points.
+_LATENCY_AXIS_CAP_S = 60.0
 
 
 def _three_panel_margins(fig) -> None:
@@ -482,10 +493,39 @@ def _vcbench_intervals(args: tuple, scn: tuple) -> tuple:
     return (x, lo, hi), r, interval
 
 
+def _seconds(t: float) -> str:
+    """A time for people: ``"2.96 s"``, ``"4.2 min"``, ``"3.1 h"``."""
+    if t < 120.0:
+        return f"{t:.2f} s"
+    return f"{t / 60:,.1f} min" if t < 7200.0 else f"{t / 3600:,.1f} h"
+
+
+def _bits(rate_bps: float) -> str:
+    """A bit rate for people: ``"22.7 Mbit/s"``, ``"9.4 Gbit/s"``."""
+    for unit, f in (("Gbit/s", 1e9), ("Mbit/s", 1e6), ("kbit/s", 1e3)):
+        if rate_bps >= f:
+            return f"{rate_bps / f:.3g} {unit}"
+    return f"{rate_bps:.3g} bit/s"
+
+
+def _link_rates_bps(added_rtt_s: float, bandwidth_bps: float, loss: float) -> tuple:
+    """``(TCP rate of the replication link, background WAL stream)`` in bit/s (the link cannot carry
+    VCbench's WAL at all when the second reaches the first)."""
+    import importlib
+
+    from vcperf import network
+
+    vb = importlib.import_module("vcperf.vcha.vcbench")
+    rate = float(network.tcp_throughput_bps(bandwidth_bps, vb.LAN_RTT_S + added_rtt_s, loss))
+    return rate, 8.0 * vcha.calibrate().wal.background_wal_bytes_per_s
+
+
 def _band3(v3, interval: float, scale: float = 1.0, fmt: str = ",.0f", unit: str = "") -> str:
     lo, hi = v3[1], v3[2]
     if not (np.isfinite(lo) and np.isfinite(hi)):
         return "no interval: not estimable"
+    if unit == " s" and hi * scale >= 120.0:
+        return f"{_seconds(lo * scale)}–{_seconds(hi * scale)}, {interval:.0%}"
     return f"{lo * scale:{fmt}}–{hi * scale:{fmt}}{unit}, {interval:.0%}"
 
 
@@ -529,21 +569,26 @@ def vcbench_whatif_update(clients: int = 256, replication_rtt_ms: float = 5.0, s
     args = (int(clients), bool(vcha_enabled), replication_rtt_ms / 1e3, int(stats_level))
     s = _vcbench(*args, **scn)
     base = _vcbench(int(clients), False, 0.0, int(stats_level), **scn)
-    png = _vcbench_panel().draw(max(512, int(clients)), replication_rtt_ms / 1e3, int(stats_level), int(clients),
+    png = _vcbench_panel().draw(panel_max_clients(clients), replication_rtt_ms / 1e3, int(stats_level), int(clients),
                                 **whatif)
     x = float(s.throughput_per_s)
     xi, ri, level = _vcbench_intervals(args, tuple(sorted(scn.items())))
+    head = (f"{int(clients)} clients, {appliance} ({scn['vcpus']:g} vCPUs, {scn['hosts']:,.0f} hosts), {psc_mode} PSC, "
+            f"stats level {int(stats_level)}, VCHA {'on' if vcha_enabled else 'off'}"
+            + (f" (+{replication_rtt_ms:.3g} ms, {bandwidth_gbps:.3g} Gbps, {loss_percent:.3g} % loss)"
+               if vcha_enabled else ""))
+    rate_bps, wal_bps = _link_rates_bps(replication_rtt_ms / 1e3, scn["bandwidth_bps"], scn["loss"])
+    if vcha_enabled and wal_bps >= rate_bps:
+        return (head + f": the replication link's TCP rate at this round trip and loss ({_bits(rate_bps)}) is below "
+                f"the background WAL stream alone ({_bits(wal_bps)}): the Passive cannot keep up and VCbench "
+                "stalls (model throughput ~0). Lower the loss or the latency, or raise the bandwidth."), png
     readout = (
-        f"{int(clients)} clients, {appliance} ({scn['vcpus']:g} vCPUs, {scn['hosts']:,.0f} hosts), {psc_mode} PSC, "
-        f"stats level {int(stats_level)}, VCHA {'on' if vcha_enabled else 'off'}"
-        + (f" (+{replication_rtt_ms:.3g} ms, {bandwidth_gbps:.3g} Gbps, {loss_percent:.3g} % loss)"
-           if vcha_enabled else "")
-        + f": {x * 60:,.0f} ops/min ({_band3(xi, level, 60, ',.0f', ' ops/min')}; "
+        head + f": {x * 60:,.0f} ops/min ({_band3(xi, level, 60, ',.0f', ' ops/min')}; "
         f"{x / float(base.throughput_per_s) - 1:+.1%} vs no "
-        f"VCHA), latency {float(s.response_time_s):.2f} s ({_band3(ri, level, 1.0, '.2f', ' s')}), "
+        f"VCHA), latency {_seconds(float(s.response_time_s))} ({_band3(ri, level, 1.0, '.2f', ' s')}), "
         f"vpxd CPU {float(s.cpu_cores):.1f} of {scn['vcpus']:g} cores, "
         f"DB pool {float(s.db_pool_utilization):.0%} busy, "
-        f"link {float(s.link_utilization):.1%} busy, sync wait {float(s.sync_wait_s) * 1e3:.0f} ms/op. "
+        f"link {float(s.link_utilization):.1%} busy, sync wait {float(s.sync_wait_s) * 1e3:,.0f} ms/op. "
         "(Lines show VCHA at the chosen latency.)"
     )
     return readout, png
