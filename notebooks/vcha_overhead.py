@@ -207,11 +207,20 @@ t[["locator", "quantity"] + COLS].round(3)
 # with VCHA their commits wait for the Passive too, so they hold their connections longer (by the
 # same factor as a VCbench operation's hold time) and fewer connections are left for VCbench. The
 # VCHA overhead at 256 clients is therefore -6.1 % at levels 1-2 and -7.0 % at levels 3-4 -- it
-# depends on the level, as the paper's explanation ("VCHA needs to replicate more data") says, but
-# the paper's own spread (-6.6, -9.2, -3.4, -7.4 %) is not monotone; by its footnote it is run-to-run
-# noise. The overhead rows of levels 2-4 are *predicted* and scored on the difference itself, so
-# -7.0 % against a printed -3.4 % is a 105 % miss (the throughputs themselves are within 4 %); level 1
-# repeats Table 5 (*derived*).
+# depends on the level, as the paper's explanation ("VCHA needs to replicate more data") says.
+#
+# **The misses of the overhead rows are within the paper's own run-to-run spread, not a mechanism
+# to tune.** The overhead rows of levels 2-4 are *predicted* and scored on the difference itself:
+# -7.0 % against a printed -3.4 % at level 3 is a 105 % miss, -6.1 % against -9.2 % at level 2 a 34 %
+# miss, although every throughput is within 4 %. The paper's footnote to this table says 256-client
+# throughput "can vary quite a bit" (each number is an average of several runs), and its own
+# baselines show how much: it states that throughput falls as the level rises, yet its VCHA-off
+# throughput *rises* from level 1 to 2 (+1.5 %) and from level 3 to 4 (+4.6 %), and the VCHA-on
+# throughputs of levels 3 and 4 are equal (5,442 and 5,451) while their overheads differ by 4 points.
+# One side of a difference moving by 4.6 % moves the overhead by 4.6 points; the model's misses
+# (table below, in points) are all smaller than that. No parameter is fitted to these rows, and none
+# is added: a mechanism that reproduced -3.4 % at level 3 and -7.4 % at level 4 would have to make
+# more statistics cost *less* replication.
 
 # %%
 fig = vcha_views.stats_level_figure()
@@ -219,7 +228,23 @@ plotting.save_figure(fig, output_dir, NOTEBOOK, "figure10_stats_level")
 plt.show()
 t = vcha.paper_vs_model("vcha2016/table12")
 plotting.save_table(t, output_dir, NOTEBOOK, "table12_stats_level")
-t[["locator", "quantity"] + COLS].round(3)
+display(t[["locator", "quantity"] + COLS].round(3))
+
+
+def _t12(level, state):
+    return vcha.paper_value("table12_stats_level", "throughput", clients=256, stats_level=level, vcha=state)
+
+
+spread = __import__("pandas").DataFrame(
+    [("VCHA off, level 2 vs 1 (should fall)", 100 * (_t12(2, "disabled") / _t12(1, "disabled") - 1)),
+     ("VCHA off, level 4 vs 3 (should fall)", 100 * (_t12(4, "disabled") / _t12(3, "disabled") - 1)),
+     ("VCHA on, level 4 vs 3", 100 * (_t12(4, "enabled") / _t12(3, "enabled") - 1))],
+    columns=["paper's own spread", "percent"])
+over = t[t["quantity"] == "throughput_change"]
+miss = over.assign(miss_points=over["model"] - over["paper"])[["conditions", "kind", "unit", "paper", "model",
+                                                                "miss_points"]]
+display(spread.round(1))
+miss.round(3)
 
 # %% [markdown]
 # ## Table 13 / Figure 11 — latency on the private VCHA network
@@ -247,10 +272,14 @@ t[["locator", "quantity"] + COLS].round(3)
 # 64-client Difference, -2.1 %). The External rows repeat Tables 5-6 and the Embedded rows are
 # External x (1 + Difference), so both are *derived*; the other three Difference rows are *predicted*.
 # At 64 clients the added CPU work lengthens every operation, so latency rises by 2.2 % (printed
-# +1.3 %, a 72 % miss on the difference: the paper's throughput and latency changes at a fixed 64
-# clients do not satisfy Little's law together). At 256 clients the connection pool, not the 32
-# vCPUs, limits throughput, so the model predicts no change where the paper prints -0.7 % and +1.3 %
-# (100 % misses; "well within the error margin of the experiment methodology", says the paper).
+# +1.3 %, a 72 % miss on the difference: at a fixed 64 clients Little's law ties the two changes,
+# -2.1 % throughput means +2.1 % on latency plus think time, and the paper's pair does not satisfy it).
+# At 256 clients the connection pool, not the 32 vCPUs, limits throughput, so the extra CPU work
+# changes nothing and the model predicts 0 where the paper prints -0.7 % and +1.3 % (100 % misses on
+# the difference). **These four differences are, in the paper's words, "well within the error margin
+# of the experiment methodology"**: they are the evidence for the ledger's run-to-run noise floor of
+# about 1.5 % per number (`vcperf.protocol.noise_floor`), and -0.7 % and +1.3 % are within one
+# standard deviation of a difference of two runs (about 2.1 %). The model's 0 is not tuned away.
 
 # %%
 t = __import__("pandas").concat([vcha.paper_vs_model("vcha2016/table14"), vcha.paper_vs_model("vcha2016/table15")])
@@ -297,7 +326,8 @@ plotting.save_png(png, output_dir, NOTEBOOK, "whatif_panel")
 scenario_table = vcha_views.vcbench_whatif_table(whatif_clients, whatif_replication_rtt_ms, whatif_stats_level,
                                                  whatif_vcha_enabled, **WHATIF)
 plotting.save_table(scenario_table, output_dir, NOTEBOOK, "whatif_scenario")
-fig = vcha_views.clients_figure(max(512, whatif_clients), whatif_replication_rtt_ms / 1e3, whatif_stats_level,
+fig = vcha_views.clients_figure(vcha_views.panel_max_clients(whatif_clients), whatif_replication_rtt_ms / 1e3,
+                                whatif_stats_level,
                                 highlight=whatif_clients, **WHATIF)
 plotting.save_figure(fig, output_dir, NOTEBOOK, "whatif_scenario")
 plt.show()

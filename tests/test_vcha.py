@@ -402,7 +402,8 @@ def test_whatif_images_are_the_figure_functions():
     for clients, rtt_ms, level, on in ((256, 5.0, 1, True), (700, 20.0, 3, False), (10, 0.0, 4, True)):
         _, png = views.vcbench_whatif_update(clients, rtt_ms, level, on)
         with plotting.fast():
-            want = png_bytes(views.clients_figure(max(512, clients), rtt_ms / 1e3, level, highlight=clients))
+            want = png_bytes(views.clients_figure(views.panel_max_clients(clients), rtt_ms / 1e3, level,
+                                                  highlight=clients))
         np.testing.assert_array_equal(_pixels(png), _pixels(want))
     for vms, gbps in ((36864.0, 10.0), (1000.0, 0.1), (40000.0, 40.0)):
         _, png = views.lifecycle_whatif_update(vms, 8.0, gbps)
@@ -543,3 +544,81 @@ def test_property_bounded_and_finite(n, on, rtt, bw, loss, lvl, vcpus, hosts, vm
     assert float(s.db_pool_utilization) <= 1 + 1e-9
     assert float(s.link_utilization) <= 1 + 1e-9
     np.testing.assert_allclose(s.throughput_per_s * (s.response_time_s + s.think_time_s), n, rtol=1e-9)
+
+
+@pytest.mark.parametrize("args, scn", [
+    ((256, True, 5e-3, 1), {}),
+    ((64, True, 0.0, 3), {"bandwidth_gbps": 1.0, "loss_percent": 0.1, "psc_mode": "embedded"}),
+    ((100, False, 0.0, 4), {"appliance": "large"}),
+    ((700, True, 20e-3, 2), {"bandwidth_gbps": 0.05}),
+])
+def test_whatif_interval_equals_with_interval(args, scn):
+    """The panel's fast interval (one batched MVA of the sensitivities) is protocol.with_interval's."""
+    from vcperf import protocol
+    from vcperf.views import vcha as views
+
+    kw = views.scenario(**scn)
+    x3, r3, level = views._vcbench_intervals(args, tuple(sorted(kw.items())))
+    iv = protocol.with_interval(vcha.vcbench, *args, output="throughput_per_s", **kw)
+    np.testing.assert_allclose(x3, [float(iv.value), float(iv.low), float(iv.high)], rtol=1e-6)
+    assert level == iv.interval
+    s = vcha.vcbench(*args, params=vcha.calibrate(), **kw)
+    np.testing.assert_allclose(r3[0], float(s.response_time_s), rtol=1e-9)  # Little's law at the population
+    assert r3[1] < r3[0] < r3[2]
+
+
+def test_throughput_sensitivities_match_one_at_a_time_differences():
+    import dataclasses
+    import importlib
+
+    vb = importlib.import_module("vcperf.vcha.vcbench")
+    P = vcha.calibrate()
+    kw = {**vcha.testbed().appliance(), "bandwidth_bps": 2e9, "loss": 1e-3}
+    x, names, g = vb.throughput_sensitivities(200, True, 3e-3, 3, params=P, **kw)
+    assert x == pytest.approx(float(vcha.vcbench(200, True, 3e-3, 3, params=P, **kw).throughput_per_s))
+    assert len(names) == len(g) == len(vb.VCBENCH_PARAM_FIELDS)
+    for name, gi in zip(names, g, strict=True):
+        sub, field = name.split(".")
+        val = getattr(getattr(P, sub), field)
+        h = 1e-4 * abs(val)
+        moved = dataclasses.replace(P, **{sub: dataclasses.replace(getattr(P, sub), **{field: val + h})})
+        fd = (float(vcha.vcbench(200, True, 3e-3, 3, params=moved, **kw).throughput_per_s) - x) / h * abs(val)
+        assert gi == pytest.approx(fd, rel=2e-2, abs=1e-6 * x), name
+    # the sub-models vcbench does not read have no effect: moving them leaves the throughput unchanged
+    far = dataclasses.replace(P, enable=dataclasses.replace(P.enable, configure_s=1e4))
+    assert float(vcha.vcbench(200, True, 3e-3, 3, params=far, **kw).throughput_per_s) == float(
+        vcha.vcbench(200, True, 3e-3, 3, params=P, **kw).throughput_per_s)
+
+
+@pytest.mark.parametrize("value", [1e-3, 0.96, 1.0, 4.99, 5.0, 6.1, 6620.0, 7999.0, 31.9, 1.3e5])
+def test_nice_axis_top_is_just_above_the_data(value):
+    from vcperf.views import vcha as views
+
+    top = views._nice_top(value)
+    assert value * 1.05 <= top * (1 + 1e-12) <= value * 1.05 * 1.25 + 1e-12
+
+
+def test_whatif_readout_is_formatted_for_people():
+    """CPU as cores of the appliance, never a raw '1,139 %'; thousands separators on throughput."""
+    import re
+
+    from vcperf.views import vcha as views
+
+    text, _ = views.vcbench_whatif_update(256, 5.0, 1, True)
+    assert re.search(r"vpxd CPU \d+\.\d of 32 cores", text)
+    assert not re.search(r"\d,\d{3} %", text)
+    assert re.search(r"\d,\d{3} ops/min", text)
+
+
+def test_whatif_readout_when_the_link_cannot_carry_the_background_wal():
+    """A lossy, long link whose TCP rate is below the background WAL: say so, no 1e10 s latencies;
+    the latency axis stays readable (capped) while a workable link still gets numbers."""
+    import re
+
+    from vcperf.views import vcha as views
+
+    text, _ = views.vcbench_whatif_update(256, 5.0, 1, True, loss_percent=1.0)
+    assert "cannot keep up" in text and not re.search(r"\d{7,}", text.replace(",", ""))
+    assert views._vcbench_panel().axes[1].get_ylim()[1] <= views._LATENCY_AXIS_CAP_S
+    text, _ = views.vcbench_whatif_update(256, 5.0, 1, True, loss_percent=0.0)
+    assert "cannot keep up" not in text and "ops/min" in text

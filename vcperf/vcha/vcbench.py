@@ -41,6 +41,7 @@ References
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 
 import numpy as np
@@ -185,7 +186,27 @@ def commit_exchange_s(commit_bytes, bandwidth_bps, rtt_s, loss=0.0):
     """One synchronous commit's trip over the replication link (s): the commit record to the Passive
     and its acknowledgement back (:func:`vcperf.network.exchange_time_s`: round trip + transfer of
     the record at the TCP rate + expected retransmission delay under loss). Passive flush excluded."""
+    if all(np.ndim(a) == 0 for a in (commit_bytes, bandwidth_bps, rtt_s, loss)):
+        return _commit_exchange_scalar(float(commit_bytes), float(bandwidth_bps), float(rtt_s), float(loss))
     return network.exchange_time_s(1.0, commit_bytes, 0.0, bandwidth_bps, rtt_s, loss)
+
+
+@functools.lru_cache(maxsize=1024)
+def _commit_exchange_scalar(commit_bytes: float, bandwidth_bps: float, rtt_s: float, loss: float) -> float:
+    """:func:`commit_exchange_s` of scalars, memoised (what-if sensitivities repeat the same link)."""
+    return float(network.exchange_time_s(1.0, commit_bytes, 0.0, bandwidth_bps, rtt_s, loss))
+
+
+@functools.lru_cache(maxsize=256)
+def _tcp_rate_scalar(bandwidth_bps: float, rtt_s: float, loss: float) -> float:
+    return float(network.tcp_throughput_bps(bandwidth_bps, rtt_s, loss))
+
+
+def _tcp_rate_bps(bandwidth_bps, rtt_s, loss):
+    """:func:`vcperf.network.tcp_throughput_bps` (memoised for scalars)."""
+    if all(np.ndim(a) == 0 for a in (bandwidth_bps, rtt_s, loss)):
+        return _tcp_rate_scalar(float(bandwidth_bps), float(rtt_s), float(loss))
+    return network.tcp_throughput_bps(bandwidth_bps, rtt_s, loss)
 
 
 def replication_sync_wait_s(p: VcbenchParams, wal_bytes_per_op: float, replication_rtt_s=0.0,
@@ -219,7 +240,7 @@ def _station_demands(p: VcbenchParams, wal, vcha_enabled: bool, rtt_s, stats_lev
     zeros = np.zeros(shape)
     if vcha_enabled:
         sync = replication_sync_wait_s(p, wal.wal_bytes_per_op, rtt_s, bandwidth_bps, loss) + zeros
-        rate_bps = network.tcp_throughput_bps(bandwidth_bps, LAN_RTT_S + np.asarray(rtt_s, float), loss) + zeros
+        rate_bps = _tcp_rate_bps(bandwidth_bps, LAN_RTT_S + np.asarray(rtt_s, float), loss) + zeros
         rho_bg = np.minimum(8.0 * wal.background_wal_bytes_per_s / rate_bps, 1.0 - 1e-9)
         link = 8.0 * wal.wal_bytes_per_op / rate_bps / (1.0 - rho_bg)
         # statistics writes share the commit path: their connections are held longer by the same factor
@@ -342,3 +363,83 @@ def vcbench_curve(max_clients: int, vcha_enabled: bool = False, replication_rtt_
     m = v.integer("max_clients", max_clients, 1, 4096)
     v.check_range("replication_rtt_s", replication_rtt_s, 0.0, 1.0)
     return vcbench(np.arange(1, m + 1), vcha_enabled, float(replication_rtt_s), stats_level, **kw)
+
+
+#: The parameters :func:`vcbench` reads, as ``(sub-model, field)``: every other parameter of the
+#: study has no effect on it (its derivative is exactly zero).
+VCBENCH_PARAM_FIELDS = tuple(("vcbench", f) for f in VcbenchParams.__dataclass_fields__) + (
+    ("wal", "wal_bytes_per_op"), ("wal", "background_wal_bytes_per_s"))
+
+
+def throughput_sensitivities(clients: int, vcha_enabled: bool = False, replication_rtt_s: float = 0.0,
+                             stats_level: int = 1, *, vcpus: float, hosts: float, powered_on_vms: float,
+                             params=None, db_connections: float = DEFAULT_DB_CONNECTIONS,
+                             bandwidth_bps: float = DEFAULT_REPLICATION_BANDWIDTH_BPS, loss: float = 0.0,
+                             psc_mode: str = "external", rel_step: float = 1e-3):
+    """Throughput of one :func:`vcbench` scenario and its sensitivity to every parameter it reads.
+
+    The networks of the base parameters and of each parameter moved up and down by ``rel_step`` (of
+    its magnitude) are solved in **one** batched MVA (:func:`vcperf.queueing.mva`), so a what-if can
+    propagate the calibration's covariance (delta method) in a few milliseconds.
+
+    Parameters
+    ----------
+    clients : int
+        Concurrent VCbench clients, in [1, 4096].
+    vcha_enabled, replication_rtt_s, stats_level, vcpus, hosts, powered_on_vms, params, db_connections,
+    bandwidth_bps, loss, psc_mode
+        As :func:`vcbench` (scalars only).
+    rel_step : float
+        Relative central-difference step, in (0, 0.1].
+
+    Returns
+    -------
+    tuple
+        ``(throughput_per_s, names, grad)``: ``names`` the ``"sub-model.field"`` names of
+        :data:`VCBENCH_PARAM_FIELDS` and ``grad[i] = d throughput / d param_i x |param_i|`` (1/s per
+        relative change, the scale of :class:`vcperf.protocol.FitUncertainty`).
+    """
+    import dataclasses
+
+    n = v.integer("clients", clients, 1, 4096)
+    rtt = float(v.check_range("replication_rtt_s", replication_rtt_s, 0.0, 1.0))
+    bw = float(v.check_range("bandwidth_bps", bandwidth_bps, 1e6, 1e12))
+    loss_ = float(v.check_range("loss", loss, 0.0, 0.2))
+    h_rel = float(v.check_range("rel_step", rel_step, 0.0, 0.1, lo_open=True))
+    if not isinstance(vcha_enabled, bool | np.bool_):
+        raise ValueError(f"vcha_enabled must be True or False; got {vcha_enabled!r}")
+    v.choice("stats_level", stats_level, (1, 2, 3, 4))
+    v.choice("psc_mode", psc_mode, ("external", "embedded"))
+    c = float(v.check_range("vcpus", vcpus, 1.0, 256.0))
+    h = float(v.check_range("hosts", hosts, 0.0, 10000.0))
+    vms = float(v.check_range("powered_on_vms", powered_on_vms, 0.0, 200000.0))
+    pool_size = float(v.check_range("db_connections", db_connections, 2.0, 10000.0))
+    p, wal = study_params(params)
+    if c - p.background_cpu_cores_per_host * h < 1.0:
+        raise ValueError(f"vcpus must leave vpxd at least one core beyond the background work of {h:g} hosts; "
+                         f"got {c:g}")
+    variants = [(p, wal)]
+    scales = []
+    for sub, field in VCBENCH_PARAM_FIELDS:
+        x = getattr(p if sub == "vcbench" else wal, field)
+        step = h_rel * max(abs(x), 1e-12)
+        scales.append((step, max(abs(x), 1e-12)))
+        for sign in (1.0, -1.0):
+            if sub == "vcbench":
+                variants.append((dataclasses.replace(p, **{field: x + sign * step}), wal))
+            else:
+                variants.append((p, dataclasses.replace(wal, **{field: x + sign * step})))
+    demands, thinks = [], []
+    for pv, wv in variants:
+        psc_cpu = pv.psc_cpu_s_per_op if psc_mode == "embedded" else 0.0
+        if c - pv.background_cpu_cores_per_host * h < 1.0:  # a step across the limit: keep the base core count
+            pv = dataclasses.replace(pv, background_cpu_cores_per_host=p.background_cpu_cores_per_host)
+        d = _station_demands(pv, wv, bool(vcha_enabled), rtt, stats_level, c, h, vms, pool_size, bw, loss_,
+                             psc_cpu)[0]
+        demands.append(d)
+        thinks.append(pv.think_time_s)
+    sol = queueing.mva(np.stack(demands), n, np.array(thinks), _DELAY_MASK)
+    x = sol.throughput_per_s[..., n - 1]
+    grad = np.array([(x[1 + 2 * i] - x[2 + 2 * i]) / (2.0 * step) * scale
+                     for i, (step, scale) in enumerate(scales)])
+    return float(x[0]), tuple(f"{s}.{f}" for s, f in VCBENCH_PARAM_FIELDS), grad
