@@ -559,7 +559,8 @@ def test_whatif_interval_equals_with_interval(args, scn):
 
     kw = views.scenario(**scn)
     x3, r3, level = views._vcbench_intervals(args, tuple(sorted(kw.items())))
-    iv = protocol.with_interval(vcha.vcbench, *args, output="throughput_per_s", **kw)
+    iv = protocol.with_interval(vcha.vcbench, *args, output="throughput_per_s", data_table=views.THROUGHPUT_TABLE,
+                                **kw)
     np.testing.assert_allclose(x3, [float(iv.value), float(iv.low), float(iv.high)], rtol=1e-6)
     assert level == iv.interval
     s = vcha.vcbench(*args, params=vcha.calibrate(), **kw)

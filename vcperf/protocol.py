@@ -661,7 +661,6 @@ def with_interval(fn, *args, output: str | None = None, interval: float = INTERV
         if data_table not in tables:
             raise ValueError(f"data_table must be one of the tables of {module.STUDY} ({tables}); got {data_table!r}")
     params = _calibrated(module)
-    unc = _cached(module, "uncertainty", lambda: fit_uncertainty(module, params, fit_keys(module)))
 
     def run(p):
         out = fn(*args, params=p, **kwargs)
@@ -681,6 +680,35 @@ def with_interval(fn, *args, output: str | None = None, interval: float = INTERV
         dn = run(with_values(params, {name: x[i] - h[i]}))
         grads.append((up - dn) / (2 * h[i]) * max(abs(x[i]), 1e-12))
     g = np.stack(grads, axis=-1) if grads else np.zeros(value.shape + (0,))
+    return interval_from_gradient(module.STUDY, value, g, data_table=data_table, interval=interval)
+
+
+def uncertainty(study: str) -> FitUncertainty:
+    """The :class:`FitUncertainty` of ``study``'s default calibration (cached, as the ledger uses it)."""
+    module = study_module(study)
+    params = _calibrated(module)
+    return _cached(module, "uncertainty", lambda: fit_uncertainty(module, params, fit_keys(module)))
+
+
+def interval_from_gradient(study: str, value, gradient, *, data_table: str | None = None,
+                           interval: float = INTERVAL) -> Interval:
+    """The predictive interval of a model output from its parameter gradient (the delta method).
+
+    The last step of :func:`with_interval`, public for views that get the gradient more cheaply
+    (e.g. one batched solve): ``gradient[..., i]`` is the output's derivative with respect to the
+    ``i``-th parameter of :func:`param_names` *times that parameter's value* (a log-parameter
+    sensitivity). The variance is ``g C g`` (calibration covariance) plus the model-form misfit of
+    ``data_table`` (or of the study), bounds from Student-t quantiles; NaN where the paper's numbers
+    do not determine the output's parameter direction.
+    """
+    from vcperf import _validate as v
+
+    v.check_range("interval", interval, 0.0, 1.0, lo_open=True, hi_open=True)
+    unc = uncertainty(study)
+    value = np.asarray(value, dtype=float)
+    g = np.asarray(gradient, dtype=float)
+    if g.shape[-1:] != (unc.cov.shape[0],):
+        raise ValueError(f"gradient must end in an axis of {unc.cov.shape[0]} parameters; got shape {g.shape}")
     sd, dof = unc.misfit(data_table)
     with np.errstate(over="ignore", invalid="ignore"):
         var = np.einsum("...i,ij,...j->...", g, unc.cov, g) + (sd * value) ** 2

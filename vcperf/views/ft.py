@@ -774,18 +774,10 @@ def _whatif_panel() -> _WhatifPanel:
 
 
 @functools.lru_cache(maxsize=1)
-def _interval_log_sd() -> tuple:
-    """(sd of log checkpoint interval from the calibration's covariance, one run's relative noise).
-
-    The what-if readouts depend on the calibrated parameters only through the checkpoint interval, so
-    the delta method needs that one variance (computed once per process from the Gauss-Newton
-    covariance of the default calibration, :func:`vcperf.protocol.fit_uncertainty`) and, per update,
-    the readouts' elasticity to the interval (two extra model calls).
-    """
-    params = protocol.calibrated(ft.STUDY)
-    unc = protocol.fit_uncertainty(ft, params, protocol.fit_keys(ft))
-    i = protocol.param_names(params).index("checkpoint_interval_s")
-    return float(np.sqrt(max(unc.cov[i, i], 0.0))), float(unc.sigma)
+def _interval_param_index() -> tuple:
+    """``(i, n)``: the checkpoint interval's place among the study's ``n`` parameters."""
+    names = protocol.param_names(protocol.calibrated(ft.STUDY))
+    return names.index("checkpoint_interval_s"), len(names)
 
 
 def _whatif_values(e, link, rx, d):
@@ -806,32 +798,31 @@ def whatif_intervals(ft_link_bps: float = 10e9, checkpoint_interval_s: float | N
     """The what-if readout quantities with their predictive intervals: ``(value, low, high)`` arrays of 5.
 
     Order: FT logging bandwidth (bit/s), added latency per packet (s), and FT-on/off throughput of TCP_RR,
-    a CPU-bound job and the DVD Store closed loop. Delta method as :func:`vcperf.protocol.with_interval`:
-    with the calibrated checkpoint interval (``None``) its variance propagates through each readout's
-    elasticity; a checkpoint interval set by hand is an input without calibration uncertainty, so only
-    the noise of one measured run remains. Log-normal bounds (every readout is positive).
+    a CPU-bound job and the DVD Store closed loop. Delta method as :func:`vcperf.protocol.with_interval`
+    (:func:`vcperf.protocol.interval_from_gradient`): the readouts depend on the calibration only
+    through the checkpoint interval, so with the calibrated one (``None``) its covariance propagates
+    through each readout's sensitivity (two extra model calls); a checkpoint interval set by hand is an
+    input without calibration uncertainty, so only the study's model-form misfit remains.
     """
-    from statistics import NormalDist
-
     link = float(v.positive("ft_link_bps", ft_link_bps))
     rx = float(v.nonneg("receive_rate_bps", receive_rate_bps))
     d = float(v.nonneg("dirty_rate_bytes_per_s", dirty_rate_bytes_per_s))
     v.check_range("interval", interval, 0.0, 1.0, lo_open=True, hi_open=True)
-    sd_log_e, sigma = _interval_log_sd()
     calibrated = checkpoint_interval_s is None
     e = ft.calibrate().checkpoint_interval_s if calibrated else float(
         v.positive("checkpoint_interval_s", checkpoint_interval_s))
     vals, total, cyc = _whatif_values(e, link, rx, d)
-    var = np.full(vals.shape, sigma**2)
-    if calibrated:
+    i, n = _interval_param_index()
+    g = np.zeros(vals.shape + (n,))
+    if calibrated:  # d value / d log e, from two extra model calls
         h = 0.01
         up, _, _ = _whatif_values(e * np.exp(h), link, rx, d)
         dn, _, _ = _whatif_values(e * np.exp(-h), link, rx, d)
-        elasticity = (np.log(up) - np.log(dn)) / (2 * h)
-        var = var + (elasticity * sd_log_e) ** 2
-    z = NormalDist().inv_cdf(0.5 + interval / 2.0)
-    sd = np.sqrt(var)
-    return vals, vals * np.exp(-z * sd), vals * np.exp(z * sd), (e, total, cyc)
+        g[:, i] = (up - dn) / (2 * h)
+    iv = protocol.interval_from_gradient(ft.STUDY, vals, g, interval=interval)
+    high = np.asarray(iv.high, dtype=float).copy()
+    high[3:] = np.minimum(high[3:], 1.0)  # FT on/off throughput ratios: FT never speeds a VM up
+    return vals, iv.low, high, (e, total, cyc)
 
 
 def _share(x: float) -> str:

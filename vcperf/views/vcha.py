@@ -437,60 +437,51 @@ def _band(iv, scale: float = 1.0, fmt: str = ",.0f") -> str:
     return f"{lo * scale:{fmt}}–{hi * scale:{fmt}}, {iv.interval:.0%}"
 
 
+#: The data table whose model-form misfit the what-if throughput band carries (the ledger's
+#: throughput rows).
+THROUGHPUT_TABLE = "vcha2016/table05_throughput"
+
+
 @functools.lru_cache(maxsize=1)
-def _vcbench_uncertainty() -> tuple:
-    """The calibration's covariance restricted to the parameters :func:`vcperf.vcha.vcbench` reads:
-    ``(names, cov, sigma, basis)`` (``basis``: the fit Jacobian's row space on those parameters; the
-    others have zero derivative; ``basis`` spans all parameters). The same :class:`vcperf.protocol.FitUncertainty` that
-    :func:`vcperf.protocol.with_interval` uses (disk-cached by source digest): ``(idx, n_params,
-    cov, sigma, basis, tol, interval)``."""
+def _vcbench_param_index() -> tuple:
+    """``(idx, n_params)``: where the parameters :func:`vcperf.vcha.vcbench` reads sit among the
+    study's parameters (:func:`vcperf.protocol.param_names`); the others have zero derivative."""
     import importlib
 
     from vcperf import protocol
 
     vb = importlib.import_module("vcperf.vcha.vcbench")
-    module = protocol.study_module(vcha.STUDY)
-    params = protocol.calibrated(vcha.STUDY)
-    # TODO(shared): protocol has no public accessor of the cached FitUncertainty; this is the call
-    # with_interval makes (same cache key, same object).
-    unc = protocol._cached(module, "uncertainty",
-                           lambda: protocol.fit_uncertainty(module, params, protocol.fit_keys(module)))
-    names = protocol.param_names(params)
-    idx = [names.index(f"{s}.{f}") for s, f in vb.VCBENCH_PARAM_FIELDS]
-    basis = protocol._row_space(unc.jac)
-    return idx, len(names), unc.cov[np.ix_(idx, idx)], unc.sigma, basis, protocol.ESTIMABLE_TOL, protocol.INTERVAL
+    names = protocol.param_names(protocol.calibrated(vcha.STUDY))
+    return [names.index(f"{s}.{f}") for s, f in vb.VCBENCH_PARAM_FIELDS], len(names)
 
 
 @functools.lru_cache(maxsize=256)
 def _vcbench_intervals(args: tuple, scn: tuple) -> tuple:
     """90 % intervals ``(value, low, high)`` of throughput (1/s) and latency (s) of a what-if.
 
-    The delta method of :func:`vcperf.protocol.with_interval` (calibration covariance + one run's
-    noise, log-normal bounds), with the throughput's parameter sensitivities from one batched MVA
+    :func:`vcperf.protocol.interval_from_gradient` (the last step of
+    :func:`vcperf.protocol.with_interval`: calibration covariance + the throughput table's model-form
+    misfit, Student-t bounds), with the throughput's parameter sensitivities from one batched MVA
     (:func:`vcperf.vcha.vcbench.throughput_sensitivities`, ~10 ms) instead of two solves per study
-    parameter; identical to ``with_interval`` to rounding (tests/test_vcha.py checks it). The latency's
-    follows by Little's law at the scenario's population (``R = N / X - Z``), so the two stay
-    consistent. Cached: a redraw with unchanged inputs costs nothing."""
+    parameter; identical to ``with_interval(..., data_table=THROUGHPUT_TABLE)`` to rounding
+    (tests/test_vcha.py checks it). The latency's follows by Little's law at the scenario's population
+    (``R = N / X - Z``), so the two stay consistent. Cached: a redraw with unchanged inputs costs nothing."""
     import importlib
-    from statistics import NormalDist
+
+    from vcperf import protocol
 
     vb = importlib.import_module("vcperf.vcha.vcbench")
-    idx, n_params, cov, sigma, basis, tol, interval = _vcbench_uncertainty()
+    idx, n_params = _vcbench_param_index()
     x, _, g = vb.throughput_sensitivities(*args, params=vcha.calibrate(), **dict(scn))
-    lo = hi = np.nan
-    scale = float(np.abs(g).max(initial=0.0))
     gn = np.zeros(n_params)
-    gn[idx] = g / scale if scale > 0 else g
-    resid = gn - basis @ (basis.T @ gn)  # protocol.estimable on the full parameter vector
-    if scale == 0.0 or np.linalg.norm(resid) <= tol * np.linalg.norm(gn):
-        sd = float(np.sqrt(max(float(g @ cov @ g) + (sigma * x) ** 2, 0.0)))
-        z = NormalDist().inv_cdf(0.5 + interval / 2.0)
-        lo, hi = x * np.exp(-z * sd / x), x * np.exp(z * sd / x)
+    gn[idx] = g
+    iv = protocol.interval_from_gradient(vcha.STUDY, x, gn, data_table=THROUGHPUT_TABLE)
+    lo, hi = float(iv.low), float(iv.high)
     z_think = vcha.calibrate().vcbench.think_time_s
     n = args[0]
     r = (n / x - z_think, n / hi - z_think if np.isfinite(hi) else np.nan,
          n / lo - z_think if np.isfinite(lo) else np.nan)
-    return (x, lo, hi), r, interval
+    return (x, lo, hi), r, iv.interval
 
 
 def _seconds(t: float) -> str:
