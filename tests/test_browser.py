@@ -550,6 +550,11 @@ def _drive_every_control(page, box, name: str, step) -> None:
             before, moved = after, True
             break
         assert moved, f"{name}: moving {kind} {caption!r} changed neither the readout nor the picture"
+        if kind == "checkbox":  # tick it back, as a person would, so the controls after it are live again
+            box.locator(f":scope > [data-vccontrol='{i}'] input[type=checkbox]").click()
+            page.wait_for_function(_CHANGED_JS, arg=[box.element_handle(), before], timeout=UPDATE_TIMEOUT_MS)
+            before = _settle_generic(box)
+            step(f"{name}: {caption!r} toggled back: {before['text'][:100]}")
     box.screenshot(path=str(SCREENSHOTS / f"{name}_after.png"))
     assert before["src"] != first_src, f"{name}: the picture never changed"
     assert not box.evaluate(_ERRORS_JS), f"{name}: error output"

@@ -425,6 +425,12 @@ def test_whatif_panels_react_to_controls():
     assert readout.value != before and "0.1 Gbps" in readout.value
     panel.children[6].value = "small"
     assert "small (4 vCPUs" in readout.value
+    link = [panel.children[i] for i in (1, 4, 5)]  # added RTT, link Gbps, loss %
+    assert not any(c.disabled for c in link)
+    panel.children[3].value = False  # VCHA off: the replication link no longer matters, and says so
+    assert all(c.disabled for c in link)
+    panel.children[3].value = True
+    assert not any(c.disabled for c in link)
     panel = views.lifecycle_whatif()
     panel.children[3].value = "embedded"
     assert "embedded PSC" in panel.children[4].value

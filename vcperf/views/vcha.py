@@ -602,6 +602,13 @@ def vcbench_whatif(clients: int = 256, replication_rtt_ms: float = 5.0, stats_le
     app = w.Dropdown(options=list(APPLIANCES), value=appliance, description="appliance")
     psc = w.Dropdown(options=["external", "embedded"], value=psc_mode, description="PSC")
     style_sliders(n, rtt, lvl, bw, loss)
+
+    def link_live(*_):  # the replication link only matters with VCHA on: say so by greying it out
+        for c in (rtt, bw, loss):
+            c.disabled = not on.value
+
+    on.observe(link_live, names="value")
+    link_live()
     return whatif_panel([n, rtt, lvl, on, bw, loss, app, psc], vcbench_whatif_update)
 
 
