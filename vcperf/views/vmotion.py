@@ -503,9 +503,14 @@ def migration_whatif_update(memory_gib: float = 64.0, vcpus: int = 12, dirty_rat
         need_txt = f"every link from 0.1 Gb/s keeps the stall under {target}"
     else:
         need_txt = f"a stall under {target} needs {_num(need)} Gb/s in all"
+    from vcperf import network
+
+    rtt_txt = (f"RTT {rtt_ms:.3g} ms, the TCP window caps a stream at "
+               f"{_num(network.DEFAULT_RWND_BYTES / (rtt_ms / 1e3) / 1e9)} GB/s" if rtt_ms > 0 else "RTT 0 ms")
     readout = (
         f"{RELEASE_LABEL[release]}: {memory_gib:.4g} GiB, {vcpus} vCPUs, {link_count} x {link_speed_gbps:g} Gbps "
-        f"({link_count * streams_per_vmknic} streams, {_num(float(pc.transfer_rate_bytes_per_s) / 1e9)} GB/s): "
+        f"({link_count * streams_per_vmknic} streams, {rtt_txt}; {_num(float(pc.transfer_rate_bytes_per_s) / 1e9)} "
+        f"GB/s): "
         f"migration {fmt_interval(ro['migration_time_s'])} (trace {fmt_duration(float(m.trace_time_s))}, "
         f"pre-copy {fmt_duration(float(m.precopy_time_s))} in {int(pc.rounds)} rounds), "
         f"downtime {fmt_interval(ro['switchover_time_s'])}, {conv}{sdps}; "
