@@ -102,6 +102,13 @@ class Target:
         from.
     note : str
         Anything a reader of the ledger must know (how the model computes it, why it is derived).
+    difference : bool
+        The paper value is a change between two measured runs, as a fraction of the reference run
+        ("-2.1 %", "a 65 % drop", "50 % shorter"): a signed number near 0 whose run-to-run noise is
+        that of two measurements, ``sqrt(2) x`` :func:`noise_floor` of the reference, not a share of
+        the (small) value itself (:meth:`FitUncertainty.band`). Set with :func:`mark_differences`.
+        Every other target is a non-negative quantity (a time, a rate, a count, a ratio): its band
+        never goes below 0.
     """
 
     key: str
@@ -112,6 +119,7 @@ class Target:
     group: str | None = None
     depends_on: tuple = ()
     note: str = ""
+    difference: bool = False
 
     def __post_init__(self):
         if self.role not in ROLES:
@@ -149,6 +157,25 @@ def study_module(study: str):
     if study not in STUDY_MODULES:
         raise ValueError(f"study must be one of {list(STUDY_MODULES)}; got {study!r}")
     return importlib.import_module(STUDY_MODULES[study])
+
+
+@functools.lru_cache(maxsize=16)
+def mark_differences(targets: tuple, quantities: tuple) -> tuple:
+    """``targets`` with :attr:`Target.difference` set on those whose ``quantity`` is one of ``quantities``.
+
+    A study's ``targets()`` names its quantities that are changes between two measured runs here
+    (``protocol.mark_differences(TARGETS, ("throughput_change",))``). Cached (targets are immutable).
+
+    Raises
+    ------
+    ValueError
+        If a quantity of ``quantities`` names no target (a typo would silently mark nothing).
+    """
+    targets, quantities = tuple(targets), tuple(quantities)
+    unknown = sorted(set(quantities) - {t.quantity for t in targets})
+    if unknown:
+        raise ValueError(f"quantities must name quantities of the targets; got {unknown}")
+    return tuple(dataclasses.replace(t, difference=True) if t.quantity in quantities else t for t in targets)
 
 
 def target_map(module) -> dict:
@@ -517,36 +544,57 @@ class FitUncertainty:
             return self.table_sd[table], self.table_dof[table]
         return self.sigma, self.prior_dof
 
+    def misfit_variance(self, model: float, paper_scale: float, table: str | None = None,
+                        difference: bool = False) -> float:
+        """Variance of one measurement's misfit of a model value, in the value's units.
+
+        The table's relative misfit sd (:meth:`misfit`) times the value for a positive value (its band
+        is log-normal), times ``paper_scale`` otherwise (as the residuals of signed numbers are). A
+        ``difference`` (:attr:`Target.difference`: a change between two measured runs, as a fraction
+        of the reference run) is a difference of two measurements, each with the run-to-run noise
+        :func:`noise_floor` relative to the reference: never less than ``2 x noise_floor()^2``, however
+        close to 0 the change is (the paper's "within the error margin" differences of 1-2 %).
+        """
+        sd, _ = self.misfit(table)
+        if difference:
+            return max((sd * paper_scale) ** 2, 2.0 * noise_floor() ** 2)
+        return (sd * (model if model > 0 else paper_scale)) ** 2
+
     def band(self, model: float, grad: np.ndarray, paper_scale: float, interval: float = INTERVAL,
-             table: str | None = None):
+             table: str | None = None, difference: bool = False, nonnegative: bool = False):
         """``(low, high)`` predictive interval of a model value with gradient ``grad``.
 
         Parameter uncertainty (``grad @ cov @ grad``, on the scale ``paper_scale``) plus one
-        measurement's misfit for a quantity of ``table`` (:meth:`misfit`), Student-t quantile of
-        central probability ``interval``: log-normal for a positive value (misfit relative to the
+        measurement's misfit for a quantity of ``table`` (:meth:`misfit_variance`), Student-t quantile
+        of central probability ``interval``: log-normal for a positive value (misfit relative to the
         value; a time or a rate never gets a negative bound), normal otherwise (misfit relative to
         ``paper_scale``, as the residuals of signed numbers are, so a model value of 0 does not get a
-        band of width 0).
+        band of width 0). A ``difference`` (a change between two runs, which may have either sign) is
+        always normal, its misfit at least the noise of two measurements. ``nonnegative`` (a count, a
+        time: every target that is not a difference) clips a normal band's lower end at 0.
         """
         if not estimable(self.jac, grad):
             return math.nan, math.nan
-        sd, dof = self.misfit(table)
+        _, dof = self.misfit(table)
         with np.errstate(over="ignore", invalid="ignore"):
-            var = float(grad @ self.cov @ grad) * paper_scale**2 + (sd * (model if model > 0 else paper_scale)) ** 2
+            var = float(grad @ self.cov @ grad) * paper_scale**2 + self.misfit_variance(model, paper_scale, table,
+                                                                                         difference)
         if not math.isfinite(var):  # a direction the fit barely determines, or no misfit estimate
             return math.nan, math.nan
-        low, high = _bounds(np.asarray(model, dtype=float), np.sqrt(max(var, 0.0)), interval, dof)
-        return float(low), float(high)
+        low, high = _bounds(np.asarray(model, dtype=float), np.sqrt(max(var, 0.0)), interval, dof,
+                            log_normal=not difference)
+        low = max(float(low), 0.0) if nonnegative and math.isfinite(low) else float(low)
+        return low, float(high)
 
 
-def _bounds(value: np.ndarray, sd: np.ndarray, interval: float, dof=math.inf):
+def _bounds(value: np.ndarray, sd: np.ndarray, interval: float, dof=math.inf, log_normal: bool = True):
     """Central ``interval`` of a value with standard deviation ``sd`` and a Student-t quantile of
-    ``dof`` degrees of freedom: log-normal where value > 0 (``value * exp(+-q sd / value)``), normal
-    elsewhere."""
+    ``dof`` degrees of freedom: log-normal where value > 0 (``value * exp(+-q sd / value)``) unless
+    ``log_normal`` is False, normal elsewhere."""
     q = _quantile(interval, dof)
     value = np.asarray(value, dtype=float)
     sd = np.asarray(sd, dtype=float)
-    pos = value > 0
+    pos = (value > 0) & log_normal
     rel = np.divide(sd, value, out=np.zeros(np.broadcast(sd, value).shape), where=pos)
     with np.errstate(over="ignore", invalid="ignore"):
         low = np.where(pos, value * np.exp(-q * rel), value - q * sd)
@@ -833,7 +881,8 @@ def _loo(module):
             paper = tmap[k].paper_value()
             ok = params is not None and estimable(unc.jac, grads[i]) and estimable(unc.jac, probe[i])
             model = float(preds[k]) if ok else math.nan
-            low, high = unc.band(model, grads[i], abs(paper), table=tmap[k].table) if ok else (math.nan, math.nan)
+            low, high = unc.band(model, grads[i], abs(paper), table=tmap[k].table, difference=tmap[k].difference,
+                                 nonnegative=not tmap[k].difference) if ok else (math.nan, math.nan)
             note = "" if ok else (f"not estimable: {error}" if error else
                                   "not estimable: the other fit targets do not determine it")
             if ok and unc.dof <= 0:
@@ -898,7 +947,8 @@ def _fidelity_rows(module) -> list:
         base = dict(study=module.STUDY, key=k, source=t.table, locator=r["locator"] or _locator(t.table),
                     quantity=t.quantity, conditions=t.conditions_text, unit=si_unit, display_unit=r["unit"],
                     relation=r["relation"] or "=", paper_value=t.paper_value())
-        low, high = unc.band(float(model[k]), grads[i], abs(base["paper_value"]), table=t.table)
+        low, high = unc.band(float(model[k]), grads[i], abs(base["paper_value"]), table=t.table,
+                             difference=t.difference, nonnegative=not t.difference)
         rows.append(FidelityRow(**base, model_value=float(model[k]), model_low=low, model_high=high,
                                 kind=_KIND_OF_ROLE[t.role], note=t.note))
         if t.role == "fit":
@@ -962,13 +1012,14 @@ def width_drivers(module):
         m = float(model[k])
         scale = abs(t.paper_value())
         g = grads[i]
-        low, high = unc.band(m, g, scale, table=t.table)
+        low, high = unc.band(m, g, scale, table=t.table, difference=t.difference, nonnegative=not t.difference)
         if not (math.isfinite(low) and math.isfinite(high)) or m == 0:
             continue
         per = g * (unc.cov @ g) * scale**2
-        level = m if m > 0 else scale  # as FitUncertainty.band
-        misfit = (unc.misfit(t.table)[0] * level) ** 2
-        noise = min((noise_floor() * level) ** 2, misfit)
+        misfit = unc.misfit_variance(m, scale, t.table, t.difference)  # as FitUncertainty.band
+        # one measurement's run-to-run noise (two for a difference, relative to its reference run)
+        noise = min(2.0 * noise_floor() ** 2 if t.difference else (noise_floor() * (m if m > 0 else scale)) ** 2,
+                    misfit)
         total = float(per.sum()) + misfit
         rec = {"key": k, "role": t.role, "width_relative": (high - low) / abs(m), "noise": noise / total,
                "model_form": (misfit - noise) / total}

@@ -277,3 +277,23 @@ def fmt_bytes(n: float) -> str:
         if abs(b) >= scale:
             return f"{fmt_num(b / scale)} {unit}"
     return f"{fmt_num(b)} B"
+
+
+def fmt_band(value: float, low: float, high: float, fmt=None, interval: float = 0.9) -> str:
+    """A model value with its predictive interval: ``"56.2 s (51.6–61.2 s, 90 %)"``.
+
+    ``fmt`` (default :func:`fmt_duration`) formats each number with its unit; the unit is written once
+    when both bounds are a plain "number unit" in the same unit. Without an interval (NaN bounds: the
+    paper's numbers do not determine the output) the text says so instead of showing a band.
+    """
+    import math
+
+    fmt = fmt_duration if fmt is None else fmt
+    v_s = fmt(value)
+    if not (math.isfinite(float(low)) and math.isfinite(float(high))):
+        return f"{v_s} (no interval: not estimable)"
+    lo_s, hi_s = fmt(low), fmt(high)
+    lo_parts, hi_parts = lo_s.split(" "), hi_s.split(" ")
+    if len(lo_parts) == 2 and len(hi_parts) == 2 and lo_parts[1] == hi_parts[1]:
+        lo_s = lo_parts[0]
+    return f"{v_s} ({lo_s}–{hi_s}, {100 * interval:.0f} %)"

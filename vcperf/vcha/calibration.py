@@ -542,7 +542,8 @@ def _build() -> tuple:
 
 def targets() -> tuple:
     """Every paper number the VCHA models speak to, as :class:`vcperf.protocol.Target` rows."""
-    return _build()
+    return protocol.mark_differences(_build(), ("throughput_change", "avg_operation_latency_change",
+                                                  "vpxd_ready_time_change"))
 
 
 @functools.cache

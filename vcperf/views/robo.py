@@ -6,14 +6,16 @@ widget calls on every change and that ``make bench`` times headless.
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 
 import numpy as np
 
-from vcperf import network, plotting, robo
+from vcperf import network, plotting, protocol, robo
 from vcperf.plotting import PAPER_STYLE, use_style
 from vcperf.widgets import (
     fast_redraw,
+    fmt_band,
     fmt_bps,
     fmt_bytes,
     fmt_duration,
@@ -38,6 +40,43 @@ def _start_link(bandwidth_bps, rtt_s, loss):
     return (start.bandwidth_bps if bandwidth_bps is None else bandwidth_bps,
             start.rtt_s if rtt_s is None else rtt_s,
             start.loss if loss is None else loss)
+
+
+#: Relative step of the forward differences behind the readouts' intervals (each parameter times 1 + step).
+INTERVAL_STEP = 1e-6
+#: Data tables whose model-form misfit the readouts' bands carry: operation latencies (Figure 10, the
+#: fitted VCbench latencies) for every operation time; the study's pooled misfit (``None``) for a plain
+#: TCP transfer of a payload the user sets, which no fitted table measures.
+LATENCY_TABLE = f"{robo.STUDY}/figure10_vcbench_latency"
+#: ... and for a statistics upload's time, the table of the statistics size and its "about 1 minute" on DSL.
+UPLOAD_TABLE = f"{robo.STUDY}/figure06_stats_data_size"
+
+
+@functools.lru_cache(maxsize=1)
+def _param_index() -> dict:
+    """Parameter name -> its place among the study's parameters (:func:`vcperf.protocol.param_names`)."""
+    return {n: i for i, n in enumerate(protocol.param_names(robo.calibrate()))}
+
+
+def _interval(value, sensitivities: dict, data_table=LATENCY_TABLE):
+    """``(value, low, high)`` of a readout quantity from its log-parameter sensitivities.
+
+    ``sensitivities`` maps a parameter name to ``d value / d ln parameter`` (parameters it does not read
+    have none): :func:`vcperf.protocol.interval_from_gradient`, the last step of
+    :func:`vcperf.protocol.with_interval` (calibration covariance + one measurement's misfit of
+    ``data_table``, Student-t bounds). Deterministic.
+    """
+    idx = _param_index()
+    g = np.zeros(len(idx))
+    for name, d in sensitivities.items():
+        g[idx[name]] = d
+    iv = protocol.interval_from_gradient(robo.STUDY, float(value), g, data_table=data_table)
+    return float(value), float(iv.low), float(iv.high)
+
+
+def _band(v3) -> str:
+    """"x s (lo–hi s, 90 %)" of a ``(value, low, high)`` time."""
+    return fmt_band(*v3, interval=protocol.INTERVAL)
 
 
 def _lean_axes(fig, nbins: int = 4) -> None:
@@ -76,7 +115,9 @@ def network_whatif_update(bandwidth_bps: float | None = None, rtt_s: float | Non
     """Model + redraw for the ROBO network what-if: returns ``(readout, png_bytes)``.
 
     The figure shows every Table 1 network and the what-if link (thick), the readout the transfer
-    time and TCP throughput of ``payload_bytes`` over the what-if link. Unset link settings are
+    time (with its 90 % interval: no calibrated parameter enters a TCP transfer, so the band is the
+    study's misfit of one measurement) and TCP throughput of ``payload_bytes`` over the what-if link.
+    Unset link settings are
     those of :data:`START_PRESET` (the panel's starting values); the Table 1 curves, which do not
     depend on the inputs, are computed once.
     """
@@ -86,9 +127,12 @@ def network_whatif_update(bandwidth_bps: float | None = None, rtt_s: float | Non
     rate = link.tcp_throughput_bps()
     panel = _network_panel()
     panel.draw(link.message_time_s(PAYLOAD_GRID_BYTES, "up"), payload_bytes, t)
+    # A TCP transfer of a given payload reads no calibrated parameter: its band is one measurement's
+    # misfit of the study's models (model-form error + run-to-run noise, the study's pooled estimate).
     readout = (
         f"{fmt_bytes(payload_bytes)} over {fmt_bps(bandwidth_bps)}, RTT {fmt_num(rtt_s * 1e3)} ms, "
-        f"loss {fmt_num(loss * 100)} %: {fmt_duration(t)} (TCP throughput {fmt_bps(rate)})"
+        f"loss {fmt_num(loss * 100)} %: {_band(_interval(t, {}, data_table=None))} "
+        f"(TCP throughput {fmt_bps(rate)})"
     )
     return readout, panel.png()
 
@@ -479,19 +523,20 @@ def capacity_update(bandwidth_bps=None, rtt_s=None, loss=None, n_hosts=10, level
     Defaults are the panel's starting values: the :data:`START_PRESET` link, 10 hosts, Level-1,
     the testbed's powered-on VMs per host (:func:`vcperf.robo.testbed_powered_on_vms`), ``clone_vm``
     and a 10 s target. ``powered_on_vms_sd`` is accepted for compatibility (processor sharing is
-    insensitive to it).
+    insensitive to it). The operation's latency during the burst and one upload's time carry their
+    90 % intervals (:func:`plan_intervals`).
     """
     bandwidth_bps, rtt_s, loss = _start_link(bandwidth_bps, rtt_s, loss)
     powered_on_vms = _testbed_vms() if powered_on_vms is None else powered_on_vms
     link = network.Link(bandwidth_bps, rtt_s, loss, name=name)
     load = robo.statistics_link_load(n_hosts, link, level, powered_on_vms, powered_on_vms_sd)
-    # one vectorised model call: the figure's host axis and the chosen hosts (last)
+    # one vectorised model call: the figure's host axis and the chosen hosts (last), with the parameters
+    # stacked for the readout's intervals (:func:`plan_intervals`)
     grid = np.append(_PLANNER_HOSTS, float(n_hosts))
-    both = robo.plan(link, grid, level, operation, powered_on_vms)
+    both, lat_iv, delay_iv = plan_intervals(link, grid, level, operation, powered_on_vms)
     lat = np.broadcast_to(both.operation_latency_s, grid.shape)  # folder operations: no host call, a scalar
     idle = np.broadcast_to(both.operation_latency_idle_s, grid.shape)
     k = np.broadcast_to(both.concurrent_uploads, grid.shape)[-1]
-    stats_delay = np.broadcast_to(both.statistics_delay_s, grid.shape)[-1]
     rho = float(load.busy_fraction)
     verdict = "SATURATED (busy >= 100 %)" if rho >= 1 else ("heavily loaded" if rho > 0.5 else "fits")
     readout = (
@@ -499,7 +544,7 @@ def capacity_update(bandwidth_bps=None, rtt_s=None, loss=None, n_hosts=10, level
         f"{fmt_num(rtt_s * 1e3)} ms: upload {fmt_bytes(float(load.payload_bytes))}; statistics load "
         f"{fmt_num(100 * rho)} % -> {verdict}; delay added to a 4 KB message "
         f"{fmt_duration(float(load.added_delay_s))} (PS); {int(float(k))} uploads in a burst, each "
-        f"{fmt_duration(float(stats_delay))}; {operation} during the burst {fmt_duration(float(lat[-1]))} "
+        f"{_band(delay_iv)}; {operation} during the burst {_band(lat_iv)} "
         f"(no burst {fmt_duration(float(idle[-1]))}); "
         + _required_text(target_s, link, n_hosts, level, powered_on_vms, operation)
     )
@@ -508,6 +553,55 @@ def capacity_update(bandwidth_bps=None, rtt_s=None, loss=None, n_hosts=10, level
     panel.draw(_PLANNER_HOSTS, curves, lat[:-1], idle[:-1], n_hosts, load, float(lat[-1]), target_s,
                f"{link.name}: Level-{level}, {fmt_num(powered_on_vms)} VMs/host, {operation} (processor sharing)")
     return readout, panel.png()
+
+
+def plan_intervals(link, hosts, level=1, operation="clone_vm", powered_on_vms=None):
+    """:func:`vcperf.robo.plan` over ``hosts`` and the 90 % intervals of the last host count's operation
+    latency during the burst (misfit of :data:`LATENCY_TABLE`) and statistics upload time (of
+    :data:`UPLOAD_TABLE`): ``(BranchLoad, (value, low, high), (value, low, high))``.
+
+    The delta method of :func:`vcperf.protocol.with_interval` without its two model calls per parameter:
+    the branch model (:func:`vcperf.robo.branch.branch_load`) broadcasts its parameters, so one call
+    evaluates the calibration and each parameter it reads times ``1 + INTERVAL_STEP`` stacked on a new
+    leading axis (forward differences, ~1.5 ms over the plain call). The VM-state size is a scalar
+    argument proportional to ``hostsync.bytes_per_change``; its part of that parameter's sensitivity
+    is one more call at the last host count. The ``addhost`` parameters are not read (zero sensitivity).
+    Agrees with ``with_interval(robo.plan, ..., output="operation_latency_s",
+    data_table=LATENCY_TABLE)`` to the finite differences' rounding (tests/test_intervals.py).
+    """
+    from vcperf.robo import branch
+
+    tb, p = robo.testbed(), robo.calibrate()
+    link = robo._as_link(link)
+    vms = tb.powered_on_vms_per_host if powered_on_vms is None else powered_on_vms
+    hosts = np.atleast_1d(np.asarray(hosts, dtype=float))
+    up = 1.0 + INTERVAL_STEP
+    bpc, bps = p.hostsync.bytes_per_change, p.stats.bytes_per_sample
+    d, k = p.ops.vcenter_demand_per_step_s, p.ops.round_trips_per_call
+    rows = ("hostsync.bytes_per_change", "stats.bytes_per_sample", "ops.vcenter_demand_per_step_s",
+            "ops.round_trips_per_call")
+    eye = np.vstack([np.zeros(len(rows)), np.eye(len(rows)) * INTERVAL_STEP])[:, :, None] + 1.0  # (1 + n, n, 1)
+    common = {"schedule": tb.schedule, "counters": tb.counters, "change_period_s": tb.change_period_s,
+              "stages": tb.calls(robo._operation(operation))}
+    vm_state = robo.calibration.vm_state_bytes(p)
+    stacked = branch.branch_load(
+        link, hosts, level, vms, hostsync=robo.HostSyncParams(bpc * eye[:, 0]), stats=robo.StatsParams(bps * eye[:, 1]),
+        ops=robo.OpsParams(d * eye[:, 2], k * eye[:, 3]), vm_state_bytes_=vm_state, **common)
+    state = branch.branch_load(link, hosts[-1:], level, vms, hostsync=p.hostsync, stats=p.stats, ops=p.ops,
+                               vm_state_bytes_=vm_state * up, **common)
+    shape = (len(rows) + 1, len(hosts))
+    fields = {}
+    for f in dataclasses.fields(stacked):
+        fields[f.name] = np.broadcast_to(getattr(stacked, f.name), shape)[0]
+    base = branch.BranchLoad(**fields)
+    out = []
+    for name, table in (("operation_latency_s", LATENCY_TABLE), ("statistics_delay_s", UPLOAD_TABLE)):
+        arr = np.broadcast_to(getattr(stacked, name), shape)[:, -1]
+        sens = dict(zip(rows, (arr[1:] - arr[0]) / INTERVAL_STEP, strict=True))
+        extra = float(np.broadcast_to(getattr(state, name), (1,))[0]) - arr[0]
+        sens["hostsync.bytes_per_change"] += extra / INTERVAL_STEP
+        out.append(_interval(arr[0], sens, data_table=table))
+    return base, out[0], out[1]
 
 
 #: Host axis of the planner figure (1 .. 500, log spaced, whole hosts).
@@ -882,6 +976,19 @@ def add_host_figure(stated=None, loo=None):
     return fig
 
 
+def _split(link: network.Link, clients: int, operation: str, ops, vm_state_bytes_: float):
+    """``(vCenter time, network time, VcbenchResult)`` of ``operation`` under explicit parameters."""
+    from vcperf.robo import operations
+
+    tb = robo.testbed()
+    res = operations.vcbench(link, ops, tb.mix, clients, tb.vcenter_vcpus, vm_state_bytes_=vm_state_bytes_)
+    stages = robo.operation_calls(operation)
+    t_net = float(operations.operation_network_time_s(stages, link, ops.round_trips_per_call, vm_state_bytes_))
+    steps = operations.vcenter_steps(stages)
+    total = res.per_operation_latency_s.get(operation, res.per_operation_latency_s["create_folder"] * steps + t_net)
+    return total - t_net, t_net, res
+
+
 @functools.lru_cache(maxsize=256)
 def _operation_split(link: network.Link, clients: int, operation: str):
     """``(vCenter time, network time, VcbenchResult)`` of ``operation`` on ``link`` with ``clients``.
@@ -891,11 +998,46 @@ def _operation_split(link: network.Link, clients: int, operation: str):
     is not in the VCbench mix: its vCenter time is the folder operations' (one step, no network time)
     times its own steps (:func:`vcperf.robo.operations.vcenter_steps`).
     """
-    res = robo.vcbench(link, clients)
-    t_net = float(robo.operation_network_time_s(operation, link))
-    steps = robo.operations.vcenter_steps(robo.operation_calls(operation))
-    total = res.per_operation_latency_s.get(operation, res.per_operation_latency_s["create_folder"] * steps + t_net)
-    return total - t_net, t_net, res
+    return _split(link, clients, operation, robo.calibrate().ops, robo.vm_state_bytes())
+
+
+@functools.lru_cache(maxsize=256)
+def operation_intervals(link: network.Link, clients: int, operation: str):
+    """90 % intervals ``(value, low, high)`` of ``operation``'s latency and of the mean VCbench latency on
+    ``link`` with ``clients`` (misfit of :data:`LATENCY_TABLE`, the fitted Figure 10 latencies).
+
+    The delta method of :func:`vcperf.protocol.with_interval` on the three parameters VCbench reads
+    (``ops.vcenter_demand_per_step_s``, ``ops.round_trips_per_call`` and, through the VM-state size,
+    ``hostsync.bytes_per_change``), one forward difference each (three VCbench solves, ~4 ms; the other
+    parameters have zero sensitivity), then :func:`vcperf.protocol.interval_from_gradient`. Cached like
+    :func:`_operation_split`.
+    """
+    from vcperf.robo import operations
+
+    tb, p = robo.testbed(), robo.calibrate()
+    vs = robo.vm_state_bytes()
+    up = 1.0 + INTERVAL_STEP
+    vc_t, net_t, res = _operation_split(link, clients, operation)
+    base = np.array([vc_t + net_t, res.mean_latency_s])
+    k = p.ops.round_trips_per_call
+    variants = {  # parameter -> (OpsParams, VM-state size) with that parameter times 1 + INTERVAL_STEP
+        "ops.vcenter_demand_per_step_s": (dataclasses.replace(
+            p.ops, vcenter_demand_per_step_s=p.ops.vcenter_demand_per_step_s * up), vs),
+        "ops.round_trips_per_call": (dataclasses.replace(p.ops, round_trips_per_call=k * up), vs),
+        "hostsync.bytes_per_change": (p.ops, vs * up),  # the VM state is proportional to it
+    }
+    # The operation's own network time under the three variants: one broadcast call.
+    stages = robo.operation_calls(operation)
+    t_net = np.broadcast_to(operations.operation_network_time_s(
+        stages, link, np.array([ops.round_trips_per_call for ops, _ in variants.values()]),
+        np.array([state for _, state in variants.values()])), (len(variants),))
+    steps = operations.vcenter_steps(stages)
+    sens = {}
+    for i, (name, (ops, state)) in enumerate(variants.items()):
+        r = operations.vcbench(link, ops, tb.mix, clients, tb.vcenter_vcpus, vm_state_bytes_=state)
+        total = r.per_operation_latency_s.get(operation, r.per_operation_latency_s["create_folder"] * steps + t_net[i])
+        sens[name] = (np.array([total, r.mean_latency_s]) - base) / INTERVAL_STEP
+    return tuple(_interval(base[i], {n: g[i] for n, g in sens.items()}) for i in range(2))
 
 
 @fast_redraw
@@ -905,12 +1047,13 @@ def operations_update(bandwidth_bps=None, rtt_s=None, loss=None, clients=8, oper
     Left: VCbench throughput and mean latency vs clients on the what-if link (chosen clients
     marked). Right: the chosen operation's latency on every network type and the what-if link,
     split into vCenter time and network time. Defaults are the panel's starting values (the
-    :data:`START_PRESET` link, 8 clients, ``clone_vm``).
+    :data:`START_PRESET` link, 8 clients, ``clone_vm``). The operation's latency and the mean latency
+    carry their 90 % intervals (:func:`operation_intervals`).
     """
     bandwidth_bps, rtt_s, loss = _start_link(bandwidth_bps, rtt_s, loss)
     link = network.Link(bandwidth_bps, rtt_s, loss, name=name)
     vc_t, net_t, res = _operation_split(link, clients, operation)
-    lat = vc_t + net_t
+    lat_iv, mean_iv = operation_intervals(link, clients, operation)
     n, x, r = robo.vcbench_vs_clients(link, max(32, clients))
     links = [network.preset(k) for k in _ordered_presets()] + [link]
     split = np.array([_operation_split(lk, clients, operation)[:2] for lk in links])
@@ -919,8 +1062,8 @@ def operations_update(bandwidth_bps=None, rtt_s=None, loss=None, clients=8, oper
                [lk.name for lk in links], f"{operation} latency (s)")
     readout = (
         f"{clients} clients on {fmt_bps(bandwidth_bps)}, RTT {fmt_num(rtt_s * 1e3)} ms, loss {fmt_num(loss * 100)} %: "
-        f"{operation} {fmt_duration(lat)} (network {fmt_duration(net_t)}); mean latency "
-        f"{fmt_duration(res.mean_latency_s)}, throughput {fmt_num(res.throughput_per_s * 60, 4)} ops/min, "
+        f"{operation} {_band(lat_iv)} (network {fmt_duration(net_t)}); mean latency "
+        f"{_band(mean_iv)}, throughput {fmt_num(res.throughput_per_s * 60, 4)} ops/min, "
         f"vCenter vCPU busy {fmt_num(100 * res.vcenter_utilization)} %"
     )
     return readout, panel.png()
