@@ -160,22 +160,24 @@ def study_module(study: str):
 
 
 @functools.lru_cache(maxsize=16)
-def mark_differences(targets: tuple, quantities: tuple) -> tuple:
-    """``targets`` with :attr:`Target.difference` set on those whose ``quantity`` is one of ``quantities``.
+def mark_differences(targets: tuple, names: tuple) -> tuple:
+    """``targets`` with :attr:`Target.difference` set on those whose ``quantity`` or ``key`` is in ``names``.
 
-    A study's ``targets()`` names its quantities that are changes between two measured runs here
-    (``protocol.mark_differences(TARGETS, ("throughput_change",))``). Cached (targets are immutable).
+    A study's ``targets()`` names its quantities (or single targets, where a quantity is printed both
+    as a change and as a ratio) that are changes between two measured runs here:
+    ``protocol.mark_differences(TARGETS, ("throughput_change",))``. Cached (targets are immutable).
 
     Raises
     ------
     ValueError
-        If a quantity of ``quantities`` names no target (a typo would silently mark nothing).
+        If a name is neither a quantity nor a key of the targets (a typo would silently mark nothing).
     """
-    targets, quantities = tuple(targets), tuple(quantities)
-    unknown = sorted(set(quantities) - {t.quantity for t in targets})
+    targets, names = tuple(targets), tuple(names)
+    unknown = sorted(set(names) - {t.quantity for t in targets} - {t.key for t in targets})
     if unknown:
-        raise ValueError(f"quantities must name quantities of the targets; got {unknown}")
-    return tuple(dataclasses.replace(t, difference=True) if t.quantity in quantities else t for t in targets)
+        raise ValueError(f"names must be quantities or keys of the targets; got {unknown}")
+    return tuple(dataclasses.replace(t, difference=True) if t.quantity in names or t.key in names else t
+                 for t in targets)
 
 
 def target_map(module) -> dict:
@@ -1035,8 +1037,9 @@ UNCERTAINTY_METHOD = (
     "i's data table (model-form error + run-to-run noise) from the fit's own fitted residuals in log space, "
     "degrees-of-freedom corrected (n - rank, shared out by leverage), moderated by empirical Bayes (Smyth 2004: a "
     "maximum-likelihood scaled inverse chi-square prior over this fit's and the other studies' table variances), "
-    "never below the run-to-run noise floor; intervals use Student-t quantiles with the misfit's degrees of freedom; "
-    "not identifiable -> no interval")
+    "never below the run-to-run noise floor (a change between two runs: never below sqrt(2) x that floor, absolute, "
+    "normal band); intervals use Student-t quantiles with the misfit's degrees of freedom, never below 0 for a "
+    "non-negative quantity; not identifiable -> no interval")
 
 
 def parameter_table(module):
