@@ -1026,12 +1026,13 @@ def operation_intervals(link: network.Link, clients: int, operation: str):
         "ops.round_trips_per_call": (dataclasses.replace(p.ops, round_trips_per_call=k * up), vs),
         "hostsync.bytes_per_change": (p.ops, vs * up),  # the VM state is proportional to it
     }
-    # The operation's own network time under the three variants: one broadcast call.
     stages = robo.operation_calls(operation)
-    t_net = np.broadcast_to(operations.operation_network_time_s(
-        stages, link, np.array([ops.round_trips_per_call for ops, _ in variants.values()]),
-        np.array([state for _, state in variants.values()])), (len(variants),))
     steps = operations.vcenter_steps(stages)
+    t_net = np.zeros(len(variants))
+    if operation not in tb.mix:  # create_vm: its own network time under the three variants, one broadcast call
+        t_net = np.broadcast_to(operations.operation_network_time_s(
+            stages, link, np.array([ops.round_trips_per_call for ops, _ in variants.values()]),
+            np.array([state for _, state in variants.values()])), (len(variants),))
     sens = {}
     for i, (name, (ops, state)) in enumerate(variants.items()):
         r = operations.vcbench(link, ops, tb.mix, clients, tb.vcenter_vcpus, vm_state_bytes_=state)
