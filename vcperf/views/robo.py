@@ -563,9 +563,10 @@ def plan_intervals(link, hosts, level=1, operation="clone_vm", powered_on_vms=No
     The delta method of :func:`vcperf.protocol.with_interval` without its two model calls per parameter:
     the branch model (:func:`vcperf.robo.branch.branch_load`) broadcasts its parameters, so one call
     evaluates the calibration and each parameter it reads times ``1 + INTERVAL_STEP`` stacked on a new
-    leading axis (forward differences, ~1.5 ms over the plain call). The VM-state size is a scalar
-    argument proportional to ``hostsync.bytes_per_change``; its part of that parameter's sensitivity
-    is one more call at the last host count. The ``addhost`` parameters are not read (zero sensitivity).
+    leading axis (forward differences). The VM-state size is a scalar argument proportional to
+    ``hostsync.bytes_per_change``; its part of that parameter's sensitivity is one more call at the last
+    host count. About 7 ms over the plain :func:`vcperf.robo.plan` of the grid (vs ~30 ms for
+    ``with_interval``'s two calls per parameter). The ``addhost`` parameters are not read (zero sensitivity).
     Agrees with ``with_interval(robo.plan, ..., output="operation_latency_s",
     data_table=LATENCY_TABLE)`` to the finite differences' rounding (tests/test_intervals.py).
     """
@@ -1008,7 +1009,7 @@ def operation_intervals(link: network.Link, clients: int, operation: str):
 
     The delta method of :func:`vcperf.protocol.with_interval` on the three parameters VCbench reads
     (``ops.vcenter_demand_per_step_s``, ``ops.round_trips_per_call`` and, through the VM-state size,
-    ``hostsync.bytes_per_change``), one forward difference each (three VCbench solves, ~4 ms; the other
+    ``hostsync.bytes_per_change``), one forward difference each (three VCbench solves, ~5 ms; the other
     parameters have zero sensitivity), then :func:`vcperf.protocol.interval_from_gradient`. Cached like
     :func:`_operation_split`.
     """
