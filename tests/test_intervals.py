@@ -156,8 +156,12 @@ def test_robo_readouts_are_deterministic_and_show_the_operations_interval():
     views._operation_split.cache_clear()
     again = views.operations_update(link.bandwidth_bps, link.rtt_s, link.loss, 8, "clone_vm")[0]
     assert first == again
-    lat = views.operation_intervals(link, 8, "clone_vm")[0]
+    lat, mean = views.operation_intervals(link, 8, "clone_vm")
     assert f"clone_vm {widgets.fmt_band(*lat)}" in first
+    res = robo.vcbench(link, 8)
+    assert res.throughput_per_s == pytest.approx(8 / res.mean_latency_s, rel=1e-12)  # no think time: Little
+    x = f"{widgets.fmt_num(8 / mean[2] * 60, 4)}–{widgets.fmt_num(8 / mean[1] * 60, 4)} ops/min, 90 %"
+    assert f"throughput {widgets.fmt_num(res.throughput_per_s * 60, 4)} ops/min ({x})" in first
     text = views.capacity_update(link.bandwidth_bps, link.rtt_s, link.loss, 40, 2)[0]
     _, lat_iv, _ = views.plan_intervals(link, np.array([40.0]), 2, "clone_vm")
     assert f"clone_vm during the burst {widgets.fmt_band(*lat_iv)}" in text

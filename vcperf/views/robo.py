@@ -1050,12 +1050,15 @@ def operations_update(bandwidth_bps=None, rtt_s=None, loss=None, clients=8, oper
     marked). Right: the chosen operation's latency on every network type and the what-if link,
     split into vCenter time and network time. Defaults are the panel's starting values (the
     :data:`START_PRESET` link, 8 clients, ``clone_vm``). The operation's latency and the mean latency
-    carry their 90 % intervals (:func:`operation_intervals`).
+    carry their 90 % intervals (:func:`operation_intervals`), the throughput the mean latency's through
+    Little's law (VCbench has no think time: ``X = clients / latency``).
     """
     bandwidth_bps, rtt_s, loss = _start_link(bandwidth_bps, rtt_s, loss)
     link = network.Link(bandwidth_bps, rtt_s, loss, name=name)
     vc_t, net_t, res = _operation_split(link, clients, operation)
     lat_iv, mean_iv = operation_intervals(link, clients, operation)
+    # Closed loop without think time: X = clients / mean latency (Little's law), so its band is the latency's.
+    x_iv = (res.throughput_per_s, clients / mean_iv[2], clients / mean_iv[1])
     n, x, r = robo.vcbench_vs_clients(link, max(32, clients))
     links = [network.preset(k) for k in _ordered_presets()] + [link]
     split = np.array([_operation_split(lk, clients, operation)[:2] for lk in links])
@@ -1065,7 +1068,7 @@ def operations_update(bandwidth_bps=None, rtt_s=None, loss=None, clients=8, oper
     readout = (
         f"{clients} clients on {fmt_bps(bandwidth_bps)}, RTT {fmt_num(rtt_s * 1e3)} ms, loss {fmt_num(loss * 100)} %: "
         f"{operation} {_band(lat_iv)} (network {fmt_duration(net_t)}); mean latency "
-        f"{_band(mean_iv)}, throughput {fmt_num(res.throughput_per_s * 60, 4)} ops/min, "
+        f"{_band(mean_iv)}, throughput {fmt_band(*x_iv, fmt=lambda x: f'{fmt_num(x * 60, 4)} ops/min')}, "
         f"vCenter vCPU busy {fmt_num(100 * res.vcenter_utilization)} %"
     )
     return readout, panel.png()
