@@ -56,6 +56,9 @@ MODULES = (
     "vcperf.queueing",
     "vcperf.robo",
     "vcperf.contentlib",
+    "vcperf.sweep",
+    "vcperf.params",
+    "vcperf.data",
 )
 
 #: Submodules and names that are the ledger's plumbing (paper numbers, fits), not model inputs.
@@ -181,8 +184,70 @@ def _by_name_objects():
     }
 
 
+#: A small valid sweep grid (3 points) of a vectorised model.
+SWEEP_MODEL = "vcperf.network.transfer_time_s"
+SWEEP_SPEC = {"parameters": {"size_bytes": [1e6, 2e6, 4e6], "bandwidth_bps": [1e7], "rtt_s": [0.05]}}
+#: A notebook with a parameters cell, and a valid override of one of its parameters.
+NOTEBOOK = "notebooks/robo_networks.py"
+NOTEBOOK_OVERRIDES = {"whatif_payload_bytes": 1e6}
+#: A paper number selected by its quantity alone (no condition columns needed).
+DATA_TABLE, DATA_QUANTITY = "vcha2016/text_private_network", "max_supported_vcha_network_latency"
+
+
+def _repo_path(rel: str):
+    from pathlib import Path
+
+    return Path(__file__).resolve().parents[1] / rel
+
+
+@functools.cache
+def _grid_file():
+    """A valid grid YAML file (written once per process to a temporary directory)."""
+    import tempfile
+    from pathlib import Path
+
+    import yaml
+
+    path = Path(tempfile.mkdtemp(prefix="vcperf-fuzz-")) / "grid.yaml"
+    path.write_text(yaml.safe_dump(SWEEP_SPEC))
+    return path
+
+
+def _grid():
+    from vcperf import sweep
+
+    return sweep.parse_grid(SWEEP_SPEC, SWEEP_MODEL)
+
+
+def _lazy_overrides(qualname: str) -> dict:
+    """Baselines that are objects built on demand (a Grid, a file path)."""
+    nb = _repo_path(NOTEBOOK)
+    table = {
+        "vcperf.sweep.load_grid": {"path": _grid_file},
+        "vcperf.sweep.design_points": {"grid": _grid},
+        "vcperf.sweep.evaluate": {"points": _grid},
+        "vcperf.sweep.iter_evaluate": {"points": _grid},
+        "vcperf.params.read_notebook": {"path": lambda: nb},
+        "vcperf.params.parameters_cell": {"path": lambda: nb},
+        "vcperf.params.read_parameters": {"path": lambda: nb},
+        "vcperf.params.check_overrides": {"path": lambda: nb, "overrides": lambda: dict(NOTEBOOK_OVERRIDES)},
+    }
+    return {k: f() for k, f in table.get(qualname, {}).items()}
+
+
 #: Per-function valid values where the name alone is not enough.
 BASELINE_OVERRIDES = {
+    "vcperf.sweep.resolve_model": {"model": SWEEP_MODEL},
+    "vcperf.sweep.parse_grid": {"spec": SWEEP_SPEC, "model": SWEEP_MODEL},
+    "vcperf.sweep.evaluate": {"model": SWEEP_MODEL, "chunk_size": 2},
+    "vcperf.sweep.iter_evaluate": {"model": SWEEP_MODEL, "chunk_size": 2},
+    "vcperf.params.parse_assignment": {"text": "rtt_s=0.1"},
+    "vcperf.data.expected_dimensions": {"quantity": "failover_time"},
+    "vcperf.data.printed_number": {"printed": "2,696"},
+    "vcperf.data.to_si": {"value": 1.5, "unit": "ms"},
+    "vcperf.data.load": {"name": DATA_TABLE},
+    "vcperf.data.value": {"name": DATA_TABLE, "quantity": DATA_QUANTITY},
+    "vcperf.data.row": {"name": DATA_TABLE, "quantity": DATA_QUANTITY},
     "vcperf.queueing.mva_multiclass": {"demands_s": [[0.1, 0.2], [0.3, 0.1]]},
     "vcperf.robo.branch.concurrent_uploads": {"payload_bytes": 1e6},
     "vcperf.network.Link": {"name": "x"},
@@ -203,7 +268,7 @@ def baseline(qualname: str, func) -> dict:
     """Valid keyword arguments for every parameter of ``func`` (defaults kept)."""
     out = {}
     by_type, by_name = _by_type(), _by_name_objects()
-    overrides = BASELINE_OVERRIDES.get(qualname, {})
+    overrides = {**BASELINE_OVERRIDES.get(qualname, {}), **_lazy_overrides(qualname)}
     for name, param in inspect.signature(func).parameters.items():
         if param.kind in (param.VAR_KEYWORD, param.VAR_POSITIONAL):
             continue

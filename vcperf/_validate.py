@@ -244,3 +244,28 @@ def sequence(name: str, value, what: str):
     if not isinstance(value, (tuple, list)):
         raise ValueError(f"{name} must be {what}; got {_short(value)}")
     return tuple(value)
+
+
+def text(name: str, value, what: str = "a string"):
+    """Check ``value`` is a ``str`` (bytes, numbers, arrays and ``None`` are rejected); return it."""
+    if not isinstance(value, str):
+        raise ValueError(f"{name} must be {what}; got {_short(value)}")
+    return value
+
+
+def optional(check, name: str, value, *args, **kwargs):
+    """``None`` passes through; any other value goes to ``check(name, value, *args, **kwargs)``."""
+    return None if value is None else check(name, value, *args, **kwargs)
+
+
+def existing_file(name: str, value, what: str = "an existing file"):
+    """Check ``value`` is a path (``str`` or ``os.PathLike``, not bytes) of an existing file; return a Path."""
+    import os
+    from pathlib import Path
+
+    if not isinstance(value, (str, os.PathLike)) or isinstance(value, bytes):
+        raise ValueError(f"{name} must be the path of {what}; got {_short(value)}")
+    path = Path(value)
+    if not str(value).strip() or not path.is_file():
+        raise ValueError(f"{name} must be the path of {what}; got {_short(str(value))} (no such file)")
+    return path
