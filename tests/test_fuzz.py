@@ -42,6 +42,7 @@ import pkgutil
 import re
 import signal
 import sys
+import time
 import warnings
 
 import numpy as np
@@ -50,7 +51,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 #: Modules whose public functions are fuzzed (packages include their submodules). Adding a study is
-#: one line here (phase 2: "vcperf.vmotion", "vcperf.vcha", "vcperf.ft").
+#: one line here (plus its baselines in :data:`STUDY_BASELINES`).
 MODULES = (
     "vcperf.network",
     "vcperf.queueing",
@@ -59,6 +60,9 @@ MODULES = (
     "vcperf.sweep",
     "vcperf.params",
     "vcperf.data",
+    "vcperf.vmotion",
+    "vcperf.vcha",
+    "vcperf.ft",
 )
 
 #: Submodules and names that are the ledger's plumbing (paper numbers, fits), not model inputs.
@@ -259,6 +263,115 @@ BASELINE_OVERRIDES = {
 }
 
 
+# --------------------------------------------------------------------------------------------
+# Phase 2: the study packages vmotion, vcha, ft (a parameter name such as vcpus, name or params
+# means a different thing in each study, so their baselines are looked up per package first).
+# --------------------------------------------------------------------------------------------
+
+
+class _Lazy:
+    """A baseline built on first use (a calibration, a model result), cached."""
+
+    def __init__(self, make):
+        self.make = functools.cache(make)
+
+    def __call__(self):
+        return self.make()
+
+
+def _vmotion():
+    from vcperf import vmotion
+
+    return vmotion
+
+
+def _vcha_params():
+    from vcperf import vcha
+
+    return vcha.calibrate()
+
+
+def _vm_precopy():
+    vm = _vmotion()
+    return vm.precopy(64 * 2**30, 1e8, 40e9, 25 * 2**30, 12, "7.0u1", params=vm.calibrated(),
+                      settings=vm.settings())
+
+
+#: Per study package: valid values by parameter name or by annotation (``_Lazy`` = built on use).
+STUDY_BASELINES = {
+    "vcperf.vmotion": {
+        "type": {
+            "Params": _Lazy(lambda: _vmotion().calibrated()), "Settings": _Lazy(lambda: _vmotion().settings()),
+            "TpcxSetup": _Lazy(lambda: _vmotion().tpcx_setup()), "PrecopyResult": _Lazy(_vm_precopy),
+            "Migration": _Lazy(lambda: _vmotion().migrate_workload("typical", "7.0u1")),
+        },
+        "name": {
+            "n_vms": 8, "concurrent": 2, "migration_time_s_at": lambda j: 10.0 * np.asarray(j, dtype=float),
+            "target_downtime_s": 1.0, "memory_bytes": 64.0 * 2**30, "mem": 64.0 * 2**30, "vcpus": 12,
+            "working_set_bytes": 25.0 * 2**30, "baseline_tps": 4500.0, "release": "7.0u1", "link_bps": 40e9,
+            "metadata_bytes": 1e6, "name": "typical", "dirty_rate_bytes_per_s": 1e8, "utilization": 0.5,
+            "peak_utilization": 0.5, "remaining_bytes": 1e8, "precopy_time_s": 10.0, "rate": 1e9,
+            "sample_s": 1.0, "start_s": 5.0, "end_s": 60.0, "transfer_rate_bytes_per_s": 1e9, "value": 64.0, "unit": "GB", "bound": 2.0,
+            "pc": _Lazy(_vm_precopy), "p": _Lazy(lambda: _vmotion().calibrated()),
+            "params": _Lazy(lambda: _vmotion().calibrated()), "s": _Lazy(lambda: _vmotion().settings()),
+            "settings": _Lazy(lambda: _vmotion().settings()), "setup": _Lazy(lambda: _vmotion().tpcx_setup()),
+            "m": _Lazy(lambda: _vmotion().migrate_workload("typical", "7.0u1")),
+        },
+    },
+    "vcperf.vcha": {
+        "type": {
+            "EnableParams": _Lazy(lambda: _vcha_params().enable), "DiskParams": _Lazy(lambda: _vcha_params().disk),
+            "WalParams": _Lazy(lambda: _vcha_params().wal), "MemoryParams": _Lazy(lambda: _vcha_params().memory),
+            "VcbenchParams": _Lazy(lambda: _vcha_params().vcbench),
+        },
+        "name": {
+            "size": "small", "registered_vms": 1440.0, "commit_bytes": 1e4, "bandwidth_bps": 1e10, "rtt_s": 2e-4,
+            "throughput_per_s": 20.0, "node": "active", "wal_flushes_per_s": 10.0, "vcpus": 16, "clients": 64,
+            "hosts": 2000.0, "powered_on_vms": 25000.0, "wal_bytes_per_op": 1e4,
+            "p": _Lazy(lambda: _vcha_params().vcbench), "params": _Lazy(_vcha_params),
+        },
+    },
+    "vcperf.ft": {
+        "type": {},
+        "name": {
+            "name": "swingbench", "workload": "swingbench_oracle11g", "direction": "receive", "ft_enabled": True,
+            "uplink_bps": 1e9, "streams": 8.0, "socket_bytes": 4e6, "checkpoint_interval_s": 0.005,
+            "dirty_rate_bytes_per_s": 1e8, "exchanges": 10.0, "duration_off_s": 10.0, "vcpus": 4, "n_clients": 8,
+            "think_time_s": 0.1, "cpu_demand_s": 0.01, "exchanges_per_op": 2.0, "cpu_utilization": 0.5,
+            "message_bytes": 64e3, "lun_disks": 6.0, "cpu_work_s": 600.0, "dirty_bytes": 6e9, "rate_per_s": 3.0,
+            "cpu_s": 0.5, "host_s": 1.0, "distance_m": 1e4, "receive_rate_bps": 1e9, "detection_s": 1.0,
+            "latency_ratio": 2.0, "throughput_per_s": 100.0, "dirty_bytes_per_op": 1e5,
+            "background_dirty_rate_bytes_per_s": 1e6, "disk_bytes": 1e10, "memory_bytes": 4e9,
+            "exchange_rate_per_s": 48.0, "cpu_demand_per_op_s": 1.0, "load_a_per_s": 0.45, "load_b_per_s": 3.3,
+            "browse_off_s": 1.1, "external_delay_s": 0.05,
+        },
+    },
+}
+BASELINE_OVERRIDES.update({
+    "vcperf.vmotion.core.check_le": {"name": "memory_bytes", "value": 1.0, "bound": 2.0},
+    "vcperf.ft.workload_vcpus": {"workload": "swingbench_oracle11g"},
+    "vcperf.ft.interval_from_latency_ratio": {"latency_ratio": 3.0},
+    # **kw passed on to vcbench, which needs the appliance (required keyword arguments there)
+    "vcperf.vcha.vcbench_curve": {"max_clients": 64, "vcpus": 16.0, "hosts": 2000.0, "powered_on_vms": 25000.0},
+})
+
+#: Examples per parameter for functions whose one call is slow (a Monte Carlo, a bisection over
+#: whole migrations): a fixed, smaller count keeps the run deterministic and bounded. Functions not
+#: listed get :data:`EXAMPLES_PER_PARAM`.
+EXAMPLES_BY_FUNCTION = {}
+
+
+def _study_tables(qualname: str) -> tuple[dict, dict]:
+    for prefix, tables in STUDY_BASELINES.items():
+        if qualname == prefix or qualname.startswith(prefix + "."):
+            return tables["type"], tables["name"]
+    return {}, {}
+
+
+def _resolve(value):
+    return value() if isinstance(value, _Lazy) else value
+
+
 def _annotation(param: inspect.Parameter) -> str:
     a = param.annotation
     return a if isinstance(a, str) else getattr(a, "__name__", "")
@@ -269,6 +382,7 @@ def baseline(qualname: str, func) -> dict:
     out = {}
     by_type, by_name = _by_type(), _by_name_objects()
     overrides = {**BASELINE_OVERRIDES.get(qualname, {}), **_lazy_overrides(qualname)}
+    study_type, study_name = _study_tables(qualname)
     for name, param in inspect.signature(func).parameters.items():
         if param.kind in (param.VAR_KEYWORD, param.VAR_POSITIONAL):
             continue
@@ -277,6 +391,10 @@ def baseline(qualname: str, func) -> dict:
             out[name] = overrides[name]
         elif param.default is not inspect.Parameter.empty:
             out[name] = param.default
+        elif ann in study_type:
+            out[name] = _resolve(study_type[ann])
+        elif name in study_name:
+            out[name] = _resolve(study_name[name])
         elif ann in by_type:
             out[name] = by_type[ann]()
         elif name in by_name:
@@ -285,7 +403,13 @@ def baseline(qualname: str, func) -> dict:
             out[name] = BASELINE_BY_NAME[name]
         else:
             raise LookupError(f"no valid baseline for {qualname}({name}): add one to tests/test_fuzz.py")
+    if _takes_kwargs(func):  # overrides for keywords the function passes on through **kw
+        out.update({k: v for k, v in overrides.items() if k not in out})
     return out
+
+
+def _takes_kwargs(func) -> bool:
+    return any(p.kind == p.VAR_KEYWORD for p in inspect.signature(func).parameters.values())
 
 
 def call(func, kwargs: dict):
@@ -298,7 +422,10 @@ def call(func, kwargs: dict):
             args.append(kwargs[name])
         else:
             kw[name] = kwargs[name]
-    with warnings.catch_warnings(), np.errstate(all="ignore"), _time_limit(CALL_TIME_LIMIT_S):
+    if _takes_kwargs(func):
+        kw.update({k: v for k, v in kwargs.items() if k not in sig.parameters})
+    with warnings.catch_warnings(), np.errstate(all="ignore"), _time_limit(CALL_TIME_LIMIT_S), _memory_limit(
+            CALL_MEMORY_LIMIT_BYTES):
         warnings.simplefilter("ignore")
         return func(*args, **kw)
 
@@ -308,24 +435,64 @@ class CallTimeout(Exception):
 
 
 #: A fuzzed call taking longer than this is a finding (an unbounded loop or allocation), not a wait.
-CALL_TIME_LIMIT_S = int(os.environ.get("VCPERF_FUZZ_CALL_LIMIT_S", "20"))
+#: Every valid baseline call takes well under 0.5 s; the slow calls found so far take 9 s or more
+#: (an MVA over 3 million clients), so the verdict does not depend on the machine's load.
+CALL_TIME_LIMIT_S = float(os.environ.get("VCPERF_FUZZ_CALL_LIMIT_S", "5"))
+
+
+#: Address space a fuzzed call may add (an allocation beyond it is a MemoryError, i.e. a raw/deep
+#: finding, instead of the kernel's OOM killer ending the whole run).
+CALL_MEMORY_LIMIT_BYTES = int(float(os.environ.get("VCPERF_FUZZ_CALL_MEMORY_BYTES", 2 * 2**30)))
+
+
+def _vm_size_bytes() -> int | None:
+    try:
+        with open("/proc/self/status") as f:
+            for line in f:
+                if line.startswith("VmSize:"):
+                    return int(line.split()[1]) * 1024
+    except OSError:  # pragma: no cover - not Linux
+        return None
+    return None
 
 
 @contextlib.contextmanager
-def _time_limit(seconds: int):
-    if not hasattr(signal, "SIGALRM"):  # pragma: no cover - Windows: no limit
+def _memory_limit(extra_bytes: int):
+    try:
+        import resource
+    except ImportError:  # pragma: no cover - Windows: no limit
+        yield
+        return
+    used = _vm_size_bytes()
+    if used is None:  # pragma: no cover
+        yield
+        return
+    soft, hard = resource.getrlimit(resource.RLIMIT_AS)
+    limit = used + extra_bytes
+    if hard != resource.RLIM_INFINITY:
+        limit = min(limit, hard)
+    resource.setrlimit(resource.RLIMIT_AS, (limit, hard))
+    try:
+        yield
+    finally:
+        resource.setrlimit(resource.RLIMIT_AS, (soft, hard))
+
+
+@contextlib.contextmanager
+def _time_limit(seconds: float):
+    if not hasattr(signal, "setitimer"):  # pragma: no cover - Windows: no limit
         yield
         return
 
     def expire(signum, frame):
-        raise CallTimeout(f"call took longer than {seconds} s")
+        raise CallTimeout(f"call took longer than {seconds:g} s")
 
     old = signal.signal(signal.SIGALRM, expire)
-    signal.alarm(seconds)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
     try:
         yield
     finally:
-        signal.alarm(0)
+        signal.setitimer(signal.ITIMER_REAL, 0)
         signal.signal(signal.SIGALRM, old)
 
 
@@ -513,11 +680,14 @@ def _fuzz_parameter(qualname: str, param: str, modules=MODULES) -> list:
     func = dict(discover(modules))[qualname]
     base = baseline(qualname, func)
     kinds = {p: REAL_DESPITE_INT_DEFAULT.get((qualname.rsplit(".", 1)[0], p), kind_of(x)) for p, x in base.items()}
-    sig_default = inspect.signature(func).parameters[param].default
+    sig_param = inspect.signature(func).parameters.get(param)
+    sig_default = inspect.Parameter.empty if sig_param is None else sig_param.default
     default = None if sig_default is inspect.Parameter.empty else sig_default
     findings = []
 
-    @FUZZ_SETTINGS
+    examples = EXAMPLES_BY_FUNCTION.get(qualname, EXAMPLES_PER_PARAM)
+
+    @settings(FUZZ_SETTINGS, max_examples=examples)
     @given(value=strategy(kinds[param], base[param]))
     def run(value):
         out = classify(qualname, func, {**base, param: value}, {param: value}, default, kinds, base)
@@ -593,8 +763,9 @@ def main(modules) -> int:
     modules = tuple(modules) or MODULES
     findings = []
     for qualname, param in _cases(modules):
-        print(f"{qualname}({param})", file=sys.stderr, flush=True)
+        start = time.perf_counter()
         findings += _fuzz_parameter(qualname, param, modules)
+        print(f"{time.perf_counter() - start:7.2f} s  {qualname}({param})", file=sys.stderr, flush=True)
     for qualname, _ in discover(modules):
         findings += _fuzz_shapes(qualname, modules)
     missing = [q for q, f in discover(modules) if not _try_baseline(q, f)]
