@@ -199,13 +199,20 @@ def mapping(name: str, value, what: str = "a dict"):
     return value
 
 
+def _shape(x) -> tuple:
+    try:
+        return np.shape(x)
+    except (TypeError, ValueError):  # a ragged or odd value: its own check names it
+        return ()
+
+
 def broadcast(**named) -> tuple[int, ...]:
     """The broadcast shape of the named arrays, or ``ValueError`` naming the parameters that disagree.
 
     ``broadcast(size_bytes=a, rtt_s=b)`` -> ``a`` and ``b``'s common shape;
     ``"size_bytes (shape (2,)) and rtt_s (shape (3,)) must broadcast together"`` if they do not.
     """
-    shapes = {k: np.shape(x) for k, x in named.items()}
+    shapes = {k: _shape(x) for k, x in named.items()}
     distinct = set(shapes.values())
     if len(distinct) <= 1:  # all the same shape (often all scalars): nothing to disagree
         return distinct.pop() if distinct else ()
