@@ -246,6 +246,14 @@ def scalar(name: str, value, lo: float = -math.inf, hi: float = math.inf, *, lo_
     return float(arr)
 
 
+def single(**named) -> None:
+    """Check every named value is one number, not an array (``x must be a single number ...``)."""
+    for name, value in named.items():
+        shape = _shape(value)
+        if shape != ():
+            raise ValueError(f"{name} must be a single number, not an array; got shape {shape}")
+
+
 def sequence(name: str, value, what: str):
     """Check ``value`` is a tuple or list (not a string); return it as a tuple."""
     if not isinstance(value, (tuple, list)):
