@@ -100,8 +100,8 @@ def _public_modules(root: str):
 def _fuzzable(obj, modname: str) -> bool:
     if getattr(obj, "__module__", None) is None or not obj.__module__.startswith(modname.split(".")[0] + "."):
         return False
-    if inspect.isfunction(obj):
-        return True
+    if inspect.isfunction(obj) or inspect.isfunction(getattr(obj, "__wrapped__", None)):
+        return True  # a function, or one wrapped in a cache (functools.lru_cache)
     # Input classes that promise validation; plain result/parameter containers are not entry points.
     return inspect.isclass(obj) and dataclasses.is_dataclass(obj) and "__post_init__" in vars(obj)
 
@@ -117,7 +117,7 @@ def discover(modules: tuple = MODULES) -> tuple:
                 obj = getattr(mod, name, None)
                 if name in LEDGER_NAMES or name.startswith("_") or not _fuzzable(obj, root):
                     continue
-                if inspect.isfunction(obj) and obj.__module__ != mod.__name__ and name not in getattr(
+                if not inspect.isclass(obj) and obj.__module__ != mod.__name__ and name not in getattr(
                         mod, "__all__", ()):
                     continue  # imported helper, fuzzed where it is defined
                 if f"{mod.__name__}.{name}" in NOT_ENTRY_POINTS:

@@ -240,12 +240,28 @@ def closed_loop(
     )
 
 
-@functools.lru_cache(maxsize=64)
 def cpu_for_utilization(cpu_utilization, n_clients, think_time_s, vcpus, external_delay_s=0.0, io_demand_s=0.0):
     """Guest vCPU demand per operation that puts the FT-off vCPU utilization at ``cpu_utilization``.
 
     Parameters as in :func:`closed_loop` (scalars; cached). Exchanges do not matter without FT.
     """
+    u = v.scalar("cpu_utilization", cpu_utilization, 0.0, 1.0, lo_open=True, hi_open=True)
+    n = v.integer("n_clients", n_clients, 1, MAX_CLIENTS)
+    z = v.scalar("think_time_s", think_time_s, 0.0, math.inf, hi_open=True)
+    c = v.integer("vcpus", vcpus, 1, max(FT_MAX_VCPUS.values()))
+    ext = v.scalar("external_delay_s", external_delay_s, 0.0, math.inf, hi_open=True)
+    io = v.scalar("io_demand_s", io_demand_s, 0.0, math.inf, hi_open=True)
+    if z + ext + io <= 0:
+        raise ValueError("think_time_s + external_delay_s + io_demand_s must be in (0, inf) (otherwise the vCPUs "
+                         "saturate whatever the demand); got 0")
+    if u >= n / c:  # Little's law: at most one busy vCPU per client
+        raise ValueError(f"cpu_utilization must be below n_clients / vcpus = {n}/{c} (at most one busy vCPU per "
+                         f"client); got {u:g}")
+    return _cpu_for_utilization(u, n, z, c, ext, io)
+
+
+@functools.lru_cache(maxsize=64)
+def _cpu_for_utilization(cpu_utilization, n_clients, think_time_s, vcpus, external_delay_s, io_demand_s):
     from scipy.optimize import brentq
 
     def util(cpu):
@@ -254,6 +270,10 @@ def cpu_for_utilization(cpu_utilization, n_clients, think_time_s, vcpus, externa
 
     hi = vcpus * (think_time_s + external_delay_s + io_demand_s + 1e-3) / n_clients * 10.0 + 1.0
     lo = 1e-9 if util(1e-9) < 0 else 1e-300  # a utilization target below what 1 ns of vCPU gives
+    if util(hi) <= 0:
+        raise ValueError(f"cpu_utilization={cpu_utilization:g} is out of reach of n_clients={n_clients} on "
+                         f"vcpus={vcpus} with think_time_s={think_time_s:g}, external_delay_s={external_delay_s:g}"
+                         f" and io_demand_s={io_demand_s:g}")
     return brentq(util, lo, hi, xtol=1e-15, rtol=1e-15)
 
 
