@@ -440,9 +440,10 @@ class CallTimeout(Exception):
 
 
 #: A fuzzed call taking longer than this is a finding (an unbounded loop or allocation), not a wait.
-#: Every valid baseline call takes well under 0.5 s; the slow calls found so far take 9 s or more
-#: (an MVA over 3 million clients), so the verdict does not depend on the machine's load.
-CALL_TIME_LIMIT_S = float(os.environ.get("VCPERF_FUZZ_CALL_LIMIT_S", "5"))
+#: Every valid baseline call takes well under 0.5 s; the slowest valid call drawn, an MVA over
+#: 2.9 million clients (``queueing.MAX_CUSTOMERS`` is 10 million), takes 5 to 9 s depending on the
+#: machine's load, so the limit sits well above it (a lower one made that verdict flaky).
+CALL_TIME_LIMIT_S = float(os.environ.get("VCPERF_FUZZ_CALL_LIMIT_S", "20"))
 
 
 #: Address space a fuzzed call may add (an allocation beyond it is a MemoryError, i.e. a raw/deep
