@@ -199,13 +199,20 @@ def mapping(name: str, value, what: str = "a dict"):
     return value
 
 
+def _shape(x) -> tuple:
+    try:
+        return np.shape(x)
+    except (TypeError, ValueError):  # a ragged or odd value: its own check names it
+        return ()
+
+
 def broadcast(**named) -> tuple[int, ...]:
     """The broadcast shape of the named arrays, or ``ValueError`` naming the parameters that disagree.
 
     ``broadcast(size_bytes=a, rtt_s=b)`` -> ``a`` and ``b``'s common shape;
     ``"size_bytes (shape (2,)) and rtt_s (shape (3,)) must broadcast together"`` if they do not.
     """
-    shapes = {k: np.shape(x) for k, x in named.items()}
+    shapes = {k: _shape(x) for k, x in named.items()}
     distinct = set(shapes.values())
     if len(distinct) <= 1:  # all the same shape (often all scalars): nothing to disagree
         return distinct.pop() if distinct else ()
@@ -239,8 +246,41 @@ def scalar(name: str, value, lo: float = -math.inf, hi: float = math.inf, *, lo_
     return float(arr)
 
 
+def single(**named) -> None:
+    """Check every named value is one number, not an array (``x must be a single number ...``)."""
+    for name, value in named.items():
+        shape = _shape(value)
+        if shape != ():
+            raise ValueError(f"{name} must be a single number, not an array; got shape {shape}")
+
+
 def sequence(name: str, value, what: str):
     """Check ``value`` is a tuple or list (not a string); return it as a tuple."""
     if not isinstance(value, (tuple, list)):
         raise ValueError(f"{name} must be {what}; got {_short(value)}")
     return tuple(value)
+
+
+def text(name: str, value, what: str = "a string"):
+    """Check ``value`` is a ``str`` (bytes, numbers, arrays and ``None`` are rejected); return it."""
+    if not isinstance(value, str):
+        raise ValueError(f"{name} must be {what}; got {_short(value)}")
+    return value
+
+
+def optional(check, name: str, value, *args, **kwargs):
+    """``None`` passes through; any other value goes to ``check(name, value, *args, **kwargs)``."""
+    return None if value is None else check(name, value, *args, **kwargs)
+
+
+def existing_file(name: str, value, what: str = "an existing file"):
+    """Check ``value`` is a path (``str`` or ``os.PathLike``, not bytes) of an existing file; return a Path."""
+    import os
+    from pathlib import Path
+
+    if not isinstance(value, (str, os.PathLike)) or isinstance(value, bytes):
+        raise ValueError(f"{name} must be the path of {what}; got {_short(value)}")
+    path = Path(value)
+    if not str(value).strip() or not path.is_file():
+        raise ValueError(f"{name} must be the path of {what}; got {_short(str(value))} (no such file)")
+    return path

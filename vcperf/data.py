@@ -24,6 +24,8 @@ from pathlib import Path
 
 import numpy as np
 
+from vcperf import _validate
+
 
 def _data_dir() -> Path:
     """The tables shipped in the installed package (``vcperf/_data``), else ``<repo>/data``."""
@@ -111,6 +113,7 @@ _MMSS = re.compile(r"\s*(\d+):(\d\d)\s*")
 
 def expected_dimensions(quantity: str) -> tuple | None:
     """The SI units a quantity's name allows (None: the name does not say)."""
+    _validate.text("quantity", quantity, "a quantity name (str)")
     if DIMENSIONLESS_NAME.search(quantity):
         return None
     for rx, dims in DIMENSION_RULES:
@@ -121,6 +124,7 @@ def expected_dimensions(quantity: str) -> tuple | None:
 
 def printed_number(printed: str) -> float | None:
     """The number a pure-number print states (``1,234`` -> 1234, ``1:36`` -> 96 s), else None."""
+    _validate.text("printed", printed, "the verbatim print (str)")
     m = _MMSS.fullmatch(printed)
     if m:
         return 60.0 * int(m.group(1)) + int(m.group(2))
@@ -142,6 +146,8 @@ def to_si(value, unit: str):
     unit : str
         A key of :data:`UNITS` other than ``"text"``.
     """
+    _validate.choice("unit", unit, sorted(set(UNITS) - {"text"}))
+    _validate.check_range("value", value)  # real numbers (not bool/str), NaN rejected
     if unit not in UNITS or unit == "text":
         raise ValueError(f"unit must be one of {sorted(set(UNITS) - {'text'})}; got {unit!r}")
     return np.asarray(value, dtype=float) * UNITS[unit][1]
@@ -149,6 +155,7 @@ def to_si(value, unit: str):
 
 def table_names(study: str | None = None) -> list[str]:
     """Names (``"<study>/<file stem>"``) of every table, optionally for one study."""
+    _validate.optional(_validate.choice, "study", study, STUDIES)
     studies = STUDIES if study is None else (study,)
     for s in studies:
         if s not in STUDIES:
@@ -271,6 +278,7 @@ def load(name: str):
     ValueError
         Unknown name; :class:`DataError` (a ``ValueError``) when the file breaks the format.
     """
+    _validate.text("name", name, "a table name '<study>/<table>' (str)")
     return _load(_path(name), name).copy(deep=True)
 
 
@@ -309,6 +317,8 @@ def value(name: str, quantity: str, unit: str | None = None, **conditions) -> fl
     ValueError
         When no row or more than one row matches.
     """
+    _check_lookup(name, quantity)
+    _validate.optional(_validate.choice, "unit", unit, ("si",))
     return _value(name, quantity, unit, tuple(sorted((k, str(w)) for k, w in conditions.items())))
 
 
@@ -323,7 +333,13 @@ def row(name: str, quantity: str, **conditions):
     ValueError
         When no row or more than one row matches, or a condition is not a column of the table.
     """
+    _check_lookup(name, quantity)
     return _row(name, quantity, tuple(sorted((k, str(w)) for k, w in conditions.items()))).copy()
+
+
+def _check_lookup(name, quantity) -> None:
+    _validate.text("name", name, "a table name '<study>/<table>' (str)")
+    _validate.text("quantity", quantity, "a quantity name (str)")
 
 
 @functools.cache

@@ -17,8 +17,11 @@ from __future__ import annotations
 import ast
 import math
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
+
+from vcperf import _validate
 
 _COMMENT = re.compile(
     r"#\s*(?P<unit>[^,:]+?)\s*(?:,\s*(?:range\s*(?P<range>\[[^\]]*\])|one of\s*(?P<choices>\[[^\]]*\])))?\s*:"
@@ -77,7 +80,7 @@ def read_notebook(path: Path):
     """
     import jupytext
 
-    path = Path(path)
+    path = _validate.existing_file("path", path, "a notebook (.py or .ipynb)")
     nb = jupytext.read(path) if path.suffix == ".py" else jupytext.read(path, fmt="ipynb")
     for i, cell in enumerate(nb.cells):
         cell["id"] = f"cell-{i:02d}"
@@ -86,6 +89,7 @@ def read_notebook(path: Path):
 
 def parameters_cell(path: Path) -> str:
     """Source of the single cell tagged ``parameters`` in a notebook."""
+    _validate.existing_file("path", path, "a notebook (.py or .ipynb)")
     nb = read_notebook(path)
     cells = [c for c in nb["cells"] if "parameters" in c.get("metadata", {}).get("tags", [])]
     if len(cells) != 1:
@@ -96,6 +100,7 @@ def parameters_cell(path: Path) -> str:
 
 def read_parameters(path: Path) -> dict[str, Parameter]:
     """Parse the ``parameters`` cell of a notebook into :class:`Parameter` objects, in order."""
+    _validate.existing_file("path", path, "a notebook (.py or .ipynb)")
     name = Path(path).stem
     source = parameters_cell(path)
     lines = source.splitlines()
@@ -128,21 +133,25 @@ def check_overrides(path: Path, overrides: dict) -> dict:
     ValueError
         Unknown name (the message lists the notebook's parameters) or invalid value.
     """
+    _validate.existing_file("path", path, "a notebook (.py or .ipynb)")
+    _validate.instance("overrides", overrides, Mapping, "a dict of parameter name -> value")
     params = read_parameters(path)
     checked = {}
     for key, value in overrides.items():
         if key not in params:
             listing = "\n  ".join(p.describe() for p in params.values())
-            raise ValueError(f"notebook {Path(path).stem} has no parameter {key!r}; its parameters:\n  {listing}")
+            raise ValueError(f"notebook {Path(path).stem} has no parameter {key!r} (overrides); "
+                             f"its parameters:\n  {listing}")
         checked[key] = params[key].check(value, Path(path).stem)
     return checked
 
 
 def parse_assignment(text: str) -> tuple[str, object]:
     """Parse ``key=value`` from the command line; the value is a Python literal or a bare string."""
+    _validate.text("text", text, "'key=value' (str)")
     key, sep, raw = text.partition("=")
     if not sep or not key.strip().isidentifier():
-        raise ValueError(f"-p expects key=value; got {text!r}")
+        raise ValueError(f"-p expects key=value (text); got {text!r}")
     try:
         value = ast.literal_eval(raw.strip())
     except (ValueError, SyntaxError):

@@ -44,6 +44,8 @@ from pathlib import Path
 
 import numpy as np
 
+from vcperf import _validate
+
 __all__ = [
     "DESIGNS",
     "Grid",
@@ -285,9 +287,7 @@ def load_grid(path: str | Path) -> dict:
     """Read a grid YAML file into a mapping (use :func:`parse_grid` to validate it)."""
     import yaml
 
-    p = Path(path)
-    if not p.is_file():
-        raise ValueError(f"grid must be an existing YAML file; got {str(path)!r}")
+    p = _validate.existing_file("path", path, "a grid YAML file")
     try:
         spec = yaml.safe_load(p.read_text())
     except yaml.YAMLError as err:
@@ -318,13 +318,16 @@ def parse_grid(spec: Mapping | str | Path, model: str | Callable, *, seed: int |
         non-numeric values where numbers are needed, a log range with ``lo <= 0``; or an unknown
         design, a missing ``samples``, unknown keys, required model arguments left out.
     """
-    if isinstance(spec, (str, Path)):
-        spec = load_grid(spec)
+    if isinstance(spec, (str, os.PathLike)) and not isinstance(spec, bytes):
+        spec = load_grid(_validate.existing_file("spec", spec, "a grid YAML file (or a grid mapping)"))
     if not isinstance(spec, Mapping):
-        raise ValueError(f"grid must be a mapping with a 'parameters' key; got {type(spec).__name__}")
+        raise ValueError(f"spec must be a grid mapping with a 'parameters' key (or a YAML file); "
+                         f"got {type(spec).__name__}")
+    if seed is not None:
+        _validate.integer("seed", seed, 0)
     unknown = set(spec) - _GRID_KEYS
     if unknown:
-        raise ValueError(f"grid has unknown keys {sorted(unknown)}; allowed {sorted(_GRID_KEYS)}")
+        raise ValueError(f"spec (the grid) has unknown keys {sorted(unknown)}; allowed {sorted(_GRID_KEYS)}")
     design = spec.get("design", "cartesian")
     if design not in DESIGNS:
         raise ValueError(f"design must be one of {list(DESIGNS)}; got {design!r}")
@@ -481,6 +484,9 @@ def design_points(grid: Grid, start: int = 0, stop: int | None = None) -> dict[s
     hypercube is drawn in full from ``numpy.random.default_rng(seed)`` and sliced, so a row is the
     same whatever the chunking.
     """
+    _validate.instance("grid", grid, Grid, "a vcperf.sweep.Grid (see parse_grid)")
+    start = _validate.integer("start", start, 0)
+    stop = _validate.optional(_validate.integer, "stop", stop, 0)
     size = grid.size
     stop = size if stop is None else min(stop, size)
     if not 0 <= start <= stop:
@@ -605,12 +611,37 @@ def iter_evaluate(model, points, chunk_size: int = 10_000, client=None, *, progr
     Dask cluster and not yet collected (default: twice the workers' threads, at least 2), so
     memory stays bounded however large the grid.
     """
-    import pandas as pd
-
     path, _ = resolve_model(model)
+    _check_points(points)
+    if isinstance(chunk_size, (bool, np.bool_)) or not isinstance(chunk_size, numbers.Real):
+        raise ValueError(f"chunk_size must be an integer >= 1; got {chunk_size!r}")
     chunk_size = _integer("chunk_size", chunk_size, 1)
+    if chunk_size > MAX_POINTS:
+        raise ValueError(f"chunk_size must be an integer >= 1 and at most {MAX_POINTS} (MAX_POINTS); got {chunk_size}")
+    if client is not None and not callable(getattr(client, "submit", None)):
+        raise ValueError(f"client must be a dask.distributed.Client or None; got {client!r}")
+    _validate.optional(_validate.boolean, "progress", progress)
+    _validate.optional(_validate.integer, "max_in_flight", max_in_flight, 1)
     if isinstance(points, Grid):
         check_memory(points, chunk_size)
+    return _iter_evaluate(path, points, chunk_size, client, progress, max_in_flight)
+
+
+def _check_points(points) -> None:
+    """``points`` is a Grid or a mapping of equal-length 1-D columns (named in the error)."""
+    _validate.instance("points", points, (Grid, Mapping), "a vcperf.sweep.Grid or a mapping of parameter columns")
+    if isinstance(points, Grid):
+        return
+    for key, column in points.items():
+        if not isinstance(key, str):
+            raise ValueError(f"points must be keyed by parameter names (str); got key {key!r}")
+        if isinstance(column, (str, bytes, Mapping)) or np.ndim(column) != 1:
+            raise ValueError(f"points column {key!r} must be a 1-D array of values; got {column!r}")
+
+
+def _iter_evaluate(path, points, chunk_size, client, progress, max_in_flight):
+    import pandas as pd
+
     total = points.size if isinstance(points, Grid) else len(next(iter(points.values()), ()))
     from tqdm.auto import tqdm
 

@@ -25,8 +25,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from vcperf import _validate as v
 from vcperf import data, protocol
-from vcperf.ft.checkpoint import DEFAULT_FT_LINK_BPS, kernel_compile
+from vcperf.ft.checkpoint import DEFAULT_FT_LINK_BPS, MAX_CHECKPOINT_INTERVAL_S, kernel_compile
 from vcperf.ft.netperf import interval_from_latency_ratio, netperf_throughput_bps, tcp_rr
 from vcperf.ft.vcenter import vcenter_predictions
 from vcperf.ft.workloads import (
@@ -100,6 +101,7 @@ class Testbed:
 
 def workload_vcpus(workload: str) -> int:
     """Largest vCPU count Appendix B lists for ``workload`` (``text_workload_details``)."""
+    v.text("workload", workload, "a workload name of text_workload_details (e.g. 'swingbench_oracle11g')")
     return _workload_vcpus(workload)
 
 
@@ -304,7 +306,7 @@ def _target_map() -> dict:
 def _interval(params_or_interval) -> float:
     if params_or_interval is None:
         return calibrate().checkpoint_interval_s
-    return float(params_or_interval)
+    return v.scalar("checkpoint_interval_s", params_or_interval, 0.0, MAX_CHECKPOINT_INTERVAL_S, lo_open=True)
 
 
 def database_workload(name: str, dirty_bytes_per_op=0.0, checkpoint_interval_s=None, ft_link_bps=DEFAULT_FT_LINK_BPS,
@@ -334,7 +336,6 @@ def database_workload(name: str, dirty_bytes_per_op=0.0, checkpoint_interval_s=N
     **link_kw
         FT-link inputs of :func:`vcperf.ft.closed_loop` (``ft_ack_rtt_s``, ``ft_link_loss``, ``n_ft_vms``).
     """
-    from vcperf import _validate as v
 
     v.choice("name", name, ("swingbench", "dvdstore"))
     t = testbed()
@@ -360,9 +361,12 @@ def testbed_iometer(message_bytes, write_fraction=0.0, *, outstanding_ios=IOMETE
                    ft_link_bps=ft_link_bps, **link_kw)
 
 
+_PARAMS_WHAT = "the study's Params (vcperf.ft.calibrate()) or None"
+
+
 def vcenter_values(params: Params | None = None) -> dict:
     """:func:`vcperf.ft.vcenter_predictions` of the calibrated (or given) parameters on the seed's appliance."""
-    p = calibrate() if params is None else params
+    p = calibrate() if params is None else v.instance("params", params, Params, _PARAMS_WHAT)
     return vcenter_predictions(p.vcenter_dirty_rate_bytes_per_s, p.vcenter_exchange_rate_per_s,
                                checkpoint_interval_s=p.checkpoint_interval_s, **testbed().vcenter_kw())
 
@@ -374,14 +378,15 @@ def vcenter_values(params: Params | None = None) -> dict:
 
 def kernel_compile_values(params: Params | None = None, vcpus=None, **cycle_kw):
     """:func:`vcperf.ft.kernel_compile` on the seed's configurations (Appendix B: 1/2/4 vCPUs) under ``params``."""
-    p = calibrate() if params is None else params
-    n = testbed().kernel_compile_vcpus if vcpus is None else vcpus
+    p = calibrate() if params is None else v.instance("params", params, Params, _PARAMS_WHAT)
+    n = testbed().kernel_compile_vcpus if vcpus is None else v.real("vcpus", vcpus)
     return kernel_compile(np.asarray(n, dtype=float), KERNEL_COMPILE_CPU_S, p.kernel_compile_dirty_bytes,
                           p.checkpoint_interval_s, **cycle_kw)
 
 
 def iometer_ratios(checkpoint_interval_s=None, **link_kw) -> dict:
     """FT-on/off IOMeter throughput of every Appendix B access pattern: ``{(size_label, write_fraction): ratio}``."""
+    checkpoint_interval_s = _interval(checkpoint_interval_s)
     return {(lab, w): testbed_iometer(size, w, checkpoint_interval_s=checkpoint_interval_s, **link_kw).throughput_ratio
             for lab, size, w in testbed().iometer_patterns}
 

@@ -73,6 +73,16 @@ FIBRE_SPEED_M_PER_S = 2.0e8
 FT_MAX_VCPUS = {"6.0": 4, "6.5": 4, "6.7": 8, "7.0": 8}
 #: The seed's release.
 DEFAULT_RELEASE = "6.0"
+#: Longest checkpoint interval the model takes (s). FT checkpoints continuously (the timer runs at
+#: milliseconds); ten seconds between checkpoints is no longer continuous protection, and far longer
+#: intervals make the epoch's dirty bytes overflow. A validation range, not a model parameter.
+MAX_CHECKPOINT_INTERVAL_S = 10.0
+
+
+def check_interval(checkpoint_interval_s):
+    """``checkpoint_interval_s`` as a float array if in ``(0, MAX_CHECKPOINT_INTERVAL_S]``, else ValueError."""
+    return v.check_range("checkpoint_interval_s", checkpoint_interval_s, 0.0, MAX_CHECKPOINT_INTERVAL_S,
+                         lo_open=True)
 
 
 def check_ft_vcpus(vcpus, release: str = DEFAULT_RELEASE) -> int:
@@ -96,7 +106,9 @@ def metro_rtt_s(distance_m, base_rtt_s=DEFAULT_FT_ACK_RTT_S):
         Round trip through the switches and host stacks at zero distance (default 50 us).
     """
     d = v.nonneg("distance_m", distance_m)
-    return v.nonneg("base_rtt_s", base_rtt_s) + 2.0 * d / FIBRE_SPEED_M_PER_S
+    base = v.nonneg("base_rtt_s", base_rtt_s)
+    v.broadcast(distance_m=d, base_rtt_s=base)
+    return base + 2.0 * d / FIBRE_SPEED_M_PER_S
 
 
 def ft_link_goodput_bps(ft_link_bps=DEFAULT_FT_LINK_BPS, ft_ack_rtt_s=DEFAULT_FT_ACK_RTT_S, ft_link_loss=0.0,
@@ -110,6 +122,7 @@ def ft_link_goodput_bps(ft_link_bps=DEFAULT_FT_LINK_BPS, ft_ack_rtt_s=DEFAULT_FT
     rtt = v.nonneg("ft_ack_rtt_s", ft_ack_rtt_s)
     loss = v.check_range("ft_link_loss", ft_link_loss, 0.0, 1.0, hi_open=True)
     n = v.check_range("n_ft_vms", n_ft_vms, 1.0, math.inf)
+    v.broadcast(ft_link_bps=link, ft_ack_rtt_s=rtt, ft_link_loss=loss, n_ft_vms=n)
     return _goodput(link, rtt, loss, n)
 
 
@@ -215,8 +228,11 @@ def checkpoint_cycle(
     CheckpointCycle
     """
     d = v.nonneg("dirty_rate_bytes_per_s", dirty_rate_bytes_per_s)
-    e = v.positive("checkpoint_interval_s", checkpoint_interval_s)
+    e = check_interval(checkpoint_interval_s)
     wss = v.check_range("working_set_bytes", working_set_bytes, 0.0, math.inf, lo_open=True)
+    v.broadcast(dirty_rate_bytes_per_s=d, checkpoint_interval_s=e, ft_link_bps=ft_link_bps, ft_ack_rtt_s=ft_ack_rtt_s,
+                stun_fixed_s=stun_fixed_s, working_set_bytes=wss, ft_link_loss=ft_link_loss, n_ft_vms=n_ft_vms,
+                vcpus=vcpus)
     rate, fixed = _link_consts(ft_link_bps, ft_ack_rtt_s, stun_fixed_s, ft_link_loss, n_ft_vms, vcpus)
     state = np.asarray(vcpus, dtype=float) * VCPU_STATE_BYTES
     b = np.minimum(d * e, wss)
@@ -277,6 +293,9 @@ def ft_logging_bandwidth_bps(
     d = v.nonneg("dirty_rate_bytes_per_s", dirty_rate_bytes_per_s)
     c = v.nonneg("logged_bytes_per_received_byte", logged_bytes_per_received_byte)
     ct = v.nonneg("dirty_bytes_per_transmitted_byte", dirty_bytes_per_transmitted_byte)
+    v.broadcast(receive_rate_bps=r, transmit_rate_bps=t, dirty_rate_bytes_per_s=d, logged_bytes_per_received_byte=c,
+                dirty_bytes_per_transmitted_byte=ct, checkpoint_interval_s=checkpoint_interval_s,
+                ft_link_bps=ft_link_bps, **cycle_kw)
     cyc = checkpoint_cycle(d + (c * r + ct * t) / 8.0, checkpoint_interval_s, ft_link_bps, **cycle_kw)
     return cyc.logging_bandwidth_bps
 
@@ -308,8 +327,11 @@ def run_fraction_at(throughput_per_s, dirty_bytes_per_op, background_dirty_rate_
     x = v.nonneg("throughput_per_s", throughput_per_s)
     m = v.nonneg("dirty_bytes_per_op", dirty_bytes_per_op)
     bg = v.nonneg("background_dirty_rate_bytes_per_s", background_dirty_rate_bytes_per_s)
-    e = v.positive("checkpoint_interval_s", checkpoint_interval_s)
+    e = check_interval(checkpoint_interval_s)
     wss = v.check_range("working_set_bytes", working_set_bytes, 0.0, math.inf, lo_open=True)
+    v.broadcast(throughput_per_s=x, dirty_bytes_per_op=m, background_dirty_rate_bytes_per_s=bg,
+                checkpoint_interval_s=e, ft_link_bps=ft_link_bps, ft_ack_rtt_s=ft_ack_rtt_s, stun_fixed_s=stun_fixed_s,
+                working_set_bytes=wss, ft_link_loss=ft_link_loss, n_ft_vms=n_ft_vms, vcpus=vcpus)
     rate, fixed = _link_consts(ft_link_bps, ft_ack_rtt_s, stun_fixed_s, ft_link_loss, n_ft_vms, vcpus)
     return _run_fraction(x, m, bg, e, rate, fixed, wss)
 
@@ -352,6 +374,8 @@ def activity_time_s(duration_off_s, dirty_rate_bytes_per_s, exchanges, checkpoin
     t0 = v.nonneg("duration_off_s", duration_off_s)
     k = v.nonneg("exchanges", exchanges)
     cyc = checkpoint_cycle(dirty_rate_bytes_per_s, checkpoint_interval_s, ft_link_bps, **cycle_kw)
+    v.broadcast(duration_off_s=t0, exchanges=k, dirty_rate_bytes_per_s=dirty_rate_bytes_per_s,
+                checkpoint_interval_s=checkpoint_interval_s, ft_link_bps=ft_link_bps, **cycle_kw)
     return t0 / cyc.run_fraction + k * cyc.output_commit_delay_s
 
 
@@ -403,11 +427,13 @@ def kernel_compile(vcpus, cpu_work_s, dirty_bytes, checkpoint_interval_s, ft_lin
     release : str
         vSphere release for the vCPU limit (default "6.0").
     """
-    n = np.asarray(vcpus, dtype=float)
+    n = v.real("vcpus", vcpus)
     for c in np.unique(n):
         check_ft_vcpus(int(c) if float(c).is_integer() else c, release)
     w = v.positive("cpu_work_s", cpu_work_s)
     b = v.nonneg("dirty_bytes", dirty_bytes)
+    v.broadcast(vcpus=n, cpu_work_s=w, dirty_bytes=b, checkpoint_interval_s=checkpoint_interval_s,
+                ft_link_bps=ft_link_bps, **cycle_kw)
     t_off = w / n
     cyc = checkpoint_cycle(b / t_off, checkpoint_interval_s, ft_link_bps, vcpus=n, **cycle_kw)
     return KernelCompile(vcpus=n, time_off_s=t_off, time_on_s=t_off / cyc.run_fraction)
@@ -440,6 +466,8 @@ def turn_on_time_s(disk_bytes, memory_bytes, dirty_rate_bytes_per_s=0.0, ft_link
     mem = v.nonneg("memory_bytes", memory_bytes)
     d = v.nonneg("dirty_rate_bytes_per_s", dirty_rate_bytes_per_s)
     sto = v.check_range("storage_bps", storage_bps, 0.0, math.inf, lo_open=True)
+    v.broadcast(disk_bytes=disk, memory_bytes=mem, dirty_rate_bytes_per_s=d, ft_link_bps=ft_link_bps,
+                ft_ack_rtt_s=ft_ack_rtt_s, ft_link_loss=ft_link_loss, n_ft_vms=n_ft_vms, storage_bps=sto)
     rate = ft_link_goodput_bps(ft_link_bps, ft_ack_rtt_s, ft_link_loss, n_ft_vms) / 8.0  # bytes/s
     ratio = np.minimum(d / rate, 0.9)
     return disk / np.minimum(rate, sto / 8.0) + mem / rate / (1.0 - ratio)
@@ -466,4 +494,6 @@ def failover_time_s(detection_s, checkpoint_interval_s, ft_link_bps=DEFAULT_FT_L
     det = v.nonneg("detection_s", detection_s)
     arp = v.nonneg("arp_s", arp_s)
     cyc = checkpoint_cycle(dirty_rate_bytes_per_s, checkpoint_interval_s, ft_link_bps, **cycle_kw)
+    v.broadcast(detection_s=det, arp_s=arp, dirty_rate_bytes_per_s=dirty_rate_bytes_per_s,
+                checkpoint_interval_s=checkpoint_interval_s, ft_link_bps=ft_link_bps, **cycle_kw)
     return det + cyc.epoch_wall_s / 2.0 + arp

@@ -7,6 +7,7 @@ the calibrated checkpoint interval are arguments; ``vcperf.ft.testbed()`` and
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 import numpy as np
@@ -19,7 +20,9 @@ from vcperf.ft.checkpoint import (
     DEFAULT_FT_LINK_BPS,
     DEFAULT_LOGGED_BYTES_PER_RECEIVED_BYTE,
     DEFAULT_STUN_FIXED_S,
+    MAX_CHECKPOINT_INTERVAL_S,
     _link_consts,
+    check_interval,
     checkpoint_cycle,
     output_commit_delay_s,
 )
@@ -86,13 +89,18 @@ def netperf_throughput_bps(
     """
     u = v.positive("uplink_bps", uplink_bps)
     v.choice("direction", direction, ("receive", "transmit"))
-    e = v.positive("checkpoint_interval_s", checkpoint_interval_s)
+    e = check_interval(checkpoint_interval_s)
     rt = v.nonneg("vm_round_trip_s", vm_round_trip_s)
-    window = v.positive("streams", streams) * v.positive("socket_bytes", socket_bytes)
+    n_streams, sock = v.positive("streams", streams), v.positive("socket_bytes", socket_bytes)
     g = v.nonneg("guest_dirty_rate_bytes_per_s", guest_dirty_rate_bytes_per_s)
     c = v.nonneg("logged_bytes_per_received_byte", logged_bytes_per_received_byte)
     ct = v.nonneg("dirty_bytes_per_transmitted_byte", dirty_bytes_per_transmitted_byte)
     stack = v.positive("guest_stack_bps", guest_stack_bps)
+    ft_enabled = v.boolean("ft_enabled", ft_enabled)
+    v.broadcast(uplink_bps=u, checkpoint_interval_s=e, ft_link_bps=ft_link_bps, streams=streams,
+                socket_bytes=socket_bytes, guest_dirty_rate_bytes_per_s=g, logged_bytes_per_received_byte=c,
+                dirty_bytes_per_transmitted_byte=ct, vm_round_trip_s=rt, guest_stack_bps=stack, **cycle_kw)
+    window = n_streams * sock
     if not ft_enabled:
         return np.minimum(network.tcp_throughput_bps(u, rt, 0.0, rwnd_bytes=window), stack)
     if direction == "receive":
@@ -132,6 +140,9 @@ def netperf_ft_logging_bps(uplink_bps, direction: str, checkpoint_interval_s, ft
     v.positive("streams", streams), v.positive("socket_bytes", socket_bytes)
     c = v.nonneg("logged_bytes_per_received_byte", logged_bytes_per_received_byte)
     ct = v.nonneg("dirty_bytes_per_transmitted_byte", dirty_bytes_per_transmitted_byte)
+    v.broadcast(uplink_bps=u, checkpoint_interval_s=checkpoint_interval_s, ft_link_bps=ft_link_bps, streams=streams,
+                socket_bytes=socket_bytes, logged_bytes_per_received_byte=c, dirty_bytes_per_transmitted_byte=ct,
+                **cycle_kw)
     coef = c if direction == "receive" else ct
     # the same cycle netperf_throughput_bps runs under: the guest moves data at the uplink rate while running
     cyc = checkpoint_cycle(coef * np.minimum(u, DEFAULT_GUEST_STACK_BPS) / 8.0, checkpoint_interval_s, ft_link_bps,
@@ -176,7 +187,12 @@ def tcp_rr(checkpoint_interval_s, vm_round_trip_s=DEFAULT_VM_ROUND_TRIP_S, ft_li
     guest_dirty_rate_bytes_per_s : float
         Memory the (almost idle) guest dirties per second of run time (default 0).
     """
-    rt = float(v.positive("vm_round_trip_s", vm_round_trip_s))
+    rt = v.scalar("vm_round_trip_s", vm_round_trip_s, 0.0, math.inf, lo_open=True, hi_open=True)
+    v.scalar("checkpoint_interval_s", checkpoint_interval_s, 0.0, MAX_CHECKPOINT_INTERVAL_S, lo_open=True)
+    v.scalar("ft_link_bps", ft_link_bps, 0.0, math.inf, lo_open=True, hi_open=True)
+    guest_dirty_rate_bytes_per_s = v.scalar("guest_dirty_rate_bytes_per_s", guest_dirty_rate_bytes_per_s, 0.0,
+                                            math.inf, hi_open=True)
+    v.single(**cycle_kw)
     delta = float(output_commit_delay_s(guest_dirty_rate_bytes_per_s, checkpoint_interval_s, ft_link_bps,
                                         **cycle_kw))
     demands = np.array([[rt, 0.0], [rt, delta]])
@@ -202,12 +218,15 @@ def interval_from_latency_ratio(latency_ratio, vm_round_trip_s=DEFAULT_VM_ROUND_
     vm_round_trip_s, ft_ack_rtt_s, stun_fixed_s, ft_link_bps, **link_kw
         As in :func:`tcp_rr` and :func:`vcperf.ft.checkpoint_cycle` (``ft_link_loss``, ``n_ft_vms``, ``vcpus``).
     """
-    ratio = float(v.positive("latency_ratio", latency_ratio))
-    t0 = float(v.positive("vm_round_trip_s", vm_round_trip_s))
+    ratio = v.scalar("latency_ratio", latency_ratio, 0.0, math.inf, lo_open=True, hi_open=True)
+    t0 = v.scalar("vm_round_trip_s", vm_round_trip_s, 0.0, math.inf, lo_open=True, hi_open=True)
+    v.single(ft_ack_rtt_s=ft_ack_rtt_s, stun_fixed_s=stun_fixed_s, ft_link_bps=ft_link_bps, **link_kw)
     _, fixed = _link_consts(ft_link_bps, ft_ack_rtt_s, stun_fixed_s, link_kw.get("ft_link_loss", 0.0),
                             link_kw.get("n_ft_vms", 1), link_kw.get("vcpus", 1))
     fixed = float(fixed)
     lo = 1.0 + fixed / t0
     if ratio <= lo:
-        raise ValueError(f"latency_ratio must be in ({lo:g}, inf) for a positive checkpoint interval; got {ratio:g}")
+        raise ValueError(f"latency_ratio must be in ({lo:g}, inf) for a positive checkpoint interval at "
+                         f"vm_round_trip_s={t0:g} (the idle stun of ft_ack_rtt_s, stun_fixed_s, ft_link_bps "
+                         f"and vcpus is {fixed:g} s); got {ratio:g}")
     return 2.0 * ((ratio - 1.0) * t0 - fixed)

@@ -7,10 +7,12 @@ calibrated (``vcperf.ft.calibrate()``).
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from vcperf import _validate as v
-from vcperf.ft.checkpoint import DEFAULT_FT_LINK_BPS, activity_time_s, check_ft_vcpus
+from vcperf.ft.checkpoint import DEFAULT_FT_LINK_BPS, MAX_CHECKPOINT_INTERVAL_S, activity_time_s, check_ft_vcpus
 from vcperf.ft.workloads import closed_loop, ft_off_throughput_per_s
 
 #: Largest client population :func:`load_clients` considers.
@@ -38,8 +40,8 @@ def heavy_load_cpu_demand_s(vcpus, load_b_per_s, utilization=HEAVY_LOAD_CPU_UTIL
         vCPU utilization at that load, in (0, 1).
     """
     c = check_ft_vcpus(vcpus)
-    x = float(v.positive("load_b_per_s", load_b_per_s))
-    u = float(v.check_range("utilization", utilization, 0.0, 1.0, lo_open=True, hi_open=True))
+    x = v.scalar("load_b_per_s", load_b_per_s, 0.0, math.inf, lo_open=True, hi_open=True)
+    u = v.scalar("utilization", utilization, 0.0, 1.0, lo_open=True, hi_open=True)
     return u * c / x
 
 
@@ -55,11 +57,17 @@ def load_clients(rate_per_s, cpu_s, host_s, vcpus) -> int:
     vcpus : int
         vCPUs of the appliance.
     """
-    rate = float(v.positive("rate_per_s", rate_per_s))
-    x = ft_off_throughput_per_s(MAX_LOAD_CLIENTS, cpu_s, vcpus, host_s)
+    rate = v.scalar("rate_per_s", rate_per_s, 0.0, math.inf, lo_open=True, hi_open=True)
+    cpu = v.scalar("cpu_s", cpu_s, 0.0, math.inf, hi_open=True)
+    host = v.scalar("host_s", host_s, 0.0, math.inf, hi_open=True)
+    c = check_ft_vcpus(vcpus)
+    if cpu + host <= 0:
+        raise ValueError("cpu_s + host_s must be in (0, inf); got 0")
+    x = ft_off_throughput_per_s(MAX_LOAD_CLIENTS, cpu, c, host)
     hit = np.flatnonzero(x >= rate * (1 - 1e-9))
     if hit.size == 0:
-        raise ValueError(f"rate_per_s must be below the FT-off capacity {x[-1]:g}/s; got {rate:g}")
+        raise ValueError(f"rate_per_s must be below the FT-off capacity {x[-1]:g}/s of {MAX_LOAD_CLIENTS} clients "
+                         f"at cpu_s={cpu:g}, host_s={host:g}, vcpus={c}; got {rate:g}")
     return int(hit[0]) + 1
 
 
@@ -112,21 +120,27 @@ def vcenter_predictions(dirty_rate_bytes_per_s, exchange_rate_per_s, cpu_demand_
         ``exchanges_per_op``, ``cpu_demand_per_op_s`` and the two :class:`vcperf.ft.ClosedLoopResult`
         (``result_a``, ``result_b``).
     """
-    mu = float(v.nonneg("dirty_rate_bytes_per_s", dirty_rate_bytes_per_s))
-    kappa = float(v.nonneg("exchange_rate_per_s", exchange_rate_per_s))
-    e = float(v.positive("checkpoint_interval_s", checkpoint_interval_s))
+    v.single(ft_link_bps=ft_link_bps, **link_kw)
+    mu = v.scalar("dirty_rate_bytes_per_s", dirty_rate_bytes_per_s, 0.0, math.inf, hi_open=True)
+    kappa = v.scalar("exchange_rate_per_s", exchange_rate_per_s, 0.0, math.inf, hi_open=True)
+    e = v.scalar("checkpoint_interval_s", checkpoint_interval_s, 0.0, MAX_CHECKPOINT_INTERVAL_S, lo_open=True)
     c = check_ft_vcpus(vcpus)
-    rate_a = float(v.positive("load_a_per_s", load_a_per_s))
-    rate_b = float(v.positive("load_b_per_s", load_b_per_s))
+    rate_a = v.scalar("load_a_per_s", load_a_per_s, 0.0, math.inf, lo_open=True, hi_open=True)
+    rate_b = v.scalar("load_b_per_s", load_b_per_s, 0.0, math.inf, lo_open=True, hi_open=True)
     cpu = (heavy_load_cpu_demand_s(c, rate_b) if cpu_demand_per_op_s is None
-           else float(v.positive("cpu_demand_per_op_s", cpu_demand_per_op_s)))
-    browse_off = float(v.positive("browse_off_s", browse_off_s))
+           else v.scalar("cpu_demand_per_op_s", cpu_demand_per_op_s, 0.0, math.inf, lo_open=True, hi_open=True))
+    browse_off = v.scalar("browse_off_s", browse_off_s, 0.0, math.inf, lo_open=True, hi_open=True)
     t_op = 1.0 / rate_a
     if cpu > t_op:
-        raise ValueError(f"cpu_demand_per_op_s must be in (0, {t_op:g}]; got {cpu:g}")
+        raise ValueError(f"cpu_demand_per_op_s must be in (0, 1 / load_a_per_s = {t_op:g}]; got {cpu:g} (from "
+                         f"load_b_per_s={rate_b:g} and vcpus={c} if not given)")
     common = dict(vcpus=c, external_delay_s=t_op - cpu, exchanges_per_op=kappa * t_op,
                   dirty_bytes_per_op=mu * t_op, checkpoint_interval_s=e, ft_link_bps=ft_link_bps, **link_kw)
-    n_b = load_clients(rate_b, cpu, t_op - cpu, c)
+    try:
+        n_b = load_clients(rate_b, cpu, t_op - cpu, c)
+    except ValueError as exc:
+        raise ValueError(f"load_b_per_s={rate_b:g} must be reachable with cpu_demand_per_op_s={cpu:g} and "
+                         f"load_a_per_s={rate_a:g}: {exc}") from None
     a = closed_loop(1, 0.0, cpu, **common)
     b = closed_loop(n_b, 0.0, cpu, **common)
     browse = activity_time_s(browse_off, mu, kappa * browse_off, e, ft_link_bps, vcpus=c, **link_kw)

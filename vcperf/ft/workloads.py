@@ -23,12 +23,20 @@ from vcperf.ft.checkpoint import (
     DEFAULT_FT_LINK_BPS,
     DEFAULT_RELEASE,
     DEFAULT_STUN_FIXED_S,
+    FT_MAX_VCPUS,
+    MAX_CHECKPOINT_INTERVAL_S,
     _commit_delay,
     _link_consts,
     _run_fraction,
     check_ft_vcpus,
     checkpoint_cycle,
 )
+
+#: Largest client population of one FT VM's closed loop. The FT-on fixed point solves a batch of 33
+#: networks over every population up to it, and a utilization target repeats that in a root search
+#: (memory and time grow linearly): 10,000 clients are about 20 MB and under a second; the seed's
+#: workloads run at most a few hundred.
+MAX_CLIENTS = 10_000
 
 #: Swingbench order entry runs each transaction as one PL/SQL stored-procedure call: one client
 #: exchange per transaction (assumed from Swingbench's SOE PL/SQL design; not printed).
@@ -96,6 +104,14 @@ _DELAY = np.array([False, True, True, True, False])
 
 def ft_off_throughput_per_s(n_clients, cpu_demand_s, vcpus, external_delay_s, think_time_s=0.0, io_demand_s=0.0):
     """FT-off throughput (1/s) of populations ``1..n_clients`` of :func:`closed_loop`'s network (an array)."""
+    n_clients = v.integer("n_clients", n_clients, 1, MAX_CLIENTS)
+    cpu_demand_s = v.scalar("cpu_demand_s", cpu_demand_s, 0.0, math.inf, hi_open=True)
+    vcpus = v.integer("vcpus", vcpus, 1, max(FT_MAX_VCPUS.values()))
+    external_delay_s = v.scalar("external_delay_s", external_delay_s, 0.0, math.inf, hi_open=True)
+    think_time_s = v.scalar("think_time_s", think_time_s, 0.0, math.inf, hi_open=True)
+    io_demand_s = v.scalar("io_demand_s", io_demand_s, 0.0, math.inf, hi_open=True)
+    if cpu_demand_s + external_delay_s + think_time_s + io_demand_s <= 0:
+        raise ValueError("cpu_demand_s + external_delay_s + think_time_s + io_demand_s must be in (0, inf); got 0")
     res = queueing.mva(_demands(cpu_demand_s, vcpus, external_delay_s, 0.0, 0.0, 1.0, io_demand_s), n_clients,
                        think_time_s, delay_stations=_DELAY)
     return res.throughput_per_s
@@ -167,17 +183,19 @@ def closed_loop(
     """
     from scipy.optimize import brentq
 
-    n = v.integer("n_clients", n_clients, 1, queueing.MAX_CUSTOMERS)
-    z = float(v.nonneg("think_time_s", think_time_s))
-    cpu = float(v.nonneg("cpu_demand_s", cpu_demand_s))
+    n = v.integer("n_clients", n_clients, 1, MAX_CLIENTS)
+    z = v.scalar("think_time_s", think_time_s, 0.0, math.inf, hi_open=True)
+    v.single(ft_link_bps=ft_link_bps, working_set_bytes=working_set_bytes, ft_ack_rtt_s=ft_ack_rtt_s,
+             stun_fixed_s=stun_fixed_s, ft_link_loss=ft_link_loss, n_ft_vms=n_ft_vms)
+    cpu = v.scalar("cpu_demand_s", cpu_demand_s, 0.0, math.inf, hi_open=True)
     c = check_ft_vcpus(vcpus, release)
-    ext = float(v.nonneg("external_delay_s", external_delay_s))
-    k = float(v.nonneg("exchanges_per_op", exchanges_per_op))
-    io = float(v.nonneg("io_demand_s", io_demand_s))
-    wr = float(v.nonneg("mirrored_write_bytes_per_op", mirrored_write_bytes_per_op))
-    m = float(v.nonneg("dirty_bytes_per_op", dirty_bytes_per_op)) + wr
-    bg = float(v.nonneg("background_dirty_rate_bytes_per_s", background_dirty_rate_bytes_per_s))
-    e = float(v.positive("checkpoint_interval_s", checkpoint_interval_s))
+    ext = v.scalar("external_delay_s", external_delay_s, 0.0, math.inf, hi_open=True)
+    k = v.scalar("exchanges_per_op", exchanges_per_op, 0.0, math.inf, hi_open=True)
+    io = v.scalar("io_demand_s", io_demand_s, 0.0, math.inf, hi_open=True)
+    wr = v.scalar("mirrored_write_bytes_per_op", mirrored_write_bytes_per_op, 0.0, math.inf, hi_open=True)
+    m = v.scalar("dirty_bytes_per_op", dirty_bytes_per_op, 0.0, math.inf, hi_open=True) + wr
+    bg = v.scalar("background_dirty_rate_bytes_per_s", background_dirty_rate_bytes_per_s, 0.0, math.inf, hi_open=True)
+    e = v.scalar("checkpoint_interval_s", checkpoint_interval_s, 0.0, MAX_CHECKPOINT_INTERVAL_S, lo_open=True)
     cyc_kw = dict(ft_link_bps=ft_link_bps, working_set_bytes=working_set_bytes, ft_ack_rtt_s=ft_ack_rtt_s,
                   stun_fixed_s=stun_fixed_s, ft_link_loss=ft_link_loss, n_ft_vms=n_ft_vms, vcpus=c)
     checkpoint_cycle(0.0, e, **cyc_kw)  # validates the link parameters before any work
@@ -222,12 +240,28 @@ def closed_loop(
     )
 
 
-@functools.lru_cache(maxsize=64)
 def cpu_for_utilization(cpu_utilization, n_clients, think_time_s, vcpus, external_delay_s=0.0, io_demand_s=0.0):
     """Guest vCPU demand per operation that puts the FT-off vCPU utilization at ``cpu_utilization``.
 
     Parameters as in :func:`closed_loop` (scalars; cached). Exchanges do not matter without FT.
     """
+    u = v.scalar("cpu_utilization", cpu_utilization, 0.0, 1.0, lo_open=True, hi_open=True)
+    n = v.integer("n_clients", n_clients, 1, MAX_CLIENTS)
+    z = v.scalar("think_time_s", think_time_s, 0.0, math.inf, hi_open=True)
+    c = v.integer("vcpus", vcpus, 1, max(FT_MAX_VCPUS.values()))
+    ext = v.scalar("external_delay_s", external_delay_s, 0.0, math.inf, hi_open=True)
+    io = v.scalar("io_demand_s", io_demand_s, 0.0, math.inf, hi_open=True)
+    if z + ext + io <= 0:
+        raise ValueError("think_time_s + external_delay_s + io_demand_s must be in (0, inf) (otherwise the vCPUs "
+                         "saturate whatever the demand); got 0")
+    if u >= n / c:  # Little's law: at most one busy vCPU per client
+        raise ValueError(f"cpu_utilization must be below n_clients / vcpus = {n}/{c} (at most one busy vCPU per "
+                         f"client); got {u:g}")
+    return _cpu_for_utilization(u, n, z, c, ext, io)
+
+
+@functools.lru_cache(maxsize=64)
+def _cpu_for_utilization(cpu_utilization, n_clients, think_time_s, vcpus, external_delay_s, io_demand_s):
     from scipy.optimize import brentq
 
     def util(cpu):
@@ -235,7 +269,12 @@ def cpu_for_utilization(cpu_utilization, n_clients, think_time_s, vcpus, externa
         return float(x) * cpu / vcpus - cpu_utilization
 
     hi = vcpus * (think_time_s + external_delay_s + io_demand_s + 1e-3) / n_clients * 10.0 + 1.0
-    return brentq(util, 1e-9, hi, xtol=1e-15, rtol=1e-15)
+    lo = 1e-9 if util(1e-9) < 0 else 1e-300  # a utilization target below what 1 ns of vCPU gives
+    if util(hi) <= 0:
+        raise ValueError(f"cpu_utilization={cpu_utilization:g} is out of reach of n_clients={n_clients} on "
+                         f"vcpus={vcpus} with think_time_s={think_time_s:g}, external_delay_s={external_delay_s:g}"
+                         f" and io_demand_s={io_demand_s:g}")
+    return brentq(util, lo, hi, xtol=1e-15, rtol=1e-15)
 
 
 def closed_loop_at_utilization(n_clients, think_time_s, exchanges_per_op, cpu_utilization, *,
@@ -262,12 +301,12 @@ def closed_loop_at_utilization(n_clients, think_time_s, exchanges_per_op, cpu_ut
     **kw
         Passed to :func:`closed_loop`.
     """
-    n = v.integer("n_clients", n_clients, 1, queueing.MAX_CUSTOMERS)
-    z = float(v.nonneg("think_time_s", think_time_s))
-    k = float(v.nonneg("exchanges_per_op", exchanges_per_op))
-    u = float(v.check_range("cpu_utilization", cpu_utilization, 0.0, 1.0, lo_open=True, hi_open=True))
+    n = v.integer("n_clients", n_clients, 1, MAX_CLIENTS)
+    z = v.scalar("think_time_s", think_time_s, 0.0, math.inf, hi_open=True)
+    k = v.scalar("exchanges_per_op", exchanges_per_op, 0.0, math.inf, hi_open=True)
+    u = v.scalar("cpu_utilization", cpu_utilization, 0.0, 1.0, lo_open=True, hi_open=True)
     c = check_ft_vcpus(vcpus, kw.get("release", DEFAULT_RELEASE))
-    ext = float(v.nonneg("external_delay_s", external_delay_s))
+    ext = v.scalar("external_delay_s", external_delay_s, 0.0, math.inf, hi_open=True)
     if z + ext <= 0:
         raise ValueError("think_time_s + external_delay_s must be in (0, inf); got 0")
     cpu = cpu_for_utilization(u, n, z, c, ext)
@@ -301,9 +340,9 @@ def iometer(message_bytes, write_fraction=0.0, *, lun_disks, vcpus, checkpoint_i
     outstanding_ios : int
         Queue depth, >= 1.
     """
-    size = float(v.positive("message_bytes", message_bytes))
-    w = float(v.fraction("write_fraction", write_fraction, hi_open=False))
-    disks = float(v.check_range("lun_disks", lun_disks, 1.0))
+    size = v.scalar("message_bytes", message_bytes, 0.0, math.inf, lo_open=True, hi_open=True)
+    w = v.scalar("write_fraction", write_fraction, 0.0, 1.0)
+    disks = v.scalar("lun_disks", lun_disks, 1.0)
     n = v.integer("outstanding_ios", outstanding_ios, 1, 4096)
     io_s = DISK_RANDOM_IO_S / disks + 8.0 * size / DISK_INTERFACE_BPS
     # Reads reuse the outstanding buffers (capped per epoch); mirrored writes all cross the link.

@@ -92,6 +92,7 @@ class DiskWrites:
 def wal_flushes_per_s(throughput_per_s, params: DiskParams):
     """WAL flushes (sdg writes) per second of the baseline appliance or Active node."""
     x = v.nonneg("throughput_per_s", throughput_per_s)
+    v.instance("params", params, DiskParams, "the study's DiskParams (vcperf.vcha.calibrate().disk)")
     return params.wal_background_flushes_per_s + params.wal_flushes_per_op * x
 
 
@@ -111,6 +112,8 @@ def disk_writes(throughput_per_s, node: str, params: DiskParams, wal: WalParams)
     """
     x = v.nonneg("throughput_per_s", throughput_per_s)
     v.choice("node", node, ("baseline", "active", "passive"))
+    v.instance("params", params, DiskParams, "the study's DiskParams (vcperf.vcha.calibrate().disk)")
+    v.instance("wal", wal, WalParams, "the study's WalParams (vcperf.vcha.calibrate().wal)")
     p = params
     sdf = np.maximum(p.sdf_background_bytes_per_s + p.sdf_bytes_per_op * x, 0.0)
     sdh = np.maximum(p.sdh_background_bytes_per_s + p.sdh_bytes_per_op * x, 0.0)
@@ -126,6 +129,8 @@ def standby_reply_bytes_per_s(throughput_per_s, params: DiskParams, wal: WalPara
     """eth1 receive rate of the Active (B/s): the Passive's TCP ACKs for the WAL stream plus one status
     reply per flush (Table 11, eth1 receive). No fitted parameter of its own."""
     x = v.nonneg("throughput_per_s", throughput_per_s)
+    v.instance("params", params, DiskParams, "the study's DiskParams (vcperf.vcha.calibrate().disk)")
+    v.instance("wal", wal, WalParams, "the study's WalParams (vcperf.vcha.calibrate().wal)")
     wal_bytes = replication_traffic_bytes_per_s(x, wal)
     acks = wal_bytes / (network.DEFAULT_MSS_BYTES * network.DEFAULT_PACKETS_PER_ACK) * ACK_FRAME_BYTES
     return np.asarray(acks + wal_flushes_per_s(x, params) * STATUS_REPLY_BYTES, dtype=float)

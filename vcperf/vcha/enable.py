@@ -57,6 +57,7 @@ class EnableTimes:
 def clone_bytes(registered_vms, params: EnableParams):
     """Bytes one clone moves: base appliance disks + inventory-dependent data (Table 4)."""
     vms = v.nonneg("registered_vms", registered_vms)
+    v.instance("params", params, EnableParams, "the study's EnableParams (vcperf.vcha.calibrate().enable)")
     return params.clone_base_bytes + vms * params.clone_bytes_per_registered_vm
 
 
@@ -85,8 +86,11 @@ def enable_vcha_times(registered_vms, bandwidth_bps, params=None, rtt_s=LAN_RTT_
     bw = v.positive("bandwidth_bps", bandwidth_bps)
     rtt = v.nonneg("rtt_s", rtt_s)
     p = protocol.calibrated("vcha2016") if params is None else params
-    p = getattr(p, "enable", p)
+    p = v.instance("params", getattr(p, "enable", p), EnableParams,
+                   "the study's EnableParams or Params (vcperf.vcha.calibrate())")
+    loss_ = v.fraction("loss", loss)
+    v.broadcast(registered_vms=vms, bandwidth_bps=bw, rtt_s=rtt, loss=loss_)
     clone = np.asarray(network.transfer_time_s(clone_bytes(vms, p), bw * network.TCP_PAYLOAD_FRACTION, rtt,
-                                               v.fraction("loss", loss)), dtype=float)
+                                               loss_), dtype=float)
     conf = np.full_like(clone, p.configure_s)
     return EnableTimes(clone, clone.copy(), conf, 2.0 * clone + conf)

@@ -89,7 +89,9 @@ def failover_times(vcpus, registered_vms, psc_mode: str = "external", *, params=
     vms = v.nonneg("registered_vms", registered_vms)
     v.choice("psc_mode", psc_mode, ("external", "embedded"))
     p = protocol.calibrated("vcha2016") if params is None else params
-    p = getattr(p, "failover", p)
+    p = v.instance("params", getattr(p, "failover", p), FailoverParams,
+                   "the study's FailoverParams or Params (vcperf.vcha.calibrate())")
+    v.broadcast(vcpus=c, registered_vms=vms)
     c, vms = np.broadcast_arrays(c, vms)
     psc = p.psc_start_s if psc_mode == "embedded" else 0.0
     base = p.takeover_s + psc

@@ -81,7 +81,9 @@ def peak_memory_bytes(clients, hosts, node: str, params: MemoryParams, db_connec
     n = v.nonneg("clients", clients)
     h = v.nonneg("hosts", hosts)
     v.choice("node", node, ("baseline", "active", "passive"))
-    pool = float(v.check_range("db_connections", db_connections, 1.0, 10000.0))
+    pool = v.scalar("db_connections", db_connections, 1.0, 10000.0)
+    v.instance("params", params, MemoryParams, "the study's MemoryParams (vcperf.vcha.calibrate().memory)")
+    v.broadcast(clients=n, hosts=h)
     p = params
     n, h = np.broadcast_arrays(np.asarray(n, dtype=float), np.asarray(h, dtype=float))
     zero = np.zeros(n.shape)

@@ -186,6 +186,9 @@ def commit_exchange_s(commit_bytes, bandwidth_bps, rtt_s, loss=0.0):
     """One synchronous commit's trip over the replication link (s): the commit record to the Passive
     and its acknowledgement back (:func:`vcperf.network.exchange_time_s`: round trip + transfer of
     the record at the TCP rate + expected retransmission delay under loss). Passive flush excluded."""
+    v.nonneg("commit_bytes", commit_bytes), v.positive("bandwidth_bps", bandwidth_bps), v.nonneg("rtt_s", rtt_s)
+    v.fraction("loss", loss)
+    v.broadcast(commit_bytes=commit_bytes, bandwidth_bps=bandwidth_bps, rtt_s=rtt_s, loss=loss)
     if all(np.ndim(a) == 0 for a in (commit_bytes, bandwidth_bps, rtt_s, loss)):
         return _commit_exchange_scalar(float(commit_bytes), float(bandwidth_bps), float(rtt_s), float(loss))
     return network.exchange_time_s(1.0, commit_bytes, 0.0, bandwidth_bps, rtt_s, loss)
@@ -217,6 +220,12 @@ def replication_sync_wait_s(p: VcbenchParams, wal_bytes_per_op: float, replicati
     fitted wait on the test bed's LAN leaves after its exchange: ``commit_wait_s`` on the LAN, more
     with added round-trip time, less bandwidth or loss.
     """
+    v.instance("p", p, VcbenchParams, "the study's VcbenchParams (vcperf.vcha.calibrate().vcbench)")
+    wal_bytes_per_op = v.nonneg("wal_bytes_per_op", wal_bytes_per_op)
+    v.nonneg("replication_rtt_s", replication_rtt_s), v.positive("bandwidth_bps", bandwidth_bps)
+    v.fraction("loss", loss)
+    v.broadcast(wal_bytes_per_op=wal_bytes_per_op, replication_rtt_s=replication_rtt_s, bandwidth_bps=bandwidth_bps,
+                loss=loss)
     nc = p.sync_commits_per_op
     rec = wal_bytes_per_op / nc
     lan = commit_exchange_s(rec, DEFAULT_REPLICATION_BANDWIDTH_BPS, LAN_RTT_S)
@@ -226,6 +235,8 @@ def replication_sync_wait_s(p: VcbenchParams, wal_bytes_per_op: float, replicati
 
 def standby_flush_s(p: VcbenchParams, wal_bytes_per_op: float) -> float:
     """The Passive's WAL flush per commit (s) implied by the fitted LAN commit wait."""
+    v.instance("p", p, VcbenchParams, "the study's VcbenchParams (vcperf.vcha.calibrate().vcbench)")
+    wal_bytes_per_op = v.scalar("wal_bytes_per_op", wal_bytes_per_op, 0.0, np.inf, hi_open=True)
     rec = wal_bytes_per_op / p.sync_commits_per_op
     return float(p.commit_ack_s - commit_exchange_s(rec, DEFAULT_REPLICATION_BANDWIDTH_BPS, LAN_RTT_S))
 
@@ -310,6 +321,8 @@ def vcbench(clients, vcha_enabled: bool = False, replication_rtt_s=0.0, stats_le
         core (``vcpus`` too small for ``hosts``).
     """
     n = np.asarray(v.check_range("clients", clients, 1, 4096))
+    if n.size == 0:
+        raise ValueError("clients must hold at least one population in [1, 4096]; got an empty array")
     if np.any(n != np.round(n)):
         raise ValueError(f"clients must be integers in [1, 4096]; got {n[n != np.round(n)].flat[0]:g}")
     n = n.astype(int)
@@ -319,11 +332,12 @@ def vcbench(clients, vcha_enabled: bool = False, replication_rtt_s=0.0, stats_le
     if not isinstance(vcha_enabled, bool | np.bool_):
         raise ValueError(f"vcha_enabled must be True or False; got {vcha_enabled!r}")
     v.choice("stats_level", stats_level, (1, 2, 3, 4))
-    c = float(v.check_range("vcpus", vcpus, 1.0, 256.0))
-    h = float(v.check_range("hosts", hosts, 0.0, 10000.0))
-    vms = float(v.check_range("powered_on_vms", powered_on_vms, 0.0, 200000.0))
-    pool_size = float(v.check_range("db_connections", db_connections, 2.0, 10000.0))
+    c = v.scalar("vcpus", vcpus, 1.0, 256.0)
+    h = v.scalar("hosts", hosts, 0.0, 10000.0)
+    vms = v.scalar("powered_on_vms", powered_on_vms, 0.0, 200000.0)
+    pool_size = v.scalar("db_connections", db_connections, 2.0, 10000.0)
     v.choice("psc_mode", psc_mode, ("external", "embedded"))
+    v.broadcast(replication_rtt_s=rtt, bandwidth_bps=bw, loss=loss_)
     p, wal = study_params(params)
     psc_cpu = p.psc_cpu_s_per_op if psc_mode == "embedded" else 0.0
     bg = p.background_cpu_cores_per_host * h
@@ -361,8 +375,8 @@ def vcbench_curve(max_clients: int, vcha_enabled: bool = False, replication_rtt_
     """:func:`vcbench` for every population ``1..max_clients`` (for throughput-vs-clients plots);
     keyword arguments as :func:`vcbench`."""
     m = v.integer("max_clients", max_clients, 1, 4096)
-    v.check_range("replication_rtt_s", replication_rtt_s, 0.0, 1.0)
-    return vcbench(np.arange(1, m + 1), vcha_enabled, float(replication_rtt_s), stats_level, **kw)
+    rtt = v.scalar("replication_rtt_s", replication_rtt_s, 0.0, 1.0)
+    return vcbench(np.arange(1, m + 1), vcha_enabled, rtt, stats_level, **kw)
 
 
 #: The parameters :func:`vcbench` reads, as ``(sub-model, field)``: every other parameter of the
@@ -402,18 +416,18 @@ def throughput_sensitivities(clients: int, vcha_enabled: bool = False, replicati
     import dataclasses
 
     n = v.integer("clients", clients, 1, 4096)
-    rtt = float(v.check_range("replication_rtt_s", replication_rtt_s, 0.0, 1.0))
-    bw = float(v.check_range("bandwidth_bps", bandwidth_bps, 1e6, 1e12))
-    loss_ = float(v.check_range("loss", loss, 0.0, 0.2))
-    h_rel = float(v.check_range("rel_step", rel_step, 0.0, 0.1, lo_open=True))
+    rtt = v.scalar("replication_rtt_s", replication_rtt_s, 0.0, 1.0)
+    bw = v.scalar("bandwidth_bps", bandwidth_bps, 1e6, 1e12)
+    loss_ = v.scalar("loss", loss, 0.0, 0.2)
+    h_rel = v.scalar("rel_step", rel_step, 0.0, 0.1, lo_open=True)
     if not isinstance(vcha_enabled, bool | np.bool_):
         raise ValueError(f"vcha_enabled must be True or False; got {vcha_enabled!r}")
     v.choice("stats_level", stats_level, (1, 2, 3, 4))
     v.choice("psc_mode", psc_mode, ("external", "embedded"))
-    c = float(v.check_range("vcpus", vcpus, 1.0, 256.0))
-    h = float(v.check_range("hosts", hosts, 0.0, 10000.0))
-    vms = float(v.check_range("powered_on_vms", powered_on_vms, 0.0, 200000.0))
-    pool_size = float(v.check_range("db_connections", db_connections, 2.0, 10000.0))
+    c = v.scalar("vcpus", vcpus, 1.0, 256.0)
+    h = v.scalar("hosts", hosts, 0.0, 10000.0)
+    vms = v.scalar("powered_on_vms", powered_on_vms, 0.0, 200000.0)
+    pool_size = v.scalar("db_connections", db_connections, 2.0, 10000.0)
     p, wal = study_params(params)
     if c - p.background_cpu_cores_per_host * h < 1.0:
         raise ValueError(f"vcpus must leave vpxd at least one core beyond the background work of {h:g} hosts; "

@@ -63,6 +63,7 @@ def management_traffic_bytes_per_s(throughput_per_s, params: WalParams):
         ``(receive, transmit)``: background + bytes/op x throughput, bytes/s.
     """
     x = v.nonneg("throughput_per_s", throughput_per_s)
+    v.instance("params", params, WalParams, "the study's WalParams (vcperf.vcha.calibrate().wal)")
     p = params
     return (p.eth0_receive_background_bytes_per_s + p.eth0_receive_bytes_per_op * x,
             p.eth0_transmit_background_bytes_per_s + p.eth0_transmit_bytes_per_op * x)
@@ -81,6 +82,7 @@ def replication_traffic_bytes_per_s(throughput_per_s, params: WalParams):
         The study's: ``vcperf.vcha.calibrate().wal``.
     """
     x = v.nonneg("throughput_per_s", throughput_per_s)
+    v.instance("params", params, WalParams, "the study's WalParams (vcperf.vcha.calibrate().wal)")
     return params.background_wal_bytes_per_s + params.wal_bytes_per_op * x
 
 
@@ -99,5 +101,8 @@ def wal_disk_write_bytes_per_s(throughput_per_s, wal_flushes_per_s, params: WalP
     params : WalParams
         The study's: ``vcperf.vcha.calibrate().wal``.
     """
+    x = v.nonneg("throughput_per_s", throughput_per_s)
     f = v.nonneg("wal_flushes_per_s", wal_flushes_per_s)
+    v.instance("params", params, WalParams, "the study's WalParams (vcperf.vcha.calibrate().wal)")
+    v.broadcast(throughput_per_s=x, wal_flushes_per_s=f)
     return f * WAL_PAGE_BYTES + replication_traffic_bytes_per_s(throughput_per_s, params)

@@ -20,6 +20,7 @@ from dataclasses import replace
 
 import numpy as np
 
+from vcperf import _validate as v
 from vcperf import data, protocol
 from vcperf.protocol import Target
 from vcperf.vmotion.core import RELEASES, STUDY, Params, Settings, TpcxParams, Workload, vm_memory_bytes
@@ -142,8 +143,7 @@ def migrate_workload(name: str, release: str, link_bps=None, *, params: Params |
     Defaults: the testbed's links (:func:`testbed_link_bps`) and the calibrated parameters.
     """
     w = workloads()
-    if name not in w:
-        raise ValueError(f"name must be one of {sorted(w)}; got {name!r}")
+    v.choice("name", name, tuple(w))
     wl = w[name]
     return migrate(wl.memory_bytes, wl.vcpus, wl.working_set_bytes, wl.baseline_tps, release,
                    testbed_link_bps() if link_bps is None else link_bps,

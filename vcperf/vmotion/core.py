@@ -149,9 +149,8 @@ class Workload:
 def vm_memory_bytes(value, unit: str) -> float:
     """A VM memory size printed in GB/TB as bytes: VM memory is binary (1 GB = 262,144 4 KB pages)."""
     factor = {"GB": 2.0**30, "TB": 2.0**40}
-    if unit not in factor:
-        raise ValueError(f"unit must be one of {sorted(factor)}; got {unit!r}")
-    return float(v.nonneg("value", value)) * factor[unit]
+    v.choice("unit", unit, tuple(factor))
+    return v.scalar("value", value, 0.0, float("inf"), hi_open=True) * factor[unit]
 
 
 def check_release(release) -> str:

@@ -40,6 +40,10 @@ DEFAULT_MAX_ROUNDS = 16
 MIN_BUDGET_FRACTION = 0.1
 #: Cases per block when evaluating large grids (bounds the memory of the rounds axis).
 _BLOCK = 1 << 16
+#: Smallest aggregate vMotion line rate the model takes (bit/s). vSphere requires at least 250 Mbit/s
+#: for vMotion; below about 1 Mbit/s even a small VM's migration takes days and a large VM's time
+#: overflows float range. A validation range, not a model parameter.
+MIN_LINK_BPS = 1e6
 
 
 @dataclass(frozen=True)
@@ -193,19 +197,22 @@ def precopy(
     """
     mem = v.positive("memory_bytes", memory_bytes)
     d0 = v.nonneg("dirty_rate_bytes_per_s", dirty_rate_bytes_per_s)
-    link = v.positive("link_bps", link_bps)
+    link = v.check_range("link_bps", link_bps, MIN_LINK_BPS, np.inf, hi_open=True)
     n_str = streams(n_vmknics, streams_per_vmknic, release)
     rtt = v.check_range("rtt_s", rtt_s, 0.0, 10.0)
     enc = v.nonneg("encryption_cpu_s_per_byte", encryption_cpu_s_per_byte)
     k_conc = v.check_range("concurrent", concurrent, 1, 4096)
     ws = mem if working_set_bytes is None else v.nonneg("working_set_bytes", working_set_bytes)
+    v.broadcast(memory_bytes=mem, dirty_rate_bytes_per_s=d0, link_bps=link, working_set_bytes=ws, vcpus=vcpus,
+                swapped_bytes=swapped_bytes, n_vmknics=n_vmknics, streams_per_vmknic=streams_per_vmknic, rtt_s=rtt,
+                encryption_cpu_s_per_byte=enc, concurrent=k_conc)
     check_le("working_set_bytes", ws, mem)
     cpus = np.nan if vcpus is None else v.check_range("vcpus", vcpus, 1, 4096)
     check_release(release)
     rounds_cap = v.integer("max_rounds", max_rounds, 1, 256)
     if not isinstance(sdps, bool):
         raise ValueError(f"sdps must be True or False; got {sdps!r}")
-    frac = float(v.check_range("sdps_fraction", sdps_fraction, 0.0, 1.0, lo_open=True, hi_open=True))
+    frac = v.scalar("sdps_fraction", sdps_fraction, 0.0, 1.0, lo_open=True, hi_open=True)
     swp = v.nonneg("swapped_bytes", swapped_bytes)
     check_le("swapped_bytes", swp, mem)
     p = check_params(params)
@@ -271,6 +278,11 @@ def stop_threshold_bytes(rate, mem, release, p: Params, s: Settings):
     ``R* / B + c_meta R* / 4 KiB = budget`` in 7.0 U1 (its page list costs ``c_meta`` per page);
     ``R* = B x 0.5 s`` in 6.7. Grows with the transfer rate ``B``.
     """
+    rate = v.positive("rate", rate)
+    mem = v.positive("mem", mem)
+    check_release(release)
+    v.instance("p", p, Params, "a vcperf.vmotion.Params (from vcperf.vmotion.calibrate())")
+    v.instance("s", s, Settings, "a vcperf.vmotion.Settings (from vcperf.vmotion.settings())")
     budget = _budget_s(mem, release, p, s)
     per_byte = 1.0 / rate + (p.metadata_cost_s_per_entry / PAGE_BYTES if release == "7.0u1" else 0.0)
     return budget / per_byte

@@ -12,9 +12,15 @@ import numpy as np
 
 from vcperf import _validate as v
 from vcperf.vmotion.core import Params, Settings, check_le, check_params, check_release, check_settings
-from vcperf.vmotion.memory import PrecopyResult, precopy
+from vcperf.vmotion.memory import MIN_LINK_BPS, PrecopyResult, precopy
 from vcperf.vmotion.switchover import _post_phase
 from vcperf.vmotion.trace import _trace_phase
+
+#: Most samples :func:`throughput_series` returns (two float64 series of this length: 160 MiB).
+MAX_SERIES_SAMPLES = 10_000_000
+#: Keywords of :func:`vcperf.vmotion.precopy` that take arrays (checked against the other arrays' shapes).
+_ARRAY_PRECOPY_KW = ("swapped_bytes", "n_vmknics", "streams_per_vmknic", "rtt_s", "encryption_cpu_s_per_byte",
+                     "concurrent")
 
 
 @dataclass(frozen=True)
@@ -74,11 +80,13 @@ def migrate(memory_bytes, vcpus, working_set_bytes, baseline_tps, release, link_
     mem = v.positive("memory_bytes", memory_bytes)
     cpus = v.check_range("vcpus", vcpus, 1, 4096)
     ws = v.nonneg("working_set_bytes", working_set_bytes)
-    check_le("working_set_bytes", ws, mem)
     x0 = v.positive("baseline_tps", baseline_tps)
+    v.broadcast(memory_bytes=mem, vcpus=cpus, working_set_bytes=ws, baseline_tps=x0, link_bps=link_bps,
+                **{k: x for k, x in precopy_kw.items() if k in _ARRAY_PRECOPY_KW})
     check_release(release)
     p = check_params(params)
     s = check_settings(settings)
+    check_le("working_set_bytes", ws, mem)
     d0 = x0 * p.dirty_bytes_per_transaction
     pc = precopy(mem, d0, link_bps, ws, cpus, release, params=p, settings=s, **precopy_kw)
     tr = _trace_phase(mem, cpus, release, p, s)
@@ -112,7 +120,14 @@ def precopy_guest_loss(dirty_rate_bytes_per_s, pc: PrecopyResult):
     Round 0 at the traced guest's pace (trace fires and re-installs); re-send rounds also under
     SDPS when engaged. Time-weighted over the rounds of ``pc``.
     """
-    d0 = np.broadcast_to(np.asarray(dirty_rate_bytes_per_s, dtype=float), np.shape(pc.dirty_rate_bytes_per_s))
+    d0 = v.nonneg("dirty_rate_bytes_per_s", dirty_rate_bytes_per_s)
+    v.instance("pc", pc, PrecopyResult, "a vcperf.vmotion.PrecopyResult (from vcperf.vmotion.precopy)")
+    shape = np.shape(pc.dirty_rate_bytes_per_s)
+    try:
+        d0 = np.broadcast_to(d0, shape)
+    except ValueError:
+        raise ValueError(f"dirty_rate_bytes_per_s (shape {d0.shape}) must broadcast to the shape {shape} of "
+                         f"pc") from None
     safe = np.where(d0 > 0, d0, 1.0)
     loss0 = np.where(d0 > 0, 1.0 - pc.round0_dirty_rate_bytes_per_s / safe, 0.0)
     loss_k = np.where(d0 > 0, 1.0 - pc.dirty_rate_bytes_per_s / safe, 0.0)
@@ -139,9 +154,13 @@ def throughput_series(m: Migration, sample_s, start_s, end_s):
     end_s : float
         End of the time axis (s), > 0, at least one sample.
     """
-    dt = float(v.positive("sample_s", sample_s))
-    t0 = float(v.nonneg("start_s", start_s))
-    t_end = float(v.positive("end_s", end_s))
+    dt = v.scalar("sample_s", sample_s, 0.0, math.inf, lo_open=True, hi_open=True)
+    t0 = v.scalar("start_s", start_s, 0.0, math.inf, hi_open=True)
+    t_end = v.scalar("end_s", end_s, 0.0, math.inf, lo_open=True, hi_open=True)
+    if t_end / dt > MAX_SERIES_SAMPLES:
+        raise ValueError(f"end_s / sample_s must be at most {MAX_SERIES_SAMPLES:,} samples (~"
+                         f"{2 * 8 * MAX_SERIES_SAMPLES / 2**20:.0f} MiB of series); got end_s={t_end:g}, "
+                         f"sample_s={dt:g} ({t_end / dt:.3g} samples)")
     if t_end < dt:
         raise ValueError(f"end_s must be in [sample_s={dt:g}, inf); got {t_end:g}")
     if not isinstance(m, Migration):
@@ -205,9 +224,11 @@ def link_for_downtime_bps(target_downtime_s, memory_bytes, vcpus, working_set_by
     **precopy_kw
         Passed to :func:`migrate` (``n_vmknics``, ``streams_per_vmknic``, ``rtt_s``, ...).
     """
-    target = float(v.positive("target_downtime_s", target_downtime_s))
-    lo = float(v.positive("lo_bps", lo_bps))
-    hi = float(v.check_range("hi_bps", hi_bps, lo, math.inf, lo_open=True, hi_open=True))
+    target = v.scalar("target_downtime_s", target_downtime_s, 0.0, math.inf, lo_open=True, hi_open=True)
+    lo = v.scalar("lo_bps", lo_bps, MIN_LINK_BPS, math.inf, hi_open=True)
+    hi = v.scalar("hi_bps", hi_bps, MIN_LINK_BPS, math.inf, hi_open=True)
+    if hi <= lo:
+        raise ValueError(f"hi_bps must be above lo_bps={lo:g}; got hi_bps={hi:g}")
     for name, val in (("memory_bytes", memory_bytes), ("vcpus", vcpus), ("working_set_bytes", working_set_bytes),
                       ("baseline_tps", baseline_tps)):
         if np.size(val) != 1:

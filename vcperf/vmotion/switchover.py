@@ -44,6 +44,7 @@ def switchover_metadata_bytes(memory_bytes, release, remaining_bytes=0.0, swappe
     check_release(release)
     rem = v.nonneg("remaining_bytes", remaining_bytes)
     swp = v.nonneg("swapped_bytes", swapped_bytes)
+    v.broadcast(memory_bytes=mem, remaining_bytes=rem, swapped_bytes=swp)
     check_le("remaining_bytes", rem, mem)
     check_le("swapped_bytes", swp, mem)
     pages = np.ceil(mem / PAGE_BYTES)
@@ -94,6 +95,7 @@ def post_switchover_phase(remaining_bytes, working_set_bytes, vcpus, release, *,
     rem = v.nonneg("remaining_bytes", remaining_bytes)
     ws = v.nonneg("working_set_bytes", working_set_bytes)
     cpus = v.check_range("vcpus", vcpus, 1, 4096)
+    v.broadcast(remaining_bytes=rem, working_set_bytes=ws, vcpus=cpus)
     check_release(release)
     return _post_phase(rem, ws, cpus, release, check_params(params), check_settings(settings))
 

@@ -20,10 +20,13 @@ import numpy as np
 
 from vcperf import _validate as v
 from vcperf.vmotion.core import Params, Settings, check_params, check_release, check_settings
-from vcperf.vmotion.memory import precopy
+from vcperf.vmotion.memory import MIN_LINK_BPS, precopy
 from vcperf.vmotion.migration import precopy_guest_loss
 from vcperf.vmotion.switchover import _post_phase
 from vcperf.vmotion.trace import _trace_phase
+
+#: Longest warm-up :func:`tpcx_profile` takes (s, about 11.6 days: the profile holds one value per minute).
+MAX_WARMUP_S = 1e6
 
 #: Loads on which each VM's delay area is tabulated (dense towards 1, where the drain time diverges).
 _U_GRID = np.unique(np.concatenate([np.linspace(0.0, 0.5, 41), 1.0 - np.geomspace(0.5, 1e-4, 160)]))
@@ -86,10 +89,12 @@ def migration_delay_area_s2(memory_bytes, vcpus, utilization, release, link_bps,
     cpus = v.check_range("vcpus", vcpus, 1, 4096)
     u = v.fraction("utilization", utilization)
     check_release(release)
-    v.positive("link_bps", link_bps)
+    link = v.check_range("link_bps", link_bps, MIN_LINK_BPS, np.inf, hi_open=True)
     d = v.nonneg("dirty_rate_bytes_per_s", dirty_rate_bytes_per_s)
     p, s = check_params(params), check_settings(settings)
     ws = mem if working_set_bytes is None else v.nonneg("working_set_bytes", working_set_bytes)
+    v.broadcast(memory_bytes=mem, vcpus=cpus, utilization=u, link_bps=link, dirty_rate_bytes_per_s=d,
+                working_set_bytes=ws)
     ph = _phases(mem, cpus, d, np.minimum(ws, mem), release, link_bps, p, s)
     return _delay_area(*ph, u)
 
@@ -178,9 +183,9 @@ def tpcx_monte_carlo(release, peak_utilization, setup: TpcxSetup, *, params: Par
         Seed of the random generator (default 2020), >= 0.
     """
     check_release(release)
-    peak = float(v.check_range("peak_utilization", peak_utilization, 0.0, 1.0, lo_open=True, hi_open=True))
+    peak = v.scalar("peak_utilization", peak_utilization, 0.0, 1.0, lo_open=True, hi_open=True)
     reps = v.integer("replications", replications, 1, 10000)
-    v.integer("seed", seed, 0)
+    seed = v.integer("seed", seed, 0)
     p, st = check_params(params), check_settings(settings)
     s = _check_setup(setup)
     n_runs = reps * s.runs
@@ -209,7 +214,7 @@ def tpcx_longest_delay_s(release, peak_utilization, setup: TpcxSetup, *, params:
     ``params.tpcx.peak_vm_utilization``).
     """
     check_release(release)
-    u = float(v.check_range("peak_utilization", peak_utilization, 0.0, 1.0, lo_open=True, hi_open=True))
+    u = v.scalar("peak_utilization", peak_utilization, 0.0, 1.0, lo_open=True, hi_open=True)
     p, st = check_params(params), check_settings(settings)
     s = _check_setup(setup)
     t1, c1, t2, c2, stall, _, _ = _vm_phases(s, release, p, st, u)
@@ -314,7 +319,7 @@ def tpcx_expected(release, peak_utilization, setup: TpcxSetup, *, params: Params
     settings : Settings
     """
     check_release(release)
-    peak = float(v.check_range("peak_utilization", peak_utilization, 0.0, 1.0, lo_open=True, hi_open=True))
+    peak = v.scalar("peak_utilization", peak_utilization, 0.0, 1.0, lo_open=True, hi_open=True)
     p, st = check_params(params), check_settings(settings)
     s = _check_setup(setup)
     table = _area_table(s, release, p, st)
@@ -372,15 +377,15 @@ def tpcx_profile(release, peak_utilization, setup: TpcxSetup, *, params: Params,
     setup : TpcxSetup
     params, settings
     warmup_s : float, optional
-        Warm-up length (s), > 0; default one phase.
+        Warm-up length (s), in (0, 1e6] (the profile holds one value per minute); default one phase.
     """
     from vcperf.vmotion.migration import migrate
 
     check_release(release)
-    peak = float(v.check_range("peak_utilization", peak_utilization, 0.0, 1.0, lo_open=True, hi_open=True))
+    peak = v.scalar("peak_utilization", peak_utilization, 0.0, 1.0, lo_open=True, hi_open=True)
     p, st = check_params(params), check_settings(settings)
     s = _check_setup(setup)
-    warm = s.phase_s if warmup_s is None else float(v.positive("warmup_s", warmup_s))
+    warm = s.phase_s if warmup_s is None else v.scalar("warmup_s", warmup_s, 0.0, MAX_WARMUP_S, lo_open=True)
     u = peak / math.sqrt(s.load_variation)
     tps = np.maximum(u * s.vcpus * s.tps_per_busy_vcpu, 1e-9)
     m = migrate(s.memory_bytes, s.vcpus, s.working_set_fraction * s.memory_bytes, tps, release, s.link_bps,

@@ -62,6 +62,7 @@ def trace_phase(memory_bytes, vcpus, release, *, params: Params, settings: Setti
     """
     mem = v.positive("memory_bytes", memory_bytes)
     cpus = v.check_range("vcpus", vcpus, 1, 4096)
+    v.broadcast(memory_bytes=mem, vcpus=cpus)
     check_release(release)
     return _trace_phase(mem, cpus, release, check_params(params), check_settings(settings))
 
@@ -136,6 +137,8 @@ def precopy_trace_loss(dirty_rate_bytes_per_s, vcpus, working_set_bytes, precopy
     check_release(release)
     rate = v.positive("transfer_rate_bytes_per_s", transfer_rate_bytes_per_s)
     share = v.fraction("dirty_share", dirty_share, hi_open=False)
+    v.broadcast(dirty_rate_bytes_per_s=d0, vcpus=cpus, working_set_bytes=ws, precopy_time_s=t,
+                transfer_rate_bytes_per_s=rate, dirty_share=share)
     return _precopy_round_loss(d0, share, rate, cpus, ws, t, release, check_params(params))
 
 

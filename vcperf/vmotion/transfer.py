@@ -62,6 +62,7 @@ def stream_rate_bytes_per_s(stream_bytes_per_cpu_s=np.inf, extra_cpu_s_per_byte=
     extra = v.nonneg("extra_cpu_s_per_byte", extra_cpu_s_per_byte)
     rtt = v.check_range("rtt_s", rtt_s, 0.0, 10.0)
     link = v.check_range("link_bps", link_bps, 0.0, np.inf, lo_open=True)
+    v.broadcast(stream_bytes_per_cpu_s=r, extra_cpu_s_per_byte=extra, rtt_s=rtt, link_bps=link, rwnd_bytes=rwnd_bytes)
     with np.errstate(divide="ignore"):
         cpu = 1.0 / (1.0 / r + extra)
     finite_link = np.where(np.isfinite(link), link, 1e18)
@@ -99,6 +100,8 @@ def transfer_rate_bytes_per_s(link_bps, *, n_streams=1.0, stream_bytes_per_cpu_s
     bps = v.positive("link_bps", link_bps)
     n = v.check_range("n_streams", n_streams, 1, 4096)
     k = v.check_range("concurrent", concurrent, 1, 4096)
+    v.broadcast(link_bps=bps, n_streams=n, concurrent=k, stream_bytes_per_cpu_s=stream_bytes_per_cpu_s,
+                extra_cpu_s_per_byte=extra_cpu_s_per_byte, rtt_s=rtt_s, rwnd_bytes=rwnd_bytes)
     share = bps / 8.0 * network.TCP_PAYLOAD_FRACTION / k
     per_stream = stream_rate_bytes_per_s(stream_bytes_per_cpu_s, extra_cpu_s_per_byte, rtt_s, bps, rwnd_bytes)
     return np.minimum(share, n * per_stream)
@@ -121,7 +124,9 @@ def evacuation_time_s(n_vms, concurrent, migration_time_s_at):
         ``j -> seconds`` for ``j`` concurrent migrations.
     """
     n = v.integer("n_vms", n_vms, 1, 100000)
-    k = v.integer("concurrent", concurrent, 1, n)
+    k = v.integer("concurrent", concurrent, 1, 100000)
+    if k > n:
+        raise ValueError(f"concurrent must be in [1, n_vms={n}] (an integer); got {k}")
     if not callable(migration_time_s_at):
         raise ValueError(f"migration_time_s_at must be callable; got {type(migration_time_s_at).__name__}")
     q, r = divmod(n, k)
