@@ -21,7 +21,6 @@ import numpy as np
 from vcperf import _validate as v
 from vcperf.vmotion.core import Params, Settings, check_params, check_release, check_settings
 from vcperf.vmotion.memory import MIN_LINK_BPS, precopy
-from vcperf.vmotion.migration import precopy_guest_loss
 from vcperf.vmotion.switchover import _post_phase
 from vcperf.vmotion.trace import _trace_phase
 
@@ -100,21 +99,34 @@ def migration_delay_area_s2(memory_bytes, vcpus, utilization, release, link_bps,
 
 
 def _phases(mem, cpus, d, ws, release, link_bps, p: Params, s: Settings):
-    """(T_trace, c_trace, T_precopy, c_precopy, S) of one migration (arrays)."""
+    """Phases of one migration as (duration, capacity) pairs plus the stall (arrays).
+
+    ``(T_trace, c_trace, T_0, c_0, T_resend, c_resend, S, T_post, c_post)``. The pre-copy is two
+    phases, not one average: round 0 (all memory; the guest slowed by trace fires only) and the
+    re-send rounds, which last as long as what round 0 left dirty takes to send and during which SDPS
+    holds a guest that dirties faster than its share of the link to that share (capacity
+    ``sdps_fraction x B / d``). Averaging the two would hide a throttled re-send period behind an
+    unthrottled round 0 and so hide the backlog a hot VM builds in it.
+    """
     tr = _trace_phase(mem, cpus, release, p, s)
     pc = precopy(mem, d, link_bps, ws, cpus, release, params=p, settings=s)
-    c_pc = 1.0 - precopy_guest_loss(d, pc)
+    d0 = np.broadcast_to(np.asarray(d, dtype=float), pc.precopy_time_s.shape)
+    safe = np.where(d0 > 0, d0, 1.0)
+    c0 = np.where(d0 > 0, pc.round0_dirty_rate_bytes_per_s / safe, 1.0)
+    ck = np.where(d0 > 0, pc.dirty_rate_bytes_per_s / safe, 1.0)
+    t_resend = np.maximum(pc.precopy_time_s - pc.round0_time_s, 0.0)
     t4, loss4 = _post_phase(pc.switchover_bytes, np.broadcast_to(ws, pc.switchover_bytes.shape), cpus, release, p, s)
     shape = pc.precopy_time_s.shape
     return (np.broadcast_to(tr.duration_s, shape), 1.0 - np.broadcast_to(tr.throughput_loss, shape),
-            pc.precopy_time_s, np.maximum(c_pc, 1e-9), pc.switchover_time_s, t4, np.maximum(1.0 - loss4, 1e-9))
+            pc.round0_time_s, np.maximum(c0, 1e-9), t_resend, np.maximum(ck, 1e-9), pc.switchover_time_s,
+            t4, np.maximum(1.0 - loss4, 1e-9))
 
 
-def _delay_area(t1, c1, t2, c2, stall, t4, c4, u):
-    """Delay area of the fluid queue: trace (c1, t1), pre-copy (c2, t2), stall, post phase (c4, t4), drain."""
-    q = np.zeros(np.broadcast(t1, t2, stall, t4, u).shape)
+def _delay_area(t1, c1, t2, c2, t3, c3, stall, t4, c4, u):
+    """Delay area of the fluid queue: trace (c1, t1), round 0 (c2, t2), re-sends (c3, t3), stall, post, drain."""
+    q = np.zeros(np.broadcast(t1, t2, t3, stall, t4, u).shape)
     area = np.zeros_like(q)
-    for t, c in ((t1, c1), (t2, c2)):
+    for t, c in ((t1, c1), (t2, c2), (t3, c3)):
         q, a = _degraded(q, t, np.maximum(c, 1e-9), u)
         area = area + a
     # stall: arrivals wait the rest of it plus the backlog
@@ -217,10 +229,11 @@ def tpcx_longest_delay_s(release, peak_utilization, setup: TpcxSetup, *, params:
     u = v.scalar("peak_utilization", peak_utilization, 0.0, 1.0, lo_open=True, hi_open=True)
     p, st = check_params(params), check_settings(settings)
     s = _check_setup(setup)
-    t1, c1, t2, c2, stall, _, _ = _vm_phases(s, release, p, st, u)
+    t1, c1, t2, c2, t3, c3, stall, _, _ = _vm_phases(s, release, p, st, u)
     q1, _ = _degraded(np.zeros_like(t1), t1, c1, u)
     q2, _ = _degraded(q1, t2, c2, u)
-    return float(np.max(np.maximum(q1, q2 + stall)))
+    q3, _ = _degraded(q2, t3, c3, u)
+    return float(np.max(np.maximum(np.maximum(q1, q2), q3 + stall)))
 
 
 def _check_setup(setup) -> TpcxSetup:
