@@ -460,8 +460,11 @@ def test_mva_refuses_a_solution_larger_than_memory_allows_before_any_work():
     Both are refused at once with the limit stated."""
     from vcperf import queueing
 
-    with pytest.raises(ValueError, match=r"above the 1 GiB limit"):
+    # 10^7 customers is now refused by its range (exact MVA stops at MAX_MVA_CUSTOMERS, ~2 s of recursion)
+    with pytest.raises(ValueError, match=r"n_customers must be in \[1, 1e\+06\].*got 10000000"):
         queueing.mva([0.3, 0.05, 0.9], 10_000_000)
+    with pytest.raises(ValueError, match=r"above the 1 GiB limit"):
+        queueing.mva(np.full((300, 3), 0.1), queueing.MAX_MVA_CUSTOMERS)
     with pytest.raises(ValueError, match=r"n_customers x networks"):
-        queueing.mva(np.full((1000, 3), 0.1), 10_000_000)
+        queueing.mva(np.full((1000, 3), 0.1), 1_000_000)
     assert queueing.mva([0.3, 0.05, 0.9], 1_000_000).throughput_per_s.shape == (1_000_000,)

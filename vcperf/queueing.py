@@ -37,6 +37,7 @@ from vcperf import _validate as v
 
 __all__ = [
     "MAX_CUSTOMERS",
+    "MAX_MVA_CUSTOMERS",
     "MAX_RESULT_BYTES",
     "MAX_MULTICLASS_STATES",
     "AsymptoticBounds",
@@ -50,8 +51,11 @@ __all__ = [
     "mva_multiclass",
 ]
 
-#: Largest population a single-class solution is computed for (results hold N rows).
+#: Largest population the closed-form bounds accept.
 MAX_CUSTOMERS = 10_000_000
+#: Largest population exact MVA solves: the recursion visits every population 1..N (O(N K) steps, ~2 s
+#: at this limit on one core); for larger closed systems use :func:`asymptotic_bounds`.
+MAX_MVA_CUSTOMERS = 1_000_000
 #: Largest number of population vectors, prod(populations + 1), exact multi-class MVA visits.
 MAX_MULTICLASS_STATES = 2_000_000
 #: Largest result an MVA may allocate (throughput, response and residence times for every
@@ -315,7 +319,7 @@ def mva(demands_s, n_customers, think_time_s=0.0, delay_stations=None) -> MvaRes
         batch of independent networks solved together (numpy over the batch, a Python loop only
         over the population).
     n_customers : int
-        Largest population N, in [1, MAX_CUSTOMERS]; every population 1..N is solved.
+        Largest population N, in [1, MAX_MVA_CUSTOMERS]; every population 1..N is solved.
     think_time_s : float or array_like, optional
         Think time Z per cycle, seconds, >= 0; broadcast against the batch shape
         ``demands_s.shape[:-1]`` (so one network can be swept over think times).
@@ -356,7 +360,7 @@ def mva(demands_s, n_customers, think_time_s=0.0, delay_stations=None) -> MvaRes
     array([0.0976, 0.3947, 0.235 ])
     """
     d = _demands(demands_s)
-    n_max = _count("n_customers", n_customers, 1, MAX_CUSTOMERS)
+    n_max = _count("n_customers", n_customers, 1, MAX_MVA_CUSTOMERS)
     z = v.nonneg("think_time_s", think_time_s)
     n_stations = d.shape[-1]
     delay = _delay_mask(delay_stations, n_stations)
