@@ -91,7 +91,7 @@ SERVER_CONFIG = {
     }
 }
 
-TIME_RE = re.compile(r": ([^:(]+?) \(TCP throughput ")
+TIME_RE = re.compile(r": ([^:(]+?) (?:\([^)]*90 %\) )?\(TCP throughput ")  # the value, before its 90 % band
 _UNITS_S = {"µs": 1e-6, "ms": 1e-3, "s": 1.0, "min": 60.0, "h": 3600.0, "days": 86400.0}
 
 
