@@ -238,8 +238,8 @@ plt.show()
 # Every paper number the model speaks to, with its kind: *fitted* (and its *loo* row above), *predicted*
 # (never fitted, not computed from fitted numbers), *derived* (a restatement or ratio of other printed
 # numbers: the Conclusion's 19x and "range of 50 %", Figure 10's 45 %, the TPCx-HCI 86 % and 97 %
-# reductions) and *bound*. Misses, all visible: the monster VM's 19x (model 4.7x) and the
-# TPCx-HCI 7.0 U1 results (4 failed checks and 2 invalid runs, model 0; see below). The 6.7 U3 invalid
+# reductions) and *bound*. Misses, all visible: the monster VM's 19x (model 3.2x) and the
+# TPCx-HCI 7.0 U1 results (4 failed checks and 2 invalid runs, model 43 and 9.5; see below). The 6.7 U3 invalid
 # runs come out 16.6 of 18 (paper 14). Figure 11 is redrawn below as a modelled profile beside the text's
 # counts.
 #
