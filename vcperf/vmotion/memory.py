@@ -79,9 +79,6 @@ class PrecopyResult:
     resend_trace_loss : ndarray
         Share of the guest's vCPU time taken by trace fires and re-traces during the re-send rounds
         (before SDPS).
-    sdps_cap_bytes_per_s : ndarray
-        Dirty rate SDPS allows during the re-send rounds, ``sdps_fraction x B`` (inf without SDPS): the
-        guest does work at most at the pace that dirties memory at this rate.
     transfer_rate_bytes_per_s : ndarray
         Observed pre-copy transfer rate (TCP goodput of the links).
     """
@@ -100,7 +97,6 @@ class PrecopyResult:
     round0_dirty_rate_bytes_per_s: np.ndarray
     round0_time_s: np.ndarray
     resend_trace_loss: np.ndarray
-    sdps_cap_bytes_per_s: np.ndarray
 
     @property
     def migration_time_s(self) -> np.ndarray:
@@ -238,7 +234,7 @@ def precopy(
     out = {k: np.empty(n, dtype=bool if k in ("converged", "sdps_engaged") else float)
            for k in ("rounds", "precopy_bytes", "precopy_time_s", "switchover_bytes", "converged",
                      "sdps_engaged", "dirty_rate_bytes_per_s", "round0_dirty_rate_bytes_per_s",
-                     "round0_time_s", "resend_trace_loss", "sdps_cap_bytes_per_s")}
+                     "round0_time_s", "resend_trace_loss")}
     for lo in range(0, n, _BLOCK):
         sl = slice(lo, min(n, lo + _BLOCK))
         res = _precopy_block(*(a[sl] for a in flat[:5]), flat[6][sl], release, p, s, rounds_cap, sdps, frac)
@@ -264,7 +260,6 @@ def precopy(
         round0_dirty_rate_bytes_per_s=r(out["round0_dirty_rate_bytes_per_s"]),
         round0_time_s=r(out["round0_time_s"]),
         resend_trace_loss=r(out["resend_trace_loss"]),
-        sdps_cap_bytes_per_s=r(out["sdps_cap_bytes_per_s"]),
     )
 
 
@@ -369,5 +364,4 @@ def _precopy_block(mem, d0, rate, ws, cpus, rate0, release, p: Params, s: Settin
         "round0_dirty_rate_bytes_per_s": d_r0,
         "round0_time_s": t0,
         "resend_trace_loss": np.where(traced, loss_k, 0.0),
-        "sdps_cap_bytes_per_s": cap,
     }

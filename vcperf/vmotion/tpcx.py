@@ -20,7 +20,7 @@ import numpy as np
 
 from vcperf import _validate as v
 from vcperf.vmotion.core import Params, Settings, check_params, check_release, check_settings
-from vcperf.vmotion.memory import MIN_LINK_BPS, precopy
+from vcperf.vmotion.memory import DEFAULT_SDPS_FRACTION, MIN_LINK_BPS, precopy
 from vcperf.vmotion.switchover import _post_phase
 from vcperf.vmotion.trace import _trace_phase
 
@@ -112,14 +112,15 @@ def _phases(mem, cpus, d, ws, release, link_bps, p: Params, s: Settings, u):
     pre-copy phases would hide the throttled re-send period behind an unthrottled round 0.
     """
     tr = _trace_phase(mem, cpus, release, p, s)
-    pc = precopy(mem, d, link_bps, ws, cpus, release, params=p, settings=s)
+    pc = precopy(mem, d, link_bps, ws, cpus, release, params=p, settings=s, sdps_fraction=DEFAULT_SDPS_FRACTION)
     shape = np.broadcast_shapes(pc.precopy_time_s.shape, np.shape(u))
     d0 = np.broadcast_to(np.asarray(d, dtype=float), shape)
     u = np.broadcast_to(np.asarray(u, dtype=float), shape)
     safe = np.where(d0 > 0, d0, 1.0)
     c0 = np.where(d0 > 0, pc.round0_dirty_rate_bytes_per_s / safe, 1.0)
     with np.errstate(invalid="ignore"):
-        sdps_work = np.where(d0 > 0, pc.sdps_cap_bytes_per_s * u / safe, np.inf)  # work SDPS lets through
+        cap = DEFAULT_SDPS_FRACTION * pc.transfer_rate_bytes_per_s  # dirty rate SDPS allows
+        sdps_work = np.where(d0 > 0, cap * u / safe, np.inf)  # work SDPS lets through
     ck = np.minimum(1.0 - pc.resend_trace_loss, sdps_work)
     t_resend = np.maximum(pc.precopy_time_s - pc.round0_time_s, 0.0)
     t4, loss4 = _post_phase(pc.switchover_bytes, np.broadcast_to(ws, pc.switchover_bytes.shape), cpus, release, p, s)
