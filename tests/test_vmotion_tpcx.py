@@ -83,3 +83,56 @@ def test_resend_rounds_are_their_own_phase(kw, setup):
     assert averaged > u and split > 10 * merged
     # the longest delay is the backlog released at switch-over: seconds, as the paper says of 6.7
     assert vm.tpcx_longest_delay_s("6.7", kw["params"].tpcx.peak_vm_utilization, s, **kw) > 1.0
+
+
+# The count is a smooth function of the inputs: SDPS is a continuous min() (the guest's work is capped at
+# the pace that dirties sdps_fraction x B), not a switch, so a 1 % change of the peak load or of the link
+# rate moves the expected count by a few percent of itself (measured: at most 2.5 % for the load, 2.9 %
+# for the link; near the onset, where the count leaves 0 with a kink, 2.4 checks per 1 %), never by a jump.
+# X below: 6 % of the count plus 5 checks (of 36,000 over 18 runs).
+JUMP_SHARE, JUMP_CHECKS = 0.06, 5.0
+STEP_PEAKS = tuple(0.12 * 1.07 ** np.arange(30))  # 0.12 .. 0.85
+STEP_LINKS_BPS = tuple(1e9 * 1.2 ** np.arange(26))  # 1 .. 95 Gb/s
+
+
+@pytest.mark.parametrize("release", vm.RELEASES)
+def test_count_moves_continuously_with_the_peak_load(kw, setup, release):
+    for peak in STEP_PEAKS:
+        a, b = (_checks(release, x, setup, kw)[0] for x in (peak, peak * 1.01))
+        assert b >= a - 1e-9 * b, (peak, a, b)  # more load, never fewer failed checks
+        assert b - a <= JUMP_SHARE * b + JUMP_CHECKS, (peak, a, b)
+        half = _checks(release, peak * 1.005, setup, kw)[0]
+        assert a - 1e-9 <= half <= b + 1e-9 and (b - a < 1.0 or max(half - a, b - half) < 0.8 * (b - a)), \
+            (peak, a, half, b)  # no step hidden between the two points
+
+
+@pytest.mark.parametrize("release", vm.RELEASES)
+def test_count_moves_continuously_with_the_link_rate(kw, setup, release):
+    peak = kw["params"].tpcx.peak_vm_utilization
+    for link in STEP_LINKS_BPS:
+        a, b = (_checks(release, peak, dataclasses.replace(setup, link_bps=x), kw)[0] for x in (link, link * 1.01))
+        assert a - b <= JUMP_SHARE * a + JUMP_CHECKS, (link, a, b)
+
+
+def test_sdps_caps_the_work_not_the_pace(kw, setup):
+    """During the re-send rounds a VM can do at most the work that dirties sdps_fraction x B (absolute capacity).
+
+    Its capacity is then the same at every load (a busier VM is not allowed more work), and a VM whose
+    load stays below it builds no backlog.
+    """
+    s, p, st = setup, kw["params"], kw["settings"]
+    big = int(np.argmax(s.vcpus))
+    caps = [tpcx._vm_phases(s, "7.0u1", p, st, u)[5][big] for u in (0.5, 0.7, 0.9)]
+    assert max(caps) - min(caps) < 1e-9 * max(caps) and caps[0] < 0.5
+    rate = vm.precopy(s.memory_bytes[big], 1.0, s.link_bps, params=p, settings=st).transfer_rate_bytes_per_s
+    full = s.vcpus[big] * s.tps_per_busy_vcpu * p.dirty_bytes_per_transaction  # dirty rate at full load
+    assert caps[0] == pytest.approx(memory_sdps_fraction() * float(rate) / full, rel=1e-9)
+    low = 0.5 * caps[0]
+    t1, c1, t2, c2, t3, c3, stall, t4, c4 = tpcx._vm_phases(s, "7.0u1", p, st, low)
+    assert c3[big] > low  # below the cap: SDPS slows nothing that the load needs
+
+
+def memory_sdps_fraction():
+    from vcperf.vmotion.memory import DEFAULT_SDPS_FRACTION
+
+    return DEFAULT_SDPS_FRACTION

@@ -198,8 +198,8 @@ TARGETS = (
     _t("invalid_runs_67u3", "text_tpcx_hci", "invalid_runs", role="predicted", release="6.7u3",
        note="expected invalid runs of 18 (a run with one failed check is invalid)"),
     _t("failed_checks_70u1", "text_tpcx_hci", "failed_checks", role="predicted", release="7.0u1",
-       note="expected failed checks over 18 runs (over-predicted about 10x: the largest VMs near the peak load "
-            "are throttled by SDPS while re-sending; where SDPS engages is a modelling choice, see notebook)"),
+       note="expected failed checks over 18 runs (over-predicted about 36x: the largest VMs are throttled by SDPS "
+            "while re-sending, and SDPS is the same in both releases; the assumed TPCx-HCI dirty rate, see notebook)"),
     _t("invalid_runs_70u1", "text_tpcx_hci", "invalid_runs", role="predicted", release="7.0u1",
        note="expected invalid runs of 18 (over-predicted with the failed checks, see notebook)"),
     # derived: functions or restatements of other printed numbers

@@ -76,6 +76,9 @@ class PrecopyResult:
         Dirty rate in effect during round 0 (tracing slowdown only: SDPS acts on re-send rounds).
     round0_time_s : ndarray
         Duration of round 0 (all memory, at the round-0 rate).
+    resend_trace_loss : ndarray
+        Share of the guest's vCPU time taken by trace fires and re-traces during the re-send rounds
+        (before SDPS).
     transfer_rate_bytes_per_s : ndarray
         Observed pre-copy transfer rate (TCP goodput of the links).
     """
@@ -93,6 +96,7 @@ class PrecopyResult:
     transfer_rate_bytes_per_s: np.ndarray
     round0_dirty_rate_bytes_per_s: np.ndarray
     round0_time_s: np.ndarray
+    resend_trace_loss: np.ndarray
 
     @property
     def migration_time_s(self) -> np.ndarray:
@@ -230,7 +234,7 @@ def precopy(
     out = {k: np.empty(n, dtype=bool if k in ("converged", "sdps_engaged") else float)
            for k in ("rounds", "precopy_bytes", "precopy_time_s", "switchover_bytes", "converged",
                      "sdps_engaged", "dirty_rate_bytes_per_s", "round0_dirty_rate_bytes_per_s",
-                     "round0_time_s")}
+                     "round0_time_s", "resend_trace_loss")}
     for lo in range(0, n, _BLOCK):
         sl = slice(lo, min(n, lo + _BLOCK))
         res = _precopy_block(*(a[sl] for a in flat[:5]), flat[6][sl], release, p, s, rounds_cap, sdps, frac)
@@ -255,6 +259,7 @@ def precopy(
         transfer_rate_bytes_per_s=r(rate_f),
         round0_dirty_rate_bytes_per_s=r(out["round0_dirty_rate_bytes_per_s"]),
         round0_time_s=r(out["round0_time_s"]),
+        resend_trace_loss=r(out["resend_trace_loss"]),
     )
 
 
@@ -307,8 +312,11 @@ def _precopy_block(mem, d0, rate, ws, cpus, rate0, release, p: Params, s: Settin
     loss_k = _precopy_round_loss(d0, 1.0, rate, c, 0.0 * ws, t0, release, p)
     d_r0 = d0 * (1.0 - np.where(traced, loss0, 0.0))
     d_k = d0 * (1.0 - np.where(traced, loss_k, 0.0))
-    engaged = sdps & (d_k / rate > frac)
-    d = np.where(engaged, frac * rate, d_k)
+    # SDPS slows the vCPUs just enough that the guest dirties at most frac x B: a continuous min(),
+    # no switch -- "engaged" only reports on which side of the kink a case is
+    cap = frac * rate if sdps else np.full_like(rate, np.inf)
+    d = np.minimum(d_k, cap)
+    engaged = d_k > cap
     r_star = stop_threshold_bytes(rate, mem, release, p, s)
     n = mem.shape[0]
     rounds = np.full(n, float(rounds_cap))
@@ -355,4 +363,5 @@ def _precopy_block(mem, d0, rate, ws, cpus, rate0, release, p: Params, s: Settin
         "dirty_rate_bytes_per_s": d,
         "round0_dirty_rate_bytes_per_s": d_r0,
         "round0_time_s": t0,
+        "resend_trace_loss": np.where(traced, loss_k, 0.0),
     }

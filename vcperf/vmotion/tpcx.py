@@ -20,7 +20,7 @@ import numpy as np
 
 from vcperf import _validate as v
 from vcperf.vmotion.core import Params, Settings, check_params, check_release, check_settings
-from vcperf.vmotion.memory import MIN_LINK_BPS, precopy
+from vcperf.vmotion.memory import DEFAULT_SDPS_FRACTION, MIN_LINK_BPS, precopy
 from vcperf.vmotion.switchover import _post_phase
 from vcperf.vmotion.trace import _trace_phase
 
@@ -94,29 +94,36 @@ def migration_delay_area_s2(memory_bytes, vcpus, utilization, release, link_bps,
     ws = mem if working_set_bytes is None else v.nonneg("working_set_bytes", working_set_bytes)
     v.broadcast(memory_bytes=mem, vcpus=cpus, utilization=u, link_bps=link, dirty_rate_bytes_per_s=d,
                 working_set_bytes=ws)
-    ph = _phases(mem, cpus, d, np.minimum(ws, mem), release, link_bps, p, s)
+    ph = _phases(mem, cpus, d, np.minimum(ws, mem), release, link_bps, p, s, u)
     return _delay_area(*ph, u)
 
 
-def _phases(mem, cpus, d, ws, release, link_bps, p: Params, s: Settings):
+def _phases(mem, cpus, d, ws, release, link_bps, p: Params, s: Settings, u):
     """Phases of one migration as (duration, capacity) pairs plus the stall (arrays).
 
-    ``(T_trace, c_trace, T_0, c_0, T_resend, c_resend, S, T_post, c_post)``. The pre-copy is two
-    phases, not one average: round 0 (all memory; the guest slowed by trace fires only) and the
-    re-send rounds, which last as long as what round 0 left dirty takes to send and during which SDPS
-    holds a guest that dirties faster than its share of the link to that share (capacity
-    ``sdps_fraction x B / d``). Averaging the two would hide a throttled re-send period behind an
-    unthrottled round 0 and so hide the backlog a hot VM builds in it.
+    ``(T_trace, c_trace, T_0, c_0, T_resend, c_resend, S, T_post, c_post)``; capacities are absolute
+    (a share of the VM's vCPUs, like the load ``u``). The pre-copy is two phases, not one average:
+    round 0 (all memory; the guest slowed by trace fires only) and the re-send rounds, which last as
+    long as what round 0 left dirty takes to send. During them SDPS slows the vCPUs just enough that
+    the guest dirties at most ``sdps_fraction x B``: a guest that dirties ``d / u`` bytes per unit of
+    work (``d`` at load ``u``) can then do at most ``sdps_fraction x B x u / d`` of work, whatever its
+    load -- a continuous ``min()`` with the capacity trace fires leave, ``1 - loss``. A VM whose load
+    is above that capacity builds a backlog; below it SDPS has nothing to slow. Averaging the two
+    pre-copy phases would hide the throttled re-send period behind an unthrottled round 0.
     """
     tr = _trace_phase(mem, cpus, release, p, s)
-    pc = precopy(mem, d, link_bps, ws, cpus, release, params=p, settings=s)
-    d0 = np.broadcast_to(np.asarray(d, dtype=float), pc.precopy_time_s.shape)
+    pc = precopy(mem, d, link_bps, ws, cpus, release, params=p, settings=s, sdps_fraction=DEFAULT_SDPS_FRACTION)
+    shape = np.broadcast_shapes(pc.precopy_time_s.shape, np.shape(u))
+    d0 = np.broadcast_to(np.asarray(d, dtype=float), shape)
+    u = np.broadcast_to(np.asarray(u, dtype=float), shape)
     safe = np.where(d0 > 0, d0, 1.0)
     c0 = np.where(d0 > 0, pc.round0_dirty_rate_bytes_per_s / safe, 1.0)
-    ck = np.where(d0 > 0, pc.dirty_rate_bytes_per_s / safe, 1.0)
+    with np.errstate(invalid="ignore"):
+        cap = DEFAULT_SDPS_FRACTION * pc.transfer_rate_bytes_per_s  # dirty rate SDPS allows
+        sdps_work = np.where(d0 > 0, cap * u / safe, np.inf)  # work SDPS lets through
+    ck = np.minimum(1.0 - pc.resend_trace_loss, sdps_work)
     t_resend = np.maximum(pc.precopy_time_s - pc.round0_time_s, 0.0)
     t4, loss4 = _post_phase(pc.switchover_bytes, np.broadcast_to(ws, pc.switchover_bytes.shape), cpus, release, p, s)
-    shape = pc.precopy_time_s.shape
     return (np.broadcast_to(tr.duration_s, shape), 1.0 - np.broadcast_to(tr.throughput_loss, shape),
             pc.round0_time_s, np.maximum(c0, 1e-9), t_resend, np.maximum(ck, 1e-9), pc.switchover_time_s,
             t4, np.maximum(1.0 - loss4, 1e-9))
@@ -251,7 +258,7 @@ def _dirty_rate(s: TpcxSetup, u, p: Params):
 def _vm_phases(s: TpcxSetup, release, p: Params, st: Settings, u):
     """Trace, pre-copy and stall of every VM of the experiment at load ``u`` (its own dirty rate)."""
     d = _dirty_rate(s, u, p)
-    return _phases(s.memory_bytes, s.vcpus, d, s.working_set_fraction * s.memory_bytes, release, s.link_bps, p, st)
+    return _phases(s.memory_bytes, s.vcpus, d, s.working_set_fraction * s.memory_bytes, release, s.link_bps, p, st, u)
 
 
 def _area_table(s: TpcxSetup, release, p: Params, st: Settings):
@@ -259,7 +266,7 @@ def _area_table(s: TpcxSetup, release, p: Params, st: Settings):
     u = _U_GRID[None, :]
     d = u * s.vcpus[:, None] * s.tps_per_busy_vcpu * p.dirty_bytes_per_transaction
     mem = s.memory_bytes[:, None]
-    ph = _phases(mem, s.vcpus[:, None], d, s.working_set_fraction * mem, release, s.link_bps, p, st)
+    ph = _phases(mem, s.vcpus[:, None], d, s.working_set_fraction * mem, release, s.link_bps, p, st, u)
     return np.maximum.accumulate(_delay_area(*ph, u), axis=1)
 
 
