@@ -183,17 +183,32 @@ def test_a_difference_band_carries_the_noise_of_two_runs_and_may_change_sign():
     """A change between two runs with a model value of ~0 (VCHA Table 14's 256-client PSC change) gets a
     normal band at least sqrt(2) x the noise floor wide each way, not a band of width ~0; without the mark
     the same value would get a log-normal band that never reaches 0."""
-    unc = protocol.FitUncertainty(jac=np.eye(1), cov=np.zeros((1, 1)), sigma=0.05, dof=3, prior_dof=3.0)
+    # a table misfit (1 %, relative to the reference run) below the two-run noise: the floor applies
+    unc = protocol.FitUncertainty(jac=np.eye(1), cov=np.zeros((1, 1)), sigma=0.01, dof=3, prior_dof=3.0)
     q = float(protocol._quantile(0.9, 3.0))
     floor = math.sqrt(2.0) * protocol.noise_floor()
+    assert floor > 0.01
     for model in (1e-14, -1e-14, 0.0):
         low, high = unc.band(model, np.zeros(1), 0.007, difference=True)
         assert (low, high) == pytest.approx((model - q * floor, model + q * floor), rel=1e-9, abs=1e-15)
     plain = unc.band(1e-14, np.zeros(1), 0.007)
     assert plain[0] > 0 and plain[1] - plain[0] < 1e-14  # the defect a difference must not have
-    # a large change keeps its table's misfit (relative to the paper's value) when that is larger
+    unc = protocol.FitUncertainty(jac=np.eye(1), cov=np.zeros((1, 1)), sigma=0.05, dof=3, prior_dof=3.0)
+    # a large change keeps its table's misfit when that is larger, relative to the change's operand level
+    # (the reference run, 1), as its residuals are measured (session 4: was relative to the change itself)
     big = unc.band(-0.65, np.zeros(1), 0.65, difference=True)
-    assert big == pytest.approx((-0.65 - q * 0.05 * 0.65, -0.65 + q * 0.05 * 0.65), rel=1e-9)
+    assert big == pytest.approx((-0.65 - q * 0.05, -0.65 + q * 0.05), rel=1e-9)
+    assert unc.band(-0.2, np.zeros(1), 0.2, difference=True) == pytest.approx((-0.2 - q * 0.05, -0.2 + q * 0.05))
+
+
+def test_a_difference_residual_is_measured_against_its_reference_run():
+    """A fitted -0.7 % change that the model puts at -1.7 % is one point off its reference run, not a 143 %
+    residual: relative to its own size it would inflate its table's misfit and, through the pooled prior,
+    every study's bands. Level numbers keep log residuals."""
+    model, paper = np.array([-0.017, 1.1, -0.5]), np.array([-0.007, 1.0, -0.25])
+    r = protocol._residuals(model, paper, [True, False, False])
+    assert r == pytest.approx([-0.01, math.log(1.1), -1.0])
+    assert protocol._residuals(model, paper) == pytest.approx([-10 / 7, math.log(1.1), -1.0])  # no mark: relative
 
 
 def test_a_nonnegative_band_never_goes_below_zero():
@@ -251,3 +266,21 @@ def test_ledger_bands_of_differences_and_nonnegative_quantities(ledger):
     # TPCx-HCI phases) has a band inside [0, inf) around its value (the clip itself: the band() tests above)
     row = has[(has["study"] == "vmotion2020") & (has["key"] == "failed_checks_70u1")].iloc[0]
     assert 0.0 <= row["model_low"] <= row["model_value"] <= row["model_high"]
+
+
+def test_summary_width_of_a_difference_is_relative_to_its_reference_run(ledger):
+    """The summary's median width: a level row's width over |paper|, a difference's width itself (a change
+    as a fraction of its reference run), so a change near 0 does not dominate with a huge relative width."""
+    from vcperf import fidelity
+
+    summ = fidelity.summary(ledger).set_index("study")
+    for study, g in ledger.groupby("study"):
+        tmap = protocol.target_map(protocol.study_module(study))
+        s = g[g["kind"].isin(["loo", "predicted"]) & g["model_low"].notna() & g["model_high"].notna()]
+        widths = [(hi - lo) / (1.0 if tmap[k].difference else abs(p))
+                  for k, p, lo, hi in zip(s["key"], s["paper_value"], s["model_low"], s["model_high"], strict=True)]
+        assert summ.loc[study, "median_width"] == pytest.approx(float(np.median(widths)), rel=1e-12)
+    # VCHA has difference rows among them, and the two ways of measuring differ there
+    v = ledger[(ledger["study"] == "vcha2016") & ledger["kind"].isin(["loo", "predicted"])]
+    tmap = protocol.target_map(protocol.study_module("vcha2016"))
+    assert sum(tmap[k].difference for k in v["key"]) >= 5

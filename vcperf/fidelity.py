@@ -110,7 +110,8 @@ def summary(df):
     Errors are |rel_error|. ``loo_not_estimable`` counts loo rows the refit could not determine
     (NaN); their medians are over the estimable ones. ``coverage`` is the share of loo and predicted
     rows whose paper value lies in the model's 90 % interval (``n_interval`` rows have one), and
-    ``median_width`` the median interval width relative to the paper value. The interval
+    ``median_width`` the median interval width relative to the paper value (for a difference, a change
+    between two runs, relative to its operand level: the width in units of the reference run). The interval
     (:class:`vcperf.protocol.FitUncertainty`) adds the calibration's parameter uncertainty to the
     model-form misfit of the row's data table, both estimated from that calibration's own fitted
     residuals (a loo row's from its refit: never from the number being scored), Student-t quantile.
@@ -138,7 +139,12 @@ def summary(df):
         inside = (scored["model_low"] <= scored["paper_value"]) & (scored["paper_value"] <= scored["model_high"])
         rec["n_interval"] = len(scored)
         rec["coverage"] = float(inside.mean()) if len(scored) else math.nan
-        width = (scored["model_high"] - scored["model_low"]) / scored["paper_value"].abs()
+        # a difference (a change between two runs, as a fraction of the reference run) is measured
+        # relative to its operand level, 1: relative to a change near 0 any width would look huge
+        tmap = protocol.target_map(study_module(study))
+        level = [1.0 if tmap[k].difference else abs(p) for k, p in zip(scored["key"], scored["paper_value"],
+                                                                         strict=True)]
+        width = (scored["model_high"] - scored["model_low"]) / pd.Series(level, index=scored.index, dtype=float)
         rec["median_width"] = float(width.median()) if len(scored) else math.nan
         ident = protocol.identifiability(study_module(study))
         rec.update({k: ident[k] for k in ("n_params", "n_fit_points", "n_fit_groups", "jacobian_rank")})

@@ -371,13 +371,23 @@ def _quantile(interval: float, dof) -> np.ndarray:
     return np.where(dof > 0, q, np.nan)
 
 
-def _residuals(model: np.ndarray, paper: np.ndarray) -> np.ndarray:
-    """Fit residuals in log space, ``ln(model / paper)``, where both are positive (the bands are
-    log-normal there); relative, ``(model - paper) / |paper|``, for a signed number (a difference)."""
+def _residuals(model: np.ndarray, paper: np.ndarray, difference=None) -> np.ndarray:
+    """Fit residuals on the scale each number's noise lives on.
+
+    In log space, ``ln(model / paper)``, where both are positive (the bands are log-normal there);
+    relative, ``(model - paper) / |paper|``, for another signed number. A ``difference``
+    (:attr:`Target.difference`: a change between two runs as a fraction of the reference run) is
+    measured relative to its operand level, the reference run (1 in these units): ``model - paper``.
+    Relative to its own size, a -0.7 % change missed by one point would count as a 140 % residual and
+    inflate its table's misfit -- and, through the pooled prior, every study's bands -- although both
+    runs it is taken from are fitted to within a point.
+    """
     pos = (model > 0) & (paper > 0)
+    diff = np.zeros(np.shape(model), dtype=bool) if difference is None else np.asarray(difference, dtype=bool)
     with np.errstate(divide="ignore", invalid="ignore"):
         log_r = np.log(np.where(pos, model, 1.0) / np.where(pos, paper, 1.0))
-    return np.where(pos, log_r, (model - paper) / np.maximum(np.abs(paper), 1e-300))
+    signed = np.where(pos, log_r, (model - paper) / np.maximum(np.abs(paper), 1e-300))
+    return np.where(diff, model - paper, signed)
 
 
 def _table_stats(resid: np.ndarray, leverage: np.ndarray, tables) -> dict:
@@ -465,7 +475,8 @@ def _fit_residuals(module, params, keys):
     jac, _ = jacobian(module, params, keys)
     model = module.predict(params, keys)
     paper = np.array([tmap[k].paper_value() for k in keys])
-    resid = _residuals(np.array([model[k] for k in keys], dtype=float), paper)
+    resid = _residuals(np.array([model[k] for k in keys], dtype=float), paper,
+                       [tmap[k].difference for k in keys])
     r = rank(jac)
     if r:
         u, s, vt = np.linalg.svd(jac, full_matrices=False)
@@ -554,12 +565,14 @@ class FitUncertainty:
         is log-normal), times ``paper_scale`` otherwise (as the residuals of signed numbers are). A
         ``difference`` (:attr:`Target.difference`: a change between two measured runs, as a fraction
         of the reference run) is a difference of two measurements, each with the run-to-run noise
-        :func:`noise_floor` relative to the reference: never less than ``2 x noise_floor()^2``, however
-        close to 0 the change is (the paper's "within the error margin" differences of 1-2 %).
+        :func:`noise_floor` relative to the reference: its misfit is the table's sd relative to that
+        operand level (1, as its residuals are, :func:`_residuals`), never less than
+        ``2 x noise_floor()^2``, however close to 0 the change is (the paper's "within the error
+        margin" differences of 1-2 %).
         """
         sd, _ = self.misfit(table)
         if difference:
-            return max((sd * paper_scale) ** 2, 2.0 * noise_floor() ** 2)
+            return max(sd**2, 2.0 * noise_floor() ** 2)
         return (sd * (model if model > 0 else paper_scale)) ** 2
 
     def band(self, model: float, grad: np.ndarray, paper_scale: float, interval: float = INTERVAL,
@@ -998,7 +1011,8 @@ def width_drivers(module):
     can be negative where parameters are correlated), one measurement's run-to-run noise
     ``(noise_floor x model)^2`` and the model-form error of its table (the rest of the table's misfit
     variance, :func:`structural_variances`). Rows: the study's targets with an interval; columns:
-    ``key``, ``role``, ``width_relative`` (90 % width / |model|), ``noise``, ``model_form``, then one
+    ``key``, ``role``, ``width_relative`` (90 % width / |model|; for a difference, the width itself:
+    relative to its reference run), ``noise``, ``model_form``, then one
     column per parameter, all as shares of the total variance.
     """
     import pandas as pd
@@ -1023,7 +1037,9 @@ def width_drivers(module):
         noise = min(2.0 * noise_floor() ** 2 if t.difference else (noise_floor() * (m if m > 0 else scale)) ** 2,
                     misfit)
         total = float(per.sum()) + misfit
-        rec = {"key": k, "role": t.role, "width_relative": (high - low) / abs(m), "noise": noise / total,
+        # a difference's width relative to its operand level (the reference run, 1), not to the change
+        rec = {"key": k, "role": t.role, "width_relative": (high - low) / (1.0 if t.difference else abs(m)),
+               "noise": noise / total,
                "model_form": (misfit - noise) / total}
         rec.update({n: float(per[j]) / total for j, n in enumerate(names)})
         recs.append(rec)
@@ -1034,7 +1050,8 @@ def width_drivers(module):
 UNCERTAINTY_METHOD = (
     "Gauss-Newton posterior covariance of the least-squares fit, (J' W J + I / PARAM_PRIOR_SD^2)^-1 on the "
     "directions the fit determines, W = diag(1 / s_i^2), PARAM_PRIOR_SD = 1 (relative); s_i = misfit sd of target "
-    "i's data table (model-form error + run-to-run noise) from the fit's own fitted residuals in log space, "
+    "i's data table (model-form error + run-to-run noise) from the fit's own fitted residuals in log space "
+    "(a change between two runs: model - paper, relative to its reference run), "
     "degrees-of-freedom corrected (n - rank, shared out by leverage), moderated by empirical Bayes (Smyth 2004: a "
     "maximum-likelihood scaled inverse chi-square prior over this fit's and the other studies' table variances), "
     "never below the run-to-run noise floor (a change between two runs: never below sqrt(2) x that floor, absolute, "
