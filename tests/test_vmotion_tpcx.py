@@ -3,8 +3,8 @@
 A check fails when one VM's migrations in a 12-minute phase raise its mean response time above the 90th
 percentile. The expected count must behave like a count of such events: never negative, never above the
 2,000 checks, more failures when VMs dirty memory faster, never more when the vMotion link gets faster,
-and non-zero on 7.0 U1 at the load the 148 failed 6.7 U3 checks calibrate (the 7.0 U1 numbers stay
-predicted: nothing here fits them).
+continuous in the load and the link. The peak load and the TPCx-HCI dirty scale are fitted to the two
+failed-check counts (148 on 6.7 U3, 4 on 7.0 U1); the invalid runs of both releases stay predicted.
 """
 
 import dataclasses
@@ -58,24 +58,38 @@ def test_count_never_grows_with_the_link_rate(kw, setup, release, peak):
 
 
 def test_seventy_fails_for_a_reason_at_the_calibrated_load(kw, setup):
-    peak = kw["params"].tpcx.peak_vm_utilization
+    p = kw["params"]
+    peak = p.tpcx.peak_vm_utilization
     f70, i70 = _checks("7.0u1", peak, setup, kw)
     f67, i67 = _checks("6.7", peak, setup, kw)
-    # non-zero, smooth, and fewer than 6.7 (the paper: 4 vs 148 checks, 2 vs 14 runs)
-    assert 0 < f70 < f67 and 0 < i70 < i67
-    lo, hi = _checks("7.0u1", peak * 0.99, setup, kw)[0], _checks("7.0u1", peak * 1.01, setup, kw)[0]
-    assert lo < f70 < hi and hi - lo < f70  # a 1 % change of the peak load moves it by less than itself
-    # the reason: idle VMs (no dirtying) never fail on 7.0 U1 -- the stall alone stays within the 1-s goal
+    # the fit: 148 and 4 failed checks; the invalid runs follow (paper: 14 and 2 of 18)
+    assert f67 == pytest.approx(148.0, rel=1e-3) and f70 == pytest.approx(4.0, rel=1e-3)
+    assert 0 < i70 < i67 <= setup.runs
+    # continuous at the fit: a 0.1 % change of the peak load moves the count by well under itself
+    lo, hi = _checks("7.0u1", peak * 0.999, setup, kw)[0], _checks("7.0u1", peak * 1.001, setup, kw)[0]
+    assert lo < f70 < hi and hi - lo < 0.3 * f70
+    # the reason: idle VMs (no dirtying) never fail on 7.0 U1 -- the stall alone stays within the 1-s goal;
+    # on 6.7 the multi-second switch-over alone fails checks (the seed's stated cause)
     idle = dataclasses.replace(setup, tps_per_busy_vcpu=0.0)
     assert _checks("7.0u1", peak, idle, kw)[0] == 0.0
+    assert _checks("6.7", peak, idle, kw)[0] > 10.0
+    # what fails on 7.0 U1 is SDPS throttling the hottest VMs: 20 % less dirtying fails far fewer checks
+    cooler = dataclasses.replace(p, tpcx=dataclasses.replace(p.tpcx, dirty_scale=0.8 * p.tpcx.dirty_scale))
+    assert _checks("7.0u1", peak, setup, {**kw, "params": cooler})[0] < 0.25 * f70
+
+
+def _sdps_work_cap(s, p, st):
+    """Share of the biggest VM's vCPUs SDPS lets work while re-sending (the same at every load)."""
+    big = int(np.argmax(s.vcpus))
+    return big, float(tpcx._vm_phases(s, "7.0u1", p, st, 0.99)[5][big])
 
 
 def test_resend_rounds_are_their_own_phase(kw, setup):
     """The SDPS-throttled re-send rounds are not averaged with round 0 (which would hide their backlog)."""
     s, p, st = setup, kw["params"], kw["settings"]
-    u = 0.52
+    big, cap = _sdps_work_cap(s, p, st)
+    u = min(0.99, 1.1 * cap)  # a load above what SDPS lets through
     t1, c1, t2, c2, t3, c3, stall, t4, c4 = tpcx._vm_phases(s, "7.0u1", p, st, u)
-    big = int(np.argmax(s.vcpus))
     assert t3[big] > 0 and c3[big] < u < c2[big]  # throttled below the load only while re-sending
     averaged = (c2[big] * t2[big] + c3[big] * t3[big]) / (t2[big] + t3[big])
     split = tpcx._delay_area(t1, c1, t2, c2, t3, c3, stall, t4, c4, u)[big]
@@ -87,8 +101,9 @@ def test_resend_rounds_are_their_own_phase(kw, setup):
 
 # The count is a smooth function of the inputs: SDPS is a continuous min() (the guest's work is capped at
 # the pace that dirties sdps_fraction x B), not a switch, so a 1 % change of the peak load or of the link
-# rate moves the expected count by a few percent of itself (measured: at most 2.5 % for the load, 2.9 %
-# for the link; near the onset, where the count leaves 0 with a kink, 2.4 checks per 1 %), never by a jump.
+# rate moves the expected count by a few percent of itself, never by a jump. Where a VM type starts to
+# fail the count has a kink (its slope steps up), so within a step of 1 % that shows a change of a check
+# or more, 16 sub-steps must share the change (a jump would put it all in one).
 # X below: 6 % of the count plus 5 checks (of 36,000 over 18 runs).
 JUMP_SHARE, JUMP_CHECKS = 0.06, 5.0
 STEP_PEAKS = tuple(0.12 * 1.07 ** np.arange(30))  # 0.12 .. 0.85
@@ -101,9 +116,10 @@ def test_count_moves_continuously_with_the_peak_load(kw, setup, release):
         a, b = (_checks(release, x, setup, kw)[0] for x in (peak, peak * 1.01))
         assert b >= a - 1e-9 * b, (peak, a, b)  # more load, never fewer failed checks
         assert b - a <= JUMP_SHARE * b + JUMP_CHECKS, (peak, a, b)
-        half = _checks(release, peak * 1.005, setup, kw)[0]
-        assert a - 1e-9 <= half <= b + 1e-9 and (b - a < 1.0 or max(half - a, b - half) < 0.8 * (b - a)), \
-            (peak, a, half, b)  # no step hidden between the two points
+        if b - a >= 1.0:  # no step hidden between the two points: 16 sub-steps share the change
+            fine = [_checks(release, peak * (1.0 + 0.01 * k / 16), setup, kw)[0] for k in range(17)]
+            steps = np.diff(fine)
+            assert np.all(steps >= -1e-9 * b) and steps.max() < 0.5 * (b - a), (peak, a, b, fine)
 
 
 @pytest.mark.parametrize("release", vm.RELEASES)
@@ -121,11 +137,13 @@ def test_sdps_caps_the_work_not_the_pace(kw, setup):
     load stays below it builds no backlog.
     """
     s, p, st = setup, kw["params"], kw["settings"]
-    big = int(np.argmax(s.vcpus))
-    caps = [tpcx._vm_phases(s, "7.0u1", p, st, u)[5][big] for u in (0.5, 0.7, 0.9)]
-    assert max(caps) - min(caps) < 1e-9 * max(caps) and caps[0] < 0.5
+    big, cap = _sdps_work_cap(s, p, st)
+    loads = (cap * 1.05, 0.5 * (cap + 1.0), 0.99)
+    caps = [tpcx._vm_phases(s, "7.0u1", p, st, u)[5][big] for u in loads]
+    assert max(caps) - min(caps) < 1e-9 * max(caps) and caps[0] < loads[0]
     rate = vm.precopy(s.memory_bytes[big], 1.0, s.link_bps, params=p, settings=st).transfer_rate_bytes_per_s
-    full = s.vcpus[big] * s.tps_per_busy_vcpu * p.dirty_bytes_per_transaction  # dirty rate at full load
+    # dirty rate at full load, with the TPCx-HCI workload's bytes per transaction
+    full = s.vcpus[big] * s.tps_per_busy_vcpu * tpcx.tpcx_params(p).dirty_bytes_per_transaction
     assert caps[0] == pytest.approx(memory_sdps_fraction() * float(rate) / full, rel=1e-9)
     low = 0.5 * caps[0]
     t1, c1, t2, c2, t3, c3, stall, t4, c4 = tpcx._vm_phases(s, "7.0u1", p, st, low)

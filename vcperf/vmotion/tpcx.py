@@ -14,7 +14,7 @@ check and invalidates the run. Two evaluations of the same mechanism:
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
@@ -250,9 +250,20 @@ def _check_setup(setup) -> TpcxSetup:
     return setup
 
 
+def tpcx_params(params: Params) -> Params:
+    """``params`` with the TPCx-HCI workload's bytes per (Oracle-equivalent) transaction.
+
+    The TPCx-HCI VMs are given the typical Oracle VM's transactions per busy vCPU
+    (:func:`vcperf.vmotion.tpcx_setup`); what they dirty per transaction is the Oracle workload's
+    ``dirty_bytes_per_transaction`` times ``params.tpcx.dirty_scale``.
+    """
+    p = check_params(params)
+    return replace(p, dirty_bytes_per_transaction=p.dirty_bytes_per_transaction * p.tpcx.dirty_scale)
+
+
 def _dirty_rate(s: TpcxSetup, u, p: Params):
     """Undisturbed dirty rate of each VM at load ``u``: busy vCPUs x transactions per busy vCPU x bytes each."""
-    return u * s.vcpus * s.tps_per_busy_vcpu * p.dirty_bytes_per_transaction
+    return u * s.vcpus * s.tps_per_busy_vcpu * tpcx_params(p).dirty_bytes_per_transaction
 
 
 def _vm_phases(s: TpcxSetup, release, p: Params, st: Settings, u):
@@ -264,7 +275,7 @@ def _vm_phases(s: TpcxSetup, release, p: Params, st: Settings, u):
 def _area_table(s: TpcxSetup, release, p: Params, st: Settings):
     """Delay area of every VM (rows) on the load grid :data:`_U_GRID`, made non-decreasing in the load."""
     u = _U_GRID[None, :]
-    d = u * s.vcpus[:, None] * s.tps_per_busy_vcpu * p.dirty_bytes_per_transaction
+    d = u * s.vcpus[:, None] * s.tps_per_busy_vcpu * tpcx_params(p).dirty_bytes_per_transaction
     mem = s.memory_bytes[:, None]
     ph = _phases(mem, s.vcpus[:, None], d, s.working_set_fraction * mem, release, s.link_bps, p, st, u)
     return np.maximum.accumulate(_delay_area(*ph, u), axis=1)
@@ -409,7 +420,7 @@ def tpcx_profile(release, peak_utilization, setup: TpcxSetup, *, params: Params,
     u = peak / math.sqrt(s.load_variation)
     tps = np.maximum(u * s.vcpus * s.tps_per_busy_vcpu, 1e-9)
     m = migrate(s.memory_bytes, s.vcpus, s.working_set_fraction * s.memory_bytes, tps, release, s.link_bps,
-                params=p, settings=st)
+                params=tpcx_params(p), settings=st)
     mean_t = float(np.mean(m.migration_time_s))
     lost_per_migration = float(np.mean(m.average_loss * m.migration_time_s * u * s.vcpus))
     cluster_work_per_s = float(np.sum(u * s.vcpus))
