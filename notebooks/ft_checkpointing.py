@@ -51,9 +51,11 @@ whatif_dirty_mb_per_s = 100.0  # MB/s, range [0, 2000]: other memory the VM dirt
 # %%
 # %matplotlib inline
 import matplotlib.pyplot as plt
+import numpy as np
+import pandas as pd
 from IPython.display import display
 
-from vcperf import fidelity, ft, plotting
+from vcperf import fidelity, ft, plotting, protocol
 from vcperf.views import ft as ft_views
 
 NOTEBOOK = "ft_checkpointing"
@@ -248,6 +250,53 @@ plotting.save_table(checks, output_dir, NOTEBOOK, "qualitative_checks")
 checks
 
 # %% [markdown]
+# ## How far to trust it — intervals and where the model extrapolates
+#
+# Every model number carries a 90 % interval: the calibration's parameter uncertainty (Gauss-Newton
+# covariance of the fit) plus the model's own misfit for the row's data table, estimated from the fit's
+# residuals and pooled across tables (never below the run-to-run noise of about 1.5 %), with Student-t
+# quantiles; `docs/ARCHITECTURE.md` gives the method. The table says what makes each interval wide (shares
+# of its variance). Each of the four parameters rests on its own figure: the checkpoint interval on Figure
+# 5's 57x latency ratio alone (half of that row's variance; its leave-one-out row is the study's worst), the
+# kernel compile's dirty bytes on Figure 2's 7 s, the vCenter dirty rate on Load B, the vCenter client
+# exchanges on Load A and browsing; the rest of every width is the model-form misfit the fit's residuals
+# show. The predicted rows (IOMeter, Swingbench) take no parameter of their own, so their width is misfit.
+#
+# Where the model extrapolates: every FT run of the seed used one FT logging link on the same LAN (10 Gbps
+# and a round trip of tens of microseconds, not printed: 50 us assumed), one FT VM per host pair and 1-4
+# vCPUs. The FT link rate, its round trip (metro distances), its loss, several FT VMs sharing it and the
+# per-release SMP-FT vCPU limit are mechanisms of the model the seed never measured: there the band says
+# how well the parameters are known, not whether the mechanism holds. The figure sweeps the FT link rate
+# for Figure 2's kernel compile: above the seed's 10 Gbps (dotted) the shipping time per epoch shrinks and
+# the stun tends to its fixed part; below it the stun grows as the link becomes the bottleneck.
+
+# %%
+drivers = protocol.width_drivers(ft)
+plotting.save_table(drivers, output_dir, NOTEBOOK, "interval_width_drivers")
+display(drivers[drivers["role"].isin(["fit", "predicted"])].round(2))
+_links = np.geomspace(1e9, 1e11, 13)
+_kc = protocol.with_interval(ft.kernel_compile_values, ft_link_bps=_links[:, None], output="increase_s")
+_vcpus = ft.testbed().kernel_compile_vcpus
+band = pd.DataFrame([{"ft_link_bps": b, "vcpus": int(n), "increase_s": _kc.value[i, j], "low_s": _kc.low[i, j],
+                      "high_s": _kc.high[i, j]} for i, b in enumerate(_links) for j, n in enumerate(_vcpus)])
+plotting.save_table(band, output_dir, NOTEBOOK, "kernel_compile_vs_ft_link_interval")
+fig, ax = plt.subplots(figsize=(6.4, 3.2))
+for j, n in enumerate(_vcpus):
+    ax.fill_between(_links / 1e9, _kc.low[:, j], _kc.high[:, j], alpha=0.2)
+    ax.plot(_links / 1e9, _kc.value[:, j], marker=".", label=f"model: {int(n)} vCPU, 90 % band")
+_kc_paper = fid[(fid["study"] == ft.STUDY) & (fid["key"] == "kernel_compile_increase") & (fid["kind"] == "fitted")]
+ax.plot([10], [float(_kc_paper["paper_value"].iloc[0])], "ko", label="paper: about 7 s (Figure 2)")
+ax.axvline(10, color="grey", lw=0.8, ls=":")
+ax.set_xscale("log")
+ax.set_yscale("log")
+ax.set_xlabel("FT logging link (Gbps); dotted: the seed's 10 Gbps")
+ax.set_ylabel("kernel compile: FT-on increase (s)")
+ax.legend(fontsize=7)
+fig.tight_layout()
+plotting.save_figure(fig, output_dir, NOTEBOOK, "kernel_compile_vs_ft_link_interval")
+plt.show()
+
+# %% [markdown]
 # ## What if? — FT link speed, checkpoint interval, receive rate, dirty rate
 #
 # The readout gives the FT logging bandwidth and its share of the link, the added latency per packet, and the
@@ -263,10 +312,6 @@ if interactive:
 else:
     # Headless what-if (``vcperf regenerate -p whatif_ft_link_gbps=25 --scenario x``): the panel's image and a
     # table of the same model at the chosen FT link, with 90 % intervals from the calibration where cheap.
-    import pandas as pd
-
-    from vcperf import protocol
-
     link_bps = whatif_ft_link_gbps * 1e9
     readout, png = ft_views.whatif_update(link_bps, None, whatif_receive_gbps * 1e9, whatif_dirty_mb_per_s * 1e6)
     plotting.save_png(png, output_dir, NOTEBOOK, "whatif")
