@@ -44,10 +44,11 @@ whatif_psc_mode = "external"  # -, one of ["external", "embedded"]: PSC deployme
 # %%
 # %matplotlib inline
 import matplotlib.pyplot as plt
+import numpy as np
 import pandas as pd
 from IPython.display import display
 
-from vcperf import fidelity, plotting, vcha
+from vcperf import fidelity, plotting, protocol, vcha
 from vcperf.views import vcha as vcha_views
 
 NOTEBOOK = "vcha_failover"
@@ -131,6 +132,58 @@ mine = ("table02", "table03", "table04", "table16", "table17", "text_executive_s
 rows = fid[fid["source"].str.replace("vcha2016/", "").str.startswith(mine)]
 plotting.save_table(rows, output_dir, NOTEBOOK, "fidelity")
 rows[["locator", "quantity", "conditions", "kind", "paper_value", "model_value", "rel_error", "relation", "note"]]
+
+# %% [markdown]
+# ## How far to trust it — intervals and where the model extrapolates
+#
+# Every model number carries a 90 % interval: the calibration's parameter uncertainty (Gauss-Newton
+# covariance of the fit) plus the model's own misfit for the row's data table, estimated from the fit's
+# residuals and pooled across tables (never below the run-to-run noise the paper calls "within the error
+# margin", about 1.5 %), with Student-t quantiles; `docs/ARCHITECTURE.md` gives the method. With 40
+# parameters for 92 numbers the table below names, for each row of the whole study (both VCHA notebooks),
+# the parameter that contributes most to its width and its share. For most rows the model-form misfit of
+# the row's table is the largest part (median two thirds of the variance), so the width says more about how
+# well the mechanism fits that table than about the parameters; where one parameter dominates it is the
+# row's own (vpxd memory per host for Table 8, the background WAL rate for the replication traffic). The
+# disk rows of Tables 9-10 are the widest (about 55-60 % of the value): their table's misfit is large.
+#
+# Where the model extrapolates: the paper enabled VCHA and failed over on the four appliance sizes of
+# Table 1 (their inventories, on a 10 Gbps LAN) and replicated over a private network with 0-10 ms of added
+# latency (Table 13). A slower clone network, a lossy or long-RTT replication link, inventories between or
+# beyond Table 1's and appliance sizes with other vCPU counts are mechanisms of the model (every byte a
+# clone moves crosses the link; commits wait a round trip plus the standby's flush) that the paper never
+# measured: there the band says how well the parameters are known, not whether the mechanism holds. The
+# figure sweeps the clone bandwidth for the X-Large inventory: enabling time falls as 1 / bandwidth towards
+# the fixed configuration time; at the paper's 10 Gbps (dotted; the paper's total, 559 s, marked) the two
+# clones are still about six minutes of it.
+
+# %%
+drivers = protocol.width_drivers(vcha)
+_pcols = [c for c in drivers.columns if c not in ("key", "role", "width_relative", "noise", "model_form")]
+top = drivers[["key", "role", "width_relative", "noise", "model_form"]].copy()
+top["top_parameter"] = drivers[_pcols].idxmax(axis=1)
+top["top_share"] = drivers[_pcols].max(axis=1)
+plotting.save_table(drivers, output_dir, NOTEBOOK, "interval_width_drivers")
+display(top[top["role"].isin(["fit", "predicted"])].round(2))
+_xl = vcha.inventory_sizes()["x-large"]["registered_vms"]
+_bws = np.geomspace(1e8, 4e10, 15)
+_en = protocol.with_interval(vcha.enable_vcha_times, _xl, _bws, output="total_s")
+band = pd.DataFrame({"clone_bandwidth_bps": _bws, "enable_total_s": _en.value, "low_s": _en.low, "high_s": _en.high})
+plotting.save_table(band, output_dir, NOTEBOOK, "enable_time_vs_clone_bandwidth_interval")
+fig, ax = plt.subplots(figsize=(6.4, 3.2))
+ax.fill_between(_bws / 1e9, _en.low / 60, _en.high / 60, alpha=0.25, label="90 % interval")
+ax.plot(_bws / 1e9, _en.value / 60, marker=".", label="model: enable VCHA, X-Large inventory")
+ax.axvline(vcha.clone_bandwidth_bps() / 1e9, color="grey", lw=0.8, ls=":")
+_total = fid[(fid["key"] == "t04_total_x-large") & (fid["kind"] == "derived")]["paper_value"].iloc[0]
+ax.plot([vcha.clone_bandwidth_bps() / 1e9], [_total / 60], "ko", label="paper: Table 4, X-Large total")
+ax.set_xscale("log")
+ax.set_yscale("log")
+ax.set_xlabel("clone network (Gbps); dotted: the paper's")
+ax.set_ylabel("time to enable VCHA (min)")
+ax.legend(fontsize=7)
+fig.tight_layout()
+plotting.save_figure(fig, output_dir, NOTEBOOK, "enable_time_vs_clone_bandwidth_interval")
+plt.show()
 
 # %% [markdown]
 # ## What if? — inventory, vCPUs, clone bandwidth, PSC mode

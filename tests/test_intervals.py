@@ -284,3 +284,28 @@ def test_summary_width_of_a_difference_is_relative_to_its_reference_run(ledger):
     v = ledger[(ledger["study"] == "vcha2016") & ledger["kind"].isin(["loo", "predicted"])]
     tmap = protocol.target_map(protocol.study_module("vcha2016"))
     assert sum(tmap[k].difference for k in v["key"]) >= 5
+
+
+def test_every_study_has_a_notebook_section_on_its_interval_widths():
+    """Issue 17: per study, a notebook section says what drives the widths and where the model extrapolates.
+
+    Some notebook calls ``protocol.width_drivers(<the study's module>)`` under a "How far to trust it"
+    heading and draws a band (``protocol.with_interval``) over an input swept beyond the paper's points.
+    """
+    notebooks = Path(__file__).resolve().parents[1] / "notebooks"
+    found = {}
+    for path in sorted(notebooks.glob("*.py")):
+        text = path.read_text()
+        if "## How far to trust it" not in text or "protocol.with_interval(" not in text:
+            continue
+        tree = ast.parse(text)
+        aliases = {}  # local name -> imported module
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ImportFrom) and node.module == "vcperf":
+                aliases.update({a.asname or a.name: f"vcperf.{a.name}" for a in node.names})
+        for node in ast.walk(tree):
+            if (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+                    and node.func.attr == "width_drivers" and node.args and isinstance(node.args[0], ast.Name)):
+                found.setdefault(aliases.get(node.args[0].id), []).append(path.name)
+    missing = sorted(set(protocol.STUDY_MODULES.values()) - set(found))
+    assert not missing, f"no 'How far to trust it' section with width_drivers for {missing}"
