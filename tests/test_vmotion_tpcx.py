@@ -8,6 +8,7 @@ failed-check counts (148 on 6.7 U3, 4 on 7.0 U1); the invalid runs of both relea
 """
 
 import dataclasses
+import math
 
 import numpy as np
 import pytest
@@ -154,3 +155,55 @@ def memory_sdps_fraction():
     from vcperf.vmotion.memory import DEFAULT_SDPS_FRACTION
 
     return DEFAULT_SDPS_FRACTION
+
+
+@pytest.mark.parametrize("release", vm.RELEASES)
+def test_sampling_variance_of_the_counts_matches_the_monte_carlo(kw, setup, release):
+    """Theory vs simulation: the expectation's variance of 18 runs' counts is the seeded Monte Carlo's.
+
+    The failed checks of a run are a sum over independent VM-phase cells that fail their 3-4 checks
+    together; invalid runs are binomial. Tolerance: 15 % on the standard deviation (the expectation
+    counts four or more migrations in a cell as three; 2,000 simulated sets of 18 runs).
+    """
+    peak = kw["params"].tpcx.peak_vm_utilization
+    e = vm.tpcx_expected(release, peak, setup, **kw)
+    mc = vm.tpcx_monte_carlo(release, peak, setup, replications=2000, seed=7, **kw)
+    per_set_failed = mc.failed_checks.reshape(-1, setup.runs).sum(axis=1)
+    per_set_invalid = mc.invalid.reshape(-1, setup.runs).sum(axis=1)
+    assert math.sqrt(e.failed_checks_variance(setup.runs)) == pytest.approx(per_set_failed.std(), rel=0.15)
+    assert math.sqrt(e.invalid_runs_variance(setup.runs)) == pytest.approx(per_set_invalid.std(), rel=0.15)
+    # a count of 18 binomial runs: variance at most 18 / 4, zero only where every run fails or none does
+    assert 0 < e.invalid_runs_variance(setup.runs) <= setup.runs / 4
+
+
+def test_ledger_bands_of_the_counts_carry_their_sampling_noise():
+    """The ledger's band of a TPCx-HCI count is at least its 18 runs' own scatter, and stops at 18 runs."""
+    from vcperf import protocol
+
+    rows = {(r.key, r.kind): r for r in vm.fidelity_rows()}
+    p = vm.calibrate()
+    sv = vm.sampling_variances(p)
+    assert set(k for k, s in sv.items() if s > 0) == {"failed_checks_67u3", "failed_checks_70u1",
+                                                       "invalid_runs_67u3", "invalid_runs_70u1"}
+    q = float(protocol._quantile(protocol.INTERVAL, math.inf))  # the smallest quantile a band can use
+    for key in ("invalid_runs_67u3", "invalid_runs_70u1", "failed_checks_67u3", "failed_checks_70u1"):
+        r = rows[(key, "predicted" if key.startswith("invalid") else "fitted")]
+        half = q * math.sqrt(sv[key])
+        assert r.model_low <= max(r.model_value - half, 0.0) + 1e-9 and r.model_high >= min(
+            r.model_value + half, 18.0 if key.startswith("invalid") else math.inf) - 1e-9, (key, r)
+    assert rows[("invalid_runs_67u3", "predicted")].model_high <= 18.0
+    # how the sampling variance enters: it replaces the run-to-run floor where larger, the table's
+    # model-form part stays; a study without such counts (ROBO) has none
+    unc = protocol.fit_uncertainty(vm, p, vm.FIT_KEYS)
+    table = "vmotion2020/text_tpcx_hci"
+    sd, _ = unc.misfit(table)
+    floor2 = protocol.noise_floor() ** 2
+    base = unc.misfit_variance(14.0, 14.0, table)
+    assert base == pytest.approx((sd * 14.0) ** 2)
+    assert unc.misfit_variance(14.0, 14.0, table, sampling_var=1.3) == pytest.approx(
+        max(sd**2 - floor2, 0.0) * 14.0**2 + max(1.3, floor2 * 14.0**2))
+    assert unc.misfit_variance(14.0, 14.0, table, sampling_var=1e-9) == pytest.approx(base)
+    from vcperf import robo
+
+    keys = tuple(t.key for t in robo.targets())[:3]
+    assert protocol.sampling_variances(robo, robo.calibrate(), keys) == dict.fromkeys(keys, 0.0)

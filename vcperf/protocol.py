@@ -18,6 +18,8 @@ is a subpackage whose ``__init__`` exposes
 ========================  =====================================================================
 
 The last three are the shared implementations below, so that every study is judged the same way.
+Optional: ``sampling_variances(params, keys)``, the variance the experiment's own finite sample gives
+a printed number (a count over a few runs), which :func:`sampling_variances` passes to the bands.
 
 Ledger kinds (``FidelityRow.kind``)
 -----------------------------------
@@ -109,6 +111,9 @@ class Target:
         the (small) value itself (:meth:`FitUncertainty.band`). Set with :func:`mark_differences`.
         Every other target is a non-negative quantity (a time, a rate, a count, a ratio): its band
         never goes below 0.
+    maximum : float
+        The largest value the quantity can take (e.g. 18 invalid runs of 18); its band is clipped
+        there. Default: no maximum.
     """
 
     key: str
@@ -120,6 +125,7 @@ class Target:
     depends_on: tuple = ()
     note: str = ""
     difference: bool = False
+    maximum: float = math.inf
 
     def __post_init__(self):
         if self.role not in ROLES:
@@ -558,7 +564,7 @@ class FitUncertainty:
         return self.sigma, self.prior_dof
 
     def misfit_variance(self, model: float, paper_scale: float, table: str | None = None,
-                        difference: bool = False) -> float:
+                        difference: bool = False, sampling_var: float = 0.0) -> float:
         """Variance of one measurement's misfit of a model value, in the value's units.
 
         The table's relative misfit sd (:meth:`misfit`) times the value for a positive value (its band
@@ -569,14 +575,24 @@ class FitUncertainty:
         operand level (1, as its residuals are, :func:`_residuals`), never less than
         ``2 x noise_floor()^2``, however close to 0 the change is (the paper's "within the error
         margin" differences of 1-2 %).
+
+        ``sampling_var`` (value units squared, :func:`sampling_variances`): the variance the
+        experiment's own finite sample gives this number (a count of failures over a few runs of a
+        non-deterministic benchmark). It replaces the run-to-run noise floor where it is larger; the
+        table's model-form part (its misfit above the floor) is kept.
         """
         sd, _ = self.misfit(table)
         if difference:
             return max(sd**2, 2.0 * noise_floor() ** 2)
-        return (sd * (model if model > 0 else paper_scale)) ** 2
+        scale = model if model > 0 else paper_scale
+        if sampling_var > 0:
+            floor2 = noise_floor() ** 2
+            return max(sd**2 - floor2, 0.0) * scale**2 + max(float(sampling_var), floor2 * scale**2)
+        return (sd * scale) ** 2
 
     def band(self, model: float, grad: np.ndarray, paper_scale: float, interval: float = INTERVAL,
-             table: str | None = None, difference: bool = False, nonnegative: bool = False):
+             table: str | None = None, difference: bool = False, nonnegative: bool = False,
+             sampling_var: float = 0.0):
         """``(low, high)`` predictive interval of a model value with gradient ``grad``.
 
         Parameter uncertainty (``grad @ cov @ grad``, on the scale ``paper_scale``) plus one
@@ -587,19 +603,39 @@ class FitUncertainty:
         band of width 0). A ``difference`` (a change between two runs, which may have either sign) is
         always normal, its misfit at least the noise of two measurements. ``nonnegative`` (a count, a
         time: every target that is not a difference) clips a normal band's lower end at 0.
+        ``sampling_var``: the experiment's own sampling variance of the number
+        (:meth:`misfit_variance`, :func:`sampling_variances`); such a count's band is normal (its
+        noise is a sum over independent runs), clipped at 0.
         """
         if not estimable(self.jac, grad):
             return math.nan, math.nan
         _, dof = self.misfit(table)
         with np.errstate(over="ignore", invalid="ignore"):
             var = float(grad @ self.cov @ grad) * paper_scale**2 + self.misfit_variance(model, paper_scale, table,
-                                                                                         difference)
+                                                                                         difference, sampling_var)
         if not math.isfinite(var):  # a direction the fit barely determines, or no misfit estimate
             return math.nan, math.nan
+        # a count's own sampling noise is additive (a sum of independent runs): its band is normal
         low, high = _bounds(np.asarray(model, dtype=float), np.sqrt(max(var, 0.0)), interval, dof,
-                            log_normal=not difference)
+                            log_normal=not difference and not sampling_var > 0)
         low = max(float(low), 0.0) if nonnegative and math.isfinite(low) else float(low)
         return low, float(high)
+
+
+def sampling_variances(module, params, keys) -> dict:
+    """Variance (SI units squared) that the experiment's own finite sample gives each printed number.
+
+    From the study's optional ``sampling_variances(params, keys)``: e.g. vMotion's TPCx-HCI failed
+    checks and invalid runs, counts over 18 runs of a benchmark the paper calls "elastic,
+    non-deterministic" (a binomial count of 18 runs has a standard deviation of about one run,
+    whatever the model). 0 for every other number: its run-to-run noise is :func:`noise_floor`.
+    """
+    keys = tuple(keys)
+    fn = getattr(module, "sampling_variances", None)
+    if fn is None or params is None:
+        return dict.fromkeys(keys, 0.0)
+    out = fn(params, keys)
+    return {k: float(out.get(k, 0.0)) for k in keys}
 
 
 def _bounds(value: np.ndarray, sd: np.ndarray, interval: float, dof=math.inf, log_normal: bool = True):
@@ -892,12 +928,15 @@ def _loo(module):
             # prediction still depends on it, which this gradient reveals.
             probe, _ = jacobian(module, _calibrated(module), tuple(held))
             preds = module.predict(params, tuple(held))
+            svar = sampling_variances(module, params, held)
         for i, k in enumerate(held):
             paper = tmap[k].paper_value()
             ok = params is not None and estimable(unc.jac, grads[i]) and estimable(unc.jac, probe[i])
             model = float(preds[k]) if ok else math.nan
             low, high = unc.band(model, grads[i], abs(paper), table=tmap[k].table, difference=tmap[k].difference,
-                                 nonnegative=not tmap[k].difference) if ok else (math.nan, math.nan)
+                                 nonnegative=not tmap[k].difference, sampling_var=svar[k]) if ok else (math.nan,
+                                                                                                        math.nan)
+            high = min(high, tmap[k].maximum)
             note = "" if ok else (f"not estimable: {error}" if error else
                                   "not estimable: the other fit targets do not determine it")
             if ok and unc.dof <= 0:
@@ -955,6 +994,7 @@ def _fidelity_rows(module) -> list:
     unc = _cached(module, "uncertainty", lambda: fit_uncertainty(module, params, fit_keys(module)))
     grads = _cached(module, "gradients", lambda: jacobian(module, params, tuple(tmap))[0])
     loo = leave_one_out(module).set_index("key")
+    svar = sampling_variances(module, params, tuple(tmap))
     rows = []
     for i, (k, t) in enumerate(tmap.items()):
         r = t.data_row()
@@ -963,7 +1003,8 @@ def _fidelity_rows(module) -> list:
                     quantity=t.quantity, conditions=t.conditions_text, unit=si_unit, display_unit=r["unit"],
                     relation=r["relation"] or "=", paper_value=t.paper_value())
         low, high = unc.band(float(model[k]), grads[i], abs(base["paper_value"]), table=t.table,
-                             difference=t.difference, nonnegative=not t.difference)
+                             difference=t.difference, nonnegative=not t.difference, sampling_var=svar[k])
+        high = min(high, t.maximum)
         rows.append(FidelityRow(**base, model_value=float(model[k]), model_low=low, model_high=high,
                                 kind=_KIND_OF_ROLE[t.role], note=t.note))
         if t.role == "fit":
@@ -1022,20 +1063,23 @@ def width_drivers(module):
     unc = _cached(module, "uncertainty", lambda: fit_uncertainty(module, params, fit_keys(module)))
     grads = _cached(module, "gradients", lambda: jacobian(module, params, tuple(tmap))[0])
     model = module.predict(params, tuple(tmap))
+    svar = sampling_variances(module, params, tuple(tmap))
     names = param_names(params)
     recs = []
     for i, (k, t) in enumerate(tmap.items()):
         m = float(model[k])
         scale = abs(t.paper_value())
         g = grads[i]
-        low, high = unc.band(m, g, scale, table=t.table, difference=t.difference, nonnegative=not t.difference)
+        low, high = unc.band(m, g, scale, table=t.table, difference=t.difference, nonnegative=not t.difference,
+                             sampling_var=svar[k])
         if not (math.isfinite(low) and math.isfinite(high)) or m == 0:
             continue
         per = g * (unc.cov @ g) * scale**2
-        misfit = unc.misfit_variance(m, scale, t.table, t.difference)  # as FitUncertainty.band
-        # one measurement's run-to-run noise (two for a difference, relative to its reference run)
-        noise = min(2.0 * noise_floor() ** 2 if t.difference else (noise_floor() * (m if m > 0 else scale)) ** 2,
-                    misfit)
+        misfit = unc.misfit_variance(m, scale, t.table, t.difference, svar[k])  # as FitUncertainty.band
+        # one measurement's run-to-run noise (two for a difference, relative to its reference run), or the
+        # experiment's own sampling variance where larger
+        noise = min(2.0 * noise_floor() ** 2 if t.difference else
+                    max((noise_floor() * (m if m > 0 else scale)) ** 2, svar[k]), misfit)
         total = float(per.sum()) + misfit
         # a difference's width relative to its operand level (the reference run, 1), not to the change
         rec = {"key": k, "role": t.role, "width_relative": (high - low) / (1.0 if t.difference else abs(m)),

@@ -31,6 +31,7 @@ from vcperf.vmotion.calibration import (
     migrate_workload,
     precopy_testbed,
     predict,
+    sampling_variances,
     settings,
     targets,
     testbed_link_bps,
@@ -99,7 +100,8 @@ __all__ = [
     "TpcxResult", "TpcxSetup", "TracePhase", "Workload", "bound_checks", "calibrate", "calibrate_tpcx",
     "calibrated", "fidelity_rows", "leave_one_out", "metadata_entries", "migrate", "migrate_testbed",
     "migrate_workload", "migration_delay_area_s2", "parameter_table", "precopy", "precopy_testbed",
-    "precopy_trace_loss", "predict", "settings", "switchover_metadata_bytes", "table1_model", "targets",
+    "precopy_trace_loss", "predict", "sampling_variances", "settings", "switchover_metadata_bytes", "table1_model",
+    "targets",
     "testbed_link_bps", "throughput_series", "times_s", "tpcx_expected", "tpcx_longest_delay_s", "tpcx_monte_carlo",
     "tpcx_setup", "trace_phase", "transfer_rate_bytes_per_s", "vm_memory_bytes", "workloads",
 ]

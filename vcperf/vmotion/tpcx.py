@@ -317,6 +317,7 @@ class TpcxExpectation:
     release: str
     failed_checks_per_run: float
     invalid_run_probability: float
+    failed_checks_variance_per_run: float = 0.0
 
     def expected_failed_checks(self, runs: int) -> float:
         """Mean failed checks summed over ``runs`` runs (the paper sums over 18)."""
@@ -325,6 +326,17 @@ class TpcxExpectation:
     def expected_invalid_runs(self, runs: int) -> float:
         """Mean number of invalid runs among ``runs``."""
         return self.invalid_run_probability * v.integer("runs", runs, 1)
+
+    def failed_checks_variance(self, runs: int) -> float:
+        """Variance of the failed checks summed over ``runs`` independent runs (the experiment's own
+        sampling noise: the paper took 18 runs "due to the elastic, non-deterministic nature of the
+        benchmark")."""
+        return self.failed_checks_variance_per_run * v.integer("runs", runs, 1)
+
+    def invalid_runs_variance(self, runs: int) -> float:
+        """Variance of the number of invalid runs among ``runs`` independent runs (binomial)."""
+        q = self.invalid_run_probability
+        return q * (1.0 - q) * v.integer("runs", runs, 1)
 
 
 def tpcx_expected(release, peak_utilization, setup: TpcxSetup, *, params: Params,
@@ -338,7 +350,9 @@ def tpcx_expected(release, peak_utilization, setup: TpcxSetup, *, params: Params
     with ``u*`` the load whose area reaches the limit; for two and three migrations it is that
     probability averaged over the loads of the others on a midpoint grid (32 and 16 x 16 points);
     four or more (probability ~1e-4 per cell) count as three (a slight under-count). Cells are
-    treated as independent for the invalid-run probability ``1 - prod(1 - P_cell)``.
+    treated as independent for the invalid-run probability ``1 - prod(1 - P_cell)`` and for the
+    variance of one run's failed checks, ``sum_cells c^2 P_cell (1 - P_cell)`` (``c`` the checks of
+    the cell's VM, which fail together).
 
     Parameters
     ----------
@@ -371,9 +385,11 @@ def tpcx_expected(release, peak_utilization, setup: TpcxSetup, *, params: Params
     pn = [math.comb(m, n) * q**n * (1 - q) ** (m - n) for n in range(4)]
     p_cell = pn[1] * f1 + pn[2] * f2 + (1.0 - pn[0] - pn[1] - pn[2]) * f3
     failed = float(s.phases * np.sum(s.checks_per_vm_phase * p_cell))
+    var = float(s.phases * np.sum(s.checks_per_vm_phase**2 * p_cell * (1.0 - p_cell)))
     log_ok = s.phases * np.sum(np.log1p(-np.minimum(p_cell, 1.0 - 1e-15)))
     return TpcxExpectation(release=release, failed_checks_per_run=failed,
-                           invalid_run_probability=max(0.0, float(-np.expm1(log_ok))))
+                           invalid_run_probability=max(0.0, float(-np.expm1(log_ok))),
+                           failed_checks_variance_per_run=max(var, 0.0))
 
 
 @dataclass(frozen=True)
