@@ -55,7 +55,7 @@ from vcperf.vcha.disk import DiskParams, disk_writes, standby_reply_bytes_per_s
 from vcperf.vcha.enable import EnableParams, enable_vcha_times
 from vcperf.vcha.failover import FailoverParams, failover_times
 from vcperf.vcha.memory import MemoryParams, peak_memory_bytes
-from vcperf.vcha.vcbench import DEFAULT_DB_CONNECTIONS, LAN_RTT_S, VcbenchParams, vcbench
+from vcperf.vcha.vcbench import DEFAULT_DB_CONNECTIONS, LAN_RTT_S, VcbenchParams, standby_flush_s, vcbench
 from vcperf.vcha.wal import (
     WalParams,
     management_traffic_bytes_per_s,
@@ -260,6 +260,11 @@ def _x(P, n, vc, rtt_s=0.0, level=1) -> float:
     return float(_vb(P, n, vc, rtt_s, level).throughput_per_s)
 
 
+def _flush_wait(P: Params) -> float:
+    """The Passive's flush wait per commit implied by the fitted commit acknowledgement (s)."""
+    return standby_flush_s(P.vcbench, P.wal.wal_bytes_per_op)
+
+
 def _fo(P: Params, size: str, psc_mode: str = "external"):
     inv = inventory_sizes()[size]
     return failover_times(inv["vcpus"], inv["registered_vms"], psc_mode, params=P.failover)
@@ -313,7 +318,8 @@ def _build() -> tuple:
                         key = f"{tt}_{disk}_{short}_{n}_{s}" + ("_passive" if nd == "passive" else "")
 
                         def model(P, n=n, vc=vc, nd=nd, disk=disk, attr=attr):
-                            return float(getattr(disk_writes(_x(P, n, vc), nd, P.disk, P.wal), attr)[disk])
+                            return float(getattr(disk_writes(_x(P, n, vc), nd, P.disk, P.wal, _flush_wait(P)),
+                                                     attr)[disk])
 
                         cond = {"clients": n, "vcha": s, "node": cnode, "disk": disk}
                         if nd == "passive" and key == "t09_sdh_bw_64_enabled_passive":
@@ -322,9 +328,9 @@ def _build() -> tuple:
                                 note="printed equal to the Active's (1.6 MB/s), which is fitted; the model gives the "
                                      "Passive the Active's sdh writes, so this row is that fitted value")
                         elif nd == "passive":
-                            note = {"sdg": "walreceiver: one flush per Active flush, rewriting a 4 KiB block, "
-                                           "plus the WAL bytes"}.get(disk, "replay dirties the Active's pages: "
-                                                                           "the Active's writes")
+                            note = {"sdg": "walreceiver: coalesces the Active's flushes (cycle from the fitted "
+                                           "commit ack), each rewriting a 4 KiB block, plus the WAL bytes"}.get(
+                                disk, "replay dirties the Active's pages: the Active's writes")
                             add(key, disk_table, q, cond, model, role="predicted", note=note)
                         elif disk == "sdg" and short == "bw":
                             flushes = paper_value(disk_table, "disk_write_tps", **cond)
@@ -342,12 +348,13 @@ def _build() -> tuple:
                 coincidence = n == 256
                 add(f"t11_eth1_rx_{n}_{s}", "table11_network", "network_receive_rate",
                     {"clients": n, "vcha": s, "node": node, "interface": "eth1"},
-                    lambda P, n=n, vc=vc: float(standby_reply_bytes_per_s(_x(P, n, vc), P.disk, P.wal)),
+                    lambda P, n=n, vc=vc: float(standby_reply_bytes_per_s(_x(P, n, vc), P.disk, P.wal,
+                                                                          _flush_wait(P))),
                     role="derived" if coincidence else "predicted",
                     depends_on=("t11_eth0_rx_64_disabled", "t11_eth0_rx_64_enabled") if coincidence else (),
-                    note="Passive's TCP ACKs for the WAL stream + one status reply per flush (no parameter of its "
-                         "own)" + ("; shown as derived: 0.3 = 10.5 - 10.2 of fitted eth0 rows within rounding"
-                                   if coincidence else ""))
+                    note="Passive's TCP ACKs for the WAL stream + two status replies per walreceiver cycle (no "
+                         "parameter of its own)" + ("; shown as derived: 0.3 = 10.5 - 10.2 of fitted eth0 rows "
+                                                    "within rounding" if coincidence else ""))
             # Table 8: peak resident memory of the run
             for nd in nodes:
                 cnode = "" if nd == "baseline" else nd

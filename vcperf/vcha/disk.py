@@ -14,10 +14,24 @@ tables: statistics, events, alarms, tasks). On the baseline appliance and the Ac
   the new WAL bytes are written once (:func:`vcperf.vcha.wal.wal_disk_write_bytes_per_s`).
 
 The **Passive** replays the Active's WAL: its recovery process dirties the same data pages, so its
-sdf and sdh writes are the Active's; its walreceiver writes what it receives and flushes once per
-Active flush, each write rewriting the partly filled filesystem block (:data:`FS_BLOCK_BYTES`), not
-a whole WAL page. Its replies go back on eth1: TCP ACKs for the WAL stream (one per
-:data:`vcperf.network.DEFAULT_PACKETS_PER_ACK` segments) and one standby status message per flush.
+sdf and sdh writes are the Active's. Its walreceiver runs a loop: read every WAL message that has
+arrived, write it, ``fdatasync`` once, reply. The walsender sends after each Active flush, so while
+the walreceiver is idle each Active flush costs one Passive flush; while it is busy in a cycle,
+every message that arrives waits and the next cycle flushes them together. With Poisson arrivals
+of rate ``lam`` (the Active's flushes) and a cycle of ``s`` seconds this is a bulk-service queue
+with unlimited batches: a busy period of ``k`` cycles continues with probability ``1 - exp(-lam s)``
+each, so the Passive flushes ``lam / (lam s + exp(-lam s))`` times per second
+(:func:`standby_flushes_per_s`): ``lam`` at light load, never more than ``1/s``. The cycle ``s`` has
+no parameter of its own: the fitted commit acknowledgement already holds the Passive's flush wait
+(:func:`vcperf.vcha.vcbench.standby_flush_s`: what one commit's wait leaves after the LAN
+exchange), and a message arriving at a random time waits for the cycle in progress (probability
+``rho = flushes x s``, mean residual ``s/2``) and then its own, ``W = s (1 + rho/2)``;
+:func:`walreceiver_cycle_s` solves that for ``s`` at the run's flush rate. Each Passive flush
+rewrites the partly filled filesystem block (:data:`FS_BLOCK_BYTES`), not a whole WAL page, plus the
+WAL bytes. Its replies go back on eth1: TCP ACKs for the WAL stream (one per
+:data:`vcperf.network.DEFAULT_PACKETS_PER_ACK` segments) and two standby status messages per cycle
+(PostgreSQL's walreceiver reports its new write position after reading and its new flush position
+after the ``fdatasync``).
 
 This module is a pure model: parameters are arguments (the study's values come from
 :mod:`vcperf.vcha.calibration`).
@@ -38,6 +52,10 @@ FS_BLOCK_BYTES = 4096.0
 #: Bytes on the wire of a pure TCP ACK: IPv4 + TCP headers (40 B) + Ethernet header (14 B), as the
 #: interface counters count them.
 ACK_FRAME_BYTES = network.IP_TCP_HEADER_BYTES + 14.0
+#: Standby status replies per walreceiver cycle: the write position after the messages are written,
+#: the flush position after the ``fdatasync`` (PostgreSQL ``walreceiver.c``: ``XLogWalRcvSendReply``
+#: after processing the received data and again in ``XLogWalRcvFlush``).
+STATUS_REPLIES_PER_FLUSH = 2.0
 #: A standby status reply ('r' message: 1 + 3 x 8 + 8 + 1 bytes, PostgreSQL protocol docs) plus the
 #: CopyData framing (5 B) and the ACK frame headers it travels in.
 STATUS_REPLY_BYTES = 34.0 + 5.0 + ACK_FRAME_BYTES
@@ -96,7 +114,50 @@ def wal_flushes_per_s(throughput_per_s, params: DiskParams):
     return params.wal_background_flushes_per_s + params.wal_flushes_per_op * x
 
 
-def disk_writes(throughput_per_s, node: str, params: DiskParams, wal: WalParams) -> DiskWrites:
+def standby_flushes_per_s(active_flushes_per_s, cycle_s):
+    """Passive walreceiver flushes per second (1/s) when the Active flushes ``active_flushes_per_s``
+    times per second and one walreceiver cycle (write + ``fdatasync``) takes ``cycle_s`` seconds.
+
+    Bulk service with unlimited batches (module docstring): ``lam / (lam s + exp(-lam s))``. Never
+    more than ``lam`` (at most one flush per message) nor ``1/s`` (back-to-back cycles); increasing
+    in ``lam``; busy fraction ``flushes x s < 1``.
+    """
+    lam = v.nonneg("active_flushes_per_s", active_flushes_per_s)
+    s = v.nonneg("cycle_s", cycle_s)
+    v.broadcast(active_flushes_per_s=lam, cycle_s=s)
+    u = np.asarray(lam, dtype=float) * np.asarray(s, dtype=float)
+    return np.asarray(lam, dtype=float) / (u + np.exp(-u))
+
+
+def walreceiver_cycle_s(flush_wait_s, active_flushes_per_s):
+    """The walreceiver cycle ``s`` (s) whose mean flush wait ``s (1 + rho / 2)``, ``rho = flushes x s``,
+    equals ``flush_wait_s`` at the Active's flush rate (a message waits for the cycle in progress,
+    then its own). Increasing in ``flush_wait_s``; ``s <= flush_wait_s``, ``s >= flush_wait_s / 1.5``.
+
+    Parameters
+    ----------
+    flush_wait_s : float or array_like
+        Mean time from a WAL message's arrival at the Passive to its flush, >= 0 (the study's:
+        :func:`vcperf.vcha.vcbench.standby_flush_s`).
+    active_flushes_per_s : float or array_like
+        The Active's WAL flushes per second (the walsender sends after each), >= 0.
+    """
+    w = np.asarray(v.nonneg("flush_wait_s", flush_wait_s), dtype=float)
+    lam = np.asarray(v.nonneg("active_flushes_per_s", active_flushes_per_s), dtype=float)
+    v.broadcast(flush_wait_s=w, active_flushes_per_s=lam)
+    w, lam = np.broadcast_arrays(w, lam)
+    lo, hi = np.zeros(w.shape), w.astype(float).copy()
+    for _ in range(80):  # the wait is increasing in s: bisection on [0, W]
+        mid = 0.5 * (lo + hi)
+        rho = standby_flushes_per_s(lam, mid) * mid
+        over = mid * (1.0 + 0.5 * rho) > w
+        hi, lo = np.where(over, mid, hi), np.where(over, lo, mid)
+    out = 0.5 * (lo + hi)
+    return float(out) if out.ndim == 0 else out
+
+
+def disk_writes(throughput_per_s, node: str, params: DiskParams, wal: WalParams,
+                flush_wait_s=None) -> DiskWrites:
     """Writes/s and bytes/s of sdf, sdg, sdh on a node at a VCbench throughput (Tables 9, 10).
 
     Parameters
@@ -109,15 +170,26 @@ def disk_writes(throughput_per_s, node: str, params: DiskParams, wal: WalParams)
         The study's: ``vcperf.vcha.calibrate().disk``.
     wal : WalParams
         The study's: ``vcperf.vcha.calibrate().wal`` (WAL bytes streamed to the Passive).
+    flush_wait_s : float, optional
+        Passive only (required there): mean time from a WAL message's arrival to its flush at the
+        Passive, s (the study's: :func:`vcperf.vcha.vcbench.standby_flush_s`); sets how many Active
+        flushes the walreceiver coalesces (:func:`walreceiver_cycle_s`, :func:`standby_flushes_per_s`).
     """
     x = v.nonneg("throughput_per_s", throughput_per_s)
     v.choice("node", node, ("baseline", "active", "passive"))
+    if node == "passive" and flush_wait_s is None:
+        raise ValueError("flush_wait_s is required for node='passive' (vcperf.vcha.standby_flush_s)")
+    if flush_wait_s is not None:
+        v.nonneg("flush_wait_s", flush_wait_s)
+        v.broadcast(throughput_per_s=x, flush_wait_s=flush_wait_s)
     v.instance("params", params, DiskParams, "the study's DiskParams (vcperf.vcha.calibrate().disk)")
     v.instance("wal", wal, WalParams, "the study's WalParams (vcperf.vcha.calibrate().wal)")
     p = params
     sdf = np.maximum(p.sdf_background_bytes_per_s + p.sdf_bytes_per_op * x, 0.0)
     sdh = np.maximum(p.sdh_background_bytes_per_s + p.sdh_bytes_per_op * x, 0.0)
     flushes = wal_flushes_per_s(x, p)
+    if node == "passive":
+        flushes = standby_flushes_per_s(flushes, walreceiver_cycle_s(flush_wait_s, flushes))
     wal_bytes = replication_traffic_bytes_per_s(x, wal)
     page = FS_BLOCK_BYTES if node == "passive" else WAL_PAGE_BYTES
     sdg = flushes * page + wal_bytes
@@ -125,12 +197,17 @@ def disk_writes(throughput_per_s, node: str, params: DiskParams, wal: WalParams)
                       {"sdf": sdf, "sdg": sdg, "sdh": sdh})
 
 
-def standby_reply_bytes_per_s(throughput_per_s, params: DiskParams, wal: WalParams):
-    """eth1 receive rate of the Active (B/s): the Passive's TCP ACKs for the WAL stream plus one status
-    reply per flush (Table 11, eth1 receive). No fitted parameter of its own."""
+def standby_reply_bytes_per_s(throughput_per_s, params: DiskParams, wal: WalParams, flush_wait_s):
+    """eth1 receive rate of the Active (B/s): the Passive's TCP ACKs for the WAL stream plus
+    :data:`STATUS_REPLIES_PER_FLUSH` status replies per walreceiver cycle (Table 11, eth1 receive).
+    ``flush_wait_s`` as :func:`disk_writes`. No fitted parameter of its own."""
     x = v.nonneg("throughput_per_s", throughput_per_s)
     v.instance("params", params, DiskParams, "the study's DiskParams (vcperf.vcha.calibrate().disk)")
     v.instance("wal", wal, WalParams, "the study's WalParams (vcperf.vcha.calibrate().wal)")
+    v.nonneg("flush_wait_s", flush_wait_s)
+    v.broadcast(throughput_per_s=x, flush_wait_s=flush_wait_s)
     wal_bytes = replication_traffic_bytes_per_s(x, wal)
     acks = wal_bytes / (network.DEFAULT_MSS_BYTES * network.DEFAULT_PACKETS_PER_ACK) * ACK_FRAME_BYTES
-    return np.asarray(acks + wal_flushes_per_s(x, params) * STATUS_REPLY_BYTES, dtype=float)
+    lam = wal_flushes_per_s(x, params)
+    cycles = standby_flushes_per_s(lam, walreceiver_cycle_s(flush_wait_s, lam))
+    return np.asarray(acks + STATUS_REPLIES_PER_FLUSH * cycles * STATUS_REPLY_BYTES, dtype=float)
