@@ -152,16 +152,10 @@ r = protocol.with_interval(contentlib.deploy_time_s, "host_to_host", tb.template
 band = pd.DataFrame({"network_bps": nets, "value": r.value, "low": r.low, "high": r.high})
 plotting.save_table(band, output_dir, NOTEBOOK, "exp3_time_vs_network_interval")
 fig, ax = plt.subplots(figsize=(6.4, 3.2))
-ax.fill_between(np.array(nets) / 1e9, r.low, r.high, alpha=0.25, label="90 % interval")
-ax.plot(np.array(nets) / 1e9, r.value, marker=".", label="model: Exp 3, host to host")
-for g in (1, 10):
-    ax.axvline(g, color="grey", lw=0.8, ls=":")
-ax.set_xscale("log")
-ax.set_yscale("log")
-ax.set_xlabel("data network (Gbps); dotted: the paper's runs")
-ax.set_ylabel("deployment time (s)")
-ax.legend(fontsize=7)
-fig.tight_layout()
+plotting.interval_sweep(ax, np.array(nets) / 1e9, [("model: Exp 3, host to host", r.value, r.low, r.high)],
+                        measured_x=(1, 10), logy=True, xlabel="data network (Gbps); dotted: the paper's runs",
+                        ylabel="deployment time (s)")
+plotting.finish(fig)
 plotting.save_figure(fig, output_dir, NOTEBOOK, "exp3_time_vs_network_interval")
 plt.show()
 

@@ -280,19 +280,15 @@ _vcpus = ft.testbed().kernel_compile_vcpus
 band = pd.DataFrame([{"ft_link_bps": b, "vcpus": int(n), "increase_s": _kc.value[i, j], "low_s": _kc.low[i, j],
                       "high_s": _kc.high[i, j]} for i, b in enumerate(_links) for j, n in enumerate(_vcpus)])
 plotting.save_table(band, output_dir, NOTEBOOK, "kernel_compile_vs_ft_link_interval")
-fig, ax = plt.subplots(figsize=(6.4, 3.2))
-for j, n in enumerate(_vcpus):
-    ax.fill_between(_links / 1e9, _kc.low[:, j], _kc.high[:, j], alpha=0.2)
-    ax.plot(_links / 1e9, _kc.value[:, j], marker=".", label=f"model: {int(n)} vCPU, 90 % band")
 _kc_paper = fid[(fid["study"] == ft.STUDY) & (fid["key"] == "kernel_compile_increase") & (fid["kind"] == "fitted")]
-ax.plot([10], [float(_kc_paper["paper_value"].iloc[0])], "ko", label="paper: about 7 s (Figure 2)")
-ax.axvline(10, color="grey", lw=0.8, ls=":")
-ax.set_xscale("log")
-ax.set_yscale("log")
-ax.set_xlabel("FT logging link (Gbps); dotted: the seed's 10 Gbps")
-ax.set_ylabel("kernel compile: FT-on increase (s)")
-ax.legend(fontsize=7)
-fig.tight_layout()
+fig, ax = plt.subplots(figsize=(6.4, 3.2))
+plotting.interval_sweep(ax, _links / 1e9, [(f"model: {int(n)} vCPU", _kc.value[:, j], _kc.low[:, j], _kc.high[:, j])
+                                          for j, n in enumerate(_vcpus)],
+                        measured_x=(10,), paper=[(10, float(_kc_paper["paper_value"].iloc[0]),
+                                                  "paper: about 7 s (Figure 2)")],
+                        logy=True, xlabel="FT logging link (Gbps); dotted: the seed's 10 Gbps",
+                        ylabel="kernel compile: FT-on increase (s)")
+plotting.finish(fig)
 plotting.save_figure(fig, output_dir, NOTEBOOK, "kernel_compile_vs_ft_link_interval")
 plt.show()
 

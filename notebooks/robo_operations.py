@@ -292,15 +292,11 @@ band = pd.DataFrame([{"rtt_s": rtt, **{k: float(getattr(r, k)) for k in ("value"
                                                       output="operation_latency_s")]])
 plotting.save_table(band, output_dir, NOTEBOOK, "whatif_latency_vs_rtt_interval")
 fig, ax = plt.subplots(figsize=(6.4, 3.2))
-ax.fill_between(band["rtt_s"], band["low"], band["high"], alpha=0.25, label="90 % interval")
-ax.plot(band["rtt_s"], band["value"], marker=".", label=f"model: {whatif_operation}, 10 hosts, 1.5 Mbps")
-for rtt in (0.001, 0.1, 0.5):
-    ax.axvline(rtt, color="grey", lw=0.8, ls=":")
-ax.set_xscale("log")
-ax.set_xlabel("round-trip time (s); dotted: RTTs the paper measured")
-ax.set_ylabel("operation latency (s)")
-ax.legend(fontsize=7, loc="upper left")
-fig.tight_layout()
+plotting.interval_sweep(ax, band["rtt_s"], [(f"model: {whatif_operation}, 10 hosts, 1.5 Mbps", band["value"],
+                                             band["low"], band["high"])],
+                        measured_x=(0.001, 0.1, 0.5), xlabel="round-trip time (s); dotted: RTTs the paper measured",
+                        ylabel="operation latency (s)", legend_loc="upper left")
+plotting.finish(fig)
 plotting.save_figure(fig, output_dir, NOTEBOOK, "whatif_latency_vs_rtt_interval")
 plt.show()
 

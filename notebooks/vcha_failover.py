@@ -170,18 +170,14 @@ _bws = np.geomspace(1e8, 4e10, 15)
 _en = protocol.with_interval(vcha.enable_vcha_times, _xl, _bws, output="total_s")
 band = pd.DataFrame({"clone_bandwidth_bps": _bws, "enable_total_s": _en.value, "low_s": _en.low, "high_s": _en.high})
 plotting.save_table(band, output_dir, NOTEBOOK, "enable_time_vs_clone_bandwidth_interval")
-fig, ax = plt.subplots(figsize=(6.4, 3.2))
-ax.fill_between(_bws / 1e9, _en.low / 60, _en.high / 60, alpha=0.25, label="90 % interval")
-ax.plot(_bws / 1e9, _en.value / 60, marker=".", label="model: enable VCHA, X-Large inventory")
-ax.axvline(vcha.clone_bandwidth_bps() / 1e9, color="grey", lw=0.8, ls=":")
 _total = fid[(fid["key"] == "t04_total_x-large") & (fid["kind"] == "derived")]["paper_value"].iloc[0]
-ax.plot([vcha.clone_bandwidth_bps() / 1e9], [_total / 60], "ko", label="paper: Table 4, X-Large total")
-ax.set_xscale("log")
-ax.set_yscale("log")
-ax.set_xlabel("clone network (Gbps); dotted: the paper's")
-ax.set_ylabel("time to enable VCHA (min)")
-ax.legend(fontsize=7)
-fig.tight_layout()
+_clone_gbps = vcha.clone_bandwidth_bps() / 1e9
+fig, ax = plt.subplots(figsize=(6.4, 3.2))
+plotting.interval_sweep(ax, _bws / 1e9, [("model: enable VCHA, X-Large inventory", _en.value / 60, _en.low / 60,
+                                          _en.high / 60)],
+                        measured_x=(_clone_gbps,), paper=[(_clone_gbps, _total / 60, "paper: Table 4, X-Large total")],
+                        logy=True, xlabel="clone network (Gbps); dotted: the paper's", ylabel="time to enable VCHA (min)")
+plotting.finish(fig)
 plotting.save_figure(fig, output_dir, NOTEBOOK, "enable_time_vs_clone_bandwidth_interval")
 plt.show()
 

@@ -394,14 +394,12 @@ plotting.save_table(band, output_dir, NOTEBOOK, "typical_times_vs_dirty_rate_int
 fig, axes = plt.subplots(1, 2, figsize=(9.6, 3.2))
 for ax, q, label in zip(axes, ("migration_time_s", "switchover_time_s"), ("migration time (s)", "switch-over stall (s)"),
                         strict=True):
-    ax.fill_between(_dirty / 1e9, band[f"{q}_low"], band[f"{q}_high"], alpha=0.25, label="90 % interval")
-    ax.plot(_dirty / 1e9, band[f"{q}_value"], marker=".", label="model: typical VM, 7.0 U1, testbed link")
-    ax.axvline(_typ.baseline_tps * _p.dirty_bytes_per_transaction / 1e9, color="grey", lw=0.8, ls=":")
-    ax.set_xscale("log")
-    ax.set_xlabel("dirty rate (GB/s); dotted: the fitted Oracle VM's")
-    ax.set_ylabel(label)
-axes[0].legend(fontsize=7, loc="upper left")
-fig.tight_layout()
+    plotting.interval_sweep(ax, _dirty / 1e9, [("model: typical VM, 7.0 U1, testbed link", band[f"{q}_value"],
+                                                band[f"{q}_low"], band[f"{q}_high"])],
+                            measured_x=(_typ.baseline_tps * _p.dirty_bytes_per_transaction / 1e9,),
+                            xlabel="dirty rate (GB/s); dotted: the fitted Oracle VM's", ylabel=label,
+                            legend_loc="upper left")
+plotting.finish(fig)
 plotting.save_figure(fig, output_dir, NOTEBOOK, "typical_times_vs_dirty_rate_interval")
 plt.show()
 

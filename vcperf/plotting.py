@@ -112,3 +112,29 @@ def finish(fig) -> None:
         fast_layout(fig)
     else:
         fig.tight_layout()
+
+
+def interval_sweep(ax, x, curves, *, xlabel: str, ylabel: str, measured_x=(), paper=(), logx: bool = True,
+                   logy: bool = False, legend_loc: str = "best") -> None:
+    """Model curves swept over one input, each with its shaded 90 % band, into ``ax``.
+
+    The "How far to trust it" figures of the notebooks: ``curves`` is a list of ``(label, value, low,
+    high)`` arrays over ``x`` (e.g. from :func:`vcperf.protocol.with_interval`); ``measured_x`` are
+    the inputs the paper measured (dotted verticals: beyond them the model extrapolates); ``paper`` a
+    list of ``(x, y, label)`` paper points (black markers).
+    """
+    x = np.asarray(x, dtype=float)
+    for label, value, low, high in curves:
+        (line,) = ax.plot(x, value, marker=".", label=f"{label} (90 % band shaded)")
+        ax.fill_between(x, low, high, alpha=0.22, color=line.get_color(), lw=0)
+    for xm in measured_x:
+        ax.axvline(xm, color="grey", lw=0.8, ls=":")
+    for px, py, plabel in paper:
+        ax.plot([px], [py], label=plabel, **PAPER_STYLE)
+    if logx:
+        ax.set_xscale("log")
+    if logy:
+        ax.set_yscale("log")
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel(ylabel)
+    ax.legend(fontsize=7, loc=legend_loc)
