@@ -73,8 +73,9 @@ plotting.use_style()
 # settings (`vm.settings()`), not parameters. Nine parameters, eleven fitted numbers from six runs,
 # Jacobian rank 9: every parameter is determined by the fit (relative s.d. 4-44 %, the 6.7 zeroing cost
 # the loosest). The bytes dirtied per
-# transaction have two local minima (a few hundred bytes: one pre-copy round; a few hundred kB: several);
-# the fit starts from both and keeps the better (deterministic).
+# transaction have local minima in two regimes (a few hundred bytes: one pre-copy round; a few hundred kB:
+# several); every fit, full or leave-one-out, starts from nine values (100 B to 1 MB, half-decade steps)
+# and keeps the best (deterministic).
 #
 # Leave-one-out holds out a whole run at a time: the large VM's 6.7 run (trace and pre-copy drops,
 # six-second switch-over, 50 % loss), its 7.0 U1 run (halved time, tenfold faster switch-over), the
@@ -83,13 +84,14 @@ plotting.use_style()
 # remain for six parameters, and that run is the only one that sees 72 vCPUs stop (the stop cost) and
 # the pre-copy drop (the dirty bytes per transaction); without either failed-check count the two
 # TPCx-HCI parameters have one number between them.
-# The estimable ones have a median error of 15.2 % (24 % before the fire bound below, 8.5 % before issue
-# 12's multi-round pre-copy). Held out, the large VM's 7.0 U1 run comes out at a time ratio of 0.45 (paper
+# The estimable ones have a median error of 10.8 % (15.2 % while the fit started from only 1 kB and
+# 100 kB: refitting without the typical VM's 7.0 U1 run it stopped at a minimum 2.4 times costlier than
+# the one at 600 B; 24 % before the fire bound below, 8.5 % before issue 12's multi-round pre-copy). Held out, the large VM's 7.0 U1 run comes out at a time ratio of 0.45 (paper
 # 0.5) and a 2.7x faster switch-over (paper 10x): without that run seven numbers remain for seven
 # parameters, the refit is exact and the checkpoint time it picks (2.2 s) only balances the typical VM's
 # averages. Without the typical VM's 7.0 U1 run nothing else shows a 7.0 U1 trace-fire cost, and the
-# refit settles at a few kB per transaction: its 7.0 U1 throughput comes out 26 % too high and its time
-# reduction 15 % too large.
+# refit settles at about 600 B per transaction (the log-buffer regime: one pre-copy round, few trace
+# fires): its 7.0 U1 throughput comes out 20 % too high and its time reduction 9 % too large.
 #
 # Where the halved migration time comes from. The seed credits the destination's memory allocation path
 # (6.7 zeroes every large page it allocates). The model has that mechanism (`zeroing_cpu_s_per_byte`, CPU
