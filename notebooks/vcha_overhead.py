@@ -35,11 +35,11 @@
 # calibration), **loo** (the same number predicted by a refit without it *and without every number of
 # the same run* -- e.g. Tables 5, 6, 7, 9, 10, 11 of the 256-client VCHA run go out together),
 # **predicted** (never fitted: Table 12 with VCHA and level 2, Table 13 at 256 clients, the WAL disk
-# bandwidth of Tables 9-10 and every Passive-node disk number, the eth1 receive rate, the
-# Embedded-vs-External differences of Tables 14-15 except the fitted 64-client throughput),
-# **derived** (a copy, total, ratio or difference of other printed numbers: Table 12 level 1 and Table
-# 13 at 0 ms repeat Table 5, the Difference rows of Tables 5-6, Figure 5's "almost the same", Table 8's
-# vpxd rows with VCHA (printed identical to the baseline); shown, never counted) or **bound**.
+# bandwidth of Tables 9-10 and every Passive-node disk number, the eth1 receive rate, the Embedded
+# numbers of Tables 14-15 except the 64-client throughput), **derived** (a copy, total, ratio or
+# difference of other printed numbers: Table 12 level 1 and Table 13 at 0 ms repeat Table 5, the
+# Difference rows of Tables 5-6, 12 and 14-15 (except the fitted one), Figure 5's "almost the same",
+# Table 8's vpxd rows with VCHA (printed identical to the baseline); shown, never counted) or **bound**.
 # Difference rows are scored on the difference itself (-0.9 %), not on a ratio.
 
 # %% tags=["parameters"]
@@ -224,9 +224,13 @@ t[["locator", "quantity"] + COLS].round(3)
 # depends on the level, as the paper's explanation ("VCHA needs to replicate more data") says.
 #
 # **The misses of the overhead rows are within the paper's own run-to-run spread, not a mechanism
-# to tune.** The overhead rows of levels 2-4 are *predicted* and scored on the difference itself:
-# -7.0 % against a printed -3.4 % at level 3 is a 105 % miss, -6.1 % against -9.2 % at level 2 a 34 %
-# miss, although every throughput is within 4 %. The paper's footnote to this table says 256-client
+# to tune.** The printed overhead of a level is the ratio of the level's two printed throughputs, and
+# those are rows of the ledger themselves (the VCHA-on ones and level 2's VCHA-off one *predicted*,
+# within 4 %; the level 3/4 VCHA-off ones fitted). So the overhead rows are *derived*: shown with their
+# misses, not counted a second time (until this wave they were counted as predicted, and the level-3
+# row, which is computed from a fitted number, was the ledger's worst predicted row). On the difference
+# itself: -7.0 % against a printed -3.4 % at level 3 is a 105 % miss, -6.1 % against -9.2 % at level 2
+# a 34 % miss. The paper's footnote to this table says 256-client
 # throughput "can vary quite a bit" (each number is an average of several runs), and its own
 # baselines show how much: it states that throughput falls as the level rises, yet its VCHA-off
 # throughput *rises* from level 1 to 2 (+1.5 %) and from level 3 to 4 (+4.6 %), and the VCHA-on
@@ -283,14 +287,19 @@ t[["locator", "quantity"] + COLS].round(3)
 #
 # With an Embedded PSC the PSC services (token validation, lookup service, certificate store) run on
 # the appliance's vCPUs: each operation adds CPU work there (one parameter, fitted on Table 14's
-# 64-client Difference, -2.1 %). The External rows repeat Tables 5-6 and the Embedded rows are
-# External x (1 + Difference), so both are *derived*; the other three Difference rows are *predicted*.
+# 64-client Difference, -2.1 %). The External rows repeat Tables 5-6 (*derived*). The other three
+# Embedded numbers (latency at 64 clients, throughput and latency at 256) are *predicted*; their
+# Difference rows are Embedded over a fitted External number, so they are *derived* and shown with
+# their misses (a predicted row is never computed from a fitted one; until this wave these Differences
+# were counted as predicted and scored on the difference). The 64-client Embedded throughput is External
+# x (1 + fitted Difference), *derived*.
 # At 64 clients the added CPU work lengthens every operation, so latency rises by 2.2 % (printed
-# +1.3 %, a 72 % miss on the difference: at a fixed 64 clients Little's law ties the two changes,
-# -2.1 % throughput means +2.1 % on latency plus think time, and the paper's pair does not satisfy it).
-# At 256 clients the connection pool, not the 32 vCPUs, limits throughput, so the extra CPU work
-# changes nothing and the model predicts 0 where the paper prints -0.7 % and +1.3 % (100 % misses on
-# the difference). **These four differences are, in the paper's words, "well within the error margin
+# +1.3 %, a 72 % miss on the difference; the Embedded latency itself is within 0.1 %: at a fixed 64
+# clients Little's law ties the two changes, -2.1 % throughput means +2.1 % on latency plus think time,
+# and the paper's pair does not satisfy it). At 256 clients the connection pool, not the 32 vCPUs,
+# limits throughput, so the extra CPU work changes nothing and the model predicts 0 where the paper
+# prints -0.7 % and +1.3 % (100 % misses on the difference; the Embedded numbers themselves are 3.0 %
+# and 1.1 % off, most of it the External run's own fit error). **These four differences are, in the paper's words, "well within the error margin
 # of the experiment methodology"**: they are the evidence for the ledger's run-to-run noise floor of
 # about 1.5 % per number (`vcperf.protocol.noise_floor`), and -0.7 % and +1.3 % are within one
 # standard deviation of a difference of two runs (about 2.1 %). The model's 0 is not tuned away.

@@ -280,10 +280,12 @@ def test_summary_width_of_a_difference_is_relative_to_its_reference_run(ledger):
         widths = [(hi - lo) / (1.0 if tmap[k].difference else abs(p))
                   for k, p, lo, hi in zip(s["key"], s["paper_value"], s["model_low"], s["model_high"], strict=True)]
         assert summ.loc[study, "median_width"] == pytest.approx(float(np.median(widths)), rel=1e-12)
-    # VCHA has difference rows among them, and the two ways of measuring differ there
-    v = ledger[(ledger["study"] == "vcha2016") & ledger["kind"].isin(["loo", "predicted"])]
-    tmap = protocol.target_map(protocol.study_module("vcha2016"))
-    assert sum(tmap[k].difference for k in v["key"]) >= 5
+    # difference rows are among them (Content Library's slowdown, vMotion's time reduction: loo rows with a
+    # band; VCHA's printed Differences are derived since both their sides are rows), so the rule is exercised
+    s = ledger[ledger["kind"].isin(["loo", "predicted"]) & ledger["model_low"].notna()]
+    diffs = [k for st, k in zip(s["study"], s["key"], strict=True)
+             if protocol.target_map(protocol.study_module(st))[k].difference]
+    assert len(diffs) >= 2
 
 
 def test_every_study_has_a_notebook_section_on_its_interval_widths():

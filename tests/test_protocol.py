@@ -97,6 +97,17 @@ def test_every_fitted_row_has_a_loo_row(study):
         assert r["n_fit"] == len(fitted) - r["n_held_out"]
 
 
+def test_no_predicted_row_is_computed_from_other_rows(study):
+    """``predicted``: never used in any fit and not computed from fitted rows. A printed number that is
+    arithmetic of other printed rows (a copy, a total, a Difference of two rows) is ``derived`` and
+    names them in ``depends_on``; a predicted row depends on none."""
+    for t in study.targets():
+        if t.role == "predicted":
+            assert not t.depends_on, t.key
+        if t.depends_on:
+            assert t.role == "derived", t.key
+
+
 def test_parameter_table_names_unit_meaning_and_rows(study):
     t = study.parameter_table()
     assert list(t.columns) == ["name", "value", "unit", "meaning", "identifiable", "sd_relative", "low_90",

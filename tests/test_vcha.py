@@ -285,13 +285,19 @@ def test_numbers_of_one_run_share_a_loo_group():
 def test_copies_totals_and_fitted_differences_are_derived():
     tmap = protocol.target_map(vcha)
     for key in ("t05_change_64", "t06_change_256", "t04_total_large", "t12_throughput_l1_enabled",
-                "t13_throughput_256_0ms", "t14_external_64", "t15_embedded_256", "t16_vpxd_ready_external",
-                "t16_change", "fig05_ratio_64", "text_cpu_reduction_256"):
+                "t13_throughput_256_0ms", "t14_external_64", "t14_embedded_64", "t16_vpxd_ready_external",
+                "t16_change", "fig05_ratio_64", "text_cpu_reduction_256", "t12_change_l2", "t12_change_l3",
+                "t14_change_256", "t15_change_64", "t15_change_256"):
         t = tmap[key]
         assert t.role == "derived" and t.depends_on, key
         assert set(t.depends_on) <= set(tmap), key
-    for key in ("t12_change_l3", "t14_change_256", "t13_throughput_256_5ms", "t17_blank_screen_embedded"):
+    for key in ("t12_throughput_l3_enabled", "t14_embedded_256", "t15_embedded_64", "t15_embedded_256",
+                "t13_throughput_256_5ms", "t17_blank_screen_embedded"):
         assert tmap[key].role == "predicted", key
+    # every printed Difference names the two rows it is computed from
+    for t in vcha.targets():
+        if t.quantity.endswith("_change") and t.role == "derived":
+            assert len(t.depends_on) == 2, t.key
 
 
 def test_difference_rows_are_the_difference(rows):
