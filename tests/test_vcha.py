@@ -190,12 +190,14 @@ def test_fidelity_per_table(rows, prefix):
 #: 0.12 -> 0.2 (64 clients: fewer 4 KiB block rewrites, -19 %; 256 clients improved to -5 %) and the
 #: 256-client eth1 receive rate 0.5 -> 0.65 (a *derived* row: +59 %; the counted 64-client row
 #: improved from -25 % to -15 %).
+#: sdf's floor of small writes (fitted with the data write size): sdf writes/s 0.5 -> 0.1 (fitted rows
+#: -19 % .. +7 % -> -8 % .. +6 %), Passive 0.35 -> 0.25 (64 clients -31 % -> -22 %).
 _NEW_ROW_TOLERANCE = {
     **{f"t{t}_{d}_{m}_{n}_{s}": tol for t, n in (("09", 64), ("10", 256)) for s in ("disabled", "enabled")
-       for d, m, tol in (("sdf", "tps", 0.5), ("sdf", "bw", 0.6), ("sdg", "tps", 0.1), ("sdh", "tps", 0.3),
+       for d, m, tol in (("sdf", "tps", 0.1), ("sdf", "bw", 0.6), ("sdg", "tps", 0.1), ("sdh", "tps", 0.3),
                          ("sdh", "bw", 0.08))},
     **{f"t{t}_{d}_{m}_{n}_enabled_passive": tol for t, n in (("09", 64), ("10", 256))
-       for d, m, tol in (("sdf", "tps", 0.35), ("sdf", "bw", 0.6), ("sdg", "tps", 0.3), ("sdg", "bw", 0.2),
+       for d, m, tol in (("sdf", "tps", 0.25), ("sdf", "bw", 0.6), ("sdg", "tps", 0.3), ("sdg", "bw", 0.2),
                          ("sdh", "tps", 0.25), ("sdh", "bw", 0.06))},
     "t11_eth1_rx_64_enabled": 0.2, "t11_eth1_rx_256_enabled": 0.65,
 }
@@ -703,6 +705,26 @@ def test_property_passive_disk_and_replies_finite_and_bounded(x, w):
     for d in ("sdf", "sdg", "sdh"):
         assert np.isfinite(float(pas.writes_per_s[d])) and np.isfinite(float(pas.bytes_per_s[d]))
     assert float(pas.writes_per_s["sdg"]) <= float(act.writes_per_s["sdg"]) * (1 + 1e-12)
+    for d in ("sdf", "sdh"):  # no write is smaller than a filesystem block; the Passive writes the Active's pages
+        assert float(pas.writes_per_s[d]) * vdisk.FS_BLOCK_BYTES <= float(pas.bytes_per_s[d]) * (1 + 1e-12)
+        assert float(pas.writes_per_s[d]) == float(act.writes_per_s[d])
     assert float(pas.bytes_per_s["sdg"]) >= float(vcha.replication_traffic_bytes_per_s(x, P.wal))
     rx = float(vdisk.standby_reply_bytes_per_s(x, P.disk, P.wal, w))
     assert np.isfinite(rx) and rx > 0
+
+
+def test_sdf_average_write_grows_with_load_as_printed():
+    """Tables 9-10: sdf's average write grows from 64 to 256 clients in every column (baseline 18 -> 20
+    KB, Active 17 -> 19, Passive 14 -> 18): a floor of small writes (>= 0, fitted) plus data writes of
+    one size. The floor is positive, the average write stays between a 4 KiB block and the data write,
+    and writes/s rise with load."""
+    d = P.disk
+    assert d.sdf_small_writes_per_s > 0
+    x = np.linspace(20.0, 400.0, 60)
+    w = vdisk.disk_writes(x, "active", d, P.wal)
+    live = w.bytes_per_s["sdf"] > 0
+    size = w.bytes_per_s["sdf"][live] / w.writes_per_s["sdf"][live]
+    assert np.all(np.diff(size) > 0) and np.all(size >= vdisk.FS_BLOCK_BYTES) and np.all(size < d.sdf_write_bytes)
+    assert np.all(np.diff(w.writes_per_s["sdf"]) >= 0)
+    # at zero data volume there are no writes (the floor never makes a write smaller than a block)
+    assert float(vdisk.disk_writes(0.0, "active", d, P.wal).writes_per_s["sdf"]) == 0.0

@@ -19,7 +19,8 @@ concern it, in deterministic stages:
 4. **Failover** (:class:`~vcperf.vcha.failover.FailoverParams`): linear least squares on Tables 2,
    17 (External InProgress), 16 (Embedded) and 3.
 5. **Disks** (:class:`~vcperf.vcha.disk.DiskParams`): sdf/sdh bytes = line in the measured
-   throughput, writes = bytes / I/O size; sdg writes = flush line (Tables 9-10, baseline and Active).
+   throughput, writes = bytes / I/O size (sdf: plus a floor of small writes, >= 0); sdg writes =
+   flush line (Tables 9-10, baseline and Active).
 6. **Memory** (:class:`~vcperf.vcha.memory.MemoryParams`): Table 8, linear least squares.
 
 Ledger roles (:func:`targets`) and why:
@@ -215,7 +216,8 @@ PARAM_DOCS = {
     "failover.vc_summary_offset_s": ("s", "VC-summary page after the blank screen"),
     "disk.sdf_bytes_per_op": ("B/op", "sdf (core tables) page writes per VCbench operation"),
     "disk.sdf_background_bytes_per_s": ("B/s", "sdf page writes independent of VCbench"),
-    "disk.sdf_write_bytes": ("B", "average sdf write"),
+    "disk.sdf_write_bytes": ("B", "average sdf data write"),
+    "disk.sdf_small_writes_per_s": ("1/s", "sdf writes carrying no data volume (journal, metadata, single pages)"),
     "disk.sdh_bytes_per_op": ("B/op", "sdh (SEAT tables) page writes per VCbench operation"),
     "disk.sdh_background_bytes_per_s": ("B/s", "sdh page writes independent of VCbench"),
     "disk.sdh_write_bytes": ("B", "average sdh write"),
@@ -633,7 +635,7 @@ def _fit_vcbench(by_stage: dict, wal: WalParams) -> VcbenchParams:
     app = tb.appliance()
     lo = [1e-4, 0.0, 1e-4, 0.0, 0.0, 0.0]
     hi = [5.0, (tb.vcpus - 2.0) / tb.hosts, 10.0, 10.0, 5.0, 1.0]
-    rest = (EnableParams(0.0, 0.0, 0.0), FailoverParams(*([0.0] * 9)), DiskParams(*([1.0] * 8)),
+    rest = (EnableParams(0.0, 0.0, 0.0), FailoverParams(*([0.0] * 9)), DiskParams(*([1.0] * 9)),
             MemoryParams(*([0.0] * 5)))
 
     def make(q, nc=_NC0, stats=_STATS0, psc=_PSC0):
@@ -727,6 +729,7 @@ _PRIOR = {
     "disk_line": (1e6, 1e5),  # background B/s, B/op
     "flush_line": (1000.0, 5.0),  # background 1/s, 1/op
     "inv_write": 1.0 / 2e4,  # 1/B
+    "small_writes": (20.0, 1.0 / 2e4),  # sdf small writes 1/s, 1/B
     "vpxd": (5e6, 2e7),  # B/host, B/client
     "postgres": 4e9,  # B
     "pg_conn": 2e7,  # B
@@ -740,20 +743,24 @@ def _measured_x(k) -> float:
 
 
 def _fit_disk(by_stage: dict) -> DiskParams:
-    """sdf/sdh: bytes = background + per-op x measured throughput (the run's Table 5), writes = bytes /
-    I/O size; sdg: flushes = background + per-op x throughput. Linear least squares each."""
+    """sdf/sdh: bytes = background + per-op x measured throughput (the run's Table 5); sdh writes =
+    bytes / I/O size; sdf writes = small writes/s + bytes / I/O size (the floor kept >= 0); sdg:
+    flushes = background + per-op x throughput. Linear least squares each."""
     out = {}
     for disk in ("sdf", "sdh"):
         bw_keys = sorted(by_stage.get(f"{disk}_bw", []))
         bg, per_op = _lstsq([[1.0, _measured_x(k)] for k in bw_keys], [_paper(k) for k in bw_keys],
                             _PRIOR["disk_line"])
         tps_keys = sorted(by_stage.get(f"{disk}_tps", []))
-        inv = _lstsq([[bg + per_op * _measured_x(k)] for k in tps_keys], [_paper(k) for k in tps_keys],
-                     [_PRIOR["inv_write"]])[0]
-        out[disk] = (float(per_op), float(bg), float(1.0 / inv))
+        rows = [[1.0, bg + per_op * _measured_x(k)] for k in tps_keys]
+        tps = [_paper(k) for k in tps_keys]
+        small, inv = (0.0, None) if disk == "sdh" else _lstsq(rows, tps, _PRIOR["small_writes"])
+        if inv is None or small < 0.0:  # no floor (sdh), or a refit that wants a negative one
+            small, inv = 0.0, _lstsq([r[1:] for r in rows], tps, [_PRIOR["inv_write"]])[0]
+        out[disk] = (float(per_op), float(bg), float(1.0 / inv), float(small))
     keys = sorted(by_stage.get("sdg_tps", []))
     fbg, fop = _lstsq([[1.0, _measured_x(k)] for k in keys], [_paper(k) for k in keys], _PRIOR["flush_line"])
-    return DiskParams(*out["sdf"], *out["sdh"], float(fop), float(fbg))
+    return DiskParams(*out["sdf"][:3], *out["sdh"][:3], float(fop), float(fbg), out["sdf"][3])
 
 
 def _fit_memory(by_stage: dict) -> MemoryParams:
