@@ -233,7 +233,8 @@ def precopy_grid_figure(n_memory: int = 200, n_dirty: int = 200):
     a.set_ylabel("pre-copy + switch-over (s)")
     a.legend(fontsize=7, frameon=False, title="solid: SDPS, dashed: none", title_fontsize=7, loc="lower right")
     state = np.where(without.converged, 0, np.where(with_sdps.converged, 1, 2))
-    b.pcolormesh(dirty[0] / 1e9, mem[:, 0] / GIB, state, shading="auto", cmap="RdYlGn_r", vmin=0, vmax=2)
+    b.pcolormesh(dirty[0] / 1e9, mem[:, 0] / GIB, state, shading="auto", cmap="RdYlGn_r", vmin=0, vmax=2,
+                 rasterized=True)  # 40,000 cells: one image in the SVG, not 40,000 paths
     b.set_xscale("log")
     b.set_yscale("log")
     b.set_xlabel("dirty rate (GB/s)")
