@@ -205,6 +205,29 @@ def test_disk_cache_is_shared_and_keyed_by_the_source_digest(tmp_path, monkeypat
     protocol.clear_caches()
 
 
+@pytest.mark.parametrize("study", STUDIES)
+def test_default_calibration_is_read_from_the_disk_cache(study, tmp_path, monkeypatch):
+    """Every study's ``calibrate()`` (the default fit keys) is stored on disk once per source digest and
+    read back by a fresh process (here: cleared in-process caches), so a notebook kernel does not refit;
+    an explicit ``fit_on`` always fits."""
+    import pickle
+
+    monkeypatch.setenv("VCPERF_CACHE_DIR", str(tmp_path))
+    monkeypatch.delenv("VCPERF_NO_CACHE", raising=False)
+    mod = protocol.study_module(study)
+    protocol.clear_caches()
+    try:
+        honest = mod.calibrate()
+        files = sorted(tmp_path.glob(f"{study}-calibrate-*.pickle"))
+        assert len(files) == 1 and pickle.loads(files[0].read_bytes()) == honest
+        files[0].write_bytes(pickle.dumps("from disk"))  # poison it: only a read of the disk returns this
+        protocol.clear_caches()
+        assert mod.calibrate() == "from disk"
+        assert mod.calibrate(protocol.fit_keys(mod)) == honest
+    finally:
+        protocol.clear_caches()
+
+
 def _toy_linear_module(paper, xs, two_params=False):
     """A toy study y = a x (+ b) whose targets are the given paper values, one table, one group each."""
     import types

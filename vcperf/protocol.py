@@ -970,6 +970,16 @@ def _calibrated(module):
     return _cached(module, "calibrate", module.calibrate)
 
 
+def cached_calibration(study: str, fit_on, fit, keys: tuple):
+    """``fit(keys)``, a study's calibration on the resolved ``keys``; the default one (``fit_on`` None)
+    once per process and once per source digest on disk (:func:`cache_dir`), so every kernel of a
+    regeneration and every notebook reads it instead of refitting (the vMotion fit takes seconds).
+    Each study's ``calibrate`` ends with this."""
+    if fit_on is not None:
+        return fit(keys)
+    return _cached(study_module(study), "calibrate", lambda: fit(keys))
+
+
 def calibrated(study: str):
     """The default calibration of ``study`` (cached): what model functions use when ``params=None``.
 

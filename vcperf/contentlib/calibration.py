@@ -141,8 +141,8 @@ def calibrate(fit_on=None) -> Params:
     ValueError
         Unknown keys, or fewer distinct keys than parameters.
     """
-    fit_on = protocol.resolve_fit_on(STUDY, TARGETS, fit_on)
+    keys = protocol.resolve_fit_on(STUDY, TARGETS, fit_on)
     n = len(fields(Params))
-    if len(set(fit_on)) < n:
-        raise ValueError(f"fit_on must name at least {n} distinct targets; got {len(set(fit_on))}")
-    return _fit(fit_on)
+    if len(set(keys)) < n:
+        raise ValueError(f"fit_on must name at least {n} distinct targets; got {len(set(keys))}")
+    return protocol.cached_calibration(STUDY, fit_on, _fit, keys)

@@ -495,7 +495,8 @@ def calibrate(fit_on=None) -> Params:
         For unknown keys, bound targets (an inequality cannot be fitted), or when no target is left
         to determine the checkpoint interval.
     """
-    return _calibrate(protocol.resolve_fit_on(STUDY, _target_map().values(), fit_on))
+    keys = protocol.resolve_fit_on(STUDY, _target_map().values(), fit_on)
+    return protocol.cached_calibration(STUDY, fit_on, _calibrate, keys)
 
 
 @functools.lru_cache(maxsize=64)

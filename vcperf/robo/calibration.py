@@ -327,7 +327,8 @@ def calibrate(fit_on=None) -> Params:
         If a key is unknown or names a target no parameter can be fitted to.
     """
     fittable = tuple(k for k in _tmap() if _component(k) is not None)
-    return _calibrate(protocol.resolve_fit_on(STUDY, _tmap().values(), fit_on, allowed=fittable))
+    keys = protocol.resolve_fit_on(STUDY, _tmap().values(), fit_on, allowed=fittable)
+    return protocol.cached_calibration(STUDY, fit_on, _calibrate, keys)
 
 
 @functools.lru_cache(maxsize=64)

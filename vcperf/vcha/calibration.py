@@ -598,7 +598,8 @@ def calibrate(fit_on=None) -> Params:
     ValueError
         When ``fit_on`` names a key that is not a target of the study.
     """
-    return _calibrate(protocol.resolve_fit_on(STUDY, _TARGETS().values(), fit_on))
+    keys = protocol.resolve_fit_on(STUDY, _TARGETS().values(), fit_on)
+    return protocol.cached_calibration(STUDY, fit_on, _calibrate, keys)
 
 
 @functools.lru_cache(maxsize=256)

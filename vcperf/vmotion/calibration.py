@@ -562,7 +562,8 @@ def calibrate(fit_on=None) -> Params:
     ValueError
         For an unknown key or a ``bound`` target (an inequality is checked, not fitted).
     """
-    return _calibrate(protocol.resolve_fit_on(STUDY, _BY_KEY.values(), fit_on))
+    keys = protocol.resolve_fit_on(STUDY, _BY_KEY.values(), fit_on)
+    return protocol.cached_calibration(STUDY, fit_on, _calibrate, keys)
 
 
 def calibrated() -> Params:
