@@ -253,7 +253,7 @@ plt.show()
 # testbed's four vmknics move 9 GB/s, not 19 GB/s; the fit finds an Oracle dirty rate of about 320 kB
 # per transaction (1.4 GB/s for the typical VM, saturating at its 25 GB SGA), so every Oracle migration
 # needs 2-8 pre-copy rounds and the round logic moves the fitted rows (tests prove it by capping the
-# rounds). The fitted rows stay within 5 % (median 0.6 %); every bound holds.
+# rounds). The fitted rows stay within 5 % (median 0.4 %); every bound holds.
 #
 # The 7.0 U1 "less than 5 percent" bound, and why it now passes. Before, the model let trace fires run
 # at the guest's dirty rate through the large VM's whole two-minute round 0 (about 600 GB of first writes
