@@ -801,3 +801,16 @@ def test_figure9_gain_grows_with_size_and_typical_gain_near_paper():
     gain = t1["throughput_improvement"].to_numpy()
     assert np.all(np.diff(gain) > 0)
     assert gain[0] == pytest.approx(3480 / 2403, rel=0.05)  # Figure 10's two fitted averages, as a ratio
+
+
+def test_whatif_panel_shows_both_releases_back_at_full_speed():
+    """The what-if axis runs past the post-switch-over phase too: 6.7's 3 s at 70 % loss after the
+    switch-over of the default VM used to be cut off at the right edge (its line ended at 30 %)."""
+    from vcperf.views import vmotion as views
+
+    views.migration_whatif_update()
+    panel = views._whatif_panel()
+    for line in panel.lines.values():
+        x, y = line.get_data()
+        assert x[-1] <= panel.ax.get_xlim()[1] + 1e-9
+        assert y[-1] == pytest.approx(100.0)

@@ -126,7 +126,7 @@ def series_figure(name: str, releases=("6.7",), sample_s: float = 1.0, lead_s: f
     plt = _plt()
     fig, ax = plt.subplots(figsize=(7.2, 3.6))
     migs = {r: vm.migrate_workload(name, r) for r in releases}
-    end = lead_s + max(float(m.migration_time_s) for m in migs.values()) * 1.1 + lead_s
+    end = lead_s + max(_until_recovered_s(m) for m in migs.values()) * 1.1 + lead_s
     for r, m in migs.items():
         t, tps = vm.throughput_series(m, sample_s, lead_s, end)
         ax.step(t, tps, where="post", color=RELEASE_COLOR[r], lw=1.2,
@@ -428,6 +428,12 @@ def fmt_interval(v) -> str:
     return f"{_num(val / scale)} {unit} (interval not estimable)"
 
 
+def _until_recovered_s(m) -> float:
+    """Seconds from the start of a migration until the guest is back to full speed: the migration and
+    its post-switch-over phase (a figure's time axis must show both)."""
+    return float(m.migration_time_s) + float(m.post_switchover_time_s)
+
+
 class _WhatifPanel:
     """The what-if figure (guest throughput of both releases), built once; :meth:`draw` moves the lines."""
 
@@ -440,13 +446,15 @@ class _WhatifPanel:
         ax.set_xlabel("time (s)")
         ax.set_ylabel("guest throughput (% of before)")
         ax.set_ylim(0, 110)
-        ax.legend(fontsize=7, frameon=False, loc="lower right")
-        plotting.fast_layout(fig)
+        # above the axes, in one row: inside them it covered the switch-over dips of one release or the other
+        ax.legend(fontsize=7, frameon=False, loc="lower center", bbox_to_anchor=(0.5, 1.0), ncol=2)
+        plotting.fast_layout(fig, top=0.91)
         self.canvas = PanelCanvas(fig, list(self.lines.values()))
 
     def draw(self, migs, tps, release) -> bytes:
-        lead = 0.1 * max(float(m.migration_time_s) for m in migs.values()) + 1.0
-        end = 2 * lead + max(float(m.migration_time_s) for m in migs.values())
+        shown = max(_until_recovered_s(m) for m in migs.values())
+        lead = 0.1 * shown + 1.0
+        end = 2 * lead + shown
         for r, m in migs.items():
             t, x = vm.throughput_series(m, 0.5, lead, end)
             line = self.lines[r]
@@ -549,6 +557,10 @@ def migration_whatif(memory_gib: float = 64.0, vcpus: int = 12, dirty_rate_mb_pe
     conc = w.IntSlider(value=concurrent, min=1, max=8, description="concurrent")
     target = w.FloatSlider(value=downtime_target_s, min=0.1, max=5.0, step=0.05, description="downtime target s")
     evac = w.IntSlider(value=evacuate_vms, min=1, max=64, description="VMs to evacuate")
-    style_sliders(mem, cpus, dirty, wset, count, streams, rtt, enc, conc, target, evac)
+    # wider labels: "AES GB/s/core (0 off)" and "downtime target s" were cut at the default 110 px
+    style_sliders(mem, cpus, dirty, wset, count, streams, rtt, enc, conc, target, evac, description_width="150px",
+                  width="500px")
+    for d in (speed, rel):
+        d.style.description_width = "150px"
     return whatif_panel([mem, cpus, dirty, wset, speed, count, rel, streams, rtt, enc, conc, target, evac],
                         migration_whatif_update)
