@@ -799,3 +799,15 @@ def test_whatif_panel_readout_wraps_and_follows_the_controls(views):
     at_start = html[0].value
     panel.children[1].value = panel.children[1].value * 2
     assert html[0].value != at_start and "90 %" in html[0].value
+
+
+def test_smp_ft_vcpu_limits_are_the_documented_external_values():
+    """FT_MAX_VCPUS (the valid range of every FT vCPU input) holds the product limits recorded with their
+    provenance in data/ft2016/external_smp_ft_limits.csv (read_from: external), release for release."""
+    limits = data.load("ft2016/external_smp_ft_limits")
+    assert (limits["read_from"] == "external").all()
+    assert dict(zip(limits["release"], limits["value"].astype(int), strict=True)) == ft.FT_MAX_VCPUS
+    for release, n in ft.FT_MAX_VCPUS.items():
+        assert ft.check_ft_vcpus(n, release) == n
+        with pytest.raises(ValueError, match="vcpus"):
+            ft.check_ft_vcpus(n + 1, release)

@@ -814,3 +814,11 @@ def test_whatif_panel_shows_both_releases_back_at_full_speed():
         x, y = line.get_data()
         assert x[-1] <= panel.ax.get_xlim()[1] + 1e-9
         assert y[-1] == pytest.approx(100.0)
+
+
+def test_longest_supported_rtt_is_the_documented_external_value():
+    """MAX_SUPPORTED_RTT_S (the RTT range of the vMotion inputs and the what-if slider) is the 150 ms kept
+    with its provenance in data/vmotion2020/external_vmotion_streams.csv."""
+    from vcperf import data
+
+    assert vm.MAX_SUPPORTED_RTT_S == data.value("vmotion2020/external_vmotion_streams", "max_rtt", "si")

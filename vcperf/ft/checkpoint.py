@@ -69,7 +69,9 @@ FT_SOCKET_BYTES = 4.0 * 2**20
 #: One-way propagation speed in optical fibre (about 2/3 c), m/s.
 FIBRE_SPEED_M_PER_S = 2.0e8
 #: Largest vCPU count of an FT-protected VM per vSphere release (SMP-FT; vSphere 6.0 introduced it with
-#: 4 vCPUs, 6.7 and 7.0 allow 8 with Enterprise Plus: VMware configuration maximums).
+#: 4 vCPUs, 6.7 and 7.0 allow 8 with Enterprise Plus: VMware configuration maximums). Product limits,
+#: not from the seed: recorded with their provenance in ``data/ft2016/external_smp_ft_limits.csv``
+#: (a test checks the two agree).
 FT_MAX_VCPUS = {"6.0": 4, "6.5": 4, "6.7": 8, "7.0": 8}
 #: The seed's release.
 DEFAULT_RELEASE = "6.0"
