@@ -192,11 +192,11 @@ def test_disk_cache_is_shared_and_keyed_by_the_source_digest(tmp_path, monkeypat
     poisoned["note"] = "from disk"
     files[0].write_bytes(pickle.dumps(poisoned))
     protocol.clear_caches()
-    monkeypatch.setattr(protocol, "source_digest", lambda: files[0].name.split("-loo-")[1][:-7] + "0" * 44)
+    monkeypatch.setattr(protocol.cache, "source_digest", lambda: files[0].name.split("-loo-")[1][:-7] + "0" * 44)
     assert (study.leave_one_out()["note"] == "from disk").all()
     # ... and a different digest (any source or data edit) recomputes the honest values.
     protocol.clear_caches()
-    monkeypatch.setattr(protocol, "source_digest", lambda: "f" * 64)
+    monkeypatch.setattr(protocol.cache, "source_digest", lambda: "f" * 64)
     again = study.leave_one_out()
     assert not (again["note"] == "from disk").any()
     assert again.drop(columns="note").equals(first.drop(columns="note"))
@@ -383,7 +383,7 @@ def test_misfit_prior_never_reads_the_study_itself(monkeypatch):
         seen.append(module.STUDY)
         return real(module)
 
-    monkeypatch.setattr(protocol, "_table_misfit", spy)
+    monkeypatch.setattr(protocol.misfit, "_table_misfit", spy)
     tables = protocol.other_study_tables("robo2019")
     assert "robo2019" not in seen and set(seen) == set(STUDIES) - {"robo2019"}
     assert tables and all(n >= protocol.MIN_TABLE_DOF for _, n in tables)

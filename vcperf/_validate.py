@@ -183,13 +183,6 @@ def instance(name: str, value, cls, what: str | None = None):
     return value
 
 
-def link(name: str, value):
-    """Check ``value`` is a :class:`vcperf.network.Link`."""
-    from vcperf.network import Link
-
-    return instance(name, value, Link, "a vcperf.network.Link (e.g. vcperf.network.preset('satellite'))")
-
-
 def mapping(name: str, value, what: str = "a dict"):
     """Check ``value`` is a non-empty mapping."""
     from collections.abc import Mapping

@@ -24,7 +24,7 @@ from pathlib import Path
 
 import numpy as np
 
-from vcperf import _validate
+from vcperf import _validate, studies
 
 
 def _data_dir() -> Path:
@@ -38,16 +38,10 @@ def _data_dir() -> Path:
 #: editable: ``<repo>/data``. The tables are never downloaded.
 DATA_DIR = _data_dir()
 
-STUDIES = ("vcha2016", "robo2019", "ft2016", "contentlib2015", "vmotion2020")
+STUDIES = studies.names()
 
-#: Seed file of each study (``../shared/seeds/``).
-SEEDS = {
-    "vcha2016": "000_bf7f1144753162c9.txt",
-    "robo2019": "001_36d9adf7ffa34fcf.txt",
-    "ft2016": "002_1123405df89c1006.txt",
-    "contentlib2015": "003_a39039efb1262c72.txt",
-    "vmotion2020": "004_ea13268657e6b3b0.txt",
-}
+#: Seed file of each study (``../shared/seeds/``), from the registry :mod:`vcperf.studies`.
+SEEDS = {s.name: s.seed for s in studies.STUDIES.values()}
 
 #: unit -> (SI unit, factor to SI, smallest valid value). Sizes in KB/MB/GB/TB are decimal (the
 #: papers do not say; decimal is the network convention), KiB..TiB binary. Rates in *bps are bits

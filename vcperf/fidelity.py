@@ -17,9 +17,9 @@ Examples
 from __future__ import annotations
 
 import math
-from dataclasses import asdict, dataclass
+from dataclasses import asdict
 
-from vcperf.protocol import KINDS, STUDY_MODULES, study_module
+from vcperf.protocol import KINDS, STUDY_MODULES, FidelityRow, study_module
 
 __all__ = ["KINDS", "COLUMNS", "FidelityRow", "rows", "table", "summary", "format_summary", "format_summary_text",
            "paper_vs_model", "modelled_studies"]
@@ -33,59 +33,6 @@ COLUMNS = (
 def modelled_studies() -> list[str]:
     """Studies that implement the protocol (all five)."""
     return list(STUDY_MODULES)
-
-
-@dataclass(frozen=True)
-class FidelityRow:
-    """One paper number and the model's value of it (both in ``unit``, SI).
-
-    ``display_unit`` is the unit the paper prints it in (the data table's ``unit``), used by
-    :func:`paper_vs_model`.
-    """
-
-    study: str
-    key: str
-    kind: str
-    source: str  # data table name, e.g. "robo2019/figure06_stats_data_size"
-    locator: str  # table/figure/section of the seed
-    quantity: str
-    conditions: str
-    unit: str
-    display_unit: str
-    relation: str  # how the paper states it: "=", "~" (about), "<", "<=", ">", ">="
-    paper_value: float
-    model_value: float
-    note: str = ""
-    model_low: float = math.nan  # 90 % predictive interval: parameters + table misfit (protocol.FitUncertainty.band)
-    model_high: float = math.nan
-
-    @property
-    def covered(self) -> bool | None:
-        """Whether the paper value lies in [model_low, model_high]; None when there is no interval."""
-        if not (math.isfinite(self.model_low) and math.isfinite(self.model_high)):
-            return None
-        return bool(self.model_low <= self.paper_value <= self.model_high)
-
-    def __post_init__(self):
-        if self.kind not in KINDS:
-            raise ValueError(f"kind must be one of {KINDS}; got {self.kind!r}")
-        if self.kind == "bound" and self.relation not in ("<", "<=", ">", ">="):
-            raise ValueError(f"a bound row needs an inequality relation; got {self.relation!r} ({self.key})")
-
-    @property
-    def rel_error(self) -> float:
-        """(model - paper) / |paper|; NaN when the paper value is 0 or the model value is NaN."""
-        if self.paper_value == 0 or not math.isfinite(self.model_value):
-            return math.nan
-        return (self.model_value - self.paper_value) / abs(self.paper_value)
-
-    @property
-    def passed(self) -> bool | None:
-        """For a ``bound`` row, whether the model satisfies the stated inequality; else None."""
-        if self.kind != "bound":
-            return None
-        m, p = self.model_value, self.paper_value
-        return bool({"<": m < p, "<=": m <= p, ">": m > p, ">=": m >= p}[self.relation])
 
 
 def rows(studies=None) -> list[FidelityRow]:

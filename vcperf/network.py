@@ -124,6 +124,18 @@ class Link:
         )
 
 
+def check_link(name: str, value) -> Link:
+    """Check ``value`` is a :class:`Link` (``ValueError`` naming ``name`` otherwise).
+
+    Examples
+    --------
+    >>> check_link("link", Link(bandwidth_bps=10e6, rtt_s=0.08)).rtt_s
+    0.08
+    """
+    return v.instance(name, value, Link,
+                      "a vcperf.network.Link (e.g. vcperf.network.Link(bandwidth_bps=10e6, rtt_s=0.08))")
+
+
 def _rto_s(rtt_s, min_rto_s):
     return rtt_s + min_rto_s
 

@@ -253,7 +253,7 @@ def _as_link(link) -> network.Link:
         if link not in names:
             raise ValueError(f"link must be a vcperf.network.Link or one of {names}; got {link!r}")
         return network.preset(link)
-    return v.link("link", link)
+    return network.check_link("link", link)
 
 
 def plan(link, n_hosts, level=1, operation: str = "clone_vm", powered_on_vms=None, template_bytes=0.0,

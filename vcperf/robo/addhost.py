@@ -87,7 +87,7 @@ def add_host_time_s(link: network.Link, params: AddHostParams, registered_vms, v
     vm_state_bytes_ : float
         Bytes of one VM's state.
     """
-    v.link("link", link)
+    network.check_link("link", link)
     v.instance("params", params, AddHostParams)
     objects = inventory_objects(registered_vms)
     inv = inventory_bytes(registered_vms, vm_state_bytes_)
@@ -102,7 +102,7 @@ def add_host_traffic_bps(link: network.Link, params: AddHostParams, registered_v
     The inventory and the ACKs of the sync requests spread over the add-host time, plus
     ``background_bps`` (the host sync and Level-1 statistics of the host, which the figure includes).
     """
-    v.link("link", link)
+    network.check_link("link", link)
     v.instance("params", params, AddHostParams)
     inv = inventory_bytes(registered_vms, vm_state_bytes_)
     v.broadcast(registered_vms=inv, background_bps=v.nonneg("background_bps", background_bps))
@@ -120,7 +120,7 @@ def remove_host_time_s(link: network.Link, ops: operations.OpsParams, registered
     (``ops.vcenter_demand_per_step_s``, as a folder operation) per object. Scales with VMs; a what-if
     (no paper number).
     """
-    v.link("link", link)
+    network.check_link("link", link)
     v.instance("ops", ops, operations.OpsParams)
     objects = inventory_objects(registered_vms)
     v.broadcast(registered_vms=objects, vm_state_bytes_=v.nonneg("vm_state_bytes_", vm_state_bytes_))
@@ -138,7 +138,7 @@ def maintenance_mode_time_s(link: network.Link, ops: operations.OpsParams, power
     plus vCenter's steps for every VM of the wave), then a Get-Changes of the host. Exit: one call and
     a Get-Changes. The memory copy of vMotion stays inside the branch site and is not on this link.
     """
-    v.link("link", link)
+    network.check_link("link", link)
     v.instance("ops", ops, operations.OpsParams)
     vms = v.nonneg("powered_on_vms", powered_on_vms)
     vm_state_bytes_ = v.scalar("vm_state_bytes_", vm_state_bytes_, 0.0, math.inf, hi_open=True)

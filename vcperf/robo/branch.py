@@ -147,7 +147,7 @@ def branch_load(link: network.Link, n_hosts, level, powered_on_vms, *, hostsync:
     operation_rate_per_s : float
         Operations per second on this link, for the average offered load only.
     """
-    v.link("link", link)
+    network.check_link("link", link)
     for name, value, cls in (("hostsync", hostsync, HostSyncParams), ("stats", stats, StatsParams),
                              ("ops", ops, operations.OpsParams), ("schedule", schedule, StatsSchedule),
                              ("counters", counters, CounterModel)):

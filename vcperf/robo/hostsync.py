@@ -82,7 +82,7 @@ def host_sync_link_utilization(n_hosts, link: network.Link, powered_on_vms, para
     fractions, not bit/s.
     """
     n = v.nonneg("n_hosts", n_hosts)
-    v.link("link", link)
+    network.check_link("link", link)
     v.broadcast(n_hosts=n, powered_on_vms=v.nonneg("powered_on_vms", powered_on_vms))
     t = host_sync_traffic(powered_on_vms, params, change_period_s)
     return HostSyncTraffic(

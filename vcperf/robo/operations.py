@@ -217,7 +217,7 @@ def message_exchange_time_s(round_trips, request_bytes, response_bytes, link: ne
     n = v.nonneg("round_trips", round_trips)
     req = v.nonneg("request_bytes", request_bytes)
     resp = v.nonneg("response_bytes", response_bytes)
-    v.link("link", link)
+    network.check_link("link", link)
     v.broadcast(round_trips=n, request_bytes=req, response_bytes=resp)
     return n * (link.message_time_s(req, "down") + link.message_time_s(resp, "up"))
 
@@ -231,7 +231,7 @@ def call_time_s(call: HostCall, link: network.Link, round_trips_per_call, vm_sta
     is the size of one VM's state (:func:`vm_state_bytes`) for a Get-Changes call.
     """
     v.instance("call", call, HostCall)
-    v.link("link", link)
+    network.check_link("link", link)
     k = v.check_range("round_trips_per_call", round_trips_per_call, 1.0, math.inf, hi_open=True)
     vm_state = v.nonneg("vm_state_bytes_", vm_state_bytes_)
     v.broadcast(round_trips_per_call=k, vm_state_bytes_=vm_state)
@@ -250,7 +250,7 @@ def _shared(link: network.Link, n: int) -> network.Link:
 def stage_time_s(stage, link: network.Link, round_trips_per_call, vm_state_bytes_=0.0):
     """Time (s) of one stage: its calls overlap on the link, each at its fair share; the slowest ends it."""
     stage = _stage(stage)
-    v.link("link", link)
+    network.check_link("link", link)
     v.broadcast(round_trips_per_call=v.check_range("round_trips_per_call", round_trips_per_call, 1.0, math.inf,
                                                    hi_open=True),
                 vm_state_bytes_=v.nonneg("vm_state_bytes_", vm_state_bytes_))
@@ -268,7 +268,7 @@ def operation_network_time_s(stages, link: network.Link, round_trips_per_call, v
     operation without host calls (the folder operations).
     """
     stages = _stages(stages)
-    v.link("link", link)
+    network.check_link("link", link)
     k = v.check_range("round_trips_per_call", round_trips_per_call, 1.0, math.inf, hi_open=True)
     v.broadcast(round_trips_per_call=k, vm_state_bytes_=v.nonneg("vm_state_bytes_", vm_state_bytes_))
     total = np.zeros(np.shape(k))
@@ -285,7 +285,7 @@ def network_times(mix: dict, link: network.Link, round_trips_per_call: float, vm
     and per-operation sums.
     """
     _mix(mix)
-    v.link("link", link)
+    network.check_link("link", link)
     k = v.scalar("round_trips_per_call", round_trips_per_call, 1.0, math.inf, hi_open=True)
     vm_state_bytes_ = v.scalar("vm_state_bytes_", vm_state_bytes_, 0.0, math.inf, hi_open=True)
     owner, stage_id, share, req, resp = [], [], [], [], []
@@ -319,7 +319,7 @@ def network_times(mix: dict, link: network.Link, round_trips_per_call: float, vm
 
 def operation_transfer_floor_s(stages, link: network.Link, vm_state_bytes_=0.0) -> float:
     """Pure transfer time of an operation's bytes over the link: bits / rate each way (a lower bound)."""
-    v.link("link", link)
+    network.check_link("link", link)
     vm_state_bytes_ = v.scalar("vm_state_bytes_", vm_state_bytes_, 0.0, math.inf, hi_open=True)
     calls = flatten(_stages(stages))
     down = sum(8.0 * c.request_bytes for c in calls) / link.down_bps
@@ -400,7 +400,7 @@ def vcbench(link: network.Link, params: OpsParams, mix: dict, clients: int, vcen
     .. [1] A. Seidmann, P. J. Schweitzer, S. Shalev-Oren, "Computerized closed queueing network
        models of flexible manufacturing systems", Large Scale Systems 12, 91-107, 1987.
     """
-    v.link("link", link)
+    network.check_link("link", link)
     v.instance("params", params, OpsParams)
     _mix(mix)
     n = v.integer("clients", clients, 1, 1000)
@@ -432,7 +432,7 @@ def vcbench_vs_clients(link: network.Link, params: OpsParams, mix: dict, max_cli
     The same network as :func:`vcbench`, solved once by MVA for every population. Returns
     ``(clients, throughput_per_s, latency_s)`` arrays.
     """
-    v.link("link", link)
+    network.check_link("link", link)
     v.instance("params", params, OpsParams)
     _mix(mix)
     n = v.integer("max_clients", max_clients, 1, 1000)

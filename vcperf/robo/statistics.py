@@ -273,7 +273,7 @@ def statistics_link_load(n_hosts, link: network.Link, level, powered_on_vms, par
     message_bytes : float
         Payload of the other-traffic message whose added delay is reported (default 4 KB).
     """
-    v.link("link", link)
+    network.check_link("link", link)
     _objects(params, schedule, counters)
     n = v.check_range("n_hosts", n_hosts, 1.0, math.inf, hi_open=True)
     lvl = _levels(level)
@@ -319,7 +319,7 @@ def statistics_upload_time_s(payload_bytes, link: network.Link):
         The branch link.
     """
     v.nonneg("payload_bytes", payload_bytes)
-    v.link("link", link)
+    network.check_link("link", link)
     return link.message_time_s(payload_bytes, "up")
 
 
@@ -328,5 +328,5 @@ def transfer_time_grid_s(payload_bytes, links: dict[str, network.Link]) -> dict[
     sizes = v.nonneg("payload_bytes", payload_bytes)
     v.mapping("links", links, "a non-empty dict of name -> vcperf.network.Link")
     for lk in links.values():
-        v.link("links", lk)
+        network.check_link("links", lk)
     return {name: statistics_upload_time_s(sizes, link) for name, link in links.items()}

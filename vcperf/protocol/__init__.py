@@ -1,0 +1,139 @@
+"""The study protocol: what every study subpackage implements, and the machinery they all share.
+
+A study (``vcperf.vcha``, ``vcperf.robo``, ``vcperf.ft``, ``vcperf.contentlib``, ``vcperf.vmotion``)
+is a subpackage whose ``__init__`` exposes
+
+========================  =====================================================================
+``STUDY``                 the ``data/`` folder name, e.g. ``"vcha2016"``
+``Params``                frozen dataclass of the calibrated parameters (float fields, SI; may
+                          nest frozen dataclasses of floats)
+``PARAM_DOCS``            parameter name -> ``(unit, meaning)``, one entry per float leaf of
+                          ``Params`` (nested names joined with ``.``)
+``targets()``             every paper number the model speaks to, as :class:`Target` rows
+``calibrate(fit_on=None)``  fit ``Params`` to the ``fit`` targets (or to the keys ``fit_on``)
+``predict(params, keys)``   model value (SI) of each target key under ``params`` (:func:`predict`)
+``leave_one_out()``       ``protocol.leave_one_out(module)``: a DataFrame, one row per fitted target
+``fidelity_rows()``       ``protocol.fidelity_rows(module)``: the study's ledger rows
+``parameter_table()``     ``protocol.parameter_table(module)``: name, value, unit, meaning, rows
+========================  =====================================================================
+
+The last three are the shared implementations below, so that every study is judged the same way.
+Optional: ``sampling_variances(params, keys)``, the variance the experiment's own finite sample gives
+a printed number (a count over a few runs), which :func:`sampling_variances` passes to the bands.
+
+Ledger kinds (``FidelityRow.kind``)
+-----------------------------------
+``fitted``
+    a target with role ``fit``, computed with the parameters fitted to it.
+``loo``
+    the same paper number predicted by a refit *without it and without every fit target of the
+    same condition group* (numbers the paper states for the same run: e.g. throughput, latency and
+    CPU of one 64-client VCHA run are held out together). When the remaining targets do not
+    determine the prediction (its gradient is not in the row space of the refit's Jacobian: the
+    classic estimability test of a linearised least-squares model, checked at the refit and at the
+    full calibration so that a parameter left at a flat start value is caught), the row says ``not
+    estimable`` and carries NaN, rather than an arbitrary number.
+``predicted``
+    a target never used in any fit, and not a function of fitted numbers.
+``derived``
+    a paper number that is a function of other paper numbers (a total, a ratio of two fitted
+    values, ...): shown, never counted in skill.
+``bound``
+    an inequality the paper states ("under 3 Gbps"): pass or fail.
+
+The package is split by concern: :mod:`~vcperf.protocol.targets` (targets and :func:`predict`),
+:mod:`~vcperf.protocol.jacobian` (parameter vectors, Jacobian, estimability),
+:mod:`~vcperf.protocol.cache` (calibrations cached in process and on disk),
+:mod:`~vcperf.protocol.misfit` (misfit, covariance, bands), :mod:`~vcperf.protocol.intervals`
+(model outputs with intervals), :mod:`~vcperf.protocol.loo` (leave-one-out),
+:mod:`~vcperf.protocol.ledger` (ledger rows, identifiability, width drivers, parameter table) and
+:mod:`~vcperf.protocol.bind` (the protocol functions bound to one study). This ``__init__`` only
+re-exports.
+
+References
+----------
+.. [1] G. K. Smyth, "Linear models and empirical Bayes methods for assessing differential expression
+   in microarray experiments", Statistical Applications in Genetics and Molecular Biology 3(1), 2004
+   (the moderated table variances of :mod:`~vcperf.protocol.misfit`).
+.. [2] D. M. Bates and D. G. Watts, *Nonlinear Regression Analysis and Its Applications*, Wiley, 1988
+   (linearised covariance, the delta method and leverages of :mod:`~vcperf.protocol.jacobian`).
+.. [3] S. R. Searle, *Linear Models*, Wiley, 1971 (estimable functions: a gradient in the row space of
+   the design matrix).
+"""
+
+from vcperf.protocol.bind import StudyFunctions, study_functions
+from vcperf.protocol.cache import (
+    _CACHE,
+    _cached,
+    _calibrated,
+    cache_dir,
+    cached_calibration,
+    calibrated,
+    clear_caches,
+    source_digest,
+)
+from vcperf.protocol.intervals import Interval, interval_from_gradient, study_of, with_interval
+from vcperf.protocol.jacobian import (
+    ESTIMABLE_TOL,
+    JACOBIAN_STEP,
+    RANK_TOL,
+    _get,
+    estimable,
+    jacobian,
+    param_names,
+    param_vector,
+    rank,
+    with_values,
+)
+from vcperf.protocol.ledger import (
+    UNCERTAINTY_METHOD,
+    FidelityRow,
+    fidelity_rows,
+    identifiability,
+    parameter_table,
+    width_drivers,
+)
+from vcperf.protocol.loo import _loo, leave_one_out
+from vcperf.protocol.misfit import (
+    INTERVAL,
+    MIN_TABLE_DOF,
+    PARAM_PRIOR_SD,
+    FitUncertainty,
+    _bounds,
+    _quantile,
+    _residuals,
+    _table_misfit,
+    fit_uncertainty,
+    misfit_prior,
+    noise_floor,
+    other_study_tables,
+    sampling_variances,
+    scaled_inv_chi2_fit,
+    structural_variances,
+    uncertainty,
+)
+from vcperf.protocol.targets import (
+    KINDS,
+    REQUIRED,
+    ROLES,
+    STUDY_MODULES,
+    Target,
+    fit_keys,
+    mark_differences,
+    predict,
+    resolve_fit_on,
+    study_module,
+    target_map,
+)
+
+__all__ = [
+    "ESTIMABLE_TOL", "INTERVAL", "JACOBIAN_STEP", "KINDS", "MIN_TABLE_DOF", "PARAM_PRIOR_SD", "RANK_TOL", "REQUIRED",
+    "ROLES", "STUDY_MODULES", "UNCERTAINTY_METHOD", "FidelityRow", "FitUncertainty", "Interval", "StudyFunctions",
+    "Target", "cache_dir", "cached_calibration", "calibrated", "clear_caches", "estimable", "fidelity_rows",
+    "fit_keys", "fit_uncertainty", "identifiability", "interval_from_gradient", "jacobian", "leave_one_out",
+    "mark_differences", "misfit_prior", "noise_floor", "other_study_tables", "param_names", "param_vector",
+    "parameter_table", "predict", "rank", "resolve_fit_on", "sampling_variances", "scaled_inv_chi2_fit",
+    "source_digest", "structural_variances", "study_functions", "study_module", "study_of", "target_map",
+    "uncertainty", "width_drivers", "with_interval", "with_values", "_CACHE", "_bounds", "_cached", "_calibrated",
+    "_get", "_loo", "_quantile", "_residuals", "_table_misfit",
+]

@@ -1,0 +1,224 @@
+"""Ledger rows: every target of a study under its calibration with its 90 % interval and kind,
+its leave-one-out rows, identifiability, what drives each interval's width, and the parameter table."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+from vcperf import data
+from vcperf.protocol.cache import _cached, _calibrated
+from vcperf.protocol.jacobian import _get, estimable, jacobian, param_names, rank
+from vcperf.protocol.loo import leave_one_out
+from vcperf.protocol.misfit import INTERVAL, _bounds, fit_uncertainty, noise_floor, sampling_variances
+from vcperf.protocol.targets import _KIND_OF_ROLE, KINDS, fit_keys, predict, study_module, target_map
+
+
+@dataclass(frozen=True)
+class FidelityRow:
+    """One paper number and the model's value of it (both in ``unit``, SI).
+
+    ``display_unit`` is the unit the paper prints it in (the data table's ``unit``), used by
+    :func:`paper_vs_model`.
+    """
+
+    study: str
+    key: str
+    kind: str
+    source: str  # data table name, e.g. "robo2019/figure06_stats_data_size"
+    locator: str  # table/figure/section of the seed
+    quantity: str
+    conditions: str
+    unit: str
+    display_unit: str
+    relation: str  # how the paper states it: "=", "~" (about), "<", "<=", ">", ">="
+    paper_value: float
+    model_value: float
+    note: str = ""
+    model_low: float = math.nan  # 90 % predictive interval: parameters + table misfit (protocol.FitUncertainty.band)
+    model_high: float = math.nan
+
+    @property
+    def covered(self) -> bool | None:
+        """Whether the paper value lies in [model_low, model_high]; None when there is no interval."""
+        if not (math.isfinite(self.model_low) and math.isfinite(self.model_high)):
+            return None
+        return bool(self.model_low <= self.paper_value <= self.model_high)
+
+    def __post_init__(self):
+        if self.kind not in KINDS:
+            raise ValueError(f"kind must be one of {KINDS}; got {self.kind!r}")
+        if self.kind == "bound" and self.relation not in ("<", "<=", ">", ">="):
+            raise ValueError(f"a bound row needs an inequality relation; got {self.relation!r} ({self.key})")
+
+    @property
+    def rel_error(self) -> float:
+        """(model - paper) / |paper|; NaN when the paper value is 0 or the model value is NaN."""
+        if self.paper_value == 0 or not math.isfinite(self.model_value):
+            return math.nan
+        return (self.model_value - self.paper_value) / abs(self.paper_value)
+
+    @property
+    def passed(self) -> bool | None:
+        """For a ``bound`` row, whether the model satisfies the stated inequality; else None."""
+        if self.kind != "bound":
+            return None
+        m, p = self.model_value, self.paper_value
+        return bool({"<": m < p, "<=": m <= p, ">": m > p, ">=": m >= p}[self.relation])
+
+
+def fidelity_rows(study) -> list:
+    """The ledger rows of a study: every target under the default calibration, plus its loo rows."""
+    module = study_module(study)
+    return list(_cached(module, "rows", lambda: _fidelity_rows(module)))
+
+
+def _fidelity_rows(module) -> list:
+    tmap = target_map(module)
+    params = _calibrated(module)
+    model = predict(module, params, tuple(tmap))
+    unc = _cached(module, "uncertainty", lambda: fit_uncertainty(module, params, fit_keys(module)))
+    grads = _cached(module, "gradients", lambda: jacobian(module, params, tuple(tmap))[0])
+    loo = leave_one_out(module).set_index("key")
+    svar = sampling_variances(module, params, tuple(tmap))
+    rows = []
+    for i, (k, t) in enumerate(tmap.items()):
+        r = t.data_row()
+        si_unit = data.UNITS[r["unit"]][0]
+        base = dict(study=module.STUDY, key=k, source=t.table, locator=r["locator"] or _locator(t.table),
+                    quantity=t.quantity, conditions=t.conditions_text, unit=si_unit, display_unit=r["unit"],
+                    relation=r["relation"] or "=", paper_value=t.paper_value())
+        low, high = unc.band(float(model[k]), grads[i], abs(base["paper_value"]), table=t.table,
+                             difference=t.difference, nonnegative=not t.difference, sampling_var=svar[k])
+        high = min(high, t.maximum)
+        rows.append(FidelityRow(**base, model_value=float(model[k]), model_low=low, model_high=high,
+                                kind=_KIND_OF_ROLE[t.role], note=t.note))
+        if t.role == "fit":
+            lr = loo.loc[k]
+            refit = f"refit without group '{lr['group']}' ({lr['n_held_out']} held out, {lr['n_fit']} fitted)"
+            note = lr["note"] if lr["note"].startswith("not estimable") else "; ".join(
+                x for x in (refit, lr["note"]) if x)
+            rows.append(FidelityRow(**base, model_value=float(lr["model_value"]), model_low=float(lr["model_low"]),
+                                    model_high=float(lr["model_high"]), kind="loo", note=note))
+    return rows
+
+
+def _locator(table: str) -> str:
+    return data.load(table).attrs["provenance"]["locator"]
+
+
+def _identifiability(module) -> dict:
+    params = _calibrated(module)
+    keys = fit_keys(module)
+    jac, names = jacobian(module, params, keys)
+    groups = {target_map(module)[k].condition_group for k in keys}
+    per_param = {n: estimable(jac, np.eye(len(names))[i]) for i, n in enumerate(names)}
+    moved_by = {n: tuple(k for j, k in enumerate(keys) if abs(jac[j, i]) > 1e-9) for i, n in enumerate(names)}
+    return {"n_params": len(names), "n_fit_points": len(keys), "n_fit_groups": len(groups),
+            "jacobian_rank": rank(jac), "identifiable": per_param, "fitted_from": moved_by}
+
+
+def identifiability(study) -> dict:
+    """Parameters vs fit points, Jacobian rank and which parameters the fit determines.
+
+    Returns a dict: n_params, n_fit_points, n_fit_groups (independent runs), jacobian_rank,
+    identifiable (name -> bool), fitted_from (name -> keys of fit targets that move it).
+    """
+    module = study_module(study)
+    return dict(_cached(module, "identifiability", lambda: _identifiability(module)))
+
+
+def width_drivers(study):
+    """What makes each ledger interval wide: the share of its variance from each parameter and from
+    one measurement's noise.
+
+    For a target with gradient ``g`` (relative parameter perturbations) the parameter variance is
+    ``g C g``; parameter ``j`` contributes ``g_j (C g)_j`` (shares add up to the parameter part and
+    can be negative where parameters are correlated), one measurement's run-to-run noise
+    ``(noise_floor x model)^2`` and the model-form error of its table (the rest of the table's misfit
+    variance, :func:`structural_variances`). Rows: the study's targets with an interval; columns:
+    ``key``, ``role``, ``width_relative`` (90 % width / |model|; for a difference, the width itself:
+    relative to its reference run), ``noise``, ``model_form``, then one
+    column per parameter, all as shares of the total variance.
+    """
+    module = study_module(study)
+    import pandas as pd
+
+    tmap = target_map(module)
+    params = _calibrated(module)
+    unc = _cached(module, "uncertainty", lambda: fit_uncertainty(module, params, fit_keys(module)))
+    grads = _cached(module, "gradients", lambda: jacobian(module, params, tuple(tmap))[0])
+    model = predict(module, params, tuple(tmap))
+    svar = sampling_variances(module, params, tuple(tmap))
+    names = param_names(params)
+    recs = []
+    for i, (k, t) in enumerate(tmap.items()):
+        m = float(model[k])
+        scale = abs(t.paper_value())
+        g = grads[i]
+        low, high = unc.band(m, g, scale, table=t.table, difference=t.difference, nonnegative=not t.difference,
+                             sampling_var=svar[k])
+        if not (math.isfinite(low) and math.isfinite(high)) or m == 0:
+            continue
+        per = g * (unc.cov @ g) * scale**2
+        misfit = unc.misfit_variance(m, scale, t.table, t.difference, svar[k])  # as FitUncertainty.band
+        # one measurement's run-to-run noise (two for a difference, relative to its reference run), or the
+        # experiment's own sampling variance where larger
+        noise = min(2.0 * noise_floor() ** 2 if t.difference else
+                    max((noise_floor() * (m if m > 0 else scale)) ** 2, svar[k]), misfit)
+        total = float(per.sum()) + misfit
+        # a difference's width relative to its operand level (the reference run, 1), not to the change
+        rec = {"key": k, "role": t.role, "width_relative": (high - low) / (1.0 if t.difference else abs(m)),
+               "noise": noise / total,
+               "model_form": (misfit - noise) / total}
+        rec.update({n: float(per[j]) / total for j, n in enumerate(names)})
+        recs.append(rec)
+    return pd.DataFrame(recs, columns=["key", "role", "width_relative", "noise", "model_form", *names])
+
+
+#: How parameter uncertainty is computed (shown in every parameter table).
+UNCERTAINTY_METHOD = (
+    "Gauss-Newton posterior covariance of the least-squares fit, (J' W J + I / PARAM_PRIOR_SD^2)^-1 on the "
+    "directions the fit determines, W = diag(1 / s_i^2), PARAM_PRIOR_SD = 1 (relative); s_i = misfit sd of target "
+    "i's data table (model-form error + run-to-run noise) from the fit's own fitted residuals in log space "
+    "(a change between two runs: model - paper, relative to its reference run), "
+    "degrees-of-freedom corrected (n - rank, shared out by leverage), moderated by empirical Bayes (Smyth 2004: a "
+    "maximum-likelihood scaled inverse chi-square prior over this fit's and the other studies' table variances), "
+    "never below the run-to-run noise floor (a change between two runs: never below sqrt(2) x that floor, absolute, "
+    "normal band); intervals use Student-t quantiles with the misfit's degrees of freedom, never below 0 for a "
+    "non-negative quantity; not identifiable -> no interval")
+
+
+def parameter_table(study):
+    """Calibrated parameters of a study: name, value, unit, meaning, identifiable, relative standard
+    deviation and 90 % interval (:class:`FitUncertainty`; NaN when not identifiable), fitted_from."""
+    module = study_module(study)
+    import pandas as pd
+
+    params = _calibrated(module)
+    ident = identifiability(module)
+    unc = _cached(module, "uncertainty", lambda: fit_uncertainty(module, params, fit_keys(module)))
+    names = param_names(params)
+    recs = []
+    for i, name in enumerate(names):
+        unit, meaning = module.PARAM_DOCS[name]
+        value = _get(params, name)
+        ok = ident["identifiable"].get(name, False)
+        var = float(unc.cov[i, i])
+        has = ok and math.isfinite(var)  # a fit with no residual degrees of freedom has no variance either
+        sd = math.sqrt(max(var, 0.0)) if has else math.nan
+        low, high = (_bounds(np.asarray(value), np.asarray(sd * abs(value)), INTERVAL, unc.prior_dof) if has
+                     else (math.nan, math.nan))
+        recs.append({"name": name, "value": value, "unit": unit, "meaning": meaning, "identifiable": ok,
+                     "sd_relative": sd, "low_90": float(low), "high_90": float(high),
+                     "fitted_from": ", ".join(ident["fitted_from"].get(name, ())) or "(fixed)"})
+    table = pd.DataFrame(recs)
+    table.attrs["uncertainty_method"] = UNCERTAINTY_METHOD
+    table.attrs["misfit_sd"] = dict(unc.table_sd)  # per data table: model-form error + noise (relative sd)
+    table.attrs["structural_sd"] = dict(unc.structural_sd)  # per data table: model-form error alone
+    table.attrs["residual_dof"] = unc.dof
+    return table
+
+

@@ -1,0 +1,213 @@
+"""Targets: the paper numbers a study's model speaks to, each carrying the model function that
+computes it, and :func:`predict`, the one way every study's model values are computed."""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+import math
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from vcperf import data, studies
+
+#: What a study's ``__init__`` must expose (checked by ``tests/test_protocol.py``).
+REQUIRED = ("STUDY", "Params", "PARAM_DOCS", "targets", "calibrate", "predict", "leave_one_out",
+            "fidelity_rows", "parameter_table")
+
+ROLES = ("fit", "predicted", "derived", "bound")
+KINDS = ("fitted", "loo", "predicted", "derived", "bound")
+_KIND_OF_ROLE = {"fit": "fitted", "predicted": "predicted", "derived": "derived", "bound": "bound"}
+
+#: Study name -> its subpackage (from the registry :data:`vcperf.studies.STUDIES`).
+STUDY_MODULES = {s.name: s.package for s in studies.STUDIES.values()}
+
+
+@dataclass(frozen=True)
+class Target:
+    """One paper number a study's model speaks to.
+
+    Parameters
+    ----------
+    key : str
+        Unique within the study, e.g. ``"t05_throughput_64_enabled"``.
+    table : str
+        ``"<study>/<table>"`` in ``data/``.
+    quantity : str
+        The ``quantity`` cell.
+    conditions : tuple of (str, str)
+        Condition column values selecting exactly one row of ``table`` with ``quantity``.
+    role : str
+        One of :data:`ROLES`: ``fit`` (used by the default calibration), ``predicted``, ``derived``
+        (a function of other paper numbers, see ``depends_on``) or ``bound`` (the row's relation
+        is an inequality, judged pass/fail).
+    group : str, optional
+        Condition group held out together in leave-one-out; default: the conditions themselves
+        (``"clients=64; vcha=enabled"``), so rows of different tables stated for the same run
+        share a group.
+    depends_on : tuple of str
+        For ``derived`` targets, the keys (or data tables) whose paper values this one is computed
+        from.
+    note : str
+        Anything a reader of the ledger must know (how the model computes it, why it is derived).
+    difference : bool
+        The paper value is a change between two measured runs, as a fraction of the reference run
+        ("-2.1 %", "a 65 % drop", "50 % shorter"): a signed number near 0 whose run-to-run noise is
+        that of two measurements, ``sqrt(2) x`` :func:`noise_floor` of the reference, not a share of
+        the (small) value itself (:meth:`FitUncertainty.band`). Set with :func:`mark_differences`.
+        Every other target is a non-negative quantity (a time, a rate, a count, a ratio): its band
+        never goes below 0.
+    maximum : float
+        The largest value the quantity can take (e.g. 18 invalid runs of 18); its band is clipped
+        there. Default: no maximum.
+    model : callable
+        ``model(params) -> float``: the model value of this number (SI) under the study's ``Params``
+        on the study's test bed. :func:`predict` calls it; it is excluded from comparisons and hashing.
+    """
+
+    key: str
+    table: str
+    quantity: str
+    conditions: tuple = ()
+    role: str = "fit"
+    group: str | None = None
+    depends_on: tuple = ()
+    note: str = ""
+    difference: bool = False
+    maximum: float = math.inf
+    model: Callable | None = dataclasses.field(default=None, compare=False, repr=False)
+
+    def __post_init__(self):
+        if self.role not in ROLES:
+            raise ValueError(f"role must be one of {ROLES}; got {self.role!r} (target {self.key})")
+        object.__setattr__(self, "conditions", tuple((str(c), str(v)) for c, v in self.conditions))
+        object.__setattr__(self, "depends_on", tuple(self.depends_on))
+
+    @property
+    def condition_group(self) -> str:
+        """The leave-one-out group: ``group`` or the canonical conditions string."""
+        if self.group is not None:
+            return self.group
+        return "; ".join(f"{c}={v}" for c, v in sorted(self.conditions)) or self.table
+
+    @property
+    def conditions_text(self) -> str:
+        return "; ".join(f"{c}={v}" for c, v in self.conditions)
+
+    def data_row(self):
+        """The one ``data/`` row this target names (a pandas Series)."""
+        return data.row(self.table, self.quantity, **dict(self.conditions))
+
+    def paper_value(self) -> float:
+        """The paper's value in SI (percent and ratios as fractions)."""
+        r = self.data_row()
+        return float(data.to_si(r["value"], r["unit"]))
+def study_module(study):
+    """The subpackage implementing ``study`` (a name of :data:`STUDY_MODULES`); a module passes through.
+
+    Every protocol function takes a study either by name (``"vcha2016"``) or as its subpackage.
+    """
+    if isinstance(study, str):
+        return studies.module(study)
+    if not hasattr(study, "STUDY") or not hasattr(study, "targets"):
+        raise ValueError(f"study must be a study name {list(STUDY_MODULES)} or a study subpackage; got {study!r}")
+    return study
+
+
+
+@functools.lru_cache(maxsize=16)
+def mark_differences(targets: tuple, names: tuple) -> tuple:
+    """``targets`` with :attr:`Target.difference` set on those whose ``quantity`` or ``key`` is in ``names``.
+
+    A study's ``targets()`` names its quantities (or single targets, where a quantity is printed both
+    as a change and as a ratio) that are changes between two measured runs here:
+    ``protocol.mark_differences(TARGETS, ("throughput_change",))``. Cached (targets are immutable).
+
+    Raises
+    ------
+    ValueError
+        If a name is neither a quantity nor a key of the targets (a typo would silently mark nothing).
+    """
+    targets, names = tuple(targets), tuple(names)
+    unknown = sorted(set(names) - {t.quantity for t in targets} - {t.key for t in targets})
+    if unknown:
+        raise ValueError(f"names must be quantities or keys of the targets; got {unknown}")
+    return tuple(dataclasses.replace(t, difference=True) if t.quantity in names or t.key in names else t
+                 for t in targets)
+
+
+def target_map(module) -> dict:
+    """Key -> :class:`Target` for a study module (keys must be unique)."""
+    out = {}
+    for t in module.targets():
+        if t.key in out:
+            raise ValueError(f"{module.STUDY}: target key {t.key!r} is used twice")
+        out[t.key] = t
+    return out
+
+
+def fit_keys(module) -> tuple:
+    """Keys of the targets the default calibration is fitted to."""
+    return tuple(k for k, t in target_map(module).items() if t.role == "fit")
+
+
+def resolve_fit_on(study: str, targets, fit_on=None, allowed=None) -> tuple:
+    """The sorted, unique target keys a calibration fits: every ``fit`` target when ``fit_on`` is None.
+
+    Every study's ``calibrate(fit_on)`` starts here, so unknown keys are refused the same way
+    everywhere. ``allowed`` (default: every target that is not a ``bound``: an inequality is checked,
+    not fitted) limits what ``fit_on`` may name.
+
+    Raises
+    ------
+    ValueError
+        Naming the keys that are unknown or not allowed.
+    """
+    targets = tuple(targets)
+    if fit_on is None:
+        return tuple(sorted({t.key for t in targets if t.role == "fit"}))
+    if isinstance(fit_on, str):
+        raise ValueError(f"fit_on must be an iterable of target keys of {study}; got the string {fit_on!r}")
+    keys = tuple(fit_on)
+    allowed = set(allowed) if allowed is not None else {t.key for t in targets if t.role != "bound"}
+    bad = [k for k in keys if k not in allowed]
+    if bad:
+        raise ValueError(f"fit_on must be one of the fit-able target keys of {study} ({sorted(allowed)}); got {bad}")
+    return tuple(sorted(set(keys)))
+
+
+
+def predict(study, params, keys=None) -> dict:
+    """Model value (SI) of each target key of ``study`` under ``params``: ``target.model(params)``.
+
+    The one implementation of prediction for every study: each :class:`Target` carries the model
+    function that computes it from the study's parameters (and its test-bed facts).
+
+    Parameters
+    ----------
+    study : str or module
+        A study name (``"contentlib2015"``) or its subpackage.
+    params : dataclass
+        The study's ``Params``.
+    keys : iterable of str, optional
+        Target keys; default every target of the study.
+
+    Returns
+    -------
+    dict
+        key -> float (SI units; percent and ratios as fractions).
+
+    Raises
+    ------
+    ValueError
+        Naming a key that is not a target of the study.
+    """
+    module = study_module(study)
+    tmap = target_map(module)
+    keys = tuple(tmap) if keys is None else tuple(keys)
+    bad = [k for k in keys if k not in tmap]
+    if bad:
+        raise ValueError(f"keys must be target keys of {module.STUDY}; got {bad}")
+    legacy = [k for k in keys if tmap[k].model is None]
+    out = dict(zip(legacy, map(float, module.predict(params, legacy).values()), strict=True)) if legacy else {}
+    return {k: out[k] if k in out else float(tmap[k].model(params)) for k in keys}
