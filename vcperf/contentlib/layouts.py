@@ -48,7 +48,14 @@ class Layout:
     same_vcenter: bool
 
     def available_paths(self) -> tuple[str, ...]:
-        """Paths this layout allows; ``streaming`` always works (Data Transfer section)."""
+        """Paths this layout allows; ``streaming`` always works (Data Transfer section).
+
+        Examples
+        --------
+        >>> from vcperf.contentlib.layouts import LAYOUTS
+        >>> LAYOUTS["different_hosts"].available_paths()
+        ('host_to_host', 'streaming')
+        """
         out = []
         if self.same_vaai_array and self.host_sees_both and self.source_on_host_datastore:
             out.append("vaai")
@@ -79,7 +86,21 @@ LAYOUT_LABELS = {
 
 @dataclass(frozen=True)
 class Recommendation:
-    """Fastest available path, its time, and every path's time (NaN where the layout forbids it)."""
+    """Fastest available path, its time, and every path's time (NaN where the layout forbids it).
+
+    Attributes
+    ----------
+    layout : str
+        The layout's key in :data:`LAYOUTS`, or ``"custom"`` for a :class:`Layout` passed in.
+    path : str
+        The fastest path the layout allows (one of :data:`~vcperf.contentlib.paths.PATHS`).
+    time_s : float
+        Its deployment time (s).
+    times_s : dict
+        Path -> deployment time (s); NaN for the paths the layout does not offer.
+    available : tuple of str
+        The paths the layout offers (:meth:`Layout.available_paths`).
+    """
 
     layout: str
     path: str

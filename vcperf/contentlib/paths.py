@@ -101,6 +101,20 @@ class Stages:
 
     ``pipelined`` stages run concurrently (the slowest sets the rate); ``serial`` stages run one after
     the other per chunk (their times add) and, as a block, are pipelined with ``pipelined``.
+
+    Attributes
+    ----------
+    pipelined : dict
+        Stage name -> rate (B/s, float or ndarray) of the stages that overlap.
+    serial : dict
+        Stage name -> rate (B/s) of the stages done one after the other per chunk (``streaming`` only).
+
+    Examples
+    --------
+    >>> from vcperf.contentlib.paths import Stages
+    >>> st = Stages({"mover": 100.0}, {"read": 400.0, "decompress": 400.0})
+    >>> float(st.time_per_byte_s()), float(st.bottleneck_rate_bytes_per_s())
+    (0.01, 100.0)
     """
 
     pipelined: dict

@@ -20,7 +20,7 @@ import functools
 from vcperf import protocol
 from vcperf.contentlib.params import Params
 from vcperf.contentlib.paths import PATHS, deploy_time_s
-from vcperf.contentlib.testbed import FIGURE_TABLE, run_network_bps, testbed
+from vcperf.contentlib.testbed import FIGURE_TABLE, testbed
 
 
 @functools.lru_cache(maxsize=256)
@@ -28,7 +28,7 @@ def _deploy_time(exp: int, gbps: int | None, params: Params) -> float:
     """Model time (s) of Experiment ``exp`` on the test bed, its data network at ``gbps`` Gb/s (None:
     the hosts' NICs)."""
     tb = testbed()
-    return float(deploy_time_s(PATHS[exp - 1], tb.template_size_bytes, network_bps=run_network_bps(gbps),
+    return float(deploy_time_s(PATHS[exp - 1], tb.template_size_bytes, network_bps=tb.run_network_bps(gbps),
                                fc_bandwidth_bps=tb.fc_bandwidth_bps, mgmt_network_bps=tb.nic_bandwidth_bps,
                                vcenter_vcpus=tb.vcenter_vcpus, params=params))
 

@@ -42,6 +42,26 @@ class Testbed:
     alt_network_bps: float
     vcenter_vcpus: int
 
+    def run_network_bps(self, gbps: float | None) -> float:
+        """Data-network line rate (bit/s) of a Figure 4 run: its ``network_gbps`` condition (Gb/s, as
+        the table states it) in SI, or the hosts' NICs when the run states none (Experiments 1 and 2).
+
+        Parameters
+        ----------
+        gbps : float or None
+            The run's ``network_gbps`` condition (Gb/s), or None.
+
+        Examples
+        --------
+        >>> from vcperf import contentlib
+        >>> tb = contentlib.testbed()
+        >>> tb.run_network_bps(10), tb.run_network_bps(None)
+        (10000000000.0, 1000000000.0)
+        """
+        if gbps is None:
+            return self.nic_bandwidth_bps
+        return float(data.to_si(float(gbps), "Gbps"))
+
 
 @functools.lru_cache(maxsize=1)
 def testbed() -> Testbed:
@@ -63,22 +83,3 @@ def testbed() -> Testbed:
         vcenter_vcpus=int(data.value(tb, "vcpus", component="vcenter_appliance_vm")),
     )
 
-
-def run_network_bps(gbps: float | None) -> float:
-    """Data-network line rate (bit/s) of a Figure 4 run: its ``network_gbps`` condition (Gb/s, as the
-    table states it) in SI, or the hosts' NICs when the run states none (Experiments 1 and 2).
-
-    Parameters
-    ----------
-    gbps : float or None
-        The run's ``network_gbps`` condition (Gb/s), > 0, or None.
-
-    Examples
-    --------
-    >>> from vcperf.contentlib.testbed import run_network_bps
-    >>> run_network_bps(10), run_network_bps(None)
-    (10000000000.0, 1000000000.0)
-    """
-    if gbps is None:
-        return testbed().nic_bandwidth_bps
-    return float(data.to_si(float(gbps), "Gbps"))
