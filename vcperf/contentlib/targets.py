@@ -24,7 +24,7 @@ from vcperf.contentlib.testbed import FIGURE_TABLE, testbed
 
 
 @functools.lru_cache(maxsize=256)
-def _deploy_time(exp: int, gbps: int | None, params: Params) -> float:
+def _run_time_s(exp: int, gbps: int | None, params: Params) -> float:
     """Model time (s) of Experiment ``exp`` on the test bed, its data network at ``gbps`` Gb/s (None:
     the hosts' NICs)."""
     tb = testbed()
@@ -35,12 +35,12 @@ def _deploy_time(exp: int, gbps: int | None, params: Params) -> float:
 
 def _statement(quantity: str, exp: int, gbps: int | None, params: Params) -> float:
     """Model value of ``quantity`` for Experiment ``exp`` (a time, or a ratio/slowdown vs Exp 1 or 2)."""
-    this = _deploy_time(exp, gbps, params)
+    this = _run_time_s(exp, gbps, params)
     if quantity == "deploy_time":
         return this
     if quantity == "deploy_time_ratio_vs_exp2":
-        return this / _deploy_time(2, None, params)
-    ratio = this / _deploy_time(1, None, params)
+        return this / _run_time_s(2, None, params)
+    ratio = this / _run_time_s(1, None, params)
     return ratio - 1.0 if quantity == "slowdown_vs_exp1" else ratio
 
 
