@@ -40,6 +40,14 @@ class Layout:
         The library is backed by a datastore of an ESXi host, not a vCenter-mounted NFS share.
     same_vcenter : bool
         Source and destination hosts are managed by the same vCenter (direct copy mode possible).
+
+    Examples
+    --------
+    >>> from vcperf import contentlib
+    >>> fc_but_two_vcenters = contentlib.Layout(same_vaai_array=False, host_sees_both=True,
+    ...                                         source_on_host_datastore=True, same_vcenter=False)
+    >>> contentlib.recommend_path(fc_but_two_vcenters, 39e9).path
+    'host_fc'
     """
 
     same_vaai_array: bool

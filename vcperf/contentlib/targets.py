@@ -84,5 +84,10 @@ def targets() -> tuple:
     (True, 'derived')
     >>> round(t["exp4_1g_time"].model(contentlib.calibrate()), -1) > 1000  # seconds, paper: 1380 s
     True
+
+    References
+    ----------
+    .. [1] J. Guan and D. Bergamasco, "How to Efficiently Deploy Virtual Machines from VMware vSphere
+       Content Library", VMware VROOM! Blog, July 2015 (Figure 4 and its Observations).
     """
     return protocol.mark_differences(TARGETS, ("slowdown_vs_exp1",))
