@@ -409,7 +409,7 @@ def test_no_row_is_a_constant_by_construction(monkeypatch):
     (test above); here every row, bounds included, must respond to some input."""
     import dataclasses
 
-    from vcperf.ft import calibration
+    from vcperf.ft import targets
 
     params = ft.calibrate()
     keys = tuple(t.key for t in ft.targets())
@@ -424,10 +424,10 @@ def test_no_row_is_a_constant_by_construction(monkeypatch):
     for f in dataclasses.fields(params):
         for factor in (0.97, 1.03):
             record(f.name, ft.predict(dataclasses.replace(params, **{f.name: getattr(params, f.name) * factor}), keys))
-    tb0 = calibration.testbed()
+    tb0 = targets.testbed()
     tried = set()
     for name, tb in _testbed_variants(tb0):
-        monkeypatch.setattr(calibration, "testbed", lambda tb=tb: tb)
+        monkeypatch.setattr(targets, "testbed", lambda tb=tb: tb)
         try:
             out = ft.predict(params, keys)
         except ValueError:  # e.g. 5 vCPUs: beyond the SMP-FT limit of vSphere 6.0
