@@ -14,6 +14,8 @@ Modules, split by concern:
 ``params``         :data:`STUDY`, :class:`Params` (the 4 calibrated parameters), :data:`PARAM_DOCS`
 ``testbed``        the seed's test bed (Appendices A/B, vCenter setup): :func:`testbed`
 ``checkpoint``     the checkpoint cycle: stun, run fraction, output commit, FT logging traffic
+``kernelcompile``  a CPU-bound job under FT: the kernel compile (Figure 2)
+``lifecycle``      turning FT on (the initial copy) and failing over
 ``netperf``        netperf throughput (Figures 3-4) and TCP_RR (Figure 5)
 ``workloads``      closed loops: databases, IOMeter, latency sensitivity (Figures 6-11)
 ``vcenter``        the vCenter appliance under FT (Figures 12-14)
@@ -44,23 +46,24 @@ from vcperf.ft.checkpoint import (
     DEFAULT_RELEASE,
     DEFAULT_STUN_FIXED_S,
     FT_MAX_VCPUS,
-    KERNEL_COMPILE_CPU_S,
     VCPU_STATE_BYTES,
     CheckpointCycle,
-    KernelCompile,
     activity_time_s,
     check_ft_vcpus,
     checkpoint_cycle,
-    failover_time_s,
     ft_link_goodput_bps,
     ft_logging_bandwidth_bps,
-    kernel_compile,
-    kernel_compile_overhead_fraction,
     metro_rtt_s,
     output_commit_delay_s,
     run_fraction_at,
-    turn_on_time_s,
 )
+from vcperf.ft.kernelcompile import (
+    KERNEL_COMPILE_CPU_S,
+    KernelCompile,
+    kernel_compile,
+    kernel_compile_overhead_fraction,
+)
+from vcperf.ft.lifecycle import failover_time_s, turn_on_time_s
 from vcperf.ft.netperf import (
     DEFAULT_VM_ROUND_TRIP_S,
     TcpRrResult,

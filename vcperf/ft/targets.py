@@ -18,13 +18,8 @@ import numpy as np
 
 from vcperf import _validate as v
 from vcperf import protocol
-from vcperf.ft.checkpoint import (
-    DEFAULT_FT_LINK_BPS,
-    KERNEL_COMPILE_CPU_S,
-    MAX_CHECKPOINT_INTERVAL_S,
-    KernelCompile,
-    kernel_compile,
-)
+from vcperf.ft.checkpoint import DEFAULT_FT_LINK_BPS, MAX_CHECKPOINT_INTERVAL_S
+from vcperf.ft.kernelcompile import KERNEL_COMPILE_CPU_S, KernelCompile, kernel_compile
 from vcperf.ft.netperf import netperf_throughput_bps, tcp_rr
 from vcperf.ft.params import STUDY, Params
 from vcperf.ft.testbed import Testbed, testbed

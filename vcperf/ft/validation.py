@@ -6,7 +6,7 @@ from __future__ import annotations
 import functools
 
 from vcperf import data, protocol
-from vcperf.ft.checkpoint import kernel_compile_overhead_fraction
+from vcperf.ft.kernelcompile import kernel_compile_overhead_fraction
 from vcperf.ft.netperf import netperf_ft_logging_bps, netperf_throughput_bps, tcp_rr
 from vcperf.ft.params import STUDY
 from vcperf.ft.targets import database_workload, testbed_iometer, vcenter_values
