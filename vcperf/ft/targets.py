@@ -35,7 +35,6 @@ from vcperf.ft.workloads import (
     closed_loop_at_utilization,
     iometer,
 )
-from vcperf.protocol import Target
 
 _PARAMS_WHAT = "the study's Params (vcperf.ft.calibrate()) or None"
 
@@ -335,66 +334,70 @@ _F12 = f"{STUDY}/figure12_vcenter_management_ops"
 
 #: Every paper number of ``data/ft2016`` the FT model speaks to, with its ledger role and model.
 TARGETS = (
-    Target("kernel_compile_increase", f"{STUDY}/figure02_kernel_compile", "compile_time_increase_ft",
-           role="fit", group="kernel compile",
-           note="mean FT-on minus FT-off time over the 1/2/4-vCPU configurations; fixes the compile's "
-                "dirtied memory (its only number: not estimable when left out)",
-           model=_kernel_compile_increase),
-    Target("tcp_rr_latency_ratio", _F05, "latency_ft_on_over_off", role="fit", group="netperf TCP_RR",
-           note="idle 4-vCPU guest: added latency E/2 + FT-link RTT + vCPU state transfer over an assumed "
-                "50 us round trip",
-           model=lambda p: _tcp_rr(p).latency_ratio),
-    Target("tcp_rr_rate_ratio", _F05, "transaction_rate_ft_off_over_on", role="derived",
-           depends_on=("tcp_rr_latency_ratio",),
-           note="'throughput drops identically': the 57x of the latency, carried over (flagged derived in "
-                "data/); one customer, so the model's rate ratio is the latency ratio",
-           model=lambda p: _tcp_rr(p).rate_ratio),
-    Target("netperf_1g_reach", _F03, "throughput", (("network_gbps", "1"),), role="bound",
-           note="'can meet or exceed 1 Gbps' on the 1 Gbps uplink, direction not stated: model = best "
-                "direction (transmit: the NIC drains the held output during the stun, so the uplink stays "
-                "busy while the windows cover the held data)",
-           model=lambda p: max(_netperf(p, "slow", "receive"), _netperf(p, "slow", "transmit"))),
-    Target("netperf_10g_reach", _F04, "throughput", (("direction", ""), ("network_gbps", "10")), role="bound",
-           note="'can meet or exceed 1 Gbps' on the 10 Gbps uplink: model = the worse direction (receive)",
-           model=lambda p: min(_netperf(p, "fast", "receive"), _netperf(p, "fast", "transmit"))),
-    Target("netperf_10g_receive", _F04, "throughput", (("direction", "receive"),), role="bound",
-           note="receive on 10 Gbps stays under 3 Gbps: ~3 FT-link bytes per received byte",
-           model=lambda p: _netperf(p, "fast", "receive")),
-    Target("iometer_2KB_ratio", _F06, "throughput_ft_on_over_off", (("message_size", "2KB"),), role="predicted",
-           note="mean FT-on/off ratio over 2 KB read, write and 50/50 (one outstanding I/O; mirrored writes "
-                "wait the FT-link round trip and transfer)",
-           model=lambda p: _iometer_mean(p, "2KB")),
-    Target("iometer_64KB_ratio", _F06, "throughput_ft_on_over_off", (("message_size", "64KB"),),
-           role="predicted", note="mean FT-on/off ratio over 64 KB read and write",
-           model=lambda p: _iometer_mean(p, "64KB")),
-    Target("swingbench_throughput_ratio", f"{STUDY}/figure07_swingbench_throughput", "throughput_ft_on_over_off",
-           role="predicted",
-           note="closed loop at the seed's 60 % vCPU, Appendix B users and think time, one exchange per "
-                "transaction, 4 vCPUs; churn not printed (0)",
-           model=lambda p: _database_on("swingbench", p.checkpoint_interval_s, testbed()).throughput_ratio),
-    Target("swingbench_response_up", f"{STUDY}/figure08_swingbench_response_time", "response_time_ft_on_over_off",
-           role="bound", note="response ratio of the Swingbench closed loop (mean over its actions)",
-           model=lambda p: _database_on("swingbench", p.checkpoint_interval_s, testbed()).response_ratio),
-    Target("dvdstore_throughput_down", f"{STUDY}/figure09_dvdstore_throughput", "throughput_ft_on_over_off",
-           role="bound", note="64 threads, 0.4 s think, login + 5 searches + purchase per order",
-           model=lambda p: _database_on("dvdstore", p.checkpoint_interval_s, testbed()).throughput_ratio),
-    Target("dvdstore_response_up", f"{STUDY}/figure10_dvdstore_response_time", "response_time_ft_on_over_off",
-           role="bound", note="response ratio of the DVD Store closed loop",
-           model=lambda p: _database_on("dvdstore", p.checkpoint_interval_s, testbed()).response_ratio),
-    Target("brokerage_throughput_down", f"{STUDY}/figure11_brokerage_throughput", "throughput_ft_on_over_off",
-           role="bound", note="80 connections, 4 vCPUs at 60 %, large working set: every transaction's "
+    protocol.Target("kernel_compile_increase", f"{STUDY}/figure02_kernel_compile", "compile_time_increase_ft",
+                    role="fit", group="kernel compile",
+                    note="mean FT-on minus FT-off time over the 1/2/4-vCPU configurations; fixes the compile's "
+                         "dirtied memory (its only number: not estimable when left out)",
+                    model=_kernel_compile_increase),
+    protocol.Target("tcp_rr_latency_ratio", _F05, "latency_ft_on_over_off", role="fit", group="netperf TCP_RR",
+                    note="idle 4-vCPU guest: added latency E/2 + FT-link RTT + vCPU state transfer over an assumed "
+                         "50 us round trip",
+                    model=lambda p: _tcp_rr(p).latency_ratio),
+    protocol.Target("tcp_rr_rate_ratio", _F05, "transaction_rate_ft_off_over_on", role="derived",
+                    depends_on=("tcp_rr_latency_ratio",),
+                    note="'throughput drops identically': the 57x of the latency, carried over (flagged derived in "
+                         "data/); one customer, so the model's rate ratio is the latency ratio",
+                    model=lambda p: _tcp_rr(p).rate_ratio),
+    protocol.Target("netperf_1g_reach", _F03, "throughput", (("network_gbps", "1"),), role="bound",
+                    note="'can meet or exceed 1 Gbps' on the 1 Gbps uplink, direction not stated: model = best "
+                         "direction (transmit: the NIC drains the held output during the stun, so the uplink stays "
+                         "busy while the windows cover the held data)",
+                    model=lambda p: max(_netperf(p, "slow", "receive"), _netperf(p, "slow", "transmit"))),
+    protocol.Target("netperf_10g_reach", _F04, "throughput", (("direction", ""), ("network_gbps", "10")), role="bound",
+                    note="'can meet or exceed 1 Gbps' on the 10 Gbps uplink: model = the worse direction (receive)",
+                    model=lambda p: min(_netperf(p, "fast", "receive"), _netperf(p, "fast", "transmit"))),
+    protocol.Target("netperf_10g_receive", _F04, "throughput", (("direction", "receive"),), role="bound",
+                    note="receive on 10 Gbps stays under 3 Gbps: ~3 FT-link bytes per received byte",
+                    model=lambda p: _netperf(p, "fast", "receive")),
+    protocol.Target("iometer_2KB_ratio", _F06, "throughput_ft_on_over_off", (("message_size", "2KB"),),
+                    role="predicted",
+                    note="mean FT-on/off ratio over 2 KB read, write and 50/50 (one outstanding I/O; mirrored writes "
+                         "wait the FT-link round trip and transfer)",
+                    model=lambda p: _iometer_mean(p, "2KB")),
+    protocol.Target("iometer_64KB_ratio", _F06, "throughput_ft_on_over_off", (("message_size", "64KB"),),
+                    role="predicted", note="mean FT-on/off ratio over 64 KB read and write",
+                    model=lambda p: _iometer_mean(p, "64KB")),
+    protocol.Target("swingbench_throughput_ratio", f"{STUDY}/figure07_swingbench_throughput",
+                    "throughput_ft_on_over_off",
+                    role="predicted",
+                    note="closed loop at the seed's 60 % vCPU, Appendix B users and think time, one exchange per "
+                         "transaction, 4 vCPUs; churn not printed (0)",
+                    model=lambda p: _database_on("swingbench", p.checkpoint_interval_s, testbed()).throughput_ratio),
+    protocol.Target("swingbench_response_up", f"{STUDY}/figure08_swingbench_response_time",
+                    "response_time_ft_on_over_off",
+                    role="bound", note="response ratio of the Swingbench closed loop (mean over its actions)",
+                    model=lambda p: _database_on("swingbench", p.checkpoint_interval_s, testbed()).response_ratio),
+    protocol.Target("dvdstore_throughput_down", f"{STUDY}/figure09_dvdstore_throughput", "throughput_ft_on_over_off",
+                    role="bound", note="64 threads, 0.4 s think, login + 5 searches + purchase per order",
+                    model=lambda p: _database_on("dvdstore", p.checkpoint_interval_s, testbed()).throughput_ratio),
+    protocol.Target("dvdstore_response_up", f"{STUDY}/figure10_dvdstore_response_time", "response_time_ft_on_over_off",
+                    role="bound", note="response ratio of the DVD Store closed loop",
+                    model=lambda p: _database_on("dvdstore", p.checkpoint_interval_s, testbed()).response_ratio),
+    protocol.Target("brokerage_throughput_down", f"{STUDY}/figure11_brokerage_throughput", "throughput_ft_on_over_off",
+                    role="bound", note="80 connections, 4 vCPUs at 60 %, large working set: every transaction's "
                               "buffer-pool pages ship (assumed 160 KiB, 3 exchanges)",
-           model=lambda p: brokerage_workload(p.checkpoint_interval_s).throughput_ratio),
-    Target("vcenter_load_a_ratio", _F12, "throughput_ft_on_over_off", (("load", "A"),), group="vCenter Load A",
-           note="one client back to back at ~27 ops/min", model=_vc("vcenter_load_a_ratio")),
-    Target("vcenter_load_b_ratio", _F12, "throughput_ft_on_over_off", (("load", "B"),), group="vCenter Load B",
-           note="clients reaching ~200 ops/min FT off; the serial stun makes the heavy load lose more",
-           model=_vc("vcenter_load_b_ratio")),
-    Target("web_client_browse_on", f"{STUDY}/figure13_web_client_browsing", "browse_latency_mean",
-           (("ft", "on"),), group="Web Client browsing",
-           note="the FT-off browse latency (same figure) is an input", model=_vc("web_client_browse_on")),
-    Target("vcenter_restart_ratio", f"{STUDY}/figure14_vcenter_restart", "restart_time_ft_on_over_off",
-           group="vCenter restart", note="only the stun slows the restart", model=_vc("vcenter_restart_ratio")),
+                    model=lambda p: brokerage_workload(p.checkpoint_interval_s).throughput_ratio),
+    protocol.Target("vcenter_load_a_ratio", _F12, "throughput_ft_on_over_off", (("load", "A"),), group="vCenter Load A",
+                    note="one client back to back at ~27 ops/min", model=_vc("vcenter_load_a_ratio")),
+    protocol.Target("vcenter_load_b_ratio", _F12, "throughput_ft_on_over_off", (("load", "B"),), group="vCenter Load B",
+                    note="clients reaching ~200 ops/min FT off; the serial stun makes the heavy load lose more",
+                    model=_vc("vcenter_load_b_ratio")),
+    protocol.Target("web_client_browse_on", f"{STUDY}/figure13_web_client_browsing", "browse_latency_mean",
+                    (("ft", "on"),), group="Web Client browsing",
+                    note="the FT-off browse latency (same figure) is an input", model=_vc("web_client_browse_on")),
+    protocol.Target("vcenter_restart_ratio", f"{STUDY}/figure14_vcenter_restart", "restart_time_ft_on_over_off",
+                    group="vCenter restart", note="only the stun slows the restart",
+                    model=_vc("vcenter_restart_ratio")),
 )
 
 
