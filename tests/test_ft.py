@@ -187,6 +187,21 @@ def test_calibration_is_physical_and_deterministic():
     assert ft.calibrate(protocol.fit_keys(ft)) == p  # a refit on the same keys, past every cache
 
 
+def test_fit_and_target_models_never_reach_a_params_none_default(monkeypatch):
+    """calibration.py and targets.py pass explicit parameters: a fit (and every target's model) runs with the
+    default calibration out of reach (``protocol.calibrated`` refuses)."""
+    from vcperf.ft import calibration
+
+    p = ft.calibrate()
+
+    def refuse(study):
+        raise AssertionError(f"a fit reached the default calibration of {study}")
+
+    monkeypatch.setattr(protocol, "calibrated", refuse)
+    assert calibration._calibrate.__wrapped__(protocol.fit_keys(ft)) == p
+    assert set(protocol.predict(ft.STUDY, p)) == {t.key for t in ft.targets()}
+
+
 @pytest.fixture(scope="module")
 def rows():
     """Ledger rows under the default calibration (not the loo rows), by target key."""
