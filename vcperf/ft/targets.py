@@ -1,6 +1,6 @@
-"""The FT study's paper numbers as :class:`~vcperf.protocol.Target` s, each carrying its model on the
-seed's test bed, and the test-bed scenarios those models evaluate (the model functions fed with the
-facts of :func:`vcperf.ft.testbed`: Swingbench, DVD Store, IOMeter, brokerage, vCenter, kernel compile).
+"""The FT study's paper numbers as :class:`~vcperf.protocol.Target` objects, each carrying its model
+on the seed's test bed, and the test-bed scenarios those models evaluate (the model functions fed with
+the facts of :func:`vcperf.ft.testbed`: Swingbench, DVD Store, IOMeter, brokerage, vCenter, kernel compile).
 
 Every figure 2-14 of the seed contributes: Figure 2's about 7 s (fit: the compile's dirtied memory),
 the netperf throughput statements of Figures 3-4 (bounds), Figure 5's 57x (fit: the checkpoint
