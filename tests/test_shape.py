@@ -153,7 +153,8 @@ def test_every_module_states_its_concern_and_long_files_hold_one():
         assert doc and len(doc.split()) >= 4, f"{rel}: an opening docstring states the module's one concern"
         n = len(path.read_text().splitlines())
         if n > 600:
-            assert rel in LONG_FILES, f"{rel} has {n} lines: split it by concern (or name its one concern in LONG_FILES)"
+            assert rel in LONG_FILES, \
+                f"{rel} has {n} lines: split it by concern (or name its one concern in LONG_FILES)"
 
 
 @pytest.mark.parametrize("name", ["vcperf." + m.stem if m.name != "__init__.py" else "vcperf." + m.parent.name
