@@ -187,6 +187,21 @@ def test_calibration_is_physical_and_deterministic():
     assert ft.calibrate(protocol.fit_keys(ft)) == p  # a refit on the same keys, past every cache
 
 
+def test_fit_and_target_models_never_reach_a_params_none_default(monkeypatch):
+    """calibration.py and targets.py pass explicit parameters: a fit (and every target's model) runs with the
+    default calibration out of reach (``protocol.calibrated`` refuses)."""
+    from vcperf.ft import calibration
+
+    p = ft.calibrate()
+
+    def refuse(study):
+        raise AssertionError(f"a fit reached the default calibration of {study}")
+
+    monkeypatch.setattr(protocol, "calibrated", refuse)
+    assert calibration._calibrate.__wrapped__(protocol.fit_keys(ft)) == p
+    assert set(protocol.predict(ft.STUDY, p)) == {t.key for t in ft.targets()}
+
+
 @pytest.fixture(scope="module")
 def rows():
     """Ledger rows under the default calibration (not the loo rows), by target key."""
@@ -408,9 +423,9 @@ def test_no_row_is_a_constant_by_construction(monkeypatch):
     is a constant by construction. Rows that are not bounds must also move with the calibrated parameters
     (test above); here every row, bounds included, must respond to some input."""
     import dataclasses
+    import importlib
 
-    from vcperf.ft import calibration
-
+    targets = importlib.import_module("vcperf.ft.targets")  # the module (vcperf.ft.targets is the function)
     params = ft.calibrate()
     keys = tuple(t.key for t in ft.targets())
     base = ft.predict(params, keys)
@@ -424,10 +439,10 @@ def test_no_row_is_a_constant_by_construction(monkeypatch):
     for f in dataclasses.fields(params):
         for factor in (0.97, 1.03):
             record(f.name, ft.predict(dataclasses.replace(params, **{f.name: getattr(params, f.name) * factor}), keys))
-    tb0 = calibration.testbed()
+    tb0 = targets.testbed()
     tried = set()
     for name, tb in _testbed_variants(tb0):
-        monkeypatch.setattr(calibration, "testbed", lambda tb=tb: tb)
+        monkeypatch.setattr(targets, "testbed", lambda tb=tb: tb)
         try:
             out = ft.predict(params, keys)
         except ValueError:  # e.g. 5 vCPUs: beyond the SMP-FT limit of vSphere 6.0

@@ -355,6 +355,8 @@ BASELINE_OVERRIDES.update({
     "vcperf.vmotion.core.check_le": {"name": "memory_bytes", "value": 1.0, "bound": 2.0},
     "vcperf.ft.workload_vcpus": {"workload": "swingbench_oracle11g"},
     "vcperf.ft.interval_from_latency_ratio": {"latency_ratio": 3.0},
+    "vcperf.ft.Params": {"checkpoint_interval_s": 0.005, "vcenter_dirty_rate_bytes_per_s": 2.4e8,
+                         "vcenter_exchange_rate_per_s": 49.0, "kernel_compile_dirty_bytes": 6.4e9},
     # **kw passed on to vcbench, which needs the appliance (required keyword arguments there)
     # documented "float or array_like": a linear model of the client count (no population solved)
     "vcperf.vcha.memory.peak_memory_bytes": {"clients": 64.0},

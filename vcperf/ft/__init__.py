@@ -1,48 +1,43 @@
-"""vSphere 6 Fault Tolerance (fast checkpointing): seed ``002_1123405df89c1006.txt``.
+"""vSphere 6 Fault Tolerance (fast checkpointing): the FT study of vcperf.
 
-The mechanism (seed, "vSphere FT Architecture" and "Transparent Failover"; VMware KB 406486): the
-primary runs for one epoch, is stunned while the memory it dirtied ships over the FT logging link,
-and holds its network output until the secondary acknowledges. Every workload of the study follows
-from these few lines plus a closed queueing network for the closed-loop benchmarks.
+Rebuilds *VMware vSphere 6 Fault Tolerance: Architecture and Performance*, Technical White Paper,
+VMware, Inc., January 2016 (no authors printed; https://communities.vmware.com/docs/DOC-30054).
+The mechanism (the paper's "vSphere FT Architecture" and "Transparent Failover"; VMware KB 406486):
+the primary runs for one epoch, is stunned while the memory it dirtied ships over the FT logging
+link, and holds its network output until the secondary acknowledges -- checkpoint replication as in
+Remus (Cully et al., NSDI 2008). Every workload of the study follows from these few lines plus a
+closed queueing network (exact MVA, Reiser & Lavenberg 1980) for the closed-loop benchmarks.
 
 Modules, split by concern:
 
 =================  ==========================================================================
+``params``         :data:`STUDY`, :class:`Params` (the 4 calibrated parameters), :data:`PARAM_DOCS`
+``testbed``        the seed's test bed (Appendices A/B, vCenter setup): :func:`testbed`
 ``checkpoint``     the checkpoint cycle: stun, run fraction, output commit, FT logging traffic
+``kernelcompile``  a CPU-bound job under FT: the kernel compile (Figure 2)
+``lifecycle``      turning FT on (the initial copy) and failing over
 ``netperf``        netperf throughput (Figures 3-4) and TCP_RR (Figure 5)
 ``workloads``      closed loops: databases, IOMeter, latency sensitivity (Figures 6-11)
 ``vcenter``        the vCenter appliance under FT (Figures 12-14)
-``calibration``    testbed facts, :class:`Params`, targets, :func:`calibrate`, :func:`predict`
+``targets``        every paper number with its model on the test bed; the test-bed scenarios
+``calibration``    :func:`calibrate` (fitting only)
 ``validation``     the ledger (fitted / loo / predicted / derived / bound) and qualitative checks
 =================  ==========================================================================
 
 Model functions take the checkpoint interval as an argument; the study's value is
-``calibrate().checkpoint_interval_s``. Testbed facts (Appendix A/B) are in :func:`testbed`.
+``calibrate().checkpoint_interval_s``. The paper-vs-model table is
+``vcperf.fidelity.paper_vs_model("ft2016")``.
+
+Examples
+--------
+>>> from vcperf import ft
+>>> p = ft.calibrate()
+>>> r = ft.tcp_rr(p.checkpoint_interval_s, vcpus=ft.testbed().netperf_vcpus)
+>>> round(r.latency_ratio)
+57
 """
 
-from vcperf.ft.calibration import (
-    KERNEL_COMPILE_CPU_S,
-    PARAM_DOCS,
-    SEED,
-    STUDY,
-    FtParams,
-    Params,
-    Testbed,
-    brokerage_workload,
-    calibrate,
-    database_workload,
-    iometer_ratios,
-    kernel_compile_values,
-    netperf_setup,
-    netperf_uplinks_gbps,
-    predict,
-    targets,
-    testbed,
-    testbed_iometer,
-    vcenter_setup,
-    vcenter_values,
-    workload_vcpus,
-)
+from vcperf.ft.calibration import calibrate
 from vcperf.ft.checkpoint import (
     DEFAULT_DIRTY_BYTES_PER_TRANSMITTED_BYTE,
     DEFAULT_FT_ACK_RTT_S,
@@ -53,20 +48,22 @@ from vcperf.ft.checkpoint import (
     FT_MAX_VCPUS,
     VCPU_STATE_BYTES,
     CheckpointCycle,
-    KernelCompile,
     activity_time_s,
     check_ft_vcpus,
     checkpoint_cycle,
-    failover_time_s,
     ft_link_goodput_bps,
     ft_logging_bandwidth_bps,
-    kernel_compile,
-    kernel_compile_overhead_fraction,
     metro_rtt_s,
     output_commit_delay_s,
     run_fraction_at,
-    turn_on_time_s,
 )
+from vcperf.ft.kernelcompile import (
+    KERNEL_COMPILE_CPU_S,
+    KernelCompile,
+    kernel_compile,
+    kernel_compile_overhead_fraction,
+)
+from vcperf.ft.lifecycle import failover_time_s, turn_on_time_s
 from vcperf.ft.netperf import (
     DEFAULT_VM_ROUND_TRIP_S,
     TcpRrResult,
@@ -75,6 +72,18 @@ from vcperf.ft.netperf import (
     netperf_throughput_bps,
     tcp_rr,
 )
+from vcperf.ft.params import PARAM_DOCS, SEED, STUDY, Params
+from vcperf.ft.targets import (
+    TARGETS,
+    brokerage_workload,
+    database_workload,
+    iometer_ratios,
+    kernel_compile_values,
+    targets,
+    testbed_iometer,
+    vcenter_values,
+)
+from vcperf.ft.testbed import Testbed, netperf_setup, netperf_uplinks_gbps, testbed, vcenter_setup, workload_vcpus
 from vcperf.ft.validation import (
     fidelity_rows,
     implied_kernel_compile_baseline_s,
@@ -82,8 +91,8 @@ from vcperf.ft.validation import (
     kernel_compile_increase_s,
     leave_one_out,
     model_values,
-    paper_vs_model,
     parameter_table,
+    predict,
     qualitative_checks,
 )
 from vcperf.ft.vcenter import HEAVY_LOAD_CPU_UTILIZATION, heavy_load_cpu_demand_s, load_clients, vcenter_predictions
@@ -101,8 +110,8 @@ from vcperf.ft.workloads import (
 )
 
 __all__ = [
-    "STUDY", "SEED", "Params", "FtParams", "PARAM_DOCS", "Testbed", "testbed", "targets", "calibrate", "predict",
-    "fidelity_rows", "leave_one_out", "parameter_table", "paper_vs_model", "model_values", "qualitative_checks",
+    "STUDY", "SEED", "Params", "PARAM_DOCS", "Testbed", "testbed", "TARGETS", "targets", "calibrate", "predict",
+    "fidelity_rows", "leave_one_out", "parameter_table", "model_values", "qualitative_checks",
     "implied_kernel_compile_baseline_s", "iometer_paper_ratios", "kernel_compile_increase_s", "database_workload",
     "testbed_iometer", "vcenter_values", "netperf_setup", "netperf_uplinks_gbps", "vcenter_setup",
     "workload_vcpus", "DEFAULT_FT_LINK_BPS", "DEFAULT_FT_ACK_RTT_S", "DEFAULT_STUN_FIXED_S",

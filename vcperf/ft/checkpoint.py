@@ -92,6 +92,19 @@ def check_ft_vcpus(vcpus, release: str = DEFAULT_RELEASE) -> int:
 
     Seed ``002_1123405df89c1006.txt`` (vSphere 6.0 SMP-FT; Appendix B tests 1, 2 and 4 vCPUs); the
     limits per release are :data:`FT_MAX_VCPUS`.
+
+    Parameters
+    ----------
+    vcpus : int
+        vCPUs of the FT VM.
+    release : str
+        vSphere release, a key of :data:`FT_MAX_VCPUS` (default "6.0").
+
+    Examples
+    --------
+    >>> from vcperf import ft
+    >>> ft.check_ft_vcpus(4), ft.check_ft_vcpus(8, release="6.7")
+    (4, 8)
     """
     rel = v.choice("release", release, tuple(FT_MAX_VCPUS))
     return v.integer("vcpus", vcpus, 1, FT_MAX_VCPUS[rel])
@@ -106,6 +119,12 @@ def metro_rtt_s(distance_m, base_rtt_s=DEFAULT_FT_ACK_RTT_S):
         One-way fibre distance, >= 0 (a metro FT link: 1-100 km).
     base_rtt_s : float
         Round trip through the switches and host stacks at zero distance (default 50 us).
+
+    Examples
+    --------
+    >>> from vcperf import ft
+    >>> round(float(ft.metro_rtt_s(100e3)) * 1e3, 2)  # 100 km: ms
+    1.05
     """
     d = v.nonneg("distance_m", distance_m)
     base = v.nonneg("base_rtt_s", base_rtt_s)
@@ -119,6 +138,33 @@ def ft_link_goodput_bps(ft_link_bps=DEFAULT_FT_LINK_BPS, ft_ack_rtt_s=DEFAULT_FT
 
     The link's fair share ``ft_link_bps / n_ft_vms`` at the TCP payload share, bounded by the FT
     connection's window over the round trip and by loss (:func:`vcperf.network.tcp_throughput_bps`).
+
+    Parameters
+    ----------
+    ft_link_bps : float or array_like
+        FT logging link rate, bit/s, > 0 (default 10 GbE).
+    ft_ack_rtt_s : float or array_like
+        FT-link round trip, s, >= 0 (default 50 us).
+    ft_link_loss : float or array_like
+        Packet loss on the FT link, in [0, 1).
+    n_ft_vms : float or array_like
+        FT VMs sharing the link fairly, >= 1.
+
+    Returns
+    -------
+    ndarray
+        Payload bit/s.
+
+    References
+    ----------
+    .. [1] J. Padhye, V. Firoiu, D. Towsley, J. Kurose, "Modeling TCP Throughput: A Simple Model and its
+       Empirical Validation", ACM SIGCOMM 1998 (PFTK).
+
+    Examples
+    --------
+    >>> from vcperf import ft
+    >>> round(float(ft.ft_link_goodput_bps(10e9)) / 1e9, 2)  # Gbps of payload on 10 GbE
+    9.49
     """
     link = v.positive("ft_link_bps", ft_link_bps)
     rtt = v.nonneg("ft_ack_rtt_s", ft_ack_rtt_s)
@@ -228,6 +274,21 @@ def checkpoint_cycle(
     Returns
     -------
     CheckpointCycle
+
+    References
+    ----------
+    .. [1] B. Cully, G. Lefebvre, D. Meyer, M. Feeley, N. Hutchinson, A. Warfield, "Remus: High
+       Availability via Asynchronous Virtual Machine Replication", NSDI 2008 (checkpoint replication
+       with output commit).
+    .. [2] VMware, Inc., "VMware vSphere 6 Fault Tolerance: Architecture and Performance", technical
+       white paper, 2016, https://communities.vmware.com/docs/DOC-30054.
+
+    Examples
+    --------
+    >>> from vcperf import ft
+    >>> c = ft.checkpoint_cycle(1e8, 5e-3)  # 100 MB/s dirtied, a 5 ms epoch
+    >>> round(float(c.run_fraction), 3), round(float(c.output_commit_delay_s) * 1e3, 2)
+    (0.913, 2.98)
     """
     d = v.nonneg("dirty_rate_bytes_per_s", dirty_rate_bytes_per_s)
     e = check_interval(checkpoint_interval_s)
@@ -289,6 +350,12 @@ def ft_logging_bandwidth_bps(
     ndarray
         Bit rate on the FT link; never above the VM's share of ``ft_link_bps`` (the primary is stunned
         while it ships).
+
+    Examples
+    --------
+    >>> from vcperf import ft
+    >>> round(float(ft.ft_logging_bandwidth_bps(1e9, 0.0, 5e-3)) / 1e9, 2)  # 1 Gbps received -> Gbps on the FT link
+    2.39
     """
     r = v.nonneg("receive_rate_bps", receive_rate_bps)
     t = v.nonneg("transmit_rate_bps", transmit_rate_bps)
@@ -308,6 +375,36 @@ def output_commit_delay_s(dirty_rate_bytes_per_s, checkpoint_interval_s, ft_link
 
     The packet waits for the rest of its epoch (``E / 2`` on average), the checkpoint transfer and
     the secondary's acknowledgement. Parameters as in :func:`checkpoint_cycle`.
+
+    Parameters
+    ----------
+    dirty_rate_bytes_per_s : float or array_like
+        Memory the guest dirties per second of run time, B/s, >= 0.
+    checkpoint_interval_s : float or array_like
+        Run time between checkpoints ``E``, s, > 0.
+    ft_link_bps : float or array_like
+        FT logging link rate, bit/s, > 0.
+    **cycle_kw
+        Other inputs of :func:`checkpoint_cycle` (``ft_ack_rtt_s``, ``vcpus``, ...).
+
+    Returns
+    -------
+    ndarray
+        Seconds.
+
+    References
+    ----------
+    .. [1] B. Cully, G. Lefebvre, D. Meyer, M. Feeley, N. Hutchinson, A. Warfield, "Remus: High
+       Availability via Asynchronous Virtual Machine Replication", NSDI 2008 (checkpoint replication
+       with output commit).
+    .. [2] VMware, Inc., "VMware vSphere 6 Fault Tolerance: Architecture and Performance", technical
+       white paper, 2016, https://communities.vmware.com/docs/DOC-30054.
+
+    Examples
+    --------
+    >>> from vcperf import ft
+    >>> round(float(ft.output_commit_delay_s(0.0, 5e-3)) * 1e3, 2)  # idle guest, 5 ms epoch: ms
+    2.56
     """
     return checkpoint_cycle(dirty_rate_bytes_per_s, checkpoint_interval_s, ft_link_bps,
                             **cycle_kw).output_commit_delay_s
@@ -325,6 +422,30 @@ def run_fraction_at(throughput_per_s, dirty_bytes_per_op, background_dirty_rate_
     without dirty pages): the VM is stunned exactly while the link ships the operations' memory.
     With the cap, the stun is fixed. Clipped at 1e-6 when the link cannot keep up (the primary is
     throttled). Other parameters as in :func:`checkpoint_cycle`.
+
+    Parameters
+    ----------
+    throughput_per_s : float or array_like
+        Operations completed per wall second, >= 0.
+    dirty_bytes_per_op : float or array_like
+        Memory each operation dirties, B, >= 0.
+    background_dirty_rate_bytes_per_s : float or array_like
+        Memory dirtied per second of run time besides the operations, B/s, >= 0.
+    checkpoint_interval_s : float or array_like
+        Run time between checkpoints ``E``, s, > 0.
+    ft_link_bps, working_set_bytes, ft_ack_rtt_s, stun_fixed_s, ft_link_loss, n_ft_vms, vcpus
+        As in :func:`checkpoint_cycle`.
+
+    Returns
+    -------
+    ndarray
+        Share of wall time the vCPUs run, in [1e-6, 1].
+
+    Examples
+    --------
+    >>> from vcperf import ft
+    >>> round(float(ft.run_fraction_at(100.0, 1e6, 0.0, 5e-3)), 3)  # 100 ops/s dirtying 1 MB each
+    0.905
     """
     x = v.nonneg("throughput_per_s", throughput_per_s)
     m = v.nonneg("dirty_bytes_per_op", dirty_bytes_per_op)
@@ -372,6 +493,17 @@ def activity_time_s(duration_off_s, dirty_rate_bytes_per_s, exchanges, checkpoin
         Serial network exchanges, >= 0.
     checkpoint_interval_s, ft_link_bps, **cycle_kw
         As in :func:`checkpoint_cycle`.
+
+    Returns
+    -------
+    ndarray
+        Seconds under FT.
+
+    Examples
+    --------
+    >>> from vcperf import ft
+    >>> round(float(ft.activity_time_s(1.0, 1e8, 10, 5e-3)), 3)  # 1 s of work, 10 exchanges
+    1.125
     """
     t0 = v.nonneg("duration_off_s", duration_off_s)
     k = v.nonneg("exchanges", exchanges)
@@ -379,123 +511,3 @@ def activity_time_s(duration_off_s, dirty_rate_bytes_per_s, exchanges, checkpoin
     v.broadcast(duration_off_s=t0, exchanges=k, dirty_rate_bytes_per_s=dirty_rate_bytes_per_s,
                 checkpoint_interval_s=checkpoint_interval_s, ft_link_bps=ft_link_bps, **cycle_kw)
     return t0 / cyc.run_fraction + k * cyc.output_commit_delay_s
-
-
-def kernel_compile_overhead_fraction(dirty_rate_bytes_per_s, checkpoint_interval_s,
-                                     ft_link_bps=DEFAULT_FT_LINK_BPS, **cycle_kw):
-    """Relative increase of a CPU-bound job's run time under FT: ``1 / run_fraction - 1`` (Figure 2).
-
-    The kernel compile generates no network traffic, so only the stun counts. Parameters as in
-    :func:`checkpoint_cycle`.
-    """
-    cyc = checkpoint_cycle(dirty_rate_bytes_per_s, checkpoint_interval_s, ft_link_bps, **cycle_kw)
-    return 1.0 / cyc.run_fraction - 1.0
-
-
-@dataclass(frozen=True, eq=False)
-class KernelCompile:
-    """A parallel kernel compile on ``vcpus`` vCPUs, FT off and on (Figure 2; seconds)."""
-
-    vcpus: np.ndarray
-    time_off_s: np.ndarray
-    time_on_s: np.ndarray
-
-    @property
-    def increase_s(self) -> np.ndarray:
-        """FT-on minus FT-off compile time."""
-        return self.time_on_s - self.time_off_s
-
-
-def kernel_compile(vcpus, cpu_work_s, dirty_bytes, checkpoint_interval_s, ft_link_bps=DEFAULT_FT_LINK_BPS,
-                   *, release=DEFAULT_RELEASE, **cycle_kw) -> KernelCompile:
-    """Parallel kernel compile (``make -j``) FT off and on (seed Figure 2, Appendix B: 1/2/4 vCPUs).
-
-    The compile is CPU bound (100 % busy, no network): ``cpu_work_s`` of vCPU time spread over the
-    vCPUs, ``T_off = W / n``. It writes ``dirty_bytes`` of fresh memory in all (forked processes'
-    page tables, heaps, object files in the page cache), at ``dirty_bytes / T_off`` per run second, so
-    each vCPU added shortens the run but not the shipped memory; every vCPU's state ships at every
-    checkpoint. ``T_on = T_off / run_fraction``.
-
-    Parameters
-    ----------
-    vcpus : int or array_like
-        vCPUs (1..the release's FT limit, :func:`check_ft_vcpus`).
-    cpu_work_s : float
-        vCPU seconds of the compile, > 0.
-    dirty_bytes : float
-        Memory the compile dirties in all, >= 0.
-    checkpoint_interval_s, ft_link_bps, **cycle_kw
-        As in :func:`checkpoint_cycle`.
-    release : str
-        vSphere release for the vCPU limit (default "6.0").
-    """
-    n = v.real("vcpus", vcpus)
-    for c in np.unique(n):
-        check_ft_vcpus(int(c) if float(c).is_integer() else c, release)
-    w = v.positive("cpu_work_s", cpu_work_s)
-    b = v.nonneg("dirty_bytes", dirty_bytes)
-    v.broadcast(vcpus=n, cpu_work_s=w, dirty_bytes=b, checkpoint_interval_s=checkpoint_interval_s,
-                ft_link_bps=ft_link_bps, **cycle_kw)
-    t_off = w / n
-    cyc = checkpoint_cycle(b / t_off, checkpoint_interval_s, ft_link_bps, vcpus=n, **cycle_kw)
-    return KernelCompile(vcpus=n, time_off_s=t_off, time_on_s=t_off / cyc.run_fraction)
-
-
-def turn_on_time_s(disk_bytes, memory_bytes, dirty_rate_bytes_per_s=0.0, ft_link_bps=DEFAULT_FT_LINK_BPS, *,
-                   ft_ack_rtt_s=DEFAULT_FT_ACK_RTT_S, ft_link_loss=0.0, n_ft_vms=1,
-                   storage_bps=math.inf):
-    """Time to turn FT on: the initial copy of the secondary over the FT link.
-
-    Seed "Storage": FT protection starts with a Storage vMotion of the VMDKs to the secondary, and the
-    VM is not protected until it completes; then its memory is copied like a vMotion pre-copy: pass 1
-    copies ``memory_bytes``, each later pass the memory dirtied during the previous one, a geometric
-    series ``M / R / (1 - d / R)``. A guest dirtying faster than the link is throttled to 90 % of it
-    (so the copy always converges, as vSphere slows the VM). ``R`` is the FT link's goodput
-    (:func:`ft_link_goodput_bps`), the disk copy runs at ``min(R, storage_bps)``.
-
-    Parameters
-    ----------
-    disk_bytes, memory_bytes : float or array_like
-        VMDK and memory size, >= 0.
-    dirty_rate_bytes_per_s : float or array_like
-        Guest memory dirty rate during the copy, >= 0.
-    ft_link_bps, ft_ack_rtt_s, ft_link_loss, n_ft_vms
-        As in :func:`checkpoint_cycle`.
-    storage_bps : float
-        Read/write rate of the datastores (default unbounded), > 0.
-    """
-    disk = v.nonneg("disk_bytes", disk_bytes)
-    mem = v.nonneg("memory_bytes", memory_bytes)
-    d = v.nonneg("dirty_rate_bytes_per_s", dirty_rate_bytes_per_s)
-    sto = v.check_range("storage_bps", storage_bps, 0.0, math.inf, lo_open=True)
-    v.broadcast(disk_bytes=disk, memory_bytes=mem, dirty_rate_bytes_per_s=d, ft_link_bps=ft_link_bps,
-                ft_ack_rtt_s=ft_ack_rtt_s, ft_link_loss=ft_link_loss, n_ft_vms=n_ft_vms, storage_bps=sto)
-    rate = ft_link_goodput_bps(ft_link_bps, ft_ack_rtt_s, ft_link_loss, n_ft_vms) / 8.0  # bytes/s
-    ratio = np.minimum(d / rate, 0.9)
-    return disk / np.minimum(rate, sto / 8.0) + mem / rate / (1.0 - ratio)
-
-
-def failover_time_s(detection_s, checkpoint_interval_s, ft_link_bps=DEFAULT_FT_LINK_BPS, *,
-                    dirty_rate_bytes_per_s=0.0, arp_s=0.0, **cycle_kw):
-    """Time from a primary-host failure until the secondary serves the VM's clients.
-
-    Seed "Transparent Failover" / "Network": the secondary goes live from the last acknowledged
-    checkpoint once the failure is detected (``detection_s``, the FT heartbeat timeout: not printed,
-    an input), re-executes the work of the uncommitted epoch (on average half a checkpoint cycle:
-    clients saw none of its output), and announces the VM's MAC with a gratuitous ARP (``arp_s``).
-
-    Parameters
-    ----------
-    detection_s : float or array_like
-        Failure detection time, >= 0.
-    checkpoint_interval_s, ft_link_bps, dirty_rate_bytes_per_s, **cycle_kw
-        As in :func:`checkpoint_cycle`.
-    arp_s : float
-        Gratuitous ARP propagation, >= 0.
-    """
-    det = v.nonneg("detection_s", detection_s)
-    arp = v.nonneg("arp_s", arp_s)
-    cyc = checkpoint_cycle(dirty_rate_bytes_per_s, checkpoint_interval_s, ft_link_bps, **cycle_kw)
-    v.broadcast(detection_s=det, arp_s=arp, dirty_rate_bytes_per_s=dirty_rate_bytes_per_s,
-                checkpoint_interval_s=checkpoint_interval_s, ft_link_bps=ft_link_bps, **cycle_kw)
-    return det + cyc.epoch_wall_s / 2.0 + arp

@@ -86,6 +86,24 @@ def netperf_throughput_bps(
         Base round trip VM <-> client (default 50 us, assumed).
     guest_stack_bps : float
         Guest TCP stack rate while running (default 20 Gbps, assumed), > 0.
+
+    Returns
+    -------
+    ndarray
+        bit/s of payload.
+
+    References
+    ----------
+    .. [1] J. Padhye, V. Firoiu, D. Towsley, J. Kurose, "Modeling TCP Throughput: A Simple Model and its
+       Empirical Validation", ACM SIGCOMM 1998 (PFTK; :func:`vcperf.network.tcp_throughput_bps`).
+    .. [2] B. Cully et al., "Remus: High Availability via Asynchronous Virtual Machine Replication",
+       NSDI 2008 (output commit).
+
+    Examples
+    --------
+    >>> from vcperf import ft
+    >>> round(float(ft.netperf_throughput_bps(10e9, "receive", True, 5e-3, streams=8, socket_bytes=4e6)) / 1e9, 2)
+    2.4
     """
     u = v.positive("uplink_bps", uplink_bps)
     v.choice("direction", direction, ("receive", "transmit"))
@@ -134,6 +152,17 @@ def netperf_ft_logging_bps(uplink_bps, direction: str, checkpoint_interval_s, ft
     checkpoint_interval_s, ft_link_bps, streams, socket_bytes, logged_bytes_per_received_byte,
     dirty_bytes_per_transmitted_byte, **cycle_kw
         As in :func:`netperf_throughput_bps`.
+
+    Returns
+    -------
+    ndarray
+        bit/s on the FT link.
+
+    Examples
+    --------
+    >>> from vcperf import ft
+    >>> round(float(ft.netperf_ft_logging_bps(10e9, "receive", 5e-3, streams=8, socket_bytes=4e6)) / 1e9, 2)
+    7.58
     """
     u = v.positive("uplink_bps", uplink_bps)
     v.choice("direction", direction, ("receive", "transmit"))
@@ -186,6 +215,21 @@ def tcp_rr(checkpoint_interval_s, vm_round_trip_s=DEFAULT_VM_ROUND_TRIP_S, ft_li
         Unprotected TCP_RR round trip (default 50 us, assumed), > 0.
     guest_dirty_rate_bytes_per_s : float
         Memory the (almost idle) guest dirties per second of run time (default 0).
+
+    Returns
+    -------
+    TcpRrResult
+
+    References
+    ----------
+    .. [1] M. Reiser, S. S. Lavenberg, "Mean-Value Analysis of Closed Multichain Queuing Networks",
+       J. ACM 27(2), 1980 (exact MVA, :func:`vcperf.queueing.mva`).
+
+    Examples
+    --------
+    >>> from vcperf import ft
+    >>> round(ft.tcp_rr(5e-3).latency_ratio, 1)  # a 5 ms epoch over a 50 us round trip
+    52.1
     """
     rt = v.scalar("vm_round_trip_s", vm_round_trip_s, 0.0, math.inf, lo_open=True, hi_open=True)
     v.scalar("checkpoint_interval_s", checkpoint_interval_s, 0.0, MAX_CHECKPOINT_INTERVAL_S, lo_open=True)
@@ -217,6 +261,17 @@ def interval_from_latency_ratio(latency_ratio, vm_round_trip_s=DEFAULT_VM_ROUND_
         FT-on over FT-off round-trip latency, > 1 + S0 / t0.
     vm_round_trip_s, ft_ack_rtt_s, stun_fixed_s, ft_link_bps, **link_kw
         As in :func:`tcp_rr` and :func:`vcperf.ft.checkpoint_cycle` (``ft_link_loss``, ``n_ft_vms``, ``vcpus``).
+
+    Returns
+    -------
+    float
+        Seconds.
+
+    Examples
+    --------
+    >>> from vcperf import ft
+    >>> round(ft.interval_from_latency_ratio(57.0, vcpus=4) * 1e3, 2)  # Figure 5's 57x: ms
+    5.44
     """
     ratio = v.scalar("latency_ratio", latency_ratio, 0.0, math.inf, lo_open=True, hi_open=True)
     t0 = v.scalar("vm_round_trip_s", vm_round_trip_s, 0.0, math.inf, lo_open=True, hi_open=True)

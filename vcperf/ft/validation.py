@@ -1,46 +1,18 @@
-"""FT study validation: the ledger (via :mod:`vcperf.protocol`), model values the views draw, and the
-seed's statements without a usable number (:func:`qualitative_checks`)."""
+"""FT study validation: the ledger functions (bound by :func:`vcperf.protocol.study_functions`), the
+model values the views draw, and the seed's statements without a usable number (:func:`qualitative_checks`)."""
 
 from __future__ import annotations
 
 import functools
-import sys
 
-from vcperf import data, fidelity, protocol
-from vcperf.ft.calibration import (
-    STUDY,
-    calibrate,
-    database_workload,
-    testbed,
-    testbed_iometer,
-    vcenter_values,
-)
-from vcperf.ft.checkpoint import kernel_compile_overhead_fraction
+from vcperf import data, protocol
+from vcperf.ft.kernelcompile import kernel_compile_overhead_fraction
 from vcperf.ft.netperf import netperf_ft_logging_bps, netperf_throughput_bps, tcp_rr
+from vcperf.ft.params import STUDY
+from vcperf.ft.targets import database_workload, testbed_iometer, vcenter_values
+from vcperf.ft.testbed import testbed
 
-
-def _pkg():
-    return sys.modules["vcperf.ft"]
-
-
-def fidelity_rows() -> list:
-    """The FT ledger rows (:func:`vcperf.protocol.fidelity_rows`)."""
-    return protocol.fidelity_rows(_pkg())
-
-
-def leave_one_out():
-    """Leave-one-out refits of every fitted FT number (:func:`vcperf.protocol.leave_one_out`)."""
-    return protocol.leave_one_out(_pkg())
-
-
-def parameter_table():
-    """Calibrated parameters with unit, meaning and identifiability (:func:`vcperf.protocol.parameter_table`)."""
-    return protocol.parameter_table(_pkg())
-
-
-def paper_vs_model(source: str | None = None, kinds=None):
-    """The FT ledger in the paper's units (:func:`vcperf.fidelity.paper_vs_model`)."""
-    return fidelity.paper_vs_model(STUDY, source, kinds)
+predict, leave_one_out, fidelity_rows, parameter_table = protocol.study_functions(STUDY, __name__)
 
 
 @functools.lru_cache(maxsize=1)
@@ -48,8 +20,23 @@ def model_values() -> dict:
     """Model values the FT views draw (SI), keyed by a short name, under the calibrated parameters.
 
     Netperf and TCP_RR on the netperf VM's vCPUs (Appendix B), as the ledger's rows compute them.
+
+    Returns
+    -------
+    dict
+        ``tcp_rr_latency_ratio``, ``tcp_rr_rate_ratio``; ``netperf_ft``, ``netperf_off``,
+        ``netperf_ft_logging`` (bit/s by ``(uplink_gbps, direction)``); ``iometer_2KB``,
+        ``iometer_64KB`` (50/50 mix ratios); ``swingbench``, ``dvdstore``
+        (:class:`~vcperf.ft.ClosedLoopResult`); ``vcenter`` (:func:`vcperf.ft.vcenter_values`).
+
+    Examples
+    --------
+    >>> from vcperf import ft
+    >>> m = ft.model_values()
+    >>> bool(m["tcp_rr_latency_ratio"] > 10)
+    True
     """
-    p = calibrate()
+    p = protocol.calibrated(STUDY)
     e = p.checkpoint_interval_s
     t = testbed()
     ups = [u / 1e9 for u in t.netperf_uplinks_bps]
@@ -66,28 +53,61 @@ def model_values() -> dict:
         "netperf_ft_logging": {(g, d): float(netperf_ft_logging_bps(g * 1e9, d, e, vcpus=t.netperf_vcpus,
                                                                     **t.netperf_kw()))
                                for g in ups for d in ("receive", "transmit")},
-        "iometer_2KB": testbed_iometer(2e3, 0.5).throughput_ratio,
-        "iometer_64KB": testbed_iometer(64e3, 0.5).throughput_ratio,
-        "swingbench": database_workload("swingbench"),
-        "dvdstore": database_workload("dvdstore"),
+        "iometer_2KB": testbed_iometer(2e3, 0.5, checkpoint_interval_s=e).throughput_ratio,
+        "iometer_64KB": testbed_iometer(64e3, 0.5, checkpoint_interval_s=e).throughput_ratio,
+        "swingbench": database_workload("swingbench", checkpoint_interval_s=e),
+        "dvdstore": database_workload("dvdstore", checkpoint_interval_s=e),
         "vcenter": vcenter_values(p),
     }
 
 
 def kernel_compile_increase_s() -> float:
-    """The seed's kernel-compile increase under FT (Figure 2: about 7 s), in seconds."""
+    """The seed's kernel-compile increase under FT (Figure 2: about 7 s), in seconds.
+
+    Examples
+    --------
+    >>> from vcperf import ft
+    >>> ft.kernel_compile_increase_s()
+    7.0
+    """
     return data.value(f"{STUDY}/figure02_kernel_compile", "compile_time_increase_ft", "si")
 
 
 def iometer_paper_ratios() -> dict:
-    """Figure 6's stated FT-on/off ratio ("nearly as much throughput", ~1) per I/O size: ``{"2KB": .., "64KB": ..}``."""
+    """Figure 6's stated FT-on/off ratio ("nearly as much throughput", ~1) per I/O size: ``{"2KB": .., "64KB": ..}``.
+
+    Examples
+    --------
+    >>> from vcperf import ft
+    >>> sorted(ft.iometer_paper_ratios())
+    ['2KB', '64KB']
+    """
     return {size: data.value(f"{STUDY}/figure06_iometer_throughput", "throughput_ft_on_over_off", "si",
                              message_size=size) for size in ("2KB", "64KB")}
 
 
 def implied_kernel_compile_baseline_s(dirty_rate_bytes_per_s=0.0, checkpoint_interval_s=None, **kw):
-    """FT-off compile time for which the model's overhead equals the seed's stated increase (Figure 2)."""
-    e = calibrate().checkpoint_interval_s if checkpoint_interval_s is None else checkpoint_interval_s
+    """FT-off compile time (s) for which the model's overhead equals the seed's stated increase (Figure 2).
+
+    The seed prints only the increase (about 7 s), not the compile times: this is the FT-off time a
+    CPU-bound job dirtying ``dirty_rate_bytes_per_s`` must take for FT to add that much.
+
+    Parameters
+    ----------
+    dirty_rate_bytes_per_s : float or array_like
+        Memory the compile dirties per second of run time, B/s, >= 0.
+    checkpoint_interval_s : float, optional
+        Run time between checkpoints, s (default: the calibrated interval).
+    **kw
+        FT-link inputs of :func:`vcperf.ft.checkpoint_cycle` (``ft_link_bps``, ``ft_ack_rtt_s``, ...).
+
+    Examples
+    --------
+    >>> from vcperf import ft
+    >>> bool(ft.implied_kernel_compile_baseline_s(0.0) > 7.0)
+    True
+    """
+    e = protocol.calibrated(STUDY).checkpoint_interval_s if checkpoint_interval_s is None else checkpoint_interval_s
     return kernel_compile_increase_s() / kernel_compile_overhead_fraction(dirty_rate_bytes_per_s, e, **kw)
 
 
@@ -96,7 +116,16 @@ def qualitative_checks():
 
     Shown beside the ledger: most follow from the mechanism's sign (FT only adds delay).
 
-    Returns a pandas DataFrame: ``locator, statement, model, holds``.
+    Returns
+    -------
+    pandas.DataFrame
+        ``locator, statement, model, holds``.
+
+    Examples
+    --------
+    >>> from vcperf import ft
+    >>> bool(ft.qualitative_checks().set_index("locator").loc["Figure 12", "holds"])
+    True
     """
     import pandas as pd
 
@@ -105,7 +134,7 @@ def qualitative_checks():
     ups = [u / 1e9 for u in testbed().netperf_uplinks_bps]
     slow, fast = min(ups), max(ups)
     sb, ds = m["swingbench"], m["dvdstore"]
-    e = calibrate().checkpoint_interval_s
+    e = protocol.calibrated(STUDY).checkpoint_interval_s
     base = implied_kernel_compile_baseline_s()
     added = kernel_compile_increase_s()
     reach = data.value(f"{STUDY}/figure04_netperf_throughput_10gbps", "throughput", "si", direction="")

@@ -38,6 +38,17 @@ def heavy_load_cpu_demand_s(vcpus, load_b_per_s, utilization=HEAVY_LOAD_CPU_UTIL
         FT-off throughput of the heavy load, > 0.
     utilization : float
         vCPU utilization at that load, in (0, 1).
+
+    Returns
+    -------
+    float
+        vCPU seconds per operation.
+
+    Examples
+    --------
+    >>> from vcperf import ft
+    >>> round(ft.heavy_load_cpu_demand_s(4, 200 / 60), 3)  # 4 vCPUs at 200 ops/min
+    1.188
     """
     c = check_ft_vcpus(vcpus)
     x = v.scalar("load_b_per_s", load_b_per_s, 0.0, math.inf, lo_open=True, hi_open=True)
@@ -56,6 +67,21 @@ def load_clients(rate_per_s, cpu_s, host_s, vcpus) -> int:
         vCPU demand and host (delay) time per operation, >= 0.
     vcpus : int
         vCPUs of the appliance.
+
+    Returns
+    -------
+    int
+
+    References
+    ----------
+    .. [1] M. Reiser, S. S. Lavenberg, "Mean-Value Analysis of Closed Multichain Queuing Networks",
+       J. ACM 27(2), 1980 (exact MVA, :func:`vcperf.queueing.mva`).
+
+    Examples
+    --------
+    >>> from vcperf import ft
+    >>> ft.load_clients(200 / 60, 1.188, 1.034, 4)
+    13
     """
     rate = v.scalar("rate_per_s", rate_per_s, 0.0, math.inf, lo_open=True, hi_open=True)
     cpu = v.scalar("cpu_s", cpu_s, 0.0, math.inf, hi_open=True)
@@ -119,6 +145,13 @@ def vcenter_predictions(dirty_rate_bytes_per_s, exchange_rate_per_s, cpu_demand_
         workload details ``clients_a``, ``clients_b``, ``host_delay_s``, ``dirty_bytes_per_op``,
         ``exchanges_per_op``, ``cpu_demand_per_op_s`` and the two :class:`vcperf.ft.ClosedLoopResult`
         (``result_a``, ``result_b``).
+
+    Examples
+    --------
+    >>> from vcperf import ft
+    >>> vc = ft.vcenter_predictions(2.4e8, 49.4, checkpoint_interval_s=5.4e-3, **ft.vcenter_setup())
+    >>> round(vc["ratio_a"], 2), round(vc["ratio_b"], 2), vc["clients_b"]
+    (0.77, 0.4, 13)
     """
     v.single(ft_link_bps=ft_link_bps, **link_kw)
     mu = v.scalar("dirty_rate_bytes_per_s", dirty_rate_bytes_per_s, 0.0, math.inf, hi_open=True)

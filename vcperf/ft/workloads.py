@@ -180,6 +180,22 @@ def closed_loop(
     Returns
     -------
     ClosedLoopResult
+
+    References
+    ----------
+    .. [1] M. Reiser, S. S. Lavenberg, "Mean-Value Analysis of Closed Multichain Queuing Networks",
+       J. ACM 27(2), 1980 (exact MVA, :func:`vcperf.queueing.mva`).
+    .. [2] A. Seidmann, P. J. Schweitzer, S. Shalev-Oren, "Computerized Closed Queueing Network Models of
+       Flexible Manufacturing Systems", Large Scale Systems 12, 1987 (the multi-server approximation).
+    .. [3] B. Cully et al., "Remus: High Availability via Asynchronous Virtual Machine Replication",
+       NSDI 2008 (checkpoint replication with output commit).
+
+    Examples
+    --------
+    >>> from vcperf import ft
+    >>> r = ft.closed_loop(64, 0.4, 0.02, checkpoint_interval_s=5e-3, vcpus=4, exchanges_per_op=7)
+    >>> round(r.throughput_ratio, 3), round(r.response_ratio, 2)
+    (0.961, 1.55)
     """
     from scipy.optimize import brentq
 
@@ -244,6 +260,36 @@ def cpu_for_utilization(cpu_utilization, n_clients, think_time_s, vcpus, externa
     """Guest vCPU demand per operation that puts the FT-off vCPU utilization at ``cpu_utilization``.
 
     Parameters as in :func:`closed_loop` (scalars; cached). Exchanges do not matter without FT.
+
+    Parameters
+    ----------
+    cpu_utilization : float
+        FT-off vCPU utilization, in (0, 1), below ``n_clients / vcpus``.
+    n_clients : int
+        Closed population, >= 1.
+    think_time_s : float
+        Client think time, s, >= 0.
+    vcpus : int
+        vCPUs of the VM.
+    external_delay_s, io_demand_s : float
+        Seconds per operation outside the vCPUs (delay) and at the disk, >= 0; with the think time at
+        least one > 0.
+
+    Returns
+    -------
+    float
+        vCPU seconds per operation.
+
+    References
+    ----------
+    .. [1] M. Reiser, S. S. Lavenberg, "Mean-Value Analysis of Closed Multichain Queuing Networks",
+       J. ACM 27(2), 1980 (exact MVA, :func:`vcperf.queueing.mva`).
+
+    Examples
+    --------
+    >>> from vcperf import ft
+    >>> round(ft.cpu_for_utilization(0.6, 64, 0.4, 4) * 1e3, 2)  # ms of vCPU per operation
+    15.8
     """
     u = v.scalar("cpu_utilization", cpu_utilization, 0.0, 1.0, lo_open=True, hi_open=True)
     n = v.integer("n_clients", n_clients, 1, MAX_CLIENTS)
@@ -300,6 +346,17 @@ def closed_loop_at_utilization(n_clients, think_time_s, exchanges_per_op, cpu_ut
         1..the release's SMP-FT limit.
     **kw
         Passed to :func:`closed_loop`.
+
+    Returns
+    -------
+    ClosedLoopResult
+
+    Examples
+    --------
+    >>> from vcperf import ft
+    >>> r = ft.closed_loop_at_utilization(64, 0.4, 7, 0.6, checkpoint_interval_s=5e-3, vcpus=4)
+    >>> round(r.cpu_utilization_off, 3), round(r.throughput_ratio, 3)
+    (0.6, 0.959)
     """
     n = v.integer("n_clients", n_clients, 1, MAX_CLIENTS)
     z = v.scalar("think_time_s", think_time_s, 0.0, math.inf, hi_open=True)
@@ -339,6 +396,18 @@ def iometer(message_bytes, write_fraction=0.0, *, lun_disks, vcpus, checkpoint_i
         As in :func:`vcperf.ft.checkpoint_cycle` (``ft_ack_rtt_s``, ``ft_link_loss``, ``n_ft_vms``).
     outstanding_ios : int
         Queue depth, >= 1.
+
+    Returns
+    -------
+    ClosedLoopResult
+
+    Examples
+    --------
+    >>> from vcperf import ft
+    >>> reads = ft.iometer(64e3, 0.0, lun_disks=6, vcpus=4, checkpoint_interval_s=5e-3)
+    >>> writes = ft.iometer(64e3, 1.0, lun_disks=6, vcpus=4, checkpoint_interval_s=5e-3)
+    >>> round(reads.throughput_ratio, 3), round(writes.throughput_ratio, 3)
+    (1.0, 0.913)
     """
     size = v.scalar("message_bytes", message_bytes, 0.0, math.inf, lo_open=True, hi_open=True)
     w = v.scalar("write_fraction", write_fraction, 0.0, 1.0)
