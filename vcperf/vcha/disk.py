@@ -52,7 +52,8 @@ import numpy as np
 
 from vcperf import _validate as v
 from vcperf import network
-from vcperf.vcha.wal import WAL_PAGE_BYTES, WalParams, replication_traffic_bytes_per_s
+from vcperf.vcha.params import DiskParams, WalParams
+from vcperf.vcha.wal import WAL_PAGE_BYTES, replication_traffic_bytes_per_s
 
 #: Filesystem block (ext3/ext4 default 4 KiB) that a partial write rewrites.
 FS_BLOCK_BYTES = 4096.0
@@ -66,41 +67,6 @@ STATUS_REPLIES_PER_FLUSH = 2.0
 #: A standby status reply ('r' message: 1 + 3 x 8 + 8 + 1 bytes, PostgreSQL protocol docs) plus the
 #: CopyData framing (5 B) and the ACK frame headers it travels in.
 STATUS_REPLY_BYTES = 34.0 + 5.0 + ACK_FRAME_BYTES
-
-
-@dataclass(frozen=True)
-class DiskParams:
-    """Disk writes of the database (Tables 9, 10).
-
-    Attributes
-    ----------
-    sdf_bytes_per_op, sdh_bytes_per_op : float
-        Data-page bytes written per VCbench operation on sdf (core tables) and sdh (SEAT tables), B.
-        Fitted: Tables 9-10, baseline and Active rows.
-    sdf_background_bytes_per_s, sdh_background_bytes_per_s : float
-        Intercept of the write rate at zero VCbench load (statistics, events, tasks; negative when
-        checkpoints absorb re-dirtied pages at low load), B/s. Fitted: as above.
-    sdf_write_bytes, sdh_write_bytes : float
-        Average size of one data write (B). Fitted: the writes/s rows of Tables 9-10.
-    sdf_small_writes_per_s : float
-        sdf writes per second that carry no data volume of their own (journal commits, file
-        metadata, single-page background-writer rounds), >= 0, 1/s. Fitted with ``sdf_write_bytes``
-        to the sdf writes/s rows of Tables 9-10 (baseline and Active).
-    wal_flushes_per_op : float
-        WAL flushes (sdg writes) per VCbench operation. Fitted: Tables 9-10 sdg writes/s.
-    wal_background_flushes_per_s : float
-        WAL flushes independent of VCbench (WAL writer, background commits), 1/s. Fitted: as above.
-    """
-
-    sdf_bytes_per_op: float
-    sdf_background_bytes_per_s: float
-    sdf_write_bytes: float
-    sdh_bytes_per_op: float
-    sdh_background_bytes_per_s: float
-    sdh_write_bytes: float
-    wal_flushes_per_op: float
-    wal_background_flushes_per_s: float
-    sdf_small_writes_per_s: float
 
 
 @dataclass(frozen=True, eq=False)

@@ -20,28 +20,8 @@ import numpy as np
 
 from vcperf import _validate as v
 from vcperf import network, protocol
+from vcperf.vcha.params import STUDY, EnableParams
 from vcperf.vcha.vcbench import LAN_RTT_S
-
-
-@dataclass(frozen=True)
-class EnableParams:
-    """Enabling VCHA (Table 4).
-
-    Attributes
-    ----------
-    clone_base_bytes : float
-        Per clone: appliance disk data that does not depend on the inventory (OS, services, empty
-        database), bytes. Fitted: Table 4 clone rows.
-    clone_bytes_per_registered_vm : float
-        Appliance disk data that grows with the inventory, per registered VM (bytes). Fitted: Table
-        4 clone rows.
-    configure_s : float
-        Fixed time to configure PostgreSQL and file replication. Fitted: Table 4 configure rows.
-    """
-
-    clone_base_bytes: float
-    clone_bytes_per_registered_vm: float
-    configure_s: float
 
 
 @dataclass(frozen=True, eq=False)
@@ -85,7 +65,7 @@ def enable_vcha_times(registered_vms, bandwidth_bps, params=None, rtt_s=LAN_RTT_
     vms = v.nonneg("registered_vms", registered_vms)
     bw = v.positive("bandwidth_bps", bandwidth_bps)
     rtt = v.nonneg("rtt_s", rtt_s)
-    p = protocol.calibrated("vcha2016") if params is None else params
+    p = protocol.calibrated(STUDY) if params is None else params
     p = v.instance("params", getattr(p, "enable", p), EnableParams,
                    "the study's EnableParams or Params (vcperf.vcha.calibrate())")
     loss_ = v.fraction("loss", loss)

@@ -41,6 +41,7 @@ References
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 from dataclasses import dataclass
 
@@ -48,6 +49,7 @@ import numpy as np
 
 from vcperf import _validate as v
 from vcperf import network, protocol, queueing
+from vcperf.vcha.params import STUDY, Params, VcbenchParams
 
 #: vCenter's default maximum number of simultaneous database connections (vCenter Server Upgrade
 #: Guide, "Set the Maximum Number of Database Connections": "By default, a vCenter Server creates a
@@ -68,55 +70,6 @@ DEFAULT_REPLICATION_BANDWIDTH_BPS = 10e9
 #: states Level 2 is close to Level 1, Level 4 close to Level 3, with a considerable jump from 2 to 3.
 #: Level 1/2 statistics are part of the baseline; levels 3/4 add the statistics connections.
 STATS_LEVEL_HIGH = {1: 0.0, 2: 0.0, 3: 1.0, 4: 1.0}
-
-_STUDY = "vcha2016"
-
-
-@dataclass(frozen=True)
-class VcbenchParams:
-    """Parameters of the VCbench closed network (one set for Tables 5-7, 12-15).
-
-    Attributes
-    ----------
-    cpu_demand_s : float
-        vpxd CPU time per VCbench operation (core-seconds). Fitted: Tables 5, 6, 7.
-    background_cpu_cores_per_host : float
-        vpxd CPU busy per managed host on work that does not depend on VCbench (host sync,
-        statistics collection), cores/host. Fitted: Tables 5, 6, 7 (2,000-host inventory).
-    db_hold_s : float
-        Time one operation holds a database connection, commits excluded (s). Fitted: Tables 5, 6, 7.
-    host_delay_s : float
-        Non-queueing time per operation: host RPCs, agents on ESXi, network (s). Fitted: Tables 5, 6, 7.
-    think_time_s : float
-        Client-side time between the end of one operation and the next (s). Fitted: Tables 5, 6, 7.
-    commit_wait_s : float
-        Time per operation that synchronous commits wait with VCHA on the test bed's LAN
-        (``sync_commits_per_op`` x (LAN exchange + Passive's WAL flush)), s. Fitted: Tables 5, 6, 7.
-    sync_commits_per_op : float
-        Commits per operation that each wait one replication exchange (count). Fitted: Table 13,
-        64-client rows.
-    stats_db_connections_per_vm : float
-        Database connections kept busy by the statistics writes of levels 3 and 4 beyond levels 1
-        and 2, per powered-on VM (connections/VM). Fitted: Table 12, VCHA-disabled levels 3 and 4.
-    psc_cpu_s_per_op : float
-        Embedded PSC only: CPU time the PSC services spend per operation on the appliance's vCPUs
-        (core-seconds). Fitted: Table 14, Embedded PSC at 64 clients.
-    """
-
-    cpu_demand_s: float
-    background_cpu_cores_per_host: float
-    db_hold_s: float
-    host_delay_s: float
-    think_time_s: float
-    commit_wait_s: float
-    sync_commits_per_op: float
-    stats_db_connections_per_vm: float
-    psc_cpu_s_per_op: float
-
-    @property
-    def commit_ack_s(self) -> float:
-        """Acknowledgement time of one synchronous commit on the test bed's LAN (s)."""
-        return self.commit_wait_s / self.sync_commits_per_op
 
 
 @dataclass(frozen=True, eq=False)
@@ -176,9 +129,8 @@ _DELAY_MASK = np.array([False, True, False, True, True, False])
 def study_params(params):
     """``(VcbenchParams, WalParams)`` of a study :class:`~vcperf.vcha.Params` (``None``: the default
     calibration, :func:`vcperf.protocol.calibrated`)."""
-    p = protocol.calibrated(_STUDY) if params is None else params
-    if not (hasattr(p, "vcbench") and hasattr(p, "wal")):
-        raise ValueError(f"params must be the study's Params (vcperf.vcha.calibrate()) or None; got {type(p).__name__}")
+    p = protocol.calibrated(STUDY) if params is None else params
+    v.instance("params", p, Params, "the study's Params (vcperf.vcha.calibrate()) or None")
     return p.vcbench, p.wal
 
 
@@ -413,8 +365,6 @@ def throughput_sensitivities(clients: int, vcha_enabled: bool = False, replicati
         :data:`VCBENCH_PARAM_FIELDS` and ``grad[i] = d throughput / d param_i x |param_i|`` (1/s per
         relative change, the scale of :class:`vcperf.protocol.FitUncertainty`).
     """
-    import dataclasses
-
     n = v.integer("clients", clients, 1, 4096)
     rtt = v.scalar("replication_rtt_s", replication_rtt_s, 0.0, 1.0)
     bw = v.scalar("bandwidth_bps", bandwidth_bps, 1e6, 1e12)

@@ -12,39 +12,11 @@ This module is a pure model: the parameters are arguments (the study's values co
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from vcperf import _validate as v
+from vcperf.vcha.params import WalParams
 
 #: PostgreSQL WAL page (``XLOG_BLCKSZ``, default 8 KiB): every WAL flush rewrites the current page.
 WAL_PAGE_BYTES = 8192
-
-
-@dataclass(frozen=True)
-class WalParams:
-    """WAL volume and management traffic (Table 11).
-
-    Attributes
-    ----------
-    wal_bytes_per_op : float
-        WAL bytes one VCbench operation generates (bytes). Fitted: Table 11, eth1 transmit.
-    background_wal_bytes_per_s : float
-        WAL from work independent of VCbench (statistics, events, tasks), bytes/s. Fitted: Table 11,
-        eth1 transmit.
-    eth0_receive_bytes_per_op, eth0_transmit_bytes_per_op : float
-        Management-network bytes per operation (host RPCs and client SDK traffic). Fitted: Table 11
-        eth0 rows (VCHA off and on, 4 runs each).
-    eth0_receive_background_bytes_per_s, eth0_transmit_background_bytes_per_s : float
-        Management traffic without VCbench (host sync and heartbeats of the 2,000 hosts), bytes/s.
-        Fitted: Table 11 eth0 rows.
-    """
-
-    wal_bytes_per_op: float
-    background_wal_bytes_per_s: float
-    eth0_receive_bytes_per_op: float
-    eth0_transmit_bytes_per_op: float
-    eth0_receive_background_bytes_per_s: float
-    eth0_transmit_background_bytes_per_s: float
 
 
 def management_traffic_bytes_per_s(throughput_per_s, params: WalParams):
