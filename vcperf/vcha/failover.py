@@ -45,6 +45,18 @@ def failover_times(vcpus, registered_vms, psc_mode: str = "external", *, params=
         Embedded PSC starts the PSC services before vpxd and vsphere-client (Tables 16-17).
     params : FailoverParams or vcperf.vcha.Params, optional
         The study's (``vcperf.vcha.calibrate()`` or its ``.failover``); default: the calibrated ones.
+
+    Returns
+    -------
+    FailoverTimes
+        Seconds after the failure.
+
+    Examples
+    --------
+    >>> from vcperf import vcha
+    >>> f = vcha.failover_times(32, 36864)  # X-Large
+    >>> bool(f.in_progress_s < f.vpxd_ready_s < f.inventory_screen_s < 5 * 60)  # within the 5-minute RTO target
+    True
     """
     c = v.check_range("vcpus", vcpus, 1.0, 256.0)
     vms = v.nonneg("registered_vms", registered_vms)

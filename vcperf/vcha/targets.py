@@ -384,7 +384,7 @@ def targets() -> tuple:
     >>> from vcperf import vcha
     >>> t = {t.key: t for t in vcha.targets()}["t05_throughput_64_enabled"]
     >>> t.role, round(t.paper_value() * 60)
-    ('fit', 3061)
+    ('fit', 2673)
     >>> bool(abs(t.model(vcha.calibrate()) / t.paper_value() - 1) < 0.05)
     True
     """

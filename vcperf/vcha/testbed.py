@@ -39,7 +39,7 @@ def paper_value(table: str, quantity: str, **conditions) -> float:
     --------
     >>> from vcperf import vcha
     >>> round(vcha.paper_value("table05_throughput", "throughput", clients=64, vcha="enabled") * 60)
-    3061
+    2673
     """
     return data.value(f"{STUDY}/{table}", quantity, "si", **conditions)
 
@@ -58,7 +58,7 @@ def inventory_sizes() -> dict:
     --------
     >>> from vcperf import vcha
     >>> vcha.inventory_sizes()["x-large"]["vcpus"]
-    24.0
+    32.0
     """
     quantities = {"vcpus": "vcpus", "memory_bytes": "memory", "clusters": "clusters", "hosts": "hosts",
                   "registered_vms": "registered_vms", "powered_on_vms": "powered_on_vms"}

@@ -137,7 +137,36 @@ def study_params(params):
 def commit_exchange_s(commit_bytes, bandwidth_bps, rtt_s, loss=0.0):
     """One synchronous commit's trip over the replication link (s): the commit record to the Passive
     and its acknowledgement back (:func:`vcperf.network.exchange_time_s`: round trip + transfer of
-    the record at the TCP rate + expected retransmission delay under loss). Passive flush excluded."""
+    the record at the TCP rate + expected retransmission delay under loss). Passive flush excluded.
+
+    Parameters
+    ----------
+    commit_bytes : float or array_like
+        Size of the commit record (WAL bytes of one commit), B, >= 0.
+    bandwidth_bps : float or array_like
+        Line rate of the replication link, bit/s, > 0.
+    rtt_s : float or array_like
+        Round-trip time of the link, s, >= 0 (the test bed's LAN: :data:`LAN_RTT_S`).
+    loss : float or array_like
+        Packet loss on the link, in [0, 1).
+
+    Returns
+    -------
+    float or ndarray
+        Seconds (a float for scalar inputs).
+
+    References
+    ----------
+    .. [1] J. Padhye, V. Firoiu, D. Towsley, J. Kurose, "Modeling TCP Throughput: A Simple Model and
+       its Empirical Validation", ACM SIGCOMM 1998 (the TCP rate and loss recovery of
+       :mod:`vcperf.network`).
+
+    Examples
+    --------
+    >>> from vcperf import vcha
+    >>> round(vcha.commit_exchange_s(1000.0, 10e9, vcha.LAN_RTT_S) * 1e3, 3)  # ms: the round trip dominates
+    0.201
+    """
     v.nonneg("commit_bytes", commit_bytes), v.positive("bandwidth_bps", bandwidth_bps), v.nonneg("rtt_s", rtt_s)
     v.fraction("loss", loss)
     v.broadcast(commit_bytes=commit_bytes, bandwidth_bps=bandwidth_bps, rtt_s=rtt_s, loss=loss)
@@ -171,6 +200,35 @@ def replication_sync_wait_s(p: VcbenchParams, wal_bytes_per_op: float, replicati
     ``sync_commits_per_op x (exchange(link) + standby flush)``, where the standby flush is what the
     fitted wait on the test bed's LAN leaves after its exchange: ``commit_wait_s`` on the LAN, more
     with added round-trip time, less bandwidth or loss.
+
+    Parameters
+    ----------
+    p : VcbenchParams
+        The study's (``vcperf.vcha.calibrate().vcbench``).
+    wal_bytes_per_op : float
+        WAL bytes per VCbench operation, B, >= 0 (``vcperf.vcha.calibrate().wal.wal_bytes_per_op``):
+        the commit records, ``wal_bytes_per_op / sync_commits_per_op`` each.
+    replication_rtt_s : float or array_like
+        Round-trip time added to the test bed's LAN (:data:`LAN_RTT_S`), s, >= 0 (Table 13: 5, 10 ms).
+    bandwidth_bps : float or array_like
+        Replication link rate, bit/s, > 0 (test bed: 10 Gbps).
+    loss : float or array_like
+        Packet loss on the replication link, in [0, 1).
+
+    Returns
+    -------
+    float or ndarray
+        Seconds per operation.
+
+    Examples
+    --------
+    >>> from vcperf import vcha
+    >>> p = vcha.calibrate()
+    >>> w = p.wal.wal_bytes_per_op
+    >>> bool(vcha.replication_sync_wait_s(p.vcbench, w) == p.vcbench.commit_wait_s)  # the test bed's LAN
+    True
+    >>> bool(vcha.replication_sync_wait_s(p.vcbench, w, 0.01) > 5 * p.vcbench.commit_wait_s)  # +10 ms
+    True
     """
     v.instance("p", p, VcbenchParams, "the study's VcbenchParams (vcperf.vcha.calibrate().vcbench)")
     wal_bytes_per_op = v.nonneg("wal_bytes_per_op", wal_bytes_per_op)
@@ -186,7 +244,24 @@ def replication_sync_wait_s(p: VcbenchParams, wal_bytes_per_op: float, replicati
 
 
 def standby_flush_s(p: VcbenchParams, wal_bytes_per_op: float) -> float:
-    """The Passive's WAL flush per commit (s) implied by the fitted LAN commit wait."""
+    """The Passive's WAL flush per commit (s) implied by the fitted LAN commit wait: the commit
+    acknowledgement (:attr:`VcbenchParams.commit_ack_s`) minus the commit record's LAN exchange
+    (:func:`commit_exchange_s`).
+
+    Parameters
+    ----------
+    p : VcbenchParams
+        The study's (``vcperf.vcha.calibrate().vcbench``).
+    wal_bytes_per_op : float
+        WAL bytes per VCbench operation, B, >= 0 (``vcperf.vcha.calibrate().wal.wal_bytes_per_op``).
+
+    Examples
+    --------
+    >>> from vcperf import vcha
+    >>> p = vcha.calibrate()
+    >>> bool(0 < vcha.standby_flush_s(p.vcbench, p.wal.wal_bytes_per_op) < p.vcbench.commit_ack_s)
+    True
+    """
     v.instance("p", p, VcbenchParams, "the study's VcbenchParams (vcperf.vcha.calibrate().vcbench)")
     wal_bytes_per_op = v.scalar("wal_bytes_per_op", wal_bytes_per_op, 0.0, np.inf, hi_open=True)
     rec = wal_bytes_per_op / p.sync_commits_per_op
@@ -271,6 +346,23 @@ def vcbench(clients, vcha_enabled: bool = False, replication_rtt_s=0.0, stats_le
     ValueError
         On inputs out of range, or when the inventory's background work leaves vpxd less than one
         core (``vcpus`` too small for ``hosts``).
+
+    References
+    ----------
+    .. [1] M. Reiser, S. S. Lavenberg, "Mean-Value Analysis of Closed Multichain Queuing Networks",
+       Journal of the ACM 27(2), 313-322, 1980 (exact MVA, :func:`vcperf.queueing.mva`).
+    .. [2] A. Seidmann, P. J. Schweitzer, S. Shalev-Oren, "Computerized Closed Queueing Network
+       Models of Flexible Manufacturing Systems", Large Scale Systems 12, 91-107, 1987 (the
+       multi-server stations).
+    .. [3] J. Padhye, V. Firoiu, D. Towsley, J. Kurose, "Modeling TCP Throughput: A Simple Model and
+       its Empirical Validation", ACM SIGCOMM 1998 (the replication link's TCP rate).
+
+    Examples
+    --------
+    >>> from vcperf import vcha
+    >>> s = vcha.vcbench([64, 256], True, params=vcha.calibrate(), **vcha.testbed().appliance())
+    >>> [round(float(x), -2) for x in s.throughput_per_s * 60]  # ops/min (paper, Table 5: 2,673 and 6,513)
+    [2600.0, 6200.0]
     """
     n = np.asarray(v.check_range("clients", clients, 1, 4096))
     if n.size == 0:
@@ -324,8 +416,29 @@ def vcbench(clients, vcha_enabled: bool = False, replication_rtt_s=0.0, stats_le
 
 def vcbench_curve(max_clients: int, vcha_enabled: bool = False, replication_rtt_s: float = 0.0,
                   stats_level: int = 1, **kw) -> VcbenchResult:
-    """:func:`vcbench` for every population ``1..max_clients`` (for throughput-vs-clients plots);
-    keyword arguments as :func:`vcbench`."""
+    """:func:`vcbench` for every population ``1..max_clients`` (for throughput-vs-clients plots).
+
+    Parameters
+    ----------
+    max_clients : int
+        The largest population, in [1, 4096].
+    vcha_enabled, replication_rtt_s, stats_level
+        As :func:`vcbench` (``replication_rtt_s`` a scalar here).
+    **kw
+        Keyword arguments of :func:`vcbench` (``vcpus``, ``hosts``, ``powered_on_vms`` required).
+
+    Returns
+    -------
+    VcbenchResult
+        Arrays over the populations ``1..max_clients``.
+
+    Examples
+    --------
+    >>> from vcperf import vcha
+    >>> c = vcha.vcbench_curve(256, params=vcha.calibrate(), **vcha.testbed().appliance())
+    >>> c.throughput_per_s.shape, bool((c.throughput_per_s[1:] >= c.throughput_per_s[:-1]).all())
+    ((256,), True)
+    """
     m = v.integer("max_clients", max_clients, 1, 4096)
     rtt = v.scalar("replication_rtt_s", replication_rtt_s, 0.0, 1.0)
     return vcbench(np.arange(1, m + 1), vcha_enabled, rtt, stats_level, **kw)

@@ -33,6 +33,13 @@ def management_traffic_bytes_per_s(throughput_per_s, params: WalParams):
     -------
     tuple of ndarray
         ``(receive, transmit)``: background + bytes/op x throughput, bytes/s.
+
+    Examples
+    --------
+    >>> from vcperf import vcha
+    >>> rx, tx = vcha.management_traffic_bytes_per_s(50.0, vcha.calibrate().wal)
+    >>> bool(rx > tx > 0)
+    True
     """
     x = v.nonneg("throughput_per_s", throughput_per_s)
     v.instance("params", params, WalParams, "the study's WalParams (vcperf.vcha.calibrate().wal)")
@@ -52,6 +59,13 @@ def replication_traffic_bytes_per_s(throughput_per_s, params: WalParams):
         VCbench operations per second, >= 0 (finite).
     params : WalParams
         The study's: ``vcperf.vcha.calibrate().wal``.
+
+    Examples
+    --------
+    >>> from vcperf import vcha
+    >>> w = vcha.calibrate().wal
+    >>> bool(vcha.replication_traffic_bytes_per_s(0.0, w) == w.background_wal_bytes_per_s)
+    True
     """
     x = v.nonneg("throughput_per_s", throughput_per_s)
     v.instance("params", params, WalParams, "the study's WalParams (vcperf.vcha.calibrate().wal)")
@@ -72,6 +86,14 @@ def wal_disk_write_bytes_per_s(throughput_per_s, wal_flushes_per_s, params: WalP
         WAL flushes (sdg writes) per second, >= 0; in the study the measured sdg w/s of the same run.
     params : WalParams
         The study's: ``vcperf.vcha.calibrate().wal``.
+
+    Examples
+    --------
+    >>> from vcperf import vcha
+    >>> w = vcha.calibrate().wal
+    >>> extra = vcha.wal_disk_write_bytes_per_s(50.0, 1000.0, w) - vcha.replication_traffic_bytes_per_s(50.0, w)
+    >>> round(float(extra)) == 1000 * vcha.WAL_PAGE_BYTES  # one WAL page per flush
+    True
     """
     x = v.nonneg("throughput_per_s", throughput_per_s)
     f = v.nonneg("wal_flushes_per_s", wal_flushes_per_s)
