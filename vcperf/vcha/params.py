@@ -8,6 +8,7 @@ them as arguments; :mod:`vcperf.vcha.calibration` fits them to the paper's numbe
 from __future__ import annotations
 
 import math
+import numbers
 from dataclasses import dataclass, fields
 
 from vcperf import studies
@@ -22,12 +23,8 @@ def _check_finite(params) -> None:
     """Refuse a parameter set with a field that is not a finite real number."""
     for f in fields(params):
         value = getattr(params, f.name)
-        try:
-            ok = not isinstance(value, bool) and math.isfinite(float(value))
-        except (TypeError, ValueError):
-            ok = False
-        if not ok:
-            raise ValueError(f"{type(params).__name__}.{f.name} must be a finite number; got {value!r}")
+        if isinstance(value, bool) or not isinstance(value, numbers.Real) or not math.isfinite(value):
+            raise ValueError(f"{f.name} must be a finite number ({type(params).__name__}); got {value!r}")
 
 
 @dataclass(frozen=True)
@@ -274,7 +271,7 @@ class Params:
         for name, cls in (("vcbench", VcbenchParams), ("wal", WalParams), ("enable", EnableParams),
                           ("failover", FailoverParams), ("disk", DiskParams), ("memory", MemoryParams)):
             if not isinstance(getattr(self, name), cls):
-                raise ValueError(f"Params.{name} must be a {cls.__name__}; got {type(getattr(self, name)).__name__}")
+                raise ValueError(f"{name} must be a {cls.__name__} (Params); got {type(getattr(self, name)).__name__}")
 
 
 #: ``"sub-model.field"`` -> (unit, meaning) of every parameter.
