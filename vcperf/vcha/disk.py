@@ -40,8 +40,8 @@ WAL bytes. Its replies go back on eth1: TCP ACKs for the WAL stream (one per
 (PostgreSQL's walreceiver reports its new write position after reading and its new flush position
 after the ``fdatasync``).
 
-This module is a pure model: parameters are arguments (the study's values come from
-:mod:`vcperf.vcha.calibration`).
+This module is a pure model: parameters are arguments (:mod:`vcperf.vcha.params`; the study's values
+are fitted by :mod:`vcperf.vcha.calibration`).
 """
 
 from __future__ import annotations
@@ -89,7 +89,12 @@ def wal_flushes_per_s(throughput_per_s, params: DiskParams):
     """WAL flushes (sdg writes) per second of the baseline appliance or Active node."""
     x = v.nonneg("throughput_per_s", throughput_per_s)
     v.instance("params", params, DiskParams, "the study's DiskParams (vcperf.vcha.calibrate().disk)")
-    return params.wal_background_flushes_per_s + params.wal_flushes_per_op * x
+    return _wal_flushes(x, params)
+
+
+def _wal_flushes(x, p: DiskParams):
+    """:func:`wal_flushes_per_s` of a validated throughput."""
+    return p.wal_background_flushes_per_s + p.wal_flushes_per_op * x
 
 
 def standby_flushes_per_s(active_flushes_per_s, cycle_s):
@@ -103,6 +108,11 @@ def standby_flushes_per_s(active_flushes_per_s, cycle_s):
     lam = v.nonneg("active_flushes_per_s", active_flushes_per_s)
     s = v.nonneg("cycle_s", cycle_s)
     v.broadcast(active_flushes_per_s=lam, cycle_s=s)
+    return _standby_flushes(lam, s)
+
+
+def _standby_flushes(lam, s):
+    """:func:`standby_flushes_per_s` of validated inputs."""
     u = np.asarray(lam, dtype=float) * np.asarray(s, dtype=float)
     return np.asarray(lam, dtype=float) / (u + np.exp(-u))
 
@@ -123,11 +133,16 @@ def walreceiver_cycle_s(flush_wait_s, active_flushes_per_s):
     w = np.asarray(v.nonneg("flush_wait_s", flush_wait_s), dtype=float)
     lam = np.asarray(v.nonneg("active_flushes_per_s", active_flushes_per_s), dtype=float)
     v.broadcast(flush_wait_s=w, active_flushes_per_s=lam)
-    w, lam = np.broadcast_arrays(w, lam)
+    return _cycle_s(w, lam)
+
+
+def _cycle_s(flush_wait_s, active_flushes_per_s):
+    """:func:`walreceiver_cycle_s` of validated inputs."""
+    w, lam = np.broadcast_arrays(np.asarray(flush_wait_s, dtype=float), np.asarray(active_flushes_per_s, dtype=float))
     lo, hi = np.zeros(w.shape), w.astype(float).copy()
     for _ in range(80):  # the wait is increasing in s: bisection on [0, W]
         mid = 0.5 * (lo + hi)
-        rho = standby_flushes_per_s(lam, mid) * mid
+        rho = _standby_flushes(lam, mid) * mid
         over = mid * (1.0 + 0.5 * rho) > w
         hi, lo = np.where(over, mid, hi), np.where(over, lo, mid)
     out = 0.5 * (lo + hi)
@@ -165,9 +180,9 @@ def disk_writes(throughput_per_s, node: str, params: DiskParams, wal: WalParams,
     p = params
     sdf = np.maximum(p.sdf_background_bytes_per_s + p.sdf_bytes_per_op * x, 0.0)
     sdh = np.maximum(p.sdh_background_bytes_per_s + p.sdh_bytes_per_op * x, 0.0)
-    flushes = wal_flushes_per_s(x, p)
+    flushes = _wal_flushes(x, p)
     if node == "passive":
-        flushes = standby_flushes_per_s(flushes, walreceiver_cycle_s(flush_wait_s, flushes))
+        flushes = _standby_flushes(flushes, _cycle_s(flush_wait_s, flushes))
     wal_bytes = replication_traffic_bytes_per_s(x, wal)
     page = FS_BLOCK_BYTES if node == "passive" else WAL_PAGE_BYTES
     sdg = flushes * page + wal_bytes
@@ -187,6 +202,6 @@ def standby_reply_bytes_per_s(throughput_per_s, params: DiskParams, wal: WalPara
     v.broadcast(throughput_per_s=x, flush_wait_s=flush_wait_s)
     wal_bytes = replication_traffic_bytes_per_s(x, wal)
     acks = wal_bytes / (network.DEFAULT_MSS_BYTES * network.DEFAULT_PACKETS_PER_ACK) * ACK_FRAME_BYTES
-    lam = wal_flushes_per_s(x, params)
-    cycles = standby_flushes_per_s(lam, walreceiver_cycle_s(flush_wait_s, lam))
+    lam = _wal_flushes(x, params)
+    cycles = _standby_flushes(lam, _cycle_s(flush_wait_s, lam))
     return np.asarray(acks + STATUS_REPLIES_PER_FLUSH * cycles * STATUS_REPLY_BYTES, dtype=float)

@@ -8,8 +8,8 @@ appliance disks and the data that grows with the inventory, at the TCP payload r
 appliance back to back ("the same clone operation performed twice"), so the model gives them the
 same time.
 
-This module is a pure model: the parameters and the clone link are arguments (the study's values
-come from :mod:`vcperf.vcha.calibration`).
+This module is a pure model: the parameters and the clone link are arguments
+(:mod:`vcperf.vcha.params`; the study's values are fitted by :mod:`vcperf.vcha.calibration`).
 """
 
 from __future__ import annotations

@@ -5,8 +5,8 @@ vpxd start-up whose CPU work is spread over the vCPUs and whose inventory load g
 registered VMs -- the two competing factors the paper names; the Web Client screens follow the same
 pattern with constant offsets between them.
 
-This module is a pure model: the parameters are arguments (the study's values come from
-:mod:`vcperf.vcha.calibration`).
+This module is a pure model: the parameters are arguments (:mod:`vcperf.vcha.params`; the study's
+values are fitted by :mod:`vcperf.vcha.calibration`).
 """
 
 from __future__ import annotations

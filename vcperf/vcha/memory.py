@@ -9,8 +9,8 @@
   Active's minus the backends of the connection pool.
 * **vcha**: the VCHA service, the same small process on both nodes.
 
-This module is a pure model: parameters are arguments (the study's values come from
-:mod:`vcperf.vcha.calibration`).
+This module is a pure model: parameters are arguments (:mod:`vcperf.vcha.params`; the study's values
+are fitted by :mod:`vcperf.vcha.calibration`).
 """
 
 from __future__ import annotations

@@ -29,8 +29,9 @@ VCbench clients. Per operation a client visits
 Throughput, latency and vpxd CPU come out of the same solution: ``U = U_bg + X D_cpu`` (utilization
 law) and ``N = X (R + Z)`` (Little's law) hold by construction.
 
-This module is a pure model: parameters and the appliance are arguments (the study's values come
-from :mod:`vcperf.vcha.calibration`; ``params=None`` uses :func:`vcperf.protocol.calibrated`).
+This module is a pure model: parameters and the appliance are arguments (:mod:`vcperf.vcha.params`;
+the study's values are fitted by :mod:`vcperf.vcha.calibration`; ``params=None`` uses
+:func:`vcperf.protocol.calibrated`).
 
 References
 ----------
@@ -170,6 +171,11 @@ def commit_exchange_s(commit_bytes, bandwidth_bps, rtt_s, loss=0.0):
     v.nonneg("commit_bytes", commit_bytes), v.positive("bandwidth_bps", bandwidth_bps), v.nonneg("rtt_s", rtt_s)
     v.fraction("loss", loss)
     v.broadcast(commit_bytes=commit_bytes, bandwidth_bps=bandwidth_bps, rtt_s=rtt_s, loss=loss)
+    return _exchange_s(commit_bytes, bandwidth_bps, rtt_s, loss)
+
+
+def _exchange_s(commit_bytes, bandwidth_bps, rtt_s, loss):
+    """:func:`commit_exchange_s` of validated inputs (memoised for scalars)."""
     if all(np.ndim(a) == 0 for a in (commit_bytes, bandwidth_bps, rtt_s, loss)):
         return _commit_exchange_scalar(float(commit_bytes), float(bandwidth_bps), float(rtt_s), float(loss))
     return network.exchange_time_s(1.0, commit_bytes, 0.0, bandwidth_bps, rtt_s, loss)
@@ -236,10 +242,15 @@ def replication_sync_wait_s(p: VcbenchParams, wal_bytes_per_op: float, replicati
     v.fraction("loss", loss)
     v.broadcast(wal_bytes_per_op=wal_bytes_per_op, replication_rtt_s=replication_rtt_s, bandwidth_bps=bandwidth_bps,
                 loss=loss)
+    return _sync_wait_s(p, wal_bytes_per_op, replication_rtt_s, bandwidth_bps, loss)
+
+
+def _sync_wait_s(p: VcbenchParams, wal_bytes_per_op, replication_rtt_s, bandwidth_bps, loss):
+    """:func:`replication_sync_wait_s` of validated inputs."""
     nc = p.sync_commits_per_op
     rec = wal_bytes_per_op / nc
-    lan = commit_exchange_s(rec, DEFAULT_REPLICATION_BANDWIDTH_BPS, LAN_RTT_S)
-    link = commit_exchange_s(rec, bandwidth_bps, LAN_RTT_S + np.asarray(replication_rtt_s, dtype=float), loss)
+    lan = _exchange_s(rec, DEFAULT_REPLICATION_BANDWIDTH_BPS, LAN_RTT_S, 0.0)
+    link = _exchange_s(rec, bandwidth_bps, LAN_RTT_S + np.asarray(replication_rtt_s, dtype=float), loss)
     return p.commit_wait_s + nc * (link - lan)
 
 
@@ -265,7 +276,7 @@ def standby_flush_s(p: VcbenchParams, wal_bytes_per_op: float) -> float:
     v.instance("p", p, VcbenchParams, "the study's VcbenchParams (vcperf.vcha.calibrate().vcbench)")
     wal_bytes_per_op = v.scalar("wal_bytes_per_op", wal_bytes_per_op, 0.0, np.inf, hi_open=True)
     rec = wal_bytes_per_op / p.sync_commits_per_op
-    return float(p.commit_ack_s - commit_exchange_s(rec, DEFAULT_REPLICATION_BANDWIDTH_BPS, LAN_RTT_S))
+    return float(p.commit_ack_s - _exchange_s(rec, DEFAULT_REPLICATION_BANDWIDTH_BPS, LAN_RTT_S, 0.0))
 
 
 def _station_demands(p: VcbenchParams, wal, vcha_enabled: bool, rtt_s, stats_level: int, vcpus: float,
@@ -277,7 +288,7 @@ def _station_demands(p: VcbenchParams, wal, vcha_enabled: bool, rtt_s, stats_lev
     shape = np.broadcast_shapes(np.shape(rtt_s), np.shape(bandwidth_bps), np.shape(loss))
     zeros = np.zeros(shape)
     if vcha_enabled:
-        sync = replication_sync_wait_s(p, wal.wal_bytes_per_op, rtt_s, bandwidth_bps, loss) + zeros
+        sync = _sync_wait_s(p, wal.wal_bytes_per_op, rtt_s, bandwidth_bps, loss) + zeros
         rate_bps = _tcp_rate_bps(bandwidth_bps, LAN_RTT_S + np.asarray(rtt_s, float), loss) + zeros
         rho_bg = np.minimum(8.0 * wal.background_wal_bytes_per_s / rate_bps, 1.0 - 1e-9)
         link = 8.0 * wal.wal_bytes_per_op / rate_bps / (1.0 - rho_bg)

@@ -6,8 +6,8 @@ go over eth1 to the Passive; the Active's WAL disk (sdg) writes every flushed WA
 the new WAL bytes. Management traffic on eth0 is likewise a background rate (host sync and
 heartbeats) plus bytes per operation (host RPCs, client SDK traffic).
 
-This module is a pure model: the parameters are arguments (the study's values come from
-:mod:`vcperf.vcha.calibration`).
+This module is a pure model: the parameters are arguments (:mod:`vcperf.vcha.params`; the study's
+values are fitted by :mod:`vcperf.vcha.calibration`).
 """
 
 from __future__ import annotations
