@@ -12,8 +12,8 @@ from vcperf import data, protocol
 
 STUDIES = list(protocol.STUDY_MODULES)
 PKG = Path(__file__).resolve().parent.parent / "vcperf"
-#: Files of a study subpackage that may read data/ (paper numbers and testbed facts; the shape, test_shape.py).
-DATA_READERS = {"calibration.py", "validation.py", "__init__.py", "testbed.py", "targets.py"}
+#: Files of a study subpackage that may read data/ (paper numbers and testbed facts; the shape of tests/test_shape.py).
+DATA_READERS = {"testbed.py", "targets.py", "calibration.py", "validation.py", "__init__.py"}
 
 
 @pytest.fixture(scope="module", params=STUDIES)

@@ -1,14 +1,19 @@
-"""vSphere Content Library VM deployment paths: ``003_a39039efb1262c72.txt``.
+"""vSphere Content Library VM deployment paths: the deployment model, its calibration to the study's
+Figure 4 and its ledger rows.
 
-The study (Guan and Bergamasco, VMware VROOM! blog, July 2015) deploys one 39 GB OVF template from a
-Content Library item under four storage layouts and compares completion times (Figure 4). Split by
+The study: J. Guan and D. Bergamasco, "How to Efficiently Deploy Virtual Machines from VMware vSphere
+Content Library", VMware VROOM! Blog (VMware, Inc.), July 2015. It deploys one 39 GB OVF template from
+a Content Library item under four storage layouts and compares completion times (Figure 4). Split by
 concern, as every vcperf study:
 
+- :mod:`~vcperf.contentlib.params`: the study name, the calibrated rates (:class:`Params`), their docs.
 - :mod:`~vcperf.contentlib.paths`: the model -- bytes through the stages of each data path.
 - :mod:`~vcperf.contentlib.layouts`: which paths a storage layout allows, and the fastest one.
 - :mod:`~vcperf.contentlib.concurrency`: several deployments at once (MVA), a subscribed library
   syncing over a branch link.
-- :mod:`~vcperf.contentlib.calibration`: testbed facts, the paper's statements (targets), the fit.
+- :mod:`~vcperf.contentlib.testbed`: the test bed's facts, read from ``data/contentlib2015/``.
+- :mod:`~vcperf.contentlib.targets`: the paper's statements, each with its model function.
+- :mod:`~vcperf.contentlib.calibration`: the fit.
 - :mod:`~vcperf.contentlib.validation`: ledger rows, leave-one-out, parameter and experiment tables.
 
 Examples
@@ -19,7 +24,7 @@ Examples
 True
 """
 
-from vcperf.contentlib.calibration import TARGET_KEYS, TARGETS, Testbed, calibrate, predict, targets, testbed
+from vcperf.contentlib.calibration import calibrate
 from vcperf.contentlib.concurrency import (
     MAX_DEPLOYMENTS,
     ConcurrentDeploy,
@@ -27,6 +32,7 @@ from vcperf.contentlib.concurrency import (
     subscription_sync_time_s,
 )
 from vcperf.contentlib.layouts import LAYOUT_LABELS, LAYOUTS, Layout, Recommendation, recommend_path
+from vcperf.contentlib.params import PARAM_DOCS, SEED, STUDY, Params
 from vcperf.contentlib.paths import (
     DEFAULT_DECOMPRESSION_STREAMS,
     DEFAULT_FC_BANDWIDTH_BPS,
@@ -34,23 +40,22 @@ from vcperf.contentlib.paths import (
     DEFAULT_NETWORK_BPS,
     DEFAULT_VCENTER_VCPUS,
     FC_ENCODING_EFFICIENCY,
-    PARAM_DOCS,
     PATH_EXPERIMENT,
     PATH_LABELS,
     PATHS,
-    SEED,
-    STUDY,
-    Params,
     Stages,
     deploy_time_s,
     path_stages,
 )
+from vcperf.contentlib.targets import TARGET_KEYS, TARGETS, targets
+from vcperf.contentlib.testbed import Testbed, testbed
 from vcperf.contentlib.validation import (
     experiments_table,
     fidelity_rows,
     leave_one_out,
     paper_value,
     parameter_table,
+    predict,
 )
 
 __all__ = [

@@ -1,7 +1,9 @@
-"""Several deployments at once, and a subscribed library syncing over a branch link.
+"""What-ifs beyond the study: several deployments at once, and a subscribed library syncing over a
+branch link.
 
-Seed ``003_a39039efb1262c72.txt`` measures one deployment at a time. These what-ifs reuse the
-stages of :mod:`vcperf.contentlib.paths` and the shared primitives:
+The study (J. Guan and D. Bergamasco, "How to Efficiently Deploy Virtual Machines from VMware vSphere
+Content Library", VMware VROOM! Blog, July 2015) measures one deployment at a time. These what-ifs
+reuse the stages of :mod:`vcperf.contentlib.paths` and the shared primitives:
 
 - **Concurrent deployments** (:func:`concurrent_deploy_time_s`): ``n`` deployments of the same
   template over the same path start together. Pipelined stages (array copy, host data mover, NFC
@@ -16,6 +18,16 @@ stages of :mod:`vcperf.contentlib.paths` and the shared primitives:
 - **Subscribed library sync** (:func:`subscription_sync_time_s`): a subscriber vCenter pulls each
   item of a published library over a :class:`vcperf.network.Link` (e.g. a ROBO Table 1 preset), one
   HTTP transfer per item, each paying TCP slow start, RTT and loss (:func:`vcperf.network.transfer_time_s`).
+
+References
+----------
+.. [1] M. Reiser and S. S. Lavenberg, "Mean-Value Analysis of Closed Multichain Queuing Networks",
+   Journal of the ACM 27(2), 313-322, 1980.
+.. [2] A. Seidmann, P. J. Schweitzer, S. Shalev-Oren, "Computerized Closed Queueing Network Models
+   of Flexible Manufacturing Systems", Large Scale Systems 12, 91-107, 1987.
+.. [3] J. Padhye, V. Firoiu, D. Towsley, J. Kurose, "Modeling TCP Throughput: A Simple Model and its
+   Empirical Validation", ACM SIGCOMM 1998.
+.. [4] N. Cardwell, S. Savage, T. Anderson, "Modeling TCP Latency", IEEE INFOCOM 2000.
 """
 
 from __future__ import annotations
@@ -26,14 +38,16 @@ import numpy as np
 
 from vcperf import _validate as v
 from vcperf import network, queueing
+from vcperf.contentlib.params import Params
 from vcperf.contentlib.paths import (
     DEFAULT_FC_BANDWIDTH_BPS,
     DEFAULT_MGMT_NETWORK_BPS,
     DEFAULT_NETWORK_BPS,
     DEFAULT_VCENTER_VCPUS,
     PATHS,
-    Params,
-    path_stages,
+    _inputs,
+    _resolve,
+    _stages,
 )
 
 #: Largest number of simultaneous deployments the what-if solves (MVA over 1..n).
@@ -76,9 +90,28 @@ def concurrent_deploy_time_s(path: str, size_bytes: float, n_deployments: int, *
         Template size (bytes), > 0.
     n_deployments : int
         Largest number of simultaneous deployments, in [1, :data:`MAX_DEPLOYMENTS`].
-    network_bps, mgmt_network_bps, fc_bandwidth_bps, vcenter_vcpus, params
-        Scalars, as for :func:`~vcperf.contentlib.paths.path_stages` (one decompression stream per
-        deployment).
+    network_bps : float
+        Data network line rate (bit/s), > 0. Default 1 GbE.
+    mgmt_network_bps : float
+        vCenter-to-host management network line rate (bit/s), > 0. Default 1 GbE.
+    fc_bandwidth_bps : float
+        Nominal Fibre Channel rate (bit/s), > 0. Default 8GFC.
+    vcenter_vcpus : float
+        vCPUs of the vCenter appliance, in [1, 1024]: the servers of the decompression station (one
+        decompression stream per deployment). Default 16.
+    params : Params, optional
+        Calibrated rates; default: the study's calibration (:func:`vcperf.contentlib.calibrate`).
+
+    Returns
+    -------
+    ConcurrentDeploy
+        Completion time and aggregate rate for 1..``n_deployments`` simultaneous deployments.
+
+    Raises
+    ------
+    ValueError
+        An unknown ``path``, a non-scalar or out-of-range input, or ``params`` that is not a
+        :class:`~vcperf.contentlib.params.Params`.
 
     Examples
     --------
@@ -88,6 +121,13 @@ def concurrent_deploy_time_s(path: str, size_bytes: float, n_deployments: int, *
     True
     >>> bool(r.aggregate_bytes_per_s[-1] > r.aggregate_bytes_per_s[0])  # threads overlap
     True
+
+    References
+    ----------
+    .. [1] M. Reiser and S. S. Lavenberg, "Mean-Value Analysis of Closed Multichain Queuing Networks",
+       Journal of the ACM 27(2), 1980 (exact MVA of the Transfer Service threads).
+    .. [2] A. Seidmann, P. J. Schweitzer, S. Shalev-Oren, Large Scale Systems 12, 1987 (the
+       ``m``-vCPU decompression station as a queue plus a delay).
     """
     v.choice("path", path, PATHS)
     size = v.scalar("size_bytes", size_bytes, 0.0, np.inf, lo_open=True, hi_open=True)
@@ -97,9 +137,9 @@ def concurrent_deploy_time_s(path: str, size_bytes: float, n_deployments: int, *
         if np.ndim(val) != 0:
             raise ValueError(f"{name} must be a scalar for concurrent_deploy_time_s; got shape {np.shape(val)}")
     vcpus = float(v.check_range("vcenter_vcpus", vcenter_vcpus, 1.0, 1024.0))
-    st = path_stages(path, network_bps=network_bps, mgmt_network_bps=mgmt_network_bps,
-                     fc_bandwidth_bps=fc_bandwidth_bps, vcenter_vcpus=vcenter_vcpus, decompression_streams=1,
-                     params=params)
+    _, net, mgmt, fc, vcpus_in, streams, _ = _inputs(size, network_bps, mgmt_network_bps, fc_bandwidth_bps,
+                                                     vcenter_vcpus, 1, 0.0)
+    st = _stages(path, net, mgmt, fc, vcpus_in, streams, _resolve(params))
     n = np.arange(1, n_max + 1, dtype=float)
     # Pipelined stages: shared by every deployment (processor sharing of the slowest one).
     pipe = {k: float(r) for k, r in st.pipelined.items()}
@@ -132,6 +172,25 @@ def subscription_sync_time_s(item_bytes, link: network.Link, *, n_items: int = 1
     start, RTT, loss through :func:`vcperf.network.transfer_time_s`); items are pulled one after
     another. Vectorised over ``item_bytes``.
 
+    Parameters
+    ----------
+    item_bytes : float or array_like
+        Size of each library item (bytes), > 0.
+    link : vcperf.network.Link
+        The publisher-to-subscriber link (bandwidth, RTT, loss), e.g. ``vcperf.network.preset("satellite")``.
+    n_items : int
+        Items pulled one after another, in [1, 10**6]. Default 1.
+
+    Returns
+    -------
+    numpy.ndarray
+        Sync time (s), in the shape of ``item_bytes``.
+
+    Raises
+    ------
+    ValueError
+        If ``link`` is not a :class:`vcperf.network.Link` or a size or count is out of range.
+
     Examples
     --------
     >>> from vcperf import contentlib, network
@@ -139,9 +198,14 @@ def subscription_sync_time_s(item_bytes, link: network.Link, *, n_items: int = 1
     >>> sat = network.Link(1.5e6, 0.5, 0.001)
     >>> bool(contentlib.subscription_sync_time_s(39e9, sat) > 100 * contentlib.subscription_sync_time_s(39e9, lan))
     True
+
+    References
+    ----------
+    .. [1] J. Padhye, V. Firoiu, D. Towsley, J. Kurose, "Modeling TCP Throughput: A Simple Model and
+       its Empirical Validation", ACM SIGCOMM 1998.
+    .. [2] N. Cardwell, S. Savage, T. Anderson, "Modeling TCP Latency", IEEE INFOCOM 2000 (slow start).
     """
-    if not isinstance(link, network.Link):
-        raise ValueError(f"link must be a vcperf.network.Link; got {type(link).__name__}")
+    network.check_link("link", link)
     size = v.positive("item_bytes", item_bytes)
     count = v.integer("n_items", n_items, lo=1, hi=10**6)
     return count * np.asarray(link.transfer_time_s(size), dtype=float)

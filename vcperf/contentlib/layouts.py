@@ -1,6 +1,8 @@
 """Storage layouts of the Content Library study and the fastest deployment path each allows.
 
-Seed ``003_a39039efb1262c72.txt`` (Experiments table, Figure 3, Data Transfer section, Conclusions).
+From the study (J. Guan and D. Bergamasco, "How to Efficiently Deploy Virtual Machines from VMware
+vSphere Content Library", VMware VROOM! Blog, July 2015): its Experiments table, Figure 3, the Data
+Transfer section (direct copy vs streaming mode) and its Conclusions.
 """
 
 from __future__ import annotations
@@ -10,6 +12,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from vcperf import _validate as v
+from vcperf.contentlib.params import Params
 from vcperf.contentlib.paths import (
     DEFAULT_DECOMPRESSION_STREAMS,
     DEFAULT_FC_BANDWIDTH_BPS,
@@ -17,9 +20,9 @@ from vcperf.contentlib.paths import (
     DEFAULT_NETWORK_BPS,
     DEFAULT_VCENTER_VCPUS,
     PATHS,
-    Params,
+    _deploy_time,
     _inputs,
-    deploy_time_s,
+    _resolve,
 )
 
 
@@ -37,6 +40,14 @@ class Layout:
         The library is backed by a datastore of an ESXi host, not a vCenter-mounted NFS share.
     same_vcenter : bool
         Source and destination hosts are managed by the same vCenter (direct copy mode possible).
+
+    Examples
+    --------
+    >>> from vcperf import contentlib
+    >>> fc_but_two_vcenters = contentlib.Layout(same_vaai_array=False, host_sees_both=True,
+    ...                                         source_on_host_datastore=True, same_vcenter=False)
+    >>> contentlib.recommend_path(fc_but_two_vcenters, 39e9).path
+    'host_fc'
     """
 
     same_vaai_array: bool
@@ -45,7 +56,14 @@ class Layout:
     same_vcenter: bool
 
     def available_paths(self) -> tuple[str, ...]:
-        """Paths this layout allows; ``streaming`` always works (Data Transfer section)."""
+        """Paths this layout allows; ``streaming`` always works (Data Transfer section).
+
+        Examples
+        --------
+        >>> from vcperf.contentlib.layouts import LAYOUTS
+        >>> LAYOUTS["different_hosts"].available_paths()
+        ('host_to_host', 'streaming')
+        """
         out = []
         if self.same_vaai_array and self.host_sees_both and self.source_on_host_datastore:
             out.append("vaai")
@@ -76,7 +94,21 @@ LAYOUT_LABELS = {
 
 @dataclass(frozen=True)
 class Recommendation:
-    """Fastest available path, its time, and every path's time (NaN where the layout forbids it)."""
+    """Fastest available path, its time, and every path's time (NaN where the layout forbids it).
+
+    Attributes
+    ----------
+    layout : str
+        The layout's key in :data:`LAYOUTS`, or ``"custom"`` for a :class:`Layout` passed in.
+    path : str
+        The fastest path the layout allows (one of :data:`~vcperf.contentlib.paths.PATHS`).
+    time_s : float
+        Its deployment time (s).
+    times_s : dict
+        Path -> deployment time (s); NaN for the paths the layout does not offer.
+    available : tuple of str
+        The paths the layout offers (:meth:`Layout.available_paths`).
+    """
 
     layout: str
     path: str
@@ -99,9 +131,47 @@ def recommend_path(layout, size_bytes, *, network_bps=DEFAULT_NETWORK_BPS,
     layout : str or Layout
         A key of :data:`LAYOUTS` or a :class:`Layout`.
     size_bytes : float
-        Template size (bytes), scalar.
-    network_bps, mgmt_network_bps, fc_bandwidth_bps, vcenter_vcpus, decompression_streams, setup_time_s, params
-        Scalars; see :func:`deploy_time_s`.
+        Template size (bytes), >= 0, scalar.
+    network_bps : float
+        Data network line rate (bit/s), > 0. Default 1 GbE.
+    mgmt_network_bps : float
+        vCenter-to-host management network line rate (bit/s), > 0. Default 1 GbE.
+    fc_bandwidth_bps : float
+        Nominal Fibre Channel rate (bit/s), > 0. Default 8GFC.
+    vcenter_vcpus : float
+        vCPUs of the vCenter appliance, in [1, 1024]. Default 16.
+    decompression_streams : float
+        Disks decompressed at once by the Transfer Service, in [1, 1024]. Default 1.
+    setup_time_s : float
+        Fixed cost of any deployment (s), >= 0. Default 0.
+    params : Params, optional
+        Calibrated rates; default: the study's calibration (:func:`vcperf.contentlib.calibrate`).
+
+    Returns
+    -------
+    Recommendation
+        The fastest available path and its time (s), and every path's time (NaN where the layout
+        does not offer the path).
+
+    Raises
+    ------
+    ValueError
+        An unknown layout, a non-scalar or out-of-range input, or ``params`` that is not a
+        :class:`~vcperf.contentlib.params.Params`.
+
+    Examples
+    --------
+    >>> from vcperf import contentlib
+    >>> contentlib.recommend_path("shared_fc_host", 39e9).path
+    'host_fc'
+    >>> rec = contentlib.recommend_path("nfs_on_vcenter", 39e9)
+    >>> rec.available, bool(rec.time_s > 0)
+    (('streaming',), True)
+
+    References
+    ----------
+    .. [1] J. Guan and D. Bergamasco, "How to Efficiently Deploy Virtual Machines from VMware vSphere
+       Content Library", VMware VROOM! Blog, July 2015 (Conclusions).
     """
     if isinstance(layout, str):
         name = v.choice("layout", layout, LAYOUTS)
@@ -116,12 +186,10 @@ def recommend_path(layout, size_bytes, *, network_bps=DEFAULT_NETWORK_BPS,
                        ("setup_time_s", setup_time_s)):
         if np.ndim(val) != 0:
             raise ValueError(f"{pname} must be a scalar for recommend_path; got shape {np.shape(val)}")
-    _inputs(size_bytes, network_bps, mgmt_network_bps, fc_bandwidth_bps, vcenter_vcpus,
-            decompression_streams, setup_time_s)
-    kw = dict(network_bps=network_bps, mgmt_network_bps=mgmt_network_bps, fc_bandwidth_bps=fc_bandwidth_bps,
-              vcenter_vcpus=vcenter_vcpus, decompression_streams=decompression_streams,
-              setup_time_s=setup_time_s, params=params)
+    checked = _inputs(size_bytes, network_bps, mgmt_network_bps, fc_bandwidth_bps, vcenter_vcpus,
+                      decompression_streams, setup_time_s)
+    p = _resolve(params)
     available = lay.available_paths()
-    times = {p: float(deploy_time_s(p, size_bytes, **kw)) if p in available else float("nan") for p in PATHS}
-    best = min(available, key=lambda p: times[p])
+    times = {path: float(_deploy_time(path, checked, p)) if path in available else float("nan") for path in PATHS}
+    best = min(available, key=lambda path: times[path])
     return Recommendation(layout=name, path=best, time_s=times[best], times_s=times, available=available)

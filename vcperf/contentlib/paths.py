@@ -1,9 +1,10 @@
-"""vSphere Content Library VM deployment paths: ``003_a39039efb1262c72.txt``.
+"""The deployment model: a Content Library deployment as bytes through the stages of one data path.
 
-The study (Guan and Bergamasco, VMware VROOM! blog, July 2015) deploys one 39 GB OVF template from a
-Content Library item under four storage layouts (Experiments table; Figure 3) and compares the
-completion times (Figure 4, Observations table). Each layout makes the Transfer Service pick one
-*data path*; this module models a deployment as bytes moving through the stages of that path.
+The study (J. Guan and D. Bergamasco, "How to Efficiently Deploy Virtual Machines from VMware vSphere
+Content Library", VMware VROOM! Blog, July 2015) deploys one 39 GB OVF template from a Content
+Library item under four storage layouts (Experiments table; Figure 3) and compares the completion
+times (Figure 4, Observations table). Each layout makes the Transfer Service pick one *data path*;
+this module models a deployment as bytes moving through the stages of that path.
 
 Paths (``PATHS``) and their stages
 ----------------------------------
@@ -35,9 +36,9 @@ not identifiable and defaults to 0.
 
 Physical inputs (not fitted): the FC and Ethernet line rates, 8b/10b FC encoding, TCP/Ethernet framing
 (see the module constants), the vCenter vCPU count and the number of disks decompressed in parallel.
-The four unknown rates of :class:`Params` are fitted by :mod:`vcperf.contentlib.calibration`; this
-module never reads ``data/`` (``params=None`` means the default calibration, through
-:func:`vcperf.protocol.calibrated`).
+The four unknown rates of :class:`~vcperf.contentlib.params.Params` are fitted by
+:mod:`vcperf.contentlib.calibration`; this module never reads ``data/`` (``params=None`` means the
+default calibration, through :func:`vcperf.protocol.calibrated`).
 """
 
 from __future__ import annotations
@@ -48,10 +49,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from vcperf import _validate as v
-from vcperf import network
-
-STUDY = "contentlib2015"
-SEED = "003_a39039efb1262c72.txt"
+from vcperf import network, protocol
+from vcperf.contentlib.params import STUDY, Params
 
 PATHS = ("vaai", "host_fc", "host_to_host", "streaming")
 #: Experiment number of the study that exercises each path (Experiments table).
@@ -73,36 +72,6 @@ DEFAULT_NETWORK_BPS = 1e9  # Gigabit Ethernet data network (host to host, NFS to
 DEFAULT_MGMT_NETWORK_BPS = 1e9  # Gigabit Ethernet management network (vCenter to hosts)
 DEFAULT_VCENTER_VCPUS = 16  # the "large" vCenter Server Appliance 6.0 size (16 vCPU)
 DEFAULT_DECOMPRESSION_STREAMS = 1  # disks decompressed at once: one VMDK stream at a time
-
-
-@dataclass(frozen=True)
-class Params:
-    """Calibrated rates of the deployment model (:func:`calibrate`; meaning in :data:`PARAM_DOCS`)."""
-
-    array_copy_rate_bytes_per_s: float
-    nfc_efficiency: float
-    compression_ratio: float
-    decompression_rate_bytes_per_s: float
-
-    def __post_init__(self):
-        v.positive("array_copy_rate_bytes_per_s", self.array_copy_rate_bytes_per_s)
-        v.check_range("nfc_efficiency", self.nfc_efficiency, 0.0, 1.0, lo_open=True)
-        v.check_range("compression_ratio", self.compression_ratio, 1.0, np.inf, hi_open=True)
-        v.positive("decompression_rate_bytes_per_s", self.decompression_rate_bytes_per_s)
-
-
-#: name -> (unit, meaning) of every calibrated parameter of :class:`Params`. The rows each is fitted
-#: from are computed (:func:`vcperf.protocol.parameter_table`).
-PARAM_DOCS = {
-    "array_copy_rate_bytes_per_s": (
-        "B/s", "backend copy rate of the array (read + write of every byte, as in a VAAI XCOPY)"),
-    "nfc_efficiency": (
-        "1", "share of the Ethernet line rate an NFC host-to-host (or vCenter-to-host) copy achieves"),
-    "compression_ratio": (
-        "1", "uncompressed / compressed size of the template on the vCenter NFS store"),
-    "decompression_rate_bytes_per_s": (
-        "B/s", "uncompressed bytes per second one Transfer Service thread decompresses (one stream)"),
-}
 
 
 # ----------------------------------------------------------------------------------------------- model
@@ -132,6 +101,20 @@ class Stages:
 
     ``pipelined`` stages run concurrently (the slowest sets the rate); ``serial`` stages run one after
     the other per chunk (their times add) and, as a block, are pipelined with ``pipelined``.
+
+    Attributes
+    ----------
+    pipelined : dict
+        Stage name -> rate (B/s, float or ndarray) of the stages that overlap.
+    serial : dict
+        Stage name -> rate (B/s) of the stages done one after the other per chunk (``streaming`` only).
+
+    Examples
+    --------
+    >>> from vcperf.contentlib.paths import Stages
+    >>> st = Stages({"mover": 100.0}, {"read": 400.0, "decompress": 400.0})
+    >>> float(st.time_per_byte_s()), float(st.bottleneck_rate_bytes_per_s())
+    (0.01, 100.0)
     """
 
     pipelined: dict
@@ -149,40 +132,17 @@ class Stages:
         return functools.reduce(np.minimum, [*self.pipelined.values(), *self.serial.values()])
 
 
-def path_stages(path: str, *, network_bps=DEFAULT_NETWORK_BPS, mgmt_network_bps=DEFAULT_MGMT_NETWORK_BPS,
-                fc_bandwidth_bps=DEFAULT_FC_BANDWIDTH_BPS, vcenter_vcpus=DEFAULT_VCENTER_VCPUS,
-                decompression_streams=DEFAULT_DECOMPRESSION_STREAMS, params: Params | None = None) -> Stages:
-    """Stage rates of ``path`` (see the module docstring for the mechanism of each stage).
-
-    Parameters
-    ----------
-    path : str
-        One of :data:`PATHS`.
-    network_bps : float or array_like
-        Data network line rate (bit/s): host to host (``host_to_host``) or NFS server to vCenter
-        (``streaming``). Default 1 GbE, the testbed's BCM5709 NICs.
-    mgmt_network_bps : float or array_like
-        vCenter-to-host management network line rate (bit/s), used by ``streaming``. Default 1 GbE.
-    fc_bandwidth_bps : float or array_like
-        Nominal Fibre Channel rate (bit/s); payload rate = nominal x 8b/10b. Default 8GFC.
-    vcenter_vcpus : float or array_like
-        vCPUs of the vCenter appliance, in [1, 1024]. Default 16 (large vCSA 6.0; the testbed's).
-    decompression_streams : float or array_like
-        Disks (VMDK streams) the Transfer Service decompresses at once, in [1, 1024]; the
-        decompression rate scales with min(vCPUs, streams). Default 1.
-    params : Params, optional
-        Calibrated rates; default: the study's calibration (:func:`vcperf.contentlib.calibrate`).
-    """
-    _check_path(path)
-    _, net, mgmt, fc, vcpus, streams, _ = _inputs(0.0, network_bps, mgmt_network_bps, fc_bandwidth_bps,
-                                                   vcenter_vcpus, decompression_streams, 0.0)
-    if params is not None and not isinstance(params, Params):
-        raise ValueError(f"params must be a contentlib.Params or None; got {params!r}")
+def _resolve(params) -> Params:
+    """``params`` checked, or the study's default calibration when it is None."""
     if params is None:
-        from vcperf import protocol
+        return protocol.calibrated(STUDY)
+    if not isinstance(params, Params):
+        raise ValueError(f"params must be a contentlib.Params or None; got {params!r}")
+    return params
 
-        params = protocol.calibrated(STUDY)
-    p = params
+
+def _stages(path: str, net, mgmt, fc, vcpus, streams, p: Params) -> Stages:
+    """Stage rates of ``path`` from validated inputs (:func:`_inputs`) and resolved ``p``."""
     array = np.asarray(p.array_copy_rate_bytes_per_s, dtype=float)
     fc_payload = fc * FC_ENCODING_EFFICIENCY / 8.0
     mover = 1.0 / (1.0 / array + 1.0 / fc_payload)  # Little's law: array service + FC wire per I/O
@@ -200,36 +160,133 @@ def path_stages(path: str, *, network_bps=DEFAULT_NETWORK_BPS, mgmt_network_bps=
                   {"source_read_compressed": source, "decompression": decompress, "nfc_to_host": to_host})
 
 
+def _deploy_time(path: str, checked: tuple, p: Params):
+    """Deployment time from validated inputs (the tuple :func:`_inputs` returns) and resolved ``p``."""
+    size, net, mgmt, fc, vcpus, streams, setup = checked
+    shape = np.broadcast_shapes(*(a.shape for a in checked))  # every input broadcasts, used or not
+    stages = _stages(path, net, mgmt, fc, vcpus, streams, p)
+    return np.broadcast_to(setup + size * stages.time_per_byte_s(), shape).copy()
+
+
+def path_stages(path: str, *, network_bps=DEFAULT_NETWORK_BPS, mgmt_network_bps=DEFAULT_MGMT_NETWORK_BPS,
+                fc_bandwidth_bps=DEFAULT_FC_BANDWIDTH_BPS, vcenter_vcpus=DEFAULT_VCENTER_VCPUS,
+                decompression_streams=DEFAULT_DECOMPRESSION_STREAMS, params: Params | None = None) -> Stages:
+    """Stage rates of ``path`` (see the module docstring for the mechanism of each stage).
+
+    Vectorised: every numeric argument may be an array; they broadcast together.
+
+    Parameters
+    ----------
+    path : str
+        One of :data:`PATHS`.
+    network_bps : float or array_like
+        Data network line rate (bit/s), > 0: host to host (``host_to_host``) or NFS server to vCenter
+        (``streaming``). Default 1 GbE, the testbed's BCM5709 NICs.
+    mgmt_network_bps : float or array_like
+        vCenter-to-host management network line rate (bit/s), > 0, used by ``streaming``. Default 1 GbE.
+    fc_bandwidth_bps : float or array_like
+        Nominal Fibre Channel rate (bit/s), > 0; payload rate = nominal x 8b/10b. Default 8GFC.
+    vcenter_vcpus : float or array_like
+        vCPUs of the vCenter appliance, in [1, 1024]. Default 16 (large vCSA 6.0; the testbed's).
+    decompression_streams : float or array_like
+        Disks (VMDK streams) the Transfer Service decompresses at once, in [1, 1024]; the
+        decompression rate scales with min(vCPUs, streams). Default 1.
+    params : Params, optional
+        Calibrated rates; default: the study's calibration (:func:`vcperf.contentlib.calibrate`).
+
+    Returns
+    -------
+    Stages
+        Rates (uncompressed B/s) of the pipelined and the serial stages of ``path``.
+
+    Raises
+    ------
+    ValueError
+        An unknown ``path``, an input out of range, inputs that do not broadcast, or ``params`` that
+        is not a :class:`~vcperf.contentlib.params.Params`.
+
+    Examples
+    --------
+    >>> from vcperf import contentlib
+    >>> st = contentlib.path_stages("host_to_host", network_bps=1e9)
+    >>> sorted(st.pipelined)
+    ['destination_data_mover', 'nfc_ethernet', 'source_data_mover']
+    >>> bool(st.bottleneck_rate_bytes_per_s() < 1e9 / 8)  # NFC gets a share of 1 GbE
+    True
+
+    References
+    ----------
+    .. [1] J. Guan and D. Bergamasco, "How to Efficiently Deploy Virtual Machines from VMware vSphere
+       Content Library", VMware VROOM! Blog, July 2015 (the four experiments and Figure 4).
+    .. [2] J. D. C. Little, "A Proof for the Queuing Formula L = lambda W", Operations Research 9(3),
+       1961 (the data mover's rate: bytes in flight / per-I/O time).
+    .. [3] INCITS 450-2008, "Fibre Channel - Physical Interface-4 (FC-PI-4)" (8GFC: 8b/10b coding,
+       800 MB/s payload per direction).
+    """
+    _check_path(path)
+    _, net, mgmt, fc, vcpus, streams, _ = _inputs(0.0, network_bps, mgmt_network_bps, fc_bandwidth_bps,
+                                                   vcenter_vcpus, decompression_streams, 0.0)
+    return _stages(path, net, mgmt, fc, vcpus, streams, _resolve(params))
+
+
 def deploy_time_s(path: str, size_bytes, *, network_bps=DEFAULT_NETWORK_BPS,
                   mgmt_network_bps=DEFAULT_MGMT_NETWORK_BPS, fc_bandwidth_bps=DEFAULT_FC_BANDWIDTH_BPS,
                   vcenter_vcpus=DEFAULT_VCENTER_VCPUS, decompression_streams=DEFAULT_DECOMPRESSION_STREAMS,
                   setup_time_s=0.0, params: Params | None = None):
     """Completion time (s) of deploying a ``size_bytes`` template over ``path``.
 
-    Vectorized: every numeric argument may be an array; they broadcast together.
+    Vectorised: every numeric argument may be an array; they broadcast together.
 
     Parameters
     ----------
     path : str
-        One of :data:`PATHS` (Experiments 1-4 of ``003_a39039efb1262c72.txt``, Experiments table).
+        One of :data:`PATHS` (Experiments 1-4 of the study, Experiments table).
     size_bytes : float or array_like
-        Uncompressed template size (bytes); the study's is 39 GB.
+        Uncompressed template size (bytes), >= 0; the study's is 39 GB.
+    network_bps : float or array_like
+        Data network line rate (bit/s), > 0 (host to host, or NFS server to vCenter). Default 1 GbE.
+    mgmt_network_bps : float or array_like
+        vCenter-to-host management network line rate (bit/s), > 0. Default 1 GbE.
+    fc_bandwidth_bps : float or array_like
+        Nominal Fibre Channel rate (bit/s), > 0. Default 8GFC.
+    vcenter_vcpus : float or array_like
+        vCPUs of the vCenter appliance, in [1, 1024]. Default 16.
+    decompression_streams : float or array_like
+        Disks decompressed at once by the Transfer Service, in [1, 1024]. Default 1.
     setup_time_s : float or array_like
-        Fixed cost (s) independent of size. Default 0: the study prints no time it could be fitted from.
-    network_bps, mgmt_network_bps, fc_bandwidth_bps, vcenter_vcpus, decompression_streams, params
-        See :func:`path_stages`.
+        Fixed cost (s), >= 0, independent of size. Default 0: the study prints no time it could be
+        fitted from.
+    params : Params, optional
+        Calibrated rates; default: the study's calibration (:func:`vcperf.contentlib.calibrate`).
 
     Returns
     -------
     numpy.ndarray
-        ``setup_time_s + size_bytes * time_per_byte`` (:meth:`Stages.time_per_byte_s`).
+        ``setup_time_s + size_bytes * time_per_byte`` (:meth:`Stages.time_per_byte_s`), in the
+        broadcast shape of the inputs.
+
+    Raises
+    ------
+    ValueError
+        As :func:`path_stages`, and for a negative ``size_bytes`` or ``setup_time_s``.
+
+    Examples
+    --------
+    >>> from vcperf import contentlib
+    >>> vaai = contentlib.deploy_time_s("vaai", 39e9)
+    >>> bool(contentlib.deploy_time_s("streaming", 39e9) > 5 * vaai)  # the paper: about seven times
+    True
+    >>> contentlib.deploy_time_s("host_fc", [0.0, 39e9]).shape
+    (2,)
+
+    References
+    ----------
+    .. [1] J. Guan and D. Bergamasco, "How to Efficiently Deploy Virtual Machines from VMware vSphere
+       Content Library", VMware VROOM! Blog, July 2015.
+    .. [2] J. D. C. Little, "A Proof for the Queuing Formula L = lambda W", Operations Research 9(3),
+       1961.
     """
     _check_path(path)
     checked = _inputs(size_bytes, network_bps, mgmt_network_bps, fc_bandwidth_bps, vcenter_vcpus,
                       decompression_streams, setup_time_s)
-    size, setup = checked[0], checked[-1]
-    shape = np.broadcast_shapes(*(a.shape for a in checked))  # every input broadcasts, used or not
-    stages = path_stages(path, network_bps=network_bps, mgmt_network_bps=mgmt_network_bps,
-                         fc_bandwidth_bps=fc_bandwidth_bps, vcenter_vcpus=vcenter_vcpus,
-                         decompression_streams=decompression_streams, params=params)
-    return np.broadcast_to(setup + size * stages.time_per_byte_s(), shape).copy()
+    return _deploy_time(path, checked, _resolve(params))

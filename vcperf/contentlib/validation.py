@@ -1,42 +1,51 @@
-"""Validation of the Content Library model: the study's ledger rows and paper-vs-model tables.
-
-Seed ``003_a39039efb1262c72.txt``. The protocol functions are the shared ones of
-:mod:`vcperf.protocol`, so this study is judged like every other.
+"""Validation of the Content Library model: the shared protocol functions bound to the study (ledger
+rows, leave-one-out, parameter table, predictions) and the paper-vs-model table of the four
+experiments for the notebook.
 """
 
 from __future__ import annotations
-
-import sys
 
 import numpy as np
 
 from vcperf import _validate as v
 from vcperf import data, protocol
-from vcperf.contentlib.calibration import FIGURE_TABLE, TARGET_KEYS, TARGETS, testbed
+from vcperf.contentlib.params import STUDY
 from vcperf.contentlib.paths import PATH_EXPERIMENT, PATH_LABELS, PATHS, deploy_time_s, path_stages
+from vcperf.contentlib.targets import TARGET_KEYS, TARGETS
+from vcperf.contentlib.testbed import FIGURE_TABLE, testbed
 
-
-def _study():
-    return sys.modules["vcperf.contentlib"]
-
-
-def fidelity_rows():
-    """The study's ledger rows (:func:`vcperf.protocol.fidelity_rows`)."""
-    return protocol.fidelity_rows(_study())
-
-
-def leave_one_out():
-    """Leave-one-out of every fitted statement (:func:`vcperf.protocol.leave_one_out`)."""
-    return protocol.leave_one_out(_study())
-
-
-def parameter_table():
-    """Calibrated parameters with unit, meaning and the statements that move each."""
-    return protocol.parameter_table(_study())
+predict, leave_one_out, fidelity_rows, parameter_table = protocol.study_functions(STUDY, __name__)
 
 
 def paper_value(key: str) -> float:
-    """The paper's value of target ``key`` in SI (ratios and percents as plain fractions)."""
+    """The paper's value of target ``key`` in SI (times in s; ratios and percents as plain fractions).
+
+    Parameters
+    ----------
+    key : str
+        A target key (:data:`~vcperf.contentlib.targets.TARGET_KEYS`), e.g. ``"exp4_1g_time"``.
+
+    Returns
+    -------
+    float
+        The number the paper prints (``data/contentlib2015/figure04_deploy_time.csv``), in SI.
+
+    Raises
+    ------
+    ValueError
+        If ``key`` is not a target key of the study.
+
+    Examples
+    --------
+    >>> from vcperf import contentlib
+    >>> contentlib.paper_value("exp4_1g_time"), contentlib.paper_value("exp2_slowdown")
+    (1380.0, 0.2)
+
+    References
+    ----------
+    .. [1] J. Guan and D. Bergamasco, "How to Efficiently Deploy Virtual Machines from VMware vSphere
+       Content Library", VMware VROOM! Blog, July 2015 (Figure 4).
+    """
     v.choice("key", key, TARGET_KEYS)
     return TARGETS[TARGET_KEYS.index(key)].paper_value()
 
@@ -44,9 +53,29 @@ def paper_value(key: str) -> float:
 def experiments_table():
     """The four experiments, the paper's statements beside the model's time, ratio and bottleneck stage.
 
-    Columns: experiment, path, label, network_gbps, paper_printed (the verbatim statements of
-    ``figure04_deploy_time.csv`` for that run), paper_ratio_vs_exp1, paper_time_s, model_time_s,
-    model_ratio_vs_exp1, bottleneck (the slowest single stage of the path).
+    One row per run (Experiments 1 and 2 on the hosts' network; 3 and 4 on 1 GbE and on 10 GbE),
+    under the default calibration on the study's test bed.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Columns: experiment, path, label, network_gbps, paper_printed (the verbatim statements of
+        ``figure04_deploy_time.csv`` for that run), paper_ratio_vs_exp1, paper_time_s, model_time_s,
+        model_ratio_vs_exp1, bottleneck (the slowest single stage of the path).
+
+    Examples
+    --------
+    >>> from vcperf import contentlib
+    >>> tab = contentlib.experiments_table()
+    >>> list(tab["experiment"])
+    [1, 2, 3, 3, 4, 4]
+    >>> float(tab["model_ratio_vs_exp1"].iloc[0])
+    1.0
+
+    References
+    ----------
+    .. [1] J. Guan and D. Bergamasco, "How to Efficiently Deploy Virtual Machines from VMware vSphere
+       Content Library", VMware VROOM! Blog, July 2015 (Experiments table, Figure 4).
     """
     import pandas as pd
 
@@ -64,7 +93,7 @@ def experiments_table():
 
     tb = testbed()
     kw = dict(fc_bandwidth_bps=tb.fc_bandwidth_bps, mgmt_network_bps=tb.nic_bandwidth_bps,
-              vcenter_vcpus=tb.vcenter_vcpus)
+              vcenter_vcpus=tb.vcenter_vcpus, params=protocol.calibrated(STUDY))
     t1 = float(deploy_time_s("vaai", tb.template_size_bytes, **kw))
     recs = []
     for path in PATHS:
