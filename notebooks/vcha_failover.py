@@ -81,7 +81,7 @@ params[params["name"].str.startswith(("enable.", "failover."))]
 fig = vcha_views.enable_figure()
 plotting.save_figure(fig, output_dir, NOTEBOOK, "figure04_enable_vcha")
 plt.show()
-t = vcha.paper_vs_model("vcha2016/table04")
+t = fidelity.paper_vs_model("vcha2016", "vcha2016/table04")
 plotting.save_table(t, output_dir, NOTEBOOK, "table04_enable_vcha")
 t[COLS].round(3)
 
@@ -98,7 +98,8 @@ t[COLS].round(3)
 fig = vcha_views.failover_figure("external")
 plotting.save_figure(fig, output_dir, NOTEBOOK, "figures02_03_failover")
 plt.show()
-t = pd.concat([vcha.paper_vs_model("vcha2016/table02"), vcha.paper_vs_model("vcha2016/table03")])
+t = pd.concat([fidelity.paper_vs_model("vcha2016", "vcha2016/table02"),
+               fidelity.paper_vs_model("vcha2016", "vcha2016/table03")])
 plotting.save_table(t, output_dir, NOTEBOOK, "tables02_03_failover")
 t[COLS].round(3)
 
@@ -114,8 +115,9 @@ t[COLS].round(3)
 fig = vcha_views.failover_figure("embedded")
 plotting.save_figure(fig, output_dir, NOTEBOOK, "failover_embedded_psc")
 plt.show()
-t = pd.concat([vcha.paper_vs_model("vcha2016/table16"), vcha.paper_vs_model("vcha2016/table17"),
-               vcha.paper_vs_model("vcha2016/text_executive_summary")])
+t = pd.concat([fidelity.paper_vs_model("vcha2016", "vcha2016/table16"),
+               fidelity.paper_vs_model("vcha2016", "vcha2016/table17"),
+               fidelity.paper_vs_model("vcha2016", "vcha2016/text_executive_summary")])
 plotting.save_table(t, output_dir, NOTEBOOK, "tables16_17_psc_failover")
 t[COLS].round(3)
 

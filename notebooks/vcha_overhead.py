@@ -101,7 +101,7 @@ for clients, fig_name in ((64, "figure05_periodic_throughput_64clients"),
     fig = vcha_views.periodic_throughput_figure(clients)
     plotting.save_figure(fig, output_dir, NOTEBOOK, fig_name)
     plt.show()
-t = vcha.paper_vs_model("vcha2016/figure")
+t = fidelity.paper_vs_model("vcha2016", "vcha2016/figure")
 t[["locator", "quantity"] + COLS].round(3)
 
 # %% [markdown]
@@ -124,7 +124,7 @@ for prefix, name, fig_name, ylabel in (
         ("Table 5", "table05_throughput", "figure07_throughput", "ops/min"),
         ("Table 6", "table06_operation_latency", "figure08_operation_latency", "ms"),
         ("Table 7", "table07_vpxd_cpu", "figure09_vpxd_cpu", "% (100 % = 1 core)")):
-    t = vcha.paper_vs_model(f"vcha2016/{name}")
+    t = fidelity.paper_vs_model("vcha2016", f"vcha2016/{name}")
     plotting.save_table(t, output_dir, NOTEBOOK, name)
     display(t[["locator", "quantity"] + COLS].round(3))
     bars = t[~t["quantity"].str.endswith("_change")]  # the Difference rows are in the table above
@@ -166,7 +166,7 @@ laws.round(3)
 # (64 and 256 clients) its two parameters are "not estimable" in leave-one-out.
 
 # %%
-t = vcha.paper_vs_model("vcha2016/table08")
+t = fidelity.paper_vs_model("vcha2016", "vcha2016/table08")
 plotting.save_table(t, output_dir, NOTEBOOK, "table08_memory")
 t[["locator", "quantity"] + COLS].round(3)
 
@@ -213,7 +213,7 @@ t[["locator", "quantity"] + COLS].round(3)
 # flushes do; the model's ACKs grow with the WAL bytes.
 
 # %%
-t = __import__("pandas").concat([vcha.paper_vs_model(f"vcha2016/{name}") for name in
+t = __import__("pandas").concat([fidelity.paper_vs_model("vcha2016", f"vcha2016/{name}") for name in
                                  ("table09_io_64clients", "table10_io_256clients", "table11_network")])
 plotting.save_table(t, output_dir, NOTEBOOK, "tables09_11_traffic")
 t[["locator", "quantity"] + COLS].round(3)
@@ -250,7 +250,7 @@ t[["locator", "quantity"] + COLS].round(3)
 fig = vcha_views.stats_level_figure()
 plotting.save_figure(fig, output_dir, NOTEBOOK, "figure10_stats_level")
 plt.show()
-t = vcha.paper_vs_model("vcha2016/table12")
+t = fidelity.paper_vs_model("vcha2016", "vcha2016/table12")
 plotting.save_table(t, output_dir, NOTEBOOK, "table12_stats_level")
 display(t[["locator", "quantity"] + COLS].round(3))
 
@@ -284,7 +284,7 @@ miss.round(3)
 fig = vcha_views.rtt_figure()
 plotting.save_figure(fig, output_dir, NOTEBOOK, "figure11_private_network_latency")
 plt.show()
-t = vcha.paper_vs_model("vcha2016/table13")
+t = fidelity.paper_vs_model("vcha2016", "vcha2016/table13")
 plotting.save_table(t, output_dir, NOTEBOOK, "table13_private_network_latency")
 t[["locator", "quantity"] + COLS].round(3)
 
@@ -311,7 +311,8 @@ t[["locator", "quantity"] + COLS].round(3)
 # standard deviation of a difference of two runs (about 2.1 %). The model's 0 is not tuned away.
 
 # %%
-t = __import__("pandas").concat([vcha.paper_vs_model("vcha2016/table14"), vcha.paper_vs_model("vcha2016/table15")])
+t = __import__("pandas").concat([fidelity.paper_vs_model("vcha2016", "vcha2016/table14"),
+                                 fidelity.paper_vs_model("vcha2016", "vcha2016/table15")])
 plotting.save_table(t, output_dir, NOTEBOOK, "tables14_15_psc")
 t[["locator", "quantity"] + COLS].round(3)
 

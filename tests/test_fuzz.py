@@ -293,6 +293,16 @@ def _vcha_params():
     return vcha.calibrate()
 
 
+def _vcha_field_baselines() -> dict:
+    """Every field of the VCHA parameter sets (validated in ``__post_init__``): its calibrated value."""
+    from vcperf.vcha import params as vp
+
+    parts = (("vcbench", vp.VcbenchParams), ("wal", vp.WalParams), ("enable", vp.EnableParams),
+             ("failover", vp.FailoverParams), ("disk", vp.DiskParams), ("memory", vp.MemoryParams))
+    return {f.name: _Lazy(lambda sub=sub, name=f.name: getattr(getattr(_vcha_params(), sub), name))
+            for sub, cls in parts for f in dataclasses.fields(cls)}
+
+
 def _vm_precopy():
     vm = _vmotion()
     return vm.precopy(64 * 2**30, 1e8, 40e9, 25 * 2**30, 12, "7.0u1", params=vm.calibrated(),
@@ -326,8 +336,10 @@ STUDY_BASELINES = {
             "EnableParams": _Lazy(lambda: _vcha_params().enable), "DiskParams": _Lazy(lambda: _vcha_params().disk),
             "WalParams": _Lazy(lambda: _vcha_params().wal), "MemoryParams": _Lazy(lambda: _vcha_params().memory),
             "VcbenchParams": _Lazy(lambda: _vcha_params().vcbench),
+            "FailoverParams": _Lazy(lambda: _vcha_params().failover),
         },
         "name": {
+            **_vcha_field_baselines(),
             "size": "small", "registered_vms": 1440.0, "commit_bytes": 1e4, "bandwidth_bps": 1e10, "rtt_s": 2e-4,
             "throughput_per_s": 20.0, "node": "active", "wal_flushes_per_s": 10.0, "vcpus": 16, "clients": 64,
             "hosts": 2000.0, "powered_on_vms": 25000.0, "wal_bytes_per_op": 1e4, "flush_wait_s": 1e-3,

@@ -3,7 +3,7 @@
 import numpy as np
 import pytest
 
-from vcperf import protocol, vcha
+from vcperf import fidelity, protocol, vcha
 
 P = vcha.calibrate()
 TB = vcha.testbed()
@@ -262,7 +262,7 @@ def test_calibration_is_deterministic_and_physical():
 
 
 def test_paper_vs_model_units():
-    t = vcha.paper_vs_model("vcha2016/table05_throughput", kinds=["fitted"])
+    t = fidelity.paper_vs_model("vcha2016", "vcha2016/table05_throughput", kinds=["fitted"])
     assert set(t["unit"]) == {"ops_per_min"}
     assert t["paper"].max() == pytest.approx(6513)
 

@@ -1,51 +1,63 @@
-"""vCenter 6.5 High Availability (VCHA): ``000_bf7f1144753162c9.txt``.
+"""vCenter 6.5 High Availability (VCHA): the performance study rebuilt as calibrated models.
 
-Four model families, one calibrated :class:`Params` (nesting one parameter set per family):
+The study: A. T. Mizrak, P. Saxena, "VMware vCenter Server High Availability Performance and Best
+Practices" (VMware vCenter Server 6.5), performance white paper, VMware, Inc., 2016; comments page
+https://communities.vmware.com/docs/DOC-33044 (seed ``000_bf7f1144753162c9.txt``).
+
+Four model families, one calibrated :class:`Params` (nesting one parameter set per family, plus
+the disks and memory of the overhead runs):
 
 1. :mod:`~vcperf.vcha.vcbench` -- vCenter under VCbench as a closed queueing network solved by exact
    MVA: vpxd CPU, the PostgreSQL connection pool (held while commits wait for the Passive with VCHA
    on), host delay and think time (Tables 5-7, 12-15; Figures 5-11).
-2. :mod:`~vcperf.vcha.wal` -- replication traffic and WAL writes (Tables 9, 10, 11).
+2. :mod:`~vcperf.vcha.wal`, :mod:`~vcperf.vcha.disk`, :mod:`~vcperf.vcha.memory` -- replication
+   traffic, WAL and database disk writes, peak memory (Tables 8, 9, 10, 11).
 3. :mod:`~vcperf.vcha.enable` -- enabling VCHA: two clones plus configuration (Table 4).
 4. :mod:`~vcperf.vcha.failover` -- failover/RTO: take-over, PSC start, vpxd and Web Client start-up
    (Tables 2, 3, 16, 17).
 
-Model files are pure functions of physical inputs; :mod:`~vcperf.vcha.calibration` reads the paper
-and the test bed (:func:`testbed`) and fits; :mod:`~vcperf.vcha.validation` builds the ledger.
+Model files are pure functions of physical inputs and :mod:`~vcperf.vcha.params`;
+:mod:`~vcperf.vcha.testbed` reads the test bed, :mod:`~vcperf.vcha.targets` names every paper
+number with its model, :mod:`~vcperf.vcha.calibration` fits, :mod:`~vcperf.vcha.validation`
+binds the ledger functions.
 
 Examples
 --------
 >>> from vcperf import vcha
 >>> s = vcha.vcbench(256, True, params=vcha.calibrate(), **vcha.appliance("x-large"))
+>>> bool(s.throughput_per_s > 0)
+True
 """
 
-from vcperf.vcha.calibration import (
-    INVENTORIES,
+from vcperf.vcha.calibration import calibrate
+from vcperf.vcha.enable import EnableTimes, clone_bytes, enable_vcha_times
+from vcperf.vcha.failover import FailoverTimes, failover_times
+from vcperf.vcha.params import (
     PARAM_DOCS,
-    SCREENS,
     SEED,
     STUDY,
+    EnableParams,
+    FailoverParams,
     Params,
+    VcbenchParams,
+    WalParams,
+)
+from vcperf.vcha.targets import SCREENS, targets
+from vcperf.vcha.testbed import (
+    INVENTORIES,
     Testbed,
     appliance,
-    calibrate,
     clone_bandwidth_bps,
-    default_vcpus,
     inventory_sizes,
     paper_value,
-    predict,
-    targets,
     testbed,
 )
-from vcperf.vcha.enable import EnableParams, EnableTimes, clone_bytes, enable_vcha_times
-from vcperf.vcha.failover import FailoverParams, FailoverTimes, failover_times
-from vcperf.vcha.validation import fidelity_rows, leave_one_out, paper_vs_model, parameter_table
+from vcperf.vcha.validation import fidelity_rows, leave_one_out, parameter_table, predict
 from vcperf.vcha.vcbench import (
     DEFAULT_DB_CONNECTIONS,
     DEFAULT_REPLICATION_BANDWIDTH_BPS,
     LAN_RTT_S,
     STATS_LEVEL_HIGH,
-    VcbenchParams,
     VcbenchResult,
     commit_exchange_s,
     replication_sync_wait_s,
@@ -55,7 +67,6 @@ from vcperf.vcha.vcbench import (
 )
 from vcperf.vcha.wal import (
     WAL_PAGE_BYTES,
-    WalParams,
     management_traffic_bytes_per_s,
     replication_traffic_bytes_per_s,
     wal_disk_write_bytes_per_s,
@@ -63,8 +74,8 @@ from vcperf.vcha.wal import (
 
 __all__ = [
     "STUDY", "SEED", "INVENTORIES", "SCREENS", "Params", "PARAM_DOCS", "Testbed", "testbed", "inventory_sizes",
-    "default_vcpus", "clone_bandwidth_bps", "appliance", "paper_value", "targets", "calibrate", "predict",
-    "fidelity_rows", "leave_one_out", "parameter_table", "paper_vs_model",
+    "clone_bandwidth_bps", "appliance", "paper_value", "targets", "calibrate", "predict",
+    "fidelity_rows", "leave_one_out", "parameter_table",
     "VcbenchParams", "VcbenchResult", "vcbench", "vcbench_curve", "DEFAULT_DB_CONNECTIONS", "STATS_LEVEL_HIGH",
     "DEFAULT_REPLICATION_BANDWIDTH_BPS", "commit_exchange_s", "replication_sync_wait_s", "standby_flush_s",
     "WalParams", "WAL_PAGE_BYTES", "management_traffic_bytes_per_s", "replication_traffic_bytes_per_s",

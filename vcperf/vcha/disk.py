@@ -40,8 +40,8 @@ WAL bytes. Its replies go back on eth1: TCP ACKs for the WAL stream (one per
 (PostgreSQL's walreceiver reports its new write position after reading and its new flush position
 after the ``fdatasync``).
 
-This module is a pure model: parameters are arguments (the study's values come from
-:mod:`vcperf.vcha.calibration`).
+This module is a pure model: parameters are arguments (:mod:`vcperf.vcha.params`; the study's values
+are fitted by :mod:`vcperf.vcha.calibration`).
 """
 
 from __future__ import annotations
@@ -52,7 +52,8 @@ import numpy as np
 
 from vcperf import _validate as v
 from vcperf import network
-from vcperf.vcha.wal import WAL_PAGE_BYTES, WalParams, replication_traffic_bytes_per_s
+from vcperf.vcha.params import DiskParams, WalParams
+from vcperf.vcha.wal import WAL_PAGE_BYTES, replication_traffic_bytes_per_s
 
 #: Filesystem block (ext3/ext4 default 4 KiB) that a partial write rewrites.
 FS_BLOCK_BYTES = 4096.0
@@ -66,41 +67,6 @@ STATUS_REPLIES_PER_FLUSH = 2.0
 #: A standby status reply ('r' message: 1 + 3 x 8 + 8 + 1 bytes, PostgreSQL protocol docs) plus the
 #: CopyData framing (5 B) and the ACK frame headers it travels in.
 STATUS_REPLY_BYTES = 34.0 + 5.0 + ACK_FRAME_BYTES
-
-
-@dataclass(frozen=True)
-class DiskParams:
-    """Disk writes of the database (Tables 9, 10).
-
-    Attributes
-    ----------
-    sdf_bytes_per_op, sdh_bytes_per_op : float
-        Data-page bytes written per VCbench operation on sdf (core tables) and sdh (SEAT tables), B.
-        Fitted: Tables 9-10, baseline and Active rows.
-    sdf_background_bytes_per_s, sdh_background_bytes_per_s : float
-        Intercept of the write rate at zero VCbench load (statistics, events, tasks; negative when
-        checkpoints absorb re-dirtied pages at low load), B/s. Fitted: as above.
-    sdf_write_bytes, sdh_write_bytes : float
-        Average size of one data write (B). Fitted: the writes/s rows of Tables 9-10.
-    sdf_small_writes_per_s : float
-        sdf writes per second that carry no data volume of their own (journal commits, file
-        metadata, single-page background-writer rounds), >= 0, 1/s. Fitted with ``sdf_write_bytes``
-        to the sdf writes/s rows of Tables 9-10 (baseline and Active).
-    wal_flushes_per_op : float
-        WAL flushes (sdg writes) per VCbench operation. Fitted: Tables 9-10 sdg writes/s.
-    wal_background_flushes_per_s : float
-        WAL flushes independent of VCbench (WAL writer, background commits), 1/s. Fitted: as above.
-    """
-
-    sdf_bytes_per_op: float
-    sdf_background_bytes_per_s: float
-    sdf_write_bytes: float
-    sdh_bytes_per_op: float
-    sdh_background_bytes_per_s: float
-    sdh_write_bytes: float
-    wal_flushes_per_op: float
-    wal_background_flushes_per_s: float
-    sdf_small_writes_per_s: float
 
 
 @dataclass(frozen=True, eq=False)
@@ -123,7 +89,12 @@ def wal_flushes_per_s(throughput_per_s, params: DiskParams):
     """WAL flushes (sdg writes) per second of the baseline appliance or Active node."""
     x = v.nonneg("throughput_per_s", throughput_per_s)
     v.instance("params", params, DiskParams, "the study's DiskParams (vcperf.vcha.calibrate().disk)")
-    return params.wal_background_flushes_per_s + params.wal_flushes_per_op * x
+    return _wal_flushes(x, params)
+
+
+def _wal_flushes(x, p: DiskParams):
+    """:func:`wal_flushes_per_s` of a validated throughput."""
+    return p.wal_background_flushes_per_s + p.wal_flushes_per_op * x
 
 
 def standby_flushes_per_s(active_flushes_per_s, cycle_s):
@@ -137,6 +108,11 @@ def standby_flushes_per_s(active_flushes_per_s, cycle_s):
     lam = v.nonneg("active_flushes_per_s", active_flushes_per_s)
     s = v.nonneg("cycle_s", cycle_s)
     v.broadcast(active_flushes_per_s=lam, cycle_s=s)
+    return _standby_flushes(lam, s)
+
+
+def _standby_flushes(lam, s):
+    """:func:`standby_flushes_per_s` of validated inputs."""
     u = np.asarray(lam, dtype=float) * np.asarray(s, dtype=float)
     return np.asarray(lam, dtype=float) / (u + np.exp(-u))
 
@@ -157,11 +133,16 @@ def walreceiver_cycle_s(flush_wait_s, active_flushes_per_s):
     w = np.asarray(v.nonneg("flush_wait_s", flush_wait_s), dtype=float)
     lam = np.asarray(v.nonneg("active_flushes_per_s", active_flushes_per_s), dtype=float)
     v.broadcast(flush_wait_s=w, active_flushes_per_s=lam)
-    w, lam = np.broadcast_arrays(w, lam)
+    return _cycle_s(w, lam)
+
+
+def _cycle_s(flush_wait_s, active_flushes_per_s):
+    """:func:`walreceiver_cycle_s` of validated inputs."""
+    w, lam = np.broadcast_arrays(np.asarray(flush_wait_s, dtype=float), np.asarray(active_flushes_per_s, dtype=float))
     lo, hi = np.zeros(w.shape), w.astype(float).copy()
     for _ in range(80):  # the wait is increasing in s: bisection on [0, W]
         mid = 0.5 * (lo + hi)
-        rho = standby_flushes_per_s(lam, mid) * mid
+        rho = _standby_flushes(lam, mid) * mid
         over = mid * (1.0 + 0.5 * rho) > w
         hi, lo = np.where(over, mid, hi), np.where(over, lo, mid)
     out = 0.5 * (lo + hi)
@@ -199,9 +180,9 @@ def disk_writes(throughput_per_s, node: str, params: DiskParams, wal: WalParams,
     p = params
     sdf = np.maximum(p.sdf_background_bytes_per_s + p.sdf_bytes_per_op * x, 0.0)
     sdh = np.maximum(p.sdh_background_bytes_per_s + p.sdh_bytes_per_op * x, 0.0)
-    flushes = wal_flushes_per_s(x, p)
+    flushes = _wal_flushes(x, p)
     if node == "passive":
-        flushes = standby_flushes_per_s(flushes, walreceiver_cycle_s(flush_wait_s, flushes))
+        flushes = _standby_flushes(flushes, _cycle_s(flush_wait_s, flushes))
     wal_bytes = replication_traffic_bytes_per_s(x, wal)
     page = FS_BLOCK_BYTES if node == "passive" else WAL_PAGE_BYTES
     sdg = flushes * page + wal_bytes
@@ -221,6 +202,6 @@ def standby_reply_bytes_per_s(throughput_per_s, params: DiskParams, wal: WalPara
     v.broadcast(throughput_per_s=x, flush_wait_s=flush_wait_s)
     wal_bytes = replication_traffic_bytes_per_s(x, wal)
     acks = wal_bytes / (network.DEFAULT_MSS_BYTES * network.DEFAULT_PACKETS_PER_ACK) * ACK_FRAME_BYTES
-    lam = wal_flushes_per_s(x, params)
-    cycles = standby_flushes_per_s(lam, walreceiver_cycle_s(flush_wait_s, lam))
+    lam = _wal_flushes(x, params)
+    cycles = _standby_flushes(lam, _cycle_s(flush_wait_s, lam))
     return np.asarray(acks + STATUS_REPLIES_PER_FLUSH * cycles * STATUS_REPLY_BYTES, dtype=float)

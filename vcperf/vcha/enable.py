@@ -8,8 +8,8 @@ appliance disks and the data that grows with the inventory, at the TCP payload r
 appliance back to back ("the same clone operation performed twice"), so the model gives them the
 same time.
 
-This module is a pure model: the parameters and the clone link are arguments (the study's values
-come from :mod:`vcperf.vcha.calibration`).
+This module is a pure model: the parameters and the clone link are arguments
+(:mod:`vcperf.vcha.params`; the study's values are fitted by :mod:`vcperf.vcha.calibration`).
 """
 
 from __future__ import annotations
@@ -20,28 +20,8 @@ import numpy as np
 
 from vcperf import _validate as v
 from vcperf import network, protocol
+from vcperf.vcha.params import STUDY, EnableParams
 from vcperf.vcha.vcbench import LAN_RTT_S
-
-
-@dataclass(frozen=True)
-class EnableParams:
-    """Enabling VCHA (Table 4).
-
-    Attributes
-    ----------
-    clone_base_bytes : float
-        Per clone: appliance disk data that does not depend on the inventory (OS, services, empty
-        database), bytes. Fitted: Table 4 clone rows.
-    clone_bytes_per_registered_vm : float
-        Appliance disk data that grows with the inventory, per registered VM (bytes). Fitted: Table
-        4 clone rows.
-    configure_s : float
-        Fixed time to configure PostgreSQL and file replication. Fitted: Table 4 configure rows.
-    """
-
-    clone_base_bytes: float
-    clone_bytes_per_registered_vm: float
-    configure_s: float
 
 
 @dataclass(frozen=True, eq=False)
@@ -55,7 +35,27 @@ class EnableTimes:
 
 
 def clone_bytes(registered_vms, params: EnableParams):
-    """Bytes one clone moves: base appliance disks + inventory-dependent data (Table 4)."""
+    """Bytes one clone moves: base appliance disks + inventory-dependent data (Table 4).
+
+    Parameters
+    ----------
+    registered_vms : float or array_like
+        Registered VMs of the inventory, >= 0 (Table 1: 1,440 .. 36,864).
+    params : EnableParams
+        The study's (``vcperf.vcha.calibrate().enable``).
+
+    Returns
+    -------
+    float or ndarray
+        Bytes.
+
+    Examples
+    --------
+    >>> from vcperf import vcha
+    >>> e = vcha.calibrate().enable
+    >>> bool(vcha.clone_bytes(36864, e) > vcha.clone_bytes(1440, e) > 0)
+    True
+    """
     vms = v.nonneg("registered_vms", registered_vms)
     v.instance("params", params, EnableParams, "the study's EnableParams (vcperf.vcha.calibrate().enable)")
     return params.clone_base_bytes + vms * params.clone_bytes_per_registered_vm
@@ -77,15 +77,32 @@ def enable_vcha_times(registered_vms, bandwidth_bps, params=None, rtt_s=LAN_RTT_
     loss : float or array_like
         Packet loss on the clone network, in [0, 1).
 
+    Returns
+    -------
+    EnableTimes
+        Seconds per step and in total.
+
     Notes
     -----
     Each clone moves :func:`clone_bytes` with :func:`vcperf.network.transfer_time_s` at the TCP
     payload share of the line rate (:data:`vcperf.network.TCP_PAYLOAD_FRACTION`).
+
+    References
+    ----------
+    .. [1] J. Padhye, V. Firoiu, D. Towsley, J. Kurose, "Modeling TCP Throughput: A Simple Model and
+       its Empirical Validation", ACM SIGCOMM 1998 (the TCP rate of a lossy clone network).
+
+    Examples
+    --------
+    >>> from vcperf import vcha
+    >>> t = vcha.enable_vcha_times(36864, 10e9)  # X-Large inventory, the study's 10 Gbps
+    >>> round(float(t.total_s) / 60)  # minutes (paper, Table 4: about 9)
+    9
     """
     vms = v.nonneg("registered_vms", registered_vms)
     bw = v.positive("bandwidth_bps", bandwidth_bps)
     rtt = v.nonneg("rtt_s", rtt_s)
-    p = protocol.calibrated("vcha2016") if params is None else params
+    p = protocol.calibrated(STUDY) if params is None else params
     p = v.instance("params", getattr(p, "enable", p), EnableParams,
                    "the study's EnableParams or Params (vcperf.vcha.calibrate())")
     loss_ = v.fraction("loss", loss)

@@ -5,8 +5,8 @@ vpxd start-up whose CPU work is spread over the vCPUs and whose inventory load g
 registered VMs -- the two competing factors the paper names; the Web Client screens follow the same
 pattern with constant offsets between them.
 
-This module is a pure model: the parameters are arguments (the study's values come from
-:mod:`vcperf.vcha.calibration`).
+This module is a pure model: the parameters are arguments (:mod:`vcperf.vcha.params`; the study's
+values are fitted by :mod:`vcperf.vcha.calibration`).
 """
 
 from __future__ import annotations
@@ -17,46 +17,7 @@ import numpy as np
 
 from vcperf import _validate as v
 from vcperf import protocol
-
-
-@dataclass(frozen=True)
-class FailoverParams:
-    """Failover phases (Tables 2, 3, 16, 17).
-
-    Attributes
-    ----------
-    takeover_s : float
-        Failure detection, promotion of the Passive and take-over of the public IP, until the
-        "failover in progress" page is served (s). Fitted: Table 2 and Table 17 External InProgress.
-    vpxd_start_cpu_s : float
-        vpxd start-up work that is spread over the vCPUs (core-seconds). Fitted: Table 2.
-    vpxd_start_s_per_vm : float
-        vpxd start-up time per registered VM (inventory load; does not shrink with vCPUs), s. Fitted:
-        Table 2.
-    psc_start_s : float
-        Embedded PSC only: PSC services started before the management services (s). Fitted: Table 16.
-    client_start_cpu_s : float
-        vsphere-client start-up work spread over the vCPUs (core-seconds). Fitted: Table 3.
-    client_start_s_per_vm : float
-        vsphere-client start-up time per registered VM, s. Fitted: Table 3.
-    blue_screen_offset_s, inventory_screen_offset_s, vc_summary_offset_s : float
-        Blue screen, inventory and VC-summary page after the blank screen (s). Fitted: Table 3.
-    """
-
-    takeover_s: float
-    vpxd_start_cpu_s: float
-    vpxd_start_s_per_vm: float
-    psc_start_s: float
-    client_start_cpu_s: float
-    client_start_s_per_vm: float
-    blue_screen_offset_s: float
-    inventory_screen_offset_s: float
-    vc_summary_offset_s: float
-
-    @property
-    def screen_offsets_s(self) -> tuple:
-        """``(blue, inventory, vc_summary)`` offsets after the blank screen (s)."""
-        return (self.blue_screen_offset_s, self.inventory_screen_offset_s, self.vc_summary_offset_s)
+from vcperf.vcha.params import STUDY, FailoverParams
 
 
 @dataclass(frozen=True, eq=False)
@@ -84,11 +45,23 @@ def failover_times(vcpus, registered_vms, psc_mode: str = "external", *, params=
         Embedded PSC starts the PSC services before vpxd and vsphere-client (Tables 16-17).
     params : FailoverParams or vcperf.vcha.Params, optional
         The study's (``vcperf.vcha.calibrate()`` or its ``.failover``); default: the calibrated ones.
+
+    Returns
+    -------
+    FailoverTimes
+        Seconds after the failure.
+
+    Examples
+    --------
+    >>> from vcperf import vcha
+    >>> f = vcha.failover_times(32, 36864)  # X-Large
+    >>> bool(f.in_progress_s < f.vpxd_ready_s < f.inventory_screen_s < 5 * 60)  # within the 5-minute RTO target
+    True
     """
     c = v.check_range("vcpus", vcpus, 1.0, 256.0)
     vms = v.nonneg("registered_vms", registered_vms)
     v.choice("psc_mode", psc_mode, ("external", "embedded"))
-    p = protocol.calibrated("vcha2016") if params is None else params
+    p = protocol.calibrated(STUDY) if params is None else params
     p = v.instance("params", getattr(p, "failover", p), FailoverParams,
                    "the study's FailoverParams or Params (vcperf.vcha.calibrate())")
     v.broadcast(vcpus=c, registered_vms=vms)

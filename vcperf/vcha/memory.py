@@ -9,8 +9,8 @@
   Active's minus the backends of the connection pool.
 * **vcha**: the VCHA service, the same small process on both nodes.
 
-This module is a pure model: parameters are arguments (the study's values come from
-:mod:`vcperf.vcha.calibration`).
+This module is a pure model: parameters are arguments (:mod:`vcperf.vcha.params`; the study's values
+are fitted by :mod:`vcperf.vcha.calibration`).
 """
 
 from __future__ import annotations
@@ -20,31 +20,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from vcperf import _validate as v
-
-
-@dataclass(frozen=True)
-class MemoryParams:
-    """Peak resident memory (Table 8).
-
-    Attributes
-    ----------
-    vpxd_bytes_per_host : float
-        vpxd inventory cache per managed host (with its VMs), B/host. Fitted: Table 8 vpxd rows.
-    vpxd_bytes_per_client : float
-        vpxd session state per connected VCbench client, B. Fitted: Table 8 vpxd rows.
-    postgres_bytes : float
-        PostgreSQL on the baseline appliance or Active node, B. Fitted: Table 8 postgres rows.
-    postgres_bytes_per_connection : float
-        One client backend of the vpxd connection pool, B. Fitted: Table 8 Passive postgres rows.
-    vcha_bytes : float
-        The VCHA service (Active and Passive), B. Fitted: Table 8 vcha rows.
-    """
-
-    vpxd_bytes_per_host: float
-    vpxd_bytes_per_client: float
-    postgres_bytes: float
-    postgres_bytes_per_connection: float
-    vcha_bytes: float
+from vcperf.vcha.params import MemoryParams
 
 
 @dataclass(frozen=True, eq=False)

@@ -29,8 +29,9 @@ VCbench clients. Per operation a client visits
 Throughput, latency and vpxd CPU come out of the same solution: ``U = U_bg + X D_cpu`` (utilization
 law) and ``N = X (R + Z)`` (Little's law) hold by construction.
 
-This module is a pure model: parameters and the appliance are arguments (the study's values come
-from :mod:`vcperf.vcha.calibration`; ``params=None`` uses :func:`vcperf.protocol.calibrated`).
+This module is a pure model: parameters and the appliance are arguments (:mod:`vcperf.vcha.params`;
+the study's values are fitted by :mod:`vcperf.vcha.calibration`; ``params=None`` uses
+:func:`vcperf.protocol.calibrated`).
 
 References
 ----------
@@ -41,6 +42,7 @@ References
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 from dataclasses import dataclass
 
@@ -48,6 +50,7 @@ import numpy as np
 
 from vcperf import _validate as v
 from vcperf import network, protocol, queueing
+from vcperf.vcha.params import STUDY, Params, VcbenchParams
 
 #: vCenter's default maximum number of simultaneous database connections (vCenter Server Upgrade
 #: Guide, "Set the Maximum Number of Database Connections": "By default, a vCenter Server creates a
@@ -68,55 +71,6 @@ DEFAULT_REPLICATION_BANDWIDTH_BPS = 10e9
 #: states Level 2 is close to Level 1, Level 4 close to Level 3, with a considerable jump from 2 to 3.
 #: Level 1/2 statistics are part of the baseline; levels 3/4 add the statistics connections.
 STATS_LEVEL_HIGH = {1: 0.0, 2: 0.0, 3: 1.0, 4: 1.0}
-
-_STUDY = "vcha2016"
-
-
-@dataclass(frozen=True)
-class VcbenchParams:
-    """Parameters of the VCbench closed network (one set for Tables 5-7, 12-15).
-
-    Attributes
-    ----------
-    cpu_demand_s : float
-        vpxd CPU time per VCbench operation (core-seconds). Fitted: Tables 5, 6, 7.
-    background_cpu_cores_per_host : float
-        vpxd CPU busy per managed host on work that does not depend on VCbench (host sync,
-        statistics collection), cores/host. Fitted: Tables 5, 6, 7 (2,000-host inventory).
-    db_hold_s : float
-        Time one operation holds a database connection, commits excluded (s). Fitted: Tables 5, 6, 7.
-    host_delay_s : float
-        Non-queueing time per operation: host RPCs, agents on ESXi, network (s). Fitted: Tables 5, 6, 7.
-    think_time_s : float
-        Client-side time between the end of one operation and the next (s). Fitted: Tables 5, 6, 7.
-    commit_wait_s : float
-        Time per operation that synchronous commits wait with VCHA on the test bed's LAN
-        (``sync_commits_per_op`` x (LAN exchange + Passive's WAL flush)), s. Fitted: Tables 5, 6, 7.
-    sync_commits_per_op : float
-        Commits per operation that each wait one replication exchange (count). Fitted: Table 13,
-        64-client rows.
-    stats_db_connections_per_vm : float
-        Database connections kept busy by the statistics writes of levels 3 and 4 beyond levels 1
-        and 2, per powered-on VM (connections/VM). Fitted: Table 12, VCHA-disabled levels 3 and 4.
-    psc_cpu_s_per_op : float
-        Embedded PSC only: CPU time the PSC services spend per operation on the appliance's vCPUs
-        (core-seconds). Fitted: Table 14, Embedded PSC at 64 clients.
-    """
-
-    cpu_demand_s: float
-    background_cpu_cores_per_host: float
-    db_hold_s: float
-    host_delay_s: float
-    think_time_s: float
-    commit_wait_s: float
-    sync_commits_per_op: float
-    stats_db_connections_per_vm: float
-    psc_cpu_s_per_op: float
-
-    @property
-    def commit_ack_s(self) -> float:
-        """Acknowledgement time of one synchronous commit on the test bed's LAN (s)."""
-        return self.commit_wait_s / self.sync_commits_per_op
 
 
 @dataclass(frozen=True, eq=False)
@@ -176,19 +130,52 @@ _DELAY_MASK = np.array([False, True, False, True, True, False])
 def study_params(params):
     """``(VcbenchParams, WalParams)`` of a study :class:`~vcperf.vcha.Params` (``None``: the default
     calibration, :func:`vcperf.protocol.calibrated`)."""
-    p = protocol.calibrated(_STUDY) if params is None else params
-    if not (hasattr(p, "vcbench") and hasattr(p, "wal")):
-        raise ValueError(f"params must be the study's Params (vcperf.vcha.calibrate()) or None; got {type(p).__name__}")
+    p = protocol.calibrated(STUDY) if params is None else params
+    v.instance("params", p, Params, "the study's Params (vcperf.vcha.calibrate()) or None")
     return p.vcbench, p.wal
 
 
 def commit_exchange_s(commit_bytes, bandwidth_bps, rtt_s, loss=0.0):
     """One synchronous commit's trip over the replication link (s): the commit record to the Passive
     and its acknowledgement back (:func:`vcperf.network.exchange_time_s`: round trip + transfer of
-    the record at the TCP rate + expected retransmission delay under loss). Passive flush excluded."""
+    the record at the TCP rate + expected retransmission delay under loss). Passive flush excluded.
+
+    Parameters
+    ----------
+    commit_bytes : float or array_like
+        Size of the commit record (WAL bytes of one commit), B, >= 0.
+    bandwidth_bps : float or array_like
+        Line rate of the replication link, bit/s, > 0.
+    rtt_s : float or array_like
+        Round-trip time of the link, s, >= 0 (the test bed's LAN: :data:`LAN_RTT_S`).
+    loss : float or array_like
+        Packet loss on the link, in [0, 1).
+
+    Returns
+    -------
+    float or ndarray
+        Seconds (a float for scalar inputs).
+
+    References
+    ----------
+    .. [1] J. Padhye, V. Firoiu, D. Towsley, J. Kurose, "Modeling TCP Throughput: A Simple Model and
+       its Empirical Validation", ACM SIGCOMM 1998 (the TCP rate and loss recovery of
+       :mod:`vcperf.network`).
+
+    Examples
+    --------
+    >>> from vcperf import vcha
+    >>> round(vcha.commit_exchange_s(1000.0, 10e9, vcha.LAN_RTT_S) * 1e3, 3)  # ms: the round trip dominates
+    0.201
+    """
     v.nonneg("commit_bytes", commit_bytes), v.positive("bandwidth_bps", bandwidth_bps), v.nonneg("rtt_s", rtt_s)
     v.fraction("loss", loss)
     v.broadcast(commit_bytes=commit_bytes, bandwidth_bps=bandwidth_bps, rtt_s=rtt_s, loss=loss)
+    return _exchange_s(commit_bytes, bandwidth_bps, rtt_s, loss)
+
+
+def _exchange_s(commit_bytes, bandwidth_bps, rtt_s, loss):
+    """:func:`commit_exchange_s` of validated inputs (memoised for scalars)."""
     if all(np.ndim(a) == 0 for a in (commit_bytes, bandwidth_bps, rtt_s, loss)):
         return _commit_exchange_scalar(float(commit_bytes), float(bandwidth_bps), float(rtt_s), float(loss))
     return network.exchange_time_s(1.0, commit_bytes, 0.0, bandwidth_bps, rtt_s, loss)
@@ -219,6 +206,35 @@ def replication_sync_wait_s(p: VcbenchParams, wal_bytes_per_op: float, replicati
     ``sync_commits_per_op x (exchange(link) + standby flush)``, where the standby flush is what the
     fitted wait on the test bed's LAN leaves after its exchange: ``commit_wait_s`` on the LAN, more
     with added round-trip time, less bandwidth or loss.
+
+    Parameters
+    ----------
+    p : VcbenchParams
+        The study's (``vcperf.vcha.calibrate().vcbench``).
+    wal_bytes_per_op : float
+        WAL bytes per VCbench operation, B, >= 0 (``vcperf.vcha.calibrate().wal.wal_bytes_per_op``):
+        the commit records, ``wal_bytes_per_op / sync_commits_per_op`` each.
+    replication_rtt_s : float or array_like
+        Round-trip time added to the test bed's LAN (:data:`LAN_RTT_S`), s, >= 0 (Table 13: 5, 10 ms).
+    bandwidth_bps : float or array_like
+        Replication link rate, bit/s, > 0 (test bed: 10 Gbps).
+    loss : float or array_like
+        Packet loss on the replication link, in [0, 1).
+
+    Returns
+    -------
+    float or ndarray
+        Seconds per operation.
+
+    Examples
+    --------
+    >>> from vcperf import vcha
+    >>> p = vcha.calibrate()
+    >>> w = p.wal.wal_bytes_per_op
+    >>> bool(vcha.replication_sync_wait_s(p.vcbench, w) == p.vcbench.commit_wait_s)  # the test bed's LAN
+    True
+    >>> bool(vcha.replication_sync_wait_s(p.vcbench, w, 0.01) > 5 * p.vcbench.commit_wait_s)  # +10 ms
+    True
     """
     v.instance("p", p, VcbenchParams, "the study's VcbenchParams (vcperf.vcha.calibrate().vcbench)")
     wal_bytes_per_op = v.nonneg("wal_bytes_per_op", wal_bytes_per_op)
@@ -226,19 +242,41 @@ def replication_sync_wait_s(p: VcbenchParams, wal_bytes_per_op: float, replicati
     v.fraction("loss", loss)
     v.broadcast(wal_bytes_per_op=wal_bytes_per_op, replication_rtt_s=replication_rtt_s, bandwidth_bps=bandwidth_bps,
                 loss=loss)
+    return _sync_wait_s(p, wal_bytes_per_op, replication_rtt_s, bandwidth_bps, loss)
+
+
+def _sync_wait_s(p: VcbenchParams, wal_bytes_per_op, replication_rtt_s, bandwidth_bps, loss):
+    """:func:`replication_sync_wait_s` of validated inputs."""
     nc = p.sync_commits_per_op
     rec = wal_bytes_per_op / nc
-    lan = commit_exchange_s(rec, DEFAULT_REPLICATION_BANDWIDTH_BPS, LAN_RTT_S)
-    link = commit_exchange_s(rec, bandwidth_bps, LAN_RTT_S + np.asarray(replication_rtt_s, dtype=float), loss)
+    lan = _exchange_s(rec, DEFAULT_REPLICATION_BANDWIDTH_BPS, LAN_RTT_S, 0.0)
+    link = _exchange_s(rec, bandwidth_bps, LAN_RTT_S + np.asarray(replication_rtt_s, dtype=float), loss)
     return p.commit_wait_s + nc * (link - lan)
 
 
 def standby_flush_s(p: VcbenchParams, wal_bytes_per_op: float) -> float:
-    """The Passive's WAL flush per commit (s) implied by the fitted LAN commit wait."""
+    """The Passive's WAL flush per commit (s) implied by the fitted LAN commit wait: the commit
+    acknowledgement (:attr:`VcbenchParams.commit_ack_s`) minus the commit record's LAN exchange
+    (:func:`commit_exchange_s`).
+
+    Parameters
+    ----------
+    p : VcbenchParams
+        The study's (``vcperf.vcha.calibrate().vcbench``).
+    wal_bytes_per_op : float
+        WAL bytes per VCbench operation, B, >= 0 (``vcperf.vcha.calibrate().wal.wal_bytes_per_op``).
+
+    Examples
+    --------
+    >>> from vcperf import vcha
+    >>> p = vcha.calibrate()
+    >>> bool(0 < vcha.standby_flush_s(p.vcbench, p.wal.wal_bytes_per_op) < p.vcbench.commit_ack_s)
+    True
+    """
     v.instance("p", p, VcbenchParams, "the study's VcbenchParams (vcperf.vcha.calibrate().vcbench)")
     wal_bytes_per_op = v.scalar("wal_bytes_per_op", wal_bytes_per_op, 0.0, np.inf, hi_open=True)
     rec = wal_bytes_per_op / p.sync_commits_per_op
-    return float(p.commit_ack_s - commit_exchange_s(rec, DEFAULT_REPLICATION_BANDWIDTH_BPS, LAN_RTT_S))
+    return float(p.commit_ack_s - _exchange_s(rec, DEFAULT_REPLICATION_BANDWIDTH_BPS, LAN_RTT_S, 0.0))
 
 
 def _station_demands(p: VcbenchParams, wal, vcha_enabled: bool, rtt_s, stats_level: int, vcpus: float,
@@ -250,7 +288,7 @@ def _station_demands(p: VcbenchParams, wal, vcha_enabled: bool, rtt_s, stats_lev
     shape = np.broadcast_shapes(np.shape(rtt_s), np.shape(bandwidth_bps), np.shape(loss))
     zeros = np.zeros(shape)
     if vcha_enabled:
-        sync = replication_sync_wait_s(p, wal.wal_bytes_per_op, rtt_s, bandwidth_bps, loss) + zeros
+        sync = _sync_wait_s(p, wal.wal_bytes_per_op, rtt_s, bandwidth_bps, loss) + zeros
         rate_bps = _tcp_rate_bps(bandwidth_bps, LAN_RTT_S + np.asarray(rtt_s, float), loss) + zeros
         rho_bg = np.minimum(8.0 * wal.background_wal_bytes_per_s / rate_bps, 1.0 - 1e-9)
         link = 8.0 * wal.wal_bytes_per_op / rate_bps / (1.0 - rho_bg)
@@ -319,6 +357,23 @@ def vcbench(clients, vcha_enabled: bool = False, replication_rtt_s=0.0, stats_le
     ValueError
         On inputs out of range, or when the inventory's background work leaves vpxd less than one
         core (``vcpus`` too small for ``hosts``).
+
+    References
+    ----------
+    .. [1] M. Reiser, S. S. Lavenberg, "Mean-Value Analysis of Closed Multichain Queuing Networks",
+       Journal of the ACM 27(2), 313-322, 1980 (exact MVA, :func:`vcperf.queueing.mva`).
+    .. [2] A. Seidmann, P. J. Schweitzer, S. Shalev-Oren, "Computerized Closed Queueing Network
+       Models of Flexible Manufacturing Systems", Large Scale Systems 12, 91-107, 1987 (the
+       multi-server stations).
+    .. [3] J. Padhye, V. Firoiu, D. Towsley, J. Kurose, "Modeling TCP Throughput: A Simple Model and
+       its Empirical Validation", ACM SIGCOMM 1998 (the replication link's TCP rate).
+
+    Examples
+    --------
+    >>> from vcperf import vcha
+    >>> s = vcha.vcbench([64, 256], True, params=vcha.calibrate(), **vcha.testbed().appliance())
+    >>> [round(float(x), -2) for x in s.throughput_per_s * 60]  # ops/min (paper, Table 5: 2,673 and 6,513)
+    [2600.0, 6200.0]
     """
     n = np.asarray(v.check_range("clients", clients, 1, 4096))
     if n.size == 0:
@@ -372,8 +427,29 @@ def vcbench(clients, vcha_enabled: bool = False, replication_rtt_s=0.0, stats_le
 
 def vcbench_curve(max_clients: int, vcha_enabled: bool = False, replication_rtt_s: float = 0.0,
                   stats_level: int = 1, **kw) -> VcbenchResult:
-    """:func:`vcbench` for every population ``1..max_clients`` (for throughput-vs-clients plots);
-    keyword arguments as :func:`vcbench`."""
+    """:func:`vcbench` for every population ``1..max_clients`` (for throughput-vs-clients plots).
+
+    Parameters
+    ----------
+    max_clients : int
+        The largest population, in [1, 4096].
+    vcha_enabled, replication_rtt_s, stats_level
+        As :func:`vcbench` (``replication_rtt_s`` a scalar here).
+    **kw
+        Keyword arguments of :func:`vcbench` (``vcpus``, ``hosts``, ``powered_on_vms`` required).
+
+    Returns
+    -------
+    VcbenchResult
+        Arrays over the populations ``1..max_clients``.
+
+    Examples
+    --------
+    >>> from vcperf import vcha
+    >>> c = vcha.vcbench_curve(256, params=vcha.calibrate(), **vcha.testbed().appliance())
+    >>> c.throughput_per_s.shape, bool((c.throughput_per_s[1:] >= c.throughput_per_s[:-1]).all())
+    ((256,), True)
+    """
     m = v.integer("max_clients", max_clients, 1, 4096)
     rtt = v.scalar("replication_rtt_s", replication_rtt_s, 0.0, 1.0)
     return vcbench(np.arange(1, m + 1), vcha_enabled, rtt, stats_level, **kw)
@@ -413,8 +489,6 @@ def throughput_sensitivities(clients: int, vcha_enabled: bool = False, replicati
         :data:`VCBENCH_PARAM_FIELDS` and ``grad[i] = d throughput / d param_i x |param_i|`` (1/s per
         relative change, the scale of :class:`vcperf.protocol.FitUncertainty`).
     """
-    import dataclasses
-
     n = v.integer("clients", clients, 1, 4096)
     rtt = v.scalar("replication_rtt_s", replication_rtt_s, 0.0, 1.0)
     bw = v.scalar("bandwidth_bps", bandwidth_bps, 1e6, 1e12)

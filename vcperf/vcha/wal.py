@@ -6,45 +6,17 @@ go over eth1 to the Passive; the Active's WAL disk (sdg) writes every flushed WA
 the new WAL bytes. Management traffic on eth0 is likewise a background rate (host sync and
 heartbeats) plus bytes per operation (host RPCs, client SDK traffic).
 
-This module is a pure model: the parameters are arguments (the study's values come from
-:mod:`vcperf.vcha.calibration`).
+This module is a pure model: the parameters are arguments (:mod:`vcperf.vcha.params`; the study's
+values are fitted by :mod:`vcperf.vcha.calibration`).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from vcperf import _validate as v
+from vcperf.vcha.params import WalParams
 
 #: PostgreSQL WAL page (``XLOG_BLCKSZ``, default 8 KiB): every WAL flush rewrites the current page.
 WAL_PAGE_BYTES = 8192
-
-
-@dataclass(frozen=True)
-class WalParams:
-    """WAL volume and management traffic (Table 11).
-
-    Attributes
-    ----------
-    wal_bytes_per_op : float
-        WAL bytes one VCbench operation generates (bytes). Fitted: Table 11, eth1 transmit.
-    background_wal_bytes_per_s : float
-        WAL from work independent of VCbench (statistics, events, tasks), bytes/s. Fitted: Table 11,
-        eth1 transmit.
-    eth0_receive_bytes_per_op, eth0_transmit_bytes_per_op : float
-        Management-network bytes per operation (host RPCs and client SDK traffic). Fitted: Table 11
-        eth0 rows (VCHA off and on, 4 runs each).
-    eth0_receive_background_bytes_per_s, eth0_transmit_background_bytes_per_s : float
-        Management traffic without VCbench (host sync and heartbeats of the 2,000 hosts), bytes/s.
-        Fitted: Table 11 eth0 rows.
-    """
-
-    wal_bytes_per_op: float
-    background_wal_bytes_per_s: float
-    eth0_receive_bytes_per_op: float
-    eth0_transmit_bytes_per_op: float
-    eth0_receive_background_bytes_per_s: float
-    eth0_transmit_background_bytes_per_s: float
 
 
 def management_traffic_bytes_per_s(throughput_per_s, params: WalParams):
@@ -61,6 +33,13 @@ def management_traffic_bytes_per_s(throughput_per_s, params: WalParams):
     -------
     tuple of ndarray
         ``(receive, transmit)``: background + bytes/op x throughput, bytes/s.
+
+    Examples
+    --------
+    >>> from vcperf import vcha
+    >>> rx, tx = vcha.management_traffic_bytes_per_s(50.0, vcha.calibrate().wal)
+    >>> bool(rx > tx > 0)
+    True
     """
     x = v.nonneg("throughput_per_s", throughput_per_s)
     v.instance("params", params, WalParams, "the study's WalParams (vcperf.vcha.calibrate().wal)")
@@ -80,6 +59,13 @@ def replication_traffic_bytes_per_s(throughput_per_s, params: WalParams):
         VCbench operations per second, >= 0 (finite).
     params : WalParams
         The study's: ``vcperf.vcha.calibrate().wal``.
+
+    Examples
+    --------
+    >>> from vcperf import vcha
+    >>> w = vcha.calibrate().wal
+    >>> bool(vcha.replication_traffic_bytes_per_s(0.0, w) == w.background_wal_bytes_per_s)
+    True
     """
     x = v.nonneg("throughput_per_s", throughput_per_s)
     v.instance("params", params, WalParams, "the study's WalParams (vcperf.vcha.calibrate().wal)")
@@ -100,6 +86,14 @@ def wal_disk_write_bytes_per_s(throughput_per_s, wal_flushes_per_s, params: WalP
         WAL flushes (sdg writes) per second, >= 0; in the study the measured sdg w/s of the same run.
     params : WalParams
         The study's: ``vcperf.vcha.calibrate().wal``.
+
+    Examples
+    --------
+    >>> from vcperf import vcha
+    >>> w = vcha.calibrate().wal
+    >>> extra = vcha.wal_disk_write_bytes_per_s(50.0, 1000.0, w) - vcha.replication_traffic_bytes_per_s(50.0, w)
+    >>> round(float(extra)) == 1000 * vcha.WAL_PAGE_BYTES  # one WAL page per flush
+    True
     """
     x = v.nonneg("throughput_per_s", throughput_per_s)
     f = v.nonneg("wal_flushes_per_s", wal_flushes_per_s)

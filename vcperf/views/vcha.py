@@ -68,7 +68,7 @@ def _plt():
 
 
 def paper_model_bars(df, group_col: str, title: str, ylabel: str):
-    """Grouped bars: for each row of ``df`` (a :func:`vcperf.vcha.paper_vs_model` frame) the paper
+    """Grouped bars: for each row of ``df`` (a :func:`vcperf.fidelity.paper_vs_model` frame) the paper
     value (solid) beside the model value (hatched), labelled by ``df[group_col]``."""
     plt = _plt()
     fig, ax = plt.subplots(figsize=(6.4, 3.6))
