@@ -16,15 +16,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from vcperf import _validate as v
-from vcperf.vmotion.core import (
-    PAGE_BYTES,
-    Params,
-    Settings,
-    check_le,
-    check_params,
-    check_release,
-    check_settings,
-)
+from vcperf.vmotion.core import PAGE_BYTES, Settings, check_le, check_params, check_release, check_settings
+from vcperf.vmotion.params import Params
 from vcperf.vmotion.switchover import metadata_entries, switchover_metadata_bytes
 from vcperf.vmotion.trace import _precopy_round_loss
 from vcperf.vmotion.transfer import streams, transfer_rate_bytes_per_s

@@ -11,8 +11,9 @@ from dataclasses import dataclass
 import numpy as np
 
 from vcperf import _validate as v
-from vcperf.vmotion.core import Params, Settings, check_le, check_params, check_release, check_settings
+from vcperf.vmotion.core import Settings, check_le, check_params, check_release, check_settings
 from vcperf.vmotion.memory import MIN_LINK_BPS, PrecopyResult, precopy
+from vcperf.vmotion.params import Params
 from vcperf.vmotion.switchover import _post_phase
 from vcperf.vmotion.trace import _trace_phase
 

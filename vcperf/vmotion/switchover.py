@@ -14,13 +14,13 @@ from vcperf.vmotion.core import (
     PAGE_NUMBER_BYTES,
     PAGES_PER_2MB,
     PTES_PER_TABLE,
-    Params,
     Settings,
     check_le,
     check_params,
     check_release,
     check_settings,
 )
+from vcperf.vmotion.params import Params
 
 
 def switchover_metadata_bytes(memory_bytes, release, remaining_bytes=0.0, swapped_bytes=0.0):

@@ -19,8 +19,10 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from vcperf import _validate as v
-from vcperf.vmotion.core import Params, Settings, check_params, check_release, check_settings
+from vcperf.vmotion.core import Settings, check_params, check_release, check_settings
 from vcperf.vmotion.memory import DEFAULT_SDPS_FRACTION, MIN_LINK_BPS, precopy
+from vcperf.vmotion.migration import migrate
+from vcperf.vmotion.params import Params
 from vcperf.vmotion.switchover import _post_phase
 from vcperf.vmotion.trace import _trace_phase
 
@@ -426,8 +428,6 @@ def tpcx_profile(release, peak_utilization, setup: TpcxSetup, *, params: Params,
     warmup_s : float, optional
         Warm-up length (s), in (0, 1e6] (the profile holds one value per minute); default one phase.
     """
-    from vcperf.vmotion.migration import migrate
-
     check_release(release)
     peak = v.scalar("peak_utilization", peak_utilization, 0.0, 1.0, lo_open=True, hi_open=True)
     p, st = check_params(params), check_settings(settings)

@@ -14,12 +14,12 @@ from vcperf.vmotion.core import (
     PAGE_BYTES,
     PAGES_PER_1GB,
     PAGES_PER_2MB,
-    Params,
     Settings,
     check_params,
     check_release,
     check_settings,
 )
+from vcperf.vmotion.params import Params
 
 
 @dataclass(frozen=True)
