@@ -74,7 +74,21 @@ class Workload:
 
 
 def vm_memory_bytes(value, unit: str) -> float:
-    """A VM memory size printed in GB/TB as bytes: VM memory is binary (1 GB = 262,144 4 KB pages)."""
+    """A VM memory size printed in GB/TB as bytes: VM memory is binary (1 GB = 262,144 4 KB pages).
+
+    Parameters
+    ----------
+    value : float
+        The printed size, > 0.
+    unit : {"GB", "TB"}
+        The printed unit (binary: 2**30 or 2**40 bytes).
+
+    Examples
+    --------
+    >>> from vcperf import vmotion as vm
+    >>> vm.vm_memory_bytes(64, "GB") == 64 * 2**30
+    True
+    """
     factor = {"GB": 2.0**30, "TB": 2.0**40}
     v.choice("unit", unit, tuple(factor))
     return v.scalar("value", value, 0.0, float("inf"), hi_open=True) * factor[unit]
