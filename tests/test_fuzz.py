@@ -66,7 +66,7 @@ MODULES = (
 )
 
 #: Submodules and names that are the ledger's plumbing (paper numbers, fits), not model inputs.
-LEDGER_SUBMODULES = ("calibration", "validation")
+LEDGER_SUBMODULES = ("calibration", "validation", "targets")
 LEDGER_NAMES = frozenset({
     "calibrate", "predict", "targets", "testbed", "fidelity_rows", "leave_one_out", "parameter_table",
     "paper_vs_model", "loo_by_network", "network_table", "experiments_table", "paper_value",
@@ -306,6 +306,7 @@ STUDY_BASELINES = {
             "Params": _Lazy(lambda: _vmotion().calibrate()), "Settings": _Lazy(lambda: _vmotion().settings()),
             "TpcxSetup": _Lazy(lambda: _vmotion().tpcx_setup()), "PrecopyResult": _Lazy(_vm_precopy),
             "Migration": _Lazy(lambda: _vmotion().migrate_workload("typical", "7.0u1")),
+            "TpcxParams": _Lazy(lambda: _vmotion().calibrate().tpcx),
         },
         "name": {
             "n_vms": 8, "concurrent": 2, "migration_time_s_at": lambda j: 10.0 * np.asarray(j, dtype=float),
@@ -319,6 +320,10 @@ STUDY_BASELINES = {
             "params": _Lazy(lambda: _vmotion().calibrate()), "s": _Lazy(lambda: _vmotion().settings()),
             "settings": _Lazy(lambda: _vmotion().settings()), "setup": _Lazy(lambda: _vmotion().tpcx_setup()),
             "m": _Lazy(lambda: _vmotion().migrate_workload("typical", "7.0u1")),
+            # the fields of Params and TpcxParams (about their calibrated values)
+            "vcpu_stop_cost_s": 2e-5, "trace_install_cost_s_per_page": 3e-6, "dirty_bytes_per_transaction": 3e5,
+            "metadata_cost_s_per_entry": 1e-8, "checkpoint_time_s": 0.1, "trace_pages_per_install_phase": 7e3,
+            "zeroing_cpu_s_per_byte": 5e-11, "peak_vm_utilization": 0.5, "dirty_scale": 0.4,
         },
     },
     "vcperf.vcha": {
