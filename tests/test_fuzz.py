@@ -66,7 +66,7 @@ MODULES = (
 )
 
 #: Submodules and names that are the ledger's plumbing (paper numbers, fits), not model inputs.
-LEDGER_SUBMODULES = ("calibration", "validation")
+LEDGER_SUBMODULES = ("calibration", "validation", "targets")
 LEDGER_NAMES = frozenset({
     "calibrate", "predict", "targets", "testbed", "fidelity_rows", "leave_one_out", "parameter_table",
     "paper_vs_model", "loo_by_network", "network_table", "experiments_table", "paper_value",
@@ -305,7 +305,7 @@ def _vcha_field_baselines() -> dict:
 
 def _vm_precopy():
     vm = _vmotion()
-    return vm.precopy(64 * 2**30, 1e8, 40e9, 25 * 2**30, 12, "7.0u1", params=vm.calibrated(),
+    return vm.precopy(64 * 2**30, 1e8, 40e9, 25 * 2**30, 12, "7.0u1", params=vm.calibrate(),
                       settings=vm.settings())
 
 
@@ -313,9 +313,10 @@ def _vm_precopy():
 STUDY_BASELINES = {
     "vcperf.vmotion": {
         "type": {
-            "Params": _Lazy(lambda: _vmotion().calibrated()), "Settings": _Lazy(lambda: _vmotion().settings()),
+            "Params": _Lazy(lambda: _vmotion().calibrate()), "Settings": _Lazy(lambda: _vmotion().settings()),
             "TpcxSetup": _Lazy(lambda: _vmotion().tpcx_setup()), "PrecopyResult": _Lazy(_vm_precopy),
             "Migration": _Lazy(lambda: _vmotion().migrate_workload("typical", "7.0u1")),
+            "TpcxParams": _Lazy(lambda: _vmotion().calibrate().tpcx),
         },
         "name": {
             "n_vms": 8, "concurrent": 2, "migration_time_s_at": lambda j: 10.0 * np.asarray(j, dtype=float),
@@ -325,10 +326,14 @@ STUDY_BASELINES = {
             "peak_utilization": 0.5, "remaining_bytes": 1e8, "precopy_time_s": 10.0, "rate": 1e9,
             "sample_s": 1.0, "start_s": 5.0, "end_s": 60.0, "transfer_rate_bytes_per_s": 1e9,
             "value": 64.0, "unit": "GB", "bound": 2.0,
-            "pc": _Lazy(_vm_precopy), "p": _Lazy(lambda: _vmotion().calibrated()),
-            "params": _Lazy(lambda: _vmotion().calibrated()), "s": _Lazy(lambda: _vmotion().settings()),
+            "pc": _Lazy(_vm_precopy), "p": _Lazy(lambda: _vmotion().calibrate()),
+            "params": _Lazy(lambda: _vmotion().calibrate()), "s": _Lazy(lambda: _vmotion().settings()),
             "settings": _Lazy(lambda: _vmotion().settings()), "setup": _Lazy(lambda: _vmotion().tpcx_setup()),
             "m": _Lazy(lambda: _vmotion().migrate_workload("typical", "7.0u1")),
+            # the fields of Params and TpcxParams (about their calibrated values)
+            "vcpu_stop_cost_s": 2e-5, "trace_install_cost_s_per_page": 3e-6, "dirty_bytes_per_transaction": 3e5,
+            "metadata_cost_s_per_entry": 1e-8, "checkpoint_time_s": 0.1, "trace_pages_per_install_phase": 7e3,
+            "zeroing_cpu_s_per_byte": 5e-11, "peak_vm_utilization": 0.5, "dirty_scale": 0.4,
         },
     },
     "vcperf.vcha": {
@@ -799,7 +804,7 @@ def test_issue_cases_of_the_study_packages():
     from vcperf import ft, vmotion
     from vcperf.ft.checkpoint import MAX_CHECKPOINT_INTERVAL_S
 
-    p, s = vmotion.calibrated(), vmotion.settings()
+    p, s = vmotion.calibrate(), vmotion.settings()
     # 1 vCPU on 7.0 U1: the loose trace install leaves the vCPU to the guest between batches
     tr = vmotion.trace_phase(64 * 2**30, 1, "7.0u1", params=p, settings=s)
     assert 0.0 < float(tr.throughput_loss) < 1.0

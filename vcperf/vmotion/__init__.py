@@ -1,16 +1,26 @@
-"""vMotion in vSphere 7.0 U1 versus 6.7: ``004_ea13268657e6b3b0.txt``.
+"""vMotion in vSphere 7.0 U1 versus 6.7: a mechanistic model of live migration, calibrated to the paper.
+
+Study: Sreekanth Setty, "vMotion Innovations in VMware vSphere 7.0 U1", Performance Study, VMware,
+Inc. (Palo Alto, CA), September 24, 2020, www.vmware.com (seed ``004_ea13268657e6b3b0.txt``). It
+compares vSphere 6.7 and 7.0 U1 migrating Oracle VMs under HammerDB (12 vCPU / 64 GB up to
+192 vCPU / 4 TB; Figures 5-10, Table 1) and a TPCx-HCI cluster whose DRS migrations fail
+response-time checks (Figure 11).
 
 Split by concern, as every vcperf study (all model functions are vectorised numpy functions of
 physical inputs):
 
+- :mod:`~vcperf.vmotion.params`: :data:`STUDY`, :class:`Params`, :class:`TpcxParams`, :data:`PARAM_DOCS`.
+- :mod:`~vcperf.vmotion.core`: x86 paging constants, releases, :class:`Settings`, :class:`Workload`.
 - :mod:`~vcperf.vmotion.transfer`: streams (CPU-bound workers), NIC line rate, TCP window at an RTT, sharing.
 - :mod:`~vcperf.vmotion.memory`: iterative pre-copy with a hot working set, SDPS, the budgeted stop rule.
 - :mod:`~vcperf.vmotion.trace`: 6.7 stop-based 4 KB tracing vs 7.0 U1 loose 1 GB tracing; trace fires.
 - :mod:`~vcperf.vmotion.switchover`: full bitmaps (6.7) vs compacted page lists (7.0 U1).
 - :mod:`~vcperf.vmotion.migration`: one migration and the guest's throughput through it.
 - :mod:`~vcperf.vmotion.tpcx`: TPCx-HCI response-time checks (Monte Carlo and expectation).
-- :mod:`~vcperf.vmotion.calibration`: testbed facts, targets, :func:`calibrate`, :func:`predict`.
-- :mod:`~vcperf.vmotion.validation`: ledger rows, leave-one-out, parameter and paper-vs-model tables.
+- :mod:`~vcperf.vmotion.testbed`: the test beds' facts from ``data/`` and the calibrated entry points on them.
+- :mod:`~vcperf.vmotion.targets`: every paper number with its model function; :func:`sampling_variances`.
+- :mod:`~vcperf.vmotion.calibration`: :func:`calibrate` (the fit).
+- :mod:`~vcperf.vmotion.validation`: predict, ledger rows, leave-one-out, parameter and paper-vs-model tables.
 
 Examples
 --------
@@ -21,38 +31,16 @@ Examples
 True
 """
 
-from vcperf.vmotion.calibration import (
-    FIT_KEYS,
-    TARGETS,
-    calibrate,
-    calibrate_tpcx,
-    calibrated,
-    migrate_testbed,
-    migrate_workload,
-    precopy_testbed,
-    predict,
-    sampling_variances,
-    settings,
-    targets,
-    testbed_link_bps,
-    testbed_vmknics,
-    tpcx_setup,
-    workloads,
-)
+from vcperf.vmotion.calibration import calibrate, calibrate_tpcx
 from vcperf.vmotion.core import (
     BITMAPS_AT_SWITCHOVER,
     PAGE_BYTES,
     PAGE_NUMBER_BYTES,
     PAGES_PER_1GB,
     PAGES_PER_2MB,
-    PARAM_DOCS,
     PTES_PER_TABLE,
     RELEASES,
-    SEED,
-    STUDY,
-    Params,
     Settings,
-    TpcxParams,
     Workload,
     vm_memory_bytes,
 )
@@ -65,7 +53,21 @@ from vcperf.vmotion.memory import (
     stop_threshold_bytes,
 )
 from vcperf.vmotion.migration import Migration, link_for_downtime_bps, migrate, throughput_series, times_s
+from vcperf.vmotion.params import PARAM_DOCS, STUDY, Params, TpcxParams
 from vcperf.vmotion.switchover import metadata_entries, post_switchover_phase, switchover_metadata_bytes
+from vcperf.vmotion.targets import FIT_KEYS, TARGETS, sampling_variances, targets
+from vcperf.vmotion.testbed import (
+    Testbed,
+    migrate_testbed,
+    migrate_workload,
+    precopy_testbed,
+    settings,
+    testbed,
+    testbed_link_bps,
+    testbed_vmknics,
+    tpcx_setup,
+    workloads,
+)
 from vcperf.vmotion.tpcx import (
     TpcxExpectation,
     TpcxProfile,
@@ -86,22 +88,27 @@ from vcperf.vmotion.transfer import (
     streams,
     transfer_rate_bytes_per_s,
 )
-from vcperf.vmotion.validation import bound_checks, fidelity_rows, leave_one_out, parameter_table, table1_model
+from vcperf.vmotion.validation import (
+    bound_checks,
+    fidelity_rows,
+    leave_one_out,
+    parameter_table,
+    predict,
+    table1_model,
+)
 
 __all__ = [
-    "BITMAPS_AT_SWITCHOVER", "DEFAULT_MAX_ROUNDS", "DEFAULT_STREAMS_PER_VMKNIC", "MAX_SUPPORTED_RTT_S",
-    "MIN_BUDGET_FRACTION", "evacuation_time_s", "link_for_downtime_bps",
-    "post_switchover_phase", "TpcxProfile", "tpcx_profile",
-    "stop_threshold_bytes",
-    "stream_rate_bytes_per_s", "streams",
-    "testbed_vmknics", "DEFAULT_SDPS_FRACTION", "FIT_KEYS", "Migration",
-    "PAGES_PER_1GB", "PAGES_PER_2MB", "PAGE_BYTES", "PAGE_NUMBER_BYTES", "PARAM_DOCS", "PTES_PER_TABLE", "Params",
-    "PrecopyResult", "RELEASES", "SEED", "STUDY", "Settings", "TARGETS", "TpcxExpectation", "TpcxParams",
-    "TpcxResult", "TpcxSetup", "TracePhase", "Workload", "bound_checks", "calibrate", "calibrate_tpcx",
-    "calibrated", "fidelity_rows", "leave_one_out", "metadata_entries", "migrate", "migrate_testbed",
-    "migrate_workload", "migration_delay_area_s2", "parameter_table", "precopy", "precopy_testbed",
-    "precopy_trace_loss", "predict", "sampling_variances", "settings", "switchover_metadata_bytes", "table1_model",
-    "targets",
-    "testbed_link_bps", "throughput_series", "times_s", "tpcx_expected", "tpcx_longest_delay_s", "tpcx_monte_carlo",
-    "tpcx_setup", "trace_phase", "transfer_rate_bytes_per_s", "vm_memory_bytes", "workloads",
+    "BITMAPS_AT_SWITCHOVER", "DEFAULT_MAX_ROUNDS", "DEFAULT_SDPS_FRACTION", "DEFAULT_STREAMS_PER_VMKNIC",
+    "FIT_KEYS", "MAX_SUPPORTED_RTT_S", "MIN_BUDGET_FRACTION", "PAGES_PER_1GB", "PAGES_PER_2MB", "PAGE_BYTES",
+    "PAGE_NUMBER_BYTES", "PARAM_DOCS", "PTES_PER_TABLE", "RELEASES", "STUDY", "TARGETS",
+    "Migration", "Params", "PrecopyResult", "Settings", "Testbed", "TpcxExpectation", "TpcxParams", "TpcxProfile",
+    "TpcxResult", "TpcxSetup", "TracePhase", "Workload",
+    "bound_checks", "calibrate", "calibrate_tpcx", "evacuation_time_s", "fidelity_rows", "leave_one_out",
+    "link_for_downtime_bps", "metadata_entries", "migrate", "migrate_testbed", "migrate_workload",
+    "migration_delay_area_s2", "parameter_table", "post_switchover_phase", "precopy", "precopy_testbed",
+    "precopy_trace_loss", "predict", "sampling_variances", "settings", "stop_threshold_bytes",
+    "stream_rate_bytes_per_s", "streams", "switchover_metadata_bytes", "table1_model", "targets", "testbed",
+    "testbed_link_bps", "testbed_vmknics", "throughput_series", "times_s", "tpcx_expected", "tpcx_longest_delay_s",
+    "tpcx_monte_carlo", "tpcx_profile", "tpcx_setup", "trace_phase", "transfer_rate_bytes_per_s",
+    "vm_memory_bytes", "workloads",
 ]

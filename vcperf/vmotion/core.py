@@ -1,10 +1,11 @@
-"""Shared pieces of the vMotion model: constants, parameters, input checks (``004_ea13268657e6b3b0.txt``).
+"""Shared pieces of the vMotion model: x86 paging constants, releases, settings and VM records, input checks.
 
-Physical constants of x86 paging and the parameter dataclasses live here so that every model file
-(:mod:`~vcperf.vmotion.memory`, :mod:`~vcperf.vmotion.trace`, :mod:`~vcperf.vmotion.switchover`,
-:mod:`~vcperf.vmotion.migration`, :mod:`~vcperf.vmotion.tpcx`) uses the same ones. Nothing here reads
-``data/``: the values of :class:`Params` come from :func:`vcperf.vmotion.calibrate`, those of
-:class:`Settings` (two printed settings of vMotion itself) from :func:`vcperf.vmotion.settings`.
+Every model file (:mod:`~vcperf.vmotion.memory`, :mod:`~vcperf.vmotion.trace`,
+:mod:`~vcperf.vmotion.switchover`, :mod:`~vcperf.vmotion.migration`, :mod:`~vcperf.vmotion.tpcx`) uses
+the same ones. Nothing here reads ``data/``: the values of :class:`Settings` (printed settings of
+vMotion itself) come from :func:`vcperf.vmotion.settings`, the :class:`Workload` records from
+:func:`vcperf.vmotion.workloads`, the parameters (:mod:`vcperf.vmotion.params`) from
+:func:`vcperf.vmotion.calibrate`.
 """
 
 from __future__ import annotations
@@ -14,9 +15,9 @@ from dataclasses import dataclass
 import numpy as np
 
 from vcperf import _validate as v
+from vcperf.vmotion.params import Params
 
-STUDY = "vmotion2020"
-SEED = "004_ea13268657e6b3b0.txt"
+#: The two releases the study compares.
 RELEASES = ("6.7", "7.0u1")
 
 #: x86 base page (the paper's "4KB" page; its 1 GB region holds 512**2 of them, so sizes are binary).
@@ -29,88 +30,6 @@ PAGES_PER_1GB = float(PTES_PER_TABLE**2)
 PAGE_NUMBER_BYTES = 8.0
 #: Bitmaps sent at switch-over by 6.7: the changed bitmap and the swap bitmap (1 bit per page each).
 BITMAPS_AT_SWITCHOVER = 2
-
-
-@dataclass(frozen=True)
-class TpcxParams:
-    """Parameters of the TPCx-HCI long-tail model (:mod:`vcperf.vmotion.tpcx`).
-
-    Attributes
-    ----------
-    peak_vm_utilization : float
-        Highest load of a TPCx-HCI VM as a fraction of its vCPUs, in (0, 1). Fitted with
-        ``dirty_scale`` to the 148 failed 6.7 U3 and 4 failed 7.0 U1 checks (``text_tpcx_hci.csv``).
-    dirty_scale : float
-        Memory a TPCx-HCI VM (PostgreSQL) dirties per busy vCPU-second, relative to the Oracle VM
-        under HammerDB (dimensionless, > 0). The seed prints no TPCx-HCI dirty rate; 1.0 (the
-        default) is the Oracle VM's. Fitted with the peak load to the two failed-check counts: the
-        seed attributes the 6.7 U3 failures to multi-second switch-over downtimes, and the few
-        7.0 U1 failures bound how often SDPS may throttle the largest VMs.
-    """
-
-    peak_vm_utilization: float
-    dirty_scale: float = 1.0
-
-
-@dataclass(frozen=True)
-class Params:
-    """Calibrated parameters of the vMotion model (SI units); see :func:`vcperf.vmotion.calibrate`.
-
-    Attributes
-    ----------
-    vcpu_stop_cost_s : float
-        s per vCPU: time added to one 6.7 stop-based phase (trace install, re-install, large-page
-        rebuild) per vCPU that must be stopped, TLB-flushed and resumed.
-    trace_install_cost_s_per_page : float
-        vCPU-seconds to install (write-protect) one trace entry; also one 7.0 U1 trace fire or split
-        handled by the faulting vCPU, and one page-table entry remapped by the 6.7 large-page rebuild.
-    dirty_bytes_per_transaction : float
-        Bytes of distinct guest pages the Oracle workload dirties per transaction (sets the dirty
-        rate from the throughput).
-    metadata_cost_s_per_entry : float
-        s to process one switch-over metadata entry: one bitmap bit (a page of guest memory, 6.7)
-        or one listed page number (7.0 U1).
-    checkpoint_time_s : float
-        Device-state checkpoint, transfer and restore at switch-over.
-    trace_pages_per_install_phase : float
-        4 KB traces installed by one 6.7 stop-based install phase (the batch all vCPUs share
-        between two guest slices); in the pre-copy, the chunk of transmitted pages one stop-based
-        phase re-traces.
-    zeroing_cpu_s_per_byte : float
-        CPU-seconds per byte a 6.7 destination stream worker spends zeroing each newly allocated
-        large page before receiving into it (round 0 only; "Improved Heuristics to Minimize Zeroing
-        Cost": 7.0 U1 skips it when the source 2 MB range is backed large).
-    tpcx : TpcxParams
-        The TPCx-HCI part.
-    """
-
-    vcpu_stop_cost_s: float
-    trace_install_cost_s_per_page: float
-    dirty_bytes_per_transaction: float
-    metadata_cost_s_per_entry: float
-    checkpoint_time_s: float
-    trace_pages_per_install_phase: float
-    zeroing_cpu_s_per_byte: float
-    tpcx: TpcxParams
-
-
-#: Parameter name -> (unit, meaning), one per float leaf of :class:`Params`.
-PARAM_DOCS = {
-    "vcpu_stop_cost_s": ("s per vCPU", "stop, TLB flush and resume of one vCPU per 6.7 stop-based phase"),
-    "trace_install_cost_s_per_page": ("s per trace", "vCPU time to install (write-protect) one trace entry; one "
-                                                     "7.0 U1 trace fire or split"),
-    "dirty_bytes_per_transaction": ("B per transaction", "distinct guest bytes the Oracle workload dirties per "
-                                                         "transaction"),
-    "metadata_cost_s_per_entry": ("s per entry", "destination cost of one switch-over metadata entry (bitmap bit "
-                                                 "in 6.7, page number in 7.0 U1)"),
-    "checkpoint_time_s": ("s", "device-state checkpoint, transfer and restore at switch-over"),
-    "trace_pages_per_install_phase": ("traces per phase", "4 KB traces installed by one 6.7 stop-based phase "
-                                                          "(also the sent chunk one phase re-traces)"),
-    "zeroing_cpu_s_per_byte": ("CPU s per B", "6.7 destination zeroing of newly allocated large pages, per byte "
-                                               "received in round 0 (skipped by 7.0 U1)"),
-    "tpcx.peak_vm_utilization": ("fraction", "highest load of a TPCx-HCI VM, share of its vCPUs"),
-    "tpcx.dirty_scale": ("1", "TPCx-HCI VM's dirty rate per busy vCPU relative to the Oracle VM's"),
-}
 
 
 @dataclass(frozen=True)
@@ -155,7 +74,21 @@ class Workload:
 
 
 def vm_memory_bytes(value, unit: str) -> float:
-    """A VM memory size printed in GB/TB as bytes: VM memory is binary (1 GB = 262,144 4 KB pages)."""
+    """A VM memory size printed in GB/TB as bytes: VM memory is binary (1 GB = 262,144 4 KB pages).
+
+    Parameters
+    ----------
+    value : float
+        The printed size, > 0.
+    unit : {"GB", "TB"}
+        The printed unit (binary: 2**30 or 2**40 bytes).
+
+    Examples
+    --------
+    >>> from vcperf import vmotion as vm
+    >>> vm.vm_memory_bytes(64, "GB") == 64 * 2**30
+    True
+    """
     factor = {"GB": 2.0**30, "TB": 2.0**40}
     v.choice("unit", unit, tuple(factor))
     return v.scalar("value", value, 0.0, float("inf"), hi_open=True) * factor[unit]

@@ -16,15 +16,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from vcperf import _validate as v
-from vcperf.vmotion.core import (
-    PAGE_BYTES,
-    Params,
-    Settings,
-    check_le,
-    check_params,
-    check_release,
-    check_settings,
-)
+from vcperf.vmotion.core import PAGE_BYTES, Settings, check_le, check_params, check_release, check_settings
+from vcperf.vmotion.params import Params
 from vcperf.vmotion.switchover import metadata_entries, switchover_metadata_bytes
 from vcperf.vmotion.trace import _precopy_round_loss
 from vcperf.vmotion.transfer import streams, transfer_rate_bytes_per_s
@@ -198,6 +191,19 @@ def precopy(
     -------
     PrecopyResult
         Arrays of the broadcast shape of the array inputs.
+
+    Examples
+    --------
+    >>> from vcperf import vmotion as vm
+    >>> p, s = vm.calibrate(), vm.settings()
+    >>> r = vm.precopy(64 * 2**30, 1e9, 160e9, 25 * 2**30, 12, "7.0u1", params=p, settings=s, n_vmknics=4)
+    >>> bool(r.converged), bool(r.switchover_time_s < s.switchover_time_goal_s)
+    (True, True)
+
+    References
+    ----------
+    C. Clark, K. Fraser, S. Hand, J. G. Hansen, E. Jul, C. Limpach, I. Pratt and A. Warfield, "Live
+    Migration of Virtual Machines", NSDI 2005 (iterative pre-copy with a writable working set).
     """
     mem = v.positive("memory_bytes", memory_bytes)
     d0 = v.nonneg("dirty_rate_bytes_per_s", dirty_rate_bytes_per_s)
@@ -282,6 +288,25 @@ def stop_threshold_bytes(rate, mem, release, p: Params, s: Settings):
 
     ``R* / B + c_meta R* / 4 KiB = budget`` in 7.0 U1 (its page list costs ``c_meta`` per page);
     ``R* = B x 0.5 s`` in 6.7. Grows with the transfer rate ``B``.
+
+    Parameters
+    ----------
+    rate : float or array_like
+        Transfer rate B of the migration (bytes/s), > 0.
+    mem : float or array_like
+        Guest memory (bytes), > 0.
+    release : {"6.7", "7.0u1"}
+    p : Params
+        Model parameters (:func:`vcperf.vmotion.calibrate`).
+    s : Settings
+        vMotion's printed settings (:func:`vcperf.vmotion.settings`).
+
+    Examples
+    --------
+    >>> from vcperf import vmotion as vm
+    >>> p, s = vm.calibrate(), vm.settings()
+    >>> bool(vm.stop_threshold_bytes(40e9, 2**36, "7.0u1", p, s) > vm.stop_threshold_bytes(20e9, 2**36, "7.0u1", p, s))
+    True
     """
     rate = v.positive("rate", rate)
     mem = v.positive("mem", mem)

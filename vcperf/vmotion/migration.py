@@ -11,8 +11,9 @@ from dataclasses import dataclass
 import numpy as np
 
 from vcperf import _validate as v
-from vcperf.vmotion.core import Params, Settings, check_le, check_params, check_release, check_settings
+from vcperf.vmotion.core import Settings, check_le, check_params, check_release, check_settings
 from vcperf.vmotion.memory import MIN_LINK_BPS, PrecopyResult, precopy
+from vcperf.vmotion.params import Params
 from vcperf.vmotion.switchover import _post_phase
 from vcperf.vmotion.trace import _trace_phase
 
@@ -76,6 +77,20 @@ def migrate(memory_bytes, vcpus, working_set_bytes, baseline_tps, release, link_
         :func:`vcperf.vmotion.settings`.
     **precopy_kw
         Passed to :func:`precopy` (``max_rounds``, ``sdps``, ``sdps_fraction``, ``swapped_bytes``).
+
+    Examples
+    --------
+    >>> from vcperf import vmotion as vm
+    >>> p, s = vm.calibrate(), vm.settings()
+    >>> a = vm.migrate(64 * 2**30, 12, 25 * 2**30, 4500.0, "6.7", 160e9, params=p, settings=s, n_vmknics=4)
+    >>> b = vm.migrate(64 * 2**30, 12, 25 * 2**30, 4500.0, "7.0u1", 160e9, params=p, settings=s, n_vmknics=4)
+    >>> bool(b.migration_time_s < a.migration_time_s), bool(b.average_loss < a.average_loss)
+    (True, True)
+
+    References
+    ----------
+    C. Clark, K. Fraser, S. Hand, J. G. Hansen, E. Jul, C. Limpach, I. Pratt and A. Warfield, "Live
+    Migration of Virtual Machines", NSDI 2005 (iterative pre-copy, stop-and-copy).
     """
     mem = v.positive("memory_bytes", memory_bytes)
     cpus = v.check_range("vcpus", vcpus, 1, 4096)
@@ -153,6 +168,15 @@ def throughput_series(m: Migration, sample_s, start_s, end_s):
         Start of the migration on the time axis (s), >= 0.
     end_s : float
         End of the time axis (s), > 0, at least one sample.
+
+    Examples
+    --------
+    >>> from vcperf import vmotion as vm
+    >>> t, tps = vm.throughput_series(vm.migrate_workload("typical", "6.7"), 1.0, 5.0, 60.0)
+    >>> len(t), float(tps[0])  # the baseline (270,000 TPM) before the migration starts
+    (60, 4500.0)
+    >>> bool(tps.min() < 4500.0)
+    True
     """
     dt = v.scalar("sample_s", sample_s, 0.0, math.inf, lo_open=True, hi_open=True)
     t0 = v.scalar("start_s", start_s, 0.0, math.inf, hi_open=True)
@@ -188,6 +212,25 @@ def times_s(memory_bytes, vcpus, working_set_bytes, baseline_tps, release, link_
 
     One call for both readouts of a what-if (and one :func:`vcperf.protocol.with_interval` for both
     intervals). Arguments as in :func:`migrate`.
+
+    Parameters
+    ----------
+    memory_bytes, vcpus, working_set_bytes, baseline_tps, release, link_bps
+        As in :func:`migrate` (bytes, vCPUs, bytes, transactions/s, release, bit/s).
+    params : Params
+        :func:`vcperf.vmotion.calibrate`.
+    settings : Settings
+        :func:`vcperf.vmotion.settings`.
+    **precopy_kw
+        As in :func:`migrate`.
+
+    Examples
+    --------
+    >>> from vcperf import vmotion as vm
+    >>> p, s = vm.calibrate(), vm.settings()
+    >>> total, stall = vm.times_s(64 * 2**30, 12, 25 * 2**30, 4500.0, "7.0u1", 160e9, params=p, settings=s)
+    >>> bool(0 < stall < total)
+    True
     """
     m = migrate(memory_bytes, vcpus, working_set_bytes, baseline_tps, release, link_bps, params=params,
                 settings=settings, **precopy_kw)
@@ -223,6 +266,17 @@ def link_for_downtime_bps(target_downtime_s, memory_bytes, vcpus, working_set_by
         Search range (bit/s), ``0 < lo_bps < hi_bps``.
     **precopy_kw
         Passed to :func:`migrate` (``n_vmknics``, ``streams_per_vmknic``, ``rtt_s``, ...).
+
+    Examples
+    --------
+    >>> import math
+    >>> from vcperf import vmotion as vm
+    >>> p, s = vm.calibrate(), vm.settings()
+    >>> args = (1.0, 2**40, 12, 500 * 2**30, 45000.0)
+    >>> bool(1e8 < vm.link_for_downtime_bps(*args, "7.0u1", params=p, settings=s, n_vmknics=4) < 1e9)
+    True
+    >>> math.isnan(vm.link_for_downtime_bps(*args, "6.7", params=p, settings=s, n_vmknics=4))  # 6.7's bitmaps
+    True
     """
     target = v.scalar("target_downtime_s", target_downtime_s, 0.0, math.inf, lo_open=True, hi_open=True)
     lo = v.scalar("lo_bps", lo_bps, MIN_LINK_BPS, math.inf, hi_open=True)

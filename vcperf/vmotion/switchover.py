@@ -14,13 +14,13 @@ from vcperf.vmotion.core import (
     PAGE_NUMBER_BYTES,
     PAGES_PER_2MB,
     PTES_PER_TABLE,
-    Params,
     Settings,
     check_le,
     check_params,
     check_release,
     check_settings,
 )
+from vcperf.vmotion.params import Params
 
 
 def switchover_metadata_bytes(memory_bytes, release, remaining_bytes=0.0, swapped_bytes=0.0):
@@ -39,6 +39,14 @@ def switchover_metadata_bytes(memory_bytes, release, remaining_bytes=0.0, swappe
         Dirty bytes left at switch-over, in [0, memory_bytes].
     swapped_bytes : float or array_like
         Swapped-out guest bytes, in [0, memory_bytes] (0: no host swapping, as on the testbed).
+
+    Examples
+    --------
+    >>> from vcperf import vmotion as vm
+    >>> float(vm.switchover_metadata_bytes(2**40, "6.7")) / 2**20  # two full bitmaps of a 1 TB VM, MiB
+    64.0
+    >>> float(vm.switchover_metadata_bytes(2**40, "7.0u1", remaining_bytes=2**30)) / 2**20  # 1 GB left
+    2.0
     """
     mem = v.positive("memory_bytes", memory_bytes)
     check_release(release)
@@ -58,6 +66,18 @@ def metadata_entries(metadata_bytes, release):
 
     A bitmap (6.7) has one entry per bit, i.e. per guest page; a page list (7.0 U1) one per 8-byte
     page number.
+
+    Parameters
+    ----------
+    metadata_bytes : float or array_like
+        Switch-over metadata (bytes), >= 0 (:func:`switchover_metadata_bytes`).
+    release : {"6.7", "7.0u1"}
+
+    Examples
+    --------
+    >>> from vcperf import vmotion as vm
+    >>> float(vm.metadata_entries(1024.0, "6.7")), float(vm.metadata_entries(1024.0, "7.0u1"))
+    (8192.0, 128.0)
     """
     meta = v.nonneg("metadata_bytes", metadata_bytes)
     check_release(release)
@@ -91,6 +111,16 @@ def post_switchover_phase(remaining_bytes, working_set_bytes, vcpus, release, *,
     release : {"6.7", "7.0u1"}
     params : Params
     settings : Settings
+
+    Examples
+    --------
+    >>> from vcperf import vmotion as vm
+    >>> p, s = vm.calibrate(), vm.settings()
+    >>> t, loss = vm.post_switchover_phase(2**30, 25 * 2**30, 12, "6.7", params=p, settings=s)
+    >>> bool(t > 0 and 0 < loss < 1)
+    True
+    >>> float(vm.post_switchover_phase(2**30, 25 * 2**30, 12, "7.0u1", params=p, settings=s)[0])
+    0.0
     """
     rem = v.nonneg("remaining_bytes", remaining_bytes)
     ws = v.nonneg("working_set_bytes", working_set_bytes)

@@ -19,8 +19,10 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from vcperf import _validate as v
-from vcperf.vmotion.core import Params, Settings, check_params, check_release, check_settings
+from vcperf.vmotion.core import Settings, check_params, check_release, check_settings
 from vcperf.vmotion.memory import DEFAULT_SDPS_FRACTION, MIN_LINK_BPS, precopy
+from vcperf.vmotion.migration import migrate
+from vcperf.vmotion.params import Params
 from vcperf.vmotion.switchover import _post_phase
 from vcperf.vmotion.trace import _trace_phase
 
@@ -83,6 +85,15 @@ def migration_delay_area_s2(memory_bytes, vcpus, utilization, release, link_bps,
         The VM's undisturbed dirty rate at this load (bytes/s), >= 0 (default 0: an idle memory).
     working_set_bytes : float or array_like, optional
         Writable working set (bytes), in [0, memory]; default the memory.
+
+    Examples
+    --------
+    >>> from vcperf import vmotion as vm
+    >>> p, s = vm.calibrate(), vm.settings()
+    >>> a67 = vm.migration_delay_area_s2(64 * 2**30, 12, 0.9, "6.7", 40e9, params=p, settings=s)
+    >>> a70 = vm.migration_delay_area_s2(64 * 2**30, 12, 0.9, "7.0u1", 40e9, params=p, settings=s)
+    >>> bool(a70 < a67)
+    True
     """
     mem = v.positive("memory_bytes", memory_bytes)
     cpus = v.check_range("vcpus", vcpus, 1, 4096)
@@ -200,6 +211,15 @@ def tpcx_monte_carlo(release, peak_utilization, setup: TpcxSetup, *, params: Par
         Simulated sets of 18 runs, in [1, 10000] (default 200).
     seed : int
         Seed of the random generator (default 2020), >= 0.
+
+    Examples
+    --------
+    >>> from vcperf import vmotion as vm
+    >>> p, s = vm.calibrate(), vm.settings()
+    >>> r = vm.tpcx_monte_carlo("6.7", p.tpcx.peak_vm_utilization, vm.tpcx_setup(), params=p, settings=s,
+    ...                         replications=20)
+    >>> r.failed_checks.shape == r.invalid.shape, bool(r.failed_checks.mean() > 0)
+    (True, True)
     """
     check_release(release)
     peak = v.scalar("peak_utilization", peak_utilization, 0.0, 1.0, lo_open=True, hi_open=True)
@@ -231,6 +251,27 @@ def tpcx_longest_delay_s(release, peak_utilization, setup: TpcxSetup, *, params:
     The larger of the backlog left by the trace phase (``(u - c) T`` seconds of work) and the
     switch-over stall, for a VM at ``peak_utilization`` (in (0, 1); calibrated:
     ``params.tpcx.peak_vm_utilization``).
+
+    Parameters
+    ----------
+    release : {"6.7", "7.0u1"}
+    peak_utilization : float
+        Highest VM load, in (0, 1) (calibrated: ``params.tpcx.peak_vm_utilization``).
+    setup : TpcxSetup
+        The TPCx-HCI experiment (:func:`vcperf.vmotion.tpcx_setup`).
+    params : Params
+        :func:`vcperf.vmotion.calibrate`.
+    settings : Settings
+        :func:`vcperf.vmotion.settings`.
+
+    Examples
+    --------
+    >>> from vcperf import vmotion as vm
+    >>> p, s, setup = vm.calibrate(), vm.settings(), vm.tpcx_setup()
+    >>> d67 = vm.tpcx_longest_delay_s("6.7", p.tpcx.peak_vm_utilization, setup, params=p, settings=s)
+    >>> d70 = vm.tpcx_longest_delay_s("7.0u1", p.tpcx.peak_vm_utilization, setup, params=p, settings=s)
+    >>> bool(d70 < d67)
+    True
     """
     check_release(release)
     u = v.scalar("peak_utilization", peak_utilization, 0.0, 1.0, lo_open=True, hi_open=True)
@@ -362,6 +403,14 @@ def tpcx_expected(release, peak_utilization, setup: TpcxSetup, *, params: Params
     setup : TpcxSetup
     params : Params
     settings : Settings
+
+    Examples
+    --------
+    >>> from vcperf import vmotion as vm
+    >>> p, s, setup = vm.calibrate(), vm.settings(), vm.tpcx_setup()
+    >>> e = vm.tpcx_expected("6.7", p.tpcx.peak_vm_utilization, setup, params=p, settings=s)
+    >>> round(e.expected_failed_checks(setup.runs))  # fitted to the paper's 148
+    148
     """
     check_release(release)
     peak = v.scalar("peak_utilization", peak_utilization, 0.0, 1.0, lo_open=True, hi_open=True)
@@ -425,9 +474,15 @@ def tpcx_profile(release, peak_utilization, setup: TpcxSetup, *, params: Params,
     params, settings
     warmup_s : float, optional
         Warm-up length (s), in (0, 1e6] (the profile holds one value per minute); default one phase.
-    """
-    from vcperf.vmotion.migration import migrate
 
+    Examples
+    --------
+    >>> from vcperf import vmotion as vm
+    >>> p, s = vm.calibrate(), vm.settings()
+    >>> prof = vm.tpcx_profile("6.7", p.tpcx.peak_vm_utilization, vm.tpcx_setup(), params=p, settings=s)
+    >>> round(float(prof.migrations.sum()))  # about 20 in the warm-up and 158 in the run (Figure 11)
+    178
+    """
     check_release(release)
     peak = v.scalar("peak_utilization", peak_utilization, 0.0, 1.0, lo_open=True, hi_open=True)
     p, st = check_params(params), check_settings(settings)

@@ -14,12 +14,12 @@ from vcperf.vmotion.core import (
     PAGE_BYTES,
     PAGES_PER_1GB,
     PAGES_PER_2MB,
-    Params,
     Settings,
     check_params,
     check_release,
     check_settings,
 )
+from vcperf.vmotion.params import Params
 
 
 @dataclass(frozen=True)
@@ -59,6 +59,15 @@ def trace_phase(memory_bytes, vcpus, release, *, params: Params, settings: Setti
         :func:`vcperf.vmotion.calibrate`.
     settings : Settings
         :func:`vcperf.vmotion.settings` (the guest slice ``tau``).
+
+    Examples
+    --------
+    >>> from vcperf import vmotion as vm
+    >>> p, s = vm.calibrate(), vm.settings()
+    >>> t67 = vm.trace_phase(64 * 2**30, 12, "6.7", params=p, settings=s)
+    >>> t70 = vm.trace_phase(64 * 2**30, 12, "7.0u1", params=p, settings=s)
+    >>> bool(t70.duration_s < t67.duration_s)
+    True
     """
     mem = v.positive("memory_bytes", memory_bytes)
     cpus = v.check_range("vcpus", vcpus, 1, 4096)
@@ -129,6 +138,14 @@ def precopy_trace_loss(dirty_rate_bytes_per_s, vcpus, working_set_bytes, precopy
         Bytes/s vMotion sends during the round, > 0.
     dirty_share : float or array_like
         Share of the sent pages that are dirty, in [0, 1] (default 1: a re-send round).
+
+    Examples
+    --------
+    >>> from vcperf import vmotion as vm
+    >>> p = vm.calibrate()
+    >>> loss = vm.precopy_trace_loss(1e9, 12, 25 * 2**30, 10.0, "6.7", params=p, transfer_rate_bytes_per_s=18e9)
+    >>> bool(0 < loss < 1)
+    True
     """
     d0 = v.nonneg("dirty_rate_bytes_per_s", dirty_rate_bytes_per_s)
     cpus = v.check_range("vcpus", vcpus, 1, 4096)

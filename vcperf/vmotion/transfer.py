@@ -28,7 +28,22 @@ MAX_SUPPORTED_RTT_S = 0.150
 
 
 def streams(n_vmknics=1, streams_per_vmknic=None, release="7.0u1"):
-    """Number of vMotion streams: vmknics x streams per vmknic (default: the release's, 1)."""
+    """Number of vMotion streams: vmknics x streams per vmknic (default: the release's, 1).
+
+    Parameters
+    ----------
+    n_vmknics : float or array_like
+        vMotion vmknics, in [1, 64] (the test bed: 4).
+    streams_per_vmknic : float or array_like, optional
+        Streams per vmknic, in [1, 64]; default the release's (:data:`DEFAULT_STREAMS_PER_VMKNIC`).
+    release : {"6.7", "7.0u1"}
+
+    Examples
+    --------
+    >>> from vcperf import vmotion as vm
+    >>> float(vm.streams(4))
+    4.0
+    """
     check_release(release)
     nics = v.check_range("n_vmknics", n_vmknics, 1, 64)
     per = (DEFAULT_STREAMS_PER_VMKNIC[release] if streams_per_vmknic is None
@@ -57,6 +72,19 @@ def stream_rate_bytes_per_s(stream_bytes_per_cpu_s=np.inf, extra_cpu_s_per_byte=
         Line rate the stream could at most use (bit/s), > 0.
     rwnd_bytes : float
         TCP receive window (default :data:`vcperf.network.DEFAULT_RWND_BYTES`).
+
+    Examples
+    --------
+    >>> from vcperf import vmotion as vm
+    >>> round(float(vm.stream_rate_bytes_per_s(18e9 / 8)) * 8 / 1e9, 1)  # one worker core: 18 Gb/s
+    18.0
+    >>> bool(vm.stream_rate_bytes_per_s(18e9 / 8, rtt_s=0.1, link_bps=40e9) < 1e8)  # window-bound at 100 ms
+    True
+
+    References
+    ----------
+    J. Padhye, V. Firoiu, D. Towsley and J. Kurose, "Modeling TCP Throughput: A Simple Model and its
+    Empirical Validation", ACM SIGCOMM 1998 (the window limit ``rwnd / RTT``).
     """
     r = v.check_range("stream_bytes_per_cpu_s", stream_bytes_per_cpu_s, 0.0, np.inf, lo_open=True)
     extra = v.nonneg("extra_cpu_s_per_byte", extra_cpu_s_per_byte)
@@ -96,6 +124,18 @@ def transfer_rate_bytes_per_s(link_bps, *, n_streams=1.0, stream_bytes_per_cpu_s
         Migrations sharing the NICs at the same time, >= 1.
     rwnd_bytes : float
         TCP receive window per stream.
+
+    Examples
+    --------
+    >>> from vcperf import vmotion as vm
+    >>> rate = vm.transfer_rate_bytes_per_s(160e9, n_streams=4, stream_bytes_per_cpu_s=18e9 / 8)
+    >>> round(float(rate) * 8 / 1e9, 1)  # four CPU-bound streams on 4 x 40 GbE
+    72.0
+
+    References
+    ----------
+    J. Padhye, V. Firoiu, D. Towsley and J. Kurose, "Modeling TCP Throughput: A Simple Model and its
+    Empirical Validation", ACM SIGCOMM 1998 (the window limit ``rwnd / RTT``).
     """
     bps = v.positive("link_bps", link_bps)
     n = v.check_range("n_streams", n_streams, 1, 4096)
@@ -122,6 +162,12 @@ def evacuation_time_s(n_vms, concurrent, migration_time_s_at):
         Migrations at a time, in [1, n_vms].
     migration_time_s_at : callable
         ``j -> seconds`` for ``j`` concurrent migrations.
+
+    Examples
+    --------
+    >>> from vcperf import vmotion as vm
+    >>> vm.evacuation_time_s(5, 2, lambda j: 10.0 * j)  # two waves of 2 (20 s each), then 1 (10 s)
+    50.0
     """
     n = v.integer("n_vms", n_vms, 1, 100000)
     k = v.integer("concurrent", concurrent, 1, 100000)

@@ -1,0 +1,313 @@
+"""The vMotion test beds: their physical facts read from ``data/vmotion2020`` and the model run on them.
+
+The Oracle/HammerDB test bed (links, vmknics, Table 1's VMs and the 72 vCPU / 1 TB VM), the TPCx-HCI
+cluster (:func:`tpcx_setup`), vMotion's printed settings (:func:`settings`), and the calibrated entry
+points that run the pure model of :mod:`~vcperf.vmotion.memory` and :mod:`~vcperf.vmotion.migration`
+on those facts (:func:`migrate_workload`, :func:`precopy_testbed`, :func:`migrate_testbed`; for
+``vcperf sweep`` and quick looks).
+"""
+
+from __future__ import annotations
+
+import functools
+from dataclasses import dataclass, replace
+
+import numpy as np
+
+from vcperf import _validate as v
+from vcperf import data, protocol
+from vcperf.vmotion.core import Settings, Workload, vm_memory_bytes
+from vcperf.vmotion.memory import DEFAULT_MAX_ROUNDS, DEFAULT_SDPS_FRACTION, PrecopyResult, precopy
+from vcperf.vmotion.migration import Migration, migrate
+from vcperf.vmotion.params import STUDY, Params
+from vcperf.vmotion.tpcx import TpcxSetup
+
+
+@dataclass(frozen=True)
+class Testbed:
+    """Physical facts of the Oracle/HammerDB test bed (``testbed.csv``, ``text_page_tracing.csv``), SI.
+
+    Attributes
+    ----------
+    link_bps : float
+        Aggregate vMotion line rate: vmknics x NIC speed (bit/s).
+    vmknics : int
+        vMotion vmknics (one stream each).
+    largest_67_vm_bytes : float
+        Memory of the largest VM vSphere 6.7 migrates (6 TB, binary; the page-tracing section).
+    fewest_vcpus : float
+        The study's fewest vCPUs of a VM (12).
+    """
+
+    link_bps: float
+    vmknics: int
+    largest_67_vm_bytes: float
+    fewest_vcpus: float
+
+
+@functools.cache
+def testbed() -> Testbed:
+    """The Oracle/HammerDB test bed's facts (read once from ``data/vmotion2020``).
+
+    Examples
+    --------
+    >>> from vcperf import vmotion as vm
+    >>> vm.testbed().vmknics, vm.testbed().link_bps / 1e9
+    (4, 160.0)
+    """
+    def net(quantity):
+        return data.value(f"{STUDY}/testbed", quantity, "si", testbed="oracle_hammerdb", component="network")
+
+    nics = net("vmotion_vmknics")
+    biggest = data.value(f"{STUDY}/text_page_tracing", "max_vm_memory", "si", release="6.7")
+    return Testbed(
+        link_bps=nics * net("nic_speed"),
+        vmknics=int(nics),
+        largest_67_vm_bytes=vm_memory_bytes(biggest / 1e12, "TB"),
+        fewest_vcpus=data.value(f"{STUDY}/testbed", "vm_vcpus_min", "si", testbed="oracle_hammerdb", component="vm"),
+    )
+
+
+def testbed_link_bps() -> float:
+    """Aggregate vMotion line rate of the Oracle test bed (bit/s): vmknics x NIC speed (``testbed.csv``).
+
+    Examples
+    --------
+    >>> from vcperf import vmotion as vm
+    >>> vm.testbed_link_bps() / 1e9
+    160.0
+    """
+    return testbed().link_bps
+
+
+def testbed_vmknics() -> int:
+    """vMotion vmknics of the Oracle test bed (one stream each; ``testbed.csv``).
+
+    Examples
+    --------
+    >>> from vcperf import vmotion as vm
+    >>> vm.testbed_vmknics()
+    4
+    """
+    return testbed().vmknics
+
+
+@functools.cache
+def settings() -> Settings:
+    """Printed settings: page goal 0.5 s, switch-over goal 1 s, 6.7 guest slice 1 ms; stream ceiling (external).
+
+    The stream ceiling is the one external number of the study: one vMotion worker thread saturates
+    its core at 18 Gb/s (``external_vmotion_streams.csv``, VMware KB 323379).
+
+    Examples
+    --------
+    >>> from vcperf import vmotion as vm
+    >>> vm.settings().switchover_goal_s, vm.settings().switchover_time_goal_s
+    (0.5, 1.0)
+    """
+    return Settings(
+        switchover_goal_s=data.value(f"{STUDY}/text_switchover", "dirty_page_send_goal", "si"),
+        guest_slice_s=data.value(f"{STUDY}/figure07_oracle_large_67_phases", "trace_install_alternation_interval", "si",
+                                 release="6.7", phase="trace"),
+        switchover_time_goal_s=data.value(f"{STUDY}/text_switchover", "switchover_time_goal", "si"),
+        stream_bytes_per_cpu_s=data.value(f"{STUDY}/external_vmotion_streams", "vmotion_stream_throughput", "si",
+                                          vmknics="1", nics="1") / 8.0,
+    )
+
+
+@functools.cache
+def workloads() -> dict[str, Workload]:
+    """Table 1's five VMs plus the 72 vCPU / 1 TB VM of Figures 6-8 (workload of the typical VM).
+
+    Examples
+    --------
+    >>> from vcperf import vmotion as vm
+    >>> w = vm.workloads()["typical"]
+    >>> w.vcpus, w.memory_bytes / 2**30, round(w.baseline_tps * 60)
+    (12, 64.0, 270000)
+    """
+    t1 = data.load(f"{STUDY}/table01_vm_sizes")
+    out = {}
+    for cfg in t1["config"].unique():
+        rows = t1[t1["config"] == cfg].set_index("quantity")
+        out[cfg] = Workload(
+            name=cfg,
+            vcpus=int(rows.loc["vcpus", "value"]),
+            memory_bytes=vm_memory_bytes(rows.loc["memory", "value"], rows.loc["memory", "unit"]),
+            working_set_bytes=vm_memory_bytes(rows.loc["oracle_sga", "value"], rows.loc["oracle_sga", "unit"]),
+            baseline_tps=float(data.to_si(rows.loc["hammerdb_throughput_before_vmotion", "value"],
+                                          rows.loc["hammerdb_throughput_before_vmotion", "unit"])),
+        )
+    f6 = data.load(f"{STUDY}/figure06_oracle_large_67").set_index("quantity")
+    out["large_1tb"] = replace(
+        out["typical"], name="large_1tb", vcpus=int(f6.loc["vm_vcpus", "value"]),
+        memory_bytes=vm_memory_bytes(f6.loc["vm_memory", "value"], f6.loc["vm_memory", "unit"]),
+    )
+    return out
+
+
+@functools.cache
+def tpcx_setup() -> TpcxSetup:
+    """The TPCx-HCI experiment from ``data/vmotion2020`` (``text_tpcx_hci.csv``, ``testbed.csv``, Figure 11).
+
+    The twelve VM types of a tile are spread geometrically over the printed ranges (2-28 vCPUs,
+    2-98 GB), vCPUs and memory rising together (the paper prints only the ranges). The 2,000 checks
+    are spread evenly over VMs and phases (3 or 4 transaction types per VM and phase).
+
+    Each VM dirties memory like the study's OLTP database (modelling assumption: PostgreSQL under
+    TPCx-HCI writes as Oracle under HammerDB does per unit of CPU): the typical Oracle VM's
+    transactions per busy vCPU (270,000 TPM on 12 vCPUs at "close to 65 %" CPU, Table 1 and
+    Figure 5) times the calibrated bytes per transaction, with the writable working set the same
+    share of memory as the typical VM's SGA (25 of 64 GB).
+
+    Examples
+    --------
+    >>> from vcperf import vmotion as vm
+    >>> s = vm.tpcx_setup()
+    >>> s.runs, s.migrations_per_run
+    (18, 158)
+    """
+    t, tb = f"{STUDY}/text_tpcx_hci", f"{STUDY}/testbed"
+    vm = {"testbed": "tpcx_hci", "component": "vm"}
+    net = {"testbed": "tpcx_hci", "component": "network"}
+    per_tile = int(data.value(tb, "vms_per_tile", "si", **vm))
+    tiles = int(data.value(tb, "tiles", "si", **vm))
+    vcpus = np.round(np.geomspace(data.value(tb, "vm_vcpus_min", "si", **vm),
+                                  data.value(tb, "vm_vcpus_max", "si", **vm), per_tile))
+    mem = np.geomspace(data.value(tb, "vm_memory_min", "si", **vm), data.value(tb, "vm_memory_max", "si", **vm),
+                       per_tile) / 1e9
+    vms = per_tile * tiles
+    phases = int(data.value(t, "phases", "si"))
+    checks = int(data.value(t, "response_time_checks", "si"))
+    base, extra = divmod(checks, vms * phases)
+    typ = workloads()["typical"]
+    cpv = np.full(vms, float(base))
+    cpv[: extra // phases] += 1.0  # VMs with one more transaction type checked in every phase
+    return TpcxSetup(
+        vms=vms,
+        vcpus=np.tile(vcpus, tiles),
+        memory_bytes=np.array([vm_memory_bytes(m, "GB") for m in np.tile(mem, tiles)]),
+        checks_per_vm_phase=cpv,
+        phases=phases,
+        phase_s=data.value(t, "phase_duration", "si"),
+        migrations_per_run=int(data.value(f"{STUDY}/figure11_tpcx_hci_profile", "migrations", "si", phase="run")),
+        runs=int(data.value(t, "runs_per_data_point", "si")),
+        load_variation=data.value(t, "per_vm_load_variation", "si"),
+        response_time_s=data.value(t, "example_response_time", "si"),
+        link_bps=data.value(tb, "vmotion_ports", "si", **net) * data.value(tb, "nic_speed", "si", **net),
+        tps_per_busy_vcpu=typ.baseline_tps / (typ.vcpus * data.value(
+            f"{STUDY}/figure05_oracle_typical_67", "vm_cpu_utilization_at_vmotion_start", "si")),
+        working_set_fraction=typ.working_set_bytes / typ.memory_bytes,
+        warmup_migrations=int(data.value(f"{STUDY}/figure11_tpcx_hci_profile", "migrations", "si", phase="warmup")),
+        nodes=int(data.value(f"{STUDY}/figure11_tpcx_hci_profile", "nodes", "si")),
+    )
+
+
+# ------------------------------------------------------------- the model on the test bed (calibrated)
+
+
+def _params(params) -> Params:
+    return protocol.calibrated(STUDY) if params is None else params
+
+
+def migrate_workload(name: str, release: str, link_bps=None, *, params: Params | None = None) -> Migration:
+    """:func:`~vcperf.vmotion.migrate` for a named VM of :func:`workloads` on the Oracle test bed.
+
+    Parameters
+    ----------
+    name : str
+        A VM of :func:`workloads`: Table 1's ``"typical"``, ``"medium"``, ``"large"``,
+        ``"very_large"``, ``"monster"``, or ``"large_1tb"`` (Figures 6-8).
+    release : {"6.7", "7.0u1"}
+    link_bps : float or array_like, optional
+        Aggregate vMotion line rate (bit/s), > 0; default the test bed's (:func:`testbed_link_bps`).
+    params : Params, optional
+        Default: the calibrated parameters (:func:`vcperf.vmotion.calibrate`).
+
+    Examples
+    --------
+    >>> from vcperf import vmotion as vm
+    >>> m67, m70 = vm.migrate_workload("typical", "6.7"), vm.migrate_workload("typical", "7.0u1")
+    >>> bool(m70.migration_time_s < m67.migration_time_s)
+    True
+
+    References
+    ----------
+    C. Clark et al., "Live Migration of Virtual Machines", NSDI 2005 (iterative pre-copy).
+    """
+    w = workloads()
+    v.choice("name", name, tuple(w))
+    wl = w[name]
+    return migrate(wl.memory_bytes, wl.vcpus, wl.working_set_bytes, wl.baseline_tps, release,
+                   testbed_link_bps() if link_bps is None else link_bps, params=_params(params),
+                   settings=settings(), n_vmknics=testbed_vmknics())
+
+
+def precopy_testbed(memory_bytes, dirty_rate_bytes_per_s, link_bps=None, working_set_bytes=None, vcpus=None,
+                    release="7.0u1", max_rounds: int = DEFAULT_MAX_ROUNDS, sdps: bool = True,
+                    sdps_fraction: float = DEFAULT_SDPS_FRACTION, swapped_bytes=0.0, *,
+                    params: Params | None = None, **transfer_kw) -> PrecopyResult:
+    """:func:`~vcperf.vmotion.precopy` on the Oracle test bed with vMotion's printed settings.
+
+    For ``vcperf sweep`` and quick looks: ``link_bps`` defaults to the test bed's 4 x 40 GbE
+    (:func:`testbed_link_bps`) and ``n_vmknics`` to its 4 vmknics.
+
+    Parameters
+    ----------
+    memory_bytes, dirty_rate_bytes_per_s, working_set_bytes, vcpus, release, max_rounds, sdps, sdps_fraction, \
+swapped_bytes
+        As in :func:`~vcperf.vmotion.precopy` (bytes, bytes/s, vCPUs).
+    link_bps : float or array_like, optional
+        Aggregate vMotion line rate (bit/s), > 0; default the test bed's.
+    params : Params, optional
+        Default: the calibrated parameters (:func:`vcperf.vmotion.calibrate`).
+    **transfer_kw
+        Passed to :func:`~vcperf.vmotion.precopy` (``n_vmknics`` defaults to the test bed's).
+
+    Examples
+    --------
+    >>> from vcperf import vmotion as vm
+    >>> bool(vm.precopy_testbed(64 * 2**30, 1e9).converged)
+    True
+
+    References
+    ----------
+    C. Clark et al., "Live Migration of Virtual Machines", NSDI 2005 (iterative pre-copy).
+    """
+    transfer_kw.setdefault("n_vmknics", testbed_vmknics())
+    return precopy(memory_bytes, dirty_rate_bytes_per_s, testbed_link_bps() if link_bps is None else link_bps,
+                   working_set_bytes, vcpus, release, params=_params(params), settings=settings(),
+                   max_rounds=max_rounds, sdps=sdps, sdps_fraction=sdps_fraction, swapped_bytes=swapped_bytes,
+                   **transfer_kw)
+
+
+def migrate_testbed(memory_bytes, vcpus, working_set_bytes, baseline_tps, release="7.0u1",
+                    link_bps=None, *, params: Params | None = None, **precopy_kw) -> Migration:
+    """:func:`~vcperf.vmotion.migrate` on the Oracle test bed with vMotion's printed settings (for ``vcperf sweep``).
+
+    Parameters
+    ----------
+    memory_bytes, vcpus, working_set_bytes, baseline_tps, release
+        As in :func:`~vcperf.vmotion.migrate` (bytes, vCPUs, bytes, transactions/s).
+    link_bps : float or array_like, optional
+        Aggregate vMotion line rate (bit/s), > 0; default the test bed's 4 x 40 GbE.
+    params : Params, optional
+        Default: the calibrated parameters (:func:`vcperf.vmotion.calibrate`).
+    **precopy_kw
+        As in :func:`~vcperf.vmotion.migrate` (``n_vmknics`` defaults to the test bed's 4).
+
+    Examples
+    --------
+    >>> from vcperf import vmotion as vm
+    >>> m = vm.migrate_testbed(64 * 2**30, 12, 25 * 2**30, 4500.0, "6.7")
+    >>> bool(0 < m.average_loss < 1)
+    True
+
+    References
+    ----------
+    C. Clark et al., "Live Migration of Virtual Machines", NSDI 2005 (iterative pre-copy).
+    """
+    precopy_kw.setdefault("n_vmknics", testbed_vmknics())
+    return migrate(memory_bytes, vcpus, working_set_bytes, baseline_tps, release,
+                   testbed_link_bps() if link_bps is None else link_bps, params=_params(params), settings=settings(),
+                   **precopy_kw)
