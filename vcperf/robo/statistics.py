@@ -18,7 +18,8 @@ import numpy as np
 
 from vcperf import _validate as v
 from vcperf import network, queueing
-from vcperf.robo.hostsync import HostSyncParams, host_sync_traffic
+from vcperf.robo.hostsync import host_sync_traffic
+from vcperf.robo.params import HostSyncParams, StatsParams
 from vcperf.robo.wire import ack_bytes, wire_bytes
 
 #: Statistics levels of Table 2.
@@ -109,21 +110,6 @@ class StatsSchedule:
         """Subsets of hosts vCenter cycles through (30 min / 5 min = 6)."""
         return self.upload_interval_s / self.stagger_interval_s
 
-
-@dataclass(frozen=True)
-class StatsParams:
-    """Fitted parameter of the statistics model.
-
-    Attributes
-    ----------
-    bytes_per_sample : float
-        Payload bytes per counter series per sample (value plus its share of the series' id,
-        instance and timestamp encoding). Fitted to the ~3.5 MB Level-4 upload
-        (``figure06_stats_data_size.csv``) at the testbed's 24 powered-on VMs per host (the paper
-        does not say which VM count the 3.5 MB belongs to).
-    """
-
-    bytes_per_sample: float
 
 
 def _objects(params, schedule, counters):
