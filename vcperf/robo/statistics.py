@@ -303,6 +303,12 @@ def statistics_upload_time_s(payload_bytes, link: network.Link):
         Statistics payload of one upload (B), >= 0.
     link : vcperf.network.Link
         The branch link.
+
+    Examples
+    --------
+    >>> from vcperf import robo
+    >>> round(float(robo.statistics_upload_time_s(3.5e6, robo.preset("dsl_512k"))))  # "about 1 minute"
+    56
     """
     v.nonneg("payload_bytes", payload_bytes)
     network.check_link("link", link)
@@ -310,9 +316,29 @@ def statistics_upload_time_s(payload_bytes, link: network.Link):
 
 
 def transfer_time_grid_s(payload_bytes, links: dict[str, network.Link]) -> dict[str, np.ndarray]:
-    """:func:`statistics_upload_time_s` for several payloads over each named link."""
+    """:func:`statistics_upload_time_s` for several payloads over each named link.
+
+    Parameters
+    ----------
+    payload_bytes : float or array_like
+        Statistics payloads (B), >= 0.
+    links : dict of str to vcperf.network.Link
+        Name -> branch link.
+
+    Returns
+    -------
+    dict of str to numpy.ndarray
+        Name -> upload time (s) of each payload.
+
+    Examples
+    --------
+    >>> from vcperf import robo
+    >>> grid = robo.transfer_time_grid_s([1e3, 1e6], {n: robo.preset(n) for n in ("lan", "satellite")})
+    >>> bool((grid["satellite"] > grid["lan"]).all())
+    True
+    """
     sizes = v.nonneg("payload_bytes", payload_bytes)
     v.mapping("links", links, "a non-empty dict of name -> vcperf.network.Link")
     for lk in links.values():
         network.check_link("links", lk)
-    return {name: statistics_upload_time_s(sizes, link) for name, link in links.items()}
+    return {name: lk.message_time_s(sizes, "up") for name, lk in links.items()}

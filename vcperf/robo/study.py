@@ -355,7 +355,7 @@ def vcbench_vs_clients(link: network.Link, max_clients: int = 32, params: OpsPar
     --------
     >>> from vcperf import robo
     >>> n, x, r = robo.vcbench_vs_clients(robo.preset("lan"), 4)
-    >>> list(n), bool(x[-1] > x[0])
+    >>> [int(c) for c in n], bool(x[-1] > x[0])
     ([1, 2, 3, 4], True)
     """
     tb = default_testbed()
