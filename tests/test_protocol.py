@@ -13,7 +13,7 @@ from vcperf import data, protocol
 STUDIES = list(protocol.STUDY_MODULES)
 PKG = Path(__file__).resolve().parent.parent / "vcperf"
 #: Files of a study subpackage that may read data/ (paper numbers and testbed facts).
-DATA_READERS = {"calibration.py", "validation.py", "__init__.py", "testbed.py", "targets.py"}  # the study shape's readers
+DATA_READERS = {"calibration.py", "validation.py", "__init__.py", "testbed.py", "targets.py"}
 
 
 @pytest.fixture(scope="module", params=STUDIES)
