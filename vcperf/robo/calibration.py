@@ -17,8 +17,13 @@ import numpy as np
 from vcperf import protocol
 from vcperf.robo import addhost, hostsync, operations, statistics
 from vcperf.robo.params import STUDY, AddHostParams, HostSyncParams, OpsParams, Params, StatsParams
-from vcperf.robo.targets import target_map
+from vcperf.robo.targets import targets
 from vcperf.robo.testbed import Testbed, preset, testbed
+
+
+def _tmap() -> dict:
+    return {t.key: t for t in targets()}
+
 
 #: Starting points of the fits, and the value of a parameter no fit target informs (a deterministic
 #: default, never a prediction: leave-one-out marks what depends on it as not estimable).
@@ -33,7 +38,7 @@ START = Params(
 def _fit_hostsync(key: str, tb: Testbed) -> HostSyncParams:
     from scipy.optimize import brentq
 
-    t = target_map()[key]
+    t = _tmap()[key]
     vms = float(dict(t.conditions)["powered_on_vms"])
     goal = t.paper_value()
 
@@ -45,7 +50,7 @@ def _fit_hostsync(key: str, tb: Testbed) -> HostSyncParams:
 
 
 def _fit_stats(key: str, tb: Testbed) -> StatsParams:
-    t = target_map()[key]
+    t = _tmap()[key]
     level = int(dict(t.conditions)["stats_level"])
     per_byte = float(statistics.statistics_payload_bytes(level, tb.powered_on_vms_per_host,
                                                          StatsParams(1.0), tb.schedule, tb.counters))
@@ -60,7 +65,7 @@ def _least_squares(resid, x0, n_points):
 
 
 def _fit_ops(keys: tuple, tb: Testbed, vm_state: float) -> OpsParams:
-    tmap = target_map()
+    tmap = _tmap()
     links = [preset(dict(tmap[k].conditions)["network"]) for k in keys]
     goal = np.log([tmap[k].paper_value() for k in keys])
 
@@ -79,7 +84,7 @@ def _fit_ops(keys: tuple, tb: Testbed, vm_state: float) -> OpsParams:
 
 
 def _fit_ops_and_state(keys: tuple, tb: Testbed):
-    tmap = target_map()
+    tmap = _tmap()
     links = [preset(dict(tmap[k].conditions)["network"]) for k in keys]
     goal = np.log([tmap[k].paper_value() for k in keys])
 
@@ -100,7 +105,7 @@ def _fit_ops_and_state(keys: tuple, tb: Testbed):
 
 
 def _fit_addhost(keys: tuple, tb: Testbed, vm_state: float) -> AddHostParams:
-    tmap = target_map()
+    tmap = _tmap()
     links = [preset(dict(tmap[k].conditions)["network"]) for k in keys]
     goal = np.log([tmap[k].paper_value() for k in keys])
     vms = tb.registered_vms_per_host
@@ -154,8 +159,8 @@ def calibrate(fit_on=None) -> Params:
     >>> round(p.hostsync.bytes_per_change), p.ops.round_trips_per_call >= 1.0
     (342, True)
     """
-    fittable = tuple(k for k in target_map() if _component(k) is not None)
-    keys = protocol.resolve_fit_on(STUDY, target_map().values(), fit_on, allowed=fittable)
+    fittable = tuple(k for k in _tmap() if _component(k) is not None)
+    keys = protocol.resolve_fit_on(STUDY, _tmap().values(), fit_on, allowed=fittable)
     return protocol.cached_calibration(STUDY, fit_on, _calibrate, keys)
 
 

@@ -28,7 +28,7 @@ import functools
 
 import numpy as np
 
-from vcperf.protocol import Target
+from vcperf import protocol
 from vcperf.robo import addhost, hostsync, operations, statistics
 from vcperf.robo.params import STUDY, Params
 from vcperf.robo.testbed import PRESET_TABLE, preset, testbed
@@ -123,53 +123,48 @@ def targets() -> tuple:
     f2, f6, f7 = f"{STUDY}/figure02_hostsync_host_to_vc", f"{STUDY}/figure06_stats_data_size", \
         f"{STUDY}/figure07_stats_traffic_vc_to_host"
     f10, f14 = f"{STUDY}/figure10_vcbench_latency", f"{STUDY}/figure14_host_op_latency"
-    part = functools.partial
+    part, T = functools.partial, protocol.Target
     out = [
-        Target("hostsync_traffic_24vms", f2, "background_traffic", (("powered_on_vms", "24"), ("network", "")),
-               group="host sync (Figure 2)",
-               note="fits hostsync.bytes_per_change (one parameter, one number)",
-               model=part(_hostsync_traffic, 24.0)),
-        Target("stats_size_level4", f6, "stats_data_size_per_sync", (("stats_level", "4"),),
-               group="statistics size (Figure 6)",
-               note="fits stats.bytes_per_sample at the testbed's 24 VMs (the paper gives no VM count)",
-               model=part(_size, 4)),
-        Target("stats_upload_time_level4_dsl", f6, "transfer_time", (("stats_level", "4"), ("network", "dsl_512k")),
-               role="derived", depends_on=("stats_size_level4", PRESET_TABLE),
-               note="the paper's own arithmetic (3.5 MB x 8 / 512 Kbps = 55 s, 'about 1 minute'); "
-                    "model: TCP transfer of the model's Level-4 upload over the DSL preset",
-               model=part(_upload_time, "dsl_512k")),
-        Target("stats_size_ratio_l2_l1", f6, "level2_over_level1_size_ratio", role="predicted",
-               note="ratio of counter series (CounterModel assumptions, not fitted)",
-               model=part(_size_ratio, 2, 1)),
-        Target("stats_size_ratio_l4_l3", f6, "level4_over_level3_size_ratio", role="predicted",
-               note="ratio of counter series (CounterModel assumptions, not fitted)",
-               model=part(_size_ratio, 4, 3)),
-        Target("stats_size_ratio_l3_l2", f6, "level3_over_level2_size_ratio", role="bound",
-               note="ratio of counter series (CounterModel assumptions, not fitted)",
-               model=part(_size_ratio, 3, 2)),
-        Target("stats_vc_to_host_traffic", f7, "stats_traffic", (("direction", "vc_to_host"),), role="bound",
-               note="largest over Levels 1-4 at the testbed's 24 VMs: ACKs of uploads and host sync",
-               model=_vc_to_host_traffic),
+        T("hostsync_traffic_24vms", f2, "background_traffic", (("powered_on_vms", "24"), ("network", "")),
+          group="host sync (Figure 2)",
+          note="fits hostsync.bytes_per_change (one parameter, one number)",
+          model=part(_hostsync_traffic, 24.0)),
+        T("stats_size_level4", f6, "stats_data_size_per_sync", (("stats_level", "4"),),
+          group="statistics size (Figure 6)",
+          note="fits stats.bytes_per_sample at the testbed's 24 VMs (the paper gives no VM count)",
+          model=part(_size, 4)),
+        T("stats_upload_time_level4_dsl", f6, "transfer_time", (("stats_level", "4"), ("network", "dsl_512k")),
+          role="derived", depends_on=("stats_size_level4", PRESET_TABLE),
+          note="the paper's own arithmetic (3.5 MB x 8 / 512 Kbps = 55 s, 'about 1 minute'); "
+               "model: TCP transfer of the model's Level-4 upload over the DSL preset",
+          model=part(_upload_time, "dsl_512k")),
+        T("stats_size_ratio_l2_l1", f6, "level2_over_level1_size_ratio", role="predicted",
+          note="ratio of counter series (CounterModel assumptions, not fitted)",
+          model=part(_size_ratio, 2, 1)),
+        T("stats_size_ratio_l4_l3", f6, "level4_over_level3_size_ratio", role="predicted",
+          note="ratio of counter series (CounterModel assumptions, not fitted)",
+          model=part(_size_ratio, 4, 3)),
+        T("stats_size_ratio_l3_l2", f6, "level3_over_level2_size_ratio", role="bound",
+          note="ratio of counter series (CounterModel assumptions, not fitted)",
+          model=part(_size_ratio, 3, 2)),
+        T("stats_vc_to_host_traffic", f7, "stats_traffic", (("direction", "vc_to_host"),), role="bound",
+          note="largest over Levels 1-4 at the testbed's 24 VMs: ACKs of uploads and host sync",
+          model=_vc_to_host_traffic),
     ]
     for net in OP_LATENCY_NETWORKS:
-        out.append(Target(f"op_latency_{net}", f10, "op_latency", (("network", net),), group=_rtt_group(net),
-                          note="fits ops.vcenter_demand_per_step_s and ops.round_trips_per_call "
-                               "(3 numbers, 2 parameters)",
-                          model=part(_op_latency, net)))
+        out.append(T(f"op_latency_{net}", f10, "op_latency", (("network", net),), group=_rtt_group(net),
+                     note="fits ops.vcenter_demand_per_step_s and ops.round_trips_per_call "
+                          "(3 numbers, 2 parameters)",
+                     model=part(_op_latency, net)))
     for net, base in (("dsl_512k", "lan"), ("satellite", "dsl_512k")):
-        out.append(Target(f"op_latency_ratio_{net}_over_{base}", f10, "op_latency_ratio",
-                          (("network", net), ("from_network", base)), role="derived",
-                          depends_on=(f"op_latency_{net}", f"op_latency_{base}"),
-                          note="ratio of two fitted latencies",
-                          model=part(_op_latency_ratio, net, base)))
+        out.append(T(f"op_latency_ratio_{net}_over_{base}", f10, "op_latency_ratio",
+                     (("network", net), ("from_network", base)), role="derived",
+                     depends_on=(f"op_latency_{net}", f"op_latency_{base}"),
+                     note="ratio of two fitted latencies",
+                     model=part(_op_latency_ratio, net, base)))
     for net in ADD_HOST_NETWORKS:
-        out.append(Target(f"add_host_{net}", f14, "op_latency", (("operation", "add_host"), ("network", net)),
-                          group=_rtt_group(net),
-                          note="fits addhost.local_s and addhost.round_trips_per_object (4 numbers, 2 parameters)",
-                          model=part(_add_host, net)))
+        out.append(T(f"add_host_{net}", f14, "op_latency", (("operation", "add_host"), ("network", net)),
+                     group=_rtt_group(net),
+                     note="fits addhost.local_s and addhost.round_trips_per_object (4 numbers, 2 parameters)",
+                     model=part(_add_host, net)))
     return tuple(out)
-
-
-def target_map() -> dict:
-    """Key -> :class:`vcperf.protocol.Target` of :func:`targets`."""
-    return {t.key: t for t in targets()}

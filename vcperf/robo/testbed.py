@@ -58,7 +58,7 @@ class Testbed:
 
     def calls(self, operation: str) -> tuple:
         """Stages of host calls of one operation (the Table 3 mix, or ``"create_vm"`` from Figure 8)."""
-        if operation == "create_vm":
+        if isinstance(operation, str) and operation == "create_vm":
             return self.createvm_calls
         return self.mix[v.choice("operation", operation, [*self.mix, "create_vm"])]
 
