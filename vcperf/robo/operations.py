@@ -343,6 +343,11 @@ def network_times(mix: dict, link: network.Link, round_trips_per_call: float, vm
     network.check_link("link", link)
     k = v.scalar("round_trips_per_call", round_trips_per_call, 1.0, math.inf, hi_open=True)
     vm_state_bytes_ = v.scalar("vm_state_bytes_", vm_state_bytes_, 0.0, math.inf, hi_open=True)
+    return _network_times(mix, link, k, vm_state_bytes_)
+
+
+def _network_times(mix: dict, link: network.Link, k: float, vm_state_bytes_: float) -> dict:
+    """:func:`network_times` on checked values."""
     owner, stage_id, share, req, resp = [], [], [], [], []
     sid = 0
     for op, stages in mix.items():
@@ -462,7 +467,8 @@ def vcbench(link: network.Link, params: OpsParams, mix: dict, clients: int, vcen
     m = v.integer("vcenter_vcpus", vcenter_vcpus, 1, 100000)
     z = v.scalar("think_time_s", think_time_s, 0.0, math.inf, hi_open=True)
     vm_state_bytes_ = v.scalar("vm_state_bytes_", vm_state_bytes_, 0.0, math.inf, hi_open=True)
-    net = network_times(mix, link, params.round_trips_per_call, vm_state_bytes_)
+    k = v.scalar("round_trips_per_call", params.round_trips_per_call, 1.0, math.inf, hi_open=True)
+    net = _network_times(mix, link, k, vm_state_bytes_)
     d_net = float(np.mean(list(net.values())))  # uniform mix
     demands = _mix_demands(params, mix)
     d_vc = float(np.mean(list(demands.values())))
@@ -494,7 +500,8 @@ def vcbench_vs_clients(link: network.Link, params: OpsParams, mix: dict, max_cli
     m = v.integer("vcenter_vcpus", vcenter_vcpus, 1, 100000)
     think_time_s = v.scalar("think_time_s", think_time_s, 0.0, math.inf, hi_open=True)
     vm_state_bytes_ = v.scalar("vm_state_bytes_", vm_state_bytes_, 0.0, math.inf, hi_open=True)
-    d_net = float(np.mean(list(network_times(mix, link, params.round_trips_per_call, vm_state_bytes_).values())))
+    k = v.scalar("round_trips_per_call", params.round_trips_per_call, 1.0, math.inf, hi_open=True)
+    d_net = float(np.mean(list(_network_times(mix, link, k, vm_state_bytes_).values())))
     d_vc = float(np.mean(list(_mix_demands(params, mix).values())))
     res = queueing.mva(_stations(d_vc, m, d_net), n, think_time_s, delay_stations=[False, True, True])
     return res.n, res.throughput_per_s, res.response_time_s
