@@ -571,7 +571,7 @@ ALLOWED_NONFINITE = {
 #: Study-local validation helpers: they raise on behalf of their caller, naming the caller's
 #: parameter (``check_le("working_set_bytes", ws, memory_bytes)``), so their own argument names never
 #: appear in the message by design. Their callers are fuzzed.
-NOT_ENTRY_POINTS = frozenset({"vcperf.vmotion.core.check_le"})
+NOT_ENTRY_POINTS = frozenset({"vcperf.vmotion.core.check_le", "vcperf.network.check_link"})
 
 
 def _floats(obj, depth=0):
