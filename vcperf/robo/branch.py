@@ -111,19 +111,10 @@ def concurrent_uploads(n_hosts, payload_bytes, up_free_bps, schedule: StatsSched
 
 
 def _latency_s(stages: tuple, path: tuple, ops: OpsParams, vm_state):
-    """:func:`operation_latency_s` on checked values (``path``: down, up, RTT, loss)."""
+    """Latency (s) of one operation alone on a path ``(down_bps, up_bps, rtt_s, loss)`` (checked values):
+    its vCenter steps plus its network critical path."""
     net = operations._network_s(stages, path, ops.round_trips_per_call, vm_state)
     return operations.vcenter_steps(stages) * ops.vcenter_demand_per_step_s + net
-
-
-def operation_latency_s(stages, link: network.Link, ops: OpsParams, vm_state_bytes_=0.0):
-    """Latency (s) of one operation alone on ``link``: its vCenter steps plus its network critical path."""
-    stages = operations._stages(stages)
-    network.check_link("link", link)
-    v.instance("ops", ops, OpsParams)
-    vm_state = v.nonneg("vm_state_bytes_", vm_state_bytes_)
-    v.broadcast(round_trips_per_call=ops.round_trips_per_call, vm_state_bytes_=vm_state)
-    return _latency_s(stages, operations._path(link), ops, vm_state)
 
 
 def branch_load(link: network.Link, n_hosts, level, powered_on_vms, *, hostsync: HostSyncParams,

@@ -206,7 +206,8 @@ def _call_s(call: HostCall, path: tuple, k, vm_state):
 
 
 def _stage_s(stage: tuple, path: tuple, k, vm_state):
-    """:func:`stage_time_s` on checked values: each call at its fair share of the path (processor sharing)."""
+    """Time (s) of one stage (checked values): its calls overlap on the link, each at its fair share
+    (processor sharing); the slowest ends it."""
     if not stage:
         return 0.0
     n = len(stage)
@@ -307,20 +308,10 @@ def call_time_s(call: HostCall, link: network.Link, round_trips_per_call, vm_sta
     return _call_s(call, _path(link), k, vm_state)
 
 
-def stage_time_s(stage, link: network.Link, round_trips_per_call, vm_state_bytes_=0.0):
-    """Time (s) of one stage: its calls overlap on the link, each at its fair share; the slowest ends it."""
-    stage = _stage(stage)
-    network.check_link("link", link)
-    k = _round_trips(round_trips_per_call)
-    vm_state = v.nonneg("vm_state_bytes_", vm_state_bytes_)
-    v.broadcast(round_trips_per_call=k, vm_state_bytes_=vm_state)
-    return _stage_s(stage, _path(link), k, vm_state)
-
-
 def operation_network_time_s(stages, link: network.Link, round_trips_per_call, vm_state_bytes_=0.0):
     """Time (s) one operation spends in vCenter <-> host exchanges: its critical path.
 
-    The sum over its stages of :func:`stage_time_s` (independent calls of a stage overlap on the
+    The sum over its stages of the stage times (independent calls of a stage overlap on the
     persistent connections and share the link; dependent stages follow one another). Zero for an
     operation without host calls (the folder operations).
     """
@@ -332,22 +323,13 @@ def operation_network_time_s(stages, link: network.Link, round_trips_per_call, v
     return _network_s(stages, _path(link), k, vm_state)
 
 
-def network_times(mix: dict, link: network.Link, round_trips_per_call: float, vm_state_bytes_=0.0) -> dict:
-    """:func:`operation_network_time_s` of every operation of ``mix`` (name -> stages), vectorized.
+def _network_times(mix: dict, link: network.Link, k: float, vm_state_bytes_: float) -> dict:
+    """:func:`operation_network_time_s` (checked values) of every operation of ``mix`` (name -> stages), vectorized.
 
     Every call of every stage is costed in one :func:`vcperf.network.message_time_s` evaluation per
     direction (the same :func:`call_time_s` at each stage's fair share), then reduced to stage maxima
     and per-operation sums.
     """
-    _mix(mix)
-    network.check_link("link", link)
-    k = v.scalar("round_trips_per_call", round_trips_per_call, 1.0, math.inf, hi_open=True)
-    vm_state_bytes_ = v.scalar("vm_state_bytes_", vm_state_bytes_, 0.0, math.inf, hi_open=True)
-    return _network_times(mix, link, k, vm_state_bytes_)
-
-
-def _network_times(mix: dict, link: network.Link, k: float, vm_state_bytes_: float) -> dict:
-    """:func:`network_times` on checked values."""
     owner, stage_id, share, req, resp = [], [], [], [], []
     sid = 0
     for op, stages in mix.items():
