@@ -37,7 +37,6 @@ HOST_OPERATIONS = ("add_host", "remove_host", "enter_maintenance_mode", "exit_ma
 MAX_CONCURRENT_VMOTIONS = 8.0
 
 
-
 def inventory_objects(registered_vms):
     """Objects of a host's inventory: its registered VMs plus :data:`HOST_OBJECTS`."""
     return v.nonneg("registered_vms", registered_vms) + HOST_OBJECTS

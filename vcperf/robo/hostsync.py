@@ -24,7 +24,6 @@ HEARTBEAT_BYTES = 100.0
 HEARTBEAT_INTERVAL_S = 10.0
 
 
-
 @dataclass(frozen=True)
 class HostSyncTraffic:
     """Average traffic of one host (bit/s, or link fractions where a function says so), both directions."""

@@ -163,7 +163,6 @@ def vcenter_steps(stages) -> float:
     return 1.0 + len(flatten(stages))
 
 
-
 def _stages(stages, name: str = "stages") -> tuple:
     """Check an operation's stages: a tuple of stages, each a tuple of :class:`HostCall`."""
     what = "a tuple of stages, each a tuple of HostCall (vcperf.robo.OPERATION_CALLS)"

@@ -111,7 +111,6 @@ class StatsSchedule:
         return self.upload_interval_s / self.stagger_interval_s
 
 
-
 def _objects(params, schedule, counters):
     v.instance("params", params, StatsParams)
     v.instance("schedule", schedule, StatsSchedule)
