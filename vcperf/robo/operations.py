@@ -291,6 +291,12 @@ def call_time_s(call: HostCall, link: network.Link, round_trips_per_call, vm_sta
     numpy.ndarray
         Time (s).
 
+    References
+    ----------
+    .. [1] J. Padhye, V. Firoiu, D. Towsley, J. Kurose, "Modeling TCP Throughput: A Simple Model and
+       its Empirical Validation", ACM SIGCOMM 1998.
+    .. [2] N. Cardwell, S. Savage, T. Anderson, "Modeling TCP Latency", IEEE INFOCOM 2000 (slow start).
+
     Examples
     --------
     >>> from vcperf import robo

@@ -142,6 +142,13 @@ def required_bandwidth_bps(target_s, n_hosts, rtt_s, loss=0.0, level=1, quantity
     params : Params, optional
         Parameters (default: the calibration).
 
+    References
+    ----------
+    .. [1] J. Padhye, V. Firoiu, D. Towsley, J. Kurose, "Modeling TCP Throughput: A Simple Model and
+       its Empirical Validation", ACM SIGCOMM 1998.
+    .. [2] N. Cardwell, S. Savage, T. Anderson, "Modeling TCP Latency", IEEE INFOCOM 2000 (slow start); the model
+       bisected is :func:`plan`'s.
+
     Examples
     --------
     >>> from vcperf import robo

@@ -303,6 +303,12 @@ def statistics_upload_time_s(payload_bytes, link: network.Link):
     link : vcperf.network.Link
         The branch link.
 
+    References
+    ----------
+    .. [1] J. Padhye, V. Firoiu, D. Towsley, J. Kurose, "Modeling TCP Throughput: A Simple Model and
+       its Empirical Validation", ACM SIGCOMM 1998.
+    .. [2] N. Cardwell, S. Savage, T. Anderson, "Modeling TCP Latency", IEEE INFOCOM 2000 (slow start).
+
     Examples
     --------
     >>> from vcperf import robo

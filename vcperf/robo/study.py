@@ -182,6 +182,11 @@ def statistics_link_load(n_hosts, link: network.Link, level=1, powered_on_vms=No
     params : StatsParams, optional
         Bytes per sample (default: the calibration's).
 
+    References
+    ----------
+    .. [1] L. Kleinrock, *Queueing Systems, Volume 2: Computer Applications*, Wiley, 1976
+       (processor sharing, M/G/1-PS).
+
     Examples
     --------
     >>> from vcperf import robo
@@ -350,6 +355,11 @@ def vcbench_vs_clients(link: network.Link, max_clients: int = 32, params: OpsPar
         Largest closed-loop population, in [1, 1000].
     params : OpsParams, optional
         vCenter demand and round trips per call (default: the calibration's).
+
+    References
+    ----------
+    .. [1] M. Reiser, S. S. Lavenberg, "Mean-Value Analysis of Closed Multichain Queuing Networks",
+       Journal of the ACM 27(2), 1980.
 
     Examples
     --------
