@@ -43,7 +43,7 @@ import numpy as np
 import pandas as pd
 from IPython.display import display
 
-from vcperf import contentlib, data, fidelity, network, plotting
+from vcperf import contentlib, data, fidelity, plotting, robo
 from vcperf.views import contentlib as cl_views
 
 NOTEBOOK = "contentlib_deploy"
@@ -214,12 +214,12 @@ plt.show()
 # ## What if the library is subscribed from a branch office?
 #
 # A subscribed library pulls each item from the publisher over the branch link: TCP over each of the ROBO
-# study's Table 1 networks (`vcperf.network.preset`), with slow start, RTT and loss. Time to sync one
+# study's Table 1 networks (`vcperf.robo.preset`), with slow start, RTT and loss. Time to sync one
 # template of the what-if size:
 
 # %%
 sync = pd.DataFrame([{"network": name, "sync_time_s": float(contentlib.subscription_sync_time_s(
-    whatif_template_size_bytes, network.preset(name)))} for name in network.preset_names()])
+    whatif_template_size_bytes, robo.preset(name)))} for name in robo.preset_names()])
 sync["sync_time_h"] = sync["sync_time_s"] / 3600
 plotting.save_table(sync, output_dir, NOTEBOOK, "whatif_subscription_sync")
 sync.round({"sync_time_s": 0, "sync_time_h": 2})

@@ -50,7 +50,7 @@ import numpy as np
 import pandas as pd
 from IPython.display import display
 
-from vcperf import data, fidelity, network, plotting, robo
+from vcperf import data, fidelity, plotting, robo
 from vcperf.views import robo as robo_views
 
 NOTEBOOK = "robo_background_and_statistics"
@@ -102,9 +102,9 @@ hs_table.round(3)
 fig = robo_views.hostsync_sharing_figure()
 plotting.save_figure(fig, output_dir, NOTEBOOK, "hostsync_shared_link_utilization")
 plt.show()
-share = pd.DataFrame([{"network": network.preset(n).name, "hosts": h,
-                       "utilization_percent": 100 * float(robo.host_sync_link_utilization(h, network.preset(n)).host_to_vc_bps)}
-                      for n in network.preset_names() for h in (10, 50)])
+share = pd.DataFrame([{"network": robo.preset(n).name, "hosts": h,
+                       "utilization_percent": 100 * float(robo.host_sync_link_utilization(h, robo.preset(n)).host_to_vc_bps)}
+                      for n in robo.preset_names() for h in (10, 50)])
 plotting.save_table(share, output_dir, NOTEBOOK, "hostsync_shared_link_utilization")
 share.pivot(index="network", columns="hosts", values="utilization_percent").round(3)
 
@@ -160,9 +160,9 @@ stated_t = fid[fid["key"] == "stats_upload_time_level4_dsl"].iloc[0]
 fig = robo_views.burst_figure(stated=("dsl_512k", stated_t["paper_value"]))
 plotting.save_figure(fig, output_dir, NOTEBOOK, "statistics_burst_duration")
 plt.show()
-burst = pd.DataFrame([{"network": network.preset(n).name, "level": lvl,
-                       "burst_s": float(robo.statistics_upload_time_s(robo.statistics_payload_bytes(lvl, vms_testbed), network.preset(n)))}
-                      for n in network.preset_names() for lvl in robo.LEVELS])
+burst = pd.DataFrame([{"network": robo.preset(n).name, "level": lvl,
+                       "burst_s": float(robo.statistics_upload_time_s(robo.statistics_payload_bytes(lvl, vms_testbed), robo.preset(n)))}
+                      for n in robo.preset_names() for lvl in robo.LEVELS])
 plotting.save_table(burst, output_dir, NOTEBOOK, "statistics_burst_duration")
 burst.pivot(index="network", columns="level", values="burst_s").round(2)
 
@@ -182,17 +182,17 @@ burst.pivot(index="network", columns="level", values="burst_s").round(2)
 # planner's operation started during a burst (and without one).
 
 # %%
-link = network.preset(planner_network)
+link = robo.preset(planner_network)
 fig = robo_views.capacity_figure(link, planner_hosts, planner_level, planner_vms_per_host,
                                  operation=planner_operation)
 plotting.save_figure(fig, output_dir, NOTEBOOK, "capacity_planner")
 plt.show()
 rows = []
-for n in network.preset_names():
+for n in robo.preset_names():
     for lvl in (1, 4):
-        load = robo.statistics_link_load(planner_hosts, network.preset(n), lvl, planner_vms_per_host)
+        load = robo.statistics_link_load(planner_hosts, robo.preset(n), lvl, planner_vms_per_host)
         shared = robo.plan(n, planner_hosts, lvl, planner_operation, planner_vms_per_host)
-        rows.append({"network": network.preset(n).name, "level": lvl, "statistics_load_percent": 100 * float(load.busy_fraction),
+        rows.append({"network": robo.preset(n).name, "level": lvl, "statistics_load_percent": 100 * float(load.busy_fraction),
                      "delay_added_to_4KB_ms": 1e3 * float(load.added_delay_s),
                      "upload_during_burst_s": float(shared.statistics_delay_s),
                      f"{planner_operation}_during_burst_s": float(shared.operation_latency_s),
@@ -219,8 +219,8 @@ iv = protocol.with_interval(robo.plan, planner_network, planner_hosts, planner_l
                             planner_vms_per_host, output="operation_latency_s")
 print(f"{planner_operation} during a Level-{planner_level} burst of {planner_hosts} hosts on {link.name}: {iv} s")
 need = []
-for n in network.preset_names():
-    lk = network.preset(n)
+for n in robo.preset_names():
+    lk = robo.preset(n)
     need.append({"network (RTT, loss)": f"{lk.name} ({lk.rtt_s * 1e3:g} ms, {lk.loss * 100:g} %)",
                  f"{planner_operation} <= {planner_target_s:g} s (Mbps)": robo.required_bandwidth_bps(
                      planner_target_s, planner_hosts, lk.rtt_s, lk.loss, planner_level, operation=planner_operation,
@@ -262,7 +262,7 @@ rows = fid[fid["source"].isin(sources)]
 plotting.save_table(rows, output_dir, NOTEBOOK, "fidelity")
 display(rows[["kind", "locator", "quantity", "conditions", "paper_value", "model_value", "rel_error", "relation",
               "passed", "note"]])
-bounds = robo.paper_vs_model(kinds=["bound"])
+bounds = fidelity.paper_vs_model("robo2019", kinds=["bound"])
 dsl_bps = data.value("robo2019/figure02_hostsync_host_to_vc", "background_traffic", "si", network="dsl_512k")
 background_bps = float(robo.host_sync_traffic(vms_testbed).host_to_vc_bps)
 bounds.loc[len(bounds)] = {"locator": "Background Traffic", "quantity": "background_traffic",

@@ -39,7 +39,7 @@ whatif_payload_bytes = 3500000.0  # bytes, range [1000, 1e10]: payload of the wh
 import matplotlib.pyplot as plt
 from IPython.display import display
 
-from vcperf import data, fidelity, network, plotting, robo
+from vcperf import data, fidelity, plotting, robo
 from vcperf.views import robo as robo_views
 
 NOTEBOOK = "robo_networks"
@@ -60,7 +60,7 @@ model.round(3)
 
 # %%
 payload = robo_views.PAYLOAD_GRID_BYTES
-links = {n: network.preset(n) for n in network.preset_names()}
+links = {n: robo.preset(n) for n in robo.preset_names()}
 times = robo.transfer_time_grid_s(payload, links)
 fid = fidelity.table(["robo2019"])
 stated = fid[(fid["key"] == "stats_upload_time_level4_dsl")].iloc[0]

@@ -84,7 +84,7 @@ calib
 # state as in the add-host sync).
 
 # %%
-fig = robo_views.sequence_figure("create_vm", network.preset(sequence_network))
+fig = robo_views.sequence_figure("create_vm", robo.preset(sequence_network))
 plotting.save_figure(fig, output_dir, NOTEBOOK, "figure08_createvm_sequence")
 plt.show()
 
@@ -100,10 +100,10 @@ plt.show()
 fig = robo_views.vcbench_figure(stated=stated_latency, loo=robo.loo_by_network("op_latency_"))
 plotting.save_figure(fig, output_dir, NOTEBOOK, "figure09_10_vcbench")
 plt.show()
-bench = pd.DataFrame([{"network": network.preset(n).name, "rtt_ms": network.preset(n).rtt_s * 1e3,
+bench = pd.DataFrame([{"network": robo.preset(n).name, "rtt_ms": robo.preset(n).rtt_s * 1e3,
                        "throughput_ops_per_min": 60 * r.throughput_per_s, "mean_latency_s": r.mean_latency_s,
                        "network_time_s": r.network_delay_s, "vcenter_vcpu_busy_percent": 100 * r.vcenter_utilization}
-                      for n in network.preset_names() for r in [robo.vcbench(network.preset(n))]])
+                      for n in robo.preset_names() for r in [robo.vcbench(robo.preset(n))]])
 plotting.save_table(bench, output_dir, NOTEBOOK, "vcbench")
 bench.round(3)
 
@@ -143,8 +143,8 @@ plt.show()
 fig = robo_views.per_operation_figure()
 plotting.save_figure(fig, output_dir, NOTEBOOK, "figure11_per_operation_latency")
 plt.show()
-per_op = pd.DataFrame({network.preset(n).name: robo.vcbench(network.preset(n)).per_operation_latency_s
-                       for n in network.preset_names()})
+per_op = pd.DataFrame({robo.preset(n).name: robo.vcbench(robo.preset(n)).per_operation_latency_s
+                       for n in robo.preset_names()})
 plotting.save_table(per_op.reset_index(names="operation"), output_dir, NOTEBOOK, "per_operation_latency")
 per_op.round(2)
 
@@ -185,7 +185,7 @@ plt.show()
 # and bytes).
 
 # %%
-link = network.preset(sequence_network)
+link = robo.preset(sequence_network)
 host_ops = pd.DataFrame([{"VMs (registered = powered on)": vms,
                           **{op: float(robo.host_operation_time_s(op, link, vms, vms)) for op in robo.HOST_OPERATIONS}}
                          for vms in (0, 10, 30, 60, 100, 200)])
@@ -254,7 +254,7 @@ sens = []
 for props in (300, 600, 750, 1000, 1200):
     state = bpc * props / robo.QUICKSTATS_PROPERTIES
     refit = robo_calibration._fit_ops(("op_latency_dsl_512k", "op_latency_satellite"), tb, state)
-    lan = robo_operations.vcbench(network.preset("lan"), refit, tb.mix, tb.clients, tb.vcenter_vcpus,
+    lan = robo_operations.vcbench(robo.preset("lan"), refit, tb.mix, tb.clients, tb.vcenter_vcpus,
                                   vm_state_bytes_=state).mean_latency_s
     sens.append({"VM state properties": props, "VM state (KB)": state / 1e3,
                  "LAN latency predicted from DSL + satellite (s)": lan,

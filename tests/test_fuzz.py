@@ -139,14 +139,14 @@ def _robo():
 
 
 def _link():
-    from vcperf import network
+    from vcperf import robo
 
-    return network.preset("satellite")
+    return robo.preset("satellite")
 
 
 def _by_type():
     robo, p, tb = _robo()
-    from vcperf import contentlib, network
+    from vcperf import contentlib
 
     return {
         "Link": _link, "network.Link": _link,
@@ -156,7 +156,7 @@ def _by_type():
         "HostCall": lambda: robo.HostCall("Call"), "VcbenchResult": lambda: robo.vcbench(_link()),
         "HostSyncTraffic": lambda: robo.host_sync_traffic(24),
         "contentlib.Params": lambda: contentlib.calibrate(),
-        "dict[str, network.Link]": lambda: {"satellite": network.preset("satellite")},
+        "dict[str, network.Link]": lambda: {"satellite": robo.preset("satellite")},
     }
 
 
@@ -174,6 +174,7 @@ BASELINE_BY_NAME = {
     "clients": 8, "max_clients": 8, "vcenter_vcpus": 16, "n_flows_": 2.0,
     "sample_interval_s": 300.0, "upload_interval_s": 1800.0, "stagger_interval_s": 300.0,
     "down_bps": 1e7, "up_bps": 1e6,
+    "bytes_per_sample": 150.0, "vcenter_demand_per_step_s": 0.2, "local_s": 14.0, "round_trips_per_object": 26.0,
 }
 
 
@@ -632,7 +633,7 @@ REAL_DESPITE_INT_DEFAULT = {
 }
 
 #: Object parameters that also take a name (a preset) as a string.
-TAKES_A_NAME = {("vcperf.robo.plan", "link")}
+TAKES_A_NAME = {("vcperf.robo.plan", "link"), ("vcperf.robo.branch_link", "link")}
 
 
 def _never_valid(kind: str, value, default, base=None) -> bool:

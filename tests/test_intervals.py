@@ -95,7 +95,7 @@ def test_robo_planner_intervals_are_with_intervals(net, hosts, level, operation)
     """The planner's one stacked call (parameters on a new axis, forward differences) gives with_interval's
     band (two plan calls per parameter, central differences) to the differences' rounding."""
     views = _views()["robo"]
-    link = network.preset(net)
+    link = robo.preset(net)
     grid = np.array([1.0, 5.0, hosts])
     base, lat, delay = views.plan_intervals(link, grid, level, operation)
     plain = robo.plan(link, grid, level, operation)
@@ -112,13 +112,13 @@ def test_robo_planner_intervals_are_with_intervals(net, hosts, level, operation)
 def _vcbench_reference(link, clients, operation):
     """with_interval's delta method, written out: central differences over *every* study parameter of a
     function of the study's Params (the VM-state size follows hostsync.bytes_per_change)."""
-    from vcperf.robo import calibration, operations
+    from vcperf.robo import operations
 
     tb, p = robo.testbed(), robo.calibrate()
     names = protocol.param_names(p)
 
     def run(q):
-        vs = calibration.vm_state_bytes(q)
+        vs = robo.vm_state_bytes(q)
         r = operations.vcbench(link, q.ops, tb.mix, clients, tb.vcenter_vcpus, vm_state_bytes_=vs)
         stages = robo.operation_calls(operation)
         t_net = float(operations.operation_network_time_s(stages, link, q.ops.round_trips_per_call, vs))
@@ -139,7 +139,7 @@ def _vcbench_reference(link, clients, operation):
 ])
 def test_robo_operations_intervals_are_the_delta_method_over_every_parameter(net, clients, operation):
     views = _views()["robo"]
-    link = network.preset(net)
+    link = robo.preset(net)
     lat, mean = views.operation_intervals(link, clients, operation)
     ref = _vcbench_reference(link, clients, operation)
     for i, v3 in enumerate((lat, mean)):
@@ -150,7 +150,7 @@ def test_robo_operations_intervals_are_the_delta_method_over_every_parameter(net
 
 def test_robo_readouts_are_deterministic_and_show_the_operations_interval():
     views = _views()["robo"]
-    link = network.preset("satellite")
+    link = robo.preset("satellite")
     first = views.operations_update(link.bandwidth_bps, link.rtt_s, link.loss, 8, "clone_vm")[0]
     views.operation_intervals.cache_clear()
     views._operation_split.cache_clear()

@@ -1,11 +1,12 @@
-"""Mechanism tests for vcperf.network: bounds, monotonicity, limits, presets, bad input."""
+"""Mechanism tests for vcperf.network: bounds, monotonicity, limits, bad input (the ROBO study's
+Table 1 presets are tested in tests/test_robo.py)."""
 
 import math
 
 import numpy as np
 import pytest
 
-from vcperf import data, network
+from vcperf import network
 
 RTTS = np.linspace(0.0, 1.0, 41)
 LOSSES = np.array([0.0, 1e-5, 1e-4, 5e-4, 1e-3, 1e-2, 0.1])
@@ -101,26 +102,6 @@ def test_vectorized_equals_scalar():
     assert np.allclose(vec, one)
 
 
-def test_presets_are_the_eight_testbed_networks_of_robo_table1():
-    names = network.preset_names()
-    assert len(names) == 8
-    df = data.load("robo2019/table01_networks")
-    for name in names:
-        link = network.preset(name)
-        assert link.bandwidth_bps > 0 and link.rtt_s > 0 and 0 <= link.loss < 1
-    # RTT ordering stated by Table 1's testbed column: LAN fastest, satellite slowest.
-    rtts = {n: network.preset(n).rtt_s for n in names}
-    assert min(rtts, key=rtts.get) == "lan"
-    assert max(rtts, key=rtts.get) == "satellite"
-    assert len(df) > 0
-
-
-def test_robo_statement_level4_statistics_take_about_a_minute_on_dsl():
-    # 001_36d9adf7ffa34fcf.txt: ~3.5 MB of Level-4 statistics take about a minute on 512 Kbps DSL.
-    t = network.preset("dsl_512k").transfer_time_s(3.5e6)
-    assert 45 <= t <= 75
-
-
 @pytest.mark.parametrize(
     ("call", "param"),
     [
@@ -132,7 +113,6 @@ def test_robo_statement_level4_statistics_take_about_a_minute_on_dsl():
         (lambda: network.exchange_time_s(-1, 0, 0, 1e6, 0.1), "round_trips"),
         (lambda: network.Link(0, 0.1), "bandwidth_bps"),
         (lambda: network.Link(1e6, -0.1), "rtt_s"),
-        (lambda: network.preset("carrier_pigeon"), "name"),
         (lambda: network.utilization(-1, 1e6), "offered_bps"),
     ],
 )

@@ -7,12 +7,41 @@ import pytest
 
 from vcperf import data, network, protocol, queueing, robo
 
-NETS = network.preset_names()
+NETS = robo.preset_names()
 VMS = np.arange(0, 65, 4.0)
 
 
 def _link(rtt_s=0.1, loss=5e-4, bandwidth_bps=1.5e6):
     return network.Link(bandwidth_bps, rtt_s, loss)
+
+
+# --- 0. Table 1: the network presets (moved from vcperf.network) -------------------------------
+
+
+def test_presets_are_the_eight_testbed_networks_of_robo_table1():
+    names = robo.preset_names()
+    assert len(names) == 8
+    df = data.load("robo2019/table01_networks")
+    for name in names:
+        link = robo.preset(name)
+        assert link.bandwidth_bps > 0 and link.rtt_s > 0 and 0 <= link.loss < 1
+    # RTT ordering stated by Table 1's testbed column: LAN fastest, satellite slowest.
+    rtts = {n: robo.preset(n).rtt_s for n in names}
+    assert min(rtts, key=rtts.get) == "lan"
+    assert max(rtts, key=rtts.get) == "satellite"
+    assert len(df) > 0
+
+
+def test_robo_statement_level4_statistics_take_about_a_minute_on_dsl():
+    # 001_36d9adf7ffa34fcf.txt: ~3.5 MB of Level-4 statistics take about a minute on 512 Kbps DSL.
+    t = robo.preset("dsl_512k").transfer_time_s(3.5e6)
+    assert 45 <= t <= 75
+
+
+def test_unknown_preset_names_the_parameter_and_value():
+    with pytest.raises(ValueError, match="name") as err:
+        robo.preset("carrier_pigeon")
+    assert "got" in str(err.value)
 
 
 # --- 1. host sync ------------------------------------------------------------------------------
@@ -43,7 +72,7 @@ def test_host_sync_hits_the_stated_point():
 
 
 def test_host_sync_link_utilization_scales_with_hosts_and_fits_tens_of_hosts_on_dsl():
-    dsl = network.preset("dsl_512k")
+    dsl = robo.preset("dsl_512k")
     u = robo.host_sync_link_utilization(np.array([1.0, 10.0, 40.0]), dsl)
     assert np.allclose(u.host_to_vc_bps / u.host_to_vc_bps[0], [1, 10, 40])
     assert u.host_to_vc_bps[1] < 0.2  # tens of hosts still far from saturating DSL
@@ -69,7 +98,7 @@ def test_statistics_calibration_and_dsl_burst():
     p = robo.testbed().schedule
     assert p.samples_per_upload == 6 and p.host_groups == 6
     assert float(robo.statistics_payload_bytes(4, 24)) == pytest.approx(3.5e6, rel=1e-9)
-    t = float(robo.statistics_upload_time_s(robo.statistics_payload_bytes(4, 24), network.preset("dsl_512k")))
+    t = float(robo.statistics_upload_time_s(robo.statistics_payload_bytes(4, 24), robo.preset("dsl_512k")))
     assert 48 <= t <= 72  # "about 1 minute"
 
 
@@ -85,11 +114,11 @@ def test_statistics_traffic_includes_host_sync_and_vc_to_host_below_1kbps():
     assert all(r.passed for r in bounds)
     # ... and background traffic is far below the 512 Kbps DSL link (not in the ledger: the model's
     # 24-VM traffic is the fitted 3.75 Kbps, so this bound cannot fail there).
-    assert float(robo.host_sync_traffic(24.0).host_to_vc_bps) < network.preset("dsl_512k").bandwidth_bps
+    assert float(robo.host_sync_traffic(24.0).host_to_vc_bps) < robo.preset("dsl_512k").bandwidth_bps
 
 
 def test_statistics_link_load_is_processor_sharing_not_fcfs():
-    dsl = network.preset("dsl_512k")
+    dsl = robo.preset("dsl_512k")
     hosts = np.array([1.0, 4.0, 16.0])
     load = robo.statistics_link_load(hosts, dsl, level=1)
     lam = hosts / robo.testbed().schedule.upload_interval_s
@@ -109,7 +138,7 @@ def test_statistics_link_load_is_processor_sharing_not_fcfs():
 
 
 def test_statistics_link_load_overload_is_bounded_by_everything_queued_and_insensitive_to_spread():
-    dsl = network.preset("dsl_512k")
+    dsl = robo.preset("dsl_512k")
     over = robo.statistics_link_load(200.0, dsl, level=4)
     assert over.busy_fraction > 1 and math.isfinite(float(over.added_delay_s))
     # No delay larger than the time to send everything queued (every host's upload in flight): at
@@ -147,7 +176,7 @@ def test_mean_latency_monotone_in_rtt_and_loss():
 def test_operation_time_bounded_below_by_transfer_time_and_round_trips():
     k = robo.calibrate().ops.round_trips_per_call
     for net in NETS:
-        link = network.preset(net)
+        link = robo.preset(net)
         res = robo.vcbench(link)
         for op, lat in res.per_operation_latency_s.items():
             floor = robo.operation_transfer_floor_s(op, link)
@@ -160,12 +189,12 @@ def test_folder_operations_do_not_talk_to_the_host():
     for op in ("create_folder", "delete_folder"):
         assert robo.operation_calls(op) == ()
         for net in NETS:
-            assert float(robo.operation_network_time_s(op, network.preset(net))) == 0.0
+            assert float(robo.operation_network_time_s(op, robo.preset(net))) == 0.0
     # Without contention (one client) folder latency is the same on every network.
-    lat = [robo.vcbench(network.preset(n), clients=1).per_operation_latency_s["create_folder"] for n in NETS]
+    lat = [robo.vcbench(robo.preset(n), clients=1).per_operation_latency_s["create_folder"] for n in NETS]
     assert np.ptp(lat) == pytest.approx(0.0, abs=1e-12)
     # With 8 clients it varies far less than a host operation does.
-    res = {n: robo.vcbench(network.preset(n)) for n in ("lan", "satellite")}
+    res = {n: robo.vcbench(robo.preset(n)) for n in ("lan", "satellite")}
     folder = [r.per_operation_latency_s["create_folder"] for r in res.values()]
     clone = [r.per_operation_latency_s["clone_vm"] for r in res.values()]
     assert max(folder) / min(folder) < 1.3 < max(clone) / min(clone)
@@ -205,7 +234,7 @@ def test_get_changes_carries_the_synced_vms_state_shared_with_add_host():
 
 
 def test_message_exchange_is_two_messages_of_the_one_loss_model():
-    link = network.preset("satellite")
+    link = robo.preset("satellite")
     req, resp = 2000.0, np.array([0.0, 4000.0, 20000.0, 60000.0])
     t = robo.message_exchange_time_s(3.0, req, resp, link)
     one = network.message_time_s(req, link.bandwidth_bps, link.rtt_s, link.loss) + network.message_time_s(
@@ -228,7 +257,7 @@ def test_message_exchange_is_two_messages_of_the_one_loss_model():
 
 
 def test_call_time_is_one_full_exchange_plus_empty_round_trips():
-    link = network.preset("dsl_512k")
+    link = robo.preset("dsl_512k")
     call = robo.operation_calls("create_vm")[-1][0]
     k = np.array([1.0, 2.0, 6.0])
     per_vm = robo.vm_state_bytes()
@@ -244,7 +273,7 @@ def test_call_time_is_one_full_exchange_plus_empty_round_trips():
 
 def test_mva_littles_law_with_8_clients():
     for net in NETS:
-        r = robo.vcbench(network.preset(net))
+        r = robo.vcbench(robo.preset(net))
         assert r.clients == 8
         z = 0.0  # VCbench issues the next operation at once (think_time_s default of operations.vcbench)
         assert r.throughput_per_s * (r.mean_latency_s + z) == pytest.approx(8.0, rel=1e-12)
@@ -253,14 +282,14 @@ def test_mva_littles_law_with_8_clients():
 
 
 def test_throughput_falls_and_latency_grows_slower_than_rtt():
-    lan, dsl, sat = (robo.vcbench(network.preset(n)) for n in ("lan", "dsl_512k", "satellite"))
+    lan, dsl, sat = (robo.vcbench(robo.preset(n)) for n in ("lan", "dsl_512k", "satellite"))
     assert lan.throughput_per_s > dsl.throughput_per_s > sat.throughput_per_s
     assert dsl.mean_latency_s / lan.mean_latency_s < 0.1 * (0.1 / 0.001)
     assert sat.mean_latency_s / dsl.mean_latency_s < 5
 
 
 def test_vcbench_traffic_falls_with_rtt():
-    up = [float(robo.vcbench_host_traffic(network.preset(n)).host_to_vc_bps) for n in ("lan", "dsl_512k", "satellite")]
+    up = [float(robo.vcbench_host_traffic(robo.preset(n)).host_to_vc_bps) for n in ("lan", "dsl_512k", "satellite")]
     assert up[0] > up[1] > up[2] > 0
 
 
@@ -272,7 +301,7 @@ def test_add_host_monotone_in_rtt_and_bounded_by_round_trips():
     times = [float(robo.add_host_time_s(_link(rtt_s=r))) for r in (0.001, 0.1, 0.3, 0.5)]
     assert np.all(np.diff(times) > 0)
     for net in NETS:
-        link = network.preset(net)
+        link = robo.preset(net)
         objects = robo.testbed().registered_vms_per_host + robo.HOST_OBJECTS
         assert float(robo.add_host_time_s(link)) >= p.local_s + p.round_trips_per_object * objects * link.rtt_s
 
@@ -357,12 +386,12 @@ def test_operations_fit_keeps_round_trips_per_call_at_least_one():
         (lambda: robo.host_sync_traffic(-1), "powered_on_vms"),
         (lambda: robo.statistics_payload_bytes(5, 24), "level"),
         (lambda: robo.statistics_payload_bytes(1, np.nan), "powered_on_vms"),
-        (lambda: robo.statistics_link_load(0, network.preset("lan")), "n_hosts"),
-        (lambda: robo.statistics_link_load(4, network.preset("lan"), powered_on_vms_sd=-1), "powered_on_vms_sd"),
-        (lambda: robo.vcbench(network.preset("lan"), clients=0), "clients"),
+        (lambda: robo.statistics_link_load(0, robo.preset("lan")), "n_hosts"),
+        (lambda: robo.statistics_link_load(4, robo.preset("lan"), powered_on_vms_sd=-1), "powered_on_vms_sd"),
+        (lambda: robo.vcbench(robo.preset("lan"), clients=0), "clients"),
         (lambda: robo.operation_calls("fly_vm"), "operation"),
-        (lambda: robo.operation_network_time_s("clone_vm", network.preset("lan"), 0), "round_trips_per_call"),
-        (lambda: robo.statistics_upload_time_s(-1, network.preset("lan")), "payload_bytes"),
+        (lambda: robo.operation_network_time_s("clone_vm", robo.preset("lan"), 0), "round_trips_per_call"),
+        (lambda: robo.statistics_upload_time_s(-1, robo.preset("lan")), "payload_bytes"),
         (lambda: robo.wire_bytes(-3), "payload_bytes"),
     ],
 )
@@ -399,7 +428,7 @@ def test_operations_update_uses_the_same_model_as_vcbench():
     matplotlib.use("Agg")
     from vcperf.views import robo as views
 
-    link = network.preset("satellite")
+    link = robo.preset("satellite")
     text, _ = views.operations_update(link.bandwidth_bps, link.rtt_s, link.loss, 8, "clone_vm")
     lat = robo.vcbench(link).per_operation_latency_s["clone_vm"]
     assert f"clone_vm {lat:.3g} s" in text
@@ -433,7 +462,7 @@ def test_planner_answers_satellite_40_hosts_level2_clone_in_one_call():
 
 
 def test_operations_and_statistics_share_the_branch_link():
-    dsl = network.preset("dsl_512k")
+    dsl = robo.preset("dsl_512k")
     few, many = robo.plan(dsl, 6, 4), robo.plan(dsl, 60, 4)
     # A burst slows the operation (fair share of the uplink) but never by more than everything queued.
     assert float(many.operation_latency_s) > float(few.operation_latency_s) > float(few.operation_latency_idle_s)
@@ -451,7 +480,7 @@ def test_operations_and_statistics_share_the_branch_link():
 
 def test_asymmetric_link_uploads_use_the_uplink_and_presets_stay_symmetric():
     for name in NETS:
-        lk = network.preset(name)
+        lk = robo.preset(name)
         assert lk.up_bandwidth_bps is None and lk.up_bps == lk.down_bps == lk.bandwidth_bps
     adsl = network.Link(8e6, 0.05, 0.0, "ADSL", up_bandwidth_bps=0.5e6)
     sym = network.Link(8e6, 0.05, 0.0)
@@ -488,7 +517,7 @@ def test_loss_is_charged_once_with_repeating_retransmissions():
 
 
 def test_host_operations_scale_with_the_hosts_inventory():
-    dsl = network.preset("dsl_512k")
+    dsl = robo.preset("dsl_512k")
     for op in robo.HOST_OPERATIONS:
         t = [float(robo.host_operation_time_s(op, dsl, v, v)) for v in (0.0, 30.0, 100.0)]
         assert all(x > 0 for x in t)
@@ -504,7 +533,7 @@ def test_host_operations_scale_with_the_hosts_inventory():
 
 
 def test_vcenter_demand_follows_what_the_operation_does():
-    lan = network.preset("lan")
+    lan = robo.preset("lan")
     res = robo.vcbench(lan, clients=1)
     d = robo.calibrate().ops.vcenter_demand_per_step_s
     steps = {op: robo.operations.vcenter_steps(robo.operation_calls(op)) for op in ("create_folder", "power_off_vm",
@@ -518,7 +547,7 @@ def test_vcenter_demand_follows_what_the_operation_does():
 
 
 def test_independent_calls_overlap_on_the_critical_path():
-    link = network.preset("satellite")
+    link = robo.preset("satellite")
     k = robo.calibrate().ops.round_trips_per_call
     per_vm = robo.vm_state_bytes()
     stages = robo.operation_calls("group_power_on")

@@ -159,11 +159,11 @@ def test_number_formats_for_people():
 
 def test_planner_readout_and_required_bandwidth_agree_with_the_model():
     """The planner's vectorised host grid and cached required bandwidth give the model's own numbers."""
-    from vcperf import network, robo
+    from vcperf import robo
 
     views = _robo_views()
     text, _ = views.capacity_update(n_hosts=37, level=2, target_s=20.0)
-    link = network.preset(views.START_PRESET)
+    link = robo.preset(views.START_PRESET)
     here = robo.plan(link, 37, 2, "clone_vm")
     assert f"clone_vm during the burst {widgets.fmt_duration(float(here.operation_latency_s))}" in text
     need = robo.required_bandwidth_bps(20.0, 37, link.rtt_s, link.loss, 2, "operation_latency", "clone_vm")

@@ -1,7 +1,8 @@
 """Links, TCP throughput and transfer times: the network primitives every study model uses.
 
 A *link* is a bottleneck rate, a round-trip time and a packet loss probability, as configured with
-Linux ``tc`` in the ROBO study (``001_36d9adf7ffa34fcf.txt``, Table 1). Over a link, TCP moves bytes
+Linux ``tc`` in the ROBO study (``001_36d9adf7ffa34fcf.txt``, Table 1, whose eight network types are
+:func:`vcperf.robo.preset`). Over a link, TCP moves bytes
 at the smallest of three rates: the link rate, the receive window per RTT, and the loss-limited rate
 of Padhye, Firoiu, Towsley and Kurose [1]. PFTK is used rather than Mathis et al. [2] because it
 keeps the retransmission-timeout term, which dominates on the lossy long-RTT links (satellite,
@@ -24,7 +25,6 @@ References
 
 from __future__ import annotations
 
-import functools
 from dataclasses import dataclass
 
 import numpy as np
@@ -407,43 +407,3 @@ def utilization(offered_bps, bandwidth_bps):
     offered, bw = v.nonneg("offered_bps", offered_bps), v.positive("bandwidth_bps", bandwidth_bps)
     v.broadcast(offered_bps=offered, bandwidth_bps=bw)
     return offered / bw
-
-
-# --- the ROBO study's eight network types ---------------------------------------------------
-
-_PRESET_TABLE = "robo2019/table01_networks"
-
-
-@functools.lru_cache(maxsize=1)
-def _presets() -> dict[str, Link]:
-    from vcperf import data
-
-    df = data.load(_PRESET_TABLE)
-    if "setting" in df:  # keep the testbed configuration, not the real-life observations
-        df = df[df["setting"] == "testbed"]
-    links = {}
-    for net, rows in df.groupby("network", sort=False):
-        def get(q, rows=rows, net=net):
-            hit = rows[rows["quantity"] == q]
-            if len(hit) != 1:
-                raise data.DataError(f"{_PRESET_TABLE}: need one {q!r} row for network {net!r}")
-            return float(data.to_si(hit["value"].iloc[0], hit["unit"].iloc[0]))
-
-        label = rows["network_label"].iloc[0] if "network_label" in rows else net
-        links[net] = Link(get("bandwidth"), get("rtt"), get("loss"), name=label)
-    return links
-
-
-def preset_names() -> list[str]:
-    """Ids of the eight network types of the ROBO study's Table 1 (testbed settings)."""
-    return list(_presets())
-
-
-def preset(name: str) -> Link:
-    """The testbed :class:`Link` of one ROBO network type (``001_36d9adf7ffa34fcf.txt``, Table 1).
-
-    Values come from ``data/robo2019/table01_networks.csv``; e.g. ``preset("satellite")`` is
-    10 Mbps, 500 ms RTT, 0.10 % loss.
-    """
-    links = _presets()
-    return links[v.choice("name", name, links)]

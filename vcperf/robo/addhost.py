@@ -14,13 +14,13 @@ Every exchange uses the one loss model of :func:`vcperf.network.message_time_s` 
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
 
 import numpy as np
 
 from vcperf import _validate as v
 from vcperf import network
 from vcperf.robo import operations
+from vcperf.robo.params import AddHostParams, OpsParams
 from vcperf.robo.wire import ack_bytes, wire_bytes
 
 #: Assumed bytes of a host's own configuration (networking, storage, hardware) in the sync.
@@ -30,26 +30,11 @@ HOST_CONFIG_BYTES = 200e3
 HOST_OBJECTS = 10.0
 #: Assumed request bytes per sync round trip (a property-collector or agent call).
 ADD_HOST_REQUEST_BYTES = 500.0
+#: The host operations of Figures 14-15 (``text_host_operations.csv``).
+HOST_OPERATIONS = ("add_host", "remove_host", "enter_maintenance_mode", "exit_maintenance_mode")
 #: Concurrent vMotions vCenter runs off one host while it enters maintenance mode (vSphere 6.7 limit
 #: per host on a 10 GbE vMotion network; 4 on 1 GbE).
 MAX_CONCURRENT_VMOTIONS = 8.0
-
-
-@dataclass(frozen=True)
-class AddHostParams:
-    """Fitted parameters of the add-host model.
-
-    Attributes
-    ----------
-    local_s : float
-        vCenter-local work of adding a host (s). Fitted to ``figure14_host_op_latency.csv``.
-    round_trips_per_object : float
-        Sequential vCenter <-> host round trips of the inventory sync and agent setup per inventory
-        object (registered VM or :data:`HOST_OBJECTS`). Fitted to ``figure14_host_op_latency.csv``.
-    """
-
-    local_s: float
-    round_trips_per_object: float
 
 
 def inventory_objects(registered_vms):
@@ -91,8 +76,13 @@ def add_host_time_s(link: network.Link, params: AddHostParams, registered_vms, v
     v.instance("params", params, AddHostParams)
     objects = inventory_objects(registered_vms)
     inv = inventory_bytes(registered_vms, vm_state_bytes_)
+    return _add_host_s(operations._path(link), params, objects, inv)
+
+
+def _add_host_s(path: tuple, params: AddHostParams, objects, inv):
+    """:func:`add_host_time_s` on checked values: ``objects`` inventory objects of ``inv`` bytes in all."""
     n = params.round_trips_per_object * objects
-    return params.local_s + operations.message_exchange_time_s(n, ADD_HOST_REQUEST_BYTES, inv / n, link)
+    return params.local_s + operations._exchange_s(n, ADD_HOST_REQUEST_BYTES, inv / n, path)
 
 
 def add_host_traffic_bps(link: network.Link, params: AddHostParams, registered_vms, vm_state_bytes_,
@@ -106,13 +96,14 @@ def add_host_traffic_bps(link: network.Link, params: AddHostParams, registered_v
     v.instance("params", params, AddHostParams)
     inv = inventory_bytes(registered_vms, vm_state_bytes_)
     v.broadcast(registered_vms=inv, background_bps=v.nonneg("background_bps", background_bps))
-    n = params.round_trips_per_object * inventory_objects(registered_vms)
-    t = add_host_time_s(link, params, registered_vms, vm_state_bytes_)
+    objects = inventory_objects(registered_vms)
+    n = params.round_trips_per_object * objects
+    t = _add_host_s(operations._path(link), params, objects, inv)
     sync_bytes = n * (wire_bytes(inv / n) + ack_bytes(ADD_HOST_REQUEST_BYTES))
     return v.nonneg("background_bps", background_bps) + 8.0 * sync_bytes / t
 
 
-def remove_host_time_s(link: network.Link, ops: operations.OpsParams, registered_vms, vm_state_bytes_=0.0):
+def remove_host_time_s(link: network.Link, ops: OpsParams, registered_vms, vm_state_bytes_=0.0):
     """Time (s) to remove a host: one Disconnect call, then one vCenter step per inventory object.
 
     vCenter tells the host's agent to stop (one host call, :func:`~vcperf.robo.operations.call_time_s`)
@@ -121,15 +112,16 @@ def remove_host_time_s(link: network.Link, ops: operations.OpsParams, registered
     (no paper number).
     """
     network.check_link("link", link)
-    v.instance("ops", ops, operations.OpsParams)
+    v.instance("ops", ops, OpsParams)
     objects = inventory_objects(registered_vms)
-    v.broadcast(registered_vms=objects, vm_state_bytes_=v.nonneg("vm_state_bytes_", vm_state_bytes_))
-    call = operations.call_time_s(operations.HostCall("Disconnect"), link, ops.round_trips_per_call,
-                                  vm_state_bytes_)
+    vm_state = v.nonneg("vm_state_bytes_", vm_state_bytes_)
+    v.broadcast(registered_vms=objects, vm_state_bytes_=vm_state)
+    call = operations._call_s(operations.HostCall("Disconnect"), operations._path(link), ops.round_trips_per_call,
+                              vm_state)
     return call + objects * ops.vcenter_demand_per_step_s
 
 
-def maintenance_mode_time_s(link: network.Link, ops: operations.OpsParams, powered_on_vms, vm_state_bytes_,
+def maintenance_mode_time_s(link: network.Link, ops: OpsParams, powered_on_vms, vm_state_bytes_,
                             enter: bool = True):
     """Time (s) to enter (evacuate) or exit maintenance mode, a what-if (no paper number).
 
@@ -139,13 +131,14 @@ def maintenance_mode_time_s(link: network.Link, ops: operations.OpsParams, power
     a Get-Changes. The memory copy of vMotion stays inside the branch site and is not on this link.
     """
     network.check_link("link", link)
-    v.instance("ops", ops, operations.OpsParams)
+    v.instance("ops", ops, OpsParams)
     vms = v.nonneg("powered_on_vms", powered_on_vms)
     vm_state_bytes_ = v.scalar("vm_state_bytes_", vm_state_bytes_, 0.0, math.inf, hi_open=True)
     enter = v.boolean("enter", enter)
     k = ops.round_trips_per_call
-    call = operations.call_time_s(operations.HostCall("MaintenanceMode"), link, k, vm_state_bytes_)
-    sync = operations.call_time_s(operations.get_changes("Get-Changes host", 0), link, k, vm_state_bytes_)
+    path = operations._path(link)
+    call = operations._call_s(operations.HostCall("MaintenanceMode"), path, k, vm_state_bytes_)
+    sync = operations._call_s(operations.get_changes("Get-Changes host", 0), path, k, vm_state_bytes_)
     base = call + sync + 2.0 * ops.vcenter_demand_per_step_s
     if not enter:
         return base + 0.0 * vms
@@ -155,7 +148,7 @@ def maintenance_mode_time_s(link: network.Link, ops: operations.OpsParams, power
     per_wave = np.minimum(vms, MAX_CONCURRENT_VMOTIONS)
     wave_t = np.zeros(np.shape(vms))
     for stage in stages:  # a wave's vMotions run together: their messages share the link
-        wave_t = wave_t + operations.stage_time_s(stage, link, k, vm_state_bytes_) + _share_penalty_s(
+        wave_t = wave_t + operations._stage_s(stage, path, k, vm_state_bytes_) + _share_penalty_s(
             stage, link, per_wave, vm_state_bytes_)
     # vCenter's steps of a wave run on its vCPUs side by side: one wave costs one operation's steps.
     return base + waves * (wave_t + steps * ops.vcenter_demand_per_step_s)

@@ -31,8 +31,9 @@ import numpy as np
 from vcperf import _validate as v
 from vcperf import network, queueing
 from vcperf.robo import operations
-from vcperf.robo.hostsync import HostSyncParams, host_sync_traffic
-from vcperf.robo.statistics import CounterModel, StatsParams, StatsSchedule, statistics_payload_bytes
+from vcperf.robo.hostsync import _host_sync
+from vcperf.robo.params import HostSyncParams, OpsParams, StatsParams
+from vcperf.robo.statistics import CounterModel, StatsSchedule, _levels, _payload
 from vcperf.robo.wire import ack_bytes, wire_bytes
 
 
@@ -85,6 +86,14 @@ class BranchLoad:
     utilization: np.ndarray
 
 
+def _concurrent(n, payload_bytes, up_free_bps, schedule: StatsSchedule):
+    """:func:`concurrent_uploads` on checked values."""
+    group = np.ceil(n / schedule.host_groups)
+    burst = group * 8.0 * wire_bytes(payload_bytes) / up_free_bps
+    overlap = np.maximum(1.0, np.ceil(burst / schedule.stagger_interval_s))
+    return np.minimum(n, group * overlap)
+
+
 def concurrent_uploads(n_hosts, payload_bytes, up_free_bps, schedule: StatsSchedule):
     """Statistics uploads in flight during a burst on a link whose free uplink rate is ``up_free_bps``.
 
@@ -95,23 +104,21 @@ def concurrent_uploads(n_hosts, payload_bytes, up_free_bps, schedule: StatsSched
     """
     n = v.check_range("n_hosts", n_hosts, 1.0, math.inf, hi_open=True)
     v.instance("schedule", schedule, StatsSchedule)
-    v.broadcast(n_hosts=n, payload_bytes=v.nonneg("payload_bytes", payload_bytes),
-                up_free_bps=v.positive("up_free_bps", up_free_bps))
-    group = np.ceil(n / schedule.host_groups)
-    burst = group * 8.0 * wire_bytes(payload_bytes) / v.positive("up_free_bps", up_free_bps)
-    overlap = np.maximum(1.0, np.ceil(burst / schedule.stagger_interval_s))
-    return np.minimum(n, group * overlap)
+    payload = v.nonneg("payload_bytes", payload_bytes)
+    up_free = v.positive("up_free_bps", up_free_bps)
+    v.broadcast(n_hosts=n, payload_bytes=payload, up_free_bps=up_free)
+    return _concurrent(n, payload, up_free, schedule)
 
 
-def operation_latency_s(stages, link: network.Link, ops: operations.OpsParams, vm_state_bytes_=0.0):
-    """Latency (s) of one operation alone on ``link``: its vCenter steps plus its network critical path."""
-    v.instance("ops", ops, operations.OpsParams)
-    net = operations.operation_network_time_s(stages, link, ops.round_trips_per_call, vm_state_bytes_)
+def _latency_s(stages: tuple, path: tuple, ops: OpsParams, vm_state):
+    """Latency (s) of one operation alone on a path ``(down_bps, up_bps, rtt_s, loss)`` (checked values):
+    its vCenter steps plus its network critical path."""
+    net = operations._network_s(stages, path, ops.round_trips_per_call, vm_state)
     return operations.vcenter_steps(stages) * ops.vcenter_demand_per_step_s + net
 
 
 def branch_load(link: network.Link, n_hosts, level, powered_on_vms, *, hostsync: HostSyncParams,
-                stats: StatsParams, ops: operations.OpsParams, schedule: StatsSchedule, counters: CounterModel,
+                stats: StatsParams, ops: OpsParams, schedule: StatsSchedule, counters: CounterModel,
                 change_period_s: float, stages, vm_state_bytes_: float, template_bytes: float = 0.0,
                 operation_rate_per_s: float = 0.0) -> BranchLoad:
     """The shared branch link during a statistics burst of ``n_hosts`` hosts (processor sharing).
@@ -137,33 +144,43 @@ def branch_load(link: network.Link, n_hosts, level, powered_on_vms, *, hostsync:
     hostsync, stats, ops : parameter dataclasses
         The calibrated host-sync, statistics and operation parameters.
     schedule, counters, change_period_s
-        Statistics schedule, counter model and host-sync change period (test-bed facts).
+        Statistics schedule, counter model and host-sync change period (s) (test-bed facts).
     stages : tuple
         The operation's stages of host calls (:data:`vcperf.robo.operations.OPERATION_CALLS`).
     vm_state_bytes_ : float
         One VM's state (B).
     template_bytes : float
-        A template copy toward the branch during the burst (0: none).
+        A template copy toward the branch during the burst (B; 0: none).
     operation_rate_per_s : float
         Operations per second on this link, for the average offered load only.
     """
     network.check_link("link", link)
     for name, value, cls in (("hostsync", hostsync, HostSyncParams), ("stats", stats, StatsParams),
-                             ("ops", ops, operations.OpsParams), ("schedule", schedule, StatsSchedule),
+                             ("ops", ops, OpsParams), ("schedule", schedule, StatsSchedule),
                              ("counters", counters, CounterModel)):
         v.instance(name, value, cls)
     stages = operations._stages(stages)
     n = v.check_range("n_hosts", n_hosts, 1.0, math.inf, hi_open=True)
+    lvl = _levels(level)
     vms = v.nonneg("powered_on_vms", powered_on_vms)
-    v.broadcast(n_hosts=n, powered_on_vms=vms, change_period_s=v.positive("change_period_s", change_period_s))
+    period = v.positive("change_period_s", change_period_s)
+    v.broadcast(n_hosts=n, level=lvl, powered_on_vms=vms, change_period_s=period)
     vm_state_bytes_ = v.scalar("vm_state_bytes_", vm_state_bytes_, 0.0, math.inf, hi_open=True)
     tpl = v.scalar("template_bytes", template_bytes, 0.0, math.inf, hi_open=True)
     rate = v.scalar("operation_rate_per_s", operation_rate_per_s, 0.0, math.inf, hi_open=True)
-    payload = statistics_payload_bytes(level, vms, stats, schedule, counters)
-    sync = host_sync_traffic(vms, hostsync, change_period_s)
+    return _branch_load(link, n, lvl, vms, hostsync, stats, ops, schedule, counters, period, stages,
+                        vm_state_bytes_, tpl, rate)
+
+
+def _branch_load(link: network.Link, n, level, vms, hostsync: HostSyncParams, stats: StatsParams, ops: OpsParams,
+                 schedule: StatsSchedule, counters: CounterModel, change_period_s, stages: tuple,
+                 vm_state_bytes_: float, tpl: float = 0.0, rate: float = 0.0) -> BranchLoad:
+    """:func:`branch_load` on checked values (the planner's core: every input validated once by its caller)."""
+    payload = _payload(level, vms, stats, schedule, counters)
+    sync = _host_sync(vms, hostsync, change_period_s)
     sync_up, sync_down = n * sync.host_to_vc_bps, n * sync.vc_to_host_bps
     up_free = queueing.fair_share_bps(link.up_bps, 1.0, sync_up)
-    k = concurrent_uploads(n, payload, up_free, schedule)
+    k = _concurrent(n, payload, up_free, schedule)
     # The uploads' ACKs go down: a small steady share of the downlink while the burst lasts.
     acks_down = k * 8.0 * ack_bytes(payload) / np.maximum(k * 8.0 * wire_bytes(payload) / up_free, 1e-12)
     up_share = queueing.fair_share_bps(link.up_bps, k + 1.0, sync_up)
@@ -172,13 +189,13 @@ def branch_load(link: network.Link, n_hosts, level, powered_on_vms, *, hostsync:
     stats_delay = network.message_time_s(payload, up_free / k, link.rtt_s, link.loss)
     idle_d = queueing.fair_share_bps(link.down_bps, down_flows, sync_down)
     idle_u = queueing.fair_share_bps(link.up_bps, 1.0, sync_up)
-    lat_idle = operation_latency_s(stages, link.with_rates(idle_d, idle_u), ops, vm_state_bytes_)
+    lat_idle = _latency_s(stages, (idle_d, idle_u, link.rtt_s, link.loss), ops, vm_state_bytes_)
     # Processor sharing never delays a job by more than the time to serve everything queued with it:
     # the burst's uploads (uplink) and the template copy (downlink).
     queued = k * 8.0 * wire_bytes(payload) / up_free + (8.0 * wire_bytes(tpl) / idle_d if tpl > 0 else 0.0)
-    lat = np.minimum(operation_latency_s(stages, link.with_rates(down_share, up_share), ops, vm_state_bytes_),
+    lat = np.minimum(_latency_s(stages, (down_share, up_share, link.rtt_s, link.loss), ops, vm_state_bytes_),
                      lat_idle + queued)
-    up_bytes, _ = operations.operation_traffic_bytes(stages, vm_state_bytes_)
+    up_bytes, _ = operations._traffic_bytes(stages, vm_state_bytes_)
     offered = (sync_up + n * 8.0 * wire_bytes(payload) / schedule.upload_interval_s
                + rate * 8.0 * up_bytes) / link.up_bps
     return BranchLoad(

@@ -14,6 +14,7 @@ import numpy as np
 
 from vcperf import _validate as v
 from vcperf import network
+from vcperf.robo.params import HostSyncParams
 from vcperf.robo.wire import ack_bytes, wire_bytes
 
 #: One vpxa heartbeat datagram on the wire (B). Assumption: a UDP/902 datagram with a short
@@ -21,20 +22,6 @@ from vcperf.robo.wire import ack_bytes, wire_bytes
 HEARTBEAT_BYTES = 100.0
 #: vpxa heartbeat period (s), VMware's documented default.
 HEARTBEAT_INTERVAL_S = 10.0
-
-
-@dataclass(frozen=True)
-class HostSyncParams:
-    """Fitted parameter of the host-sync model.
-
-    Attributes
-    ----------
-    bytes_per_change : float
-        Payload (B) of one VM-change update sent host -> vCenter. Fitted to the 3.75 Kbps of one
-        host with 24 powered-on VMs (``figure02_hostsync_host_to_vc.csv``).
-    """
-
-    bytes_per_change: float
 
 
 @dataclass(frozen=True)
@@ -66,6 +53,11 @@ def host_sync_traffic(powered_on_vms, params: HostSyncParams, change_period_s) -
     v.instance("params", params, HostSyncParams)
     period = v.positive("change_period_s", change_period_s)
     v.broadcast(powered_on_vms=vms, change_period_s=period)
+    return _host_sync(vms, params, period)
+
+
+def _host_sync(vms, params: HostSyncParams, period) -> HostSyncTraffic:
+    """:func:`host_sync_traffic` on checked values."""
     msgs_per_s = vms / period
     up = HEARTBEAT_BYTES / HEARTBEAT_INTERVAL_S + msgs_per_s * wire_bytes(params.bytes_per_change)
     down = msgs_per_s * ack_bytes(params.bytes_per_change)

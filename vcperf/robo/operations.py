@@ -25,6 +25,7 @@ import numpy as np
 from vcperf import _validate as v
 from vcperf import network, queueing
 from vcperf.robo.hostsync import HostSyncTraffic
+from vcperf.robo.params import OpsParams
 from vcperf.robo.wire import ack_bytes, wire_bytes
 
 #: Leaf properties of one VM's state as a Get-Changes host sync returns it after an operation.
@@ -162,26 +163,6 @@ def vcenter_steps(stages) -> float:
     return 1.0 + len(flatten(stages))
 
 
-@dataclass(frozen=True)
-class OpsParams:
-    """Fitted parameters of the VCbench model.
-
-    Attributes
-    ----------
-    vcenter_demand_per_step_s : float
-        vCenter CPU/database service demand of one step of an operation (s): the client request
-        and its commit, or one host call's dispatch and result handling (:func:`vcenter_steps`).
-        Fitted to ``figure10_vcbench_latency.csv``.
-    round_trips_per_call : float
-        vCenter <-> host round trips on a host call's critical path, >= 1: the call itself (request
-        and response as whole messages) plus empty exchanges for task creation, progress and
-        completion (:func:`call_time_s`). Fitted to ``figure10_vcbench_latency.csv``.
-    """
-
-    vcenter_demand_per_step_s: float
-    round_trips_per_call: float
-
-
 def _stages(stages, name: str = "stages") -> tuple:
     """Check an operation's stages: a tuple of stages, each a tuple of :class:`HostCall`."""
     what = "a tuple of stages, each a tuple of HostCall (vcperf.robo.OPERATION_CALLS)"
@@ -205,6 +186,47 @@ def _mix(mix) -> dict:
     return mix
 
 
+def _path(link: network.Link) -> tuple:
+    """A checked link's four numbers ``(down_bps, up_bps, rtt_s, loss)``: what the private cores take."""
+    return link.down_bps, link.up_bps, link.rtt_s, link.loss
+
+
+def _exchange_s(round_trips, request_bytes, response_bytes, path: tuple):
+    """:func:`message_exchange_time_s` on checked values (``path`` from :func:`_path`)."""
+    down, up, rtt, loss = path
+    return round_trips * (network.message_time_s(request_bytes, down, rtt, loss)
+                          + network.message_time_s(response_bytes, up, rtt, loss))
+
+
+def _call_s(call: HostCall, path: tuple, k, vm_state):
+    """:func:`call_time_s` on checked values."""
+    resp = call.response_payload_bytes(vm_state)
+    return _exchange_s(1.0, call.request_bytes, resp, path) + _exchange_s(k - 1.0, 0.0, 0.0, path)
+
+
+def _stage_s(stage: tuple, path: tuple, k, vm_state):
+    """Time (s) of one stage (checked values): its calls overlap on the link, each at its fair share
+    (processor sharing); the slowest ends it."""
+    if not stage:
+        return 0.0
+    n = len(stage)
+    down, up, rtt, loss = path
+    shared = path if n <= 1 else (down / n, up / n, rtt, loss)
+    return np.max([_call_s(c, shared, k, vm_state) for c in stage], axis=0)
+
+
+def _network_s(stages: tuple, path: tuple, k, vm_state):
+    """:func:`operation_network_time_s` on checked values."""
+    total = np.zeros(np.shape(k))
+    for stage in stages:
+        total = total + _stage_s(stage, path, k, vm_state)
+    return total
+
+
+def _round_trips(round_trips_per_call):
+    return v.check_range("round_trips_per_call", round_trips_per_call, 1.0, math.inf, hi_open=True)
+
+
 def message_exchange_time_s(round_trips, request_bytes, response_bytes, link: network.Link):
     """Time (s) of ``round_trips`` sequential request/response exchanges on a persistent connection.
 
@@ -213,13 +235,39 @@ def message_exchange_time_s(round_trips, request_bytes, response_bytes, link: ne
     slow start from the initial window, and loss recovered once -- by fast retransmit, by
     retransmission timeouts that can repeat (exponential backoff), or by the PFTK rate of a bulk
     message, whichever binds.
+
+    Parameters
+    ----------
+    round_trips : float or array_like
+        Sequential exchanges, >= 0 (may be fractional as an average).
+    request_bytes, response_bytes : float or array_like
+        Payload of each request (vCenter -> host) and each response (host -> vCenter), B, >= 0.
+    link : vcperf.network.Link
+        vCenter <-> host link.
+
+    Returns
+    -------
+    numpy.ndarray
+        Time (s).
+
+    References
+    ----------
+    .. [1] J. Padhye, V. Firoiu, D. Towsley, J. Kurose, "Modeling TCP Throughput: A Simple Model and
+       its Empirical Validation", ACM SIGCOMM 1998 (the loss-limited rate of bulk messages).
+
+    Examples
+    --------
+    >>> from vcperf import robo
+    >>> lan, sat = robo.preset("lan"), robo.preset("satellite")
+    >>> bool(robo.message_exchange_time_s(1, 2000, 4000, sat) > robo.message_exchange_time_s(1, 2000, 4000, lan))
+    True
     """
     n = v.nonneg("round_trips", round_trips)
     req = v.nonneg("request_bytes", request_bytes)
     resp = v.nonneg("response_bytes", response_bytes)
     network.check_link("link", link)
     v.broadcast(round_trips=n, request_bytes=req, response_bytes=resp)
-    return n * (link.message_time_s(req, "down") + link.message_time_s(resp, "up"))
+    return _exchange_s(n, req, resp, _path(link))
 
 
 def call_time_s(call: HostCall, link: network.Link, round_trips_per_call, vm_state_bytes_=0.0):
@@ -227,67 +275,66 @@ def call_time_s(call: HostCall, link: network.Link, round_trips_per_call, vm_sta
     messages, then ``round_trips_per_call - 1`` empty exchanges (task creation, progress polls,
     completion), each :func:`message_exchange_time_s`.
 
-    ``round_trips_per_call`` must be >= 1 (the call itself is one round trip); ``vm_state_bytes_``
-    is the size of one VM's state (:func:`vm_state_bytes`) for a Get-Changes call.
+    Parameters
+    ----------
+    call : HostCall
+        The call (request and response payloads, VM states it returns).
+    link : vcperf.network.Link
+        vCenter <-> host link.
+    round_trips_per_call : float or array_like
+        Round trips on the call's critical path, >= 1 (the call itself is one).
+    vm_state_bytes_ : float or array_like
+        Size of one VM's state (B, :func:`vm_state_bytes`) for a Get-Changes call, >= 0.
+
+    Returns
+    -------
+    numpy.ndarray
+        Time (s).
+
+    References
+    ----------
+    .. [1] J. Padhye, V. Firoiu, D. Towsley, J. Kurose, "Modeling TCP Throughput: A Simple Model and
+       its Empirical Validation", ACM SIGCOMM 1998.
+    .. [2] N. Cardwell, S. Savage, T. Anderson, "Modeling TCP Latency", IEEE INFOCOM 2000 (slow start).
+
+    Examples
+    --------
+    >>> from vcperf import robo
+    >>> t1 = robo.call_time_s(robo.HostCall("PowerOn"), robo.preset("satellite"), 1.0)
+    >>> t3 = robo.call_time_s(robo.HostCall("PowerOn"), robo.preset("satellite"), 3.0)
+    >>> bool(t3 > t1 > 0.5)
+    True
     """
     v.instance("call", call, HostCall)
     network.check_link("link", link)
-    k = v.check_range("round_trips_per_call", round_trips_per_call, 1.0, math.inf, hi_open=True)
+    k = _round_trips(round_trips_per_call)
     vm_state = v.nonneg("vm_state_bytes_", vm_state_bytes_)
     v.broadcast(round_trips_per_call=k, vm_state_bytes_=vm_state)
-    resp = call.response_payload_bytes(vm_state)
-    return message_exchange_time_s(1.0, call.request_bytes, resp, link) + message_exchange_time_s(
-        k - 1.0, 0.0, 0.0, link)
-
-
-def _shared(link: network.Link, n: int) -> network.Link:
-    """The fair share of ``link`` one of ``n`` concurrent calls gets (processor sharing)."""
-    if n <= 1:
-        return link
-    return link.with_rates(link.down_bps / n, link.up_bps / n)
-
-
-def stage_time_s(stage, link: network.Link, round_trips_per_call, vm_state_bytes_=0.0):
-    """Time (s) of one stage: its calls overlap on the link, each at its fair share; the slowest ends it."""
-    stage = _stage(stage)
-    network.check_link("link", link)
-    v.broadcast(round_trips_per_call=v.check_range("round_trips_per_call", round_trips_per_call, 1.0, math.inf,
-                                                   hi_open=True),
-                vm_state_bytes_=v.nonneg("vm_state_bytes_", vm_state_bytes_))
-    if not stage:
-        return 0.0
-    shared = _shared(link, len(stage))
-    return np.max([call_time_s(c, shared, round_trips_per_call, vm_state_bytes_) for c in stage], axis=0)
+    return _call_s(call, _path(link), k, vm_state)
 
 
 def operation_network_time_s(stages, link: network.Link, round_trips_per_call, vm_state_bytes_=0.0):
     """Time (s) one operation spends in vCenter <-> host exchanges: its critical path.
 
-    The sum over its stages of :func:`stage_time_s` (independent calls of a stage overlap on the
+    The sum over its stages of the stage times (independent calls of a stage overlap on the
     persistent connections and share the link; dependent stages follow one another). Zero for an
     operation without host calls (the folder operations).
     """
     stages = _stages(stages)
     network.check_link("link", link)
-    k = v.check_range("round_trips_per_call", round_trips_per_call, 1.0, math.inf, hi_open=True)
-    v.broadcast(round_trips_per_call=k, vm_state_bytes_=v.nonneg("vm_state_bytes_", vm_state_bytes_))
-    total = np.zeros(np.shape(k))
-    for stage in stages:
-        total = total + stage_time_s(stage, link, k, vm_state_bytes_)
-    return total
+    k = _round_trips(round_trips_per_call)
+    vm_state = v.nonneg("vm_state_bytes_", vm_state_bytes_)
+    v.broadcast(round_trips_per_call=k, vm_state_bytes_=vm_state)
+    return _network_s(stages, _path(link), k, vm_state)
 
 
-def network_times(mix: dict, link: network.Link, round_trips_per_call: float, vm_state_bytes_=0.0) -> dict:
-    """:func:`operation_network_time_s` of every operation of ``mix`` (name -> stages), vectorized.
+def _network_times(mix: dict, link: network.Link, k: float, vm_state_bytes_: float) -> dict:
+    """:func:`operation_network_time_s` (checked values) of every operation of ``mix`` (name -> stages), vectorized.
 
     Every call of every stage is costed in one :func:`vcperf.network.message_time_s` evaluation per
     direction (the same :func:`call_time_s` at each stage's fair share), then reduced to stage maxima
     and per-operation sums.
     """
-    _mix(mix)
-    network.check_link("link", link)
-    k = v.scalar("round_trips_per_call", round_trips_per_call, 1.0, math.inf, hi_open=True)
-    vm_state_bytes_ = v.scalar("vm_state_bytes_", vm_state_bytes_, 0.0, math.inf, hi_open=True)
     owner, stage_id, share, req, resp = [], [], [], [], []
     sid = 0
     for op, stages in mix.items():
@@ -407,7 +454,8 @@ def vcbench(link: network.Link, params: OpsParams, mix: dict, clients: int, vcen
     m = v.integer("vcenter_vcpus", vcenter_vcpus, 1, 100000)
     z = v.scalar("think_time_s", think_time_s, 0.0, math.inf, hi_open=True)
     vm_state_bytes_ = v.scalar("vm_state_bytes_", vm_state_bytes_, 0.0, math.inf, hi_open=True)
-    net = network_times(mix, link, params.round_trips_per_call, vm_state_bytes_)
+    k = v.scalar("round_trips_per_call", params.round_trips_per_call, 1.0, math.inf, hi_open=True)
+    net = _network_times(mix, link, k, vm_state_bytes_)
     d_net = float(np.mean(list(net.values())))  # uniform mix
     demands = _mix_demands(params, mix)
     d_vc = float(np.mean(list(demands.values())))
@@ -439,7 +487,8 @@ def vcbench_vs_clients(link: network.Link, params: OpsParams, mix: dict, max_cli
     m = v.integer("vcenter_vcpus", vcenter_vcpus, 1, 100000)
     think_time_s = v.scalar("think_time_s", think_time_s, 0.0, math.inf, hi_open=True)
     vm_state_bytes_ = v.scalar("vm_state_bytes_", vm_state_bytes_, 0.0, math.inf, hi_open=True)
-    d_net = float(np.mean(list(network_times(mix, link, params.round_trips_per_call, vm_state_bytes_).values())))
+    k = v.scalar("round_trips_per_call", params.round_trips_per_call, 1.0, math.inf, hi_open=True)
+    d_net = float(np.mean(list(_network_times(mix, link, k, vm_state_bytes_).values())))
     d_vc = float(np.mean(list(_mix_demands(params, mix).values())))
     res = queueing.mva(_stations(d_vc, m, d_net), n, think_time_s, delay_stations=[False, True, True])
     return res.n, res.throughput_per_s, res.response_time_s
@@ -448,8 +497,13 @@ def vcbench_vs_clients(link: network.Link, params: OpsParams, mix: dict, max_cli
 def operation_traffic_bytes(stages, vm_state_bytes_=0.0) -> tuple[float, float]:
     """Bytes (host -> vCenter, vCenter -> host) one operation moves, ACKs of each side included."""
     vm_state_bytes_ = v.scalar("vm_state_bytes_", vm_state_bytes_, 0.0, math.inf, hi_open=True)
+    return _traffic_bytes(_stages(stages), vm_state_bytes_)
+
+
+def _traffic_bytes(stages: tuple, vm_state_bytes_: float) -> tuple[float, float]:
+    """:func:`operation_traffic_bytes` on checked values."""
     up = down = 0.0
-    for c in flatten(_stages(stages)):
+    for c in (c for stage in stages for c in stage):
         resp = c.response_payload_bytes(vm_state_bytes_)
         up += float(wire_bytes(resp) + ack_bytes(c.request_bytes))
         down += float(wire_bytes(c.request_bytes) + ack_bytes(resp))

@@ -18,7 +18,8 @@ import numpy as np
 
 from vcperf import _validate as v
 from vcperf import network, queueing
-from vcperf.robo.hostsync import HostSyncParams, host_sync_traffic
+from vcperf.robo.hostsync import host_sync_traffic
+from vcperf.robo.params import HostSyncParams, StatsParams
 from vcperf.robo.wire import ack_bytes, wire_bytes
 
 #: Statistics levels of Table 2.
@@ -108,22 +109,6 @@ class StatsSchedule:
     def host_groups(self) -> float:
         """Subsets of hosts vCenter cycles through (30 min / 5 min = 6)."""
         return self.upload_interval_s / self.stagger_interval_s
-
-
-@dataclass(frozen=True)
-class StatsParams:
-    """Fitted parameter of the statistics model.
-
-    Attributes
-    ----------
-    bytes_per_sample : float
-        Payload bytes per counter series per sample (value plus its share of the series' id,
-        instance and timestamp encoding). Fitted to the ~3.5 MB Level-4 upload
-        (``figure06_stats_data_size.csv``) at the testbed's 24 powered-on VMs per host (the paper
-        does not say which VM count the 3.5 MB belongs to).
-    """
-
-    bytes_per_sample: float
 
 
 def _objects(params, schedule, counters):
@@ -317,6 +302,18 @@ def statistics_upload_time_s(payload_bytes, link: network.Link):
         Statistics payload of one upload (B), >= 0.
     link : vcperf.network.Link
         The branch link.
+
+    References
+    ----------
+    .. [1] J. Padhye, V. Firoiu, D. Towsley, J. Kurose, "Modeling TCP Throughput: A Simple Model and
+       its Empirical Validation", ACM SIGCOMM 1998.
+    .. [2] N. Cardwell, S. Savage, T. Anderson, "Modeling TCP Latency", IEEE INFOCOM 2000 (slow start).
+
+    Examples
+    --------
+    >>> from vcperf import robo
+    >>> round(float(robo.statistics_upload_time_s(3.5e6, robo.preset("dsl_512k"))))  # "about 1 minute"
+    56
     """
     v.nonneg("payload_bytes", payload_bytes)
     network.check_link("link", link)
@@ -324,9 +321,29 @@ def statistics_upload_time_s(payload_bytes, link: network.Link):
 
 
 def transfer_time_grid_s(payload_bytes, links: dict[str, network.Link]) -> dict[str, np.ndarray]:
-    """:func:`statistics_upload_time_s` for several payloads over each named link."""
+    """:func:`statistics_upload_time_s` for several payloads over each named link.
+
+    Parameters
+    ----------
+    payload_bytes : float or array_like
+        Statistics payloads (B), >= 0.
+    links : dict of str to vcperf.network.Link
+        Name -> branch link.
+
+    Returns
+    -------
+    dict of str to numpy.ndarray
+        Name -> upload time (s) of each payload.
+
+    Examples
+    --------
+    >>> from vcperf import robo
+    >>> grid = robo.transfer_time_grid_s([1e3, 1e6], {n: robo.preset(n) for n in ("lan", "satellite")})
+    >>> bool((grid["satellite"] > grid["lan"]).all())
+    True
+    """
     sizes = v.nonneg("payload_bytes", payload_bytes)
     v.mapping("links", links, "a non-empty dict of name -> vcperf.network.Link")
     for lk in links.values():
         network.check_link("links", lk)
-    return {name: statistics_upload_time_s(sizes, link) for name, link in links.items()}
+    return {name: lk.message_time_s(sizes, "up") for name, lk in links.items()}

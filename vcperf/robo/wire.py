@@ -30,6 +30,12 @@ def wire_bytes(payload_bytes):
     ----------
     payload_bytes : float or array_like
         Message payload (B), >= 0.
+
+    Examples
+    --------
+    >>> from vcperf import robo
+    >>> float(robo.wire_bytes(3000.0))  # three segments of 40 B of headers each
+    3120.0
     """
     p = v.nonneg("payload_bytes", payload_bytes)
     return p + segments(p) * network.IP_TCP_HEADER_BYTES
@@ -40,6 +46,17 @@ def ack_bytes(payload_bytes):
 
     One ACK per :data:`PACKETS_PER_ACK` data segments (delayed ACKs); a message of one segment is
     acknowledged alone when the delayed-ACK timer fires, so it still costs one ACK.
+
+    Parameters
+    ----------
+    payload_bytes : float or array_like
+        Message payload (B), >= 0.
+
+    Examples
+    --------
+    >>> from vcperf import robo
+    >>> float(robo.ack_bytes(3000.0)), float(robo.ack_bytes(0.0))  # 3 segments: 2 ACKs; empty: 1
+    (80.0, 40.0)
     """
     p = v.nonneg("payload_bytes", payload_bytes)
     return np.ceil(segments(p) / PACKETS_PER_ACK) * ACK_BYTES

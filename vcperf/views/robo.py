@@ -36,7 +36,7 @@ START_PAYLOAD_BYTES = 3.5e6
 
 def _start_link(bandwidth_bps, rtt_s, loss):
     """Fill unset link settings from :data:`START_PRESET` (the panels' starting values)."""
-    start = network.preset(START_PRESET)
+    start = robo.preset(START_PRESET)
     return (start.bandwidth_bps if bandwidth_bps is None else bandwidth_bps,
             start.rtt_s if rtt_s is None else rtt_s,
             start.loss if loss is None else loss)
@@ -102,7 +102,7 @@ def _lean_axes(fig, nbins: int = 4) -> None:
 @functools.lru_cache(maxsize=1)
 def _preset_transfer_times():
     """Transfer time over every Table 1 network for :data:`PAYLOAD_GRID_BYTES` (input-independent)."""
-    links = {n: network.preset(n) for n in network.preset_names()}
+    links = {n: robo.preset(n) for n in robo.preset_names()}
     times = robo.transfer_time_grid_s(PAYLOAD_GRID_BYTES, links)
     for t in times.values():
         t.setflags(write=False)
@@ -197,8 +197,8 @@ def network_whatif(preset: str = START_PRESET, payload_bytes: float = START_PAYL
     """The ROBO network what-if panel: pick a Table 1 preset or set bandwidth, RTT, loss, payload."""
     import ipywidgets as w
 
-    start = network.preset(preset)
-    choose = w.Dropdown(options=[("custom", "custom")] + [(network.preset(n).name, n) for n in network.preset_names()],
+    start = robo.preset(preset)
+    choose = w.Dropdown(options=[("custom", "custom")] + [(robo.preset(n).name, n) for n in robo.preset_names()],
                         value=preset, description="network")
     bw = w.FloatLogSlider(value=start.bandwidth_bps / 1e6, base=10, min=-1, max=4, step=0.01,
                           description="bandwidth Mbps", readout_format=".3g")
@@ -233,7 +233,7 @@ def network_whatif(preset: str = START_PRESET, payload_bytes: float = START_PAYL
     def on_preset(change):
         if change["new"] == "custom":
             return
-        link = network.preset(change["new"])
+        link = robo.preset(change["new"])
         state.update(bw=link.bandwidth_bps / 1e6, rtt=link.rtt_s * 1e3, loss=link.loss * 100)
         setting["preset"] = True
         bw.value, rtt.value, loss.value = state["bw"], state["rtt"], state["loss"]
@@ -303,8 +303,8 @@ _LEVEL_LABELS = {lvl: f"Level-{lvl}" for lvl in robo.LEVELS}
 
 def _ordered_presets():
     """Preset ids ordered by RTT, then bandwidth (LAN first, satellite last)."""
-    names = network.preset_names()
-    return sorted(names, key=lambda n: (network.preset(n).rtt_s, -network.preset(n).bandwidth_bps))
+    names = robo.preset_names()
+    return sorted(names, key=lambda n: (robo.preset(n).rtt_s, -robo.preset(n).bandwidth_bps))
 
 
 def hostsync_figure(vms=VM_GRID, stated=None):
@@ -340,7 +340,7 @@ def hostsync_sharing_figure(hosts=None, powered_on_vms=None):
     hosts = np.arange(1, 201) if hosts is None else hosts
     fig, ax = plt.subplots(figsize=(6.4, 3.6))
     for net in _ordered_presets():
-        link = network.preset(net)
+        link = robo.preset(net)
         u = robo.host_sync_link_utilization(hosts, link, powered_on_vms).host_to_vc_bps
         ax.loglog(hosts, 100 * u, label=link.name)
     ax.axhline(100, color="k", lw=0.8, ls=":")
@@ -437,13 +437,13 @@ def burst_figure(powered_on_vms=None, stated=None):
     width = 0.2
     for i, lvl in enumerate(robo.LEVELS):
         size = float(robo.statistics_payload_bytes(lvl, powered_on_vms))
-        t = [float(robo.statistics_upload_time_s(size, network.preset(n))) for n in nets]
+        t = [float(robo.statistics_upload_time_s(size, robo.preset(n))) for n in nets]
         ax.bar(x + (i - 1.5) * width, t, width, label=_LEVEL_LABELS[lvl])
     if stated is not None:
         ax.plot([nets.index(stated[0]) + 1.5 * width], [stated[1]], label="paper: ~1 min (Level-4, DSL)",
                 **PAPER_STYLE)
     ax.set_yscale("log")
-    ax.set_xticks(x, [network.preset(n).name for n in nets], rotation=20, fontsize=8)
+    ax.set_xticks(x, [robo.preset(n).name for n in nets], rotation=20, fontsize=8)
     ax.set_ylabel("burst duration (s)")
     ax.set_title(f"one host's statistics upload, {powered_on_vms:g} powered-on VMs", fontsize=9)
     ax.legend(fontsize=7, frameon=False, ncol=3)
@@ -573,7 +573,7 @@ def plan_intervals(link, hosts, level=1, operation="clone_vm", powered_on_vms=No
     from vcperf.robo import branch
 
     tb, p = robo.testbed(), robo.calibrate()
-    link = robo._as_link(link)
+    link = robo.branch_link(link)
     vms = tb.powered_on_vms_per_host if powered_on_vms is None else powered_on_vms
     hosts = np.atleast_1d(np.asarray(hosts, dtype=float))
     up = 1.0 + INTERVAL_STEP
@@ -583,8 +583,8 @@ def plan_intervals(link, hosts, level=1, operation="clone_vm", powered_on_vms=No
             "ops.round_trips_per_call")
     eye = np.vstack([np.zeros(len(rows)), np.eye(len(rows)) * INTERVAL_STEP])[:, :, None] + 1.0  # (1 + n, n, 1)
     common = {"schedule": tb.schedule, "counters": tb.counters, "change_period_s": tb.change_period_s,
-              "stages": tb.calls(robo._operation(operation))}
-    vm_state = robo.calibration.vm_state_bytes(p)
+              "stages": tb.calls(operation)}
+    vm_state = robo.vm_state_bytes(p)
     stacked = branch.branch_load(
         link, hosts, level, vms, hostsync=robo.HostSyncParams(bpc * eye[:, 0]), stats=robo.StatsParams(bps * eye[:, 1]),
         ops=robo.OpsParams(d * eye[:, 2], k * eye[:, 3]), vm_state_bytes_=vm_state, **common)
@@ -689,8 +689,8 @@ def _testbed_vms() -> float:
 def _link_controls(preset):
     import ipywidgets as w
 
-    start = network.preset(preset)
-    choose = w.Dropdown(options=[("custom", "custom")] + [(network.preset(n).name, n) for n in network.preset_names()],
+    start = robo.preset(preset)
+    choose = w.Dropdown(options=[("custom", "custom")] + [(robo.preset(n).name, n) for n in robo.preset_names()],
                         value=preset, description="network")
     bw = w.FloatLogSlider(value=start.bandwidth_bps / 1e6, base=10, min=-1, max=4, step=0.01,
                           description="bandwidth Mbps", readout_format=".3g")
@@ -709,7 +709,7 @@ def _wire_link_controls(choose, bw, rtt, loss, redraw) -> dict:
     """
     import ipywidgets as w
 
-    start = network.preset(choose.value) if choose.value != "custom" else None
+    start = robo.preset(choose.value) if choose.value != "custom" else None
     state = ({"bw": start.bandwidth_bps / 1e6, "rtt": start.rtt_s * 1e3, "loss": start.loss * 100} if start
              else {"bw": bw.value, "rtt": rtt.value, "loss": loss.value})
     sliders = {"bw": bw, "rtt": rtt, "loss": loss}
@@ -724,7 +724,7 @@ def _wire_link_controls(choose, bw, rtt, loss, redraw) -> dict:
     def on_preset(change):
         if change["new"] == "custom":
             return
-        link = network.preset(change["new"])
+        link = robo.preset(change["new"])
         state.update(bw=link.bandwidth_bps / 1e6, rtt=link.rtt_s * 1e3, loss=link.loss * 100)
         busy["preset"] = True
         bw.value, rtt.value, loss.value = state["bw"], state["rtt"], state["loss"]
@@ -789,7 +789,7 @@ def sequence_figure(operation="create_vm", link=None):
     import matplotlib.pyplot as plt
 
     use_style()
-    link = link or network.preset("dsl_512k")
+    link = link or robo.preset("dsl_512k")
     p = robo.calibrate().ops
     per_vm = robo.vm_state_bytes()
     calls = robo.operations.flatten(robo.operation_calls(operation))
@@ -838,7 +838,7 @@ def vcbench_figure(stated=None, loo=None):
 
     use_style()
     nets = _ordered_presets()
-    res = [robo.vcbench(network.preset(n)) for n in nets]
+    res = [robo.vcbench(robo.preset(n)) for n in nets]
     x = np.arange(len(nets))
     fig, axes = plt.subplots(1, 2, figsize=(9.4, 3.6))
     axes[0].plot(x, [r.throughput_per_s * 60 for r in res], "-s", label="model (MVA, 8 clients)")
@@ -857,7 +857,7 @@ def vcbench_figure(stated=None, loo=None):
     axes[1].set_ylabel("mean operation latency (s)")
     axes[1].set_title("Figure 10", fontsize=9)
     for ax in axes:
-        ax.set_xticks(x, [network.preset(n).name for n in nets], rotation=25, fontsize=7)
+        ax.set_xticks(x, [robo.preset(n).name for n in nets], rotation=25, fontsize=7)
         ax.legend(fontsize=7, frameon=False)
     plotting.finish(fig)
     return fig
@@ -874,7 +874,7 @@ def latency_vs_rtt_figure(stated=None):
     ax.loglog(rtts * 1e3, lat, label="model: mean latency (10 Mbps, 0.05 % loss)")
     ax.loglog(rtts * 1e3, lat[0] * rtts / rtts[0], ls=":", color="0.5", label="if latency grew like RTT")
     if stated:
-        ax.loglog([network.preset(n).rtt_s * 1e3 for n in stated], list(stated.values()),
+        ax.loglog([robo.preset(n).rtt_s * 1e3 for n in stated], list(stated.values()),
                   label="paper (LAN, DSL, satellite)", **PAPER_STYLE)
         ax.annotate("RTT x100 -> latency x3\nRTT x5 -> latency x3", xy=(0.03, 0.95), xycoords="axes fraction",
                     va="top", fontsize=8)
@@ -910,7 +910,7 @@ def per_operation_figure():
 
     use_style()
     nets = _ordered_presets()
-    res = [robo.vcbench(network.preset(n)) for n in nets]
+    res = [robo.vcbench(robo.preset(n)) for n in nets]
     ops = robo.operation_names()
     x = np.arange(len(nets))
     fig, ax = plt.subplots(figsize=(8.0, 4.4))
@@ -921,7 +921,7 @@ def per_operation_figure():
         ax.semilogy(x, curve, "-o" if folder else "-", ms=3, lw=2.4 if folder else 1.0,
                     color="k" if folder else cmap(i % 10),
                     label="\n".join(", ".join(names[j:j + 3]) for j in range(0, len(names), 3)))
-    ax.set_xticks(x, [network.preset(n).name for n in nets], rotation=20, fontsize=8)
+    ax.set_xticks(x, [robo.preset(n).name for n in nets], rotation=20, fontsize=8)
     ax.set_ylabel("operation latency (s)")
     ax.legend(fontsize=6, ncol=1, frameon=False, bbox_to_anchor=(1.01, 1), loc="upper left")
     ax.set_title("Figure 11 - folder operations (black) never talk to the host", fontsize=9)
@@ -935,7 +935,7 @@ def vcbench_traffic_figure():
 
     use_style()
     nets = _ordered_presets()
-    t = [robo.vcbench_host_traffic(network.preset(n)) for n in nets]
+    t = [robo.vcbench_host_traffic(robo.preset(n)) for n in nets]
     x = np.arange(len(nets))
     fig, axes = plt.subplots(1, 2, figsize=(9.0, 3.4))
     axes[0].bar(x, [float(a.host_to_vc_bps) / 1e3 for a in t], color="C0")
@@ -943,7 +943,7 @@ def vcbench_traffic_figure():
     axes[1].bar(x, [float(a.vc_to_host_bps) / 1e3 for a in t], color="C1")
     axes[1].set_title("Figure 13 - vCenter -> host", fontsize=9)
     for ax in axes:
-        ax.set_xticks(x, [network.preset(n).name for n in nets], rotation=25, fontsize=7)
+        ax.set_xticks(x, [robo.preset(n).name for n in nets], rotation=25, fontsize=7)
         ax.set_ylabel("average traffic (Kbps)")
     plotting.finish(fig)
     return fig
@@ -957,7 +957,7 @@ def add_host_figure(stated=None, loo=None):
     nets = _ordered_presets()
     x = np.arange(len(nets))
     fig, axes = plt.subplots(1, 2, figsize=(9.4, 3.6))
-    axes[0].semilogy(x, [float(robo.add_host_time_s(network.preset(n))) for n in nets], "-s", label="model")
+    axes[0].semilogy(x, [float(robo.add_host_time_s(robo.preset(n))) for n in nets], "-s", label="model")
     if stated:
         axes[0].semilogy([nets.index(n) for n in stated], list(stated.values()),
                          label="paper: 15 s, 2:10, 2:10, 9 min", **PAPER_STYLE)
@@ -967,12 +967,12 @@ def add_host_figure(stated=None, loo=None):
     axes[0].set_ylabel("add host (s)")
     axes[0].set_title("Figure 14 - add host", fontsize=9)
     axes[0].legend(fontsize=7, frameon=False)
-    axes[1].bar(x, [robo.add_host_traffic_bps(network.preset(n)) / 1e3 for n in nets], color="C0")
+    axes[1].bar(x, [robo.add_host_traffic_bps(robo.preset(n)) / 1e3 for n in nets], color="C0")
     axes[1].set_yscale("log")
     axes[1].set_ylabel("host -> vCenter during add host (Kbps)")
     axes[1].set_title("Figure 15 - add host traffic", fontsize=9)
     for ax in axes:
-        ax.set_xticks(x, [network.preset(n).name for n in nets], rotation=25, fontsize=7)
+        ax.set_xticks(x, [robo.preset(n).name for n in nets], rotation=25, fontsize=7)
     plotting.finish(fig)
     return fig
 
@@ -1060,7 +1060,7 @@ def operations_update(bandwidth_bps=None, rtt_s=None, loss=None, clients=8, oper
     # Closed loop without think time: X = clients / mean latency (Little's law), so its band is the latency's.
     x_iv = (res.throughput_per_s, clients / mean_iv[2], clients / mean_iv[1])
     n, x, r = robo.vcbench_vs_clients(link, max(32, clients))
-    links = [network.preset(k) for k in _ordered_presets()] + [link]
+    links = [robo.preset(k) for k in _ordered_presets()] + [link]
     split = np.array([_operation_split(lk, clients, operation)[:2] for lk in links])
     panel = _operations_panel()
     panel.draw(n, x * 60, r, clients, res.throughput_per_s * 60, split[:, 0], split[:, 1],
@@ -1122,7 +1122,7 @@ class _OperationsPanelFigure(_PanelFigure):
 
 @functools.lru_cache(maxsize=1)
 def _operations_panel() -> _OperationsPanelFigure:
-    return _OperationsPanelFigure(len(network.preset_names()) + 1)
+    return _OperationsPanelFigure(len(robo.preset_names()) + 1)
 
 
 def operations_whatif(preset=START_PRESET, clients=8, operation="clone_vm"):

@@ -1,0 +1,176 @@
+"""The branch-office planner of the ROBO study (``001_36d9adf7ffa34fcf.txt``): one shared branch link at
+the study's calibration and test bed (:func:`plan`), and its reverse question, the smallest link rate
+that meets a target (:func:`required_bandwidth_bps`).
+
+Every input is checked once, here at the public boundary; the shared-link model
+(:func:`vcperf.robo.branch.branch_load`'s core) then works on checked values.
+"""
+
+from __future__ import annotations
+
+import math
+
+from vcperf import _validate as v
+from vcperf import network, studies
+from vcperf.robo import branch, operations, statistics
+from vcperf.robo.params import STUDY, Params
+from vcperf.robo.study import _calibrated, _given, default_testbed
+
+
+def branch_link(link) -> network.Link:
+    """A checked branch link: a :class:`vcperf.network.Link`, or a Table 1 preset name resolved.
+
+    Parameters
+    ----------
+    link : vcperf.network.Link or str
+        The link, or one of :func:`vcperf.robo.preset_names`.
+
+    Returns
+    -------
+    vcperf.network.Link
+
+    Examples
+    --------
+    >>> from vcperf import robo
+    >>> robo.branch_link("satellite") == robo.preset("satellite")
+    True
+    """
+    if isinstance(link, str):
+        study = studies.module(STUDY)  # the presets are test-bed facts (data/): reached like default_testbed
+        names = study.preset_names()
+        if link not in names:
+            raise ValueError(f"link must be a vcperf.network.Link or one of {names}; got {link!r}")
+        return study.preset(link)
+    return network.check_link("link", link)
+
+
+def _plan(link: network.Link, n, level, vms, p: Params, stages: tuple, tpl: float) -> branch.BranchLoad:
+    """:func:`plan` on checked values."""
+    tb = default_testbed()
+    vm_state = float(operations.vm_state_bytes(p.hostsync.bytes_per_change))
+    return branch._branch_load(link, n, level, vms, p.hostsync, p.stats, p.ops, tb.schedule, tb.counters,
+                               tb.change_period_s, stages, vm_state, tpl)
+
+
+def plan(link, n_hosts, level=1, operation: str = "clone_vm", powered_on_vms=None, template_bytes=0.0,
+         params: Params | None = None) -> branch.BranchLoad:
+    """The shared branch link of ``n_hosts`` hosts during a statistics burst, at the calibration.
+
+    One call answers the planner's question "satellite, 40 hosts, Level 2: latency of a clone during
+    the statistics burst": ``robo.plan("satellite", 40, 2, "clone_vm").operation_latency_s``. Host
+    sync, the burst's uploads, the operation's host calls (and an optional template copy toward the
+    branch) share the link as TCP flows (:func:`vcperf.robo.branch.branch_load`, processor sharing).
+
+    Parameters
+    ----------
+    link : vcperf.network.Link or str
+        The branch link, or a Table 1 preset name.
+    n_hosts : float or array_like
+        Hosts behind the link, >= 1.
+    level : int
+        Statistics level 1..4.
+    operation : str
+        A Table 3 operation or ``"create_vm"``.
+    powered_on_vms : float or array_like, optional
+        Powered-on VMs per host, >= 0 (default: the test bed's 24).
+    template_bytes : float
+        A template copy toward the branch during the burst (B; 0: none).
+    params : Params, optional
+        Parameters (default: the calibration); ``vcperf.protocol.with_interval(robo.plan, ...,
+        output="operation_latency_s")`` gives the 90 % interval.
+
+    Returns
+    -------
+    vcperf.robo.branch.BranchLoad
+
+    References
+    ----------
+    .. [1] J. Padhye, V. Firoiu, D. Towsley, J. Kurose, "Modeling TCP Throughput: A Simple Model and
+       its Empirical Validation", ACM SIGCOMM 1998 (the loss-limited rate of each flow).
+
+    Examples
+    --------
+    >>> from vcperf import robo
+    >>> burst = robo.plan("satellite", 40, 2, "clone_vm")
+    >>> bool(burst.operation_latency_s > burst.operation_latency_idle_s)
+    True
+    """
+    tb = default_testbed()
+    p = _given("params", params, Params, _calibrated)
+    link = branch_link(link)
+    stages = tb.calls(operation)
+    n = v.check_range("n_hosts", n_hosts, 1.0, math.inf, hi_open=True)
+    lvl = statistics._levels(level)
+    vms = v.nonneg("powered_on_vms", tb.powered_on_vms_per_host if powered_on_vms is None else powered_on_vms)
+    v.broadcast(n_hosts=n, level=lvl, powered_on_vms=vms)
+    tpl = v.scalar("template_bytes", template_bytes, 0.0, math.inf, hi_open=True)
+    return _plan(link, n, lvl, vms, p, stages, tpl)
+
+
+def required_bandwidth_bps(target_s, n_hosts, rtt_s, loss=0.0, level=1, quantity: str = "operation_latency",
+                           operation: str = "clone_vm", powered_on_vms=None, up_down_ratio=1.0,
+                           template_bytes=0.0, params: Params | None = None) -> float:
+    """Smallest link rate (bit/s) that keeps an operation's latency during the statistics burst, or the
+    statistics delay, at or under ``target_s`` for ``n_hosts`` hosts on a link of ``rtt_s`` and ``loss``.
+
+    Vectorised bisection on the monotone model (:func:`vcperf.robo.branch.required_bandwidth_bps`
+    over :func:`plan`); ``inf`` when no rate is enough (the RTT and vCenter alone exceed the target).
+
+    Parameters
+    ----------
+    target_s : float
+        Target (s), > 0.
+    n_hosts : float
+        Hosts behind the link, >= 1.
+    rtt_s : float
+        The link's round-trip time (s), >= 0.
+    loss : float
+        The link's packet loss probability, in [0, 1).
+    level : int
+        Statistics level 1..4.
+    quantity : str
+        ``"operation_latency"`` (the operation during a burst) or ``"statistics_delay"`` (one host's
+        upload during its group's burst).
+    operation : str
+        The operation (for ``"operation_latency"``).
+    powered_on_vms : float, optional
+        Powered-on VMs per host (default: the test bed's 24).
+    up_down_ratio : float
+        Uplink / downlink rate of the answer; the returned rate is the downlink's.
+    template_bytes : float
+        A template copy toward the branch during the burst (B; 0: none).
+    params : Params, optional
+        Parameters (default: the calibration).
+
+    References
+    ----------
+    .. [1] J. Padhye, V. Firoiu, D. Towsley, J. Kurose, "Modeling TCP Throughput: A Simple Model and
+       its Empirical Validation", ACM SIGCOMM 1998.
+    .. [2] N. Cardwell, S. Savage, T. Anderson, "Modeling TCP Latency", IEEE INFOCOM 2000 (slow start); the model
+       bisected is :func:`plan`'s.
+
+    Examples
+    --------
+    >>> from vcperf import robo
+    >>> need = robo.required_bandwidth_bps(20.0, 40, 0.5, 0.001, level=2)
+    >>> bool(robo.plan(robo.preset("satellite").with_rates(need, need), 40, 2).operation_latency_s <= 20.0)
+    True
+    """
+    field = {"operation_latency": "operation_latency_s", "statistics_delay": "statistics_delay_s"}[
+        v.choice("quantity", quantity, ("operation_latency", "statistics_delay"))]
+    rtt_s = v.scalar("rtt_s", rtt_s, 0.0, math.inf, hi_open=True)
+    loss = v.scalar("loss", loss, 0.0, 1.0, hi_open=True)
+    n_hosts = v.scalar("n_hosts", n_hosts, 1.0, math.inf, hi_open=True)
+    level = v.integer("level", level, 1, 4)
+    tb = default_testbed()
+    vms = tb.powered_on_vms_per_host if powered_on_vms is None else v.scalar(
+        "powered_on_vms", powered_on_vms, 0.0, math.inf, hi_open=True)
+    template_bytes = v.scalar("template_bytes", template_bytes, 0.0, math.inf, hi_open=True)
+    stages = tb.calls(operation)
+    p = _given("params", params, Params, _calibrated)
+
+    def evaluate(down, up):
+        lk = network.Link(down, float(rtt_s), float(loss), "candidate", up)
+        return getattr(_plan(lk, n_hosts, level, vms, p, stages, template_bytes), field)
+
+    return branch.required_bandwidth_bps(target_s, evaluate, up_down_ratio=up_down_ratio)
