@@ -155,12 +155,12 @@ def _toy():
         def paper_value(self):
             return {"p1": 2.0, "p2": 4.0, "p3": 9.0}[self.key]
 
-    targets = (_T("p1", "toy/t", "y", (("x", "1"),)), _T("p2", "toy/t", "y", (("x", "2"),)),
-               _T("p3", "toy/t", "z", (("x", "3"),)))
+    targets = (_T("p1", "toy/t", "y", (("x", "1"),), model=lambda p: p.a * 1),
+               _T("p2", "toy/t", "y", (("x", "2"),), model=lambda p: p.a * 2),
+               _T("p3", "toy/t", "z", (("x", "3"),), model=lambda p: p.a * 3 + p.b))
 
     def predict(p, keys):
-        val = {"p1": p.a * 1, "p2": p.a * 2, "p3": p.a * 3 + p.b}
-        return {k: val[k] for k in keys}
+        return protocol.predict(mod, p, keys)
 
     def calibrate(fit_on=None):
         fit_on = tuple(fit_on or ("p1", "p2", "p3"))
@@ -247,8 +247,11 @@ def _toy_linear_module(paper, xs, two_params=False):
         def paper_value(self):
             return paper[self.key]
 
+    def model(key):
+        return lambda p: p.a * xs[key] + (p.b if two_params else 0.0)
+
     def predict(p, keys):
-        return {k: p.a * xs[k] + (p.b if two_params else 0.0) for k in keys}
+        return protocol.predict(mod, p, keys)
 
     def calibrate(fit_on=None):
         keys = tuple(sorted(paper)) if fit_on is None else tuple(fit_on)
@@ -260,9 +263,10 @@ def _toy_linear_module(paper, xs, two_params=False):
         coef = np.linalg.lstsq(np.column_stack(cols), np.ones_like(y), rcond=None)[0]
         return Params(*(float(c) for c in coef))
 
-    return types.SimpleNamespace(
+    mod = types.SimpleNamespace(
         STUDY="toy_linear_for_tests", Params=Params, calibrate=calibrate, predict=predict,
-        targets=lambda: tuple(_T(k, "toy/t", "y", (("x", str(xs[k])),)) for k in paper))
+        targets=lambda: tuple(_T(k, "toy/t", "y", (("x", str(xs[k])),), model=model(k)) for k in paper))
+    return mod
 
 
 def test_fit_uncertainty_matches_the_least_squares_formula():

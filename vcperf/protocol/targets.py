@@ -208,6 +208,7 @@ def predict(study, params, keys=None) -> dict:
     bad = [k for k in keys if k not in tmap]
     if bad:
         raise ValueError(f"keys must be target keys of {module.STUDY}; got {bad}")
-    legacy = [k for k in keys if tmap[k].model is None]
-    out = dict(zip(legacy, map(float, module.predict(params, legacy).values()), strict=True)) if legacy else {}
-    return {k: out[k] if k in out else float(tmap[k].model(params)) for k in keys}
+    missing = [k for k in keys if tmap[k].model is None]
+    if missing:
+        raise ValueError(f"every target of {module.STUDY} carries its model function; {missing} do not")
+    return {k: float(tmap[k].model(params)) for k in keys}
