@@ -65,6 +65,7 @@ _LINK = re.compile(r"\]\([^)]*\)|https?://\S+|\S+\.(?:txt|csv|json|py|png|ipynb)
 _NUMBER = re.compile(r"(?<![\w.])(?P<num>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?|\.\d+)(?P<after>[^\s\d]*)")
 _UNIT = re.compile(r"\s?(?:" + "|".join(re.escape(u) for u in UNITS) + r")(?![A-Za-z])")
 _DATA_NUMBER = re.compile(r"(\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)(\s?[%x×]|\s?times|\s?percent)?")
+_MINSEC = re.compile(r"(?<![\w.:])(\d{1,2}):([0-5]\d)(?![\w:])")
 _WORD_BEFORE = re.compile(r"([A-Za-z§]+)\.?\s*(?:\d+(?:\.\d+)?\s*(?:,|and|or|to|-|–)\s*)*$")
 
 
@@ -76,6 +77,9 @@ def prose_numbers(text: str) -> list[tuple[str, float, str]]:
     """
     text = _LINK.sub(" ", _CODE.sub(" ", text))
     out = []
+    for m in _MINSEC.finditer(text):  # a time printed m:ss ("2:45") is a number in seconds
+        out.append((m.group(), 60.0 * int(m.group(1)) + int(m.group(2)), text[max(0, m.start() - 40):m.end() + 20]))
+    text = _MINSEC.sub(lambda m: " " * len(m.group()), text)
     for m in _NUMBER.finditer(text):
         num, after = m["num"], m["after"]
         rest = text[m.end("num"):]
@@ -137,6 +141,8 @@ def data_numbers(studies: tuple[str, ...]) -> dict[str, frozenset[float]]:
                             except ValueError:
                                 pass
                             continue
+                        for m in _MINSEC.finditer(cell):
+                            found["other"].add(60.0 * int(m.group(1)) + int(m.group(2)))
                         for m in _DATA_NUMBER.finditer(cell):
                             value = round(float(m.group(1).replace(",", "")), 9)
                             found[unit_class(m.group(2))].add(value)
@@ -186,9 +192,9 @@ def typed_model_numbers(path: Path) -> list[tuple[str, str]]:
 
 def test_scanner_flags_typed_model_numbers():
     text = ("The model predicts 1,310 s for Exp 4 (paper 1380 s), ~7.3x Exp 1; the fit leaves a 3.2 % error "
-            "and the interval is 0.4 to 1.9 s wide. Table 5 lists 64 clients; see Figure 8 (2016).")
+            "and the interval is 0.4 to 1.9 s wide. Table 5 lists 64 clients; see Figure 8 (2016); about 2:45.")
     tokens = [t for t, _, _ in prose_numbers(text)]
-    assert tokens == ["1,310 s", "1380 s", "7.3x", "3.2 %", "0.4", "1.9 s", "64 clients"], tokens
+    assert tokens == ["2:45", "1,310 s", "1380 s", "7.3x", "3.2 %", "0.4", "1.9 s", "64 clients"], tokens
     known = data_numbers(("contentlib2015",))
     assert 1380.0 in known["other"] and 1310.0 not in known["other"]
     assert 20.0 in known["percent"] and 1380.0 not in known["percent"]
