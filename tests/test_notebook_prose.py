@@ -84,6 +84,8 @@ def prose_numbers(text: str) -> list[tuple[str, float, str]]:
         num, after = m["num"], m["after"]
         rest = text[m.end("num"):]
         unit = _UNIT.match(rest)
+        if unit and unit.group().strip() in ("x", "×") and re.match(r"\s*\d", rest[unit.end():]):
+            unit = None  # "8 x 4 MB": a product, not a ratio
         if after and after[0].isalpha() and not unit:
             continue  # an identifier such as 8GFC, 8b/10b, E7530, 2nd
         if after.startswith(".") and after[1:2].isalpha():
