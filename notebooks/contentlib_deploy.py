@@ -41,9 +41,9 @@ whatif_concurrent_deployments = 16  # deployments, range [1, 200]: largest numbe
 import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
-from IPython.display import Markdown, display
+from IPython.display import display
 
-from vcperf import contentlib, data, fidelity, network, plotting, prose
+from vcperf import contentlib, data, fidelity, network, plotting
 from vcperf.views import contentlib as cl_views
 
 NOTEBOOK = "contentlib_deploy"
@@ -93,6 +93,10 @@ experiments.round(3)
 fig = cl_views.network_figure()
 plotting.save_figure(fig, output_dir, NOTEBOOK, "time_vs_network_speed")
 plt.show()
+from IPython.display import Markdown  # noqa: E402
+
+from vcperf import prose  # noqa: E402
+
 tb = contentlib.testbed()
 exp3_1g = contentlib.path_stages("host_to_host", network_bps=tb.nic_bandwidth_bps)
 nfc_share = 8 / float(exp3_1g.time_per_byte_s()) / tb.nic_bandwidth_bps  # NFC rate / line rate

@@ -48,9 +48,9 @@ planner_target_s = 10.0  # s, range [1, 1000]: latency target of the reverse que
 import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
-from IPython.display import Markdown, display
+from IPython.display import display
 
-from vcperf import data, fidelity, network, plotting, prose, robo
+from vcperf import data, fidelity, network, plotting, robo
 from vcperf.views import robo as robo_views
 
 NOTEBOOK = "robo_background_and_statistics"
@@ -72,6 +72,10 @@ vms_testbed = robo.testbed_powered_on_vms()
 calib = robo.parameter_table()
 plotting.save_table(calib, output_dir, NOTEBOOK, "calibrated_parameters")
 display(calib)
+from IPython.display import Markdown  # noqa: E402
+
+from vcperf import prose  # noqa: E402
+
 hostsync_loo = fid[(fid["key"] == "hostsync_traffic_24vms") & (fid["kind"] == "loo")].iloc[0]
 display(Markdown(f"Host-sync traffic at 24 VMs predicted without its own number: "
                  f"{hostsync_loo['model_value'] / 1e3:.1f} Kbps against the printed {hostsync_loo['paper_value'] / 1e3:.2f} "
@@ -206,9 +210,10 @@ planner = pd.DataFrame(rows)
 plotting.save_table(planner, output_dir, NOTEBOOK, "capacity_planner")
 print(f"{planner_hosts} hosts, {planner_vms_per_host:g} VMs per host")
 display(planner.round(3))
-_ps = {h: float(robo.statistics_link_load(h, network.preset("dsl_512k"), 4).added_delay_s) for h in (10, 30)}
-display(Markdown(f"Under processor sharing a 4 KB message on DSL waits {prose.sig(_ps[10])} s more during the Level-4 "
-                 f"uploads of 10 hosts and {prose.sig(_ps[30])} s more with 30 hosts (testbed VMs per host)."))
+_ps = {h: float(robo.statistics_link_load(h, link, 4).added_delay_s) for h in (10, 30)}
+display(Markdown(f"Under processor sharing a 4 KB message on the planner's link ({link.name}) waits "
+                 f"{prose.sig(_ps[10])} s more during the Level-4 uploads of 10 hosts and {prose.sig(_ps[30])} s more "
+                 "with 30 hosts (testbed VMs per host)."))
 
 # %% [markdown]
 # ### The reverse question — the smallest link for a target

@@ -37,9 +37,9 @@ whatif_payload_bytes = 3500000.0  # bytes, range [1000, 1e10]: payload of the wh
 # %%
 # %matplotlib inline
 import matplotlib.pyplot as plt
-from IPython.display import Markdown, display
+from IPython.display import display
 
-from vcperf import data, fidelity, network, plotting, prose, robo
+from vcperf import data, fidelity, network, plotting, robo
 from vcperf.views import robo as robo_views
 
 NOTEBOOK = "robo_networks"
@@ -87,6 +87,10 @@ plotting.save_table(rows, output_dir, NOTEBOOK, "fidelity")
 rows[["kind", "locator", "quantity", "conditions", "paper_value", "model_value", "rel_error", "relation", "passed"]]
 
 # %%
+from IPython.display import Markdown  # noqa: E402
+
+from vcperf import prose  # noqa: E402
+
 hostsync_loo = fid[(fid["key"] == "hostsync_traffic_24vms") & (fid["kind"] == "loo")].iloc[0]
 upload = stated  # the paper's "about a minute" for Level-4 statistics on DSL, a derived row
 display(Markdown(
