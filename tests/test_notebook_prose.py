@@ -5,15 +5,18 @@ notebook's static prose (its markdown cells, and the constant text of any ``Mark
 renders) may state a number only when it is
 
 * **structural** -- an integer that names a thing rather than measures it: after ``Table``,
-  ``Figure``, ``Exp``, ``Section``, ``Eq``, ``step``, ``release`` ... (see :data:`STRUCTURAL_WORDS`),
-  a year (1990-2039), the 90 % of "90 % interval" (the interval level of :mod:`vcperf.protocol`), or
-  a bare integer without a unit (a count such as "four parameters", "64 clients" when written that
-  way); or
+  ``Figure``, ``Exp``, ``Section``, ``Eq``, ``step``, ``release`` ... (see :data:`STRUCTURAL_WORDS`;
+  not when it carries ``%``, ``x``, ``s`` or ``ms``), a year (1990-2039), the 90 % of "90 % interval"
+  (the interval level of :mod:`vcperf.protocol`), or a bare integer without a unit (a count: "Table 5
+  has 4 rows"); or
 * **printed by the paper** -- its value occurs in one of the study's ``data/<study>/*.csv`` tables
-  (any column: values, printed text, conditions, notes), i.e. a paper number or a test-bed fact.
+  (any column: values, printed text, conditions, notes), i.e. a paper number or a test-bed fact. A
+  percentage must match a number the data state as a percentage and a ratio (``3x``) one stated as a
+  ratio (:func:`data_numbers`), so a model error such as "-24 %" does not pass by coinciding with some
+  other printed number; a time written ``m:ss`` is compared in seconds.
 
-Every other number that is a decimal or carries a unit (``s``, ``%``, ``x``, ``GB`` ...) looks like
-a model result and must be rendered from the computed value (a code cell that displays
+Every other number that is a decimal or carries a unit (``s``, ``%``, ``x``, ``GB``, ``clients`` ...,
+see :data:`UNITS`) looks like a model result and must be rendered from the computed value (a code cell that displays
 ``Markdown(f"... {value:.1f} s ...")``): such a cell's text is not static, only the constant parts of
 its f-string are checked. Inline code (backticks), links and identifiers with digits (``8GFC``,
 ``E7530``) are not prose numbers.
