@@ -29,8 +29,8 @@
 # only number, so its loo row is "not estimable") and, for the vCenter appliance, its dirty rate and exchange
 # rate (two parameters for the four numbers of Figures 12-14). The appliance's vCPU time per management
 # operation is not fitted: Load B, the heavy load of "nearly 200" operations per minute, runs its 4 vCPUs at
-# capacity, so by the utilization law it is 0.99 x 4 vCPUs / (200 / min), about 1.2 s. Every figure 2-14 has a
-# ledger row:
+# capacity, so by the utilization law it is utilization x vCPUs / throughput (its value is printed below the
+# parameter table). Every figure 2-14 has a ledger row:
 # Figure 6 (mean over the access patterns per I/O size; mirrored writes wait the FT-link round trip) and
 # Figure 7 are predicted, the direction-only statements of Figures 3-4 and 8-11 are bounds.
 # The ledger says of every paper number what it is: **fitted** (one of those six), **loo** (the same number
@@ -53,9 +53,9 @@ whatif_dirty_mb_per_s = 100.0  # MB/s, range [0, 2000]: other memory the VM dirt
 import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
-from IPython.display import display
+from IPython.display import Markdown, display
 
-from vcperf import fidelity, ft, plotting, protocol
+from vcperf import fidelity, ft, plotting, prose, protocol
 from vcperf.views import ft as ft_views
 
 NOTEBOOK = "ft_checkpointing"
@@ -64,6 +64,17 @@ fid = fidelity.table([ft.STUDY])
 params = ft.calibrate()
 ft.parameter_table()
 
+# %%
+row = fid[fid["study"] == ft.STUDY].set_index(["key", "kind"])  # the prose below quotes these rows
+vc = ft.vcenter_values()
+vc_setup = ft.vcenter_setup()
+display(Markdown(
+    f"The vCPU time per management operation that Load B's saturation implies: "
+    f"{prose.sig(vc['cpu_demand_per_op_s'], 3)} s ({vc_setup['vcpus']} vCPUs "
+    f"{prose.pct(vc['cpu_demand_per_op_s'] * vc_setup['load_b_per_s'] / vc_setup['vcpus'])} busy at "
+    f"{vc_setup['load_b_per_s'] * 60:.0f} operations per minute). The calibrated checkpoint interval is "
+    f"{params.checkpoint_interval_s * 1e3:.2f} ms."))
+
 # %% [markdown]
 # ## Calibrated parameters and leave-one-out error
 #
@@ -71,25 +82,38 @@ ft.parameter_table()
 # interval/2 + acknowledgement, relative to an assumed 50 us unprotected round trip — the seed does not print
 # the bars). The two vCenter parameters are least squares on the four vCenter numbers (the vCPU time per
 # operation follows from Load B's saturation). Leave-one-out (`ft.leave_one_out()`, the **loo** rows of the
-# ledger) refits without each fitted number and predicts it (median error about 8 %):
+# ledger) refits without each fitted number and predicts it (the errors are printed below the table):
 #
 # * a vCenter number left out: the interval still comes from Figure 5 and the two vCenter parameters are
-#   refitted on the other three numbers: Load A, browsing and restart are predicted within about 7-8 %, Load B
-#   within about 17 % (it is the one link-bound number: its FT throughput is the FT link's rate over each
-#   operation's dirtied memory, and without it the dirty rate comes from the restart, which asks for a little
-#   more dirtying than Load B does);
+#   refitted on the other three numbers: Load B is the worst of the four (it is the one link-bound number: its
+#   FT throughput is the FT link's rate over each operation's dirtied memory, and without it the dirty rate
+#   comes from the restart, which asks for a little more dirtying than Load B does);
 # * Figure 5 left out: the interval must come from the four vCenter numbers, fitted jointly with the vCenter
 #   parameters. They hardly determine it: the run fraction barely depends on the interval (the stun grows in
 #   proportion to it) and the output-commit delay is proportional to it, so the vCenter numbers fix only the
-#   product of exchanges per second and interval, not each. The refit lands on a shorter interval (about
-#   0.9 ms, with four times the exchanges) and predicts a TCP_RR ratio of about 11 instead of 57 (-81 %): the
-#   miss that stays. Only the pure latency benchmark pins the checkpoint interval; Figure 5's bars, not printed
-#   in the seed, would be the way to ground it further.
+#   product of exchanges per second and interval, not each. The refit lands on a shorter interval and
+#   predicts a far smaller TCP_RR ratio than 57: the miss that stays. Only the pure latency benchmark pins the
+#   checkpoint interval; Figure 5's bars, not printed in the seed, would be the way to ground it further.
 
 # %%
 loo = ft.leave_one_out()
 plotting.save_table(loo, output_dir, NOTEBOOK, "leave_one_out")
 loo[["key", "group", "n_fit", "paper_value", "model_value", "rel_error", "estimable"]]
+
+# %%
+loo_err = loo.set_index("key")["rel_error"].abs()
+vc_keys = ["vcenter_load_a_ratio", "web_client_browse_on", "vcenter_restart_ratio"]
+without_fig5 = ft.calibrate(fit_on=[k for k in protocol.fit_keys(ft) if k != "tcp_rr_latency_ratio"])
+rr = row.loc[("tcp_rr_latency_ratio", "loo")]
+display(Markdown(
+    f"Median leave-one-out error {prose.pct(loo_err.median())} (over the estimable rows). With a vCenter number "
+    f"left out, Load A, browsing and restart are predicted within {prose.pct(loo_err[vc_keys].min())}-"
+    f"{prose.pct(loo_err[vc_keys].max())}, Load B within {prose.pct(loo_err['vcenter_load_b_ratio'])}. "
+    f"Without Figure 5 the refit's checkpoint interval is {without_fig5.checkpoint_interval_s * 1e3:.1f} ms "
+    f"(calibrated: {params.checkpoint_interval_s * 1e3:.1f} ms) with "
+    f"{prose.sig(without_fig5.vcenter_exchange_rate_per_s / params.vcenter_exchange_rate_per_s)} times the "
+    f"exchanges, and it predicts a TCP_RR ratio of {rr.model_value:.0f} instead of {rr.paper_value:.0f} "
+    f"({prose.pct(rr.rel_error, signed=True)})."))
 
 # %% [markdown]
 # ## The paper's figures, paper beside model
@@ -114,11 +138,13 @@ def show(name, fig):
 # The compile sends nothing, so only the stun costs it: every checkpoint ships the memory the compile dirtied
 # and every vCPU's state. The seed prints one number for the figure (FT adds "about 7 seconds"); the ledger fits
 # the compile's dirtied memory to it as the mean over the three configurations (its loo row is "not
-# estimable": nothing else speaks to it). The FT-off bars rest on an assumed 240 vCPU seconds of work: the seed
-# prints no bar heights. The per-configuration increases (right) are the model's, with their 90 % intervals.
+# estimable": nothing else speaks to it). The FT-off bars rest on an assumed amount of vCPU work (below): the
+# seed prints no bar heights. The per-configuration increases (right) are the model's, with their 90 % intervals.
 
 # %%
 show("figure02_kernel_compile", ft_views.figure02_kernel_compile(fid))
+display(Markdown(f"Assumed FT-off work: {ft.KERNEL_COMPILE_CPU_S:g} vCPU seconds; fitted dirtied memory: "
+                 f"{params.kernel_compile_dirty_bytes / 1e9:.1f} GB per compile."))
 
 # %% [markdown]
 # ### Figures 3 and 4 — netperf throughput, 1 and 10 Gbps VM network
@@ -127,14 +153,20 @@ show("figure02_kernel_compile", ft_views.figure02_kernel_compile(fid))
 # link per byte received, so on the 10 Gbps network the receiving VM is stunned much of the time and stays
 # under the paper's 3 Gbps. Transmitting dirties only headers and descriptors, so the FT logging NIC (orange)
 # stays nearly idle. The seed's "can meet or exceed 1 Gbps for both uplinks" names no direction: the model
-# meets it for transmit on both uplinks and for receive on 10 Gbps, but gives about 0.75 Gbps for receive on
-# the 1 Gbps uplink (see the checks table below).
+# meets it for transmit on both uplinks and for receive on 10 Gbps, but not for receive on the 1 Gbps uplink
+# (see below and the checks table further down).
 
 # %%
 show("figure03_netperf_throughput_1gbps", ft_views.figure03_netperf_throughput_1gbps(fid))
 
 # %%
 show("figure04_netperf_throughput_10gbps", ft_views.figure04_netperf_throughput_10gbps(fid))
+_tb = ft.testbed()
+_rx = {bps: float(ft.netperf_throughput_bps(bps, "receive", True, params.checkpoint_interval_s, ft.DEFAULT_FT_LINK_BPS,
+                                            vcpus=_tb.netperf_vcpus, **_tb.netperf_kw())) / 1e9
+       for bps in _tb.netperf_uplinks_bps}
+display(Markdown(f"Receiving with FT on: {_rx[1e9]:.2f} Gbps on the 1 Gbps uplink, {_rx[1e10]:.2f} Gbps on the "
+                 "10 Gbps uplink."))
 
 # %% [markdown]
 # ### Figure 5 — TCP_RR latency (fitted), and how it moves with the interval and the FT link
@@ -158,8 +190,8 @@ show("figure06_iometer_throughput", ft_views.figure06_iometer_throughput(fid))
 #
 # Closed loops at the 60 % vCPU the seed states, for each Appendix B configuration (1, 2, 4 vCPUs), with its
 # users and think times. Every client exchange waits one output commit. Swingbench (one stored-procedure call
-# per transaction, 150 ms think time) loses about 2 % at 4 vCPUs — a **predicted** number (paper "nearly as
-# much"); DVD Store (seven calls per order) loses more. Figures 8-10 state only a direction; they are
+# per transaction, 150 ms think time) loses a little at 4 vCPUs — a **predicted** number (paper "nearly as
+# much"); DVD Store (seven calls per order) loses more (both printed below the figures). Figures 8-10 state only a direction; they are
 # **bounds**. The seed compares configurations without printing them, so the ledger compares the largest one.
 # Figure 8 shows three actions the seed does not name: the model is one closed loop with no per-action
 # decomposition, so each action shows the model's mean response time, as its caption says.
@@ -175,6 +207,10 @@ show("figure09_dvdstore_throughput", ft_views.figure09_dvdstore_throughput(fid))
 
 # %%
 show("figure10_dvdstore_response_time", ft_views.figure10_dvdstore_response_time(fid))
+display(Markdown(
+    f"At 4 vCPUs Swingbench loses {prose.pct(1 - row.loc[('swingbench_throughput_ratio', 'predicted')].model_value, 1)} "
+    f"of its throughput with FT, DVD Store "
+    f"{prose.pct(1 - row.loc[('dvdstore_throughput_down', 'bound')].model_value, 1)}."))
 
 # %% [markdown]
 # ### Figure 11 — the brokerage workload
@@ -199,10 +235,10 @@ show("figure11_brokerage_throughput", ft_views.figure11_brokerage_throughput(fid
 # and restart are single activities with the same dirty rate; browsing also waits for its exchanges with the
 # browser, the restart's host traffic is bulk data received, so only the stun slows it.
 #
-# Leave-one-out errors (table near the top) are larger than the fitted ones: 7-8 % for Load A, browsing and
-# restart, 17 % for Load B (see above). The fitted errors (up to about 6 %, the restart) are what four numbers
-# for two parameters leave. Taking the vCPU time per operation from Load B's saturation instead of fitting it
-# removed a parameter that only Load A and Load B could separate: the loo median went from 17.5 % to about 8 %.
+# Leave-one-out errors (table near the top) are larger than the fitted ones (both printed below the figures);
+# the fitted errors are what four numbers for two parameters leave. Taking the vCPU time per operation from
+# Load B's saturation instead of fitting it removed a parameter that only Load A and Load B could separate,
+# which lowered the loo median.
 
 # %%
 show("figure12_vcenter_management_ops", ft_views.figure12_vcenter_management_ops(fid))
@@ -212,6 +248,14 @@ show("figure13_web_client_browsing", ft_views.figure13_web_client_browsing(fid))
 
 # %%
 show("figure14_vcenter_restart", ft_views.figure14_vcenter_restart(fid))
+_vc_all = vc_keys + ["vcenter_load_b_ratio"]
+_fit_err = {k: abs(row.loc[(k, "fitted")].rel_error) for k in _vc_all}
+_worst = max(_fit_err, key=_fit_err.get)
+display(Markdown(
+    f"The fitted dirty volume is {vc['dirty_bytes_per_op'] / 1e6:.0f} MB per operation. Fitted errors of the four "
+    f"vCenter numbers: up to {prose.pct(_fit_err[_worst], 1)} (`{_worst}`); leave-one-out: "
+    f"{prose.pct(loo_err[vc_keys].min())}-{prose.pct(loo_err[vc_keys].max())} for Load A, browsing and restart, "
+    f"{prose.pct(loo_err['vcenter_load_b_ratio'])} for Load B."))
 
 # %% [markdown]
 # ## Mechanisms behind the figures
@@ -254,16 +298,17 @@ checks
 #
 # Every model number carries a 90 % interval: the calibration's parameter uncertainty (Gauss-Newton
 # covariance of the fit) plus the model's own misfit for the row's data table, estimated from the fit's
-# residuals and pooled across tables (never below the run-to-run noise of about 1.5 %), with Student-t
-# quantiles; `docs/ARCHITECTURE.md` gives the method. The table says what makes each interval wide (shares
-# of its variance). Each of the four parameters rests on its own figure: the checkpoint interval on Figure
-# 5's 57x latency ratio alone (half of that row's variance; its leave-one-out row is the study's worst), the
+# residuals and pooled across tables (never below the run-to-run noise), with Student-t quantiles;
+# `docs/ARCHITECTURE.md` gives the method. The table says what makes each interval wide (shares of its
+# variance). Each of the four parameters rests on its own figure: the checkpoint interval on Figure 5's 57x
+# latency ratio alone (its share of that row's variance is printed below; its leave-one-out row is the study's
+# worst), the
 # kernel compile's dirty bytes on Figure 2's 7 s, the vCenter dirty rate on Load B, the vCenter client
 # exchanges on Load A and browsing; the rest of every width is the model-form misfit the fit's residuals
 # show. The predicted rows (IOMeter, Swingbench) take no parameter of their own, so their width is misfit.
 #
 # Where the model extrapolates: every FT run of the seed used one FT logging link on the same LAN (10 Gbps
-# and a round trip of tens of microseconds, not printed: 50 us assumed), one FT VM per host pair and 1-4
+# and a round trip of tens of microseconds, not printed: assumed, below), one FT VM per host pair and 1-4
 # vCPUs. The FT link rate, its round trip (metro distances), its loss, several FT VMs sharing it and the
 # per-release SMP-FT vCPU limit are mechanisms of the model the seed never measured: there the band says
 # how well the parameters are known, not whether the mechanism holds. The figure sweeps the FT link rate
@@ -291,6 +336,13 @@ plotting.interval_sweep(ax, _links / 1e9, [(f"model: {int(n)} vCPU", _kc.value[:
 plotting.finish(fig)
 plotting.save_figure(fig, output_dir, NOTEBOOK, "kernel_compile_vs_ft_link_interval")
 plt.show()
+
+# %%
+_rr_share = drivers.set_index("key").loc["tcp_rr_latency_ratio", "checkpoint_interval_s"]
+display(Markdown(
+    f"Run-to-run noise floor: {prose.pct(protocol.noise_floor(), 1)} per number. The checkpoint interval makes "
+    f"{prose.pct(_rr_share)} of the variance of Figure 5's latency ratio. Assumed FT-link round trip: "
+    f"{ft.DEFAULT_FT_ACK_RTT_S * 1e6:.0f} us."))
 
 # %% [markdown]
 # ## What if? — FT link speed, checkpoint interval, receive rate, dirty rate

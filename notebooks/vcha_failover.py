@@ -46,14 +46,15 @@ whatif_psc_mode = "external"  # -, one of ["external", "embedded"]: PSC deployme
 import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
-from IPython.display import display
+from IPython.display import Markdown, display
 
-from vcperf import fidelity, plotting, protocol, vcha
+from vcperf import fidelity, plotting, prose, protocol, vcha
 from vcperf.views import vcha as vcha_views
 
 NOTEBOOK = "vcha_failover"
 plotting.use_style()
 COLS = ["locator", "quantity", "conditions", "kind", "unit", "paper", "model", "error_percent", "note"]
+ledger = fidelity.table(["vcha2016"]).set_index(["key", "kind"])  # the prose below quotes its rows
 
 # %% [markdown]
 # ## Table 1 — the four configurations (inputs of the models)
@@ -70,12 +71,7 @@ params[params["name"].str.startswith(("enable.", "failover."))]
 # %% [markdown]
 # ## Table 4 / Figure 4 — enabling VCHA
 #
-# Paper bars solid, model hatched. The Large *Clone Witness* cell (2:09) is flagged in `data/`: it
-# repeats a Medium cell and makes the Large steps sum to a minute less than the printed total; the
-# model (same clone twice) gives about 2:45. It is shown as *derived* (a probable copy), not fitted or
-# scored. The totals are *derived* (sums of the printed steps); the Small row's printed total is 10 s
-# more than its steps. The loo rows show what the clone fit cannot do: without the X-Large enabling
-# run, a line through Small, Medium and Large overshoots X-Large by about half.
+# Paper bars solid, model hatched.
 
 # %%
 fig = vcha_views.enable_figure()
@@ -85,6 +81,25 @@ t = fidelity.paper_vs_model("vcha2016", "vcha2016/table04")
 plotting.save_table(t, output_dir, NOTEBOOK, "table04_enable_vcha")
 t[COLS].round(3)
 
+# %%
+def mmss(seconds):
+    return f"{int(round(seconds)) // 60}:{int(round(seconds)) % 60:02d}"
+
+
+witness_l = ledger.loc[("t04_clone_witness_large", "derived")]
+small_steps = sum(ledger.loc[(f"t04_{step}_small", "fitted")].paper_value
+                  for step in ("clone_secondary", "clone_witness", "configure_vcha"))
+small_total = ledger.loc[("t04_total_small", "derived")].paper_value
+xl_loo = [ledger.loc[(f"t04_clone_{c}_x-large", "loo")].rel_error for c in ("secondary", "witness")]
+display(Markdown(
+    f"The Large *Clone Witness* cell ({mmss(witness_l.paper_value)}) is flagged in `data/`: it repeats a Medium "
+    "cell and makes the Large steps sum to a minute less than the printed total; the model (same clone twice) "
+    f"gives {mmss(witness_l.model_value)}. It is shown as *derived* (a probable copy), not fitted or scored. The "
+    f"totals are *derived* (sums of the printed steps); the Small row's printed total is "
+    f"{prose.sig(small_total - small_steps)} s more than its steps. The loo rows show what the clone fit cannot "
+    "do: without the X-Large enabling run, a line through Small, Medium and Large overshoots the X-Large clones "
+    f"by {prose.pct(min(xl_loo))} to {prose.pct(max(xl_loo))}."))
+
 # %% [markdown]
 # ## Tables 2-3 / Figures 2-3 — vpxd ready time and Web Client screens after a failover
 #
@@ -92,7 +107,7 @@ t[COLS].round(3)
 # error margin): the Medium blank screen and the Large summary page are the largest fitted misses.
 # Leave-one-out drops a whole failover run (vpxd ready time and the four screens of one size, and
 # for X-Large also Table 17's External InProgress): the X-Large vpxd ready time is then an
-# extrapolation in vCPUs and VMs from three sizes and misses by about 40 %.
+# extrapolation in vCPUs and VMs from three sizes (its miss is printed below the table).
 
 # %%
 fig = vcha_views.failover_figure("external")
@@ -102,6 +117,11 @@ t = pd.concat([fidelity.paper_vs_model("vcha2016", "vcha2016/table02"),
                fidelity.paper_vs_model("vcha2016", "vcha2016/table03")])
 plotting.save_table(t, output_dir, NOTEBOOK, "tables02_03_failover")
 t[COLS].round(3)
+
+# %%
+xl_ready = ledger.loc[("t02_vpxd_ready_x-large", "loo")]
+display(Markdown(f"Without the X-Large failover run the model puts its vpxd ready time at {xl_ready.model_value:.0f} s "
+                 f"against the printed {xl_ready.paper_value:.0f} s ({prose.pct(xl_ready.rel_error, signed=True)})."))
 
 # %% [markdown]
 # ## Tables 16-17 — Embedded vs External PSC
@@ -141,13 +161,9 @@ rows[["locator", "quantity", "conditions", "kind", "paper_value", "model_value",
 # Every model number carries a 90 % interval: the calibration's parameter uncertainty (Gauss-Newton
 # covariance of the fit) plus the model's own misfit for the row's data table, estimated from the fit's
 # residuals and pooled across tables (never below the run-to-run noise the paper calls "within the error
-# margin", about 1.5 %), with Student-t quantiles; `docs/ARCHITECTURE.md` gives the method. With 40
-# parameters for 92 numbers the table below names, for each row of the whole study (both VCHA notebooks),
-# the parameter that contributes most to its width and its share. For most rows the model-form misfit of
-# the row's table is the largest part (median two thirds of the variance), so the width says more about how
-# well the mechanism fits that table than about the parameters; where one parameter dominates it is the
-# row's own (vpxd memory per host for Table 8, the background WAL rate for the replication traffic). The
-# disk rows of Tables 9-10 are the widest (about 55-60 % of the value): their table's misfit is large.
+# margin"), with Student-t quantiles; `docs/ARCHITECTURE.md` gives the method. The table below names, for
+# each row of the whole study (both VCHA notebooks), the parameter that contributes most to its width and
+# its share; the numbers are summarised below the figure.
 #
 # Where the model extrapolates: the paper enabled VCHA and failed over on the four appliance sizes of
 # Table 1 (their inventories, on a 10 Gbps LAN) and replicated over a private network with 0-10 ms of added
@@ -156,8 +172,8 @@ rows[["locator", "quantity", "conditions", "kind", "paper_value", "model_value",
 # clone moves crosses the link; commits wait a round trip plus the standby's flush) that the paper never
 # measured: there the band says how well the parameters are known, not whether the mechanism holds. The
 # figure sweeps the clone bandwidth for the X-Large inventory: enabling time falls as 1 / bandwidth towards
-# the fixed configuration time; at the paper's 10 Gbps (dotted; the paper's total, 559 s, marked) the two
-# clones are still about six minutes of it.
+# the fixed configuration time; at the paper's 10 Gbps (dotted; the paper's Table 4 total marked) the two
+# clones are still most of it.
 
 # %%
 drivers = protocol.width_drivers(vcha)
@@ -182,6 +198,23 @@ plotting.interval_sweep(ax, _bws / 1e9, [("model: enable VCHA, X-Large inventory
 plotting.finish(fig)
 plotting.save_figure(fig, output_dir, NOTEBOOK, "enable_time_vs_clone_bandwidth_interval")
 plt.show()
+
+# %%
+_at_paper = vcha.enable_vcha_times(_xl, vcha.clone_bandwidth_bps())
+_clones_s = float(_at_paper.clone_secondary_s + _at_paper.clone_witness_s)
+_disk = drivers[drivers["key"].str.match(r"t(09|10)_") & drivers["role"].isin(["fit", "predicted"])]["width_relative"]
+_others = drivers[~drivers["key"].str.match(r"t(09|10)_")]["width_relative"]
+display(Markdown(
+    f"The run-to-run noise floor is {prose.pct(protocol.noise_floor(), 1)} per number. With "
+    f"{len(vcha.parameter_table())} parameters for {int((fid['kind'] == 'fitted').sum())} fitted numbers, the "
+    "model-form misfit of the row's table is the largest part of most widths (median "
+    f"{prose.pct(drivers['model_form'].median())} of the variance), so the width says more about how well the "
+    "mechanism fits that table than about the parameters; where one parameter dominates it is the row's own "
+    "(vpxd memory per host for Table 8, the background WAL rate for the replication traffic). The disk rows of "
+    f"Tables 9-10 are the widest (median {prose.pct(_disk.median())} of the value, up to "
+    f"{prose.pct(_disk.max())}; the other rows' median is {prose.pct(_others.median())}): their table's misfit is "
+    f"large. At the paper's {_clone_gbps:g} Gbps the X-Large enabling takes {float(_at_paper.total_s) / 60:.1f} min "
+    f"in the model, the two clones {_clones_s / 60:.1f} min of it (paper total: {_total / 60:.1f} min)."))
 
 # %% [markdown]
 # ## What if? — inventory, vCPUs, clone bandwidth, PSC mode

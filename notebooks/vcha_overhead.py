@@ -57,14 +57,25 @@ whatif_psc_mode = "external"  # -, one of ["external", "embedded"]: PSC deployme
 # %%
 # %matplotlib inline
 import matplotlib.pyplot as plt
-from IPython.display import display
+import numpy as np
+from IPython.display import Markdown, display
 
-from vcperf import fidelity, plotting, vcha
+from vcperf import fidelity, plotting, prose, protocol, vcha
+from vcperf.vcha.disk import standby_flushes_per_s, walreceiver_cycle_s
 from vcperf.views import vcha as vcha_views
 
 NOTEBOOK = "vcha_overhead"
 plotting.use_style()
 COLS = ["conditions", "kind", "unit", "paper", "model", "error_percent", "note"]
+ledger = fidelity.table(["vcha2016"])
+ledger = ledger[ledger["kind"] != "loo"].set_index("key")  # the prose below quotes these rows
+
+
+def diff_miss(key, decimals=0):
+    """'model (printed paper, a miss of e %)' for a Difference row, in percent."""
+    r = ledger.loc[key]
+    return (f"{prose.pct(r.model_value, 1, signed=True)} against the printed {prose.pct(r.paper_value, 1, signed=True)} "
+            f"(missing the difference by {prose.pct(abs(r.rel_error), decimals)})")
 
 # %% [markdown]
 # ## The calibrated parameters
@@ -75,8 +86,8 @@ COLS = ["conditions", "kind", "unit", "paper", "model", "error_percent", "note"]
 # powered-on VM of levels 3-4 to the two VCHA-off rows of Table 12; the Embedded PSC's CPU per
 # operation to Table 14's 64-client Difference. The vCPUs and inventory (2,000 hosts, 25,000
 # powered-on VMs), the 10 GbE private network and the pool of 50 DB connections (vCenter's default)
-# are test-bed inputs (`vcha.testbed()`), not fitted; the LAN round trip (0.2 ms) is an assumed
-# constant. The Passive's WAL flush per commit is what the fitted LAN commit wait leaves after the
+# are test-bed inputs (`vcha.testbed()`), not fitted; the LAN round trip (`vcha.LAN_RTT_S`, printed
+# below) is an assumed constant. The Passive's WAL flush per commit is what the fitted LAN commit wait leaves after the
 # exchange (`vcha.standby_flush_s`). `fitted_from` lists the fit targets that move each parameter.
 
 # %%
@@ -84,6 +95,7 @@ P, TESTBED = vcha.calibrate(), vcha.testbed()
 params = vcha.parameter_table()
 plotting.save_table(params, output_dir, NOTEBOOK, "parameters")
 print(f"Passive WAL flush per commit: {vcha.standby_flush_s(P.vcbench, P.wal.wal_bytes_per_op) * 1e3:.2f} ms")
+print(f"LAN round trip (assumed): {vcha.LAN_RTT_S * 1e3:.1f} ms")
 params[params["name"].str.startswith(("vcbench.", "wal.", "disk.", "memory."))]
 
 # %% [markdown]
@@ -111,10 +123,8 @@ t[["locator", "quantity"] + COLS].round(3)
 # line is the throughput bound of the connection pool (50 connections / hold time) without VCHA.
 #
 # The twelve absolute numbers are fitted. The Difference rows are *derived* (both sides fitted) and
-# shown scored on the difference itself: at 64 clients the model's VCHA cost is -2.1 % against the
-# printed -0.9 % (a 128 % miss on the difference although both throughputs are within 2 %); at 256
-# clients -6.1 % against -6.6 %. The model's small-load overhead is a fixed commit wait per
-# operation, which the 64-client run barely shows.
+# shown scored on the difference itself (below the figures). The model's small-load overhead is a fixed
+# commit wait per operation, which the 64-client run barely shows.
 
 # %%
 fig = vcha_views.clients_figure()
@@ -132,14 +142,20 @@ for prefix, name, fig_name, ylabel in (
     plotting.save_figure(fig, output_dir, NOTEBOOK, fig_name)
     plt.show()
 
+# %%
+_t05_64 = [abs(ledger.loc[f"t05_throughput_64_{s}"].rel_error) for s in ("disabled", "enabled")]
+display(Markdown(
+    f"At 64 clients the model's VCHA cost is {diff_miss('t05_change_64')}, although both throughputs are within "
+    f"{prose.pct(max(_t05_64), 1)}; at 256 clients {diff_miss('t05_change_256')}."))
+
 # %% [markdown]
 # ### The model's own consistency: Little's law and the utilization law
 #
 # `N = X (R + Z)` and `U = U_background + X D_cpu` hold exactly in the model, so throughput, latency
 # and CPU cannot be tuned apart. The paper's own numbers nearly obey the same laws with a small
-# client-side think time. The text's "about 1 core less" vpxd CPU with VCHA at 256 clients (Table 7:
-# 0.84 core) comes out as 0.7 core: the model's throughput drop is slightly smaller than measured and
-# the CPU follows the throughput. (That row is *derived*: the difference of two fitted Table 7 numbers.)
+# client-side think time. The text's "about 1 core less" vpxd CPU with VCHA at 256 clients is compared
+# below the table: the CPU follows the throughput. (That row is *derived*: the difference of two fitted
+# Table 7 numbers.)
 
 # %%
 rows = []
@@ -152,7 +168,16 @@ for n in (64, 256):
                      "db_pool_utilization": float(s.db_pool_utilization), "sync_wait_ms": float(s.sync_wait_s) * 1e3})
 laws = __import__("pandas").DataFrame(rows)
 plotting.save_table(laws, output_dir, NOTEBOOK, "model_laws")
-laws.round(3)
+display(laws.round(3))
+_cpu = {f: ledger.loc["t07_cpu_256_disabled"][f] - ledger.loc["t07_cpu_256_enabled"][f]
+        for f in ("paper_value", "model_value")}
+_drop = {f: 1 - ledger.loc["t05_throughput_256_enabled"][f] / ledger.loc["t05_throughput_256_disabled"][f]
+         for f in ("paper_value", "model_value")}
+display(Markdown(
+    f"vpxd CPU with VCHA at 256 clients: {_cpu['paper_value']:.2f} core less in Table 7, {_cpu['model_value']:.2f} core "
+    f"in the model, whose throughput drop ({prose.pct(_drop['model_value'], 1)}) is "
+    f"{'smaller' if _drop['model_value'] < _drop['paper_value'] else 'larger'} than measured "
+    f"({prose.pct(_drop['paper_value'], 1)})."))
 
 # %% [markdown]
 # ## Table 8 — peak resident memory
@@ -181,42 +206,84 @@ t[["locator", "quantity"] + COLS].round(3)
 # new WAL bytes (*predicted* bandwidth, flush rate input = the run's measured writes/s, as before).
 # sdf and sdh are a line in throughput each (bytes) and an average write size (writes/s); sdf's line
 # has a negative intercept: its writes grow faster than throughput (pages re-dirtied between
-# checkpoints are written once at low load). sdf's average write grows with load in every column
-# (baseline 18 -> 20 KB, Active 17 -> 19 KB, Passive 14 -> 18 KB from 64 to 256 clients), so its writes/s
-# carry a floor of small writes that have no data volume of their own (journal commits, file metadata,
-# single-page background-writer rounds: 39 writes/s fitted with the 21 KB data write); sdh shows the
-# opposite (30 -> 22 KB) and has no floor. Fitted rows land within 10 % except sdh's writes/s at low
-# load (+24 %: one average write size does not hold at both loads). The
+# checkpoints are written once at low load). sdf's average write grows with load in every column, so its
+# writes/s carry a floor of small writes that have no data volume of their own (journal commits, file
+# metadata, single-page background-writer rounds); sdh shows the opposite and has no floor: one average
+# write size does not hold at both loads, and sdh's writes/s at low load are the largest fitted miss. The
 # Passive replays the Active's WAL, so its sdf/sdh writes are the Active's. Its walreceiver loops:
 # read every WAL message that has arrived, write it, `fdatasync` once, reply. The walsender sends
 # after each Active flush, so messages that arrive while a cycle is in progress are flushed together
 # by the next one (a bulk-service queue): the Passive flushes `lam / (lam s + exp(-lam s))` times per
 # second for `lam` Active flushes and a cycle of `s`, never more than the Active nor than `1/s`. The
 # cycle has no parameter of its own: the fitted commit acknowledgement already holds the Passive's
-# flush wait (1.14 ms after the LAN exchange), and a message waits for the cycle in progress and then
-# its own, `W = s (1 + rho / 2)`, which gives `s` = 0.8 ms at the runs' flush rates (the walreceiver
-# busy 83-86 % of the time). Each flush rewrites a 4 KiB filesystem block plus the WAL bytes. All
-# *predicted*: the Passive's sdg writes/s are 1,024 and 1,081 against 1,345 and 1,224 printed (-24 %
-# and -12 %; the model flushing once per Active flush was +20 % and +50 %), its sdg bandwidth -19 %
-# and -5 % (was -3 % and +10 %). One cycle time cannot give both loads: the printed Passive/Active
-# flush ratio falls from 0.89 to 0.72 between 64 and 256 clients, which needs a cycle about 1.7x
-# longer at 256 clients (the Passive's replay then writes 3.4x the sdf bytes on the same datastore;
-# the model has no disk contention on the Passive). The 64-client Passive sdf writes/s (289, more
-# than the Active's 244) is 22 % low (31 % before the small-write floor): the model writes the Active's
-# pages with the Active's floor, while the printed Passive writes smaller I/Os (14 KB vs 17 KB) for a
-# reason the paper does not give. The eth1 receive rate is the Passive's TCP ACKs (one per two
-# segments of WAL) plus two status replies per walreceiver cycle (PostgreSQL reports the write
-# position after reading and the flush position after the `fdatasync`), with no parameter of its
-# own: -15 % and +59 % against the printed 0.4 and 0.3 MB/s (was -25 % and +49 % with one reply per
-# Active flush); the 256-client row is shown as *derived* because 0.3 equals a difference of two
-# fitted eth0 rates within rounding. The printed receive rate *falls* with load, as the Passive's
-# flushes do; the model's ACKs grow with the WAL bytes.
+# flush wait (printed with the parameters above), and a message waits for the cycle in progress and then
+# its own, `W = s (1 + rho / 2)`, which gives `s` at the runs' flush rates. Each flush rewrites a 4 KiB
+# filesystem block plus the WAL bytes. All *predicted*. One cycle time cannot give both loads (the model
+# has no disk contention on the Passive, whose replay writes much more sdf data at 256 clients on the same
+# datastore). The model writes the Passive's sdf pages with the Active's floor, while the printed Passive
+# writes smaller I/Os for a reason the paper does not give. The eth1 receive rate is the Passive's TCP ACKs
+# (one per two segments of WAL) plus two status replies per walreceiver cycle (PostgreSQL reports the write
+# position after reading and the flush position after the `fdatasync`), with no parameter of its own; the
+# 256-client row is shown as *derived* because its printed value equals a difference of two fitted eth0
+# rates within rounding. The printed receive rate *falls* with load, as the Passive's flushes do; the
+# model's ACKs grow with the WAL bytes. The numbers are below the table.
 
 # %%
 t = __import__("pandas").concat([fidelity.paper_vs_model("vcha2016", f"vcha2016/{name}") for name in
                                  ("table09_io_64clients", "table10_io_256clients", "table11_network")])
 plotting.save_table(t, output_dir, NOTEBOOK, "tables09_11_traffic")
-t[["locator", "quantity"] + COLS].round(3)
+display(t[["locator", "quantity"] + COLS].round(3))
+
+
+def io(disk, clients, node, field="paper_value"):
+    """(writes/s, bytes/s) of a Tables 9-10 row from the ledger."""
+    tab = "t09" if clients == 64 else "t10"
+    return ledger.loc[f"{tab}_{disk}_tps_{clients}_{node}"][field], ledger.loc[f"{tab}_{disk}_bw_{clients}_{node}"][field]
+
+
+def avg_kb(disk, clients, node):
+    tps, bw = io(disk, clients, node)
+    return f"{bw / tps / 1e3:.0f}"
+
+
+_nodes = (("baseline", "disabled"), ("Active", "enabled"), ("Passive", "enabled_passive"))
+_growth = ", ".join(f"{name} {avg_kb('sdf', 64, node)} -> {avg_kb('sdf', 256, node)} KB" for name, node in _nodes)
+_io_fit = ledger[ledger.index.str.match(r"t(09|10|11)_") & (ledger["kind"] == "fitted")]
+_sdh_low = _io_fit[_io_fit.index.str.startswith("t09_sdh_tps_64")]["rel_error"]
+_flush_wait = vcha.standby_flush_s(P.vcbench, P.wal.wal_bytes_per_op)
+_lam = np.array([io("sdg", n, "enabled", "model_value")[0] for n in (64, 256)])
+_cycle = walreceiver_cycle_s(_flush_wait, _lam)
+_busy = standby_flushes_per_s(_lam, _cycle) * _cycle
+_pas = [ledger.loc[f"{tab}_sdg_tps_{n}_enabled_passive"] for tab, n in (("t09", 64), ("t10", 256))]
+_pas_bw = [ledger.loc[f"{tab}_sdg_bw_{n}_enabled_passive"].rel_error for tab, n in (("t09", 64), ("t10", 256))]
+_ratio = [io("sdg", n, "enabled_passive")[0] / io("sdg", n, "enabled")[0] for n in (64, 256)]
+_lam_paper = [io("sdg", n, "enabled")[0] for n in (64, 256)]
+_s_grid = np.geomspace(1e-5, 1e-1, 4001)
+_needed = [_s_grid[np.argmin(np.abs(standby_flushes_per_s(lam, _s_grid) / lam - r))]
+           for lam, r in zip(_lam_paper, _ratio, strict=True)]
+_sdf_bytes = io("sdf", 256, "enabled_passive")[1] / io("sdf", 64, "enabled_passive")[1]
+_sdf_p = ledger.loc["t09_sdf_tps_64_enabled_passive"]
+_eth1 = [ledger.loc[f"t11_eth1_rx_{n}_enabled"] for n in (64, 256)]
+display(Markdown(
+    f"sdf's average write from 64 to 256 clients: {_growth}; sdh's (baseline) {avg_kb('sdh', 64, 'disabled')} -> "
+    f"{avg_kb('sdh', 256, 'disabled')} KB. The fitted floor is {P.disk.sdf_small_writes_per_s:.0f} small writes/s "
+    f"beside a {P.disk.sdf_write_bytes / 1e3:.0f} KB data write. Fitted rows land within "
+    f"{prose.pct(_io_fit.drop(_sdh_low.index)['rel_error'].abs().max())} except sdh's writes/s at low load "
+    f"({prose.pct(_sdh_low.max(), signed=True)}).\n\n"
+    f"The walreceiver cycle `s` is {_cycle[0] * 1e3:.2f} and {_cycle[1] * 1e3:.2f} ms at the 64- and 256-client flush "
+    f"rates (flush wait {_flush_wait * 1e3:.2f} ms; the walreceiver busy {prose.pct(_busy[0])} and "
+    f"{prose.pct(_busy[1])} of the time). The Passive's sdg writes/s are {_pas[0].model_value:,.0f} and "
+    f"{_pas[1].model_value:,.0f} against {_pas[0].paper_value:,.0f} and {_pas[1].paper_value:,.0f} printed "
+    f"({prose.pct(_pas[0].rel_error, signed=True)} and {prose.pct(_pas[1].rel_error, signed=True)}), its sdg bandwidth "
+    f"{prose.pct(_pas_bw[0], signed=True)} and {prose.pct(_pas_bw[1], signed=True)}. The printed Passive/Active flush "
+    f"ratio falls from {_ratio[0]:.2f} to {_ratio[1]:.2f} between 64 and 256 clients, which needs a cycle "
+    f"{prose.times(_needed[1] / _needed[0])} longer at 256 clients (the Passive's replay then writes "
+    f"{prose.times(_sdf_bytes)} the sdf bytes). The 64-client Passive sdf writes/s ({_sdf_p.paper_value:.0f}, more "
+    f"than the Active's {io('sdf', 64, 'enabled')[0]:.0f}) come out {prose.pct(abs(_sdf_p.rel_error))} "
+    f"{'low' if _sdf_p.rel_error < 0 else 'high'}; the printed Passive's average write is "
+    f"{avg_kb('sdf', 64, 'enabled_passive')} KB against the Active's {avg_kb('sdf', 64, 'enabled')} KB. The eth1 receive "
+    f"rate: {prose.pct(_eth1[0].rel_error, signed=True)} and {prose.pct(_eth1[1].rel_error, signed=True)} against the "
+    f"printed {_eth1[0].paper_value / 1e6:.1f} and {_eth1[1].paper_value / 1e6:.1f} MB/s."))
 
 # %% [markdown]
 # ## Table 12 / Figure 10 — statistics level
@@ -226,25 +293,23 @@ t[["locator", "quantity"] + COLS].round(3)
 # to level 3, as the ROBO study's statistics sizes say. The statistics writes share the commit path:
 # with VCHA their commits wait for the Passive too, so they hold their connections longer (by the
 # same factor as a VCbench operation's hold time) and fewer connections are left for VCbench. The
-# VCHA overhead at 256 clients is therefore -6.1 % at levels 1-2 and -7.0 % at levels 3-4 -- it
-# depends on the level, as the paper's explanation ("VCHA needs to replicate more data") says.
+# VCHA overhead at 256 clients therefore depends on the level (below the tables), as the paper's
+# explanation ("VCHA needs to replicate more data") says.
 #
 # **The misses of the overhead rows are within the paper's own run-to-run spread, not a mechanism
 # to tune.** The printed overhead of a level is the ratio of the level's two printed throughputs, and
-# those are rows of the ledger themselves (the VCHA-on ones and level 2's VCHA-off one *predicted*,
-# within 4 %; the level 3/4 VCHA-off ones fitted). So the overhead rows are *derived*: shown with their
-# misses, not counted a second time (until this wave they were counted as predicted, and the level-3
-# row, which is computed from a fitted number, was the ledger's worst predicted row). On the difference
-# itself: -7.0 % against a printed -3.4 % at level 3 is a 105 % miss, -6.1 % against -9.2 % at level 2
-# a 34 % miss. The paper's footnote to this table says 256-client
-# throughput "can vary quite a bit" (each number is an average of several runs), and its own
-# baselines show how much: it states that throughput falls as the level rises, yet its VCHA-off
-# throughput *rises* from level 1 to 2 (+1.5 %) and from level 3 to 4 (+4.6 %), and the VCHA-on
-# throughputs of levels 3 and 4 are equal (5,442 and 5,451) while their overheads differ by 4 points.
-# One side of a difference moving by 4.6 % moves the overhead by 4.6 points; the model's misses
-# (table below, in points) are all smaller than that. No parameter is fitted to these rows, and none
-# is added: a mechanism that reproduced -3.4 % at level 3 and -7.4 % at level 4 would have to make
-# more statistics cost *less* replication.
+# those are rows of the ledger themselves (the VCHA-on ones and level 2's VCHA-off one *predicted*;
+# the level 3/4 VCHA-off ones fitted). So the overhead rows are *derived*: shown with their misses, not
+# counted a second time (until this wave they were counted as predicted, and the level-3 row, which is
+# computed from a fitted number, was the ledger's worst predicted row). The paper's footnote to this
+# table says 256-client throughput "can vary quite a bit" (each number is an average of several runs),
+# and its own baselines show how much: it states that throughput falls as the level rises, yet its
+# VCHA-off throughput *rises* from level 1 to 2 and from level 3 to 4 (the paper's own spread, table
+# below), and the VCHA-on throughputs of levels 3 and 4 are nearly equal while their overheads differ by
+# several points. One side of a difference moving by that much moves the overhead by as many points; the
+# model's misses (table below, in points) are compared with it below. No parameter is fitted to these
+# rows, and none is added: a mechanism that reproduced the printed overheads of levels 3 and 4 would have
+# to make more statistics cost *less* replication.
 
 # %%
 fig = vcha_views.stats_level_figure()
@@ -268,7 +333,22 @@ over = t[t["quantity"] == "throughput_change"]
 miss = over.assign(miss_points=over["model"] - over["paper"])[["conditions", "kind", "unit", "paper", "model",
                                                                 "miss_points"]]
 display(spread.round(1))
-miss.round(3)
+display(miss.round(3))
+_l = {lvl: ledger.loc[f"t12_change_l{lvl}"] for lvl in (1, 2, 3, 4)}
+_pred = [ledger.loc[k].rel_error for k in ("t12_throughput_l2_disabled", "t12_throughput_l2_enabled",
+                                            "t12_throughput_l3_enabled", "t12_throughput_l4_enabled")]
+_spread_max = spread["percent"].abs().max()
+display(Markdown(
+    f"The model's VCHA overhead at 256 clients is {prose.pct(_l[1].model_value, 1, signed=True)} at levels 1-2 and "
+    f"{prose.pct(_l[3].model_value, 1, signed=True)} at levels 3-4; its predicted throughputs are within "
+    f"{prose.pct(max(abs(e) for e in _pred), 1)}. On the difference itself: level 3 {diff_miss('t12_change_l3')}, level 2 "
+    f"{diff_miss('t12_change_l2')}. The paper's own spread: VCHA off, level 2 vs 1 "
+    f"{spread['percent'].iloc[0]:+.1f} %, level 4 vs 3 {spread['percent'].iloc[1]:+.1f} %; the VCHA-on throughputs of "
+    f"levels 3 and 4 are {_t12(3, 'enabled') * 60:,.0f} and {_t12(4, 'enabled') * 60:,.0f} ops/min while their "
+    f"printed overheads differ by {abs(_l[4].paper_value - _l[3].paper_value) * 100:.0f} points. The model's largest "
+    f"miss is {miss['miss_points'].abs().max():.1f} points "
+    f"({'smaller' if miss['miss_points'].abs().max() < _spread_max else 'not smaller'} than the paper's "
+    f"{_spread_max:.1f}-point spread)."))
 
 # %% [markdown]
 # ## Table 13 / Figure 11 — latency on the private VCHA network
@@ -276,9 +356,8 @@ miss.round(3)
 # Each synchronous commit waits one more round trip (a little more: the 6 MiB TCP window caps the
 # commit record's transfer rate at long round trips). Only the 64-client rows calibrate the number of
 # such commits per operation; the 256-client rows are *predicted*: the pool saturates and the drop is
-# much larger than at 64 clients, as measured. The 5 ms point at 256 clients is missed by about 8 %
-# (the measured drop is front-loaded: -23 % at 5 ms, only -27 % at 10 ms, which a per-commit round
-# trip cannot produce).
+# much larger than at 64 clients, as measured. The 5 ms point at 256 clients is the larger miss: the
+# measured drop is front-loaded, which a per-commit round trip cannot produce (numbers below the table).
 
 # %%
 fig = vcha_views.rtt_figure()
@@ -286,35 +365,52 @@ plotting.save_figure(fig, output_dir, NOTEBOOK, "figure11_private_network_latenc
 plt.show()
 t = fidelity.paper_vs_model("vcha2016", "vcha2016/table13")
 plotting.save_table(t, output_dir, NOTEBOOK, "table13_private_network_latency")
-t[["locator", "quantity"] + COLS].round(3)
+display(t[["locator", "quantity"] + COLS].round(3))
+_x0 = ledger.loc["t13_throughput_256_0ms"].paper_value
+_r = {ms: ledger.loc[f"t13_throughput_256_{ms}ms"] for ms in (5, 10)}
+display(Markdown(
+    f"At 256 clients the model misses the 5 ms point by {prose.pct(_r[5].rel_error, signed=True)} and the 10 ms point "
+    f"by {prose.pct(_r[10].rel_error, signed=True)}; the measured drop is {prose.pct(_r[5].paper_value / _x0 - 1, signed=True)} "
+    f"at 5 ms and only {prose.pct(_r[10].paper_value / _x0 - 1, signed=True)} at 10 ms."))
 
 # %% [markdown]
 # ## Tables 14-15 — External vs Embedded PSC
 #
 # With an Embedded PSC the PSC services (token validation, lookup service, certificate store) run on
 # the appliance's vCPUs: each operation adds CPU work there (one parameter, fitted on Table 14's
-# 64-client Difference, -2.1 %). The External rows repeat Tables 5-6 (*derived*). The other three
+# 64-client Difference). The External rows repeat Tables 5-6 (*derived*). The other three
 # Embedded numbers (latency at 64 clients, throughput and latency at 256) are *predicted*; their
 # Difference rows are Embedded over a fitted External number, so they are *derived* and shown with
 # their misses (a predicted row is never computed from a fitted one; until this wave these Differences
 # were counted as predicted and scored on the difference). The 64-client Embedded throughput is External
 # x (1 + fitted Difference), *derived*.
-# At 64 clients the added CPU work lengthens every operation, so latency rises by 2.2 % (printed
-# +1.3 %, a 72 % miss on the difference; the Embedded latency itself is within 0.1 %: at a fixed 64
-# clients Little's law ties the two changes, -2.1 % throughput means +2.1 % on latency plus think time,
-# and the paper's pair does not satisfy it). At 256 clients the connection pool, not the 32 vCPUs,
-# limits throughput, so the extra CPU work changes nothing and the model predicts 0 where the paper
-# prints -0.7 % and +1.3 % (100 % misses on the difference; the Embedded numbers themselves are 3.0 %
-# and 1.1 % off, most of it the External run's own fit error). **These four differences are, in the paper's words, "well within the error margin
-# of the experiment methodology"**: they are the evidence for the ledger's run-to-run noise floor of
-# about 1.5 % per number (`vcperf.protocol.noise_floor`), and -0.7 % and +1.3 % are within one
-# standard deviation of a difference of two runs (about 2.1 %). The model's 0 is not tuned away.
+# At 64 clients the added CPU work lengthens every operation, so latency rises (at a fixed 64 clients
+# Little's law ties the two changes: a throughput drop means the same relative rise of latency plus think
+# time, and the paper's pair does not satisfy it). At 256 clients the connection pool, not the vCPUs,
+# limits throughput, so the extra CPU work changes nothing and the model predicts 0 where the paper prints
+# small differences. **These four differences are, in the paper's words, "well within the error margin
+# of the experiment methodology"**: they are the evidence for the ledger's run-to-run noise floor
+# (`vcperf.protocol.noise_floor`). The model's 0 is not tuned away. The numbers are below the table.
 
 # %%
 t = __import__("pandas").concat([fidelity.paper_vs_model("vcha2016", "vcha2016/table14"),
                                  fidelity.paper_vs_model("vcha2016", "vcha2016/table15")])
 plotting.save_table(t, output_dir, NOTEBOOK, "tables14_15_psc")
-t[["locator", "quantity"] + COLS].round(3)
+display(t[["locator", "quantity"] + COLS].round(3))
+_floor = protocol.noise_floor()
+_c256 = [ledger.loc[k] for k in ("t14_change_256", "t15_change_256")]
+_e256 = [ledger.loc[k].rel_error for k in ("t14_embedded_256", "t15_embedded_256")]
+display(Markdown(
+    f"The Embedded PSC's CPU is fitted on Table 14's 64-client Difference "
+    f"({prose.pct(ledger.loc['t14_change_64'].paper_value, 1, signed=True)}). At 64 clients latency rises by "
+    f"{diff_miss('t15_change_64')}; the Embedded latency itself is within "
+    f"{prose.pct(abs(ledger.loc['t15_embedded_64'].rel_error), 1)}. At 256 clients ({TESTBED.appliance()['vcpus']:g} "
+    f"vCPUs) the model predicts {prose.pct(_c256[0].model_value, 1)} where the paper prints "
+    f"{prose.pct(_c256[0].paper_value, 1, signed=True)} and {prose.pct(_c256[1].paper_value, 1, signed=True)} "
+    f"({prose.pct(abs(_c256[0].rel_error))} misses on the difference; the Embedded numbers themselves are "
+    f"{prose.pct(abs(_e256[0]), 1)} and {prose.pct(abs(_e256[1]), 1)} off, most of it the External run's own fit "
+    f"error). The run-to-run noise floor is {prose.pct(_floor, 1)} per number, so a difference of two runs has a "
+    f"standard deviation of about {prose.pct(np.sqrt(2) * _floor, 1)}."))
 
 # %% [markdown]
 # ## Fidelity — the study's ledger summary, this notebook's rows, and leave-one-out
