@@ -79,7 +79,7 @@ from IPython.display import Markdown  # noqa: E402
 from vcperf import prose  # noqa: E402
 from vcperf.robo import operations as robo_ops  # noqa: E402
 
-preset = getattr(robo, "preset", None) or network.preset  # robo.preset once the ROBO restructure lands
+preset = robo.preset
 P = robo.calibrate()
 state_kb = robo.vm_state_bytes() / 1e3
 steps = {op: robo_ops.vcenter_steps(robo.operation_calls(op)) for op in robo.operation_names()}
