@@ -75,11 +75,6 @@ def save_table(df, output_dir, notebook: str, name: str) -> Path:
     return path
 
 
-def log_ticks(lo: float, hi: float) -> np.ndarray:
-    """Decade ticks covering [lo, hi] (for log-scaled axes)."""
-    return 10.0 ** np.arange(np.floor(np.log10(lo)), np.ceil(np.log10(hi)) + 1)
-
-
 def fast_layout(fig, left: float = 0.11, right: float = 0.98, bottom: float = 0.13, top: float = 0.96) -> None:
     """Fixed margins and no minor ticks on log axes: a layout cheap enough for widget redraws.
 

@@ -212,8 +212,6 @@ def precopy_grid_figure(n_memory: int = 200, n_dirty: int = 200):
     (solid) and without (dashed, cut where pre-copy no longer converges within the round cap).
     Right: map of the outcome: converged alone, converged thanks to SDPS, not converged without SDPS.
     """
-    from vcperf import _validate as v
-
     v.integer("n_memory", n_memory, 4, 2000)
     v.integer("n_dirty", n_dirty, 2, 2000)
     plt = _plt()

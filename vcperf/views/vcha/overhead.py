@@ -193,7 +193,7 @@ def vcbench_whatif_update(clients: int = 256, replication_rtt_ms: float = 5.0, s
         head + f": {fmt_band(*(60 * np.asarray(xi)), fmt=_ops_per_min, interval=level)}, "
         f"{'+' if change >= 0 else ''}{fmt_percent(change)} vs no VCHA; "
         f"latency {fmt_band(*ri, interval=level)}, "
-        f"vpxd CPU {fmt_num(float(s.cpu_cores))} of {scn['vcpus']:g} cores, "
+        f"vpxd CPU {float(s.cpu_cores):.1f} of {scn['vcpus']:g} cores, "
         f"DB pool {fmt_percent(float(s.db_pool_utilization))} busy, "
         f"link {fmt_percent(float(s.link_utilization))} busy, sync wait {fmt_duration(float(s.sync_wait_s))} per "
         "operation. (Lines show VCHA at the chosen latency.)"
