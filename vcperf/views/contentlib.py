@@ -15,7 +15,7 @@ from vcperf.plotting import PAPER_STYLE, use_style
 from vcperf.views.format import fmt_band, fmt_bytes, fmt_bytes_per_s, fmt_duration
 from vcperf.widgets import PanelFigure, style_sliders, whatif_panel
 
-#: Data-network axis of the network figure: 100 Mbps .. 100 Gbps.
+#: Data-network axis of the network figure: 100 Mbit/s .. 100 Gbit/s.
 NETWORK_GRID_BPS = np.logspace(8, 11, 61)
 #: Bar colours per path (model), fixed so figures are stable.
 COLORS = {"vaai": "#4C72B0", "host_fc": "#55A868", "host_to_host": "#DD8452", "streaming": "#C44E52"}
@@ -102,7 +102,7 @@ def network_figure(size_bytes: float | None = None):
     style = {**PAPER_STYLE, "marker": "s", "markerfacecolor": "white"}
     ax.plot([p[0] for p in pts[2:]], [p[1] for p in pts[2:]],
             label=f"paper: Exp 3 ratios x implied Exp 1 ({t1:.0f} s)", **style)
-    ax.set_xlabel("data network speed (Gbps)")
+    ax.set_xlabel("data network speed (Gbit/s)")
     ax.set_ylabel(f"deployment time (s), {size / 1e9:.3g} GB")
     ax.set_yscale("log")
     ax.legend(fontsize=7, frameon=False, loc="upper right")

@@ -11,7 +11,7 @@ from vcperf.plotting import PAPER_STYLE, use_style
 
 #: Checkpoint-interval axis of the latency figures: 0.5 ms .. 50 ms.
 INTERVAL_GRID_S = np.logspace(np.log10(5e-4), np.log10(5e-2), 60)
-#: Receive-rate axis of the FT logging figure: 0 .. 10 Gbps.
+#: Receive-rate axis of the FT logging figure: 0 .. 10 Gbit/s.
 RECEIVE_GRID_BPS = np.linspace(0.0, 10e9, 81)
 #: FT link speeds drawn in the latency figure.
 LINK_SPEEDS_BPS = (1e9, 10e9, 25e9)

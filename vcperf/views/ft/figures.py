@@ -110,7 +110,7 @@ def _netperf_rows(fid, uplink_gbps):
 
 
 def netperf_throughput_figure(fid, uplink_gbps: float):
-    """Figure 3 (1 Gbps) or Figure 4 (10 Gbps): netperf throughput for receive and transmit, FT off/on.
+    """Figure 3 (1 Gbit/s) or Figure 4 (10 Gbit/s): netperf throughput for receive and transmit, FT off/on.
 
     The FT logging NIC's traffic of each experiment is drawn beside (the seed provides it "as a
     reference"); its statements "high for receive, minimal for transmit" are in the caption. The
@@ -139,9 +139,9 @@ def netperf_throughput_figure(fid, uplink_gbps: float):
         word = {"<": "less than", ">=": "can meet or exceed"}.get(rel, rel)
         _errorbar(ax, xi, row["model_value"] / 1e9, _interval(row, 1e-9))
         _mark(ax, xi, row["paper_value"] / 1e9, rel,
-              f"paper: FT on {word} {row['paper_value'] / 1e9:g} Gbps ({'pass' if row['passed'] else 'FAIL'})")
+              f"paper: FT on {word} {row['paper_value'] / 1e9:g} Gbit/s ({'pass' if row['passed'] else 'FAIL'})")
     ax.set_xticks(x, ["receive", "transmit"])
-    ax.set_ylabel("throughput (Gbps)")
+    ax.set_ylabel("throughput (Gbit/s)")
     _headroom(ax, 1.12)
     _values(ax, np.concatenate([x - w, x, x + w]), np.concatenate([off, on, log]), "{:.2f}")
     _legend_outside(ax)
@@ -154,12 +154,12 @@ def netperf_throughput_figure(fid, uplink_gbps: float):
 
 
 def figure03_netperf_throughput_1gbps(fid):
-    """Figure 3: netperf throughput on the 1 Gbps VM network (:func:`netperf_throughput_figure`)."""
+    """Figure 3: netperf throughput on the 1 Gbit/s VM network (:func:`netperf_throughput_figure`)."""
     return netperf_throughput_figure(fid, min(ft.netperf_uplinks_gbps()))
 
 
 def figure04_netperf_throughput_10gbps(fid):
-    """Figure 4: netperf throughput on the 10 Gbps VM network (:func:`netperf_throughput_figure`)."""
+    """Figure 4: netperf throughput on the 10 Gbit/s VM network (:func:`netperf_throughput_figure`)."""
     return netperf_throughput_figure(fid, max(ft.netperf_uplinks_gbps()))
 
 
@@ -184,7 +184,7 @@ def figure05_netperf_latency(fid):
     _legend_outside(ax, below=True, ncol=1, bbox_to_anchor=(0.5, -0.12))
     for link in LINK_SPEEDS_BPS:
         delta = ft.output_commit_delay_s(50e6, INTERVAL_GRID_S, link)
-        ax2.loglog(INTERVAL_GRID_S * 1e3, delta * 1e3, label=f"FT link {link / 1e9:g} Gbps, 50 MB/s dirty")
+        ax2.loglog(INTERVAL_GRID_S * 1e3, delta * 1e3, label=f"FT link {link / 1e9:g} Gbit/s, 50 MB/s dirty")
     ax2.loglog(INTERVAL_GRID_S * 1e3, ft.output_commit_delay_s(0.0, INTERVAL_GRID_S) * 1e3, "k:", lw=1,
                label="idle guest (TCP_RR)")
     ax2.axvline(e_cal * 1e3, color="grey", lw=1, ls="--", label=f"calibrated interval {e_cal * 1e3:.1f} ms")
@@ -208,7 +208,7 @@ def _pattern_label(size, w):
 
 
 def figure06_iometer_throughput(fid):
-    """Figure 6: IOMeter throughput per access pattern (2 KB and 64 KB; read, write, mix), FT off/on.
+    """Figure 6: IOMeter throughput per access pattern (2 kB and 64 kB; read, write, mix), FT off/on.
 
     Left: I/Os per second per Appendix B pattern (model). Right: the FT-on/off ratio per pattern and
     its mean per I/O size (the ledger's predicted rows, with their intervals) beside the seed's

@@ -34,8 +34,8 @@ class _WhatifPanel(PanelFigure):
         (self.traffic,) = ax2.plot(RECEIVE_GRID_BPS / 1e9, np.zeros_like(RECEIVE_GRID_BPS), color=ON)
         (self.traffic_here,) = ax2.plot([0.0], [0.0], "o", color=LOG)
         self.link = ax2.axhline(0.0, color="grey", ls="--", lw=1, label="FT link rate")
-        ax2.set_xlabel("data received while running (Gbps)")
-        ax2.set_ylabel("FT logging traffic (Gbps)")
+        ax2.set_xlabel("data received while running (Gbit/s)")
+        ax2.set_ylabel("FT logging traffic (Gbit/s)")
         ax2.set_title("FT link load", fontsize=9)
         # one legend for both panels, above the right panel's frame: never over a curve. It belongs to an
         # Axes and sits, like the titles, below the moving artists' z-order, so PanelCanvas keeps it in the

@@ -18,7 +18,7 @@ VM_SERIES = (8, 16, 24, 32)
 def hostsync_figure(vms=VM_GRID, stated=None):
     """Figures 2-3: host-sync traffic of one host vs powered-on VMs, both directions.
 
-    ``stated`` = (vms, kbps) draws the paper's point on the host -> vCenter panel.
+    ``stated`` = (vms, kbit/s) draws the paper's point on the host -> vCenter panel.
     """
     import matplotlib.pyplot as plt
 
@@ -27,13 +27,13 @@ def hostsync_figure(vms=VM_GRID, stated=None):
     fig, axes = plt.subplots(1, 2, figsize=(8.6, 3.4))
     axes[0].plot(vms, t.host_to_vc_bps / 1e3, label="model: heartbeat + VM changes")
     if stated is not None:
-        axes[0].plot([stated[0]], [stated[1]], label="paper: 3.75 Kbps at 24 VMs", **PAPER_STYLE)
+        axes[0].plot([stated[0]], [stated[1]], label="paper: 3.75 kbit/s at 24 VMs", **PAPER_STYLE)
     axes[0].set_title("Figure 2 - host -> vCenter", fontsize=9)
     axes[1].plot(vms, t.vc_to_host_bps / 1e3, color="C1", label="model: TCP ACKs of the changes")
     axes[1].set_title("Figure 3 - vCenter -> host (ACKs only)", fontsize=9)
     for ax in axes:
         ax.set_xlabel("powered-on VMs per host")
-        ax.set_ylabel("average traffic (Kbps)")
+        ax.set_ylabel("average traffic (kbit/s)")
         ax.legend(fontsize=7, frameon=False)
         ax.set_ylim(bottom=0)
     plotting.finish(fig)
@@ -78,7 +78,7 @@ def stats_traffic_figure(vm_series=VM_SERIES):
     axes[1].set_xlabel("powered-on VMs per host")
     axes[1].set_title("Figure 5 - by powered-on VMs", fontsize=9)
     for ax in axes:
-        ax.set_ylabel("host -> vCenter (Kbps)")
+        ax.set_ylabel("host -> vCenter (kbit/s)")
         ax.legend(fontsize=7, frameon=False)
     plotting.finish(fig)
     return fig
@@ -102,7 +102,7 @@ def stats_size_figure(stated=None):
                 f"L4/L3 = {s[3] / s[2]:.2f}  (paper: close)", xy=(0.02, 0.97), xycoords="axes fraction",
                 va="top", fontsize=7)
     ax.set_xlabel("powered-on VMs per host")
-    ax.set_ylabel("statistics data per upload (KB)")
+    ax.set_ylabel("statistics data per upload (kB)")
     ax.legend(fontsize=7, frameon=False, loc="lower right")
     plotting.finish(fig)
     return fig
@@ -120,9 +120,9 @@ def stats_reverse_figure(vm_series=VM_SERIES, bound_kbps=None):
         t = robo.statistics_traffic(levels, float(vms)).vc_to_host_bps / 1e3
         ax.bar(levels + (i - (len(vm_series) - 1) / 2) * width, t, width, label=f"{vms} PonVMs")
     if bound_kbps is not None:
-        ax.axhline(bound_kbps, color="k", ls="--", lw=1, label=f"paper: all < {bound_kbps:g} Kbps")
+        ax.axhline(bound_kbps, color="k", ls="--", lw=1, label=f"paper: all < {bound_kbps:g} kbit/s")
     ax.set_xticks(levels, [LEVEL_LABELS[lvl] for lvl in levels])
-    ax.set_ylabel("vCenter -> host (Kbps)")
+    ax.set_ylabel("vCenter -> host (kbit/s)")
     if bound_kbps is not None:
         ax.set_ylim(0, 1.35 * bound_kbps)
     ax.legend(fontsize=7, frameon=False, ncol=3, loc="upper left")

@@ -108,14 +108,14 @@ def vcbench_figure(stated=None, loo=None):
 
 
 def latency_vs_rtt_figure(stated=None):
-    """Mean VCbench latency vs RTT on a 10 Mbps, 0.05 % loss link, against latency proportional to RTT."""
+    """Mean VCbench latency vs RTT on a 10 Mbit/s, 0.05 % loss link, against latency proportional to RTT."""
     import matplotlib.pyplot as plt
 
     use_style()
     rtts = np.logspace(-3, 0, 40)
     lat = np.array([robo.vcbench(network.Link(10e6, r, 5e-4)).mean_latency_s for r in rtts])
     fig, ax = plt.subplots(figsize=(6.4, 3.6))
-    ax.loglog(rtts * 1e3, lat, label="model: mean latency (10 Mbps, 0.05 % loss)")
+    ax.loglog(rtts * 1e3, lat, label="model: mean latency (10 Mbit/s, 0.05 % loss)")
     ax.loglog(rtts * 1e3, lat[0] * rtts / rtts[0], ls=":", color="0.5", label="if latency grew like RTT")
     if stated:
         ax.loglog([network.preset(n).rtt_s * 1e3 for n in stated], list(stated.values()),
@@ -188,7 +188,7 @@ def vcbench_traffic_figure():
     axes[1].set_title("Figure 13 - vCenter -> host", fontsize=9)
     for ax in axes:
         ax.set_xticks(x, [preset_label(n) for n in nets], rotation=25, fontsize=7)
-        ax.set_ylabel("average traffic (Kbps)")
+        ax.set_ylabel("average traffic (kbit/s)")
     plotting.finish(fig)
     return fig
 
@@ -213,7 +213,7 @@ def add_host_figure(stated=None, loo=None):
     axes[0].legend(fontsize=7, frameon=False)
     axes[1].bar(x, [robo.add_host_traffic_bps(network.preset(n)) / 1e3 for n in nets], color="C0")
     axes[1].set_yscale("log")
-    axes[1].set_ylabel("host -> vCenter during add host (Kbps)")
+    axes[1].set_ylabel("host -> vCenter during add host (kbit/s)")
     axes[1].set_title("Figure 15 - add host traffic", fontsize=9)
     for ax in axes:
         ax.set_xticks(x, [preset_label(n) for n in nets], rotation=25, fontsize=7)

@@ -19,7 +19,7 @@ APPLIANCES = ("testbed",) + vcha.INVENTORIES
 
 def scenario(bandwidth_gbps: float = 10.0, loss_percent: float = 0.0, appliance: str = "testbed",
              psc_mode: str = "external") -> dict:
-    """Keyword arguments of :func:`vcperf.vcha.vcbench` for a what-if: replication link (Gbps, loss
+    """Keyword arguments of :func:`vcperf.vcha.vcbench` for a what-if: replication link (Gbit/s, loss
     %), appliance (``"testbed"`` or a Table 1 size: its vCPUs and inventory) and PSC mode."""
     v.choice("appliance", appliance, APPLIANCES)
     app = vcha.testbed().appliance() if appliance == "testbed" else vcha.appliance(appliance)
