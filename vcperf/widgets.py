@@ -1,7 +1,10 @@
-"""Shared helpers for the what-if panels (ipywidgets); each study's panels are in ``vcperf.views``.
+"""The what-if panel toolkit (ipywidgets + an Agg canvas); each study's panels are in ``vcperf.views``.
 
 A panel is built from a pure *update* function (model + redraw -> readout text, PNG bytes) so that
-the same path can be timed headless (``make bench``) and tested without a browser.
+the same path can be timed headless (``make bench``) and tested without a browser. The toolkit: the
+one persistent figure (:class:`PanelFigure`, rendered by :class:`PanelCanvas`), the one slider-echo
+guard (:class:`ExactSliders`, :func:`within_steps`), the wrapping readout and the generic panel
+(:func:`whatif_panel`). Numbers are written by :mod:`vcperf.views.format`.
 """
 
 from __future__ import annotations
@@ -208,6 +211,20 @@ class PanelFigure:
         return self.canvas.png(key=key)
 
 
+def within_steps(slider, a: float, b: float, steps: float) -> bool:
+    """Whether slider values ``a`` and ``b`` are within ``steps`` of the slider's steps of each other.
+
+    A log slider's step is one of its exponent (``FloatLogSlider``: ``|log_base(b / a)| <= steps * step``);
+    another slider's is one of its value. A front end that snaps a value to the step grid moves it by
+    less than one step of a log slider, half a step of a linear one.
+    """
+    import math
+
+    if hasattr(slider, "base"):
+        return a > 0 and b > 0 and abs(math.log(b / a, slider.base)) <= steps * slider.step
+    return abs(b - a) <= steps * slider.step
+
+
 class ExactSliders:
     """Sliders whose exact values the model reads, guarded against the browser's echo of a rounded value.
 
@@ -237,12 +254,8 @@ class ExactSliders:
 
     def is_echo(self, key, new) -> bool:
         """Whether ``new`` for slider ``key`` is within one step of the exact state (an echo)."""
-        import math
-
-        old, slider = self.state[key], self.sliders[key]
-        if hasattr(slider, "base"):  # a log slider: its step is one of the exponent
-            return old > 0 and new > 0 and abs(math.log(new / old, slider.base)) <= slider.step
-        return abs(new - old) <= slider.step / 2
+        slider = self.sliders[key]
+        return within_steps(slider, self.state[key], new, 1.0 if hasattr(slider, "base") else 0.5)
 
     def set(self, **values) -> None:
         """Set exact values and move the sliders to them, without calling ``on_move``."""

@@ -12,7 +12,7 @@ from vcperf import _validate as v
 from vcperf import ft, plotting, protocol
 from vcperf.views.format import fmt_band, fmt_bps, fmt_duration, fmt_percent
 from vcperf.views.ft.common import INTERVAL_GRID_S, LOG, ON, RECEIVE_GRID_BPS
-from vcperf.widgets import PanelFigure, style_sliders, whatif_panel
+from vcperf.widgets import PanelFigure, style_sliders, whatif_panel, within_steps
 
 
 class _WhatifPanel(PanelFigure):
@@ -195,7 +195,7 @@ def whatif(ft_link_bps: float = 10e9, checkpoint_interval_s: float | None = None
     calibrated = checkpoint_interval_s is None
 
     def at_start(interval_ms):  # within half a slider step (a front end may snap the start value)
-        return calibrated and abs(np.log10(interval_ms / start_ms)) <= interval.step / 2
+        return calibrated and within_steps(interval, start_ms, interval_ms, 0.5)
 
     return _wrapping(whatif_panel(
         [link, interval, rx, dirty],
