@@ -41,6 +41,14 @@ def use_style() -> None:
     matplotlib.rcParams.update(RC)
 
 
+def pyplot():
+    """``matplotlib.pyplot`` with :data:`RC` applied: what a figure function draws a saved figure with."""
+    import matplotlib.pyplot as plt
+
+    use_style()
+    return plt
+
+
 def _dir(output_dir, kind: str, notebook: str) -> Path:
     if not notebook or "/" in notebook:
         raise ValueError(f"notebook must be a plain name; got {notebook!r}")

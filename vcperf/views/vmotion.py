@@ -11,7 +11,7 @@ import numpy as np
 from vcperf import _validate as v
 from vcperf import network, plotting, protocol
 from vcperf import vmotion as vm
-from vcperf.plotting import PAPER_STYLE, use_style
+from vcperf.plotting import PAPER_STYLE
 from vcperf.views.format import fmt_band, fmt_bps, fmt_bytes_per_s, fmt_duration, fmt_percent
 from vcperf.widgets import PanelFigure, fast_redraw, style_sliders, whatif_panel
 
@@ -29,12 +29,6 @@ def _ps():
     return {"params": vm.calibrate(), "settings": vm.settings()}
 
 
-def _plt():
-    import matplotlib.pyplot as plt
-
-    use_style()
-    return plt
-
 
 def trace_figure():
     """Figures 1-2 as a model: 6.7 stop-based vs 7.0 U1 loose 1 GB tracing.
@@ -42,7 +36,7 @@ def trace_figure():
     Left: guest throughput loss during the trace phase vs vCPUs (paper: ~65 % at 72 vCPUs on 6.7).
     Right: trace-install duration vs memory for 12 and 72 vCPUs (paper: "< 10 s" to "hundreds of s").
     """
-    plt = _plt()
+    plt = plotting.pyplot()
     w = vm.workloads()
     fig, (a, b) = plt.subplots(1, 2, figsize=(9.6, 3.6))
     cpus = np.arange(1, 257)
@@ -81,7 +75,7 @@ def switchover_figure():
     The Oracle typical workload (25 GB SGA, 270,000 TPM) runs in VMs of every size; the paper's
     six-second 6.7 switch-over of the 1 TB VM is the marker.
     """
-    plt = _plt()
+    plt = plotting.pyplot()
     w = vm.workloads()["typical"]
     mem = np.geomspace(8 * GIB, 6 * 2**40, 60)
     ws = np.minimum(w.working_set_bytes, mem)
@@ -125,7 +119,7 @@ def series_figure(name: str, releases=("6.7",), sample_s: float = 1.0, lead_s: f
         Mark the paper's Figure 8 statements: average loss 50 % (6.7) and under 5 % (7.0 U1) over
         each migration, the 7.0 U1 migration ending at half the 6.7 time, the 10x shorter stall.
     """
-    plt = _plt()
+    plt = plotting.pyplot()
     fig, ax = plt.subplots(figsize=(7.2, 3.6))
     migs = {r: vm.migrate_workload(name, r) for r in releases}
     end = lead_s + max(_until_recovered_s(m) for m in migs.values()) * 1.1 + lead_s
@@ -180,7 +174,7 @@ def sizes_figure():
     Bars: average throughput during vMotion as % of the pre-vMotion throughput; line: the 7.0 U1 /
     6.7 ratio, with the paper's "as much as 19x" (monster VM) as the marker.
     """
-    plt = _plt()
+    plt = plotting.pyplot()
     t1 = vm.table1_model()
     fig, a = plt.subplots(figsize=(7.2, 3.6))
     x = np.arange(len(t1))
@@ -214,7 +208,7 @@ def precopy_grid_figure(n_memory: int = 200, n_dirty: int = 200):
     """
     v.integer("n_memory", n_memory, 4, 2000)
     v.integer("n_dirty", n_dirty, 2, 2000)
-    plt = _plt()
+    plt = plotting.pyplot()
     mem = np.geomspace(16 * GIB, 4 * 2**40, n_memory)[:, None]
     dirty = np.geomspace(1e7, 4e10, n_dirty)[None, :]
     link = vm.testbed_link_bps()
@@ -253,7 +247,7 @@ def tpcx_figure(replications: int = 200):
     and 2 (7.0 U1) at the calibrated load: both *predicted* (the peak load and the TPCx-HCI dirty
     scale are fitted to the failed-check counts, not to the invalid runs).
     """
-    plt = _plt()
+    plt = plotting.pyplot()
     peak = vm.calibrate().tpcx.peak_vm_utilization
     setup = vm.tpcx_setup()
     runs = setup.runs
@@ -292,7 +286,7 @@ def tpcx_profile_figure():
     text's counts, printed as markers); lines: the cluster throughput each release leaves, as a
     share of the undisturbed load (:func:`vcperf.vmotion.tpcx_profile`).
     """
-    plt = _plt()
+    plt = plotting.pyplot()
     p, setup = vm.calibrate(), vm.tpcx_setup()
     profs = {r: vm.tpcx_profile(r, p.tpcx.peak_vm_utilization, setup, params=p, settings=vm.settings())
              for r in vm.RELEASES}

@@ -7,7 +7,8 @@ import textwrap
 
 import numpy as np
 
-from vcperf.plotting import PAPER_STYLE, use_style
+from vcperf import plotting
+from vcperf.plotting import PAPER_STYLE
 
 #: Checkpoint-interval axis of the latency figures: 0.5 ms .. 50 ms.
 INTERVAL_GRID_S = np.logspace(np.log10(5e-4), np.log10(5e-2), 60)
@@ -112,7 +113,5 @@ def _headroom(ax, factor=1.18):
 
 
 def _figure(size=(7.6, 3.8), ncols=1, **kw):
-    import matplotlib.pyplot as plt
-
-    use_style()
-    return plt.subplots(1, ncols, figsize=size, **kw)
+    """A new figure of ``ncols`` Axes in a row (:func:`vcperf.plotting.pyplot`)."""
+    return plotting.pyplot().subplots(1, ncols, figsize=size, **kw)

@@ -7,7 +7,6 @@ import numpy as np
 
 from vcperf import _validate as v
 from vcperf import vcha
-from vcperf.plotting import use_style
 
 _COLORS = {"disabled": "tab:blue", "enabled": "tab:orange", 64: "tab:blue", 256: "tab:red"}
 _LABEL = {"disabled": "Baseline (no VCHA)", "enabled": "VCHA enabled"}
@@ -51,12 +50,6 @@ def _failover_times(vcpus, registered_vms, psc_mode="external"):
     """:func:`vcperf.vcha.failover_times` with the study's calibrated parameters."""
     return vcha.failover_times(vcpus, registered_vms, psc_mode, params=vcha.calibrate().failover)
 
-
-def _plt():
-    import matplotlib.pyplot as plt
-
-    use_style()
-    return plt
 
 
 

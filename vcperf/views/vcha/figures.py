@@ -18,7 +18,6 @@ from vcperf.views.vcha.common import (
     _enable_times,
     _failover_times,
     _label_axes,
-    _plt,
     _three_panel_margins,
     _vcbench,
     _vcbench_curve_study,
@@ -29,7 +28,7 @@ from vcperf.views.vcha.common import (
 def paper_model_bars(df, group_col: str, title: str, ylabel: str):
     """Grouped bars: for each row of ``df`` (a :func:`vcperf.vcha.paper_vs_model` frame) the paper
     value (solid) beside the model value (hatched), labelled by ``df[group_col]``."""
-    plt = _plt()
+    plt = plotting.pyplot()
     fig, ax = plt.subplots(figsize=(6.4, 3.6))
     x = np.arange(len(df))
     paper = df["paper"].to_numpy(dtype=float)
@@ -59,7 +58,7 @@ def periodic_throughput_figure(clients: int, minutes: float = 60.0):
     (:func:`vcperf.protocol.with_interval`: parameter uncertainty + run-to-run noise), on an axis
     zoomed to the runs so the VCHA gap is visible; the paper's averages are dashed.
     """
-    plt = _plt()
+    plt = plotting.pyplot()
     fig, ax = plt.subplots(figsize=(6.4, 3.4))
     t = np.linspace(0, minutes, 61)
     lo_all, hi_all = [], []
@@ -89,7 +88,7 @@ def clients_figure(max_clients: int = 512, replication_rtt_s: float = 0.0, stats
     """Throughput, latency and vpxd CPU against clients, VCHA off and on, with the paper's points
     (Tables 5, 6, 7). Optionally marks a what-if client count; ``whatif`` takes the arguments of
     :func:`scenario` (link, appliance, PSC mode) for the model curves."""
-    plt = _plt()
+    plt = plotting.pyplot()
     fig, axes = plt.subplots(1, 3, figsize=(9.6, 3.3))
     n = np.arange(1, max_clients + 1)
     scn = scenario(**whatif)
@@ -127,7 +126,7 @@ def clients_figure(max_clients: int = 512, replication_rtt_s: float = 0.0, stats
 
 def rtt_figure(max_rtt_s: float = 0.015, highlight_rtt_s: float | None = None):
     """Figure 11: throughput against the latency added on the VCHA network, 64 and 256 clients."""
-    plt = _plt()
+    plt = plotting.pyplot()
     fig, ax = plt.subplots(figsize=(6.4, 3.6))
     rtt = np.linspace(0, max_rtt_s, 61)
     for c in (64, 256):
@@ -151,7 +150,7 @@ def rtt_figure(max_rtt_s: float = 0.015, highlight_rtt_s: float | None = None):
 
 def stats_level_figure():
     """Figure 10: 256-client throughput by statistics level, VCHA off and on; paper bars, model dots."""
-    plt = _plt()
+    plt = plotting.pyplot()
     fig, ax = plt.subplots(figsize=(6.4, 3.6))
     levels = np.arange(1, 5)
     for k, vc in enumerate((False, True)):
@@ -176,7 +175,7 @@ def enable_figure(bandwidth_bps: float | None = None, whatif_vms: float | None =
     and the model's total against registered VMs (optionally on another clone bandwidth). With
     ``vcpus``, also the vpxd ready time after a failover against registered VMs on that appliance
     and PSC mode (dotted; Table 2's points for reference)."""
-    plt = _plt()
+    plt = plotting.pyplot()
     fig, (ax, ax2) = plt.subplots(1, 2, figsize=(9.6, 3.6))
     paper_vms, totals = _enable_bars(ax)
     vms = np.linspace(0, 40000, 81)
@@ -202,7 +201,7 @@ def enable_figure(bandwidth_bps: float | None = None, whatif_vms: float | None =
 
 def failover_figure(psc_mode: str = "external"):
     """Figures 2/3 (and Tables 16/17): vpxd ready time and Web Client screens by inventory size."""
-    plt = _plt()
+    plt = plotting.pyplot()
     fig, ax = plt.subplots(figsize=(6.4, 3.8))
     inv = vcha.inventory_sizes()
     sizes = list(vcha.INVENTORIES)
