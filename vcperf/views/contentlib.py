@@ -11,7 +11,7 @@ import numpy as np
 
 from vcperf import contentlib as cl
 from vcperf import plotting, protocol
-from vcperf.plotting import PAPER_STYLE, use_style
+from vcperf.plotting import PAPER_STYLE
 from vcperf.views.format import fmt_band, fmt_bytes, fmt_bytes_per_s, fmt_duration
 from vcperf.widgets import PanelFigure, style_sliders, whatif_panel
 
@@ -33,9 +33,7 @@ def figure4_figure():
     Right: absolute time (s); the paper prints only Experiment 4's (on 1 GbE and on 10 GbE).
     Solid bars: 1 GbE data network; hatched: the 10 GbE re-runs of Experiments 3 and 4.
     """
-    import matplotlib.pyplot as plt
-
-    use_style()
+    plt = plotting.pyplot()
     tab = cl.experiments_table()
     paper_ratio = {
         (1, 1.0): 1.0,
@@ -79,9 +77,7 @@ def network_figure(size_bytes: float | None = None):
     to the hosts stays at the testbed's 1 GbE, as in the study's Exp 4 re-run. Paper markers: Exp 4's
     printed times and Exp 3's ratios scaled by the paper-implied Exp 1 time (Exp 4 time / 7).
     """
-    import matplotlib.pyplot as plt
-
-    use_style()
+    plt = plotting.pyplot()
     tb = cl.testbed()
     size = tb.template_size_bytes if size_bytes is None else size_bytes
     kw = dict(fc_bandwidth_bps=tb.fc_bandwidth_bps, mgmt_network_bps=tb.nic_bandwidth_bps,

@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 
 from vcperf import network, plotting, robo
-from vcperf.plotting import PAPER_STYLE, use_style
+from vcperf.plotting import PAPER_STYLE
 from vcperf.views.robo.common import LEVEL_LABELS, ordered_presets, preset_label
 
 #: Powered-on VMs per host on the x axis of the host-sync and statistics figures.
@@ -20,9 +20,7 @@ def hostsync_figure(vms=VM_GRID, stated=None):
 
     ``stated`` = (vms, kbit/s) draws the paper's point on the host -> vCenter panel.
     """
-    import matplotlib.pyplot as plt
-
-    use_style()
+    plt = plotting.pyplot()
     t = robo.host_sync_traffic(vms)
     fig, axes = plt.subplots(1, 2, figsize=(8.6, 3.4))
     axes[0].plot(vms, t.host_to_vc_bps / 1e3, label="model: heartbeat + VM changes")
@@ -42,9 +40,7 @@ def hostsync_figure(vms=VM_GRID, stated=None):
 
 def hostsync_sharing_figure(hosts=None, powered_on_vms=None):
     """Host-sync utilization of one shared branch link vs hosts behind it (1-200), per network type."""
-    import matplotlib.pyplot as plt
-
-    use_style()
+    plt = plotting.pyplot()
     hosts = np.arange(1, 201) if hosts is None else hosts
     fig, ax = plt.subplots(figsize=(6.4, 3.6))
     for net in ordered_presets():
@@ -62,9 +58,7 @@ def hostsync_sharing_figure(hosts=None, powered_on_vms=None):
 
 def stats_traffic_figure(vm_series=VM_SERIES):
     """Figures 4 and 5: average host -> vCenter traffic (statistics + host sync) by level and by VMs."""
-    import matplotlib.pyplot as plt
-
-    use_style()
+    plt = plotting.pyplot()
     levels = np.array(robo.LEVELS)
     fig, axes = plt.subplots(1, 2, figsize=(9.0, 3.5))
     width = 0.8 / len(vm_series)
@@ -89,9 +83,7 @@ def stats_size_figure(stated=None):
 
     ``stated`` = (vms, bytes) draws the paper's ~3.5 MB Level-4 point (at the assumed 24 VMs).
     """
-    import matplotlib.pyplot as plt
-
-    use_style()
+    plt = plotting.pyplot()
     fig, ax = plt.subplots(figsize=(6.4, 3.8))
     for lvl in robo.LEVELS:
         ax.semilogy(VM_GRID[1:], robo.statistics_payload_bytes(lvl, VM_GRID[1:]) / 1e3, label=LEVEL_LABELS[lvl])
@@ -110,9 +102,7 @@ def stats_size_figure(stated=None):
 
 def stats_reverse_figure(vm_series=VM_SERIES, bound_kbps=None):
     """Figure 7: vCenter -> host traffic (ACKs of statistics and host sync) by level, with the bound."""
-    import matplotlib.pyplot as plt
-
-    use_style()
+    plt = plotting.pyplot()
     levels = np.array(robo.LEVELS)
     fig, ax = plt.subplots(figsize=(6.4, 3.4))
     width = 0.8 / len(vm_series)
@@ -135,9 +125,7 @@ def burst_figure(powered_on_vms=None, stated=None):
 
     ``stated`` = (network id, seconds) marks the paper's "about 1 minute on 512 Kbps DSL".
     """
-    import matplotlib.pyplot as plt
-
-    use_style()
+    plt = plotting.pyplot()
     powered_on_vms = robo.testbed_powered_on_vms() if powered_on_vms is None else powered_on_vms
     nets = ordered_presets()
     x = np.arange(len(nets))

@@ -9,7 +9,7 @@ import functools
 import numpy as np
 
 from vcperf import network, plotting, robo
-from vcperf.plotting import PAPER_STYLE, use_style
+from vcperf.plotting import PAPER_STYLE
 from vcperf.robo import readouts
 from vcperf.views.format import fmt_band, fmt_bps, fmt_bytes, fmt_duration, fmt_num, fmt_percent
 from vcperf.views.robo.common import (
@@ -30,9 +30,7 @@ def sequence_figure(operation="create_vm", link=None):
     Lanes: client, vCenter, ESXi host, database. Each host call is a request and a response arrow,
     labelled with the model's time for the call over ``link`` (default DSL) and its round trips.
     """
-    import matplotlib.pyplot as plt
-
-    use_style()
+    plt = plotting.pyplot()
     link = link or network.preset("dsl_512k")
     p = robo.calibrate().ops
     per_vm = robo.vm_state_bytes()
@@ -78,9 +76,7 @@ def vcbench_figure(stated=None, loo=None):
     (Little's law with zero think time) for those networks. ``loo`` maps network id ->
     leave-one-out latency.
     """
-    import matplotlib.pyplot as plt
-
-    use_style()
+    plt = plotting.pyplot()
     nets = ordered_presets()
     res = [robo.vcbench(network.preset(n)) for n in nets]
     x = np.arange(len(nets))
@@ -109,9 +105,7 @@ def vcbench_figure(stated=None, loo=None):
 
 def latency_vs_rtt_figure(stated=None):
     """Mean VCbench latency vs RTT on a 10 Mbit/s, 0.05 % loss link, against latency proportional to RTT."""
-    import matplotlib.pyplot as plt
-
-    use_style()
+    plt = plotting.pyplot()
     rtts = np.logspace(-3, 0, 40)
     lat = np.array([robo.vcbench(network.Link(10e6, r, 5e-4)).mean_latency_s for r in rtts])
     fig, ax = plt.subplots(figsize=(6.4, 3.6))
@@ -150,9 +144,7 @@ def distinct_curves(curves: dict, rel_tol: float = 1e-6) -> list:
 
 def per_operation_figure():
     """Figure 11: latency of each VCbench operation per network type (log y); folders flat."""
-    import matplotlib.pyplot as plt
-
-    use_style()
+    plt = plotting.pyplot()
     nets = ordered_presets()
     res = [robo.vcbench(network.preset(n)) for n in nets]
     ops = robo.operation_names()
@@ -175,9 +167,7 @@ def per_operation_figure():
 
 def vcbench_traffic_figure():
     """Figures 12 and 13: traffic between vCenter and one host during VCbench, per network type."""
-    import matplotlib.pyplot as plt
-
-    use_style()
+    plt = plotting.pyplot()
     nets = ordered_presets()
     t = [robo.vcbench_host_traffic(network.preset(n)) for n in nets]
     x = np.arange(len(nets))
@@ -195,9 +185,7 @@ def vcbench_traffic_figure():
 
 def add_host_figure(stated=None, loo=None):
     """Figures 14-15: add-host time per network type (model, paper, leave-one-out) and its traffic."""
-    import matplotlib.pyplot as plt
-
-    use_style()
+    plt = plotting.pyplot()
     nets = ordered_presets()
     x = np.arange(len(nets))
     fig, axes = plt.subplots(1, 2, figsize=(9.4, 3.6))

@@ -9,7 +9,6 @@ import functools
 import numpy as np
 
 from vcperf import network, plotting, robo
-from vcperf.plotting import use_style
 from vcperf.robo import readouts
 from vcperf.views.format import fmt_bps, fmt_bytes, fmt_duration, fmt_num, fmt_percent
 from vcperf.views.robo.common import (
@@ -66,9 +65,7 @@ def capacity_figure(link, n_hosts, level, powered_on_vms, powered_on_vms_sd=0.0,
                     operation="clone_vm"):
     """Branch planner: statistics load, the PS delay they add to a 4 kB message, and an operation's
     latency during a statistics burst, vs hosts behind ``link`` (one shared link, TCP flows)."""
-    import matplotlib.pyplot as plt
-
-    use_style()
+    plt = plotting.pyplot()
     hosts, load, shared = _planner_curves(link, level, powered_on_vms, max_hosts, operation)
     here = robo.plan(link, n_hosts, level, operation, powered_on_vms)
     fig, axes = plt.subplots(1, 2, figsize=(9.0, 3.4))

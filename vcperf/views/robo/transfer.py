@@ -8,7 +8,7 @@ import functools
 import numpy as np
 
 from vcperf import network, plotting, robo
-from vcperf.plotting import PAPER_STYLE, use_style
+from vcperf.plotting import PAPER_STYLE
 from vcperf.robo import readouts
 from vcperf.views.format import fmt_bps, fmt_bytes, fmt_num, fmt_percent
 from vcperf.views.robo.common import START_PRESET, band, lean_axes, link_controls, start_link
@@ -118,9 +118,7 @@ def transfer_time_figure(payload_bytes, times_s: dict, labels: dict, paper_point
     highlight : str, optional
         Network id to draw thick (the what-if link).
     """
-    import matplotlib.pyplot as plt
-
-    use_style()
+    plt = plotting.pyplot()
     fig, ax = plt.subplots(figsize=(6.4, 3.8))
     x = np.asarray(payload_bytes, dtype=float) / 1e6
     for net, t in times_s.items():
