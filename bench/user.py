@@ -115,8 +115,8 @@ def fidelity_cli(measure: Measure, repeats: int = 3) -> tuple[float | None, dict
 
 
 def update_functions() -> dict[str, Callable | str]:
-    """``"<view module>.<name>"`` -> every ``*_update`` function of ``vcperf.views.*`` callable with its
-    defaults; or a string saying why it is not benchmarked."""
+    """``"<view module>.<name>"`` -> every ``*_update`` function of ``vcperf.views.*`` (a module, or a package
+    and its submodules) callable with its defaults; or a string saying why it is not benchmarked."""
     import vcperf.views
 
     out: dict[str, Callable | str] = {}
@@ -128,8 +128,9 @@ def update_functions() -> dict[str, Callable | str]:
             out[info.name] = f"import error: {type(err).__name__}: {err}"
             continue
         for name, fn in sorted(vars(mod).items()):
-            if not (name.endswith("_update") and inspect.isfunction(fn) and fn.__module__ == modname):
-                continue
+            if not (name.endswith("_update") and inspect.isfunction(fn)
+                    and (fn.__module__ == modname or fn.__module__.startswith(modname + "."))):
+                continue  # a view package's panels are defined in its submodules
             missing = [p for p, prm in inspect.signature(fn).parameters.items()
                        if prm.default is inspect.Parameter.empty
                        and prm.kind not in (inspect.Parameter.VAR_POSITIONAL, inspect.Parameter.VAR_KEYWORD)]

@@ -28,24 +28,12 @@ output_dir = "../build"  # path: folder that receives figures/ and tables/ (unus
 import ipywidgets as w
 from IPython.display import display
 
-from vcperf.views import contentlib as contentlib_views
-from vcperf.views import ft as ft_views
-from vcperf.views import robo as robo_views
-from vcperf.views import vcha as vcha_views
-from vcperf.views import vmotion as vmotion_views
+from vcperf import views
 
 # Tab title -> the study's own panel constructor (each returns a VBox of controls, readout and image),
-# called with its defaults: the starting point of each panel is the one its notebook documents.
-PANELS = {
-    "ROBO network": robo_views.network_whatif,
-    "ROBO capacity": robo_views.capacity_planner,
-    "ROBO operations": robo_views.operations_whatif,
-    "Content Library": contentlib_views.deploy_whatif,
-    "FT": ft_views.whatif,
-    "VCHA overhead": vcha_views.vcbench_whatif,
-    "VCHA failover": vcha_views.lifecycle_whatif,
-    "vMotion": vmotion_views.migration_whatif,
-}
+# called with its defaults: the starting point of each panel is the one its notebook documents. The
+# studies are the registry's (vcperf.studies), each study's panels its view module's PANELS.
+PANELS = views.panels()
 
 # %%
 # Readouts wrap instead of running past the panel's edge (a Label does not wrap by default).

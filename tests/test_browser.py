@@ -320,7 +320,7 @@ def _drive(page, base: str, expect, step) -> None:
     text0, src0 = _settle(box)
     step(f"panel settled: {text0}")
     assert choose.input_value() == "DSL", choose.input_value()  # ipywidgets 8: <option> values are labels
-    assert text0.startswith("3.5 MB over 0.5 Mbps, RTT 100 ms"), text0
+    assert text0.startswith("3.5 MB over 500 kbit/s, RTT 100 ms"), text0
     box.screenshot(path=str(SCREENSHOTS / "robo_networks_whatif_before.png"))
 
     # Type a new RTT into the slider's readout and press Enter, as a user would.
@@ -342,14 +342,14 @@ def _drive(page, base: str, expect, step) -> None:
     expect(choose).to_have_value("custom", timeout=UPDATE_TIMEOUT_MS)  # a moved slider leaves the preset
     box.screenshot(path=str(SCREENSHOTS / "robo_networks_whatif_after.png"))
 
-    # Pick the LAN preset from the dropdown: bandwidth 1 Gbps, RTT 1 ms, loss 0.01 %.
+    # Pick the LAN preset from the dropdown: bandwidth 1 Gbit/s, RTT 1 ms, loss 0.01 %.
     choose.select_option(label="LAN")
     step("picked LAN")
     expect(readout).to_contain_text("RTT 1 ms", timeout=UPDATE_TIMEOUT_MS)
     _wait_image_loaded(page, img, previous_src=src1)
     text2, src2 = _settle(box)
     step(f"redrawn: {text2}")
-    assert "1 Gbps" in text2 and "RTT 1 ms" in text2, text2
+    assert "1 Gbit/s" in text2 and "RTT 1 ms" in text2, text2
     assert _transfer_time_s(text2) < _transfer_time_s(text1), (text1, text2)
     assert src2 != src1
     expect(field).to_have_text(re.compile(r"^\s*1(\.0*)?\s*$"), timeout=UPDATE_TIMEOUT_MS)

@@ -201,18 +201,21 @@ def test_views_update_returns_readout_and_png():
     # the readout carries the 90 % interval of the recommended path's time
     import re
 
-    from vcperf.widgets import fmt_duration
+    from vcperf.views.format import fmt_duration
 
     rec = views.cl.recommend_path("nfs_on_vcenter", 39e9, network_bps=1e10, mgmt_network_bps=1e9, vcenter_vcpus=16,
                                   decompression_streams=1)
-    m = re.search(re.escape(fmt_duration(rec.time_s)) + r" \((.+) to (.+), 90%\)", text)
+    m = re.search(re.escape(fmt_duration(rec.time_s)) + r" \(([^()–]+)–([^(),]+), 90 %\)", text)
     assert m, text
+    lo_s, hi_s = m.group(1), m.group(2)
+    if " " not in lo_s:  # the unit is written once when both bounds share it: "8.86–11.3 min"
+        lo_s += " " + hi_s.split(" ")[-1]
 
-    def seconds(s):  # "11 min 30 s" -> 690
-        units = {"ms": 1e-3, "s": 1.0, "min": 60.0, "h": 3600.0}
-        return sum(float(n.replace(",", "")) * units[u] for n, u in re.findall(r"([\d.,]+) (ms|s|min|h)\b", s))
+    def seconds(s):  # "11.5 min" -> 690
+        units = {"µs": 1e-6, "ms": 1e-3, "s": 1.0, "min": 60.0, "h": 3600.0}
+        return sum(float(n.replace(",", "")) * units[u] for n, u in re.findall(r"([\d.,]+) (µs|ms|s|min|h)\b", s))
 
-    t, lo, hi = rec.time_s, seconds(m.group(1)), seconds(m.group(2))
+    t, lo, hi = rec.time_s, seconds(lo_s), seconds(hi_s)
     assert lo < t < hi
 
 

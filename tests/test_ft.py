@@ -769,18 +769,20 @@ def test_mechanism_figures_and_whatif_panel_are_laid_out(views):
         finally:
             plt.close(fig)
     views.whatif_update(10e9, None, 1e9, 1e8)
-    assert _layout_problems(views._whatif_panel().fig) == []
+    assert _layout_problems(views.panel._WhatifPanel.shared().fig) == []
 
 
 def test_whatif_readout_is_formatted_for_people(views):
     text, _ = views.whatif_update(10e9, None, 1e9, 1e8)
     assert "Gbit/s" in text and "%" in text and " ms" in text
     assert not re.search(r"\d[eE][+-]?\d", text), "no scientific notation"
-    assert views.format_duration_s(4.2e-4) == "420 us"
-    assert views.format_duration_s(0.00496) == "4.96 ms"
-    assert views.format_duration_s(552.95) == "9.2 min"
-    assert views.format_duration_s(33177) == "9.2 h"
-    assert views.format_rate_bps(2.85e9) == "2.85 Gbit/s"
+    from vcperf.views.format import fmt_bps, fmt_duration  # the one set of formatters of every view
+
+    assert fmt_duration(4.2e-4) == "420 µs"
+    assert fmt_duration(0.00496) == "4.96 ms"
+    assert fmt_duration(552.95) == "9.22 min"
+    assert fmt_duration(33177) == "9.22 h"
+    assert fmt_bps(2.85e9) == "2.85 Gbit/s"
 
 
 def test_whatif_readouts_carry_90_percent_intervals(views):

@@ -12,7 +12,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from vcperf import network, protocol, robo, widgets
+from vcperf import network, protocol, robo
+from vcperf.views import format as fmt
 
 #: "x (lo–hi unit, 90 %)" in any panel's style: an en dash or " to " between two numbers, then the 90 %.
 INTERVAL_RE = re.compile(r"\([^()]*\d[^()]*(?:–| to )[^()]*\d[^()]*,\s*90\s?%")
@@ -29,11 +30,13 @@ def _views():
 
 
 def _update_functions():
-    """Every what-if update function of every view module (a public ``*_update``), found, not listed."""
+    """Every what-if update function of every view module or package (a public ``*_update`` defined in it or
+    in one of its submodules), found, not listed."""
     out = {}
     for name, mod in _views().items():
         for fname, fn in inspect.getmembers(mod, inspect.isfunction):
-            if fname.endswith("_update") and not fname.startswith("_") and fn.__module__ == mod.__name__:
+            if fname.endswith("_update") and not fname.startswith("_") and (
+                    fn.__module__ == mod.__name__ or fn.__module__.startswith(mod.__name__ + ".")):
                 out[f"{name}.{fname}"] = fn
     return out
 
@@ -54,16 +57,20 @@ def test_every_whatif_readout_carries_a_90_percent_interval(name):
 
 
 def test_the_app_panels_are_the_views_panels_and_their_readouts_carry_intervals():
-    """notebooks/app.py's tabs (read from its PANELS dict, not listed here): each panel's readout, as built,
-    carries an interval."""
+    """notebooks/app.py's tabs are the registry's studies' panels (``vcperf.views.panels()``, not listed
+    here): every study has one, and each panel's readout, as built, carries an interval."""
+    import vcperf.views
+    from vcperf import studies
+
     source = (Path(__file__).resolve().parents[1] / "notebooks" / "app.py").read_text()
     tree = ast.parse(source)
     panels = next(node.value for node in ast.walk(tree) if isinstance(node, ast.Assign)
                   and any(getattr(t, "id", "") == "PANELS" for t in node.targets))
-    views = _views()
-    alias = {"robo_views": "robo", "contentlib_views": "contentlib", "ft_views": "ft", "vcha_views": "vcha",
-             "vmotion_views": "vmotion"}
-    makers = [getattr(views[alias[v.value.id]], v.attr) for v in panels.values]
+    assert ast.unparse(panels) == "views.panels()"
+    _views()
+    for name in studies.names():
+        assert vcperf.views.module(name).PANELS, f"{name}: no what-if panel"
+    makers = list(vcperf.views.panels().values())
     assert len(makers) == 8
     import ipywidgets as w
 
@@ -84,7 +91,7 @@ def test_robo_network_readout_interval_is_the_studys_misfit_of_a_parameter_free_
     t = float(robo.statistics_upload_time_s(kwargs["payload_bytes"], link))
     iv = protocol.interval_from_gradient(robo.STUDY, t, np.zeros(6))  # a transfer reads no parameter
     assert float(iv.low) < t < float(iv.high)
-    assert widgets.fmt_band(t, float(iv.low), float(iv.high)) in text
+    assert fmt.fmt_band(t, float(iv.low), float(iv.high)) in text
 
 
 @pytest.mark.parametrize("net,hosts,level,operation", [
@@ -153,27 +160,27 @@ def test_robo_readouts_are_deterministic_and_show_the_operations_interval():
     link = robo.preset("satellite")
     first = views.operations_update(link.bandwidth_bps, link.rtt_s, link.loss, 8, "clone_vm")[0]
     views.operation_intervals.cache_clear()
-    views._operation_split.cache_clear()
+    views.operation_split.cache_clear()
     again = views.operations_update(link.bandwidth_bps, link.rtt_s, link.loss, 8, "clone_vm")[0]
     assert first == again
     lat, mean = views.operation_intervals(link, 8, "clone_vm")
-    assert f"clone_vm {widgets.fmt_band(*lat)}" in first
+    assert f"clone_vm {fmt.fmt_band(*lat)}" in first
     res = robo.vcbench(link, 8)
     assert res.throughput_per_s == pytest.approx(8 / res.mean_latency_s, rel=1e-12)  # no think time: Little
-    x = f"{widgets.fmt_num(8 / mean[2] * 60, 4)}–{widgets.fmt_num(8 / mean[1] * 60, 4)} ops/min, 90 %"
-    assert f"throughput {widgets.fmt_num(res.throughput_per_s * 60, 4)} ops/min ({x})" in first
+    x = f"{fmt.fmt_num(8 / mean[2] * 60, 4)}–{fmt.fmt_num(8 / mean[1] * 60, 4)} ops/min, 90 %"
+    assert f"throughput {fmt.fmt_num(res.throughput_per_s * 60, 4)} ops/min ({x})" in first
     text = views.capacity_update(link.bandwidth_bps, link.rtt_s, link.loss, 40, 2)[0]
     _, lat_iv, _ = views.plan_intervals(link, np.array([40.0]), 2, "clone_vm")
-    assert f"clone_vm during the burst {widgets.fmt_band(*lat_iv)}" in text
+    assert f"clone_vm during the burst {fmt.fmt_band(*lat_iv)}" in text
     assert text == views.capacity_update(link.bandwidth_bps, link.rtt_s, link.loss, 40, 2)[0]
 
 
 def test_fmt_band_writes_the_unit_once_and_says_when_there_is_no_interval():
-    assert widgets.fmt_band(56.2, 51.6, 61.1) == "56.2 s (51.6–61.1 s, 90 %)"
-    assert widgets.fmt_band(0.85, 0.7, 1.2) == "850 ms (700 ms–1.2 s, 90 %)"
-    assert widgets.fmt_band(130, 110, 150) == "2 min 10 s (1 min 50 s–2 min 30 s, 90 %)"
-    assert widgets.fmt_band(3.0, math.nan, math.nan) == "3 s (no interval: not estimable)"
-    assert widgets.fmt_band(2e6, 1e6, 3e6, fmt=widgets.fmt_bps, interval=0.8) == "2 Mbps (1–3 Mbps, 80 %)"
+    assert fmt.fmt_band(56.2, 51.6, 61.1) == "56.2 s (51.6–61.1 s, 90 %)"
+    assert fmt.fmt_band(0.85, 0.7, 1.2) == "850 ms (700 ms–1.2 s, 90 %)"
+    assert fmt.fmt_band(130, 110, 150) == "2.17 min (110 s–2.5 min, 90 %)"
+    assert fmt.fmt_band(3.0, math.nan, math.nan) == "3 s (no interval: not estimable)"
+    assert fmt.fmt_band(2e6, 1e6, 3e6, fmt=fmt.fmt_bps, interval=0.8) == "2 Mbit/s (1–3 Mbit/s, 80 %)"
 
 
 # --- the ledger's bands: differences of two runs, non-negative quantities -------------------------------

@@ -412,7 +412,7 @@ def test_whatif_updates_return_readout_and_png():
     # Every update runs with no arguments (the panel's starting values).
     for update in (views.network_whatif_update, views.capacity_update, views.operations_update):
         text, png = update()
-        assert png[:4] == b"\x89PNG" and "0.5 Mbps" in text
+        assert png[:4] == b"\x89PNG" and "500 kbit/s" in text
 
     text, png = views.capacity_update(0.5e6, 0.1, 5e-4, 200, 4, 24.0)
     assert png[:8] == b"\x89PNG\r\n\x1a\n" and "SATURATED" in text
@@ -433,7 +433,7 @@ def test_operations_update_uses_the_same_model_as_vcbench():
     lat = robo.vcbench(link).per_operation_latency_s["clone_vm"]
     assert f"clone_vm {lat:.3g} s" in text
     # The cached per-network split is exact: vCenter time + network time = the operation's latency.
-    vc_t, net_t, res = views._operation_split(link, 8, "clone_vm")
+    vc_t, net_t, res = views.operation_split(link, 8, "clone_vm")
     assert vc_t + net_t == pytest.approx(lat, rel=1e-12)
     assert net_t == pytest.approx(float(robo.operation_network_time_s("clone_vm", link)), rel=1e-12)
 

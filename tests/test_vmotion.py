@@ -551,7 +551,7 @@ def test_whatif_update_returns_text_and_png():
     assert "SDPS engaged" in text
     # issue 12: streams, RTT, encryption, sharing and a downtime target; readouts with 90 % intervals
     text, _ = views.migration_whatif_update(1024.0, 72, 2000.0, 25.0, 40.0, 2, "7.0u1", 2, 50.0, 2.0, 2, 0.3)
-    assert "90%" in text and "4 streams" in text and "stall under 300 ms" in text and "evacuating 8" in text
+    assert "90 %" in text and "4 streams" in text and "stall under 300 ms" in text and "evacuating 8" in text
     ro = views.migration_whatif_readout(64.0, 12, 1000.0, 25.0, 40.0, 4, "6.7")
     val, lo, hi = ro["migration_time_s"]
     assert lo < val < hi
@@ -764,18 +764,20 @@ def test_property_link_for_downtime_is_the_boundary(mem_gib, vcpus, dirty, targe
 
 
 def test_whatif_durations_read_as_people_expect():
-    """Issue 12: '0.000228 s' reads '0.23 ms'; units follow the size; intervals share the value's unit."""
+    """Issue 12: '0.000228 s' reads '228 µs'; units follow the size; intervals share the value's unit (the one
+    set of formatters of every view, vcperf.views.format)."""
     from vcperf.views import vmotion as views
+    from vcperf.views.format import fmt_band, fmt_duration
 
-    assert views.fmt_duration(0.000228) == "0.23 ms"
-    assert views.fmt_duration(0.593) == "593 ms"
-    assert views.fmt_duration(8.564) == "8.56 s"
-    assert views.fmt_duration(754.0) == "12.6 min"
-    assert views.fmt_duration(9000.0) == "2.5 h"
-    assert views.fmt_duration(2e-5) == "20 µs"
-    assert views.fmt_interval((0.593, 0.417, 0.843)) == "593 ms (417–843 ms, 90%)"
-    assert views.fmt_interval((8.56, 6.91, 10.6)) == "8.56 s (6.91–10.6 s, 90%)"
-    assert views.fmt_interval((8.56, math.nan, math.nan)) == "8.56 s (interval not estimable)"
+    assert fmt_duration(0.000228) == "228 µs"
+    assert fmt_duration(0.593) == "593 ms"
+    assert fmt_duration(8.564) == "8.56 s"
+    assert fmt_duration(754.0) == "12.6 min"
+    assert fmt_duration(9000.0) == "2.5 h"
+    assert fmt_duration(2e-5) == "20 µs"
+    assert fmt_band(0.593, 0.417, 0.843) == "593 ms (417–843 ms, 90 %)"
+    assert fmt_band(8.56, 6.91, 10.6) == "8.56 s (6.91–10.6 s, 90 %)"
+    assert fmt_band(8.56, math.nan, math.nan) == "8.56 s (no interval: not estimable)"
     text, _ = views.migration_whatif_update(64.0, 12, 1000.0, 25.0, 40.0, 4, "7.0u1")
     assert "e-0" not in text and "0.000" not in text  # no exponent notation, no long zero runs
 
@@ -815,7 +817,7 @@ def test_whatif_panel_shows_both_releases_back_at_full_speed():
     from vcperf.views import vmotion as views
 
     views.migration_whatif_update()
-    panel = views._whatif_panel()
+    panel = views._WhatifPanel.shared()
     for line in panel.lines.values():
         x, y = line.get_data()
         assert x[-1] <= panel.ax.get_xlim()[1] + 1e-9

@@ -1,8 +1,11 @@
 """Shared what-if panel wiring: controls' values reach the update in order; every change redraws."""
 
+import math
+
 import ipywidgets as w
 
 from vcperf import widgets
+from vcperf.views import format as fmt
 
 
 def test_whatif_panel_passes_values_in_order_and_redraws_on_change():
@@ -47,13 +50,13 @@ def test_robo_planner_and_operations_panels_start_on_the_preset_and_ignore_slide
         choose, bw, readout = box.children[0], box.children[1], box.children[-3]
         assert choose.value == "dsl_512k"  # starts on the preset, not "custom"
         first = readout.value
-        assert "0.5 Mbps" in first  # exactly, not the slider's 0.501
+        assert "500 kbit/s" in first  # exactly, not the slider's 0.501 Mbit/s
         bw.value = 10 ** round(float(np.log10(0.5)), 2)  # the browser echoes the rounded 0.501
         assert choose.value == "dsl_512k" and readout.value == first  # an echo is not the user
         bw.value = 2.0  # a real move
-        assert choose.value == "custom" and "2 Mbps" in readout.value
+        assert choose.value == "custom" and "2 Mbit/s" in readout.value
         choose.value = "satellite"
-        assert choose.value == "satellite" and "10 Mbps" in readout.value
+        assert choose.value == "satellite" and "10 Mbit/s" in readout.value
 
 
 def test_capacity_planner_vm_slider_reaches_the_parameter_range():
@@ -148,13 +151,64 @@ def test_every_control_of_every_panel_changes_readout_or_picture():
 
 
 def test_number_formats_for_people():
-    assert widgets.fmt_num(1234567) == "1,230,000" and widgets.fmt_num(0.000123) == "0.000123"
-    assert widgets.fmt_num(3.5) == "3.5" and widgets.fmt_num(9.996) == "10" and widgets.fmt_num(float("nan")) == "n/a"
-    assert [widgets.fmt_duration(t) for t in (0.85, 12.34, 130, 599.8, 33177, 200000)] == [
-        "850 ms", "12.3 s", "2 min 10 s", "10 min 00 s", "9 h 13 min", "2.31 days"]
-    assert widgets.fmt_bps(64e3) == "64 kbps" and widgets.fmt_bps(512e3) == "0.512 Mbps"
-    assert widgets.fmt_bps(1e9) == "1 Gbps"
-    assert widgets.fmt_bytes(3.5e6) == "3.5 MB"
+    """One unit family per quantity, the same in every panel (vcperf.views.format)."""
+    assert fmt.fmt_num(1234567) == "1,230,000" and fmt.fmt_num(0.000123) == "0.000123"
+    assert fmt.fmt_num(3.5) == "3.5" and fmt.fmt_num(9.996) == "10" and fmt.fmt_num(float("nan")) == "n/a"
+    assert [fmt.fmt_duration(t) for t in (2e-5, 4.2e-4, 0.85, 12.34, 119.96, 130, 599.8, 33177, 200000)] == [
+        "20 µs", "420 µs", "850 ms", "12.3 s", "2 min", "2.17 min", "10 min", "9.22 h", "55.6 h"]
+    assert fmt.fmt_duration(-0.85) == "-850 ms" and fmt.fmt_duration(float("nan")) == "n/a"
+    assert fmt.fmt_bps(64e3) == "64 kbit/s" and fmt.fmt_bps(512e3) == "512 kbit/s"
+    assert fmt.fmt_bps(1e9) == "1 Gbit/s" and fmt.fmt_bps(2.85e9) == "2.85 Gbit/s"
+    assert fmt.fmt_bps(999.9e6) == "1 Gbit/s"  # rounded first, then the unit is chosen
+    assert fmt.fmt_bytes(3.5e6) == "3.5 MB" and fmt.fmt_bytes(420e3) == "420 kB" and fmt.fmt_bytes(39e9) == "39 GB"
+    assert fmt.fmt_bytes_per_s(118e6) == "118 MB/s" and fmt.fmt_percent(0.283) == "28.3 %"
+
+
+def test_views_print_units_from_the_one_formatter_module():
+    """No view writes a unit its own way: the old spellings ("us", "Mbps", "Gb/s", "KB") are gone from the
+    views' readouts, and no view module defines a formatter of its own."""
+    import inspect
+    import pkgutil
+    import re
+    from importlib import import_module
+
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import vcperf.views
+
+    names = [m.name for m in pkgutil.walk_packages(vcperf.views.__path__, "vcperf.views.")]
+    for name in names:
+        mod = import_module(name)
+        if name == "vcperf.views.format":
+            continue
+        own = [n for n, f in inspect.getmembers(mod, inspect.isfunction)
+               if f.__module__ == name and re.match(r"_?(fmt|format)_", n)]
+        assert not own, f"{name} defines its own formatters {own}"
+    for text in [make()[0] for make in _update_defaults()]:
+        assert not re.search(r"\d (us|[kKMG]bps|Gb/s|KB)\b", text), text
+
+
+def _update_defaults():
+    from vcperf.views import contentlib, ft, robo, vcha, vmotion
+
+    return [robo.network_whatif_update, robo.capacity_update, robo.operations_update, contentlib.deploy_whatif_update,
+            ft.whatif_update, vcha.vcbench_whatif_update, vcha.lifecycle_whatif_update,
+            vmotion.migration_whatif_update]
+
+
+def test_exact_sliders_ignore_the_browsers_echo_and_set_quietly():
+    moves = []
+    log = w.FloatLogSlider(value=0.5, base=10, min=-1, max=4, step=0.01)
+    lin = w.FloatSlider(value=100.0, min=0, max=1000, step=1)
+    exact = widgets.ExactSliders({"bw": log, "rtt": lin}, moves.append)
+    log.value = 10 ** round(math.log10(0.5), 2)  # the rounded echo
+    lin.value = 100.4
+    assert moves == [] and exact.state == {"bw": 0.5, "rtt": 100.0}
+    exact.set(bw=2.0)
+    assert moves == [] and log.value == 2.0 and exact.state["bw"] == 2.0
+    lin.value = 250.0
+    assert moves == ["rtt"] and exact.state["rtt"] == 250.0
 
 
 def test_planner_readout_and_required_bandwidth_agree_with_the_model():
@@ -165,6 +219,6 @@ def test_planner_readout_and_required_bandwidth_agree_with_the_model():
     text, _ = views.capacity_update(n_hosts=37, level=2, target_s=20.0)
     link = robo.preset(views.START_PRESET)
     here = robo.plan(link, 37, 2, "clone_vm")
-    assert f"clone_vm during the burst {widgets.fmt_duration(float(here.operation_latency_s))}" in text
+    assert f"clone_vm during the burst {fmt.fmt_duration(float(here.operation_latency_s))}" in text
     need = robo.required_bandwidth_bps(20.0, 37, link.rtt_s, link.loss, 2, "operation_latency", "clone_vm")
-    assert widgets.fmt_bps(need) in text
+    assert fmt.fmt_bps(need) in text

@@ -15,6 +15,8 @@ import os
 import sys
 from pathlib import Path
 
+from vcperf.params import read_notebook
+
 ROOT = Path(__file__).resolve().parent.parent
 SOURCE = ROOT / "notebooks" / "app.py"
 DEFAULT_DIR = ROOT / "build" / "app"
@@ -27,8 +29,6 @@ def build_notebook(output: Path = DEFAULT_DIR, source: Path = SOURCE) -> Path:
     Byte-identical from run to run (the same bytes are not rewritten, so its time stamp stays).
     """
     import nbformat
-
-    from vcperf.params import read_notebook
 
     output = Path(output)
     output.mkdir(parents=True, exist_ok=True)

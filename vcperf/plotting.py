@@ -41,6 +41,14 @@ def use_style() -> None:
     matplotlib.rcParams.update(RC)
 
 
+def pyplot():
+    """``matplotlib.pyplot`` with :data:`RC` applied: what a figure function draws a saved figure with."""
+    import matplotlib.pyplot as plt
+
+    use_style()
+    return plt
+
+
 def _dir(output_dir, kind: str, notebook: str) -> Path:
     if not notebook or "/" in notebook:
         raise ValueError(f"notebook must be a plain name; got {notebook!r}")
@@ -73,11 +81,6 @@ def save_table(df, output_dir, notebook: str, name: str) -> Path:
     path = _dir(output_dir, "tables", notebook) / f"{name}.csv"
     df.to_csv(path, index=False, float_format="%.6g", lineterminator="\n")
     return path
-
-
-def log_ticks(lo: float, hi: float) -> np.ndarray:
-    """Decade ticks covering [lo, hi] (for log-scaled axes)."""
-    return 10.0 ** np.arange(np.floor(np.log10(lo)), np.ceil(np.log10(hi)) + 1)
 
 
 def fast_layout(fig, left: float = 0.11, right: float = 0.98, bottom: float = 0.13, top: float = 0.96) -> None:

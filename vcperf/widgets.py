@@ -1,13 +1,18 @@
-"""Shared helpers for the what-if panels (ipywidgets); each study's panels are in ``vcperf.views``.
+"""The what-if panel toolkit (ipywidgets + an Agg canvas); each study's panels are in ``vcperf.views``.
 
 A panel is built from a pure *update* function (model + redraw -> readout text, PNG bytes) so that
-the same path can be timed headless (``make bench``) and tested without a browser.
+the same path can be timed headless (``make bench``) and tested without a browser. The toolkit: the
+one persistent figure (:class:`PanelFigure`, rendered by :class:`PanelCanvas`), the one slider-echo
+guard (:class:`ExactSliders`, :func:`within_steps`), the wrapping readout and the generic panel
+(:func:`whatif_panel`). Numbers are written by :mod:`vcperf.views.format`.
 """
 
 from __future__ import annotations
 
+import functools
 import io
 
+from vcperf import plotting
 from vcperf.plotting import use_style
 
 
@@ -31,10 +36,6 @@ def style_sliders(*sliders, description_width: str = "110px", width: str = "460p
 
 def fast_redraw(update):
     """Decorate a panel's ``*_update`` function so its figure uses the cheap widget layout."""
-    import functools
-
-    from vcperf import plotting
-
     @functools.wraps(update)
     def wrapper(*args, **kwargs):
         with plotting.fast():
@@ -166,6 +167,113 @@ class PanelCanvas:
         return buf.getvalue()
 
 
+class PanelFigure:
+    """The one persistent what-if figure: built once per panel kind, updated in place on every redraw.
+
+    Building a figure (axes, ticks, legend) and laying out its text is most of a redraw; keeping one
+    figure and its Agg canvas lets a redraw move only the data. A subclass builds its artists in
+    ``__init__`` (after ``super().__init__(figsize, ncols)``, which makes :attr:`fig` and :attr:`axes`
+    with :func:`panel_figure`) and moves them in its ``draw``. With :meth:`keep_background` the figure
+    is rendered by a :class:`PanelCanvas` (only the artists that move are redrawn); without it every
+    :meth:`png` is a full draw (:func:`png_bytes`). :meth:`shared` is the one instance of a panel kind
+    that its what-if update reuses.
+    """
+
+    _instances: dict = {}
+
+    def __init__(self, figsize, ncols: int = 1, **subplot_kw):
+        self.fig, self.axes = panel_figure(figsize, ncols, **subplot_kw)
+        self.canvas = None
+
+    @classmethod
+    def shared(cls):
+        """The one instance of this panel kind (built on first use, kept for the process)."""
+        panel = PanelFigure._instances.get(cls)
+        if panel is None:
+            panel = PanelFigure._instances[cls] = cls()
+        return panel
+
+    def keep_background(self, dynamic) -> None:
+        """Render with a :class:`PanelCanvas`: ``dynamic`` are the artists an update moves."""
+        self.canvas = PanelCanvas(self.fig, dynamic)
+
+    @staticmethod
+    def rescale(*axes) -> None:
+        """Autoscale each of ``axes`` to the data its artists now hold."""
+        for ax in axes:
+            ax.relim()
+            ax.autoscale_view()
+
+    def png(self, key=()) -> bytes:
+        """PNG bytes of the figure as it is now (``key``: what else the kept background depends on)."""
+        if self.canvas is None:
+            return png_bytes(self.fig)
+        return self.canvas.png(key=key)
+
+
+def within_steps(slider, a: float, b: float, steps: float) -> bool:
+    """Whether slider values ``a`` and ``b`` are within ``steps`` of the slider's steps of each other.
+
+    A log slider's step is one of its exponent (``FloatLogSlider``: ``|log_base(b / a)| <= steps * step``);
+    another slider's is one of its value. A front end that snaps a value to the step grid moves it by
+    less than one step of a log slider, half a step of a linear one.
+    """
+    import math
+
+    if hasattr(slider, "base"):
+        return a > 0 and b > 0 and abs(math.log(b / a, slider.base)) <= steps * slider.step
+    return abs(b - a) <= steps * slider.step
+
+
+class ExactSliders:
+    """Sliders whose exact values the model reads, guarded against the browser's echo of a rounded value.
+
+    A log slider rounds its value to its step (0.5 Mbit/s shows as 0.501) and the browser echoes the
+    rounded value back: a change within one step of the exact value (a log slider: one step of its
+    exponent; a linear slider: half a step) is that echo, not the user, and is ignored. :attr:`state`
+    holds the exact values (slider units); a real move updates it and calls ``on_move(key)``;
+    :meth:`set` moves state and sliders together without calling it (e.g. when a preset is picked).
+
+    Parameters
+    ----------
+    sliders : dict
+        Key -> ipywidgets slider.
+    on_move : callable
+        ``on_move(key)``, called after the user moved slider ``key`` (:attr:`state` already updated).
+    state : dict, optional
+        The exact starting values (default: the sliders' values).
+    """
+
+    def __init__(self, sliders: dict, on_move, state: dict | None = None):
+        self.sliders = dict(sliders)
+        self.state = {k: s.value for k, s in self.sliders.items()} if state is None else dict(state)
+        self._on_move = on_move
+        self._quiet = False
+        for key, slider in self.sliders.items():
+            slider.observe(functools.partial(self._changed, key), names="value")
+
+    def is_echo(self, key, new) -> bool:
+        """Whether ``new`` for slider ``key`` is within one step of the exact state (an echo)."""
+        slider = self.sliders[key]
+        return within_steps(slider, self.state[key], new, 1.0 if hasattr(slider, "base") else 0.5)
+
+    def set(self, **values) -> None:
+        """Set exact values and move the sliders to them, without calling ``on_move``."""
+        self.state.update(values)
+        self._quiet = True
+        try:
+            for key, value in values.items():
+                self.sliders[key].value = value
+        finally:
+            self._quiet = False
+
+    def _changed(self, key, change) -> None:
+        if self._quiet or self.is_echo(key, change["new"]):
+            return
+        self.state[key] = change["new"]
+        self._on_move(key)
+
+
 #: CSS that lets a panel's readout Label wrap at the panel's width (a Label is one clipped line by default).
 READOUT_CSS = (".vcperf-readout.widget-label, .vcperf-readout.widget-label-basic, .vcperf-readout "
                "{white-space: normal !important; height: auto !important; line-height: 1.4; max-width: 100%; "
@@ -215,85 +323,3 @@ def whatif_panel(controls, update):
         c.observe(redraw, names="value")
     redraw()
     return w.VBox([*controls, readout, image, readout_style()])
-
-
-# --- numbers for people -------------------------------------------------------------------------
-
-
-def fmt_num(x: float, sig: int = 3) -> str:
-    """``x`` to at most ``sig`` significant digits, thousands separated, never in exponent notation,
-    no trailing zeros: ``1234567 -> "1,230,000"``, ``0.000123 -> "0.000123"``, ``3.50 -> "3.5"``, NaN -> "n/a"."""
-    import math
-
-    x = float(x)
-    if not math.isfinite(x):
-        return "n/a" if math.isnan(x) else ("∞" if x > 0 else "-∞")
-    if x == 0:
-        return "0"
-    digits = sig - 1 - math.floor(math.log10(abs(x)))
-    r = round(x, digits)
-    if r != 0 and math.floor(math.log10(abs(r))) != math.floor(math.log10(abs(x))):  # 9.996 -> 10.0
-        digits -= 1
-        r = round(x, digits)
-    text = f"{r:,.{max(digits, 0)}f}"
-    return text.rstrip("0").rstrip(".") if "." in text else text  # "3.50" -> "3.5", "10.0" -> "10"
-
-
-def fmt_duration(t_s: float) -> str:
-    """A time for people: ``"850 ms"``, ``"12.3 s"``, ``"2 min 10 s"``, ``"1 h 05 min"``, ``"3.2 days"``."""
-    import math
-
-    t = float(t_s)
-    if not math.isfinite(t):
-        return "n/a" if math.isnan(t) else "∞"
-    if t < 0:
-        return "-" + fmt_duration(-t)
-    if t < 1.0:
-        return f"{fmt_num(t * 1e3)} ms" if t >= 1e-3 else f"{fmt_num(t * 1e6)} µs"
-    if t < 100.0:
-        return f"{fmt_num(t)} s"
-    if t < 3600.0:
-        m, s = divmod(round(t), 60)
-        return f"{m} min {s:02d} s" if m < 60 else "1 h 00 min"
-    if t < 86400.0 * 2:
-        h, m = divmod(round(t / 60.0), 60)
-        return f"{h} h {m:02d} min"
-    return f"{fmt_num(t / 86400.0)} days"
-
-
-def fmt_bps(bps: float) -> str:
-    """A link or flow rate: ``"64 kbps"``, ``"0.5 Mbps"``, ``"1.5 Mbps"``, ``"10 Gbps"``."""
-    b = float(bps)
-    for unit, scale in (("Tbps", 1e12), ("Gbps", 1e9), ("Mbps", 1e6), ("kbps", 1e3)):
-        if abs(b) >= (0.1e6 if unit == "Mbps" else scale):  # links from 100 kbps in Mbps, as Table 1 does
-            return f"{fmt_num(b / scale)} {unit}"
-    return f"{fmt_num(b)} bps"
-
-
-def fmt_bytes(n: float) -> str:
-    """A size in decimal units: ``"3.5 MB"``, ``"39 GB"``, ``"420 KB"``."""
-    b = float(n)
-    for unit, scale in (("TB", 1e12), ("GB", 1e9), ("MB", 1e6), ("KB", 1e3)):
-        if abs(b) >= scale:
-            return f"{fmt_num(b / scale)} {unit}"
-    return f"{fmt_num(b)} B"
-
-
-def fmt_band(value: float, low: float, high: float, fmt=None, interval: float = 0.9) -> str:
-    """A model value with its predictive interval: ``"56.2 s (51.6–61.2 s, 90 %)"``.
-
-    ``fmt`` (default :func:`fmt_duration`) formats each number with its unit; the unit is written once
-    when both bounds are a plain "number unit" in the same unit. Without an interval (NaN bounds: the
-    paper's numbers do not determine the output) the text says so instead of showing a band.
-    """
-    import math
-
-    fmt = fmt_duration if fmt is None else fmt
-    v_s = fmt(value)
-    if not (math.isfinite(float(low)) and math.isfinite(float(high))):
-        return f"{v_s} (no interval: not estimable)"
-    lo_s, hi_s = fmt(low), fmt(high)
-    lo_parts, hi_parts = lo_s.split(" "), hi_s.split(" ")
-    if len(lo_parts) == 2 and len(hi_parts) == 2 and lo_parts[1] == hi_parts[1]:
-        lo_s = lo_parts[0]
-    return f"{v_s} ({lo_s}–{hi_s}, {100 * interval:.0f} %)"

@@ -7,16 +7,15 @@ Every number drawn comes from :mod:`vcperf.contentlib` (model) or :func:`vcperf.
 
 from __future__ import annotations
 
-import functools
-
 import numpy as np
 
 from vcperf import contentlib as cl
-from vcperf import plotting
-from vcperf.plotting import PAPER_STYLE, use_style
-from vcperf.widgets import PanelCanvas, fmt_duration, fmt_num, panel_figure, style_sliders, whatif_panel
+from vcperf import plotting, protocol
+from vcperf.plotting import PAPER_STYLE
+from vcperf.views.format import fmt_band, fmt_bytes, fmt_bytes_per_s, fmt_duration
+from vcperf.widgets import PanelFigure, style_sliders, whatif_panel
 
-#: Data-network axis of the network figure: 100 Mbps .. 100 Gbps.
+#: Data-network axis of the network figure: 100 Mbit/s .. 100 Gbit/s.
 NETWORK_GRID_BPS = np.logspace(8, 11, 61)
 #: Bar colours per path (model), fixed so figures are stable.
 COLORS = {"vaai": "#4C72B0", "host_fc": "#55A868", "host_to_host": "#DD8452", "streaming": "#C44E52"}
@@ -34,9 +33,7 @@ def figure4_figure():
     Right: absolute time (s); the paper prints only Experiment 4's (on 1 GbE and on 10 GbE).
     Solid bars: 1 GbE data network; hatched: the 10 GbE re-runs of Experiments 3 and 4.
     """
-    import matplotlib.pyplot as plt
-
-    use_style()
+    plt = plotting.pyplot()
     tab = cl.experiments_table()
     paper_ratio = {
         (1, 1.0): 1.0,
@@ -80,9 +77,7 @@ def network_figure(size_bytes: float | None = None):
     to the hosts stays at the testbed's 1 GbE, as in the study's Exp 4 re-run. Paper markers: Exp 4's
     printed times and Exp 3's ratios scaled by the paper-implied Exp 1 time (Exp 4 time / 7).
     """
-    import matplotlib.pyplot as plt
-
-    use_style()
+    plt = plotting.pyplot()
     tb = cl.testbed()
     size = tb.template_size_bytes if size_bytes is None else size_bytes
     kw = dict(fc_bandwidth_bps=tb.fc_bandwidth_bps, mgmt_network_bps=tb.nic_bandwidth_bps,
@@ -103,7 +98,7 @@ def network_figure(size_bytes: float | None = None):
     style = {**PAPER_STYLE, "marker": "s", "markerfacecolor": "white"}
     ax.plot([p[0] for p in pts[2:]], [p[1] for p in pts[2:]],
             label=f"paper: Exp 3 ratios x implied Exp 1 ({t1:.0f} s)", **style)
-    ax.set_xlabel("data network speed (Gbps)")
+    ax.set_xlabel("data network speed (Gbit/s)")
     ax.set_ylabel(f"deployment time (s), {size / 1e9:.3g} GB")
     ax.set_yscale("log")
     ax.legend(fontsize=7, frameon=False, loc="upper right")
@@ -111,14 +106,15 @@ def network_figure(size_bytes: float | None = None):
     return fig
 
 
-class _WhatifPanel:
+class _WhatifPanel(PanelFigure):
     """The what-if figure (one horizontal bar per path), built once; :meth:`draw` sets the bars and labels.
 
     A path the layout forbids has no bar and a grey "not available" label.
     """
 
     def __init__(self):
-        fig, ax = self.fig, self.ax = panel_figure((6.4, 2.9))
+        super().__init__((6.4, 2.9))
+        fig, ax = self.fig, self.ax = self.fig, self.axes
         self.bars, self.labels = [], []
         for i, path in enumerate(cl.PATHS):
             self.bars.append(ax.barh(i, 1.0, color=COLORS[path], edgecolor=None, lw=0)[0])
@@ -130,7 +126,7 @@ class _WhatifPanel:
         ax.set_xlabel(" ")
         # room on the left for the longest path name, below for the x label (fixed: no tight_layout per redraw)
         plotting.fast_layout(fig, left=0.26, right=0.97, bottom=0.16, top=0.97)
-        self.canvas = PanelCanvas(fig, self.bars)
+        self.keep_background(self.bars)
 
     def draw(self, rec: cl.Recommendation, size_bytes: float, streaming_note: str = "") -> bytes:
         ax = self.ax
@@ -156,14 +152,9 @@ class _WhatifPanel:
         ax.set_ylim(len(cl.PATHS) - 0.5, -0.5)  # every row whole, whatever is drawn (inverted: Exp 1 on top)
         # the longest bar ends at 55 % of the axis: its label (time, mark, note) fits to its right
         ax.set_xlim(0, top / 0.55)
-        xlabel = f"predicted deployment time (s), {fmt_num(size_bytes / 1e9)} GB template"
+        xlabel = f"predicted deployment time (s), {fmt_bytes(size_bytes)} template"
         ax.set_xlabel(xlabel)
-        return self.canvas.png(key=xlabel)
-
-
-@functools.lru_cache(maxsize=1)
-def _whatif_panel() -> _WhatifPanel:
-    return _WhatifPanel()
+        return self.png(key=xlabel)
 
 
 def deploy_whatif_update(size_bytes: float | None = None, layout: str = "different_hosts",
@@ -186,22 +177,18 @@ def deploy_whatif_update(size_bytes: float | None = None, layout: str = "differe
                         vcenter_vcpus=vcenter_vcpus, decompression_streams=decompression_streams)
     rates = {**st.pipelined, **st.serial}
     slowest = min(rates, key=lambda k: float(rates[k]))
-    from vcperf import protocol
-
     iv = protocol.with_interval(cl.deploy_time_s, rec.path, size_bytes, network_bps=network_bps,
                                 mgmt_network_bps=mgmt_network_bps, vcenter_vcpus=vcenter_vcpus,
                                 decompression_streams=decompression_streams)
-    band = (f"{fmt_duration(float(iv.low))} to {fmt_duration(float(iv.high))}, {iv.interval:.0%}"
-            if np.isfinite(iv.low) else "no interval: not estimable from the paper")
     cores = min(int(vcenter_vcpus), int(decompression_streams))
     note = (f"{decompression_streams} disk{'s' if decompression_streams != 1 else ''} decompressed on "
             f"{cores} of {vcenter_vcpus} vCPUs")
     readout = (
         f"{cl.LAYOUT_LABELS.get(rec.layout, rec.layout)}: recommended {cl.PATH_LABELS[rec.path]} — "
-        f"{fmt_duration(rec.time_s)} ({band}); slowest stage {slowest.replace('_', ' ')} "
-        f"({fmt_num(float(rates[slowest]) / 1e6)} MB/s); streaming: {note}"
+        f"{fmt_band(rec.time_s, float(iv.low), float(iv.high), interval=iv.interval)}; slowest stage "
+        f"{slowest.replace('_', ' ')} ({fmt_bytes_per_s(float(rates[slowest]))}); streaming: {note}"
     )
-    return readout, _whatif_panel().draw(rec, size_bytes, note)
+    return readout, _WhatifPanel.shared().draw(rec, size_bytes, note)
 
 
 def deploy_whatif(size_bytes: float | None = None, layout: str = "different_hosts",
@@ -222,9 +209,9 @@ def deploy_whatif(size_bytes: float | None = None, layout: str = "different_host
     size = w.FloatLogSlider(value=size_bytes / 1e9, base=10, min=-1, max=4, step=0.01,
                             description="template GB", readout_format=".3g")
     net = w.FloatLogSlider(value=network_bps / 1e9, base=10, min=-1, max=2, step=0.01,
-                           description="data net Gbps", readout_format=".3g")
+                           description="data net Gbit/s", readout_format=".3g")
     mgmt = w.FloatLogSlider(value=mgmt_network_bps / 1e9, base=10, min=-1, max=2, step=0.01,
-                            description="mgmt net Gbps", readout_format=".3g")
+                            description="mgmt net Gbit/s", readout_format=".3g")
     vcpus = w.IntSlider(value=vcenter_vcpus, min=1, max=64, description="vCenter vCPUs")
     streams = w.IntSlider(value=decompression_streams, min=1, max=16, description="disks in parallel")
     style_sliders(size, net, mgmt, vcpus, streams)
@@ -234,3 +221,7 @@ def deploy_whatif(size_bytes: float | None = None, layout: str = "different_host
         lambda layout, size_gb, net_gbps, mgmt_gbps, n_vcpus, n_streams: deploy_whatif_update(
             size_gb * 1e9, layout, net_gbps * 1e9, mgmt_gbps * 1e9, n_vcpus, n_streams),
     )
+
+
+#: The what-if panels of the study, by tab title (the app's tabs: :func:`vcperf.views.panels`).
+PANELS = {"Content Library": deploy_whatif}

@@ -8,10 +8,12 @@ from __future__ import annotations
 
 import numpy as np
 
-from vcperf import plotting
+from vcperf import _validate as v
+from vcperf import network, plotting, protocol
 from vcperf import vmotion as vm
-from vcperf.plotting import PAPER_STYLE, use_style
-from vcperf.widgets import fast_redraw, style_sliders, whatif_panel
+from vcperf.plotting import PAPER_STYLE
+from vcperf.views.format import fmt_band, fmt_bps, fmt_bytes_per_s, fmt_duration, fmt_percent
+from vcperf.widgets import PanelFigure, fast_redraw, style_sliders, whatif_panel
 
 GIB = 2.0**30
 RELEASE_LABEL = {"6.7": "vSphere 6.7", "7.0u1": "vSphere 7.0 U1"}
@@ -27,12 +29,6 @@ def _ps():
     return {"params": vm.calibrate(), "settings": vm.settings()}
 
 
-def _plt():
-    import matplotlib.pyplot as plt
-
-    use_style()
-    return plt
-
 
 def trace_figure():
     """Figures 1-2 as a model: 6.7 stop-based vs 7.0 U1 loose 1 GB tracing.
@@ -40,7 +36,7 @@ def trace_figure():
     Left: guest throughput loss during the trace phase vs vCPUs (paper: ~65 % at 72 vCPUs on 6.7).
     Right: trace-install duration vs memory for 12 and 72 vCPUs (paper: "< 10 s" to "hundreds of s").
     """
-    plt = _plt()
+    plt = plotting.pyplot()
     w = vm.workloads()
     fig, (a, b) = plt.subplots(1, 2, figsize=(9.6, 3.6))
     cpus = np.arange(1, 257)
@@ -79,7 +75,7 @@ def switchover_figure():
     The Oracle typical workload (25 GB SGA, 270,000 TPM) runs in VMs of every size; the paper's
     six-second 6.7 switch-over of the 1 TB VM is the marker.
     """
-    plt = _plt()
+    plt = plotting.pyplot()
     w = vm.workloads()["typical"]
     mem = np.geomspace(8 * GIB, 6 * 2**40, 60)
     ws = np.minimum(w.working_set_bytes, mem)
@@ -123,7 +119,7 @@ def series_figure(name: str, releases=("6.7",), sample_s: float = 1.0, lead_s: f
         Mark the paper's Figure 8 statements: average loss 50 % (6.7) and under 5 % (7.0 U1) over
         each migration, the 7.0 U1 migration ending at half the 6.7 time, the 10x shorter stall.
     """
-    plt = _plt()
+    plt = plotting.pyplot()
     fig, ax = plt.subplots(figsize=(7.2, 3.6))
     migs = {r: vm.migrate_workload(name, r) for r in releases}
     end = lead_s + max(_until_recovered_s(m) for m in migs.values()) * 1.1 + lead_s
@@ -178,7 +174,7 @@ def sizes_figure():
     Bars: average throughput during vMotion as % of the pre-vMotion throughput; line: the 7.0 U1 /
     6.7 ratio, with the paper's "as much as 19x" (monster VM) as the marker.
     """
-    plt = _plt()
+    plt = plotting.pyplot()
     t1 = vm.table1_model()
     fig, a = plt.subplots(figsize=(7.2, 3.6))
     x = np.arange(len(t1))
@@ -210,11 +206,9 @@ def precopy_grid_figure(n_memory: int = 200, n_dirty: int = 200):
     (solid) and without (dashed, cut where pre-copy no longer converges within the round cap).
     Right: map of the outcome: converged alone, converged thanks to SDPS, not converged without SDPS.
     """
-    from vcperf import _validate as v
-
     v.integer("n_memory", n_memory, 4, 2000)
     v.integer("n_dirty", n_dirty, 2, 2000)
-    plt = _plt()
+    plt = plotting.pyplot()
     mem = np.geomspace(16 * GIB, 4 * 2**40, n_memory)[:, None]
     dirty = np.geomspace(1e7, 4e10, n_dirty)[None, :]
     link = vm.testbed_link_bps()
@@ -253,7 +247,7 @@ def tpcx_figure(replications: int = 200):
     and 2 (7.0 U1) at the calibrated load: both *predicted* (the peak load and the TPCx-HCI dirty
     scale are fitted to the failed-check counts, not to the invalid runs).
     """
-    plt = _plt()
+    plt = plotting.pyplot()
     peak = vm.calibrate().tpcx.peak_vm_utilization
     setup = vm.tpcx_setup()
     runs = setup.runs
@@ -292,7 +286,7 @@ def tpcx_profile_figure():
     text's counts, printed as markers); lines: the cluster throughput each release leaves, as a
     share of the undisturbed load (:func:`vcperf.vmotion.tpcx_profile`).
     """
-    plt = _plt()
+    plt = plotting.pyplot()
     p, setup = vm.calibrate(), vm.tpcx_setup()
     profs = {r: vm.tpcx_profile(r, p.tpcx.peak_vm_utilization, setup, params=p, settings=vm.settings())
              for r in vm.RELEASES}
@@ -332,8 +326,6 @@ def tpcx_profile_figure():
 
 def _whatif_inputs(memory_gib, vcpus, dirty_rate_mb_per_s, working_set_gib, link_speed_gbps, link_count,
                    streams_per_vmknic, rtt_ms, encryption_gb_per_core_s, concurrent):
-    from vcperf import _validate as v
-
     v.positive("dirty_rate_mb_per_s", dirty_rate_mb_per_s)
     v.nonneg("encryption_gb_per_core_s", encryption_gb_per_core_s)
     p = vm.calibrate()
@@ -359,8 +351,6 @@ def migration_whatif_readout(memory_gib: float = 64.0, vcpus: int = 12, dirty_ra
     it). ``evacuation_s``: ``evacuate_vms`` such VMs moved off the host ``concurrent`` at a time
     (:func:`vcperf.vmotion.evacuation_time_s`; the two wave sizes in one vectorised call).
     """
-    from vcperf import protocol
-
     mem, cpus, ws, tps, link_bps, kw = _whatif_inputs(memory_gib, vcpus, dirty_rate_mb_per_s, working_set_gib,
                                                        link_speed_gbps, link_count, streams_per_vmknic, rtt_ms,
                                                        encryption_gb_per_core_s, concurrent)
@@ -381,66 +371,18 @@ def migration_whatif_readout(memory_gib: float = 64.0, vcpus: int = 12, dirty_ra
     return out
 
 
-#: Units a readout may use for a duration: (seconds per unit, name), smallest first.
-_TIME_UNITS = ((1e-6, "µs"), (1e-3, "ms"), (1.0, "s"), (60.0, "min"), (3600.0, "h"))
-
-
-def _time_unit(seconds: float):
-    """The unit a person would read ``seconds`` in: µs below 0.1 ms, ms below 1 s, s below 2 min,
-    min below 2 h, h above."""
-    a = abs(seconds)
-    if not np.isfinite(a):
-        return 1.0, "s"
-    if a < 1e-4:
-        return _TIME_UNITS[0]
-    if a < 1.0:
-        return _TIME_UNITS[1]
-    if a < 120.0:
-        return _TIME_UNITS[2]
-    if a < 7200.0:
-        return _TIME_UNITS[3]
-    return _TIME_UNITS[4]
-
-
-def _num(x: float) -> str:
-    """Two or three significant digits, never in exponent notation (0.23, 8.56, 593, 1200)."""
-    if not np.isfinite(x):
-        return "n/a"
-    if x == 0:
-        return "0"
-    if abs(x) >= 100:
-        return f"{x:,.0f}"
-    return f"{x:.3g}" if abs(x) >= 1 else f"{x:.2g}"
-
-
-def fmt_duration(seconds: float) -> str:
-    """A duration as people read it: 0.000228 s -> "0.23 ms", 0.593 s -> "593 ms", 754 s -> "12.6 min"."""
-    scale, unit = _time_unit(float(seconds))
-    return f"{_num(float(seconds) / scale)} {unit}"
-
-
-def fmt_interval(v) -> str:
-    """``(value, low, high)`` in seconds as "8.56 s (6.91–10.6 s, 90%)", all in the value's unit."""
-    val, lo, hi = (float(x) for x in v)
-    scale, unit = _time_unit(val)
-    if np.isfinite(lo) and np.isfinite(hi):
-        return f"{_num(val / scale)} {unit} ({_num(lo / scale)}–{_num(hi / scale)} {unit}, 90%)"
-    return f"{_num(val / scale)} {unit} (interval not estimable)"
-
-
 def _until_recovered_s(m) -> float:
     """Seconds from the start of a migration until the guest is back to full speed: the migration and
     its post-switch-over phase (a figure's time axis must show both)."""
     return float(m.migration_time_s) + float(m.post_switchover_time_s)
 
 
-class _WhatifPanel:
+class _WhatifPanel(PanelFigure):
     """The what-if figure (guest throughput of both releases), built once; :meth:`draw` moves the lines."""
 
     def __init__(self):
-        from vcperf.widgets import PanelCanvas, panel_figure
-
-        fig, ax = self.fig, self.ax = panel_figure((6.4, 3.4))
+        super().__init__((6.4, 3.4))
+        fig, ax = self.fig, self.ax = self.fig, self.axes
         self.lines = {r: ax.step([0.0, 1.0], [100.0, 100.0], where="post", color=RELEASE_COLOR[r],
                                  label=RELEASE_LABEL[r])[0] for r in vm.RELEASES}
         ax.set_xlabel("time (s)")
@@ -449,7 +391,7 @@ class _WhatifPanel:
         # above the axes, in one row: inside them it covered the switch-over dips of one release or the other
         ax.legend(fontsize=7, frameon=False, loc="lower center", bbox_to_anchor=(0.5, 1.0), ncol=2)
         plotting.fast_layout(fig, top=0.91)
-        self.canvas = PanelCanvas(fig, list(self.lines.values()))
+        self.keep_background(list(self.lines.values()))
 
     def draw(self, migs, tps, release) -> bytes:
         shown = max(_until_recovered_s(m) for m in migs.values())
@@ -462,17 +404,7 @@ class _WhatifPanel:
             line.set_linewidth(2.4 if r == release else 1.0)
             line.set_alpha(1.0 if r == release else 0.6)
         self.ax.set_xlim(0.0, end)
-        return self.canvas.png(key=release)
-
-
-def _whatif_panel() -> _WhatifPanel:
-    global _PANEL
-    if _PANEL is None:
-        _PANEL = _WhatifPanel()
-    return _PANEL
-
-
-_PANEL = None
+        return self.png(key=release)
 
 
 @fast_redraw
@@ -502,7 +434,7 @@ def migration_whatif_update(memory_gib: float = 64.0, vcpus: int = 12, dirty_rat
     migs = {release: ro["migration"],
             other: vm.migrate(mem, cpus, ws, tps, other, link_bps, params=p, settings=s, **kw)}
     migs = {r: migs[r] for r in vm.RELEASES}
-    png = _whatif_panel().draw(migs, tps, release)
+    png = _WhatifPanel.shared().draw(migs, tps, release)
     m = migs[release]
     pc = m.precopy
     conv = "converged" if bool(pc.converged) else "NOT converged (round cap)"
@@ -512,21 +444,21 @@ def migration_whatif_update(memory_gib: float = 64.0, vcpus: int = 12, dirty_rat
     if not np.isfinite(need):
         need_txt = f"no link rate brings the stall under {target}"
     elif need <= 0.1 * (1 + 1e-9):
-        need_txt = f"every link from 0.1 Gb/s keeps the stall under {target}"
+        need_txt = f"every link from {fmt_bps(0.1e9)} keeps the stall under {target}"
     else:
-        need_txt = f"a stall under {target} needs {_num(need)} Gb/s in all"
-    from vcperf import network
-
-    rtt_txt = (f"RTT {rtt_ms:.3g} ms, the TCP window caps a stream at "
-               f"{_num(network.DEFAULT_RWND_BYTES / (rtt_ms / 1e3) / 1e9)} GB/s" if rtt_ms > 0 else "RTT 0 ms")
+        need_txt = f"a stall under {target} needs {fmt_bps(need * 1e9)} in all"
+    rtt_txt = (f"RTT {fmt_duration(rtt_ms / 1e3)}, the TCP window caps a stream at "
+               f"{fmt_bytes_per_s(network.DEFAULT_RWND_BYTES / (rtt_ms / 1e3))}" if rtt_ms > 0 else "RTT 0 ms")
     readout = (
-        f"{RELEASE_LABEL[release]}: {memory_gib:.4g} GiB, {vcpus} vCPUs, {link_count} x {link_speed_gbps:g} Gbps "
-        f"({link_count * streams_per_vmknic} streams, {rtt_txt}; {_num(float(pc.transfer_rate_bytes_per_s) / 1e9)} "
-        f"GB/s): "
-        f"migration {fmt_interval(ro['migration_time_s'])} (trace {fmt_duration(float(m.trace_time_s))}, "
+        f"{RELEASE_LABEL[release]}: {memory_gib:.4g} GiB, {vcpus} vCPUs, "
+        f"{link_count} x {fmt_bps(link_speed_gbps * 1e9)} "
+        f"({link_count * streams_per_vmknic} streams, {rtt_txt}; {fmt_bytes_per_s(float(pc.transfer_rate_bytes_per_s))}"
+        f"): "
+        f"migration {fmt_band(*ro['migration_time_s'], interval=protocol.INTERVAL)} "
+        f"(trace {fmt_duration(float(m.trace_time_s))}, "
         f"pre-copy {fmt_duration(float(m.precopy_time_s))} in {int(pc.rounds)} rounds), "
-        f"downtime {fmt_interval(ro['switchover_time_s'])}, {conv}{sdps}; "
-        f"average throughput loss {100 * float(m.average_loss):.1f} %; {need_txt}; evacuating {evacuate_vms} such "
+        f"downtime {fmt_band(*ro['switchover_time_s'], interval=protocol.INTERVAL)}, {conv}{sdps}; "
+        f"average throughput loss {fmt_percent(float(m.average_loss))}; {need_txt}; evacuating {evacuate_vms} such "
         f"VMs {concurrent} at a time takes {fmt_duration(ro['evacuation_s'])}"
     )
     return readout, png
@@ -547,7 +479,7 @@ def migration_whatif(memory_gib: float = 64.0, vcpus: int = 12, dirty_rate_mb_pe
                              description="dirty MB/s", readout_format=".3g")
     wset = w.FloatLogSlider(value=working_set_gib, base=2, min=-2, max=12.6, step=0.1,
                             description="working set GiB", readout_format=".4g")
-    speed = w.Dropdown(options=[1.0, 10.0, 25.0, 40.0, 100.0], value=link_speed_gbps, description="link Gbps")
+    speed = w.Dropdown(options=[1.0, 10.0, 25.0, 40.0, 100.0], value=link_speed_gbps, description="link Gbit/s")
     count = w.IntSlider(value=link_count, min=1, max=8, description="vmknics")
     rel = w.Dropdown(options=[(RELEASE_LABEL[r], r) for r in vm.RELEASES], value=release, description="release")
     streams = w.IntSlider(value=streams_per_vmknic, min=1, max=8, description="streams/vmknic")
@@ -564,3 +496,7 @@ def migration_whatif(memory_gib: float = 64.0, vcpus: int = 12, dirty_rate_mb_pe
         d.style.description_width = "150px"
     return whatif_panel([mem, cpus, dirty, wset, speed, count, rel, streams, rtt, enc, conc, target, evac],
                         migration_whatif_update)
+
+
+#: The what-if panels of the study, by tab title (the app's tabs: :func:`vcperf.views.panels`).
+PANELS = {"vMotion": migration_whatif}

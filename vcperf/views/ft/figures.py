@@ -1,134 +1,41 @@
-"""FT study views: the seed's Figures 2-14 in its own structure, mechanism figures, the what-if panel.
+"""FT paper figures: the seed's Figures 2-14 in its own structure (``002_1123405df89c1006.txt``).
 
-Seed ``002_1123405df89c1006.txt``. Each ``figureNN_*`` function draws one figure of the paper with
-its configurations (vCPU counts, uplinks and directions, access patterns, actions, loads): the model
-as bars (light: FT off, dark: FT on), what the seed states as black markers (``o`` a number, ``v``
-"below", ``^`` "above"; the seed prints almost no bar values, so most markers stand for a statement,
-drawn where the model's FT-off bar puts it), and, where the ledger has a row, the row's 90 %
-predictive interval (``model_low``/``model_high``) as an error bar on the bar it belongs to. Legends
-sit outside the axes. The what-if panel is built on the pure :func:`whatif_update`.
+Each ``figureNN_*`` function draws one figure of the paper with its configurations (vCPU counts, uplinks
+and directions, access patterns, actions, loads): the model as bars (light: FT off, dark: FT on), what
+the seed states as black markers (``o`` a number, ``v`` "below", ``^`` "above"; the seed prints almost no
+bar values, so most markers stand for a statement, drawn where the model's FT-off bar puts it), and,
+where the ledger has a row, the row's 90 % predictive interval (``model_low``/``model_high``) as an error
+bar on the bar it belongs to. Legends sit outside the axes.
 """
 
 from __future__ import annotations
 
-import functools
 import textwrap
 
 import numpy as np
 
 from vcperf import _validate as v
 from vcperf import ft, plotting, protocol
-from vcperf.plotting import PAPER_STYLE, use_style
-from vcperf.widgets import PanelCanvas, panel_figure, style_sliders, whatif_panel
-
-#: Checkpoint-interval axis of the latency figures: 0.5 ms .. 50 ms.
-INTERVAL_GRID_S = np.logspace(np.log10(5e-4), np.log10(5e-2), 60)
-#: Receive-rate axis of the FT logging figure: 0 .. 10 Gbps.
-RECEIVE_GRID_BPS = np.linspace(0.0, 10e9, 81)
-#: FT link speeds drawn in the latency figure.
-LINK_SPEEDS_BPS = (1e9, 10e9, 25e9)
-#: Bar colours: FT off, FT on, FT logging traffic.
-OFF, ON, LOG, MEAN = "#9ab", "#357", "#c63", "#5b8db8"
-#: Paper markers by the relation the seed states ("=", "~": a number; "<": below; ">": above).
-_MARKERS = {"=": "o", "~": "o", "<": "v", "<=": "v", ">": "^", ">=": "^"}
-
-
-def _paper(fid, key):
-    """The ledger row of target ``key`` under the default calibration (not its loo row)."""
-    rows = fid[(fid["key"] == key) & (fid["kind"] != "loo")]
-    if rows.empty:
-        raise ValueError(f"key must be a row of the FT ledger; got {key!r}")
-    return rows.iloc[0]
-
-
-def _interval(row, scale=1.0, value=None):
-    """Error-bar half-widths ``[[below], [above]]`` of a ledger row's 90 % interval, times ``scale``.
-
-    ``value`` is where the bar is drawn (default the row's model value times ``scale``).
-    """
-    m = row["model_value"] * scale if value is None else value
-    lo, hi = row["model_low"] * scale, row["model_high"] * scale
-    if not (np.isfinite(lo) and np.isfinite(hi)):
-        return None
-    return [[max(m - lo, 0.0)], [max(hi - m, 0.0)]]
-
-
-def _errorbar(ax, x, y, yerr, label="model 90 % interval (ledger)"):
-    if yerr is not None:
-        ax.errorbar([x], [y], yerr=yerr, fmt="none", ecolor="black", elinewidth=1, capsize=4, zorder=4, label=label)
-
-
-def _mark(ax, x, y, relation, label):
-    """A paper marker: a number (``o``), an upper bound (``v``) or a lower bound (``^``)."""
-    style = {**PAPER_STYLE, "marker": _MARKERS.get(relation, "o"), "markersize": 7}
-    ax.plot([x], [y], label=label, **style)
-
-
-def _values(ax, xs, vals, fmt="{:.3g}", tops=None):
-    """Bar values where no marker or error bar goes: inside the bar, at its base, for bars taller than
-    a fifth of the axis (white, vertical), above the bar -- or above ``tops``, the highest marker or
-    error bar on it -- otherwise. Call after the y limits are final."""
-    lo, hi = ax.get_ylim()
-    log = ax.get_yscale() == "log"
-    lift = 1.0 if tops is None else 6.0  # points: clear of a marker's half height
-    tops = np.atleast_1d(vals) if tops is None else np.maximum(np.atleast_1d(tops), np.atleast_1d(vals))
-    for x, val, top in zip(np.atleast_1d(xs), np.atleast_1d(vals), tops, strict=True):
-        share = (np.log(val / lo) / np.log(hi / lo)) if log else (val - lo) / (hi - lo)
-        if share > 0.2:
-            base = lo * (hi / lo) ** 0.02 if log else lo + 0.02 * (hi - lo)
-            ax.text(x, base, fmt.format(val), ha="center", va="bottom", rotation=90, fontsize=7, color="white",
-                    zorder=6)
-        else:
-            ax.annotate(fmt.format(val), (x, top), xytext=(0, lift), textcoords="offset points", ha="center",
-                        va="bottom", fontsize=7, zorder=6)
-
-
-def _pair(ax, x, off, on, width=0.38, off_label="model, FT off", on_label="model, FT on"):
-    """FT-off and FT-on bars at ``x``; returns their centres (label them with :func:`_values`)."""
-    x = np.asarray(x, dtype=float)
-    ax.bar(x - width / 2, off, width, color=OFF, label=off_label)
-    ax.bar(x + width / 2, on, width, color=ON, label=on_label)
-    return x - width / 2, x + width / 2
-
-
-def _pair_values(ax, xs, off, on, fmt):
-    _values(ax, np.concatenate(xs), np.concatenate([np.atleast_1d(off), np.atleast_1d(on)]).astype(float), fmt)
-
-
-def _legend_outside(ax, below=False, ncol=2, also=(), **kw):
-    """Legend outside ``ax`` (right of it, or below it with ``below``), one entry per label; ``also``:
-    further Axes whose entries it lists (one legend for a figure)."""
-    handles, labels = [], []
-    for a in (*also, ax):
-        h, lab = a.get_legend_handles_labels()
-        handles += h
-        labels += lab
-    seen = {}
-    for h, lab in zip(handles, labels, strict=True):
-        seen.setdefault(lab, h)
-    if below:
-        kw = {"loc": "upper center", "bbox_to_anchor": (0.5, -0.2), "ncol": ncol, **kw}
-    else:
-        kw = {"loc": "upper left", "bbox_to_anchor": (1.02, 1.0), "borderaxespad": 0.0, **kw}
-    ax.legend(list(seen.values()), list(seen), frameon=False, fontsize=7, **kw)
-
-
-def _caption(ax, text, width=80):
-    """The figure's caption as the x label of a categorical axis (laid out below the tick labels)."""
-    ax.set_xlabel(textwrap.fill(text, width), fontsize=7, loc="left", labelpad=6)
-
-
-def _headroom(ax, factor=1.18):
-    lo, hi = ax.get_ylim()
-    ax.set_ylim(lo, hi * factor)
-
-
-def _figure(size=(7.6, 3.8), ncols=1, **kw):
-    import matplotlib.pyplot as plt
-
-    use_style()
-    return plt.subplots(1, ncols, figsize=size, **kw)
-
+from vcperf.plotting import PAPER_STYLE
+from vcperf.views.ft.common import (
+    INTERVAL_GRID_S,
+    LINK_SPEEDS_BPS,
+    LOG,
+    MEAN,
+    OFF,
+    ON,
+    _caption,
+    _errorbar,
+    _figure,
+    _headroom,
+    _interval,
+    _legend_outside,
+    _mark,
+    _pair,
+    _pair_values,
+    _paper,
+    _values,
+)
 
 # --------------------------------------------------------------------------------------------
 # Figure 2 -- kernel compile
@@ -203,7 +110,7 @@ def _netperf_rows(fid, uplink_gbps):
 
 
 def netperf_throughput_figure(fid, uplink_gbps: float):
-    """Figure 3 (1 Gbps) or Figure 4 (10 Gbps): netperf throughput for receive and transmit, FT off/on.
+    """Figure 3 (1 Gbit/s) or Figure 4 (10 Gbit/s): netperf throughput for receive and transmit, FT off/on.
 
     The FT logging NIC's traffic of each experiment is drawn beside (the seed provides it "as a
     reference"); its statements "high for receive, minimal for transmit" are in the caption. The
@@ -232,9 +139,9 @@ def netperf_throughput_figure(fid, uplink_gbps: float):
         word = {"<": "less than", ">=": "can meet or exceed"}.get(rel, rel)
         _errorbar(ax, xi, row["model_value"] / 1e9, _interval(row, 1e-9))
         _mark(ax, xi, row["paper_value"] / 1e9, rel,
-              f"paper: FT on {word} {row['paper_value'] / 1e9:g} Gbps ({'pass' if row['passed'] else 'FAIL'})")
+              f"paper: FT on {word} {row['paper_value'] / 1e9:g} Gbit/s ({'pass' if row['passed'] else 'FAIL'})")
     ax.set_xticks(x, ["receive", "transmit"])
-    ax.set_ylabel("throughput (Gbps)")
+    ax.set_ylabel("throughput (Gbit/s)")
     _headroom(ax, 1.12)
     _values(ax, np.concatenate([x - w, x, x + w]), np.concatenate([off, on, log]), "{:.2f}")
     _legend_outside(ax)
@@ -247,12 +154,12 @@ def netperf_throughput_figure(fid, uplink_gbps: float):
 
 
 def figure03_netperf_throughput_1gbps(fid):
-    """Figure 3: netperf throughput on the 1 Gbps VM network (:func:`netperf_throughput_figure`)."""
+    """Figure 3: netperf throughput on the 1 Gbit/s VM network (:func:`netperf_throughput_figure`)."""
     return netperf_throughput_figure(fid, min(ft.netperf_uplinks_gbps()))
 
 
 def figure04_netperf_throughput_10gbps(fid):
-    """Figure 4: netperf throughput on the 10 Gbps VM network (:func:`netperf_throughput_figure`)."""
+    """Figure 4: netperf throughput on the 10 Gbit/s VM network (:func:`netperf_throughput_figure`)."""
     return netperf_throughput_figure(fid, max(ft.netperf_uplinks_gbps()))
 
 
@@ -277,7 +184,7 @@ def figure05_netperf_latency(fid):
     _legend_outside(ax, below=True, ncol=1, bbox_to_anchor=(0.5, -0.12))
     for link in LINK_SPEEDS_BPS:
         delta = ft.output_commit_delay_s(50e6, INTERVAL_GRID_S, link)
-        ax2.loglog(INTERVAL_GRID_S * 1e3, delta * 1e3, label=f"FT link {link / 1e9:g} Gbps, 50 MB/s dirty")
+        ax2.loglog(INTERVAL_GRID_S * 1e3, delta * 1e3, label=f"FT link {link / 1e9:g} Gbit/s, 50 MB/s dirty")
     ax2.loglog(INTERVAL_GRID_S * 1e3, ft.output_commit_delay_s(0.0, INTERVAL_GRID_S) * 1e3, "k:", lw=1,
                label="idle guest (TCP_RR)")
     ax2.axvline(e_cal * 1e3, color="grey", lw=1, ls="--", label=f"calibrated interval {e_cal * 1e3:.1f} ms")
@@ -288,10 +195,6 @@ def figure05_netperf_latency(fid):
     fig.suptitle("Figure 5. Network latency for VMs with FT off and on (lower is better)", fontsize=10)
     plotting.finish(fig)
     return fig
-
-
-#: The old name of :func:`figure05_netperf_latency`.
-latency_figure = figure05_netperf_latency
 
 
 # --------------------------------------------------------------------------------------------
@@ -305,7 +208,7 @@ def _pattern_label(size, w):
 
 
 def figure06_iometer_throughput(fid):
-    """Figure 6: IOMeter throughput per access pattern (2 KB and 64 KB; read, write, mix), FT off/on.
+    """Figure 6: IOMeter throughput per access pattern (2 kB and 64 kB; read, write, mix), FT off/on.
 
     Left: I/Os per second per Appendix B pattern (model). Right: the FT-on/off ratio per pattern and
     its mean per I/O size (the ledger's predicted rows, with their intervals) beside the seed's
@@ -619,304 +522,3 @@ FIGURES = {
     "figure13_web_client_browsing": figure13_web_client_browsing,
     "figure14_vcenter_restart": figure14_vcenter_restart,
 }
-
-
-# --------------------------------------------------------------------------------------------
-# Mechanism figures (not figures of the paper)
-# --------------------------------------------------------------------------------------------
-
-
-def logging_bandwidth_figure():
-    """Mechanism: FT logging traffic vs data received (behind Figures 3-4) and Figure 2's implied FT-off time."""
-    e = ft.calibrate().checkpoint_interval_s
-    fig, (ax, ax2) = _figure((10.0, 3.7), 2)
-    for dirty in (0.0, 200e6, 1e9):
-        ax.plot(RECEIVE_GRID_BPS / 1e9, ft.ft_logging_bandwidth_bps(RECEIVE_GRID_BPS, dirty, e) / 1e9,
-                label=f"+ {dirty / 1e6:,.0f} MB/s other dirty memory")
-    ax.axhline(ft.DEFAULT_FT_LINK_BPS / 1e9, color="grey", ls="--", lw=1, label="FT link rate (never exceeded)")
-    ax.set_ylim(0, ft.DEFAULT_FT_LINK_BPS / 1e9 * 1.1)
-    ax.set_xlabel("data received by the guest while running (Gbps)")
-    ax.set_ylabel("FT logging traffic (Gbps)")
-    ax.set_title("receive-heavy loads fill the FT link", fontsize=9)
-    _legend_outside(ax, below=True, bbox_to_anchor=(0.5, -0.22))
-    dirty = np.linspace(0, 500e6, 51)
-    frac = ft.kernel_compile_overhead_fraction(dirty, e)
-    ax2.plot(dirty / 1e6, ft.implied_kernel_compile_baseline_s(dirty) / 60, color=ON)
-    ax2.set_xlabel("compile's dirty rate (MB/s)")
-    ax2.set_ylabel("implied FT-off compile time (min)")
-    ax2.set_title(textwrap.fill(f"Figure 2's +{ft.kernel_compile_increase_s():g} s at a model overhead of "
-                                f"{frac[0]:.1%} to {frac[-1]:.1%}", 50), fontsize=9)
-    plotting.finish(fig)
-    return fig
-
-
-def sensitivity_figure():
-    """Mechanism: FT throughput ratio of closed loops vs latency sensitivity (exchanges per operation).
-
-    The seed's point that pure latency benchmarks lose in proportion while client/server loads barely
-    do: each curve is a closed loop at the seed's 60 % vCPU with a different think time.
-    """
-    ks = np.array([0, 1, 2, 5, 10, 20, 50, 100])
-    tb = ft.testbed()
-    n, vcpus, e = tb.dvdstore_threads, tb.dvdstore_vcpus, ft.calibrate().checkpoint_interval_s
-    fig, ax = _figure((7.6, 3.7))
-    for z in (0.0, 0.05, 0.4, 2.0):
-        ratios = []
-        for k in ks:
-            # with no think time some other delay (20 ms of I/O or network) keeps the vCPUs below saturation
-            r = ft.closed_loop_at_utilization(n, z, float(k), tb.cpu_utilization, checkpoint_interval_s=e, vcpus=vcpus,
-                                              external_delay_s=0.02 if z == 0 else 0.0)
-            ratios.append(r.throughput_ratio)
-        ax.semilogx(np.maximum(ks, 0.5), ratios, marker="o", ms=3, label=f"think time {z:g} s")
-    ax.set_xlabel("client exchanges per operation (0 drawn at 0.5)")
-    ax.set_ylabel("throughput FT on / FT off")
-    ax.set_title(f"{n} clients, {vcpus} vCPUs at the seed's real-life vCPU load without FT", fontsize=9)
-    ax.set_ylim(0, 1.05)
-    _legend_outside(ax)
-    plotting.finish(fig)
-    return fig
-
-
-#: name -> function() of the mechanism figures the notebook saves beside the paper's.
-MECHANISM_FIGURES = {
-    "mechanism_ft_logging_traffic": logging_bandwidth_figure,
-    "mechanism_latency_sensitivity": sensitivity_figure,
-}
-
-
-# --------------------------------------------------------------------------------------------
-# What-if panel
-# --------------------------------------------------------------------------------------------
-
-
-def format_duration_s(t_s: float) -> str:
-    """A duration for people: "850 us", "4.9 ms", "12.3 s", "4.1 min", "2.0 h"."""
-    t = float(t_s)
-    if not np.isfinite(t):
-        return "not defined"
-    if abs(t) < 1e-3:
-        return f"{t * 1e6:.0f} us"
-    if abs(t) < 1.0:
-        return f"{t * 1e3:.3g} ms"
-    if abs(t) < 120.0:
-        return f"{t:.3g} s"
-    if abs(t) < 7200.0:
-        return f"{t / 60:.1f} min"
-    return f"{t / 3600:,.1f} h"
-
-
-def format_rate_bps(r_bps: float) -> str:
-    """A bit rate for people: "850 Mbit/s", "2.85 Gbit/s"."""
-    r = float(r_bps)
-    return f"{r / 1e9:.3g} Gbit/s" if abs(r) >= 1e9 else f"{r / 1e6:.3g} Mbit/s"
-
-
-class _WhatifPanel:
-    """The what-if figure, built once; :meth:`draw` moves its curves, points and the link-rate line."""
-
-    SIZE = (9.6, 3.6)
-
-    def __init__(self):
-        fig, (ax, ax2) = self.fig, self.axes = panel_figure(self.SIZE, 2)
-        (self.delay,) = ax.loglog(INTERVAL_GRID_S * 1e3, np.ones_like(INTERVAL_GRID_S), color=ON, label="model")
-        (self.delay_here,) = ax.plot([1.0], [1.0], "o", color=LOG, label="this setting")
-        ax.set_xlabel("checkpoint interval (ms)")
-        ax.set_ylabel("added latency per packet (ms)")
-        ax.set_title("output-commit delay", fontsize=9)
-        from matplotlib.ticker import FuncFormatter
-
-        plain = FuncFormatter(lambda x, _: f"{x:g}")  # 0.1, 1, 10 rather than powers of ten
-        ax.xaxis.set_major_formatter(plain)
-        ax.yaxis.set_major_formatter(plain)
-        (self.traffic,) = ax2.plot(RECEIVE_GRID_BPS / 1e9, np.zeros_like(RECEIVE_GRID_BPS), color=ON)
-        (self.traffic_here,) = ax2.plot([0.0], [0.0], "o", color=LOG)
-        self.link = ax2.axhline(0.0, color="grey", ls="--", lw=1, label="FT link rate")
-        ax2.set_xlabel("data received while running (Gbps)")
-        ax2.set_ylabel("FT logging traffic (Gbps)")
-        ax2.set_title("FT link load", fontsize=9)
-        # one legend for both panels, above the right panel's frame: never over a curve. It belongs to an
-        # Axes and sits, like the titles, below the moving artists' z-order, so PanelCanvas keeps it in the
-        # cached background instead of redrawing its text on every update.
-        leg = ax2.legend([self.delay, self.delay_here, self.link], ["model", "this setting", "FT link rate"],
-                         loc="upper right", ncol=3, frameon=False, fontsize=7, bbox_to_anchor=(0.985, 1.0),
-                         bbox_transform=fig.transFigure)
-        leg.set_zorder(3)
-        for a in (self.delay, self.delay_here, self.traffic, self.traffic_here, self.link):
-            a.set_zorder(4)
-        plotting.fast_layout(fig, left=0.075, right=0.985, bottom=0.15, top=0.84)
-        fig.subplots_adjust(wspace=0.28)
-        self.canvas = PanelCanvas(fig, [self.delay, self.delay_here, self.traffic, self.traffic_here, self.link])
-
-    def draw(self, total, e, link, rx, d, cyc) -> bytes:
-        self.delay.set_ydata(ft.output_commit_delay_s(total, INTERVAL_GRID_S, link) * 1e3)
-        self.delay_here.set_data([e * 1e3], [float(cyc.output_commit_delay_s) * 1e3])
-        self.traffic.set_ydata(ft.ft_logging_bandwidth_bps(RECEIVE_GRID_BPS, d, e, link) / 1e9)
-        self.traffic_here.set_data([rx / 1e9], [float(cyc.logging_bandwidth_bps) / 1e9])
-        self.link.set_ydata([link / 1e9, link / 1e9])
-        # limits snapped to a coarse grid (quarter decades; halves of a decade step): a small move of a
-        # control keeps the axes, so the canvas reuses its cached background (ticks, labels, legend)
-        ax, ax2 = self.axes
-        delay_ms = np.append(self.delay.get_ydata(), float(cyc.output_commit_delay_s) * 1e3)
-        q = 4.0
-        ax.set_xlim(INTERVAL_GRID_S[0] * 1e3 / 1.25, max(INTERVAL_GRID_S[-1], e) * 1e3 * 1.25)
-        ax.set_ylim(10 ** (np.floor(np.log10(delay_ms.min() / 1.1) * q) / q),
-                    10 ** (np.ceil(np.log10(delay_ms.max() * 1.1) * q) / q))
-        top = max(float(np.max(self.traffic.get_ydata())), link / 1e9, float(cyc.logging_bandwidth_bps) / 1e9) * 1.05
-        step = 10 ** np.floor(np.log10(top)) / 2.0
-        ax2.set_xlim(-0.5, max(RECEIVE_GRID_BPS[-1], rx) / 1e9 + 0.5)
-        ax2.set_ylim(0.0, np.ceil(top / step) * step)
-        return self.canvas.png()
-
-
-@functools.lru_cache(maxsize=1)
-def _whatif_panel() -> _WhatifPanel:
-    return _WhatifPanel()
-
-
-@functools.lru_cache(maxsize=1)
-def _interval_param_index() -> tuple:
-    """``(i, n)``: the checkpoint interval's place among the study's ``n`` parameters."""
-    names = protocol.param_names(protocol.calibrated(ft.STUDY))
-    return names.index("checkpoint_interval_s"), len(names)
-
-
-def _whatif_values(e, link, rx, d):
-    """The readout quantities at checkpoint interval ``e`` (array of 5) and the cycle at this setting."""
-    total = d + ft.DEFAULT_LOGGED_BYTES_PER_RECEIVED_BYTE * rx / 8.0
-    cyc = ft.checkpoint_cycle(total, e, link)
-    rr = ft.tcp_rr(e, ft_link_bps=link, guest_dirty_rate_bytes_per_s=total)
-    ds = ft.database_workload("dvdstore", checkpoint_interval_s=e, ft_link_bps=link,
-                              background_dirty_rate_bytes_per_s=total)
-    vals = np.array([float(cyc.logging_bandwidth_bps), float(cyc.output_commit_delay_s), 1.0 / rr.rate_ratio,
-                     float(cyc.run_fraction), ds.throughput_ratio])
-    return vals, total, cyc
-
-
-def whatif_intervals(ft_link_bps: float = 10e9, checkpoint_interval_s: float | None = None,
-                     receive_rate_bps: float = 1e9, dirty_rate_bytes_per_s: float = 100e6,
-                     interval: float = protocol.INTERVAL):
-    """The what-if readout quantities with their predictive intervals: ``(value, low, high)`` arrays of 5.
-
-    Order: FT logging bandwidth (bit/s), added latency per packet (s), and FT-on/off throughput of TCP_RR,
-    a CPU-bound job and the DVD Store closed loop. Delta method as :func:`vcperf.protocol.with_interval`
-    (:func:`vcperf.protocol.interval_from_gradient`): the readouts depend on the calibration only
-    through the checkpoint interval, so with the calibrated one (``None``) its covariance propagates
-    through each readout's sensitivity (two extra model calls); a checkpoint interval set by hand is an
-    input without calibration uncertainty, so only the study's model-form misfit remains.
-    """
-    link = float(v.positive("ft_link_bps", ft_link_bps))
-    rx = float(v.nonneg("receive_rate_bps", receive_rate_bps))
-    d = float(v.nonneg("dirty_rate_bytes_per_s", dirty_rate_bytes_per_s))
-    v.check_range("interval", interval, 0.0, 1.0, lo_open=True, hi_open=True)
-    calibrated = checkpoint_interval_s is None
-    e = ft.calibrate().checkpoint_interval_s if calibrated else float(
-        v.positive("checkpoint_interval_s", checkpoint_interval_s))
-    vals, total, cyc = _whatif_values(e, link, rx, d)
-    i, n = _interval_param_index()
-    g = np.zeros(vals.shape + (n,))
-    if calibrated:  # d value / d log e, from two extra model calls
-        h = 0.01
-        up, _, _ = _whatif_values(e * np.exp(h), link, rx, d)
-        dn, _, _ = _whatif_values(e * np.exp(-h), link, rx, d)
-        g[:, i] = (up - dn) / (2 * h)
-    iv = protocol.interval_from_gradient(ft.STUDY, vals, g, interval=interval)
-    high = np.asarray(iv.high, dtype=float).copy()
-    high[3:] = np.minimum(high[3:], 1.0)  # FT on/off throughput ratios: FT never speeds a VM up
-    return vals, iv.low, high, (e, total, cyc)
-
-
-def _share(x: float) -> str:
-    """A share for people: "28 %", "< 1 %"."""
-    return "< 1 %" if 0 < x < 0.005 else f"{100 * x:.0f} %"
-
-
-def _band(fmt, value, low, high, interval=protocol.INTERVAL):
-    """"x unit (lo–hi unit, 90 %)" with ``fmt`` (a number-and-unit formatter) applied to each number; the
-    unit is written once when the bounds share it ("4.96 ms (4.31–5.70 ms, 90 %)")."""
-    v_s, lo_s, hi_s = fmt(value), fmt(low), fmt(high)
-    unit = hi_s.rsplit(" ", 1)[-1] if " " in hi_s else ""
-    if unit and lo_s.endswith(" " + unit):
-        lo_s = lo_s[: -len(unit) - 1]
-    return f"{v_s} ({lo_s}–{hi_s}, {interval:.0%})".replace("%)", " %)")
-
-
-def whatif_update(ft_link_bps: float = 10e9, checkpoint_interval_s: float | None = None, receive_rate_bps: float = 1e9,
-                  dirty_rate_bytes_per_s: float = 100e6):
-    """Model + redraw for the FT what-if: returns ``(readout, png_bytes)``.
-
-    Readout (sentences separated by "; ", formatted for people, each number with its 90 % predictive
-    interval "x (lo–hi, 90 %)", :func:`whatif_intervals`): FT logging bandwidth and its share of the
-    link, added latency per packet, and the FT-on/off throughput of the TCP_RR benchmark, a CPU-bound
-    job and the DVD Store closed loop (with this memory load), as percentages. The figure (added
-    latency vs checkpoint interval, FT logging traffic vs received data) is kept between calls; only
-    its curves, points and the link-rate line move.
-    """
-    link = float(v.positive("ft_link_bps", ft_link_bps))
-    rx = float(v.nonneg("receive_rate_bps", receive_rate_bps))
-    d = float(v.nonneg("dirty_rate_bytes_per_s", dirty_rate_bytes_per_s))
-    val, lo, hi, (e, total, cyc) = whatif_intervals(link, checkpoint_interval_s, rx, d)
-    hi_share = np.minimum(hi[2:], 1.0)  # a share of FT-off throughput never exceeds 1
-
-    def pct(x):
-        return f"{100 * x:.1f} %"
-
-    logging = val[0]
-    readout = (
-        f"FT logging {_band(format_rate_bps, logging, lo[0], hi[0])} on a {format_rate_bps(link)} link "
-        f"({_share(logging / link)} of it); "
-        f"added latency per packet {_band(format_duration_s, val[1], lo[1], hi[1])}; "
-        f"throughput with FT, as a share of FT off: TCP_RR {_band(pct, val[2], lo[2], hi_share[0])}, "
-        f"CPU-bound job {_band(pct, val[3], lo[3], hi_share[1])}, DVD Store {_band(pct, val[4], lo[4], hi_share[2])}"
-    )
-    return readout, _whatif_panel().draw(total, e, link, rx, d, cyc)
-
-
-def _wrapping(panel):
-    """``panel`` (a :func:`vcperf.widgets.whatif_panel` VBox) with its readout shown so that it wraps.
-
-    The shared panel's Label does not wrap; an HTML widget mirrors it (the Label stays, hidden) and
-    breaks lines at the panel's width.
-    """
-    import html
-
-    import ipywidgets as w
-
-    label = next(c for c in panel.children if isinstance(c, w.Label))
-    box = w.HTML(layout=w.Layout(width="100%", max_width="960px"))
-
-    def mirror(*_):
-        box.value = f'<div style="white-space: normal; line-height: 1.4">{html.escape(label.value)}</div>'
-
-    label.observe(mirror, names="value")
-    mirror()
-    label.layout.display = "none"
-    children = list(panel.children)
-    children.insert(children.index(label) + 1, box)
-    panel.children = tuple(children)
-    return panel
-
-
-def whatif(ft_link_bps: float = 10e9, checkpoint_interval_s: float | None = None,
-           receive_rate_bps: float = 1e9, dirty_rate_bytes_per_s: float = 100e6):
-    """The FT what-if panel: FT link speed, checkpoint interval, receive rate, dirty rate."""
-    import ipywidgets as w
-
-    e = ft.calibrate().checkpoint_interval_s if checkpoint_interval_s is None else checkpoint_interval_s
-    link = w.FloatLogSlider(value=ft_link_bps / 1e9, base=10, min=0, max=2, step=0.01, description="FT link Gbps",
-                            readout_format=".3g")
-    interval = w.FloatLogSlider(value=e * 1e3, base=10, min=-0.5, max=2, step=0.01, description="interval ms",
-                                readout_format=".3g")
-    rx = w.FloatSlider(value=receive_rate_bps / 1e9, min=0, max=10, step=0.05, description="receive Gbps")
-    dirty = w.FloatSlider(value=dirty_rate_bytes_per_s / 1e6, min=0, max=2000, step=10, description="dirty MB/s")
-    style_sliders(link, interval, rx, dirty)
-    start_ms = interval.value  # the slider at its start: the calibrated interval, with its uncertainty
-    calibrated = checkpoint_interval_s is None
-
-    def at_start(interval_ms):  # within half a slider step (a front end may snap the start value)
-        return calibrated and abs(np.log10(interval_ms / start_ms)) <= interval.step / 2
-
-    return _wrapping(whatif_panel(
-        [link, interval, rx, dirty],
-        lambda link_gbps, interval_ms, rx_gbps, dirty_mb_s: whatif_update(
-            link_gbps * 1e9, None if at_start(interval_ms) else interval_ms / 1e3, rx_gbps * 1e9, dirty_mb_s * 1e6),
-    ))

@@ -1,0 +1,259 @@
+"""The ROBO what-if readouts' 90 % intervals: cheap parameter sensitivities of the branch and VCbench models.
+
+The readouts of the ROBO panels (an operation's latency during a statistics burst, one upload's time,
+VCbench's operation and mean latency) carry the predictive interval of the calibration. The delta
+method of :func:`vcperf.protocol.with_interval` would call the model twice per study parameter; these
+routines get the same log-parameter sensitivities from the models' own structure (the branch model
+broadcasts its parameters: one stacked call; VCbench reads three parameters: three solves) and end
+in :func:`vcperf.protocol.interval_from_gradient`.
+
+Pure model-side code: the parameters (default: the study's calibration) and the test bed's facts
+(schedule, counters, change period, the operations' host calls, the VCbench mix) are arguments.
+
+References
+----------
+.. [1] D. M. Bates and D. G. Watts, *Nonlinear Regression Analysis and Its Applications*, Wiley, 1988
+   (the linearised covariance and the delta method).
+.. [2] G. K. Smyth, "Linear models and empirical Bayes methods for assessing differential expression
+   in microarray experiments", Statistical Applications in Genetics and Molecular Biology 3(1), 2004
+   (the moderated misfit variances the bands carry).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+import numpy as np
+
+from vcperf import network, protocol
+from vcperf.robo import branch, hostsync, operations, statistics
+from vcperf.robo.params import STUDY
+
+#: Relative step of the forward differences behind the intervals (each parameter times 1 + step).
+INTERVAL_STEP = 1e-6
+#: Data table whose model-form misfit an operation time's band carries: the fitted VCbench latencies
+#: (Figure 10). A plain TCP transfer of a payload the user sets, which no fitted table measures, carries
+#: the study's pooled misfit (``data_table=None``).
+LATENCY_TABLE = f"{STUDY}/figure10_vcbench_latency"
+#: ... and a statistics upload's time: the table of the statistics size and its "about 1 minute" on DSL.
+UPLOAD_TABLE = f"{STUDY}/figure06_stats_data_size"
+#: The parameters the branch model reads (log-sensitivities by one stacked call).
+_BRANCH_PARAMS = ("hostsync.bytes_per_change", "stats.bytes_per_sample", "ops.vcenter_demand_per_step_s",
+                  "ops.round_trips_per_call")
+
+
+def _params(params):
+    return protocol.calibrated(STUDY) if params is None else params
+
+
+def interval(value, sensitivities: dict, data_table: str | None = LATENCY_TABLE, params=None) -> tuple:
+    """``(value, low, high)`` of a readout quantity from its log-parameter sensitivities.
+
+    Parameters
+    ----------
+    value : float
+        The quantity's model value (SI).
+    sensitivities : dict
+        Parameter name (:func:`vcperf.protocol.param_names`) -> ``d value / d ln parameter`` (SI); a
+        parameter the quantity does not read has none.
+    data_table : str or None, optional
+        The table whose model-form misfit the band carries (``None``: the study's pooled misfit).
+    params : Params, optional
+        The study's parameters (default: its calibration); only their names are read.
+
+    Returns
+    -------
+    tuple of float
+        ``(value, low, high)``: :func:`vcperf.protocol.interval_from_gradient` (calibration covariance +
+        one measurement's misfit, Student-t bounds). Deterministic.
+
+    Examples
+    --------
+    >>> v, lo, hi = interval(10.0, {}, data_table=None)
+    >>> bool(lo < v < hi)
+    True
+    """
+    names = protocol.param_names(_params(params))
+    g = np.zeros(len(names))
+    for name, d in sensitivities.items():
+        g[names.index(name)] = d
+    iv = protocol.interval_from_gradient(STUDY, float(value), g, data_table=data_table)
+    return float(value), float(iv.low), float(iv.high)
+
+
+def plan_intervals(link: network.Link, hosts, level, powered_on_vms, stages, *, schedule, counters,
+                   change_period_s, params=None) -> tuple:
+    """The branch link over ``hosts`` and the 90 % intervals of the last host count's operation latency
+    during the burst (misfit of :data:`LATENCY_TABLE`) and statistics upload time (of :data:`UPLOAD_TABLE`).
+
+    The branch model (:func:`vcperf.robo.branch.branch_load`) broadcasts its parameters, so one call
+    evaluates the calibration and each parameter it reads times ``1 + INTERVAL_STEP`` stacked on a new
+    leading axis (forward differences). The VM-state size is a scalar argument proportional to
+    ``hostsync.bytes_per_change``; its part of that parameter's sensitivity is one more call at the last
+    host count. The ``addhost`` parameters are not read (zero sensitivity). Agrees with
+    ``with_interval(robo.plan, ..., output="operation_latency_s", data_table=LATENCY_TABLE)`` to the
+    finite differences' rounding (tests/test_intervals.py), at a fraction of its cost.
+
+    Parameters
+    ----------
+    link : vcperf.network.Link
+        The shared branch link.
+    hosts : array_like
+        Hosts behind the link (the intervals are those of the last).
+    level : int
+        Statistics level (1-4).
+    powered_on_vms : float
+        Powered-on VMs per host.
+    stages : tuple
+        The operation's stages of host calls (the test bed's ``calls(operation)``).
+    schedule, counters, change_period_s
+        The test bed's statistics schedule, counter model and host-sync change period (s).
+    params : Params, optional
+        The study's parameters (default: its calibration).
+
+    Returns
+    -------
+    tuple
+        ``(BranchLoad at params over hosts, (value, low, high) latency s, (value, low, high) upload s)``.
+
+    Examples
+    --------
+    >>> from vcperf import network, robo
+    >>> tb = robo.testbed()
+    >>> load, lat, up = plan_intervals(robo.preset("satellite"), [1.0, 40.0], 2, 24.0, tb.calls("clone_vm"),
+    ...                                schedule=tb.schedule, counters=tb.counters,
+    ...                                change_period_s=tb.change_period_s, params=robo.calibrate())
+    >>> bool(lat[1] < lat[0] < lat[2])
+    True
+    """
+    p = _params(params)
+    hosts = np.atleast_1d(np.asarray(hosts, dtype=float))
+    n = len(_BRANCH_PARAMS)
+    bpc, bps = p.hostsync.bytes_per_change, p.stats.bytes_per_sample
+    d, k = p.ops.vcenter_demand_per_step_s, p.ops.round_trips_per_call
+    eye = np.vstack([np.zeros(n), np.eye(n) * INTERVAL_STEP])[:, :, None] + 1.0  # (1 + n, n, 1)
+    common = {"schedule": schedule, "counters": counters, "change_period_s": change_period_s, "stages": stages}
+    vm_state = float(operations.vm_state_bytes(bpc))
+    stacked = branch.branch_load(
+        link, hosts, level, powered_on_vms, hostsync=hostsync.HostSyncParams(bpc * eye[:, 0]),
+        stats=statistics.StatsParams(bps * eye[:, 1]), ops=operations.OpsParams(d * eye[:, 2], k * eye[:, 3]),
+        vm_state_bytes_=vm_state, **common)
+    state = branch.branch_load(link, hosts[-1:], level, powered_on_vms, hostsync=p.hostsync, stats=p.stats,
+                               ops=p.ops, vm_state_bytes_=vm_state * (1.0 + INTERVAL_STEP), **common)
+    shape = (n + 1, len(hosts))
+    base = branch.BranchLoad(**{f.name: np.broadcast_to(getattr(stacked, f.name), shape)[0]
+                                for f in dataclasses.fields(stacked)})
+    out = []
+    for name, table in (("operation_latency_s", LATENCY_TABLE), ("statistics_delay_s", UPLOAD_TABLE)):
+        arr = np.broadcast_to(getattr(stacked, name), shape)[:, -1]
+        sens = dict(zip(_BRANCH_PARAMS, (arr[1:] - arr[0]) / INTERVAL_STEP, strict=True))
+        extra = float(np.broadcast_to(getattr(state, name), (1,))[0]) - arr[0]
+        sens["hostsync.bytes_per_change"] += extra / INTERVAL_STEP
+        out.append(interval(arr[0], sens, data_table=table, params=p))
+    return base, out[0], out[1]
+
+
+def _split(link, clients, operation, stages, mix, vcenter_vcpus, ops, vm_state_bytes_, t_net=None):
+    """``(total, network time, VcbenchResult)`` of ``operation`` under explicit parameters."""
+    res = operations.vcbench(link, ops, mix, clients, vcenter_vcpus, vm_state_bytes_=vm_state_bytes_)
+    if t_net is None:
+        t_net = float(operations.operation_network_time_s(stages, link, ops.round_trips_per_call, vm_state_bytes_))
+    total = res.per_operation_latency_s.get(
+        operation, res.per_operation_latency_s["create_folder"] * operations.vcenter_steps(stages) + t_net)
+    return total, t_net, res
+
+
+def operation_split(link: network.Link, clients: int, operation: str, stages, mix, vcenter_vcpus,
+                    params=None) -> tuple:
+    """``(vCenter time, network time, VcbenchResult)`` of ``operation`` on ``link`` with ``clients``.
+
+    ``create_vm`` is not in the VCbench mix: its vCenter time is the folder operations' (one step, no
+    network time) times its own steps (:func:`vcperf.robo.operations.vcenter_steps`).
+
+    Parameters
+    ----------
+    link : vcperf.network.Link
+        The branch link.
+    clients : int
+        VCbench clients (closed loop, no think time).
+    operation : str
+        An operation of the mix, or ``"create_vm"``.
+    stages : tuple
+        The operation's stages of host calls (the test bed's ``calls(operation)``).
+    mix : dict
+        The test bed's VCbench mix (operation -> stages).
+    vcenter_vcpus : float
+        vCenter's vCPUs.
+    params : Params, optional
+        The study's parameters (default: its calibration).
+
+    Returns
+    -------
+    tuple
+        ``(vCenter s, network s, VcbenchResult)``.
+
+    Examples
+    --------
+    >>> from vcperf import network, robo
+    >>> tb = robo.testbed()
+    >>> vc, net, res = operation_split(robo.preset("dsl_512k"), 8, "clone_vm", tb.calls("clone_vm"), tb.mix,
+    ...                                tb.vcenter_vcpus, params=robo.calibrate())
+    >>> bool(abs(vc + net - res.per_operation_latency_s["clone_vm"]) < 1e-9)
+    True
+    """
+    p = _params(params)
+    total, t_net, res = _split(link, clients, operation, stages, mix, vcenter_vcpus, p.ops,
+                               float(operations.vm_state_bytes(p.hostsync.bytes_per_change)))
+    return total - t_net, t_net, res
+
+
+def operation_intervals(link: network.Link, clients: int, operation: str, stages, mix, vcenter_vcpus,
+                        params=None) -> tuple:
+    """90 % intervals ``(value, low, high)`` of ``operation``'s latency and of the mean VCbench latency.
+
+    The delta method of :func:`vcperf.protocol.with_interval` on the three parameters VCbench reads
+    (``ops.vcenter_demand_per_step_s``, ``ops.round_trips_per_call`` and, through the VM-state size,
+    ``hostsync.bytes_per_change``), one forward difference each (three VCbench solves; the other
+    parameters have zero sensitivity), then :func:`interval` with the misfit of :data:`LATENCY_TABLE`.
+
+    Parameters
+    ----------
+    link, clients, operation, stages, mix, vcenter_vcpus, params
+        As :func:`operation_split`.
+
+    Returns
+    -------
+    tuple
+        ``((value, low, high) of the operation's latency s, (value, low, high) of the mean latency s)``.
+
+    Examples
+    --------
+    >>> from vcperf import network, robo
+    >>> tb = robo.testbed()
+    >>> lat, mean = operation_intervals(robo.preset("satellite"), 8, "clone_vm", tb.calls("clone_vm"),
+    ...                                 tb.mix, tb.vcenter_vcpus, params=robo.calibrate())
+    >>> bool(lat[1] < lat[0] < lat[2] and mean[1] < mean[0] < mean[2])
+    True
+    """
+    p = _params(params)
+    vs = float(operations.vm_state_bytes(p.hostsync.bytes_per_change))
+    up = 1.0 + INTERVAL_STEP
+    vc_t, net_t, res = operation_split(link, clients, operation, stages, mix, vcenter_vcpus, params=p)
+    base = np.array([vc_t + net_t, res.mean_latency_s])
+    variants = {  # parameter -> (OpsParams, VM-state size) with that parameter times 1 + INTERVAL_STEP
+        "ops.vcenter_demand_per_step_s": (dataclasses.replace(
+            p.ops, vcenter_demand_per_step_s=p.ops.vcenter_demand_per_step_s * up), vs),
+        "ops.round_trips_per_call": (dataclasses.replace(p.ops, round_trips_per_call=p.ops.round_trips_per_call * up),
+                                     vs),
+        "hostsync.bytes_per_change": (p.ops, vs * up),  # the VM state is proportional to it
+    }
+    t_net = np.zeros(len(variants))
+    if operation not in mix:  # create_vm: its own network time under the three variants, one broadcast call
+        t_net = np.broadcast_to(operations.operation_network_time_s(
+            stages, link, np.array([ops.round_trips_per_call for ops, _ in variants.values()]),
+            np.array([state for _, state in variants.values()])), (len(variants),))
+    sens = {}
+    for i, (name, (ops, state)) in enumerate(variants.items()):
+        total, _, r = _split(link, clients, operation, stages, mix, vcenter_vcpus, ops, state, t_net=t_net[i])
+        sens[name] = (np.array([total, r.mean_latency_s]) - base) / INTERVAL_STEP
+    return tuple(interval(base[i], {n: g[i] for n, g in sens.items()}, params=p) for i in range(2))

@@ -1,0 +1,204 @@
+"""The FT what-if panel: FT link speed, checkpoint interval, receive and dirty rates -> FT logging traffic,
+added latency per packet and FT-on/off throughput, each with its 90 % interval (the pure
+:func:`whatif_update` and :func:`whatif_intervals`; :func:`whatif` wires the widgets)."""
+
+from __future__ import annotations
+
+import functools
+
+import numpy as np
+
+from vcperf import _validate as v
+from vcperf import ft, plotting, protocol
+from vcperf.views.format import fmt_band, fmt_bps, fmt_duration, fmt_percent
+from vcperf.views.ft.common import INTERVAL_GRID_S, LOG, ON, RECEIVE_GRID_BPS
+from vcperf.widgets import PanelFigure, style_sliders, whatif_panel, within_steps
+
+
+class _WhatifPanel(PanelFigure):
+    """The what-if figure, built once; :meth:`draw` moves its curves, points and the link-rate line."""
+
+    def __init__(self):
+        from matplotlib.ticker import FuncFormatter
+
+        super().__init__((9.6, 3.6), 2)
+        fig, (ax, ax2) = self.fig, self.axes
+        (self.delay,) = ax.loglog(INTERVAL_GRID_S * 1e3, np.ones_like(INTERVAL_GRID_S), color=ON, label="model")
+        (self.delay_here,) = ax.plot([1.0], [1.0], "o", color=LOG, label="this setting")
+        ax.set_xlabel("checkpoint interval (ms)")
+        ax.set_ylabel("added latency per packet (ms)")
+        ax.set_title("output-commit delay", fontsize=9)
+        plain = FuncFormatter(lambda x, _: f"{x:g}")  # 0.1, 1, 10 rather than powers of ten
+        ax.xaxis.set_major_formatter(plain)
+        ax.yaxis.set_major_formatter(plain)
+        (self.traffic,) = ax2.plot(RECEIVE_GRID_BPS / 1e9, np.zeros_like(RECEIVE_GRID_BPS), color=ON)
+        (self.traffic_here,) = ax2.plot([0.0], [0.0], "o", color=LOG)
+        self.link = ax2.axhline(0.0, color="grey", ls="--", lw=1, label="FT link rate")
+        ax2.set_xlabel("data received while running (Gbit/s)")
+        ax2.set_ylabel("FT logging traffic (Gbit/s)")
+        ax2.set_title("FT link load", fontsize=9)
+        # one legend for both panels, above the right panel's frame: never over a curve. It belongs to an
+        # Axes and sits, like the titles, below the moving artists' z-order, so PanelCanvas keeps it in the
+        # cached background instead of redrawing its text on every update.
+        leg = ax2.legend([self.delay, self.delay_here, self.link], ["model", "this setting", "FT link rate"],
+                         loc="upper right", ncol=3, frameon=False, fontsize=7, bbox_to_anchor=(0.985, 1.0),
+                         bbox_transform=fig.transFigure)
+        leg.set_zorder(3)
+        for a in (self.delay, self.delay_here, self.traffic, self.traffic_here, self.link):
+            a.set_zorder(4)
+        plotting.fast_layout(fig, left=0.075, right=0.985, bottom=0.15, top=0.84)
+        fig.subplots_adjust(wspace=0.28)
+        self.keep_background([self.delay, self.delay_here, self.traffic, self.traffic_here, self.link])
+
+    def draw(self, total, e, link, rx, d, cyc) -> bytes:
+        self.delay.set_ydata(ft.output_commit_delay_s(total, INTERVAL_GRID_S, link) * 1e3)
+        self.delay_here.set_data([e * 1e3], [float(cyc.output_commit_delay_s) * 1e3])
+        self.traffic.set_ydata(ft.ft_logging_bandwidth_bps(RECEIVE_GRID_BPS, d, e, link) / 1e9)
+        self.traffic_here.set_data([rx / 1e9], [float(cyc.logging_bandwidth_bps) / 1e9])
+        self.link.set_ydata([link / 1e9, link / 1e9])
+        # limits snapped to a coarse grid (quarter decades; halves of a decade step): a small move of a
+        # control keeps the axes, so the canvas reuses its cached background (ticks, labels, legend)
+        ax, ax2 = self.axes
+        delay_ms = np.append(self.delay.get_ydata(), float(cyc.output_commit_delay_s) * 1e3)
+        q = 4.0
+        ax.set_xlim(INTERVAL_GRID_S[0] * 1e3 / 1.25, max(INTERVAL_GRID_S[-1], e) * 1e3 * 1.25)
+        ax.set_ylim(10 ** (np.floor(np.log10(delay_ms.min() / 1.1) * q) / q),
+                    10 ** (np.ceil(np.log10(delay_ms.max() * 1.1) * q) / q))
+        top = max(float(np.max(self.traffic.get_ydata())), link / 1e9, float(cyc.logging_bandwidth_bps) / 1e9) * 1.05
+        step = 10 ** np.floor(np.log10(top)) / 2.0
+        ax2.set_xlim(-0.5, max(RECEIVE_GRID_BPS[-1], rx) / 1e9 + 0.5)
+        ax2.set_ylim(0.0, np.ceil(top / step) * step)
+        return self.png()
+
+
+@functools.lru_cache(maxsize=1)
+def _interval_param_index() -> tuple:
+    """``(i, n)``: the checkpoint interval's place among the study's ``n`` parameters."""
+    names = protocol.param_names(protocol.calibrated(ft.STUDY))
+    return names.index("checkpoint_interval_s"), len(names)
+
+
+def _whatif_values(e, link, rx, d):
+    """The readout quantities at checkpoint interval ``e`` (array of 5) and the cycle at this setting."""
+    total = d + ft.DEFAULT_LOGGED_BYTES_PER_RECEIVED_BYTE * rx / 8.0
+    cyc = ft.checkpoint_cycle(total, e, link)
+    rr = ft.tcp_rr(e, ft_link_bps=link, guest_dirty_rate_bytes_per_s=total)
+    ds = ft.database_workload("dvdstore", checkpoint_interval_s=e, ft_link_bps=link,
+                              background_dirty_rate_bytes_per_s=total)
+    vals = np.array([float(cyc.logging_bandwidth_bps), float(cyc.output_commit_delay_s), 1.0 / rr.rate_ratio,
+                     float(cyc.run_fraction), ds.throughput_ratio])
+    return vals, total, cyc
+
+
+def whatif_intervals(ft_link_bps: float = 10e9, checkpoint_interval_s: float | None = None,
+                     receive_rate_bps: float = 1e9, dirty_rate_bytes_per_s: float = 100e6,
+                     interval: float = protocol.INTERVAL):
+    """The what-if readout quantities with their predictive intervals: ``(value, low, high)`` arrays of 5.
+
+    Order: FT logging bandwidth (bit/s), added latency per packet (s), and FT-on/off throughput of TCP_RR,
+    a CPU-bound job and the DVD Store closed loop. Delta method as :func:`vcperf.protocol.with_interval`
+    (:func:`vcperf.protocol.interval_from_gradient`): the readouts depend on the calibration only
+    through the checkpoint interval, so with the calibrated one (``None``) its covariance propagates
+    through each readout's sensitivity (two extra model calls); a checkpoint interval set by hand is an
+    input without calibration uncertainty, so only the study's model-form misfit remains.
+    """
+    link = float(v.positive("ft_link_bps", ft_link_bps))
+    rx = float(v.nonneg("receive_rate_bps", receive_rate_bps))
+    d = float(v.nonneg("dirty_rate_bytes_per_s", dirty_rate_bytes_per_s))
+    v.check_range("interval", interval, 0.0, 1.0, lo_open=True, hi_open=True)
+    calibrated = checkpoint_interval_s is None
+    e = ft.calibrate().checkpoint_interval_s if calibrated else float(
+        v.positive("checkpoint_interval_s", checkpoint_interval_s))
+    vals, total, cyc = _whatif_values(e, link, rx, d)
+    i, n = _interval_param_index()
+    g = np.zeros(vals.shape + (n,))
+    if calibrated:  # d value / d log e, from two extra model calls
+        h = 0.01
+        up, _, _ = _whatif_values(e * np.exp(h), link, rx, d)
+        dn, _, _ = _whatif_values(e * np.exp(-h), link, rx, d)
+        g[:, i] = (up - dn) / (2 * h)
+    iv = protocol.interval_from_gradient(ft.STUDY, vals, g, interval=interval)
+    high = np.asarray(iv.high, dtype=float).copy()
+    high[3:] = np.minimum(high[3:], 1.0)  # FT on/off throughput ratios: FT never speeds a VM up
+    return vals, iv.low, high, (e, total, cyc)
+
+
+def whatif_update(ft_link_bps: float = 10e9, checkpoint_interval_s: float | None = None, receive_rate_bps: float = 1e9,
+                  dirty_rate_bytes_per_s: float = 100e6):
+    """Model + redraw for the FT what-if: returns ``(readout, png_bytes)``.
+
+    Readout (sentences separated by "; ", formatted for people, each number with its 90 % predictive
+    interval "x (lo–hi, 90 %)", :func:`whatif_intervals`): FT logging bandwidth and its share of the
+    link, added latency per packet, and the FT-on/off throughput of the TCP_RR benchmark, a CPU-bound
+    job and the DVD Store closed loop (with this memory load), as percentages. The figure (added
+    latency vs checkpoint interval, FT logging traffic vs received data) is kept between calls; only
+    its curves, points and the link-rate line move.
+    """
+    link = float(v.positive("ft_link_bps", ft_link_bps))
+    rx = float(v.nonneg("receive_rate_bps", receive_rate_bps))
+    d = float(v.nonneg("dirty_rate_bytes_per_s", dirty_rate_bytes_per_s))
+    val, lo, hi, (e, total, cyc) = whatif_intervals(link, checkpoint_interval_s, rx, d)
+    hi_share = np.minimum(hi[2:], 1.0)  # a share of FT-off throughput never exceeds 1
+
+    def band(fmt, i, high):
+        return fmt_band(val[i], lo[i], high, fmt=fmt, interval=protocol.INTERVAL)
+
+    logging = val[0]
+    readout = (
+        f"FT logging {band(fmt_bps, 0, hi[0])} on a {fmt_bps(link)} link ({fmt_percent(logging / link)} of it); "
+        f"added latency per packet {band(fmt_duration, 1, hi[1])}; "
+        f"throughput with FT, as a share of FT off: TCP_RR {band(fmt_percent, 2, hi_share[0])}, "
+        f"CPU-bound job {band(fmt_percent, 3, hi_share[1])}, DVD Store {band(fmt_percent, 4, hi_share[2])}"
+    )
+    return readout, _WhatifPanel.shared().draw(total, e, link, rx, d, cyc)
+
+
+def _wrapping(panel):
+    """``panel`` (a :func:`vcperf.widgets.whatif_panel` VBox) with its readout shown so that it wraps.
+
+    The shared panel's Label does not wrap; an HTML widget mirrors it (the Label stays, hidden) and
+    breaks lines at the panel's width.
+    """
+    import html
+
+    import ipywidgets as w
+
+    label = next(c for c in panel.children if isinstance(c, w.Label))
+    box = w.HTML(layout=w.Layout(width="100%", max_width="960px"))
+
+    def mirror(*_):
+        box.value = f'<div style="white-space: normal; line-height: 1.4">{html.escape(label.value)}</div>'
+
+    label.observe(mirror, names="value")
+    mirror()
+    label.layout.display = "none"
+    children = list(panel.children)
+    children.insert(children.index(label) + 1, box)
+    panel.children = tuple(children)
+    return panel
+
+
+def whatif(ft_link_bps: float = 10e9, checkpoint_interval_s: float | None = None,
+           receive_rate_bps: float = 1e9, dirty_rate_bytes_per_s: float = 100e6):
+    """The FT what-if panel: FT link speed, checkpoint interval, receive rate, dirty rate."""
+    import ipywidgets as w
+
+    e = ft.calibrate().checkpoint_interval_s if checkpoint_interval_s is None else checkpoint_interval_s
+    link = w.FloatLogSlider(value=ft_link_bps / 1e9, base=10, min=0, max=2, step=0.01, description="FT link Gbit/s",
+                            readout_format=".3g")
+    interval = w.FloatLogSlider(value=e * 1e3, base=10, min=-0.5, max=2, step=0.01, description="interval ms",
+                                readout_format=".3g")
+    rx = w.FloatSlider(value=receive_rate_bps / 1e9, min=0, max=10, step=0.05, description="receive Gbit/s")
+    dirty = w.FloatSlider(value=dirty_rate_bytes_per_s / 1e6, min=0, max=2000, step=10, description="dirty MB/s")
+    style_sliders(link, interval, rx, dirty)
+    start_ms = interval.value  # the slider at its start: the calibrated interval, with its uncertainty
+    calibrated = checkpoint_interval_s is None
+
+    def at_start(interval_ms):  # within half a slider step (a front end may snap the start value)
+        return calibrated and within_steps(interval, start_ms, interval_ms, 0.5)
+
+    return _wrapping(whatif_panel(
+        [link, interval, rx, dirty],
+        lambda link_gbps, interval_ms, rx_gbps, dirty_mb_s: whatif_update(
+            link_gbps * 1e9, None if at_start(interval_ms) else interval_ms / 1e3, rx_gbps * 1e9, dirty_mb_s * 1e6),
+    ))

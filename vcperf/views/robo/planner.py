@@ -1,0 +1,238 @@
+"""ROBO branch-link planner (notebook robo_background_and_statistics): hosts behind one shared link --
+statistics load, an operation's latency during a statistics burst, the smallest link for a target --
+as a figure and as the capacity what-if panel."""
+
+from __future__ import annotations
+
+import functools
+
+import numpy as np
+
+from vcperf import network, plotting, robo
+from vcperf.robo import readouts
+from vcperf.views.format import fmt_bps, fmt_bytes, fmt_duration, fmt_num, fmt_percent
+from vcperf.views.robo.common import (
+    LEVEL_LABELS,
+    START_PRESET,
+    band,
+    lean_axes,
+    link_controls,
+    start_link,
+    testbed_vms,
+)
+from vcperf.widgets import PanelFigure, fast_redraw, readout_label, readout_style, style_sliders
+
+#: Data tables whose misfit the planner's bands carry (:mod:`vcperf.robo.readouts`).
+LATENCY_TABLE, UPLOAD_TABLE = readouts.LATENCY_TABLE, readouts.UPLOAD_TABLE
+
+#: Largest VMs per host of the planner (the slider's max and the notebook parameter's range).
+PLANNER_MAX_VMS = 200
+
+
+def _planner_curves(link, level, powered_on_vms, max_hosts, operation="clone_vm"):
+    hosts = np.unique(np.round(np.logspace(0, np.log10(max_hosts), 60)))
+    load = robo.statistics_link_load(hosts, link, level, powered_on_vms)
+    shared = robo.plan(link, hosts, level, operation, powered_on_vms)
+    return hosts, load, shared
+
+
+@functools.lru_cache(maxsize=64)
+def _required_bps(target_s, n_hosts, rtt_s, loss, level, powered_on_vms, operation):
+    """:func:`vcperf.robo.required_bandwidth_bps` (a bisection over the model, ~40 ms), cached: it does not
+    depend on the link's bandwidth, so moving the bandwidth slider reuses it."""
+    return float(robo.required_bandwidth_bps(target_s, n_hosts, rtt_s, loss, level, "operation_latency", operation,
+                                             powered_on_vms))
+
+
+@functools.lru_cache(maxsize=64)
+def _latency_floor_s(n_hosts, rtt_s, loss, level, powered_on_vms, operation):
+    return float(robo.plan(network.Link(1e12, rtt_s, loss), n_hosts, level, operation,
+                           powered_on_vms).operation_latency_s)
+
+
+def _required_text(target_s, link, n_hosts, level, powered_on_vms, operation):
+    key = (float(n_hosts), float(link.rtt_s), float(link.loss), int(level), float(powered_on_vms), operation)
+    need = _required_bps(float(target_s), *key)
+    if need <= robo.branch.SEARCH_RANGE_BPS[0]:
+        return f"{operation} stays under {fmt_duration(target_s)} on any link (from {fmt_bps(need)})"
+    if not np.isfinite(need):
+        return (f"no bandwidth keeps {operation} under {fmt_duration(target_s)} at this RTT/loss "
+                f"(at least {fmt_duration(_latency_floor_s(*key))})")
+    return f"smallest link for {operation} <= {fmt_duration(target_s)}: {fmt_bps(need)}"
+
+
+def capacity_figure(link, n_hosts, level, powered_on_vms, powered_on_vms_sd=0.0, max_hosts=500,
+                    operation="clone_vm"):
+    """Branch planner: statistics load, the PS delay they add to a 4 kB message, and an operation's
+    latency during a statistics burst, vs hosts behind ``link`` (one shared link, TCP flows)."""
+    plt = plotting.pyplot()
+    hosts, load, shared = _planner_curves(link, level, powered_on_vms, max_hosts, operation)
+    here = robo.plan(link, n_hosts, level, operation, powered_on_vms)
+    fig, axes = plt.subplots(1, 2, figsize=(9.0, 3.4))
+    axes[0].loglog(hosts, 100 * load.busy_fraction, label="statistics offered load")
+    axes[0].axhline(100, color="k", ls=":", lw=0.8)
+    axes[0].plot([n_hosts], [100 * float(here.offered_load)], "o", color="C3", label=f"{n_hosts:g} hosts (all traffic)")
+    axes[0].set_ylabel("uplink load (%)")
+    axes[1].loglog(hosts, np.maximum(load.added_delay_s, 1e-6), label="delay added to a 4 kB message (PS)")
+    axes[1].loglog(hosts, shared.operation_latency_s, label=f"{operation} during a burst")
+    axes[1].loglog(hosts, shared.operation_latency_idle_s, ls="--", color="C1", lw=0.8, label=f"{operation}, no burst")
+    axes[1].plot([n_hosts], [float(here.operation_latency_s)], "o", color="C3")
+    axes[1].set_ylabel("time (s)")
+    for ax in axes:
+        ax.set_xlabel("hosts behind the link")
+        ax.legend(fontsize=7, frameon=False)
+    fig.suptitle(f"{link.name}: Level-{level}, {powered_on_vms:g} VMs/host (one shared link, processor sharing)",
+                 fontsize=9)
+    plotting.finish(fig)
+    return fig
+
+
+@fast_redraw
+def capacity_update(bandwidth_bps=None, rtt_s=None, loss=None, n_hosts=10, level=1, powered_on_vms=None,
+                    powered_on_vms_sd=0.0, name="what-if", operation="clone_vm", target_s=10.0):
+    """Model + redraw for the branch-link planner: returns ``(readout, png_bytes)``.
+
+    Defaults are the panel's starting values: the :data:`START_PRESET` link, 10 hosts, Level-1,
+    the testbed's powered-on VMs per host (:func:`vcperf.robo.testbed_powered_on_vms`), ``clone_vm``
+    and a 10 s target. ``powered_on_vms_sd`` is accepted for compatibility (processor sharing is
+    insensitive to it). The operation's latency during the burst and one upload's time carry their
+    90 % intervals (:func:`plan_intervals`).
+    """
+    bandwidth_bps, rtt_s, loss = start_link(bandwidth_bps, rtt_s, loss)
+    powered_on_vms = testbed_vms() if powered_on_vms is None else powered_on_vms
+    link = network.Link(bandwidth_bps, rtt_s, loss, name=name)
+    load = robo.statistics_link_load(n_hosts, link, level, powered_on_vms, powered_on_vms_sd)
+    # one vectorised model call: the figure's host axis and the chosen hosts (last), with the parameters
+    # stacked for the readout's intervals (:func:`plan_intervals`)
+    grid = np.append(_PLANNER_HOSTS, float(n_hosts))
+    both, lat_iv, delay_iv = plan_intervals(link, grid, level, operation, powered_on_vms)
+    lat = np.broadcast_to(both.operation_latency_s, grid.shape)  # folder operations: no host call, a scalar
+    idle = np.broadcast_to(both.operation_latency_idle_s, grid.shape)
+    k = np.broadcast_to(both.concurrent_uploads, grid.shape)[-1]
+    rho = float(load.busy_fraction)
+    verdict = "SATURATED (busy >= 100 %)" if rho >= 1 else ("heavily loaded" if rho > 0.5 else "fits")
+    readout = (
+        f"{fmt_num(n_hosts)} hosts, Level-{level}, {fmt_num(powered_on_vms)} VMs/host on {fmt_bps(bandwidth_bps)} / "
+        f"{fmt_num(rtt_s * 1e3)} ms: upload {fmt_bytes(float(load.payload_bytes))}; statistics load "
+        f"{fmt_percent(rho)} -> {verdict}; delay added to a 4 kB message "
+        f"{fmt_duration(float(load.added_delay_s))} (PS); {int(float(k))} uploads in a burst, each "
+        f"{band(delay_iv)}; {operation} during the burst {band(lat_iv)} "
+        f"(no burst {fmt_duration(float(idle[-1]))}); "
+        + _required_text(target_s, link, n_hosts, level, powered_on_vms, operation)
+    )
+    curves = robo.statistics_link_load(_PLANNER_HOSTS, link, level, powered_on_vms)
+    panel = _CapacityPanel.shared()
+    panel.draw(_PLANNER_HOSTS, curves, lat[:-1], idle[:-1], n_hosts, load, float(lat[-1]), target_s,
+               f"{link.name}: Level-{level}, {fmt_num(powered_on_vms)} VMs/host, {operation} (processor sharing)")
+    return readout, panel.png(key=panel.title.get_text())
+
+
+def plan_intervals(link, hosts, level=1, operation="clone_vm", powered_on_vms=None):
+    """:func:`vcperf.robo.plan` over ``hosts`` and the 90 % intervals of the last host count's operation
+    latency during the burst and statistics upload time: ``(BranchLoad, (value, low, high), (value, low,
+    high))``, :func:`vcperf.robo.readouts.plan_intervals` at the study's calibration and test bed.
+
+    ``link`` is a :class:`vcperf.network.Link` or a Table 1 preset name; ``powered_on_vms`` defaults to
+    the test bed's.
+    """
+    tb = robo.testbed()
+    link = robo.preset(link) if isinstance(link, str) else network.check_link("link", link)
+    vms = tb.powered_on_vms_per_host if powered_on_vms is None else powered_on_vms
+    return readouts.plan_intervals(link, hosts, level, vms, tb.calls(operation), schedule=tb.schedule,
+                                   counters=tb.counters, change_period_s=tb.change_period_s,
+                                   params=robo.calibrate())
+
+
+#: Host axis of the planner figure (1 .. 500, log spaced, whole hosts).
+_PLANNER_HOSTS = np.unique(np.round(np.logspace(0, np.log10(500), 60)))
+
+
+def _decade_limits(values, floor=1e-6):
+    """Log-axis limits snapped to whole decades around the finite positive ``values``: the limits (and
+    so the cached background of the panel) change only when the data cross a decade."""
+    v = np.asarray(values, dtype=float)
+    v = v[np.isfinite(v) & (v > 0)]
+    if v.size == 0:
+        return 0.1, 10.0
+    lo = max(float(v.min()), floor)
+    return 10.0 ** np.floor(np.log10(lo) - 0.05), 10.0 ** np.ceil(np.log10(float(v.max())) + 0.05)
+
+
+class _CapacityPanel(PanelFigure):
+    """The branch planner as :func:`capacity_figure` draws it, updated in place: a persistent figure
+    whose axes snap to decades, its background kept (redrawn only when a limit or the title moves)."""
+
+    def __init__(self):
+        super().__init__((9.0, 3.6), ncols=2)
+        busy_ax, wait_ax = self.axes
+        for ax in self.axes:
+            ax.set_xscale("log")
+            ax.set_yscale("log")
+            ax.set_xlim(1, 500)
+            ax.set_ylim(0.1, 100)  # set by every draw (decades); never autoscaled
+            ax.set_autoscale_on(False)
+            ax.set_xlabel("hosts behind the link")
+        (self.busy,) = busy_ax.plot([], [], label="statistics offered load")
+        busy_ax.axhline(100, color="k", ls=":", lw=0.8)
+        (self.busy_here,) = busy_ax.plot([], [], "o", color="C3", label="chosen hosts")
+        busy_ax.set_ylabel("statistics load (%)")
+        (self.wait,) = wait_ax.plot([], [], label="delay added to 4 kB (PS)")
+        (self.op,) = wait_ax.plot([], [], label="operation during a burst")
+        (self.op_idle,) = wait_ax.plot([], [], ls="--", lw=0.8, color="C1", label="operation, no burst")
+        self.target = wait_ax.axhline(1.0, color="C2", ls="-.", lw=1.0, label="target")
+        (self.wait_here,) = wait_ax.plot([], [], "o", color="C3")
+        wait_ax.set_ylabel("time (s)")
+        for ax in self.axes:  # static legends: below the lines, so they stay in the cached background
+            ax.legend(fontsize=7, frameon=False, loc="upper left").set_zorder(1.9)
+        self.title = self.fig.suptitle("", fontsize=9)
+        self.fig.subplots_adjust(left=0.08, right=0.98, bottom=0.13, top=0.9, wspace=0.25)
+        lean_axes(self.fig)
+        self.keep_background([self.busy, self.busy_here, self.wait, self.op, self.op_idle,
+                                             self.target, self.wait_here])
+
+    def draw(self, hosts, load, latency_s, idle_s, n_hosts, here_load, here_latency_s, target_s, title):
+        busy = 100 * np.asarray(load.busy_fraction, dtype=float)
+        wait = np.maximum(np.asarray(load.added_delay_s, dtype=float), 1e-6)
+        self.busy.set_data(hosts, busy)
+        here_busy = 100 * float(here_load.busy_fraction)
+        self.busy_here.set_data([n_hosts], [here_busy])
+        self.wait.set_data(hosts, wait)
+        self.op.set_data(hosts, latency_s)
+        self.op_idle.set_data(hosts, idle_s)
+        self.target.set_ydata([target_s, target_s])
+        self.wait_here.set_data([n_hosts], [here_latency_s])
+        self.title.set_text(title)
+        self.axes[0].set_ylim(*_decade_limits(np.append(busy, [here_busy, 100.0]), floor=1e-4))
+        lo, hi = _decade_limits(np.concatenate([wait, latency_s, idle_s, [target_s]]))
+        self.axes[1].set_ylim(lo, hi * 100)  # two empty decades on top hold the legend clear of the curves
+        return self
+
+
+def capacity_planner(preset=START_PRESET, n_hosts=10, level=1, powered_on_vms=None, operation="clone_vm",
+                     target_s=10.0):
+    """Branch-link planner: H hosts on a chosen link -- statistics load, an operation's latency during
+    the burst, and the smallest link that keeps it under a target."""
+    import ipywidgets as w
+
+    powered_on_vms = robo.testbed_powered_on_vms() if powered_on_vms is None else powered_on_vms
+    hosts = w.IntSlider(value=n_hosts, min=1, max=500, description="hosts")
+    lvl = w.Dropdown(options=[(LEVEL_LABELS[x], x) for x in robo.LEVELS], value=level, description="stats level")
+    vms = w.FloatSlider(value=powered_on_vms, min=0, max=PLANNER_MAX_VMS, step=1, description="VMs per host")
+    op = w.Dropdown(options=[*robo.operation_names(), "create_vm"], value=operation, description="operation")
+    target = w.FloatLogSlider(value=target_s, base=10, min=0, max=3, step=0.01, description="target s",
+                              readout_format=".3g")
+    readout = readout_label()
+    image = w.Image(format="png")
+
+    def redraw(*_):
+        s = exact.state
+        readout.value, image.value = capacity_update(s["bw"] * 1e6, s["rtt"] / 1e3, s["loss"] / 100, hosts.value,
+                                                     lvl.value, vms.value, 0.0, operation=op.value,
+                                                     target_s=target.value)
+
+    (choose, bw, rtt, loss), exact = link_controls(preset, redraw)
+    style_sliders(bw, rtt, loss, hosts, vms, target, description_width="130px")
+    for c in (hosts, lvl, vms, op, target):
+        c.observe(lambda _: redraw(), names="value")
+    redraw()
+    return w.VBox([choose, bw, rtt, loss, hosts, lvl, vms, op, target, readout, image, readout_style()])

@@ -1,0 +1,228 @@
+"""The VCHA overhead what-if panel: VCbench clients, replication latency, bandwidth and loss, statistics
+level, VCHA on/off, appliance and PSC mode -> throughput and latency with their 90 % intervals (the pure
+:func:`vcbench_whatif_update`; :func:`vcbench_whatif_table` gives the same as a table)."""
+
+from __future__ import annotations
+
+import functools
+import importlib
+
+import numpy as np
+
+from vcperf import network, plotting, protocol, vcha
+from vcperf.plotting import PAPER_STYLE
+from vcperf.views.format import fmt_band, fmt_bps, fmt_duration, fmt_num, fmt_percent
+from vcperf.views.vcha.common import (
+    _COLORS,
+    _LABEL,
+    APPLIANCES,
+    _clients_limits,
+    _label_axes,
+    _three_panel_margins,
+    _vcbench,
+    _vcbench_curve_study,
+    panel_max_clients,
+    scenario,
+)
+from vcperf.widgets import PanelFigure, style_sliders, whatif_panel
+
+#: The VCbench model module (its name is shadowed in ``vcperf.vcha`` by the function it defines).
+_vb = importlib.import_module("vcperf.vcha.vcbench")
+
+
+@functools.lru_cache(maxsize=64)
+def _vcbench_curve(max_clients: int, vcha_enabled: bool, replication_rtt_s: float, stats_level: int, scn: tuple):
+    """:func:`vcperf.vcha.vcbench_curve`, cached for the panel (the VCHA-off curve rarely changes)."""
+    return _vcbench_curve_study(max_clients, vcha_enabled, replication_rtt_s, stats_level, **dict(scn))
+
+
+class _VcbenchPanel(PanelFigure):
+    """:func:`~vcperf.views.vcha.figures.clients_figure` built once; :meth:`draw` moves the curves, the DB
+    bound and the marker."""
+
+    def __init__(self):
+        super().__init__((9.6, 3.3), 3)
+        fig, axes = self.fig, self.axes
+        self.lines = {}
+        for vc in (False, True):
+            key = "enabled" if vc else "disabled"
+            self.lines[vc] = (axes[0].plot([], [], color=_COLORS[key], label=f"model, {_LABEL[key]}")[0],
+                              axes[1].plot([], [], color=_COLORS[key])[0],
+                              axes[2].plot([], [], color=_COLORS[key])[0])
+            dot = {**PAPER_STYLE, "color": _COLORS[key], "markeredgecolor": "black"}
+            for c in (64, 256):
+                node = {"node": "active"} if vc else {"node": ""}
+                axes[0].plot([c], [vcha.paper_value("table05_throughput", "throughput", clients=c, vcha=key) * 60],
+                             **dot)
+                axes[1].plot([c], [vcha.paper_value("table06_operation_latency", "avg_operation_latency", clients=c,
+                                                    vcha=key)], **dot)
+                axes[2].plot([c], [vcha.paper_value("table07_vpxd_cpu", "vpxd_cpu_utilization", clients=c,
+                                                    vcha=key, **node)], **dot)
+        self.db_bound = axes[0].axhline(0.0, color="0.5", ls=":", lw=1, label="DB pool bound, no VCHA")
+        self.cpu_cap = axes[2].axhline(vcha.testbed().vcpus, color="0.5", ls=":", lw=1)
+        self.marks = [ax.axvline(0.0, color="0.3", lw=0.8) for ax in axes]
+        _label_axes(axes)
+        axes[0].legend(frameon=False, fontsize=7, loc="lower right")
+        fig.suptitle("Closed network: one parameter set; dots are the paper (Tables 5-7)", fontsize=9)
+        plotting.fast_layout(fig)
+        _three_panel_margins(fig)
+        self.keep_background([line for lines in self.lines.values() for line in lines]
+                             + [self.db_bound, self.cpu_cap] + self.marks)
+
+    def draw(self, max_clients: int, replication_rtt_s: float, stats_level: int, highlight: int, **whatif) -> bytes:
+        n = np.arange(1, max_clients + 1)
+        scn = scenario(**whatif)
+        key = tuple(sorted(scn.items()))
+        for vc, (thr, lat, cpu) in self.lines.items():
+            s = _vcbench_curve(max_clients, vc, replication_rtt_s if vc else 0.0, stats_level, key)
+            thr.set_data(n, s.throughput_per_s * 60)
+            lat.set_data(n, s.response_time_s)
+            cpu.set_data(n, s.cpu_cores)
+        bound = 60 * _vcbench(1, False, 0.0, stats_level, **scn).db_pool_bound_per_s
+        self.db_bound.set_ydata([bound, bound])
+        self.cpu_cap.set_ydata([scn["vcpus"]] * 2)
+        for m in self.marks:
+            m.set_xdata([highlight, highlight])
+        _clients_limits(self.axes, max_clients)
+        return self.png()
+
+
+#: The data table whose model-form misfit the what-if throughput band carries (the ledger's
+#: throughput rows).
+THROUGHPUT_TABLE = f"{vcha.STUDY}/table05_throughput"
+
+
+@functools.lru_cache(maxsize=1)
+def _vcbench_param_index() -> tuple:
+    """``(idx, n_params)``: where the parameters :func:`vcperf.vcha.vcbench` reads sit among the
+    study's parameters (:func:`vcperf.protocol.param_names`); the others have zero derivative."""
+    names = protocol.param_names(protocol.calibrated(vcha.STUDY))
+    return [names.index(f"{s}.{f}") for s, f in _vb.VCBENCH_PARAM_FIELDS], len(names)
+
+
+@functools.lru_cache(maxsize=256)
+def _vcbench_intervals(args: tuple, scn: tuple) -> tuple:
+    """90 % intervals ``(value, low, high)`` of throughput (1/s) and latency (s) of a what-if.
+
+    :func:`vcperf.protocol.interval_from_gradient` (the last step of
+    :func:`vcperf.protocol.with_interval`: calibration covariance + the throughput table's model-form
+    misfit, Student-t bounds), with the throughput's parameter sensitivities from one batched MVA
+    (:func:`vcperf.vcha.vcbench.throughput_sensitivities`, ~10 ms) instead of two solves per study
+    parameter; identical to ``with_interval(..., data_table=THROUGHPUT_TABLE)`` to rounding
+    (tests/test_vcha.py checks it). The latency's follows by Little's law at the scenario's population
+    (``R = N / X - Z``), so the two stay consistent. Cached: a redraw with unchanged inputs costs nothing."""
+    idx, n_params = _vcbench_param_index()
+    x, _, g = _vb.throughput_sensitivities(*args, params=vcha.calibrate(), **dict(scn))
+    gn = np.zeros(n_params)
+    gn[idx] = g
+    iv = protocol.interval_from_gradient(vcha.STUDY, x, gn, data_table=THROUGHPUT_TABLE)
+    lo, hi = float(iv.low), float(iv.high)
+    z_think = vcha.calibrate().vcbench.think_time_s
+    n = args[0]
+    r = (n / x - z_think, n / hi - z_think if np.isfinite(hi) else np.nan,
+         n / lo - z_think if np.isfinite(lo) else np.nan)
+    return (x, lo, hi), r, iv.interval
+
+
+def _link_rates_bps(added_rtt_s: float, bandwidth_bps: float, loss: float) -> tuple:
+    """``(TCP rate of the replication link, background WAL stream)`` in bit/s (the link cannot carry
+    VCbench's WAL at all when the second reaches the first)."""
+    rate = float(network.tcp_throughput_bps(bandwidth_bps, _vb.LAN_RTT_S + added_rtt_s, loss))
+    return rate, 8.0 * vcha.calibrate().wal.background_wal_bytes_per_s
+
+
+def _ops_per_min(x: float) -> str:
+    return f"{fmt_num(x, 4)} ops/min"
+
+
+def vcbench_whatif_table(clients: int = 256, replication_rtt_ms: float = 5.0, stats_level: int = 1,
+                         vcha_enabled: bool = True, bandwidth_gbps: float = 10.0, loss_percent: float = 0.0,
+                         appliance: str = "testbed", psc_mode: str = "external"):
+    """The what-if scenario as a table: throughput and latency with their 90 % intervals
+    (:func:`vcperf.protocol.with_interval`), VCHA overhead, CPU, pool, link and sync wait."""
+    import pandas as pd
+
+    scn = scenario(bandwidth_gbps, loss_percent, appliance, psc_mode)
+    args = (int(clients), bool(vcha_enabled), replication_rtt_ms / 1e3, int(stats_level))
+    s = _vcbench(*args, **scn)
+    base = _vcbench(int(clients), False, 0.0, int(stats_level), **scn)
+    x, r, _ = _vcbench_intervals(args, tuple(sorted(scn.items())))
+    rows = [("throughput", x[0] * 60, x[1] * 60, x[2] * 60, "ops/min"),
+            ("avg operation latency", r[0] * 1e3, r[1] * 1e3, r[2] * 1e3, "ms"),
+            ("throughput vs no VCHA", 100 * (float(s.throughput_per_s) / float(base.throughput_per_s) - 1),
+             np.nan, np.nan, "%"),
+            ("vpxd CPU", float(s.cpu_cores), np.nan, np.nan, "cores busy"),
+            ("vCPU busy (vpxd + embedded PSC)", 100 * float(s.cpu_utilization_per_core), np.nan, np.nan, "%"),
+            ("DB pool busy", 100 * float(s.db_pool_utilization), np.nan, np.nan, "%"),
+            ("statistics connections", float(s.stats_db_connections), np.nan, np.nan, "connections"),
+            ("replication link busy", 100 * float(s.link_utilization), np.nan, np.nan, "%"),
+            ("sync wait", 1e3 * float(s.sync_wait_s), np.nan, np.nan, "ms/op")]
+    return pd.DataFrame(rows, columns=["quantity", "model", "low_90", "high_90", "unit"])
+
+
+def vcbench_whatif_update(clients: int = 256, replication_rtt_ms: float = 5.0, stats_level: int = 1,
+                          vcha_enabled: bool = True, bandwidth_gbps: float = 10.0, loss_percent: float = 0.0,
+                          appliance: str = "testbed", psc_mode: str = "external"):
+    """Model + redraw for the VCbench what-if: returns ``(readout, png_bytes)``.
+
+    The image is :func:`clients_figure` (``highlight=clients``, the same link, appliance and PSC
+    mode) with the widget layout, drawn on one figure kept between calls: only the curves, the DB
+    pool bound, the vCPU line and the marker move. Throughput and latency carry their 90 % interval.
+    """
+    whatif = {"bandwidth_gbps": bandwidth_gbps, "loss_percent": loss_percent, "appliance": appliance,
+              "psc_mode": psc_mode}
+    scn = scenario(**whatif)
+    args = (int(clients), bool(vcha_enabled), replication_rtt_ms / 1e3, int(stats_level))
+    s = _vcbench(*args, **scn)
+    base = _vcbench(int(clients), False, 0.0, int(stats_level), **scn)
+    png = _VcbenchPanel.shared().draw(panel_max_clients(clients), replication_rtt_ms / 1e3, int(stats_level),
+                                      int(clients), **whatif)
+    x = float(s.throughput_per_s)
+    xi, ri, level = _vcbench_intervals(args, tuple(sorted(scn.items())))
+    head = (f"{int(clients)} clients, {appliance} ({scn['vcpus']:g} vCPUs, {scn['hosts']:,.0f} hosts), {psc_mode} PSC, "
+            f"stats level {int(stats_level)}, VCHA {'on' if vcha_enabled else 'off'}"
+            + (f" (+{fmt_duration(replication_rtt_ms / 1e3)}, {fmt_bps(scn['bandwidth_bps'])}, "
+               f"{fmt_percent(scn['loss'])} loss)" if vcha_enabled else ""))
+    rate_bps, wal_bps = _link_rates_bps(replication_rtt_ms / 1e3, scn["bandwidth_bps"], scn["loss"])
+    if vcha_enabled and wal_bps >= rate_bps:
+        return (head + f": the replication link's TCP rate at this round trip and loss ({fmt_bps(rate_bps)}) is below "
+                f"the background WAL stream alone ({fmt_bps(wal_bps)}): the Passive cannot keep up and VCbench "
+                "stalls (model throughput ~0). Lower the loss or the latency, or raise the bandwidth."), png
+    change = x / float(base.throughput_per_s) - 1
+    readout = (
+        head + f": {fmt_band(*(60 * np.asarray(xi)), fmt=_ops_per_min, interval=level)}, "
+        f"{'+' if change >= 0 else ''}{fmt_percent(change)} vs no VCHA; "
+        f"latency {fmt_band(*ri, interval=level)}, "
+        f"vpxd CPU {float(s.cpu_cores):.1f} of {scn['vcpus']:g} cores, "
+        f"DB pool {fmt_percent(float(s.db_pool_utilization))} busy, "
+        f"link {fmt_percent(float(s.link_utilization))} busy, sync wait {fmt_duration(float(s.sync_wait_s))} per "
+        "operation. (Lines show VCHA at the chosen latency.)"
+    )
+    return readout, png
+
+
+def vcbench_whatif(clients: int = 256, replication_rtt_ms: float = 5.0, stats_level: int = 1,
+                   vcha_enabled: bool = True, bandwidth_gbps: float = 10.0, loss_percent: float = 0.0,
+                   appliance: str = "testbed", psc_mode: str = "external"):
+    """The VCbench what-if panel: clients, replication latency/bandwidth/loss, statistics level, VCHA
+    on/off, appliance size and PSC mode."""
+    import ipywidgets as w
+
+    n = w.IntSlider(value=clients, min=1, max=1024, step=1, description="clients")
+    rtt = w.FloatSlider(value=replication_rtt_ms, min=0, max=30, step=0.5, description="added RTT ms")
+    lvl = w.IntSlider(value=stats_level, min=1, max=4, step=1, description="stats level")
+    on = w.Checkbox(value=vcha_enabled, description="VCHA enabled")
+    bw = w.FloatLogSlider(value=bandwidth_gbps, base=10, min=-2, max=2, step=0.01, description="link Gbit/s",
+                          readout_format=".3g")
+    loss = w.FloatSlider(value=loss_percent, min=0, max=5, step=0.01, description="loss %")
+    app = w.Dropdown(options=list(APPLIANCES), value=appliance, description="appliance")
+    psc = w.Dropdown(options=["external", "embedded"], value=psc_mode, description="PSC")
+    style_sliders(n, rtt, lvl, bw, loss)
+
+    def link_live(*_):  # the replication link only matters with VCHA on: say so by greying it out
+        for c in (rtt, bw, loss):
+            c.disabled = not on.value
+
+    on.observe(link_live, names="value")
+    link_live()
+    return whatif_panel([n, rtt, lvl, on, bw, loss, app, psc], vcbench_whatif_update)
