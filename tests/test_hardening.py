@@ -83,9 +83,9 @@ def test_scenario_path_is_resolved_under_the_output(tmp_path):
     args = cli.build_parser().parse_args(["regenerate", "--scenario", "t", "--output", output])
     assert regenerate.target_of(args, {"a": 1}) == (tmp_path / "b" / "scenarios" / "t").resolve()
     default = cli.build_parser().parse_args(["regenerate"])
-    assert regenerate.target_of(default, {"a": 1}) == regenerate.BUILD / "scenarios" / "whatif"
+    assert regenerate.target_of(default, {"a": 1}) == regenerate.paths.BUILD / "scenarios" / "whatif"
     # A scenario shares the lock of its build (the build's staging copy holds the scenario).
-    assert regenerate._lock_root(tmp_path / "b" / "scenarios" / "t") == tmp_path / "b"
+    assert regenerate.paths.lock_root(tmp_path / "b" / "scenarios" / "t") == tmp_path / "b"
 
 
 # --------------------------------------------------------------------------------------------
@@ -191,7 +191,7 @@ time.sleep(delay_s)
 _RUNNER = """import sys
 from pathlib import Path
 from vcperf import cli, regenerate
-regenerate.NOTEBOOK_DIR = Path(sys.argv[1])
+regenerate.paths.NOTEBOOK_DIR = Path(sys.argv[1])
 sys.exit(cli.main(sys.argv[2:]))
 """
 
@@ -204,14 +204,14 @@ def slow_notebooks(tmp_path, monkeypatch):
     for name in ("slow_a", "slow_b", "slow_c"):
         (nbdir / f"{name}.py").write_text(_SLOW.replace("{name}", name))
     (tmp_path / "runner.py").write_text(_RUNNER)
-    monkeypatch.setattr(regenerate, "NOTEBOOK_DIR", nbdir)
+    monkeypatch.setattr(regenerate.paths, "NOTEBOOK_DIR", nbdir)
     target = tmp_path / "build"
     assert regenerate.run(target, overrides={"delay_s": 0.0}, jobs=2) == []
     return tmp_path
 
 
 def _process_tree(root: int) -> set[int]:
-    parents = regenerate._parents()
+    parents = regenerate.processes.parents()
     found, frontier = set(), {root}
     while frontier:
         frontier = {pid for pid, ppid in parents.items() if ppid in frontier} - found

@@ -1,0 +1,166 @@
+"""Signals and processes of a regeneration: SIGINT/SIGTERM handling, pool workers, killing process trees.
+
+SIGINT/SIGTERM raise :class:`Interrupted` in the main thread (or are held back while the new build
+is swapped in); the pool workers and their kernels are then killed with everything under them
+(:func:`kill_tree`), so no process of an interrupted run survives it.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import signal
+import threading
+import time
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+
+#: Seconds given to killed workers and kernels to disappear.
+KILL_WAIT_S = 5.0
+
+
+class Interrupted(KeyboardInterrupt):
+    """SIGINT or SIGTERM stopped a run: workers killed, staging removed, target left as it was.
+
+    ``committed`` is True when the signal came while the new build was being swapped in (the
+    swap is finished first, so the target holds the complete new build).
+    """
+
+    def __init__(self, signum: int, target: Path | None = None, committed: bool = False):
+        super().__init__(signal.Signals(signum).name)
+        self.signum = signum
+        self.target = target
+        self.committed = committed
+
+    @property
+    def exit_code(self) -> int:
+        return 128 + self.signum
+
+
+class Signals:
+    """SIGINT/SIGTERM raise :class:`Interrupted` in the main thread, or are held back (``defer``)."""
+
+    SIGNALS = (signal.SIGINT, signal.SIGTERM)
+
+    def __init__(self):
+        self.deferred = False
+        self.pending: int | None = None
+        self._old: dict = {}
+
+    def _handler(self, signum, frame):
+        if self.deferred:
+            self.pending = self.pending or signum
+            return
+        self.deferred = True  # a second signal must not interrupt the clean-up
+        raise Interrupted(signum)
+
+    def defer(self) -> None:
+        self.deferred = True
+
+    def __enter__(self):
+        if threading.current_thread() is threading.main_thread():
+            self._old = {s: signal.signal(s, self._handler) for s in self.SIGNALS}
+        return self
+
+    def __exit__(self, *exc):
+        for s, h in self._old.items():
+            signal.signal(s, h)
+        return False
+
+
+def worker_init() -> None:
+    """Pool worker set-up: its own process group (a terminal's Ctrl-C goes to the main process only,
+    which stops the workers itself) and default signal handling."""
+    with contextlib.suppress(OSError):
+        os.setpgid(0, 0)
+    signal.signal(signal.SIGINT, signal.default_int_handler)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+
+
+def parents() -> dict[int, int]:
+    """pid -> parent pid of every process (Linux /proc, else psutil, else nothing)."""
+    out = {}
+    proc = Path("/proc")
+    if proc.is_dir():
+        for d in proc.iterdir():
+            if d.name.isdigit():
+                try:
+                    stat = (d / "stat").read_text()
+                except OSError:
+                    continue
+                out[int(d.name)] = int(stat[stat.rindex(")") + 2:].split()[1])
+        return out
+    try:
+        import psutil
+    except ImportError:
+        return out
+    for p in psutil.process_iter(["ppid"]):
+        out[p.pid] = p.info["ppid"]
+    return out
+
+
+def _kernel_connection_file(pid: int) -> Path | None:
+    """The ``-f kernel-*.json`` connection file of a kernel process (left behind when it is killed)."""
+    try:
+        argv = Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0")
+    except OSError:
+        return None
+    for flag, value in zip(argv, argv[1:], strict=False):
+        if flag == b"-f" and value.endswith(b".json") and b"kernel-" in value:
+            return Path(os.fsdecode(value))
+    return None
+
+
+def kill_tree(roots: list[int], wait_s: float = KILL_WAIT_S) -> list[int]:
+    """Stop ``roots`` and every process under them, then kill them all; return the pids killed.
+
+    Each generation is stopped (SIGSTOP) before its children are listed, so no process can start
+    a new one between the listing and the kill; kernels live in their own session, so they are
+    found by parent pid, not by process group.
+    """
+    found: list[int] = []
+    frontier = [p for p in roots if p and p != os.getpid()]
+    for _ in range(32):  # generations
+        for pid in frontier:
+            with contextlib.suppress(OSError):
+                os.kill(pid, signal.SIGSTOP)
+        found += frontier
+        known = set(found)
+        frontier = [pid for pid, ppid in parents().items() if ppid in known and pid not in known]
+        if not frontier:
+            break
+    files = [f for f in map(_kernel_connection_file, found) if f is not None]
+    for pid in found:
+        with contextlib.suppress(OSError):
+            os.kill(pid, signal.SIGKILL)
+    deadline = time.monotonic() + wait_s
+    for pid in found:  # dead = gone or a zombie (multiprocessing reaps its workers, init the kernels)
+        while time.monotonic() < deadline and not _dead(pid):
+            time.sleep(0.02)
+    for f in files:
+        with contextlib.suppress(OSError):
+            f.unlink()
+    return found
+
+
+def _dead(pid: int) -> bool:
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        if Path("/proc").is_dir():
+            return True
+        try:
+            os.kill(pid, 0)
+        except OSError:
+            return True
+        return False
+    return stat[stat.rindex(")") + 2] in "ZX"
+
+
+def stop_pool(pool: ProcessPoolExecutor) -> None:
+    """Cancel queued work and kill the pool's workers and everything they started."""
+    workers = list(getattr(pool, "_processes", None) or {})
+    pool.shutdown(wait=False, cancel_futures=True)
+    kill_tree(workers)
+    with contextlib.suppress(Exception):
+        pool.shutdown(wait=True)  # the manager thread notices the dead workers and ends
