@@ -264,6 +264,54 @@ def test_signal_stops_workers_and_kernels_and_leaves_the_build(slow_notebooks, s
     assert not (tmp / "build-failed").exists()
 
 
+@pytest.mark.slow
+@pytest.mark.skipif(not Path("/proc").is_dir(), reason="reads the process table from /proc")
+@pytest.mark.parametrize("signum", [signal.SIGKILL, signal.SIGHUP], ids=["SIGKILL", "SIGHUP"])
+def test_a_killed_run_never_blocks_the_next(slow_notebooks, signum):
+    """SIGKILL (or SIGHUP) to the process group of `vcperf regenerate --jobs 2` mid-run: its workers and
+    kernels die with it, and a new run into the same build succeeds at once, cleaning the staging
+    folder and the kernel connection files the killed run left."""
+    tmp = slow_notebooks
+    target = tmp / "build"
+    before = _files(target)
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    proc = subprocess.Popen(
+        [sys.executable, str(tmp / "runner.py"), str(tmp / "notebooks"), "regenerate", "-p", "delay_s=120.0",
+         "--output", str(target), "--jobs", "2"],
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env, start_new_session=True,
+    )  # no pipes: an orphaned worker would hold them open
+    staging = tmp / ".build.staging"
+    deadline = time.monotonic() + 120
+    while len(list(staging.glob("tables/*/started"))) < 2:  # both workers' kernels are in the sleep
+        assert proc.poll() is None and time.monotonic() < deadline
+        time.sleep(0.1)
+    children = _process_tree(proc.pid)
+    assert len(children) >= 4  # two workers, two kernels
+    os.killpg(proc.pid, signum)
+    assert proc.wait(timeout=30) != 0
+    try:
+        for _ in range(100):  # workers die with their parent, kernels with their worker (within a second)
+            left = [pid for pid in children if _alive(pid)]
+            if not left:
+                break
+            time.sleep(0.1)
+        assert left == [], "processes of the killed run left running"
+    finally:
+        regenerate.kill_tree([pid for pid in children if _alive(pid)])
+    assert _files(target) == before  # the build is as it was
+    t0 = time.monotonic()
+    again = subprocess.run(
+        [sys.executable, str(tmp / "runner.py"), str(tmp / "notebooks"), "regenerate", "--only", "slow_a",
+         "-p", "delay_s=0.0", "--output", str(target)],
+        capture_output=True, text=True, env=env, timeout=120,
+    )
+    assert again.returncode == 0, again.stderr
+    assert time.monotonic() - t0 < 60
+    assert (target / "tables" / "slow_a" / "t.csv").read_text() == "x\nslow_a\n"
+    assert not staging.exists()
+    assert sorted(p.name for p in tmp.iterdir() if p.name.startswith(".")) == [".build.lock"]  # no kernels left
+
+
 # --------------------------------------------------------------------------------------------
 # 5. Determinism: every file of two builds, byte for byte
 # --------------------------------------------------------------------------------------------

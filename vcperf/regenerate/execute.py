@@ -3,8 +3,13 @@
 Everything is written into a staging folder beside the target (a copy of the previous output, so
 ``--only`` keeps the other notebooks' results); only when every notebook succeeded is the staging
 folder swapped in. On failure the target is untouched, the failing executed notebook is kept in
-``<target>-failed/`` and the notebook and cell are named. On SIGINT/SIGTERM queued notebooks are
-cancelled, the workers and kernels killed, the staging folder removed and the target left as it was.
+``<target>-failed/`` and the notebook and cell are named. On SIGINT/SIGTERM/SIGHUP queued notebooks
+are cancelled, the workers and kernels killed, the staging folder removed and the target left as it was.
+
+A run killed outright leaves its staging folder, its kernels' folder ``.<root>.kernels`` (their
+connection files) or, killed between the two renames of the swap, the previous build as
+``.<target>.old``: the next run removes the first two and puts the previous build back first.
+Nothing is written through a symbolic link out of the build (:mod:`vcperf.regenerate.paths`).
 """
 
 from __future__ import annotations
@@ -20,9 +25,9 @@ from pathlib import Path
 
 from vcperf import _validate, report
 from vcperf import params as nbparams
-from vcperf.regenerate.lock import build_lock
+from vcperf.regenerate.lock import HeldLock, build_lock
 from vcperf.regenerate.notebook import Failure, execute, fidelity_failure, write_fidelity
-from vcperf.regenerate.paths import check_target, lock_root, notebooks
+from vcperf.regenerate.paths import check_links, check_target, lock_root, no_link, notebooks
 from vcperf.regenerate.processes import Interrupted, Signals, stop_pool, worker_init
 
 #: Parameters regenerate sets itself (they decide where files are written).
@@ -73,8 +78,11 @@ def run(
         Bad arguments or target (before any work).
     BuildLocked
         Another run is writing the same build root.
+    UnsafePath
+        A write would follow a symbolic link out of the build (a ValueError; nothing written).
     Interrupted
-        SIGINT/SIGTERM (in the main thread): workers and kernels killed, staging removed, target as it was.
+        SIGINT/SIGTERM/SIGHUP (in the main thread): workers and kernels killed, staging removed, target
+        as it was.
     """
     jobs = _validate.integer("jobs", jobs, lo=1, hi=64)
     available = notebooks()
@@ -89,8 +97,10 @@ def run(
 
     if progress is None:
         progress = sys.stderr.isatty() and not os.environ.get("CI")
-    with build_lock(lock_root(target)), Signals() as signals:
-        return _run_locked(target, selected, available, checked, jobs, progress, not overrides, signals)
+    root = lock_root(target)
+    with build_lock(root) as lock, Signals() as signals:
+        return _run_locked(target, root, lock, selected, available, checked, jobs, progress, not overrides,
+                           signals)
 
 
 def route_overrides(available: dict, selected: list, overrides: dict, *, explicit: bool):
@@ -122,19 +132,39 @@ def route_overrides(available: dict, selected: list, overrides: dict, *, explici
     return run_names, checked
 
 
-def _run_locked(target, selected, available, checked, jobs, progress, default_scenario, signals) -> list[Failure]:
+def kernels_dir(root: Path) -> Path:
+    """The folder of a run's kernel connection files, ``.<root>.kernels`` beside the build root."""
+    return root.with_name(f".{root.name}.kernels")
+
+
+def _recover(target: Path, old: Path) -> None:
+    """Put back the previous build if a run was killed between the two renames of its swap."""
+    if not target.exists() and old.is_dir():
+        old.rename(target)
+
+
+def _run_locked(target: Path, root: Path, lock: HeldLock, selected, available, checked, jobs, progress,
+                default_scenario, signals) -> list[Failure]:
     from tqdm import tqdm
 
-    staging = target.with_name(f".{target.name}.staging")
-    failed_dir = target.with_name(f"{target.name}-failed")
+    staging = no_link(target.with_name(f".{target.name}.staging"))
+    failed_dir = no_link(target.with_name(f"{target.name}-failed"))
+    old = no_link(target.with_name(f".{target.name}.old"))
+    kernels = no_link(kernels_dir(root))
+    if not default_scenario and target.parent.name == "scenarios":
+        no_link(target.parent / "index.html")
+    _recover(target, old)
+    shutil.rmtree(kernels, ignore_errors=True)  # connection files of a killed run's kernels
     pool = None
     bar = None
     try:
         shutil.rmtree(staging, ignore_errors=True)
         if target.exists():
             shutil.copytree(target, staging, symlinks=True)
+            check_links(staging, shown=target)  # nothing below is written through a link out of the build
         else:
             staging.mkdir(parents=True)
+        kernels.mkdir(mode=0o700)
         for name in selected:  # stale outputs of a re-run notebook must not survive it
             for kind in ("figures", "tables"):
                 shutil.rmtree(staging / kind / name, ignore_errors=True)
@@ -144,7 +174,8 @@ def _run_locked(target, selected, available, checked, jobs, progress, default_sc
 
         failures: list[Failure] = []
         bar = tqdm(total=len(selected), desc="notebooks", unit="nb", disable=not progress)
-        pool = ProcessPoolExecutor(max_workers=jobs, initializer=worker_init)
+        pool = ProcessPoolExecutor(max_workers=jobs, initializer=worker_init,
+                                   initargs=(os.getpid(), (lock.fd,) if lock.fd is not None else (), str(kernels)))
         # The fidelity table runs beside the notebooks (it recalibrates every model: seconds).
         fid = pool.submit(write_fidelity, str(staging)) if default_scenario else None
         futures = {pool.submit(execute, n, str(available[n]), str(staging), checked[n]): n for n in selected}
@@ -170,11 +201,13 @@ def _run_locked(target, selected, available, checked, jobs, progress, default_sc
             for f in failures:
                 if f.kept is not None and f.kept.exists():
                     dest = failed_dir / f.kept.name
+                    dest.unlink(missing_ok=True)  # a link there is replaced, never followed
                     shutil.copy2(f.kept, dest)
                     kept.append(Failure(f.notebook, f.cell, f.message, dest))
                 else:
                     kept.append(f)
             shutil.rmtree(staging, ignore_errors=True)
+            shutil.rmtree(kernels, ignore_errors=True)
             return kept
 
         if default_scenario:
@@ -189,12 +222,13 @@ def _run_locked(target, selected, available, checked, jobs, progress, default_sc
         if pool is not None:
             stop_pool(pool)
         shutil.rmtree(staging, ignore_errors=True)
+        shutil.rmtree(kernels, ignore_errors=True)
         if isinstance(err, Interrupted):
             err.target = target
         raise
 
     signals.defer()  # the swap is not interrupted half way
-    old = target.with_name(f".{target.name}.old")
+    shutil.rmtree(kernels, ignore_errors=True)
     shutil.rmtree(old, ignore_errors=True)
     if target.exists():
         target.rename(old)

@@ -1,15 +1,23 @@
-"""Signals and processes of a regeneration: SIGINT/SIGTERM handling, pool workers, killing process trees.
+"""Signals and processes of a regeneration: SIGINT/SIGTERM/SIGHUP handling, pool workers, killing process trees.
 
-SIGINT/SIGTERM raise :class:`Interrupted` in the main thread (or are held back while the new build
-is swapped in); the pool workers and their kernels are then killed with everything under them
+SIGINT/SIGTERM/SIGHUP raise :class:`Interrupted` in the main thread (or are held back while the new
+build is swapped in); the pool workers and their kernels are then killed with everything under them
 (:func:`kill_tree`), so no process of an interrupted run survives it.
+
+A run killed outright (SIGKILL, or a crash) cannot clean up, so every worker dies with it
+(:func:`worker_init`: ``PR_SET_PDEATHSIG`` on Linux, a watcher thread elsewhere), and every kernel
+with its worker (ipykernel exits when its parent process changes). What they leave (the staging
+folder, the kernels' connection files in the run's own folder) is removed by the next run.
 """
 
 from __future__ import annotations
 
 import contextlib
+import ctypes
 import os
 import signal
+import sys
+import tempfile
 import threading
 import time
 from concurrent.futures import ProcessPoolExecutor
@@ -17,10 +25,14 @@ from pathlib import Path
 
 #: Seconds given to killed workers and kernels to disappear.
 KILL_WAIT_S = 5.0
+#: ``prctl`` option: the signal a process gets when its parent dies (linux/prctl.h).
+PR_SET_PDEATHSIG = 1
+#: Seconds between two looks at the parent, where there is no ``PR_SET_PDEATHSIG``.
+PARENT_POLL_S = 0.5
 
 
 class Interrupted(KeyboardInterrupt):
-    """SIGINT or SIGTERM stopped a run: workers killed, staging removed, target left as it was.
+    """SIGINT, SIGTERM or SIGHUP stopped a run: workers killed, staging removed, target left as it was.
 
     ``committed`` is True when the signal came while the new build was being swapped in (the
     swap is finished first, so the target holds the complete new build).
@@ -38,9 +50,9 @@ class Interrupted(KeyboardInterrupt):
 
 
 class Signals:
-    """SIGINT/SIGTERM raise :class:`Interrupted` in the main thread, or are held back (``defer``)."""
+    """SIGINT/SIGTERM/SIGHUP raise :class:`Interrupted` in the main thread, or are held back (``defer``)."""
 
-    SIGNALS = (signal.SIGINT, signal.SIGTERM)
+    SIGNALS = (signal.SIGINT, signal.SIGTERM, *((signal.SIGHUP,) if hasattr(signal, "SIGHUP") else ()))
 
     def __init__(self):
         self.deferred = False
@@ -68,13 +80,55 @@ class Signals:
         return False
 
 
-def worker_init() -> None:
-    """Pool worker set-up: its own process group (a terminal's Ctrl-C goes to the main process only,
-    which stops the workers itself) and default signal handling."""
+def worker_init(parent: int, close_fds: tuple[int, ...] = (), scratch: str | None = None) -> None:
+    """Pool worker set-up.
+
+    Parameters
+    ----------
+    parent : int
+        Pid of the main process: the worker dies with it (:func:`die_with_parent`).
+    close_fds : tuple of int
+        Descriptors inherited from the main process that the worker must not keep (the build lock:
+        only the main process holds it, so it ends with the main process).
+    scratch : str, optional
+        Folder for the worker's temporary files (the kernels' connection files), removed by the
+        run, or by the next one after a kill.
+
+    The worker gets its own process group (a terminal's Ctrl-C goes to the main process only, which
+    stops the workers itself) and default signal handling.
+    """
     with contextlib.suppress(OSError):
         os.setpgid(0, 0)
-    signal.signal(signal.SIGINT, signal.default_int_handler)
-    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    die_with_parent(parent)
+    for fd in close_fds:
+        with contextlib.suppress(OSError):
+            os.close(fd)
+    if scratch is not None:
+        tempfile.tempdir = scratch  # jupyter_client writes a kernel's connection file with mkstemp
+    for s in Signals.SIGNALS:
+        signal.signal(s, signal.default_int_handler if s == signal.SIGINT else signal.SIG_DFL)
+
+
+def die_with_parent(parent: int) -> None:
+    """Make this process die (SIGKILL) when process ``parent`` does, even if it is killed outright.
+
+    Linux: ``prctl(PR_SET_PDEATHSIG, SIGKILL)``; elsewhere a daemon thread watches the parent pid.
+    If the parent is already gone, exit now.
+    """
+    armed = False
+    if sys.platform.startswith("linux"):
+        with contextlib.suppress(OSError, AttributeError):
+            armed = ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0) == 0
+    if os.getppid() != parent:  # the parent died before the death signal was armed
+        os._exit(1)
+    if not armed:
+        threading.Thread(target=_watch_parent, args=(parent,), daemon=True, name="vcperf-parent-watch").start()
+
+
+def _watch_parent(parent: int) -> None:
+    while os.getppid() == parent:
+        time.sleep(PARENT_POLL_S)
+    os.kill(os.getpid(), signal.SIGKILL)
 
 
 def parents() -> dict[int, int]:
@@ -100,13 +154,15 @@ def parents() -> dict[int, int]:
 
 
 def _kernel_connection_file(pid: int) -> Path | None:
-    """The ``-f kernel-*.json`` connection file of a kernel process (left behind when it is killed)."""
+    """The ``-f <file>.json`` connection file of a kernel process (left behind when it is killed)."""
     try:
         argv = Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0")
     except OSError:
         return None
+    if not any(b"kernel" in a for a in argv):
+        return None
     for flag, value in zip(argv, argv[1:], strict=False):
-        if flag == b"-f" and value.endswith(b".json") and b"kernel-" in value:
+        if flag == b"-f" and value.endswith(b".json"):
             return Path(os.fsdecode(value))
     return None
 
