@@ -88,6 +88,79 @@ def test_scenario_path_is_resolved_under_the_output(tmp_path):
     assert regenerate.paths.lock_root(tmp_path / "b" / "scenarios" / "t") == tmp_path / "b"
 
 
+def _tree(folder: Path) -> dict[str, str]:
+    """Every entry under ``folder`` (links not followed): files by hash, folders and links by kind."""
+    out = {}
+    for p in sorted(folder.rglob("*")):
+        key = p.relative_to(folder).as_posix()
+        out[key] = ("link " + os.readlink(p) if p.is_symlink() else "dir" if p.is_dir()
+                    else hashlib.sha256(p.read_bytes()).hexdigest())
+    return out
+
+
+#: Where a symbolic link out of the build may sit, and the command line that would write through it.
+_LINKS = {
+    "figures": ("build/figures", []),
+    "notebook tables": ("build/tables/" + SCENARIO_NB, []),
+    "notebooks": ("build/notebooks", []),
+    "scenarios": ("build/scenarios", ["--scenario", "s"]),
+    "scenario index": ("build/scenarios/index.html", ["--scenario", "s"]),
+    "lock": (".build.lock", []),
+    "staging": (".build.staging", []),
+    "old": (".build.old", []),
+    "failed": ("build-failed", []),
+    "kernels": (".build.kernels", []),
+}
+
+
+@pytest.mark.parametrize("where", list(_LINKS))
+def test_no_write_follows_a_symbolic_link_out_of_the_build(where, tmp_path, capsys):
+    """A link in (or beside) the build that points outside it is refused with a clear error naming it,
+    before any notebook runs; nothing outside changes (and the build is left as it was)."""
+    outside = tmp_path / "outside"
+    (outside / "sub").mkdir(parents=True)
+    (outside / "precious.txt").write_text("keep me\n")
+    (outside / "sub" / "index.html").write_text("mine\n")
+    build = tmp_path / "build"
+    (build / "tables" / "other").mkdir(parents=True)
+    (build / "tables" / "other" / "t.csv").write_text("a\n1\n")
+    link, extra = _LINKS[where]
+    link = tmp_path / link
+    link.parent.mkdir(parents=True, exist_ok=True)
+    link.symlink_to(outside / "sub" / "index.html" if where == "scenario index" else
+                    outside / "lockfile" if where == "lock" else outside)
+    before_outside, before_build = _tree(outside), _tree(build)
+    code = cli.main(_regen("-p", "whatif_vcenter_vcpus=8", "--output", str(build), *extra))
+    err = capsys.readouterr().err
+    assert code == 2, err
+    assert err.startswith("vcperf: error: ") and err.count("\n") == 1 and "symbolic link" in err, err
+    named = build / "scenarios" / "s" if where == "scenarios" else link  # the scenario resolves through it
+    assert str(named) in err, err
+    assert _tree(outside) == before_outside
+    assert _tree(build) == before_build
+    assert not (tmp_path / ".build.staging").is_dir() or where == "staging"
+
+
+def test_a_swap_cut_between_its_renames_is_undone_by_the_next_run(tmp_path):
+    """Killed after moving the old build aside and before moving the new one in: the next run puts
+    the old build back first (here, the next run is refused later, so only the recovery shows)."""
+    build = tmp_path / "build"
+    old = tmp_path / ".build.old"
+    (old / "tables" / "x").mkdir(parents=True)
+    (old / "tables" / "x" / "t.csv").write_text("a\n1\n")
+    (tmp_path / "build-failed").symlink_to(tmp_path)  # refused after the recovery
+    args = cli.build_parser().parse_args(_regen("-p", "whatif_vcenter_vcpus=8", "--output", str(build)))
+    with pytest.raises(ValueError, match="symbolic link"):
+        regenerate.main(args)
+    assert not build.exists()  # refused before: the recovery runs under the lock
+    (tmp_path / "build-failed").unlink()
+    (tmp_path / "stop").symlink_to(tmp_path)
+    (old / "tables" / "x" / "link").symlink_to(tmp_path / "stop")  # a link out: refused after recovery
+    with pytest.raises(ValueError, match="symbolic link"):
+        regenerate.main(args)
+    assert (build / "tables" / "x" / "t.csv").read_text() == "a\n1\n" and not old.exists()
+
+
 # --------------------------------------------------------------------------------------------
 # 4. Every CLI error is one line, exit 2
 # --------------------------------------------------------------------------------------------
