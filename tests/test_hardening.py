@@ -175,6 +175,7 @@ def test_a_swap_cut_between_its_renames_is_undone_by_the_next_run(tmp_path):
         ("a: [1, 2\nb: {\n", "is not valid YAML"),
         (b"\xff\xfe\x00bad", "cannot be read"),
         ("1: 2\n", "parameter names must be strings"),
+        ("whatif_vcenter_vcpus: 8\nwhatif_vcenter_vcpus: 16\n", "found duplicate key 'whatif_vcenter_vcpus'"),
     ],
 )
 def test_bad_params_file_is_one_error_line(content, match, tmp_path, capsys):

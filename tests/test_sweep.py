@@ -2,12 +2,21 @@
 
 from __future__ import annotations
 
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
 import numpy as np
 import pandas as pd
 import pytest
 import yaml
 
 from vcperf import cli, network, queueing, sweep
+
+ROOT = Path(__file__).resolve().parent.parent
 
 TRANSFER = "vcperf.network.transfer_time_s"
 SMALL = {
@@ -278,3 +287,74 @@ def test_cli_sweep_failing_point_leaves_no_table(tmp_path, capsys):
     assert "arrival_rate_per_s': 6.0" in capsys.readouterr().err
     assert list(tmp_path.iterdir()) == [grid_file]  # neither the table nor a partial file
 
+
+
+@pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGHUP], ids=["SIGTERM", "SIGHUP"])
+def test_cli_sweep_stopped_by_a_signal_leaves_no_partial_table(signum, tmp_path):
+    grid_file = tmp_path / "grid.yaml"
+    grid_file.write_text("parameters:\n  arrival_rate_per_s: {lo: 0.1, hi: 0.9, n: 10000}\n"
+                         "  service_rate_per_s: {lo: 1.0, hi: 2.0, n: 1000}\n")
+    out = tmp_path / "table.csv"
+    partial = tmp_path / "table.csv.partial"
+    proc = subprocess.Popen([sys.executable, "-m", "vcperf.cli", "sweep", "vcperf.queueing.mm1", "--grid",
+                             str(grid_file), "--out", str(out), "--chunk-size", "1000"],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+                            env={**os.environ, "PYTHONPATH": str(ROOT)})
+    deadline = time.monotonic() + 60
+    while not (partial.exists() and partial.stat().st_size > 0):  # the sweep is writing
+        assert proc.poll() is None and time.monotonic() < deadline, proc.communicate()
+        time.sleep(0.05)
+    proc.send_signal(signum)
+    _, err = proc.communicate(timeout=30)
+    assert proc.returncode == 128 + signum, err
+    assert err == "vcperf sweep: interrupted\n"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["grid.yaml"]  # neither the table nor the partial file
+
+
+@pytest.mark.parametrize(
+    ("text", "match"),
+    [
+        ("parameters:\n  arrival_rate_per_s: [1.0]\n  arrival_rate_per_s: [2.0]\n  service_rate_per_s: [5.0]\n",
+         "found duplicate key 'arrival_rate_per_s'"),
+        ("design: cartesian\ndesign: latin_hypercube\nparameters:\n  arrival_rate_per_s: [1.0]\n"
+         "  service_rate_per_s: [5.0]\n", "found duplicate key 'design'"),
+        ("parameters:\n  arrival_rate_per_s: {lo: 0.1, hi: 0.9, n: 2, n: 3}\n  service_rate_per_s: [5.0]\n",
+         "found duplicate key 'n'"),
+    ],
+)
+def test_duplicate_yaml_keys_are_an_error(text, match, tmp_path):
+    path = tmp_path / "grid.yaml"
+    path.write_text(text)
+    with pytest.raises(ValueError, match=match):
+        sweep.parse_grid(path, "vcperf.queueing.mm1")
+
+
+@pytest.mark.parametrize(
+    ("spec", "match"),
+    [
+        ({"arrival_rate_per_s": {"lo": 0.1, "hi": 0.5, "n": "1e6"}}, r"n must be an integer >= 1 written as a number"),
+        ({"arrival_rate_per_s": {"lo": 0.1, "hi": 0.5, "n": "２"}}, r"n must be an integer >= 1 written as a number"),
+        ({"arrival_rate_per_s": {"lo": 0.1, "hi": 0.5, "n": "2"}}, r"n must be an integer >= 1 written as a number"),
+        ({"arrival_rate_per_s": {"lo": "０.1", "hi": 0.5, "n": 2}}, "lo must be a number"),
+        ({"arrival_rate_per_s": [0.1, "1_000"]}, "value must be a number"),
+        ({"arrival_rate_per_s": [0.1, "0x10"]}, "value must be a number"),
+        ({"arrival_rate_per_s": [0.1, " 0.2"]}, "value must be a number"),
+        ({"arrival_rate_per_s": [0.1, "nan"]}, "value must be a number"),
+        ({"arrival_rate_per_s": [0.1, "١"]}, "value must be a number"),
+    ],
+)
+def test_strict_number_parsing(spec, match):
+    with pytest.raises(ValueError, match=match):
+        sweep.parse_grid({"parameters": {"service_rate_per_s": [5.0], **spec}}, "vcperf.queueing.mm1")
+
+
+def test_strict_integers_for_samples_seed_and_chunk_size():
+    lhs = {"design": "latin_hypercube", "parameters": {"arrival_rate_per_s": {"lo": 0.1, "hi": 0.9},
+                                                         "service_rate_per_s": [5.0]}}
+    for key, value in [("samples", "1e3"), ("samples", "１０"), ("seed", "7")]:
+        with pytest.raises(ValueError, match=f"{key} must be an integer >= [01] written as a number"):
+            sweep.parse_grid({**lhs, "samples": 10, key: value}, "vcperf.queueing.mm1")
+    grid = sweep.parse_grid({**lhs, "samples": 10.0, "seed": 3}, "vcperf.queueing.mm1")  # an integral float is fine
+    assert grid.samples == 10
+    with pytest.raises(ValueError, match="chunk_size must be an integer >= 1"):
+        sweep.evaluate("vcperf.queueing.mm1", grid, chunk_size="1e3")

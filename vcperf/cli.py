@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
+import signal
 import sys
 from pathlib import Path
 
@@ -115,9 +117,37 @@ def format_rows(df, width: int = 100) -> str:
     return "\n".join(line.rstrip() for line in lines)
 
 
-def _cmd_sweep(args) -> int:
-    import contextlib
+class Stopped(KeyboardInterrupt):
+    """SIGTERM or SIGHUP stopped a command (exit 128 + the signal number), after its clean-up ran."""
 
+    def __init__(self, signum: int):
+        super().__init__(signal.Signals(signum).name)
+        self.exit_code = 128 + signum
+
+
+def _raise_stopped(signum, frame):
+    for name in ("SIGTERM", "SIGHUP"):  # once: a second signal must not cut the clean-up short
+        if hasattr(signal, name):
+            signal.signal(getattr(signal, name), signal.SIG_IGN)
+    raise Stopped(signum)
+
+
+@contextlib.contextmanager
+def _stop_on_termination():
+    """SIGTERM/SIGHUP raise :class:`Stopped` (so ``finally`` and ``except`` clean-ups run) while inside."""
+    names = ("SIGTERM", "SIGHUP")
+    try:
+        old = {s: signal.signal(s, _raise_stopped) for s in (getattr(signal, n) for n in names if hasattr(signal, n))}
+    except ValueError:  # not the main thread: signals stay as they are
+        old = {}
+    try:
+        yield
+    finally:
+        for s, h in old.items():
+            signal.signal(s, h)
+
+
+def _cmd_sweep(args) -> int:
     from vcperf import sweep
 
     grid = sweep.parse_grid(args.grid, args.model, seed=args.seed)  # every check before any work
@@ -131,7 +161,7 @@ def _cmd_sweep(args) -> int:
         raise ValueError("--dashboard needs --workers (the dashboard of a local cluster)")
     sweep.check_memory(grid, args.chunk_size)
     partial = Path(f"{args.out}.partial") if args.out else None  # renamed to --out only on success
-    with contextlib.ExitStack() as stack:
+    with _stop_on_termination(), contextlib.ExitStack() as stack:
         client = None
         if args.scheduler:
             client = stack.enter_context(sweep.connect(args.scheduler))
@@ -226,9 +256,9 @@ def main(argv: list[str] | None = None) -> int:
         where = f": {err.filename}" if getattr(err, "filename", None) else ""
         print(f"vcperf: error: {err.strerror or err}{where}", file=sys.stderr)
         return 2
-    except KeyboardInterrupt:
+    except KeyboardInterrupt as err:
         print(f"vcperf {args.command}: interrupted", file=sys.stderr)
-        return 130
+        return getattr(err, "exit_code", 130)
 
 
 if __name__ == "__main__":

@@ -28,7 +28,7 @@ def load_params_file(path: str) -> dict:
         reason = err.strerror if isinstance(err, OSError) and err.strerror else str(err)
         raise ValueError(f"--params file {path!r} cannot be read: {reason}") from None
     try:
-        loaded = yaml.safe_load(text)
+        loaded = yaml.load(text, Loader=nbparams.StrictLoader)  # noqa: S506 - a safe loader
     except yaml.YAMLError as err:
         raise ValueError(f"--params file {path!r} is not valid YAML: {' '.join(str(err).split())}") from None
     if not isinstance(loaded, dict):

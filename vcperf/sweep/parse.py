@@ -11,12 +11,15 @@ import inspect
 import math
 import numbers
 import os
+import re
 from collections.abc import Callable, Mapping
 from pathlib import Path
 
+import numpy as np
 import yaml
 
 from vcperf import _validate
+from vcperf.params import StrictLoader
 from vcperf.sweep.design import check_memory, design_points
 from vcperf.sweep.grid import DESIGNS, MAX_POINTS, Grid, ParamSpec
 from vcperf.sweep.model import resolve_model
@@ -31,7 +34,9 @@ _UNIT_SUFFIXES = (
     "_s", "_ms", "_us", "_bps", "_gbps", "_mbps", "_bytes", "_gib", "_mib", "_kib", "_per_s", "_hz",
     "_fraction", "_pct", "_percent", "_segments", "_count",
 )  # fmt: skip
-# Modules whose functions are not models (they run notebooks, write files or draw).
+#: A number written as text (YAML 1.1 reads ``1e9`` and ``1.0e6`` as strings): ASCII digits only, no
+#: ``_`` separators, no ``nan``/``inf``, no hexadecimal (``float`` would take ``'１２３'`` and ``'1_000'``).
+_DECIMAL = re.compile(r"[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?", re.ASCII)
 
 
 def _needs_number(param: inspect.Parameter | None, name: str) -> bool:
@@ -43,19 +48,25 @@ def _needs_number(param: inspect.Parameter | None, name: str) -> bool:
 
 
 def number(label: str, value) -> float:
-    """A finite real number from YAML (which reads ``1e9`` without a dot as a string)."""
-    if isinstance(value, bool):
+    """A finite real number: an int or float (not bool), or a decimal number written as ASCII text
+    (YAML reads ``1e9`` and ``1.0e6`` as strings; see :data:`_DECIMAL`)."""
+    if isinstance(value, str):
+        if not _DECIMAL.fullmatch(value):
+            raise ValueError(f"{label} must be a number; got {value!r}")
+    elif isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
         raise ValueError(f"{label} must be a number; got {value!r}")
-    try:
-        out = float(value)
-    except (TypeError, ValueError):
-        raise ValueError(f"{label} must be a number; got {value!r}") from None
+    out = float(value)
     if not math.isfinite(out):
         raise ValueError(f"{label} must be a finite number; got {value!r}")
     return out
 
 
 def integer(label: str, value, lo: int) -> int:
+    """An integer ``>= lo``: an int (not bool) or an integral float; never text (``'1e6'`` in YAML
+    is a string: write ``1000000``)."""
+    if isinstance(value, str):
+        raise ValueError(f"{label} must be an integer >= {lo} written as a number (e.g. 1000000, not "
+                         f"the text {value!r})")
     x = number(label, value)
     if not x.is_integer() or x < lo:
         raise ValueError(f"{label} must be an integer >= {lo}; got {value!r}")
@@ -109,7 +120,7 @@ def load_grid(path: str | Path) -> dict:
     """Read a grid YAML file into a mapping (use :func:`parse_grid` to validate it)."""
     p = _validate.existing_file("path", path, "a grid YAML file")
     try:
-        spec = yaml.safe_load(p.read_text())
+        spec = yaml.load(p.read_text(), Loader=StrictLoader)  # noqa: S506 - a safe loader
     except yaml.YAMLError as err:
         raise ValueError(f"grid {str(path)!r} is not valid YAML: {err}") from None
     return spec
