@@ -358,3 +358,40 @@ def test_strict_integers_for_samples_seed_and_chunk_size():
     assert grid.samples == 10
     with pytest.raises(ValueError, match="chunk_size must be an integer >= 1"):
         sweep.evaluate("vcperf.queueing.mm1", grid, chunk_size="1e3")
+
+
+@pytest.mark.parametrize(
+    ("spec", "chunk"),
+    [
+        ({"parameters": {"arrival_rate_per_s": {"lo": 0.1, "hi": 0.9, "n": 10**6}, "service_rate_per_s": [5.0, 6.0]}},
+         10**5),
+        ({"parameters": {"arrival_rate_per_s": {"lo": 0.1, "hi": 0.9, "n": 10},
+                         "service_rate_per_s": {"lo": 1.0, "hi": 2.0, "n": 10**6, "scale": "log"}}}, 10**5),
+        ({"parameters": {"arrival_rate_per_s": [float(x) for x in np.linspace(0.1, 0.9, 10**5)],
+                         "service_rate_per_s": [5.0, 6.0, 7.0]}}, 2 * 10**5),
+        ({"design": "latin_hypercube", "samples": 10**6, "parameters": {
+            "arrival_rate_per_s": {"lo": 0.1, "hi": 0.9},
+            "service_rate_per_s": {"lo": 1.0, "hi": 2.0, "scale": "log"}}}, 10**5),
+        ({"design": "latin_hypercube", "samples": 10**6, "parameters": {
+            "arrival_rate_per_s": [0.1, 0.2, 0.3], "service_rate_per_s": {"lo": 1.0, "hi": 2.0}}}, 10**5),
+    ],
+    ids=["lin-axis", "log-axis", "list-axis", "lhs", "lhs-list"],
+)
+def test_memory_estimate_bounds_the_measured_peak(spec, chunk):
+    """The memory guard's estimate (design_bytes, summed as check_memory does) is at least the peak the
+    design arrays really take (tracemalloc: the axes held while a chunk is built, or the whole hypercube),
+    and at most twice it."""
+    import tracemalloc
+
+    grid = sweep.parse_grid(spec, "vcperf.queueing.mm1")
+    estimate = sum(sweep.design_bytes(grid, chunk).values())
+    tracemalloc.start()
+    try:
+        base, _ = tracemalloc.get_traced_memory()
+        points = sweep.design_points(grid, 0, chunk)  # builds the axes (or the hypercube), then one chunk
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert len(next(iter(points.values()))) == chunk
+    measured = peak - base
+    assert measured <= estimate <= 2 * measured, (measured, estimate)

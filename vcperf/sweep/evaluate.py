@@ -21,7 +21,7 @@ from collections.abc import Iterator, Mapping
 import numpy as np
 
 from vcperf import _validate
-from vcperf.sweep.design import check_memory, design_points, latin_hypercube
+from vcperf.sweep.design import cartesian_rows, check_memory, latin_hypercube
 from vcperf.sweep.grid import MAX_POINTS, Grid
 from vcperf.sweep.model import resolve_model
 from vcperf.sweep.parse import integer
@@ -128,8 +128,9 @@ def evaluate_chunk(model_path: str, points: dict[str, np.ndarray]) -> dict[str, 
 
 def _chunks(grid_or_points, chunk_size: int) -> Iterator[dict[str, np.ndarray]]:
     if isinstance(grid_or_points, Grid) and grid_or_points.design == "cartesian":
+        axes = [p.axis() for p in grid_or_points.params]  # once per sweep (design_bytes counts them held)
         for start in range(0, grid_or_points.size, chunk_size):
-            yield design_points(grid_or_points, start, start + chunk_size)
+            yield cartesian_rows(grid_or_points, axes, start, min(start + chunk_size, grid_or_points.size))
         return
     if isinstance(grid_or_points, Grid):  # a Latin hypercube is drawn once (its size is `samples`)
         grid_or_points = latin_hypercube(grid_or_points)
