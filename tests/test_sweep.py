@@ -15,6 +15,7 @@ import pytest
 import yaml
 
 from vcperf import cli, network, queueing, sweep
+from vcperf.sweep.evaluation import spanning_points
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -395,3 +396,22 @@ def test_memory_estimate_bounds_the_measured_peak(spec, chunk):
     assert len(next(iter(points.values()))) == chunk
     measured = peak - base
     assert measured <= estimate <= 2 * measured, (measured, estimate)
+
+
+def test_the_whole_grid_is_validated_before_the_first_point(tmp_path):
+    """A value the model rejects, last on its axis of a large grid, fails the sweep when it starts,
+    naming the point, before any chunk is evaluated or written."""
+    spec = {"parameters": {"arrival_rate_per_s": [1.0, 2.0, 6.0],
+                           "service_rate_per_s": {"lo": 5.0, "hi": 9.0, "n": 10**6}}}
+    grid = sweep.parse_grid(spec, "vcperf.queueing.mm1")
+    t0 = time.perf_counter()
+    with pytest.raises(ValueError, match=r"failed at \{'arrival_rate_per_s': 6\.0, 'service_rate_per_s': 5\.0\}"):
+        sweep.iter_evaluate("vcperf.queueing.mm1", grid, chunk_size=1000)  # raised by the call, not a chunk
+    assert time.perf_counter() - t0 < 5.0
+    points = spanning_points(grid)
+    assert sorted(zip(points["arrival_rate_per_s"], points["service_rate_per_s"], strict=True)) == [
+        (1.0, 5.0), (1.0, 5.0), (1.0, 9.0), (2.0, 5.0), (6.0, 5.0)]
+    grid_file = tmp_path / "grid.yaml"
+    grid_file.write_text(yaml.safe_dump(spec))
+    assert cli.main(["sweep", "vcperf.queueing.mm1", "--grid", str(grid_file), "--out", str(tmp_path / "t.csv")]) == 2
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["grid.yaml"]

@@ -28,7 +28,7 @@ can be streamed to disk with bounded memory).
 
 One module per concern: :mod:`~vcperf.sweep.model` (which functions are models),
 :mod:`~vcperf.sweep.grid` (the Grid), :mod:`~vcperf.sweep.parse` (reading and validating a grid),
-:mod:`~vcperf.sweep.design` (design points and their memory), :mod:`~vcperf.sweep.evaluate`
+:mod:`~vcperf.sweep.design` (design points and their memory), :mod:`~vcperf.sweep.evaluation`
 (evaluation in-process or on Dask).
 """
 
@@ -36,11 +36,11 @@ from vcperf.sweep.design import MAX_DESIGN_BYTES as MAX_DESIGN_BYTES
 from vcperf.sweep.design import check_memory as check_memory
 from vcperf.sweep.design import design_bytes as design_bytes
 from vcperf.sweep.design import design_points
-from vcperf.sweep.evaluate import LOOPBACK as LOOPBACK
-from vcperf.sweep.evaluate import connect as connect
-from vcperf.sweep.evaluate import evaluate, iter_evaluate
-from vcperf.sweep.evaluate import evaluate_chunk as evaluate_chunk
-from vcperf.sweep.evaluate import local_cluster as local_cluster
+from vcperf.sweep.evaluation import LOOPBACK as LOOPBACK
+from vcperf.sweep.evaluation import connect as connect
+from vcperf.sweep.evaluation import evaluate, iter_evaluate
+from vcperf.sweep.evaluation import evaluate_chunk as evaluate_chunk
+from vcperf.sweep.evaluation import local_cluster as local_cluster
 from vcperf.sweep.grid import DESIGNS, Grid, ParamSpec
 from vcperf.sweep.grid import MAX_POINTS as MAX_POINTS
 from vcperf.sweep.model import resolve_model

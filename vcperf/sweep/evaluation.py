@@ -4,7 +4,9 @@
 numpy functions); a model that cannot take arrays is called point by point. The result is a tidy
 table: one column per parameter and one per output. With a ``dask.distributed`` client the chunks
 run on the cluster's workers (:func:`connect`, :func:`local_cluster`: loopback only); rows come
-back in design order either way.
+back in design order either way. Before the first point of a cartesian grid, every value of every
+axis is evaluated once (:func:`spanning_points`), so a value the model rejects fails the sweep at
+once, not after hours.
 """
 
 from __future__ import annotations
@@ -22,7 +24,7 @@ import numpy as np
 
 from vcperf import _validate
 from vcperf.sweep.design import cartesian_rows, check_memory, latin_hypercube
-from vcperf.sweep.grid import MAX_POINTS, Grid
+from vcperf.sweep.grid import MAX_POINTS, Grid, as_array
 from vcperf.sweep.model import resolve_model
 from vcperf.sweep.parse import integer
 
@@ -170,7 +172,21 @@ def iter_evaluate(model, points, chunk_size: int = 10_000, client=None, *, progr
     _validate.optional(_validate.integer, "max_in_flight", max_in_flight, 1)
     if isinstance(points, Grid):
         check_memory(points, chunk_size)
+        if points.design == "cartesian":  # the whole grid, value by value, before the first point
+            for chunk in _chunks(spanning_points(points), chunk_size):
+                evaluate_chunk(path, chunk)
     return _iter_evaluate(path, points, chunk_size, client, progress, max_in_flight)
+
+
+def spanning_points(grid: Grid) -> dict[str, np.ndarray]:
+    """Points of a cartesian grid that take every listed value and both ends of every range, each
+    with the other parameters at their first value: every value of every axis is checked by the
+    model (its own range checks) before a sweep starts, and each such point is a point of the grid.
+    """
+    values = {p.name: (as_array(p.values) if p.values is not None else
+                       np.array([p.lo] if p.n == 1 else [p.lo, p.hi])) for p in grid.params}
+    return {q: np.concatenate([values[q] if p == q else np.full(len(values[p]), values[q][0], values[q].dtype)
+                               for p in values]) for q in values}
 
 
 def _check_points(points) -> None:
