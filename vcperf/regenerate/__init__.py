@@ -10,6 +10,13 @@ Layout of the output::
     build/report/index.html, index.html  the report's index: ledger summary, misses, links (vcperf.report)
     build/scenarios/<name>/              what-if scenarios (``-p``/``--params`` with ``--scenario``)
 
+Safety: everything is written into a staging folder beside the target, swapped in only when every
+notebook succeeded (on failure the target is untouched and the failing executed notebook kept in
+``<target>-failed/``); one run per build root at a time (a ``flock`` the kernel releases when the
+run ends, however it ends); SIGINT/SIGTERM/SIGHUP kill the workers and kernels and leave the target
+as it was; a run killed outright takes its workers with it, and the next run cleans what it left;
+nothing is written through a symbolic link out of the build; two runs give a byte-identical build.
+
 One module per concern:
 
 * :mod:`~vcperf.regenerate.paths`: where a run may write (targets, scenario names, the notebook
