@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import re
 import signal
 import sys
 from pathlib import Path
@@ -181,6 +182,13 @@ def _cmd_sweep(args) -> int:
     return 0
 
 
+def _integer(text: str) -> int:
+    """An integer argument written in ASCII digits (``int`` alone would take ``'１０'`` and ``'1_000'``)."""
+    if not re.fullmatch(r"[+-]?[0-9]+", text):
+        raise argparse.ArgumentTypeError(f"must be an integer in ASCII digits; got {text!r}")
+    return int(text)
+
+
 def build_parser() -> argparse.ArgumentParser:
     from vcperf import __version__
 
@@ -195,7 +203,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("regenerate", help="execute every notebook with papermill into build/")
     p.add_argument("--only", action="append", metavar="NAME", help="only this notebook (repeatable)")
-    p.add_argument("--jobs", type=int, default=1, help="notebooks run in parallel (default 1)")
+    p.add_argument("--jobs", type=_integer, default=1, help="notebooks run in parallel (default 1)")
     p.add_argument("-p", action="append", metavar="KEY=VALUE", help="parameter override (what-if scenario)")
     p.add_argument("--params", metavar="FILE.yaml", help="parameter overrides from a YAML mapping")
     p.add_argument("--scenario", metavar="NAME",
@@ -226,12 +234,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--grid", required=True, metavar="GRID.yaml", help="parameters: lists or {lo, hi, n, scale}")
     where = p.add_mutually_exclusive_group()
     where.add_argument("--scheduler", metavar="tcp://HOST:PORT", help="run on this existing Dask cluster")
-    where.add_argument("--workers", type=int, metavar="N", help="run on a local Dask cluster of N processes")
+    where.add_argument("--workers", type=_integer, metavar="N", help="run on a local Dask cluster of N processes")
     p.add_argument("--dashboard", action="store_true",
                    help="with --workers: serve the Dask dashboard on 127.0.0.1 (a free port, printed)")
     p.add_argument("--out", metavar="TABLE.csv", help="write the table here (default: stdout)")
-    p.add_argument("--chunk-size", type=int, default=10_000, metavar="K", help="points per call/task (10000)")
-    p.add_argument("--seed", type=int, default=None, help="seed of a latin_hypercube design (overrides the grid)")
+    p.add_argument("--chunk-size", type=_integer, default=10_000, metavar="K", help="points per call/task (10000)")
+    p.add_argument("--seed", type=_integer, default=None, help="seed of a latin_hypercube design (overrides the grid)")
     p.set_defaults(func=_cmd_sweep)
     return parser
 
