@@ -36,3 +36,14 @@ def test_fidelity_text_fits_100_columns_and_shows_every_row(capsys):
     assert len(body) == n_rows
     assert any("%" in line for line in body) and not any("e-1" in line for line in body)
     assert any(line.startswith("robo2019: loo") for line in out)  # the summary, two lines per study
+
+
+@pytest.mark.parametrize("value", ["１０", "1_000", "1e3", "2.0", "+-3"])
+@pytest.mark.parametrize("option", [["regenerate", "--jobs"], ["sweep", "m", "--grid", "g.yaml", "--chunk-size"],
+                                    ["sweep", "m", "--grid", "g.yaml", "--workers"],
+                                    ["sweep", "m", "--grid", "g.yaml", "--seed"]])
+def test_integer_options_take_ascii_digits_only(option, value, capsys):
+    with pytest.raises(SystemExit) as exc:
+        cli.build_parser().parse_args([*option, value])
+    assert exc.value.code == 2
+    assert f"must be an integer in ASCII digits; got {value!r}" in capsys.readouterr().err

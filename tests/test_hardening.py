@@ -83,9 +83,82 @@ def test_scenario_path_is_resolved_under_the_output(tmp_path):
     args = cli.build_parser().parse_args(["regenerate", "--scenario", "t", "--output", output])
     assert regenerate.target_of(args, {"a": 1}) == (tmp_path / "b" / "scenarios" / "t").resolve()
     default = cli.build_parser().parse_args(["regenerate"])
-    assert regenerate.target_of(default, {"a": 1}) == regenerate.BUILD / "scenarios" / "whatif"
+    assert regenerate.target_of(default, {"a": 1}) == regenerate.paths.BUILD / "scenarios" / "whatif"
     # A scenario shares the lock of its build (the build's staging copy holds the scenario).
-    assert regenerate._lock_root(tmp_path / "b" / "scenarios" / "t") == tmp_path / "b"
+    assert regenerate.paths.lock_root(tmp_path / "b" / "scenarios" / "t") == tmp_path / "b"
+
+
+def _tree(folder: Path) -> dict[str, str]:
+    """Every entry under ``folder`` (links not followed): files by hash, folders and links by kind."""
+    out = {}
+    for p in sorted(folder.rglob("*")):
+        key = p.relative_to(folder).as_posix()
+        out[key] = ("link " + os.readlink(p) if p.is_symlink() else "dir" if p.is_dir()
+                    else hashlib.sha256(p.read_bytes()).hexdigest())
+    return out
+
+
+#: Where a symbolic link out of the build may sit, and the command line that would write through it.
+_LINKS = {
+    "figures": ("build/figures", []),
+    "notebook tables": ("build/tables/" + SCENARIO_NB, []),
+    "notebooks": ("build/notebooks", []),
+    "scenarios": ("build/scenarios", ["--scenario", "s"]),
+    "scenario index": ("build/scenarios/index.html", ["--scenario", "s"]),
+    "lock": (".build.lock", []),
+    "staging": (".build.staging", []),
+    "old": (".build.old", []),
+    "failed": ("build-failed", []),
+    "kernels": (".build.kernels", []),
+}
+
+
+@pytest.mark.parametrize("where", list(_LINKS))
+def test_no_write_follows_a_symbolic_link_out_of_the_build(where, tmp_path, capsys):
+    """A link in (or beside) the build that points outside it is refused with a clear error naming it,
+    before any notebook runs; nothing outside changes (and the build is left as it was)."""
+    outside = tmp_path / "outside"
+    (outside / "sub").mkdir(parents=True)
+    (outside / "precious.txt").write_text("keep me\n")
+    (outside / "sub" / "index.html").write_text("mine\n")
+    build = tmp_path / "build"
+    (build / "tables" / "other").mkdir(parents=True)
+    (build / "tables" / "other" / "t.csv").write_text("a\n1\n")
+    link, extra = _LINKS[where]
+    link = tmp_path / link
+    link.parent.mkdir(parents=True, exist_ok=True)
+    link.symlink_to(outside / "sub" / "index.html" if where == "scenario index" else
+                    outside / "lockfile" if where == "lock" else outside)
+    before_outside, before_build = _tree(outside), _tree(build)
+    code = cli.main(_regen("-p", "whatif_vcenter_vcpus=8", "--output", str(build), *extra))
+    err = capsys.readouterr().err
+    assert code == 2, err
+    assert err.startswith("vcperf: error: ") and err.count("\n") == 1 and "symbolic link" in err, err
+    named = build / "scenarios" / "s" if where == "scenarios" else link  # the scenario resolves through it
+    assert str(named) in err, err
+    assert _tree(outside) == before_outside
+    assert _tree(build) == before_build
+    assert not (tmp_path / ".build.staging").is_dir() or where == "staging"
+
+
+def test_a_swap_cut_between_its_renames_is_undone_by_the_next_run(tmp_path):
+    """Killed after moving the old build aside and before moving the new one in: the next run puts
+    the old build back first (here, the next run is refused later, so only the recovery shows)."""
+    build = tmp_path / "build"
+    old = tmp_path / ".build.old"
+    (old / "tables" / "x").mkdir(parents=True)
+    (old / "tables" / "x" / "t.csv").write_text("a\n1\n")
+    (tmp_path / "build-failed").symlink_to(tmp_path)  # refused after the recovery
+    args = cli.build_parser().parse_args(_regen("-p", "whatif_vcenter_vcpus=8", "--output", str(build)))
+    with pytest.raises(ValueError, match="symbolic link"):
+        regenerate.main(args)
+    assert not build.exists()  # refused before: the recovery runs under the lock
+    (tmp_path / "build-failed").unlink()
+    (tmp_path / "stop").symlink_to(tmp_path)
+    (old / "tables" / "x" / "link").symlink_to(tmp_path / "stop")  # a link out: refused after recovery
+    with pytest.raises(ValueError, match="symbolic link"):
+        regenerate.main(args)
+    assert (build / "tables" / "x" / "t.csv").read_text() == "a\n1\n" and not old.exists()
 
 
 # --------------------------------------------------------------------------------------------
@@ -102,6 +175,7 @@ def test_scenario_path_is_resolved_under_the_output(tmp_path):
         ("a: [1, 2\nb: {\n", "is not valid YAML"),
         (b"\xff\xfe\x00bad", "cannot be read"),
         ("1: 2\n", "parameter names must be strings"),
+        ("whatif_vcenter_vcpus: 8\nwhatif_vcenter_vcpus: 16\n", "found duplicate key 'whatif_vcenter_vcpus'"),
     ],
 )
 def test_bad_params_file_is_one_error_line(content, match, tmp_path, capsys):
@@ -191,7 +265,7 @@ time.sleep(delay_s)
 _RUNNER = """import sys
 from pathlib import Path
 from vcperf import cli, regenerate
-regenerate.NOTEBOOK_DIR = Path(sys.argv[1])
+regenerate.paths.NOTEBOOK_DIR = Path(sys.argv[1])
 sys.exit(cli.main(sys.argv[2:]))
 """
 
@@ -204,14 +278,14 @@ def slow_notebooks(tmp_path, monkeypatch):
     for name in ("slow_a", "slow_b", "slow_c"):
         (nbdir / f"{name}.py").write_text(_SLOW.replace("{name}", name))
     (tmp_path / "runner.py").write_text(_RUNNER)
-    monkeypatch.setattr(regenerate, "NOTEBOOK_DIR", nbdir)
+    monkeypatch.setattr(regenerate.paths, "NOTEBOOK_DIR", nbdir)
     target = tmp_path / "build"
     assert regenerate.run(target, overrides={"delay_s": 0.0}, jobs=2) == []
     return tmp_path
 
 
 def _process_tree(root: int) -> set[int]:
-    parents = regenerate._parents()
+    parents = regenerate.processes.parents()
     found, frontier = set(), {root}
     while frontier:
         frontier = {pid for pid, ppid in parents.items() if ppid in frontier} - found
@@ -262,6 +336,54 @@ def test_signal_stops_workers_and_kernels_and_leaves_the_build(slow_notebooks, s
     assert _files(target) == before
     assert not staging.exists()
     assert not (tmp / "build-failed").exists()
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not Path("/proc").is_dir(), reason="reads the process table from /proc")
+@pytest.mark.parametrize("signum", [signal.SIGKILL, signal.SIGHUP], ids=["SIGKILL", "SIGHUP"])
+def test_a_killed_run_never_blocks_the_next(slow_notebooks, signum):
+    """SIGKILL (or SIGHUP) to the process group of `vcperf regenerate --jobs 2` mid-run: its workers and
+    kernels die with it, and a new run into the same build succeeds at once, cleaning the staging
+    folder and the kernel connection files the killed run left."""
+    tmp = slow_notebooks
+    target = tmp / "build"
+    before = _files(target)
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    proc = subprocess.Popen(
+        [sys.executable, str(tmp / "runner.py"), str(tmp / "notebooks"), "regenerate", "-p", "delay_s=120.0",
+         "--output", str(target), "--jobs", "2"],
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env, start_new_session=True,
+    )  # no pipes: an orphaned worker would hold them open
+    staging = tmp / ".build.staging"
+    deadline = time.monotonic() + 120
+    while len(list(staging.glob("tables/*/started"))) < 2:  # both workers' kernels are in the sleep
+        assert proc.poll() is None and time.monotonic() < deadline
+        time.sleep(0.1)
+    children = _process_tree(proc.pid)
+    assert len(children) >= 4  # two workers, two kernels
+    os.killpg(proc.pid, signum)
+    assert proc.wait(timeout=30) != 0
+    try:
+        for _ in range(100):  # workers die with their parent, kernels with their worker (within a second)
+            left = [pid for pid in children if _alive(pid)]
+            if not left:
+                break
+            time.sleep(0.1)
+        assert left == [], "processes of the killed run left running"
+    finally:
+        regenerate.kill_tree([pid for pid in children if _alive(pid)])
+    assert _files(target) == before  # the build is as it was
+    t0 = time.monotonic()
+    again = subprocess.run(
+        [sys.executable, str(tmp / "runner.py"), str(tmp / "notebooks"), "regenerate", "--only", "slow_a",
+         "-p", "delay_s=0.0", "--output", str(target)],
+        capture_output=True, text=True, env=env, timeout=120,
+    )
+    assert again.returncode == 0, again.stderr
+    assert time.monotonic() - t0 < 60
+    assert (target / "tables" / "slow_a" / "t.csv").read_text() == "x\nslow_a\n"
+    assert not staging.exists()
+    assert sorted(p.name for p in tmp.iterdir() if p.name.startswith(".")) == [".build.lock"]  # no kernels left
 
 
 # --------------------------------------------------------------------------------------------
@@ -395,7 +517,7 @@ def test_dashboard_needs_workers(tmp_path, capsys):
     ("spec", "match"),
     [
         ({"parameters": {"arrival_rate_per_s": {"lo": 0.1, "hi": 0.9, "n": 10**9}, "service_rate_per_s": [5.0]}},
-         r"arrival_rate_per_s: the grid axes need about 22\.35 GiB of memory; the limit is 1\.00 GiB"),
+         r"arrival_rate_per_s: the grid axes need about 7\.45 GiB of memory; the limit is 1\.00 GiB"),
         ({"design": "latin_hypercube", "samples": 10**9, "parameters": {
             "arrival_rate_per_s": {"lo": 0.1, "hi": 0.9}, "service_rate_per_s": {"lo": 1.0, "hi": 2.0}}},
          r"latin_hypercube of 1000000000 samples x 2 parameters needs about 44\.70 GiB.*samples must be at most"),

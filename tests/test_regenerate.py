@@ -110,7 +110,7 @@ def test_failing_notebook_names_cell_keeps_it_and_leaves_build_intact(tmp_path, 
     nbdir = tmp_path / "notebooks"
     nbdir.mkdir()
     shutil.copy(ROOT / "notebooks" / "robo_networks.py", nbdir)
-    monkeypatch.setattr(regenerate, "NOTEBOOK_DIR", nbdir)
+    monkeypatch.setattr(regenerate.paths, "NOTEBOOK_DIR", nbdir)
     target = tmp_path / "build"
     assert regenerate.run(target, jobs=1) == []
     before = _digest(target)

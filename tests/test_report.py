@@ -104,3 +104,13 @@ def test_report_is_byte_identical_when_rebuilt(build):
     first = {p.name: p.read_bytes() for p in (build / "report").iterdir()}
     report.write_index(build)
     assert first == {p.name: p.read_bytes() for p in (build / "report").iterdir()}
+
+
+def test_studies_come_from_the_registry():
+    """The report groups and titles the studies of vcperf.studies, each with its reference."""
+    from vcperf import studies
+
+    assert list(report.STUDIES) == list(studies.names())
+    assert set(report.REFERENCES) == set(studies.names())
+    assert all(report.STUDIES[s.name] == (s.title, report.REFERENCES[s.name]) for s in studies.STUDIES.values())
+    assert report.STUDY_OF_PREFIX["robo"] == "robo2019" and report.STUDY_OF_PREFIX["vmotion"] == "vmotion2020"

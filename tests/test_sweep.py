@@ -2,12 +2,22 @@
 
 from __future__ import annotations
 
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
 import numpy as np
 import pandas as pd
 import pytest
 import yaml
 
 from vcperf import cli, network, queueing, sweep
+from vcperf.sweep.evaluation import spanning_points
+
+ROOT = Path(__file__).resolve().parent.parent
 
 TRANSFER = "vcperf.network.transfer_time_s"
 SMALL = {
@@ -278,3 +288,130 @@ def test_cli_sweep_failing_point_leaves_no_table(tmp_path, capsys):
     assert "arrival_rate_per_s': 6.0" in capsys.readouterr().err
     assert list(tmp_path.iterdir()) == [grid_file]  # neither the table nor a partial file
 
+
+
+@pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGHUP], ids=["SIGTERM", "SIGHUP"])
+def test_cli_sweep_stopped_by_a_signal_leaves_no_partial_table(signum, tmp_path):
+    grid_file = tmp_path / "grid.yaml"
+    grid_file.write_text("parameters:\n  arrival_rate_per_s: {lo: 0.1, hi: 0.9, n: 10000}\n"
+                         "  service_rate_per_s: {lo: 1.0, hi: 2.0, n: 1000}\n")
+    out = tmp_path / "table.csv"
+    partial = tmp_path / "table.csv.partial"
+    proc = subprocess.Popen([sys.executable, "-m", "vcperf.cli", "sweep", "vcperf.queueing.mm1", "--grid",
+                             str(grid_file), "--out", str(out), "--chunk-size", "1000"],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+                            env={**os.environ, "PYTHONPATH": str(ROOT)})
+    deadline = time.monotonic() + 60
+    while not (partial.exists() and partial.stat().st_size > 0):  # the sweep is writing
+        assert proc.poll() is None and time.monotonic() < deadline, proc.communicate()
+        time.sleep(0.05)
+    proc.send_signal(signum)
+    _, err = proc.communicate(timeout=30)
+    assert proc.returncode == 128 + signum, err
+    assert err == "vcperf sweep: interrupted\n"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["grid.yaml"]  # neither the table nor the partial file
+
+
+@pytest.mark.parametrize(
+    ("text", "match"),
+    [
+        ("parameters:\n  arrival_rate_per_s: [1.0]\n  arrival_rate_per_s: [2.0]\n  service_rate_per_s: [5.0]\n",
+         "found duplicate key 'arrival_rate_per_s'"),
+        ("design: cartesian\ndesign: latin_hypercube\nparameters:\n  arrival_rate_per_s: [1.0]\n"
+         "  service_rate_per_s: [5.0]\n", "found duplicate key 'design'"),
+        ("parameters:\n  arrival_rate_per_s: {lo: 0.1, hi: 0.9, n: 2, n: 3}\n  service_rate_per_s: [5.0]\n",
+         "found duplicate key 'n'"),
+    ],
+)
+def test_duplicate_yaml_keys_are_an_error(text, match, tmp_path):
+    path = tmp_path / "grid.yaml"
+    path.write_text(text)
+    with pytest.raises(ValueError, match=match):
+        sweep.parse_grid(path, "vcperf.queueing.mm1")
+
+
+@pytest.mark.parametrize(
+    ("spec", "match"),
+    [
+        ({"arrival_rate_per_s": {"lo": 0.1, "hi": 0.5, "n": "1e6"}}, r"n must be an integer >= 1 written as a number"),
+        ({"arrival_rate_per_s": {"lo": 0.1, "hi": 0.5, "n": "２"}}, r"n must be an integer >= 1 written as a number"),
+        ({"arrival_rate_per_s": {"lo": 0.1, "hi": 0.5, "n": "2"}}, r"n must be an integer >= 1 written as a number"),
+        ({"arrival_rate_per_s": {"lo": "０.1", "hi": 0.5, "n": 2}}, "lo must be a number"),
+        ({"arrival_rate_per_s": [0.1, "1_000"]}, "value must be a number"),
+        ({"arrival_rate_per_s": [0.1, "0x10"]}, "value must be a number"),
+        ({"arrival_rate_per_s": [0.1, " 0.2"]}, "value must be a number"),
+        ({"arrival_rate_per_s": [0.1, "nan"]}, "value must be a number"),
+        ({"arrival_rate_per_s": [0.1, "١"]}, "value must be a number"),
+    ],
+)
+def test_strict_number_parsing(spec, match):
+    with pytest.raises(ValueError, match=match):
+        sweep.parse_grid({"parameters": {"service_rate_per_s": [5.0], **spec}}, "vcperf.queueing.mm1")
+
+
+def test_strict_integers_for_samples_seed_and_chunk_size():
+    lhs = {"design": "latin_hypercube", "parameters": {"arrival_rate_per_s": {"lo": 0.1, "hi": 0.9},
+                                                         "service_rate_per_s": [5.0]}}
+    for key, value in [("samples", "1e3"), ("samples", "１０"), ("seed", "7")]:
+        with pytest.raises(ValueError, match=f"{key} must be an integer >= [01] written as a number"):
+            sweep.parse_grid({**lhs, "samples": 10, key: value}, "vcperf.queueing.mm1")
+    grid = sweep.parse_grid({**lhs, "samples": 10.0, "seed": 3}, "vcperf.queueing.mm1")  # an integral float is fine
+    assert grid.samples == 10
+    with pytest.raises(ValueError, match="chunk_size must be an integer >= 1"):
+        sweep.evaluate("vcperf.queueing.mm1", grid, chunk_size="1e3")
+
+
+@pytest.mark.parametrize(
+    ("spec", "chunk"),
+    [
+        ({"parameters": {"arrival_rate_per_s": {"lo": 0.1, "hi": 0.9, "n": 10**6}, "service_rate_per_s": [5.0, 6.0]}},
+         10**5),
+        ({"parameters": {"arrival_rate_per_s": {"lo": 0.1, "hi": 0.9, "n": 10},
+                         "service_rate_per_s": {"lo": 1.0, "hi": 2.0, "n": 10**6, "scale": "log"}}}, 10**5),
+        ({"parameters": {"arrival_rate_per_s": [float(x) for x in np.linspace(0.1, 0.9, 10**5)],
+                         "service_rate_per_s": [5.0, 6.0, 7.0]}}, 2 * 10**5),
+        ({"design": "latin_hypercube", "samples": 10**6, "parameters": {
+            "arrival_rate_per_s": {"lo": 0.1, "hi": 0.9},
+            "service_rate_per_s": {"lo": 1.0, "hi": 2.0, "scale": "log"}}}, 10**5),
+        ({"design": "latin_hypercube", "samples": 10**6, "parameters": {
+            "arrival_rate_per_s": [0.1, 0.2, 0.3], "service_rate_per_s": {"lo": 1.0, "hi": 2.0}}}, 10**5),
+    ],
+    ids=["lin-axis", "log-axis", "list-axis", "lhs", "lhs-list"],
+)
+def test_memory_estimate_bounds_the_measured_peak(spec, chunk):
+    """The memory guard's estimate (design_bytes, summed as check_memory does) is at least the peak the
+    design arrays really take (tracemalloc: the axes held while a chunk is built, or the whole hypercube),
+    and at most twice it."""
+    import tracemalloc
+
+    grid = sweep.parse_grid(spec, "vcperf.queueing.mm1")
+    estimate = sum(sweep.design_bytes(grid, chunk).values())
+    tracemalloc.start()
+    try:
+        base, _ = tracemalloc.get_traced_memory()
+        points = sweep.design_points(grid, 0, chunk)  # builds the axes (or the hypercube), then one chunk
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert len(next(iter(points.values()))) == chunk
+    measured = peak - base
+    assert measured <= estimate <= 2 * measured, (measured, estimate)
+
+
+def test_the_whole_grid_is_validated_before_the_first_point(tmp_path):
+    """A value the model rejects, last on its axis of a large grid, fails the sweep when it starts,
+    naming the point, before any chunk is evaluated or written."""
+    spec = {"parameters": {"arrival_rate_per_s": [1.0, 2.0, 6.0],
+                           "service_rate_per_s": {"lo": 5.0, "hi": 9.0, "n": 10**6}}}
+    grid = sweep.parse_grid(spec, "vcperf.queueing.mm1")
+    t0 = time.perf_counter()
+    with pytest.raises(ValueError, match=r"failed at \{'arrival_rate_per_s': 6\.0, 'service_rate_per_s': 5\.0\}"):
+        sweep.iter_evaluate("vcperf.queueing.mm1", grid, chunk_size=1000)  # raised by the call, not a chunk
+    assert time.perf_counter() - t0 < 5.0
+    points = spanning_points(grid)
+    assert sorted(zip(points["arrival_rate_per_s"], points["service_rate_per_s"], strict=True)) == [
+        (1.0, 5.0), (1.0, 5.0), (1.0, 9.0), (2.0, 5.0), (6.0, 5.0)]
+    grid_file = tmp_path / "grid.yaml"
+    grid_file.write_text(yaml.safe_dump(spec))
+    assert cli.main(["sweep", "vcperf.queueing.mm1", "--grid", str(grid_file), "--out", str(tmp_path / "t.csv")]) == 2
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["grid.yaml"]

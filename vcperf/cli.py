@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
+import re
+import signal
 import sys
 from pathlib import Path
 
@@ -115,9 +118,37 @@ def format_rows(df, width: int = 100) -> str:
     return "\n".join(line.rstrip() for line in lines)
 
 
-def _cmd_sweep(args) -> int:
-    import contextlib
+class Stopped(KeyboardInterrupt):
+    """SIGTERM or SIGHUP stopped a command (exit 128 + the signal number), after its clean-up ran."""
 
+    def __init__(self, signum: int):
+        super().__init__(signal.Signals(signum).name)
+        self.exit_code = 128 + signum
+
+
+def _raise_stopped(signum, frame):
+    for name in ("SIGTERM", "SIGHUP"):  # once: a second signal must not cut the clean-up short
+        if hasattr(signal, name):
+            signal.signal(getattr(signal, name), signal.SIG_IGN)
+    raise Stopped(signum)
+
+
+@contextlib.contextmanager
+def _stop_on_termination():
+    """SIGTERM/SIGHUP raise :class:`Stopped` (so ``finally`` and ``except`` clean-ups run) while inside."""
+    names = ("SIGTERM", "SIGHUP")
+    try:
+        old = {s: signal.signal(s, _raise_stopped) for s in (getattr(signal, n) for n in names if hasattr(signal, n))}
+    except ValueError:  # not the main thread: signals stay as they are
+        old = {}
+    try:
+        yield
+    finally:
+        for s, h in old.items():
+            signal.signal(s, h)
+
+
+def _cmd_sweep(args) -> int:
     from vcperf import sweep
 
     grid = sweep.parse_grid(args.grid, args.model, seed=args.seed)  # every check before any work
@@ -131,7 +162,7 @@ def _cmd_sweep(args) -> int:
         raise ValueError("--dashboard needs --workers (the dashboard of a local cluster)")
     sweep.check_memory(grid, args.chunk_size)
     partial = Path(f"{args.out}.partial") if args.out else None  # renamed to --out only on success
-    with contextlib.ExitStack() as stack:
+    with _stop_on_termination(), contextlib.ExitStack() as stack:
         client = None
         if args.scheduler:
             client = stack.enter_context(sweep.connect(args.scheduler))
@@ -151,6 +182,13 @@ def _cmd_sweep(args) -> int:
     return 0
 
 
+def _integer(text: str) -> int:
+    """An integer argument written in ASCII digits (``int`` alone would take ``'１０'`` and ``'1_000'``)."""
+    if not re.fullmatch(r"[+-]?[0-9]+", text):
+        raise argparse.ArgumentTypeError(f"must be an integer in ASCII digits; got {text!r}")
+    return int(text)
+
+
 def build_parser() -> argparse.ArgumentParser:
     from vcperf import __version__
 
@@ -165,7 +203,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("regenerate", help="execute every notebook with papermill into build/")
     p.add_argument("--only", action="append", metavar="NAME", help="only this notebook (repeatable)")
-    p.add_argument("--jobs", type=int, default=1, help="notebooks run in parallel (default 1)")
+    p.add_argument("--jobs", type=_integer, default=1, help="notebooks run in parallel (default 1)")
     p.add_argument("-p", action="append", metavar="KEY=VALUE", help="parameter override (what-if scenario)")
     p.add_argument("--params", metavar="FILE.yaml", help="parameter overrides from a YAML mapping")
     p.add_argument("--scenario", metavar="NAME",
@@ -196,12 +234,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--grid", required=True, metavar="GRID.yaml", help="parameters: lists or {lo, hi, n, scale}")
     where = p.add_mutually_exclusive_group()
     where.add_argument("--scheduler", metavar="tcp://HOST:PORT", help="run on this existing Dask cluster")
-    where.add_argument("--workers", type=int, metavar="N", help="run on a local Dask cluster of N processes")
+    where.add_argument("--workers", type=_integer, metavar="N", help="run on a local Dask cluster of N processes")
     p.add_argument("--dashboard", action="store_true",
                    help="with --workers: serve the Dask dashboard on 127.0.0.1 (a free port, printed)")
     p.add_argument("--out", metavar="TABLE.csv", help="write the table here (default: stdout)")
-    p.add_argument("--chunk-size", type=int, default=10_000, metavar="K", help="points per call/task (10000)")
-    p.add_argument("--seed", type=int, default=None, help="seed of a latin_hypercube design (overrides the grid)")
+    p.add_argument("--chunk-size", type=_integer, default=10_000, metavar="K", help="points per call/task (10000)")
+    p.add_argument("--seed", type=_integer, default=None, help="seed of a latin_hypercube design (overrides the grid)")
     p.set_defaults(func=_cmd_sweep)
     return parser
 
@@ -226,9 +264,9 @@ def main(argv: list[str] | None = None) -> int:
         where = f": {err.filename}" if getattr(err, "filename", None) else ""
         print(f"vcperf: error: {err.strerror or err}{where}", file=sys.stderr)
         return 2
-    except KeyboardInterrupt:
+    except KeyboardInterrupt as err:
         print(f"vcperf {args.command}: interrupted", file=sys.stderr)
-        return 130
+        return getattr(err, "exit_code", 130)
 
 
 if __name__ == "__main__":

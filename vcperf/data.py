@@ -150,11 +150,8 @@ def to_si(value, unit: str):
 def table_names(study: str | None = None) -> list[str]:
     """Names (``"<study>/<file stem>"``) of every table, optionally for one study."""
     _validate.optional(_validate.choice, "study", study, STUDIES)
-    studies = STUDIES if study is None else (study,)
-    for s in studies:
-        if s not in STUDIES:
-            raise ValueError(f"study must be one of {list(STUDIES)}; got {s!r}")
-    return [f"{p.parent.name}/{p.stem}" for s in studies for p in sorted((DATA_DIR / s).glob("*.csv"))]
+    chosen = STUDIES if study is None else (study,)
+    return [f"{p.parent.name}/{p.stem}" for s in chosen for p in sorted((DATA_DIR / s).glob("*.csv"))]
 
 
 def _path(name: str) -> Path:

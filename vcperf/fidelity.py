@@ -19,7 +19,9 @@ from __future__ import annotations
 import math
 from dataclasses import asdict
 
-from vcperf.protocol import KINDS, STUDY_MODULES, FidelityRow, study_module
+from vcperf import data, protocol
+from vcperf import studies as registry
+from vcperf.protocol import KINDS, FidelityRow, study_module
 
 __all__ = ["KINDS", "COLUMNS", "FidelityRow", "rows", "table", "summary", "format_summary", "format_summary_text",
            "paper_vs_model", "modelled_studies"]
@@ -31,8 +33,8 @@ COLUMNS = (
 
 
 def modelled_studies() -> list[str]:
-    """Studies that implement the protocol (all five)."""
-    return list(STUDY_MODULES)
+    """Studies that implement the protocol: every study of the registry :mod:`vcperf.studies`."""
+    return list(registry.names())
 
 
 def rows(studies=None) -> list[FidelityRow]:
@@ -64,8 +66,6 @@ def summary(df):
     residuals (a loo row's from its refit: never from the number being scored), Student-t quantile.
     """
     import pandas as pd
-
-    from vcperf import protocol
 
     out = []
     for study, g in df.groupby("study", sort=False):
@@ -156,8 +156,6 @@ def paper_vs_model(study: str, source: str | None = None, kinds=None):
         passed, note.
     """
     import pandas as pd
-
-    from vcperf import data
 
     kinds = set(kinds) if kinds is not None else set(KINDS) - {"loo"}
     recs = []

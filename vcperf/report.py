@@ -28,27 +28,27 @@ import re
 import shutil
 from pathlib import Path
 
-#: Notebook name prefix -> study folder, for grouping.
-STUDY_OF_PREFIX = {"robo": "robo2019", "vcha": "vcha2016", "ft": "ft2016", "contentlib": "contentlib2015",
-                   "vmotion": "vmotion2020"}
+from vcperf import fidelity, studies
 
-#: Study folder -> (title, reference). The references are those of CITATION.cff.
-STUDIES = {
-    "vcha2016": ("vCenter Server 6.5 High Availability",
-                 "VMware, Inc., “VMware vCenter Server High Availability Performance and Best Practices "
-                 "(vCenter Server 6.5)”, 2016."),
-    "robo2019": ("vCenter Server 6.7 in remote and branch offices (ROBO)",
-                 "VMware, Inc., “Performance of VMware vCenter Server 6.7 in Remote Offices and Branch "
-                 "Offices”, Performance Study, 2019."),
-    "ft2016": ("vSphere 6 Fault Tolerance",
-               "VMware, Inc., “VMware vSphere 6 Fault Tolerance: Architecture and Performance”, technical "
-               "white paper, 2016."),
-    "contentlib2015": ("Content Library VM deployment",
-                       "J. Guan and D. Bergamasco, “How to Efficiently Deploy Virtual Machines from VMware "
-                       "vSphere Content Library”, VMware VROOM! Blog, 2015."),
-    "vmotion2020": ("vMotion in vSphere 7.0 U1",
-                    "VMware, Inc., “vMotion Innovations in VMware vSphere 7.0 U1”, Performance Study, 2020."),
+#: Study -> its reference, as in CITATION.cff (the studies themselves come from :mod:`vcperf.studies`).
+REFERENCES = {
+    "vcha2016": "VMware, Inc., “VMware vCenter Server High Availability Performance and Best Practices "
+                "(vCenter Server 6.5)”, 2016.",
+    "robo2019": "VMware, Inc., “Performance of VMware vCenter Server 6.7 in Remote Offices and Branch "
+                "Offices”, Performance Study, 2019.",
+    "ft2016": "VMware, Inc., “VMware vSphere 6 Fault Tolerance: Architecture and Performance”, technical "
+              "white paper, 2016.",
+    "contentlib2015": "J. Guan and D. Bergamasco, “How to Efficiently Deploy Virtual Machines from VMware "
+                      "vSphere Content Library”, VMware VROOM! Blog, 2015.",
+    "vmotion2020": "VMware, Inc., “vMotion Innovations in VMware vSphere 7.0 U1”, Performance Study, 2020.",
 }
+
+#: Study -> (title, reference), in the registry's order (:data:`vcperf.studies.STUDIES`).
+STUDIES = {s.name: (s.title, REFERENCES.get(s.name, "")) for s in studies.STUDIES.values()}
+
+#: Notebook name prefix -> study: a study's notebooks are named after its subpackage
+#: (``robo_networks`` belongs to ``vcperf.robo``, hence to ``robo2019``).
+STUDY_OF_PREFIX = {s.package.rpartition(".")[2]: s.name for s in studies.STUDIES.values()}
 
 #: Notebooks that belong to no single study, shown first (name -> report page).
 OVERVIEW = {"index": "landing.html", "app": "app.html"}
@@ -347,8 +347,6 @@ def _humanise(stem: str) -> str:
 def _index(build: Path, groups, titles, prefix: str) -> str:
     """The index page; ``prefix`` is the path from the page's folder to ``build/`` ('' or '../')."""
     import pandas as pd
-
-    from vcperf import fidelity
 
     here = "" if prefix else "report/"  # path from the page to build/report/
     nav = _nav(groups, titles, "index.html", here)

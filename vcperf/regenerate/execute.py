@@ -1,0 +1,265 @@
+"""A regeneration run: overrides routed to notebooks, the staging copy, the worker pool, the swap.
+
+Everything is written into a staging folder beside the target (a copy of the previous output, so
+``--only`` keeps the other notebooks' results); only when every notebook succeeded is the staging
+folder swapped in. On failure the target is untouched, the failing executed notebook is kept in
+``<target>-failed/`` and the notebook and cell are named. On SIGINT/SIGTERM/SIGHUP queued notebooks
+are cancelled, the workers and kernels killed, the staging folder removed and the target left as it was.
+
+A run killed outright leaves its staging folder, its kernels' folder ``.<root>.kernels`` (their
+connection files) or, killed between the two renames of the swap, the previous build as
+``.<target>.old``: the next run removes the first two and puts the previous build back first.
+Nothing is written through a symbolic link out of the build (:mod:`vcperf.regenerate.paths`).
+"""
+
+from __future__ import annotations
+
+import html
+import json
+import os
+import shutil
+import sys
+import time
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from pathlib import Path
+
+from vcperf import _validate, report
+from vcperf import params as nbparams
+from vcperf.regenerate.lock import HeldLock, build_lock
+from vcperf.regenerate.notebook import Failure, execute, fidelity_failure, write_fidelity
+from vcperf.regenerate.paths import check_links, check_target, lock_root, no_link, notebooks
+from vcperf.regenerate.processes import Interrupted, Signals, stop_pool, worker_init
+
+#: Parameters regenerate sets itself (they decide where files are written).
+RESERVED_PARAMETERS = ("output_dir",)
+#: Notebooks skipped by the last :func:`run` because they declare none of the overrides (for the CLI).
+SKIPPED: list[str] = []
+
+
+def check_reserved(overrides: dict) -> None:
+    """ValueError if ``overrides`` sets a parameter regenerate sets itself (:data:`RESERVED_PARAMETERS`)."""
+    for key in RESERVED_PARAMETERS:
+        if key in overrides:
+            raise ValueError(f"parameter {key} is set by vcperf regenerate (the build folder); it cannot be "
+                             "overridden: choose the folder with --output or --scenario")
+
+
+def run(
+    target: Path,
+    only: list[str] | None = None,
+    overrides: dict | None = None,
+    jobs: int = 1,
+    progress: bool | None = None,
+) -> list[Failure]:
+    """Regenerate notebooks into ``target`` (staged, swapped in only on success).
+
+    Parameters
+    ----------
+    target : Path
+        Output folder (``build/`` or a scenario folder); see :func:`check_target`.
+    only : list of str, optional
+        Notebook names to run (default: all).
+    overrides : dict, optional
+        Parameter overrides, validated against each selected notebook before anything runs
+        (``output_dir`` is set by regenerate and cannot be overridden).
+    jobs : int
+        Notebooks executed in parallel (>= 1), each in a worker process.
+    progress : bool, optional
+        Show a progress bar; default: only on a terminal and not under CI.
+
+    Returns
+    -------
+    list of Failure
+        Empty when everything succeeded.
+
+    Raises
+    ------
+    ValueError
+        Bad arguments or target (before any work).
+    BuildLocked
+        Another run is writing the same build root.
+    UnsafePath
+        A write would follow a symbolic link out of the build (a ValueError; nothing written).
+    Interrupted
+        SIGINT/SIGTERM/SIGHUP (in the main thread): workers and kernels killed, staging removed, target
+        as it was.
+    """
+    jobs = _validate.integer("jobs", jobs, lo=1, hi=64)
+    available = notebooks()
+    selected = only or list(available)
+    for name in selected:
+        if name not in available:
+            raise ValueError(f"--only must name notebooks in notebooks/ ({', '.join(available)}); got {name!r}")
+    overrides = overrides or {}
+    check_reserved(overrides)
+    selected, checked = route_overrides(available, selected, overrides, explicit=bool(only))
+    target = check_target(Path(target))
+
+    if progress is None:
+        progress = sys.stderr.isatty() and not os.environ.get("CI")
+    root = lock_root(target)
+    with build_lock(root) as lock, Signals() as signals:
+        return _run_locked(target, root, lock, selected, available, checked, jobs, progress, not overrides,
+                           signals)
+
+
+def route_overrides(available: dict, selected: list, overrides: dict, *, explicit: bool):
+    """Send each override to the notebooks that declare it.
+
+    Without ``--only`` (``explicit`` False), a notebook that declares none of the overridden
+    parameters is skipped (listed in :data:`SKIPPED`) and each remaining notebook gets the overrides
+    it declares; an override no notebook declares is an error. With ``--only``, every named notebook
+    must declare every override (the user asked for exactly those). Values are checked against each
+    notebook's declared unit, type and range before anything runs.
+
+    Returns ``(notebooks to run, {notebook: checked overrides})``.
+    """
+    SKIPPED.clear()
+    if not overrides or explicit:
+        return selected, {name: nbparams.check_overrides(available[name], overrides) for name in selected}
+    declared = {name: nbparams.read_parameters(available[name]) for name in selected}
+    unknown = [k for k in overrides if not any(k in params for params in declared.values())]
+    if unknown:
+        raise ValueError(f"no notebook declares the parameter(s) {unknown}; see `vcperf params NOTEBOOK`")
+    run_names, checked = [], {}
+    for name in selected:
+        mine = {k: val for k, val in overrides.items() if k in declared[name]}
+        if not mine:
+            SKIPPED.append(name)
+            continue
+        run_names.append(name)
+        checked[name] = nbparams.check_overrides(available[name], mine)
+    return run_names, checked
+
+
+def kernels_dir(root: Path) -> Path:
+    """The folder of a run's kernel connection files, ``.<root>.kernels`` beside the build root."""
+    return root.with_name(f".{root.name}.kernels")
+
+
+def _recover(target: Path, old: Path) -> None:
+    """Put back the previous build if a run was killed between the two renames of its swap."""
+    if not target.exists() and old.is_dir():
+        old.rename(target)
+
+
+def _run_locked(target: Path, root: Path, lock: HeldLock, selected, available, checked, jobs, progress,
+                default_scenario, signals) -> list[Failure]:
+    from tqdm import tqdm
+
+    staging = no_link(target.with_name(f".{target.name}.staging"))
+    failed_dir = no_link(target.with_name(f"{target.name}-failed"))
+    old = no_link(target.with_name(f".{target.name}.old"))
+    kernels = no_link(kernels_dir(root))
+    if not default_scenario and target.parent.name == "scenarios":
+        no_link(target.parent / "index.html")
+    _recover(target, old)
+    shutil.rmtree(kernels, ignore_errors=True)  # connection files of a killed run's kernels
+    pool = None
+    bar = None
+    try:
+        shutil.rmtree(staging, ignore_errors=True)
+        if target.exists():
+            shutil.copytree(target, staging, symlinks=True)
+            check_links(staging, shown=target)  # nothing below is written through a link out of the build
+        else:
+            staging.mkdir(parents=True)
+        kernels.mkdir(mode=0o700)
+        for name in selected:  # stale outputs of a re-run notebook must not survive it
+            for kind in ("figures", "tables"):
+                shutil.rmtree(staging / kind / name, ignore_errors=True)
+        (staging / "notebooks").mkdir(exist_ok=True)
+        # The fidelity table and report describe the default scenario only.
+        (staging / "fidelity.csv").unlink(missing_ok=True)
+
+        failures: list[Failure] = []
+        bar = tqdm(total=len(selected), desc="notebooks", unit="nb", disable=not progress)
+        pool = ProcessPoolExecutor(max_workers=jobs, initializer=worker_init,
+                                   initargs=(os.getpid(), (lock.fd,) if lock.fd is not None else (), str(kernels)))
+        # The fidelity table runs beside the notebooks (it recalibrates every model: seconds).
+        fid = pool.submit(write_fidelity, str(staging)) if default_scenario else None
+        futures = {pool.submit(execute, n, str(available[n]), str(staging), checked[n]): n for n in selected}
+        t0 = time.perf_counter()
+        for done, fut in enumerate(as_completed(futures), start=1):
+            f = fut.result()
+            failures += [f] if f else []
+            bar.set_postfix_str(futures[fut])
+            bar.update()
+            if not progress:  # one line per finished notebook where there is no bar (a pipe, CI)
+                status = "failed" if f else "done"
+                print(f"vcperf regenerate: [{done}/{len(futures)}] {futures[fut]} {status} "
+                      f"({time.perf_counter() - t0:.1f} s)", file=sys.stderr, flush=True)
+        if fid is not None:
+            failures += fidelity_failure(fid.result)
+        pool.shutdown(wait=True)
+        pool = None
+        bar.close()
+
+        if failures:
+            failed_dir.mkdir(parents=True, exist_ok=True)
+            kept = []
+            for f in failures:
+                if f.kept is not None and f.kept.exists():
+                    dest = failed_dir / f.kept.name
+                    dest.unlink(missing_ok=True)  # a link there is replaced, never followed
+                    shutil.copy2(f.kept, dest)
+                    kept.append(Failure(f.notebook, f.cell, f.message, dest))
+                else:
+                    kept.append(f)
+            shutil.rmtree(staging, ignore_errors=True)
+            shutil.rmtree(kernels, ignore_errors=True)
+            return kept
+
+        if default_scenario:
+            report.write_index(staging)
+        else:  # a scenario remembers what it changed, for build/scenarios/index.html
+            params = {name: checked[name] for name in selected}
+            (staging / "scenario.json").write_text(json.dumps(params, indent=1, sort_keys=True) + "\n")
+    except BaseException as err:
+        signals.defer()
+        if bar is not None:
+            bar.close()
+        if pool is not None:
+            stop_pool(pool)
+        shutil.rmtree(staging, ignore_errors=True)
+        shutil.rmtree(kernels, ignore_errors=True)
+        if isinstance(err, Interrupted):
+            err.target = target
+        raise
+
+    signals.defer()  # the swap is not interrupted half way
+    shutil.rmtree(kernels, ignore_errors=True)
+    shutil.rmtree(old, ignore_errors=True)
+    if target.exists():
+        target.rename(old)
+    staging.rename(target)
+    shutil.rmtree(old, ignore_errors=True)
+    shutil.rmtree(failed_dir, ignore_errors=True)
+    if not default_scenario and target.parent.name == "scenarios":
+        write_scenario_index(target.parent)
+    if signals.pending is not None:
+        raise Interrupted(signals.pending, target, committed=True)
+    return []
+
+
+def write_scenario_index(folder: Path) -> Path:
+    """``<folder>/index.html``: every scenario under ``folder`` with the parameters it changed."""
+    rows = []
+    for scen in sorted(p for p in Path(folder).iterdir() if p.is_dir() and (p / "scenario.json").exists()):
+        params = json.loads((scen / "scenario.json").read_text())
+        changed = "<br>".join(
+            f"<b>{html.escape(nb)}</b>: " + ", ".join(f"{html.escape(k)} = {html.escape(repr(val))}"
+                                                      for k, val in ps.items())
+            for nb, ps in params.items())
+        figs = "".join(f"<li><a href='{html.escape(f.relative_to(folder).as_posix())}'>{html.escape(f.stem)}</a></li>"
+                       for f in sorted((scen / "figures").rglob("*.png")))
+        rows.append(f"<tr><td>{html.escape(scen.name)}</td><td>{changed}</td><td><ul>{figs}</ul></td></tr>")
+    page = ("<!doctype html><html><head><meta charset='utf-8'><title>vcperf scenarios</title><style>"
+            "body{font-family:sans-serif;max-width:1100px;margin:2em auto}table{border-collapse:collapse}"
+            "td,th{border:1px solid #ccc;padding:4px 8px;vertical-align:top}</style></head><body>"
+            "<h1>What-if scenarios</h1><p>Each scenario is a regeneration with changed notebook parameters "
+            "(<code>vcperf regenerate -p KEY=VALUE --scenario NAME</code>).</p><table><tr><th>scenario</th>"
+            "<th>parameters changed</th><th>figures</th></tr>" + "".join(rows) + "</table></body></html>\n")
+    out = Path(folder) / "index.html"
+    out.write_text(page, encoding="utf-8")
+    return out
