@@ -302,18 +302,6 @@ def timeout_chain_s(rtt_s, loss=0.0, *, min_rto_s=DEFAULT_MIN_RTO_S, max_rto_s=D
     return head + tail
 
 
-def expected_retransmissions(segments, loss=0.0):
-    """Expected retransmitted segments of a message of ``segments`` segments: ``segments x loss / (1 - loss)``.
-
-    Every segment is sent until it arrives; its retransmissions are geometric with mean
-    ``loss / (1 - loss)``. Used for the bytes a lossy link carries in addition to the payload.
-    """
-    n = v.nonneg("segments", segments)
-    p = v.fraction("loss", loss)
-    v.broadcast(segments=n, loss=p)
-    return n * p / (1.0 - p)
-
-
 def message_time_s(size_bytes, bandwidth_bps, rtt_s, loss=0.0, *, mss_bytes=DEFAULT_MSS_BYTES,
                    min_rto_s=DEFAULT_MIN_RTO_S, max_rto_s=DEFAULT_MAX_RTO_S, **tcp_kw):
     """Time (s) one message takes on a connection, loss included once: the one loss model of every study.
