@@ -117,7 +117,10 @@ def check_ft_vcpus(vcpus, release: str = DEFAULT_RELEASE) -> int:
     (4, 8)
     """
     rel = v.choice("release", release, tuple(FT_MAX_VCPUS))
-    return v.integer("vcpus", vcpus, 1, FT_MAX_VCPUS[rel])
+    try:
+        return v.integer("vcpus", vcpus, 1, FT_MAX_VCPUS[rel])
+    except ValueError as err:
+        raise ValueError(f"{err} (the SMP-FT vCPU limit of vSphere {rel}: {FT_MAX_VCPUS[rel]})") from None
 
 
 def check_vcpus(vcpus, release: str = DEFAULT_RELEASE) -> np.ndarray:
