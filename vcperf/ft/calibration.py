@@ -128,7 +128,8 @@ def _calibrate(keys: tuple) -> Params:
 
     lo, hi = [0.0, 0.0], [1e4, 1e4]
     if rr:
-        e = float(np.mean([interval_from_latency_ratio(paper[k], t.vm_round_trip_s, vcpus=t.netperf_vcpus) for k in rr]))
+        e = float(np.mean([interval_from_latency_ratio(paper[k], t.vm_round_trip_s, vcpus=t.netperf_vcpus)
+                           for k in rr]))
         if not any(k in VCENTER_KEYS for k in rest):
             return params_of(start, e)
         fits = [least_squares(resid, list(s), args=(e,), bounds=(lo, hi), diff_step=1e-3) for s in _VC_STARTS]

@@ -185,7 +185,7 @@ def netperf_throughput_bps(
     --------
     >>> from vcperf import ft
     >>> round(float(ft.netperf_throughput_bps(10e9, "receive", True, 5e-3, streams=8, socket_bytes=4e6)) / 1e9, 2)
-    2.3
+    2.37
     """
     ft_enabled = v.boolean("ft_enabled", ft_enabled)
     args = _check_netperf(uplink_bps, direction, checkpoint_interval_s, ft_link_bps, streams, socket_bytes,
@@ -236,7 +236,7 @@ def netperf_ft_logging_bps(
     --------
     >>> from vcperf import ft
     >>> round(float(ft.netperf_ft_logging_bps(10e9, "receive", 5e-3, streams=8, socket_bytes=4e6)) / 1e9, 2)
-    7.3
+    7.48
     """
     args = _check_netperf(uplink_bps, direction, checkpoint_interval_s, ft_link_bps, streams, socket_bytes,
                           guest_dirty_rate_bytes_per_s, logged_bytes_per_received_byte,

@@ -390,8 +390,9 @@ TARGETS = (
                     role="bound", note="response ratio of the DVD Store closed loop",
                     model=lambda p: _database_on("dvdstore", p.checkpoint_interval_s, testbed()).response_ratio),
     protocol.Target("brokerage_throughput_down", f"{STUDY}/figure11_brokerage_throughput", "throughput_ft_on_over_off",
-                    (("reading", ""),), role="bound", note="80 connections, 4 vCPUs at 60 %, large working set: every transaction's "
-                              "buffer-pool pages ship (assumed 160 KiB, 3 exchanges)",
+                    (("reading", ""),), role="bound",
+                    note="80 connections, 4 vCPUs at 60 %, large working set: every transaction's "
+                         "buffer-pool pages ship (assumed 160 KiB, 3 exchanges)",
                     model=lambda p: brokerage_workload(p.checkpoint_interval_s).throughput_ratio),
     protocol.Target("brokerage_throughput_floor", f"{STUDY}/figure11_brokerage_throughput",
                     "throughput_ft_on_over_off", (("reading", "lower"),), role="bound",
