@@ -6,7 +6,7 @@ import re
 import numpy as np
 import pytest
 
-from vcperf import data, ft, protocol
+from vcperf import data, ft, network, protocol
 from vcperf.network import TCP_PAYLOAD_FRACTION
 
 LINKS = np.array([1e9, 10e9, 25e9])[:, None, None]
@@ -63,8 +63,12 @@ def test_netperf_transmit_keeps_line_rate_receive_is_bounded_by_the_ft_link():
     for uplink in (1e9, 10e9):
         tx = ft.netperf_throughput_bps(uplink, "transmit", True, e, **_net())
         rx = ft.netperf_throughput_bps(uplink, "receive", True, e, **_net())
-        assert rx < tx <= uplink
-        assert ft.netperf_throughput_bps(uplink, "receive", False, e, **_net()) == pytest.approx(uplink)
+        assert rx < tx <= network.payload_rate_bps(uplink) < uplink
+        # FT off: the uplink's TCP payload (one definition of payload on a wire), not its line rate
+        assert ft.netperf_throughput_bps(uplink, "receive", False, e, **_net()) == pytest.approx(
+            network.payload_rate_bps(uplink))
+        # FT on, transmit keeps the uplink's payload capacity (the NIC drains the held output)
+        assert tx == pytest.approx(network.payload_rate_bps(uplink), rel=1e-9)
     # receive ceiling ~ L eff / (logged bytes per received byte), whatever the VM uplink
     ceiling = 10e9 * TCP_PAYLOAD_FRACTION / ft.DEFAULT_LOGGED_BYTES_PER_RECEIVED_BYTE
     assert ft.netperf_throughput_bps(100e9, "receive", True, e, **_net()) < ceiling
@@ -226,15 +230,24 @@ def test_fidelity_bounds_and_summary(rows):
     rx = rows["netperf_10g_receive"]
     assert rx.kind == "bound" and rx.relation == "<" and rx.model_value < rx.paper_value and rx.passed
     assert rx.model_value > 0.7 * rx.paper_value
-    # Figure 3's "meet or exceed 1 Gbps" on a 1 Gbps uplink: the model (best direction) is within 5 % of it
-    # (was a 5 % fidelity row). Transmit: the NIC drains the released output during the stun, so the
-    # uplink stays busy and the bound holds (it failed when the uplink idled during the stun)
+    # Figure 3's "meet or exceed 1 Gbps" on a 1 Gbps uplink: the model (best direction, transmit: the NIC
+    # drains the released output during the stun) reaches the uplink's TCP payload capacity, which is the
+    # line rate less the Ethernet/IP/TCP framing (network.payload_rate_bps): the literal 1 Gbps is out of
+    # reach by the framing, so the bound no longer passes at exactly the line rate by construction
     reach = rows["netperf_1g_reach"]
-    assert abs(reach.rel_error) <= 0.05 and reach.passed is True
+    assert reach.model_value == pytest.approx(network.payload_rate_bps(1e9), rel=1e-9)
+    assert reach.model_value < reach.paper_value and reach.passed is False
+    assert reach.rel_error == pytest.approx(TCP_PAYLOAD_FRACTION - 1.0, rel=1e-9)
     assert rows["netperf_10g_reach"].passed is True
+    # the brokerage: "a reduction" (direction only) and the floor read from the seed's summary (the largest
+    # loss the seed prints, 40 %); a model at 20 % of FT-off no longer passes the brokerage rows
+    down, floor = rows["brokerage_throughput_down"], rows["brokerage_throughput_floor"]
+    assert floor.kind == "bound" and floor.relation == ">" and floor.paper_value == pytest.approx(0.4)
+    assert floor.model_value == down.model_value
+    assert floor.model_value < 0.4 and floor.passed is False
     counted = [r for r in rows.values() if r.kind in ("fitted", "predicted")]
     assert np.median(np.abs([r.rel_error for r in counted])) <= 0.05
-    assert len(rows) == 17  # keyed by target: 6 fitted (+6 loo), 3 predicted, 7 bounds, 1 derived
+    assert len(rows) == 18  # keyed by target: 6 fitted (+6 loo), 3 predicted, 8 bounds, 1 derived
     assert all(r.study == "ft2016" for r in rows.values())
 
 
@@ -263,7 +276,8 @@ def test_roles_of_the_ledger(rows):
     assert kinds["iometer_2KB_ratio"] == kinds["iometer_64KB_ratio"] == "predicted"
     assert {k for k, kind in kinds.items() if kind == "bound"} == {
         "netperf_1g_reach", "netperf_10g_reach", "netperf_10g_receive", "swingbench_response_up",
-        "dvdstore_throughput_down", "dvdstore_response_up", "brokerage_throughput_down"}
+        "dvdstore_throughput_down", "dvdstore_response_up", "brokerage_throughput_down",
+        "brokerage_throughput_floor"}
     # every figure 2-14 contributes at least one row
     figs = {r.source.split("/")[1][:8] for r in rows.values()}
     assert figs >= {f"figure{n:02d}" for n in range(2, 15)}
@@ -828,3 +842,128 @@ def test_smp_ft_vcpu_limits_are_the_documented_external_values():
         assert ft.check_ft_vcpus(n, release) == n
         with pytest.raises(ValueError, match="vcpus"):
             ft.check_ft_vcpus(n + 1, release)
+
+
+# --------------------------------------------------------------------------------------------
+# Issue 26: the netperf fixed point, one payload definition, one FT API, limits as data
+# --------------------------------------------------------------------------------------------
+
+_UPLINKS = np.geomspace(0.1e9, 100e9, 25)[:, None, None]
+_FT_LINKS = np.geomspace(0.5e9, 100e9, 20)[None, :, None]
+_INTERVALS = np.geomspace(0.5e-3, 50e-3, 8)[None, None, :]
+
+
+@pytest.mark.parametrize("direction", ["receive", "transmit"])
+@pytest.mark.parametrize("vcpus", [1, 2, 4])
+def test_netperf_ft_on_monotone_over_uplink_and_ft_link(direction, vcpus):
+    """Uplink 0.1-100 Gb/s x FT link 0.5-100 Gb/s x interval 0.5-50 ms (4,000 points per case): the guest's
+    rate and its checkpoint are solved together, so FT-on throughput never falls when the VM network or the
+    FT link gets faster (it fell 5.8x from 2 to 5 Gb/s when the checkpoint was sized by the uplink)."""
+    kw = dict(vcpus=vcpus, **_net())
+    x = ft.netperf_throughput_bps(_UPLINKS, direction, True, _INTERVALS, _FT_LINKS, **kw)
+    log = ft.netperf_ft_logging_bps(_UPLINKS, direction, _INTERVALS, _FT_LINKS, **kw)
+    assert x.shape == log.shape == (25, 20, 8)
+    assert np.all(np.isfinite(x)) and np.all(x >= 0) and np.all(np.isfinite(log)) and np.all(log >= 0)
+    assert np.all(np.diff(x, axis=0) >= -1e-9 * x[1:]), "throughput fell with a faster uplink"
+    assert np.all(np.diff(x, axis=1) >= -1e-9 * x[:, 1:]), "throughput fell with a faster FT link"
+    assert np.all(log <= _FT_LINKS * (1 + 1e-12)), "logging above the FT link"
+    off = ft.netperf_throughput_bps(_UPLINKS, direction, False, _INTERVALS, _FT_LINKS, **kw)
+    assert np.all(x <= off * (1 + 1e-9))  # FT never helps
+    # ... and it varies where physics says it must: with the uplink where the FT link is the recommended
+    # 10 Gb/s or faster, and (receive) with the FT link
+    fast = _FT_LINKS[0, :, 0] >= 10e9
+    assert np.all(x[-1, fast] > 5 * x[0, fast])
+    if direction == "receive":
+        assert np.all(x[-1, -1] > 5 * x[-1, 0])
+        # received data crosses the FT link ~3 times: the FT link bounds receive, whatever the uplink
+        assert np.all(x * ft.DEFAULT_LOGGED_BYTES_PER_RECEIVED_BYTE <= network.payload_rate_bps(_FT_LINKS) * (1 + 1e-9))
+
+
+def test_netperf_receive_no_longer_drops_between_2_and_5_gbps():
+    e = _e()
+    x = [float(ft.netperf_throughput_bps(u, "receive", True, e, 10e9, vcpus=4, **_net())) for u in (1e9, 2e9, 5e9,
+                                                                                                    10e9, 20e9, 40e9)]
+    assert all(b >= a for a, b in zip(x, x[1:], strict=False)), x
+    assert x[3] < 3e9 < 10e9  # Figure 4: under 3 Gbps on the 10 Gbps uplink
+
+
+def test_netperf_vcpus_cost_only_their_state():
+    """Each vCPU ships its state (VCPU_STATE_BYTES) at every checkpoint: FT-on throughput changes with the vCPUs
+    by at most that share of the epoch, never by the uplink-sized checkpoint it used to."""
+    e = _e()
+    for u in (1e9, 10e9, 40e9):
+        x = np.array([float(ft.netperf_throughput_bps(u, "receive", True, e, vcpus=c, **_net())) for c in (1, 2, 3, 4)])
+        share = 8.0 * ft.VCPU_STATE_BYTES / (network.payload_rate_bps(ft.DEFAULT_FT_LINK_BPS) * e)
+        assert np.all(np.abs(np.diff(x)) <= 2 * share * x[1:]), x
+        assert np.all(np.diff(x) <= 0)  # more state, never faster: the direction is the mechanism's
+
+
+def test_netperf_logging_and_throughput_take_the_same_inputs():
+    """A 5 Gb/s guest stack limits both (the logging used to ignore it: 1.93 vs 7.58 Gb/s)."""
+    e = _e()
+    kw = dict(vcpus=4, **_net())
+    for direction in ("receive", "transmit"):
+        full_x = float(ft.netperf_throughput_bps(10e9, direction, True, e, **kw))
+        slow_x = float(ft.netperf_throughput_bps(10e9, direction, True, e, guest_stack_bps=5e9, **kw))
+        full_l = float(ft.netperf_ft_logging_bps(10e9, direction, e, **kw))
+        slow_l = float(ft.netperf_ft_logging_bps(10e9, direction, e, guest_stack_bps=5e9, **kw))
+        assert slow_x < full_x and slow_l < full_l
+    # the logging is the checkpoint of the rate achieved: received bytes per run second x 3 on the wire
+    rx = float(ft.netperf_throughput_bps(10e9, "receive", True, e, guest_stack_bps=5e9, **kw))
+    log = float(ft.netperf_ft_logging_bps(10e9, "receive", e, guest_stack_bps=5e9, **kw))
+    phi = float(ft.checkpoint_cycle(3 * 5e9 / 8, e, vcpus=4).run_fraction)
+    assert rx == pytest.approx(5e9 * phi, rel=1e-6)  # the stack binds while running
+    assert log == pytest.approx(float(ft.ft_logging_bandwidth_bps(5e9, 0.0, e, vcpus=4)), rel=1e-6)
+
+
+@pytest.mark.parametrize("call", [
+    lambda **kw: ft.checkpoint_cycle(1e8, 5e-3, **kw),
+    lambda **kw: ft.run_fraction_at(10.0, 1e6, 0.0, 5e-3, **kw),
+    lambda **kw: ft.closed_loop(8, 0.1, 0.01, checkpoint_interval_s=5e-3, **kw),
+    lambda **kw: ft.netperf_throughput_bps(1e9, "receive", True, 5e-3, streams=8, socket_bytes=4e6, **kw),
+    lambda **kw: ft.kernel_compile(kw.pop("vcpus"), 240.0, 1e9, 5e-3, **kw),
+])
+def test_one_ft_api_integer_vcpus_within_the_release(call):
+    """Every FT entry point takes vCPUs as integers within the release's SMP-FT limit (closed_loop did,
+    checkpoint_cycle accepted 7.5 and 8 under 6.0)."""
+    for bad in (7.5, 0, 8, np.nan):
+        with pytest.raises(ValueError, match="vcpus"):
+            call(vcpus=bad)
+    with pytest.raises(ValueError, match="6.0"):
+        call(vcpus=8)
+    call(vcpus=8, release="6.7")
+    call(vcpus=4)
+
+
+def test_limit_flags_flag_never_clamp():
+    e = _e()
+    ok = ft.checkpoint_cycle(1e8, e)
+    slow = ft.checkpoint_cycle(1e8, e, 1e9)
+    assert ok.flags == () and len(slow.flags) == 1 and "ft_link_bps" in slow.flags[0]
+    assert float(slow.run_fraction) < float(ok.run_fraction)  # still computed
+    assert any("das.maxftvmsperhost" in f for f in ft.checkpoint_cycle(1e8, e, n_ft_vms=5).flags)
+    assert any("das.maxftvcpusperhost" in f for f in ft.checkpoint_cycle(1e8, e, n_ft_vms=3, vcpus=4).flags)
+    r = ft.closed_loop(8, 0.1, 0.01, checkpoint_interval_s=e, ft_link_bps=1e9)
+    assert r.flags and ft.closed_loop(8, 0.1, 0.01, checkpoint_interval_s=e).flags == ()
+
+
+def test_ft_requirements_and_round_trip_agree_with_their_data():
+    tab = data.load("ft2016/external_ft_requirements")
+    assert set(tab["read_from"]) == {"external"}
+    links = tab[tab["quantity"] == "ft_logging_link_speed"]
+    assert {str(r.release): float(data.to_si(r.value, r.unit)) for r in links.itertuples()} == ft.FT_LOGGING_LINK_BPS
+    assert data.value("ft2016/external_ft_requirements", "max_ft_vms_per_host") == ft.FT_HOST_MAX_VMS
+    assert data.value("ft2016/external_ft_requirements", "max_ft_vcpus_per_host") == ft.FT_HOST_MAX_VCPUS
+    rt = data.row("ft2016/external_vm_round_trip", "vm_round_trip")
+    assert rt["read_from"] == "external"
+    assert float(data.to_si(rt["value"], rt["unit"])) == pytest.approx(ft.DEFAULT_VM_ROUND_TRIP_S)
+    assert ft.testbed().vm_round_trip_s == pytest.approx(ft.DEFAULT_VM_ROUND_TRIP_S)
+
+
+def test_interval_scales_with_the_stated_round_trip():
+    """The checkpoint interval rests on the FT-off round trip (a stated input): 25 or 100 us move it."""
+    vc = ft.testbed().netperf_vcpus
+    e = [ft.interval_from_latency_ratio(57.0, t0, vcpus=vc) for t0 in (25e-6, 50e-6, 100e-6)]
+    assert e[0] < e[1] < e[2]
+    assert e[1] == pytest.approx(_e(), rel=1e-9)
+    assert 2e-3 < e[0] < 3e-3 and 10e-3 < e[2] < 12e-3

@@ -164,6 +164,7 @@ def _by_type():
 BASELINE_BY_NAME = {
     "size_bytes": 1e6, "payload_bytes": 1e6, "request_bytes": 2e3, "response_bytes": 4e3, "item_bytes": 1e8,
     "message_bytes": 4e3, "template_bytes": 1e9, "bandwidth_bps": 1e7, "offered_bps": 1e6, "capacity_bps": 1e7,
+    "line_rate_bps": 1e9, "payload_bps": 9e8,
     "up_free_bps": 1e6, "rtt_s": 0.05, "loss": 1e-3, "round_trips": 3.0, "segments": 10.0,
     "demands_s": [0.1, 0.2, 0.05], "n_customers": 5, "populations": [2, 3],
     "arrival_rate_per_s": 1.0, "service_rate_per_s": 2.0, "mean_service_s": 0.5, "service_scv": 1.0,
@@ -365,7 +366,7 @@ STUDY_BASELINES = {
             "latency_ratio": 2.0, "throughput_per_s": 100.0, "dirty_bytes_per_op": 1e5,
             "background_dirty_rate_bytes_per_s": 1e6, "disk_bytes": 1e10, "memory_bytes": 4e9,
             "exchange_rate_per_s": 48.0, "cpu_demand_per_op_s": 1.0, "load_a_per_s": 0.45, "load_b_per_s": 3.3,
-            "browse_off_s": 1.1, "external_delay_s": 0.05,
+            "browse_off_s": 1.1, "external_delay_s": 0.05, "ft_link_bps": 10e9, "n_ft_vms": 1.0,
         },
     },
 }

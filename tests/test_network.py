@@ -120,3 +120,16 @@ def test_bad_input_names_parameter_value_and_range(call, param):
     with pytest.raises(ValueError, match=param) as err:
         call()
     assert "got" in str(err.value)
+
+
+def test_payload_rate_is_the_one_definition_of_payload_on_a_wire():
+    from vcperf.network import TCP_PAYLOAD_FRACTION, payload_rate_bps, wire_rate_bps
+
+    rates = np.geomspace(1e6, 1e11, 11)
+    assert np.allclose(payload_rate_bps(rates), rates * TCP_PAYLOAD_FRACTION)
+    assert np.all(payload_rate_bps(rates) < rates)
+    assert np.allclose(wire_rate_bps(payload_rate_bps(rates)), rates)
+    assert float(payload_rate_bps(0.0)) == 0.0
+    for f, name in ((payload_rate_bps, "line_rate_bps"), (wire_rate_bps, "payload_bps")):
+        with pytest.raises(ValueError, match=name):
+            f(-1.0)

@@ -136,6 +136,52 @@ def check_link(name: str, value) -> Link:
                       "a vcperf.network.Link (e.g. vcperf.network.Link(bandwidth_bps=10e6, rtt_s=0.08))")
 
 
+def payload_rate_bps(line_rate_bps):
+    """TCP payload bit/s a bulk transfer of full-size segments carries on an Ethernet line rate.
+
+    ``line_rate_bps x TCP_PAYLOAD_FRACTION`` (MSS over MTU plus Ethernet framing, 1460 / 1538): the one
+    definition of payload on a wire that every link of the models uses (an FT logging link, a VM
+    uplink, a clone link). :func:`wire_rate_bps` is its inverse.
+
+    Parameters
+    ----------
+    line_rate_bps : float or array_like
+        Ethernet line rate (bit/s on the wire), >= 0.
+
+    Returns
+    -------
+    numpy.ndarray
+        Payload bit/s, below the line rate.
+
+    Examples
+    --------
+    >>> round(float(payload_rate_bps(1e9)) / 1e6, 1)  # 1 GbE: Mbit/s of TCP payload
+    949.3
+    """
+    return v.nonneg("line_rate_bps", line_rate_bps) * TCP_PAYLOAD_FRACTION
+
+
+def wire_rate_bps(payload_bps):
+    """Ethernet line bit/s that carry ``payload_bps`` of TCP payload (inverse of :func:`payload_rate_bps`).
+
+    Parameters
+    ----------
+    payload_bps : float or array_like
+        TCP payload bit/s, >= 0.
+
+    Returns
+    -------
+    numpy.ndarray
+        Bit/s on the wire, headers and framing included.
+
+    Examples
+    --------
+    >>> round(float(wire_rate_bps(payload_rate_bps(10e9))) / 1e9, 6)
+    10.0
+    """
+    return v.nonneg("payload_bps", payload_bps) / TCP_PAYLOAD_FRACTION
+
+
 def _rto_s(rtt_s, min_rto_s):
     return rtt_s + min_rto_s
 

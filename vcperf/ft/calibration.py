@@ -3,7 +3,8 @@
 Parameters (4) against 6 fitted numbers from 6 independent runs:
 
 * ``checkpoint_interval_s`` -- in closed form from Figure 5's TCP_RR latency ratio (idle guest:
-  added latency ``E/2 + ack_rtt`` over an assumed 50 us round trip,
+  added latency ``E/2 + ack_rtt`` over the FT-off round trip of ``testbed().vm_round_trip_s``, a stated
+  input with its provenance in ``data/ft2016/external_vm_round_trip.csv``,
   :func:`vcperf.ft.interval_from_latency_ratio`) whenever that number is in the fit;
 * ``vcenter_dirty_rate_bytes_per_s``, ``vcenter_exchange_rate_per_s`` -- least squares on the log
   errors of the vCenter numbers of Figures 12-14 in the fit (Load A and Load B throughput ratios,
@@ -21,6 +22,7 @@ from __future__ import annotations
 import dataclasses
 import functools
 import math
+import warnings
 
 import numpy as np
 
@@ -55,6 +57,9 @@ def _with_kernel_compile(p: Params, increase_s) -> Params:
 
     lo, hi = math.log(1.0), math.log(1e15)
     if f(lo) >= 0:
+        warnings.warn(f"kernel_compile_dirty_bytes reaches its 1-byte floor: the vCPU state alone adds "
+                      f"{f(lo) + increase_s:g} s to the compile, more than the {increase_s:g} s fitted (a fit at its "
+                      "bound; the ledger row shows the miss)", stacklevel=3)
         return dataclasses.replace(p, kernel_compile_dirty_bytes=1.0)
     return dataclasses.replace(p, kernel_compile_dirty_bytes=math.exp(brentq(f, lo, hi, xtol=1e-12)))
 
@@ -123,7 +128,8 @@ def _calibrate(keys: tuple) -> Params:
 
     lo, hi = [0.0, 0.0], [1e4, 1e4]
     if rr:
-        e = float(np.mean([interval_from_latency_ratio(paper[k], vcpus=t.netperf_vcpus) for k in rr]))
+        e = float(np.mean([interval_from_latency_ratio(paper[k], t.vm_round_trip_s, vcpus=t.netperf_vcpus)
+                           for k in rr]))
         if not any(k in VCENTER_KEYS for k in rest):
             return params_of(start, e)
         fits = [least_squares(resid, list(s), args=(e,), bounds=(lo, hi), diff_step=1e-3) for s in _VC_STARTS]

@@ -17,7 +17,8 @@ Per epoch of run time ``E``::
                                                                        its epoch and for the commit
     FT logging rate   8 B / eff / C  <=  L / n_ft_vms                  (bits on the wire)
 
-``eff`` is the TCP payload share of an Ethernet line rate, :data:`vcperf.network.TCP_PAYLOAD_FRACTION`.
+``eff`` is the TCP payload share of an Ethernet line rate (:func:`vcperf.network.payload_rate_bps`, the one
+definition of payload on a wire).
 Network I/O dirties guest memory in **both directions**: a received byte is logged to the secondary and
 written into the vNIC receive ring and the socket buffer (:data:`DEFAULT_LOGGED_BYTES_PER_RECEIVED_BYTE`);
 a transmitted segment is read by the vNIC by DMA (zero copy), but the guest writes its headers, the TX
@@ -41,7 +42,7 @@ import numpy as np
 
 from vcperf import _validate as v
 from vcperf import network
-from vcperf.network import DEFAULT_MSS_BYTES, TCP_PAYLOAD_FRACTION
+from vcperf.network import DEFAULT_MSS_BYTES, payload_rate_bps, wire_rate_bps
 
 #: FT logging link rate: VMware requires/recommends a dedicated 10 GbE FT logging network for
 #: multi-vCPU FT in vSphere 6 (Performance Best Practices for vSphere 6.0, reference [1] of the seed).
@@ -75,6 +76,15 @@ FIBRE_SPEED_M_PER_S = 2.0e8
 FT_MAX_VCPUS = {"6.0": 4, "6.5": 4, "6.7": 8, "7.0": 8}
 #: The seed's release.
 DEFAULT_RELEASE = "6.0"
+#: FT logging link VMware requires per release (vSphere Availability 6.0 and 6.7, "Fault Tolerance
+#: Requirements, Limits, and Licensing": "Use a (dedicated) 10-Gbit logging network for FT"). Product
+#: requirements, recorded with their provenance in ``data/ft2016/external_ft_requirements.csv`` (a test
+#: checks the two agree); a slower link is computed and FLAGGED (:attr:`CheckpointCycle.flags`).
+FT_LOGGING_LINK_BPS = {"6.0": 10e9, "6.7": 10e9}
+#: Default per-host FT limits of the same documents (das.maxftvmsperhost, das.maxftvcpusperhost):
+#: fault-tolerant VMs (primaries and secondaries) and their vCPUs on one host. Beyond them: FLAGGED.
+FT_HOST_MAX_VMS = 4
+FT_HOST_MAX_VCPUS = 8
 #: Longest checkpoint interval the model takes (s). FT checkpoints continuously (the timer runs at
 #: milliseconds); ten seconds between checkpoints is no longer continuous protection, and far longer
 #: intervals make the epoch's dirty bytes overflow. A validation range, not a model parameter.
@@ -107,7 +117,65 @@ def check_ft_vcpus(vcpus, release: str = DEFAULT_RELEASE) -> int:
     (4, 8)
     """
     rel = v.choice("release", release, tuple(FT_MAX_VCPUS))
-    return v.integer("vcpus", vcpus, 1, FT_MAX_VCPUS[rel])
+    try:
+        return v.integer("vcpus", vcpus, 1, FT_MAX_VCPUS[rel])
+    except ValueError as err:
+        raise ValueError(f"{err} (the SMP-FT vCPU limit of vSphere {rel}: {FT_MAX_VCPUS[rel]})") from None
+
+
+def check_vcpus(vcpus, release: str = DEFAULT_RELEASE) -> np.ndarray:
+    """``vcpus`` (scalar or array) as a float array if every value is an integer an FT VM of ``release``
+    may have, else ValueError naming the value, the valid range and the release (:data:`FT_MAX_VCPUS`)."""
+    rel = v.choice("release", release, tuple(FT_MAX_VCPUS))
+    try:
+        return v.integers("vcpus", vcpus, 1, FT_MAX_VCPUS[rel]).astype(float)
+    except ValueError as err:
+        raise ValueError(f"{err} (the SMP-FT vCPU limit of vSphere {rel}: {FT_MAX_VCPUS[rel]})") from None
+
+
+def limit_flags(ft_link_bps, vcpus, n_ft_vms, release: str = DEFAULT_RELEASE) -> tuple:
+    """Which FT inputs lie beyond VMware's documented requirements and defaults (strings; empty if none).
+
+    The logging link below :data:`FT_LOGGING_LINK_BPS` of ``release``; more FT VMs sharing it (one
+    host's logging NIC) than :data:`FT_HOST_MAX_VMS`, or their vCPUs beyond :data:`FT_HOST_MAX_VCPUS`.
+    The model still computes such inputs: a flag, never a clamp.
+
+    Parameters
+    ----------
+    ft_link_bps : float or array_like
+        FT logging link rate, bit/s, > 0.
+    vcpus : float or array_like
+        vCPUs of the FT VM, >= 1.
+    n_ft_vms : float or array_like
+        FT VMs sharing the logging link, >= 1.
+    release : str
+        vSphere release (default "6.0").
+
+    Returns
+    -------
+    tuple of str
+
+    Examples
+    --------
+    >>> from vcperf import ft
+    >>> ft.limit_flags(10e9, 4, 1), len(ft.limit_flags(1e9, 4, 1))
+    ((), 1)
+    """
+    link = np.asarray(v.positive("ft_link_bps", ft_link_bps))
+    c = np.asarray(v.check_range("vcpus", vcpus, 1.0, np.inf))
+    n = np.asarray(v.check_range("n_ft_vms", n_ft_vms, 1.0, np.inf))
+    rel = v.choice("release", release, tuple(FT_MAX_VCPUS))
+    out = []
+    need = FT_LOGGING_LINK_BPS.get(rel)
+    if need is not None and np.any(link < need):
+        out.append(f"ft_link_bps below the {need / 1e9:g} Gbit/s FT logging network vSphere {rel} requires "
+                   f"(min {float(link.min()):g})")
+    if np.any(n > FT_HOST_MAX_VMS):
+        out.append(f"n_ft_vms above the default {FT_HOST_MAX_VMS} FT VMs per host (das.maxftvmsperhost)")
+    if np.any(n * c > FT_HOST_MAX_VCPUS):
+        out.append(f"n_ft_vms x vcpus above the default {FT_HOST_MAX_VCPUS} FT vCPUs per host "
+                   "(das.maxftvcpusperhost)")
+    return tuple(out)
 
 
 def metro_rtt_s(distance_m, base_rtt_s=DEFAULT_FT_ACK_RTT_S):
@@ -175,7 +243,7 @@ def ft_link_goodput_bps(ft_link_bps=DEFAULT_FT_LINK_BPS, ft_ack_rtt_s=DEFAULT_FT
 
 
 def _goodput(link, rtt, loss, n):
-    share = np.asarray(link * TCP_PAYLOAD_FRACTION / n, dtype=float)
+    share = np.asarray(payload_rate_bps(link) / n, dtype=float)
     if np.all(np.asarray(loss) == 0) and np.all(np.asarray(rtt) * share <= 8.0 * FT_SOCKET_BYTES):
         return share * np.ones(np.broadcast(share, rtt, loss).shape)  # window covers the BDP: the share rules
     return network.tcp_throughput_bps(share, rtt, loss, rwnd_bytes=FT_SOCKET_BYTES)
@@ -203,6 +271,8 @@ class CheckpointCycle:
         Mean bit rate on the FT logging link (wire bits, headers included), <= the VM's link share.
     link_goodput_bps : ndarray
         Payload rate the FT link gives this VM (share, window and loss bounded).
+    flags : tuple of str
+        Inputs beyond VMware's documented FT requirements and defaults (:func:`limit_flags`).
     """
 
     dirty_bytes_per_epoch: np.ndarray
@@ -213,6 +283,7 @@ class CheckpointCycle:
     output_commit_delay_s: np.ndarray
     logging_bandwidth_bps: np.ndarray
     link_goodput_bps: np.ndarray
+    flags: tuple = ()
 
     @property
     def cycle_s(self) -> np.ndarray:
@@ -220,10 +291,10 @@ class CheckpointCycle:
         return self.epoch_wall_s
 
 
-def _link_consts(ft_link_bps, ft_ack_rtt_s, stun_fixed_s, ft_link_loss, n_ft_vms, vcpus):
+def _link_consts(ft_link_bps, ft_ack_rtt_s, stun_fixed_s, ft_link_loss, n_ft_vms, vcpus, release=DEFAULT_RELEASE):
     """Validated (goodput bit/s, stun without the dirty pages: fixed + rtt + vCPU state transfer)."""
     rate = ft_link_goodput_bps(ft_link_bps, ft_ack_rtt_s, ft_link_loss, n_ft_vms)
-    c = v.check_range("vcpus", vcpus, 1.0, max(FT_MAX_VCPUS.values()))
+    c = check_vcpus(vcpus, release)
     fixed = (v.nonneg("stun_fixed_s", stun_fixed_s) + np.asarray(ft_ack_rtt_s, dtype=float)
              + 8.0 * c * VCPU_STATE_BYTES / rate)
     return rate, fixed
@@ -240,6 +311,7 @@ def checkpoint_cycle(
     ft_link_loss=0.0,
     n_ft_vms=1,
     vcpus=1,
+    release=DEFAULT_RELEASE,
 ) -> CheckpointCycle:
     """Epoch, stun, run fraction, output-commit delay and FT traffic of a checkpointed VM.
 
@@ -268,12 +340,16 @@ def checkpoint_cycle(
         Packet loss on the FT link, in [0, 1).
     n_ft_vms : float
         FT VMs whose logging shares the link fairly (>= 1).
-    vcpus : float
-        vCPUs of the VM (1..8): each adds its state to every checkpoint.
+    vcpus : int or array_like of int
+        vCPUs of the VM (1..the release's SMP-FT limit, :data:`FT_MAX_VCPUS`): each adds its state to
+        every checkpoint.
+    release : str
+        vSphere release for the vCPU limit and the logging-link requirement (default "6.0").
 
     Returns
     -------
     CheckpointCycle
+        With :attr:`CheckpointCycle.flags` naming inputs beyond VMware's documented limits.
 
     References
     ----------
@@ -296,8 +372,8 @@ def checkpoint_cycle(
     v.broadcast(dirty_rate_bytes_per_s=d, checkpoint_interval_s=e, ft_link_bps=ft_link_bps, ft_ack_rtt_s=ft_ack_rtt_s,
                 stun_fixed_s=stun_fixed_s, working_set_bytes=wss, ft_link_loss=ft_link_loss, n_ft_vms=n_ft_vms,
                 vcpus=vcpus)
-    rate, fixed = _link_consts(ft_link_bps, ft_ack_rtt_s, stun_fixed_s, ft_link_loss, n_ft_vms, vcpus)
-    state = np.asarray(vcpus, dtype=float) * VCPU_STATE_BYTES
+    rate, fixed = _link_consts(ft_link_bps, ft_ack_rtt_s, stun_fixed_s, ft_link_loss, n_ft_vms, vcpus, release)
+    state = check_vcpus(vcpus, release) * VCPU_STATE_BYTES
     b = np.minimum(d * e, wss)
     transfer = 8.0 * b / rate
     stun = fixed + transfer
@@ -309,8 +385,9 @@ def checkpoint_cycle(
         epoch_wall_s=wall,
         run_fraction=e / wall,
         output_commit_delay_s=e / 2.0 + stun,
-        logging_bandwidth_bps=8.0 * (b + state) / TCP_PAYLOAD_FRACTION / wall,
+        logging_bandwidth_bps=wire_rate_bps(8.0 * (b + state) / wall),
         link_goodput_bps=rate * np.ones_like(wall),
+        flags=limit_flags(ft_link_bps, vcpus, n_ft_vms, release),
     )
 
 
@@ -413,7 +490,7 @@ def output_commit_delay_s(dirty_rate_bytes_per_s, checkpoint_interval_s, ft_link
 def run_fraction_at(throughput_per_s, dirty_bytes_per_op, background_dirty_rate_bytes_per_s,
                     checkpoint_interval_s, ft_link_bps=DEFAULT_FT_LINK_BPS, *,
                     working_set_bytes=math.inf, ft_ack_rtt_s=DEFAULT_FT_ACK_RTT_S,
-                    stun_fixed_s=DEFAULT_STUN_FIXED_S, ft_link_loss=0.0, n_ft_vms=1, vcpus=1):
+                    stun_fixed_s=DEFAULT_STUN_FIXED_S, ft_link_loss=0.0, n_ft_vms=1, vcpus=1, release=DEFAULT_RELEASE):
     """Run fraction of a VM completing ``throughput_per_s`` operations per wall second.
 
     The memory dirtied per second of *run* time is ``bg + X m / phi``; solving
@@ -433,7 +510,7 @@ def run_fraction_at(throughput_per_s, dirty_bytes_per_op, background_dirty_rate_
         Memory dirtied per second of run time besides the operations, B/s, >= 0.
     checkpoint_interval_s : float or array_like
         Run time between checkpoints ``E``, s, > 0.
-    ft_link_bps, working_set_bytes, ft_ack_rtt_s, stun_fixed_s, ft_link_loss, n_ft_vms, vcpus
+    ft_link_bps, working_set_bytes, ft_ack_rtt_s, stun_fixed_s, ft_link_loss, n_ft_vms, vcpus, release
         As in :func:`checkpoint_cycle`.
 
     Returns
@@ -455,7 +532,7 @@ def run_fraction_at(throughput_per_s, dirty_bytes_per_op, background_dirty_rate_
     v.broadcast(throughput_per_s=x, dirty_bytes_per_op=m, background_dirty_rate_bytes_per_s=bg,
                 checkpoint_interval_s=e, ft_link_bps=ft_link_bps, ft_ack_rtt_s=ft_ack_rtt_s, stun_fixed_s=stun_fixed_s,
                 working_set_bytes=wss, ft_link_loss=ft_link_loss, n_ft_vms=n_ft_vms, vcpus=vcpus)
-    rate, fixed = _link_consts(ft_link_bps, ft_ack_rtt_s, stun_fixed_s, ft_link_loss, n_ft_vms, vcpus)
+    rate, fixed = _link_consts(ft_link_bps, ft_ack_rtt_s, stun_fixed_s, ft_link_loss, n_ft_vms, vcpus, release)
     return _run_fraction(x, m, bg, e, rate, fixed, wss)
 
 

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from vcperf import _validate as v
-from vcperf.ft.checkpoint import DEFAULT_FT_LINK_BPS, DEFAULT_RELEASE, check_ft_vcpus, checkpoint_cycle
+from vcperf.ft.checkpoint import DEFAULT_FT_LINK_BPS, DEFAULT_RELEASE, check_vcpus, checkpoint_cycle
 
 #: vCPU seconds of one ``make bzImage`` of Linux 2.6.20 on a 3.2 GHz Haswell core (assumed: the seed
 #: prints no bar values; a few minutes single-threaded). Only the FT-off bar heights and the small
@@ -101,13 +101,11 @@ def kernel_compile(vcpus, cpu_work_s, dirty_bytes, checkpoint_interval_s, ft_lin
     >>> kc.increase_s.round(1).tolist()  # seconds FT adds per configuration
     [7.9, 6.8, 6.3]
     """
-    n = v.real("vcpus", vcpus)
-    for c in np.unique(n):
-        check_ft_vcpus(int(c) if float(c).is_integer() else c, release)
+    n = check_vcpus(vcpus, release)
     w = v.positive("cpu_work_s", cpu_work_s)
     b = v.nonneg("dirty_bytes", dirty_bytes)
     v.broadcast(vcpus=n, cpu_work_s=w, dirty_bytes=b, checkpoint_interval_s=checkpoint_interval_s,
                 ft_link_bps=ft_link_bps, **cycle_kw)
     t_off = w / n
-    cyc = checkpoint_cycle(b / t_off, checkpoint_interval_s, ft_link_bps, vcpus=n, **cycle_kw)
+    cyc = checkpoint_cycle(b / t_off, checkpoint_interval_s, ft_link_bps, vcpus=n, release=release, **cycle_kw)
     return KernelCompile(vcpus=n, time_off_s=t_off, time_on_s=t_off / cyc.run_fraction)

@@ -52,7 +52,8 @@ class Params:
 
 PARAM_DOCS = {
     "checkpoint_interval_s": ("s", "mean run time between checkpoints (epoch E); closed form from Figure 5's "
-                                   "TCP_RR latency ratio"),
+                                   "TCP_RR latency ratio over the FT-off round trip (a stated input: "
+                                   "external_vm_round_trip)"),
     "vcenter_dirty_rate_bytes_per_s": ("B/s", "memory the vCenter appliance dirties per second of activity "
                                               "(FT off); Figures 12-14"),
     "vcenter_exchange_rate_per_s": ("1/s", "client-visible network exchanges per second of vCenter activity, "

@@ -44,7 +44,7 @@ def model_values() -> dict:
     def thr(g, d, on):
         return float(netperf_throughput_bps(g * 1e9, d, on, e, vcpus=t.netperf_vcpus, **t.netperf_kw()))
 
-    rr = tcp_rr(e, vcpus=t.netperf_vcpus)
+    rr = tcp_rr(e, t.vm_round_trip_s, vcpus=t.netperf_vcpus)
     return {
         "tcp_rr_latency_ratio": rr.latency_ratio,
         "tcp_rr_rate_ratio": rr.rate_ratio,

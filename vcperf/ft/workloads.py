@@ -69,7 +69,8 @@ BROKERAGE_IO_S = 5e-3
 class ClosedLoopResult:
     """A closed-loop workload with FT off and on (scalars; per second / seconds).
 
-    ``n_clients = throughput * (response + think)`` holds for both (Little's law).
+    ``n_clients = throughput * (response + think)`` holds for both (Little's law). ``flags`` names
+    inputs beyond VMware's documented FT requirements and defaults (:func:`vcperf.ft.limit_flags`).
     """
 
     n_clients: int
@@ -81,6 +82,7 @@ class ClosedLoopResult:
     run_fraction: float
     output_commit_delay_s: float
     cpu_utilization_off: float
+    flags: tuple = ()
 
     @property
     def throughput_ratio(self) -> float:
@@ -214,7 +216,7 @@ def closed_loop(
     e = v.scalar("checkpoint_interval_s", checkpoint_interval_s, 0.0, MAX_CHECKPOINT_INTERVAL_S, lo_open=True)
     cyc_kw = dict(ft_link_bps=ft_link_bps, working_set_bytes=working_set_bytes, ft_ack_rtt_s=ft_ack_rtt_s,
                   stun_fixed_s=stun_fixed_s, ft_link_loss=ft_link_loss, n_ft_vms=n_ft_vms, vcpus=c)
-    checkpoint_cycle(0.0, e, **cyc_kw)  # validates the link parameters before any work
+    flags = checkpoint_cycle(0.0, e, release=release, **cyc_kw).flags  # validates the link inputs before any work
     if cpu + ext + io + z <= 0:
         raise ValueError("cpu_demand_s + external_delay_s + io_demand_s + think_time_s must be in "
                          "(0, inf); got 0")
@@ -222,7 +224,7 @@ def closed_loop(
     off = queueing.mva(_demands(cpu, c, ext, 0.0, 0.0, 1.0, io), n, z, delay_stations=_DELAY)
     x_off = float(off.throughput_per_s[-1])
 
-    rate, fixed = _link_consts(ft_link_bps, ft_ack_rtt_s, stun_fixed_s, ft_link_loss, n_ft_vms, c)
+    rate, fixed = _link_consts(ft_link_bps, ft_ack_rtt_s, stun_fixed_s, ft_link_loss, n_ft_vms, c, release)
     rate, fixed, wss = float(rate), float(fixed), np.float64(working_set_bytes)
     write_wait = (float(ft_ack_rtt_s) + 8.0 * wr / rate) if wr > 0 else 0.0
 
@@ -253,6 +255,7 @@ def closed_loop(
         run_fraction=phi,
         output_commit_delay_s=delta,
         cpu_utilization_off=x_off * cpu / c,
+        flags=flags,
     )
 
 
