@@ -66,7 +66,10 @@ MODULES = (
 )
 
 #: Submodules and names that are the ledger's plumbing (paper numbers, fits), not model inputs.
-LEDGER_SUBMODULES = ("calibration", "validation", "targets")
+#: ``readouts`` (vcperf.robo.readouts) is the ROBO panels' interval plumbing: called with the panels'
+#: already validated inputs; the entry points it mirrors (robo.plan, robo.vcbench, protocol.with_interval)
+#: are fuzzed where they are defined.
+LEDGER_SUBMODULES = ("calibration", "validation", "targets", "readouts")
 LEDGER_NAMES = frozenset({
     "calibrate", "predict", "targets", "testbed", "fidelity_rows", "leave_one_out", "parameter_table",
     "paper_vs_model", "loo_by_network", "network_table", "experiments_table", "paper_value",

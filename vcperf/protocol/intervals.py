@@ -42,6 +42,12 @@ def study_of(fn) -> str:
                          f"got {getattr(fn, '__qualname__', fn)!r} from {mod!r}") from None
 
 
+def _check_table(module, data_table) -> None:
+    """``data_table`` is None or one of the data tables of the study's targets."""
+    if data_table is not None:
+        v.choice(f"data_table (a table of {module.STUDY})", data_table, sorted({t.table for t in module.targets()}))
+
+
 def with_interval(fn, *args, output: str | None = None, interval: float = INTERVAL, data_table: str | None = None,
                   **kwargs) -> Interval:
     """Evaluate a study's model function with the predictive interval of its calibration.
@@ -78,10 +84,7 @@ def with_interval(fn, *args, output: str | None = None, interval: float = INTERV
     """
     v.check_range("interval", interval, 0.0, 1.0, lo_open=True, hi_open=True)
     module = study_module(study_of(fn))
-    if data_table is not None:
-        tables = sorted({t.table for t in module.targets()})
-        if data_table not in tables:
-            raise ValueError(f"data_table must be one of the tables of {module.STUDY} ({tables}); got {data_table!r}")
+    _check_table(module, data_table)
     params = _calibrated(module)
 
     def run(p):
@@ -118,6 +121,7 @@ def interval_from_gradient(study, value, gradient, *, data_table: str | None = N
     do not determine the output's parameter direction.
     """
     v.check_range("interval", interval, 0.0, 1.0, lo_open=True, hi_open=True)
+    _check_table(study_module(study), data_table)
     unc = uncertainty(study)
     value = np.asarray(value, dtype=float)
     g = np.asarray(gradient, dtype=float)

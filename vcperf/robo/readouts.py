@@ -22,12 +22,15 @@ References
 from __future__ import annotations
 
 import dataclasses
+import math
+from collections.abc import Mapping
 
 import numpy as np
 
+from vcperf import _validate as v
 from vcperf import network, protocol
 from vcperf.robo import branch, hostsync, operations, statistics
-from vcperf.robo.params import STUDY
+from vcperf.robo.params import STUDY, Params
 
 #: Relative step of the forward differences behind the intervals (each parameter times 1 + step).
 INTERVAL_STEP = 1e-6
@@ -43,6 +46,8 @@ _BRANCH_PARAMS = ("hostsync.bytes_per_change", "stats.bytes_per_sample", "ops.vc
 
 
 def _params(params):
+    if params is not None and not isinstance(params, Params):
+        raise ValueError(f"params must be a vcperf.robo.Params or None; got {params!r}")
     return protocol.calibrated(STUDY) if params is None else params
 
 
@@ -73,12 +78,16 @@ def interval(value, sensitivities: dict, data_table: str | None = LATENCY_TABLE,
     >>> bool(lo < v < hi)
     True
     """
-    names = protocol.param_names(_params(params))
+    value = v.scalar("value", value, 0.0, math.inf)
+    params = _params(params)
+    names = protocol.param_names(params)
     g = np.zeros(len(names))
+    if not isinstance(sensitivities, Mapping):
+        raise ValueError(f"sensitivities must be a dict of parameter name -> derivative; got {sensitivities!r}")
     for name, d in sensitivities.items():
-        g[names.index(name)] = d
-    iv = protocol.interval_from_gradient(STUDY, float(value), g, data_table=data_table)
-    return float(value), float(iv.low), float(iv.high)
+        g[names.index(v.choice("sensitivities (a key)", name, names))] = v.scalar(f"sensitivities[{name!r}]", d)
+    iv = protocol.interval_from_gradient(STUDY, value, g, data_table=data_table)
+    return value, float(iv.low), float(iv.high)
 
 
 def plan_intervals(link: network.Link, hosts, level, powered_on_vms, stages, *, schedule, counters,
