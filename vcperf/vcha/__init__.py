@@ -42,7 +42,7 @@ from vcperf.vcha.params import (
     VcbenchParams,
     WalParams,
 )
-from vcperf.vcha.targets import SCREENS, targets
+from vcperf.vcha.targets import HOLDOUTS, SCREENS, targets
 from vcperf.vcha.testbed import (
     INVENTORIES,
     Testbed,
@@ -73,7 +73,8 @@ from vcperf.vcha.wal import (
 )
 
 __all__ = [
-    "STUDY", "SEED", "INVENTORIES", "SCREENS", "Params", "PARAM_DOCS", "Testbed", "testbed", "inventory_sizes",
+    "STUDY", "SEED", "INVENTORIES", "SCREENS", "HOLDOUTS", "Params", "PARAM_DOCS", "Testbed", "testbed",
+    "inventory_sizes",
     "clone_bandwidth_bps", "appliance", "paper_value", "targets", "calibrate", "predict",
     "fidelity_rows", "leave_one_out", "parameter_table",
     "VcbenchParams", "VcbenchResult", "vcbench", "vcbench_curve", "DEFAULT_DB_CONNECTIONS", "STATS_LEVEL_HIGH",
