@@ -121,6 +121,55 @@ def test_no_predicted_row_is_a_function_of_fitted_rows(table):
     assert not problems, "\n".join(problems)
 
 
+def test_every_predicted_row_equal_to_a_fitted_value_is_marked(table):
+    """Issue 26: a predicted row whose model value is a fitted row's (the model claims "no effect") names
+    that fitted row in ``restates``, found mechanically; a mark on a row that restates nothing is wrong too."""
+    problems = []
+    for study in data.STUDIES:
+        mod = protocol.study_module(study)
+        tmap = protocol.target_map(mod)
+        found = protocol.restatements(mod)
+        for k, t in tmap.items():
+            if k in found and not t.restates:
+                problems.append(f"{study}/{k}: equals fitted {found[k] or 'reference run (a zero change)'}, unmarked")
+            elif k in found and found[k] and t.restates not in found[k]:
+                problems.append(f"{study}/{k}: restates {t.restates!r}, but equals {found[k]}")
+            elif t.restates and k not in found:
+                problems.append(f"{study}/{k}: marked restating {t.restates!r}, but its value differs")
+            elif t.restates and tmap[t.restates].role != "fit":
+                problems.append(f"{study}/{k}: restates {t.restates!r}, which is not a fit target")
+    assert not problems, "\n".join(problems)
+    # the ledger carries the mark, and the summary scores predicted skill with and without those rows
+    marked = table[(table["kind"] == "predicted") & (table["restates"] != "")]
+    assert (marked["study"] == "vcha2016").sum() >= 11  # Passive sdf/sdh, Table 12 level 2, Embedded PSC 256
+    summ = fidelity.summary(table).set_index("study")
+    for study, g in table.groupby("study"):
+        tmap = protocol.target_map(protocol.study_module(study))
+        lev = g[(g["kind"] == "predicted").to_numpy() & np.array([not tmap[k].difference for k in g["key"]])]
+        new = lev[lev["restates"] == ""]
+        assert summ.loc[study, "n_predicted"] == len(lev) and summ.loc[study, "n_predicted_new"] == len(new)
+        assert summ.loc[study, "n_restated"] == ((g["kind"] == "predicted") & (g["restates"] != "")).sum()
+        if len(new):
+            assert summ.loc[study, "predicted_new_median"] == pytest.approx(new["rel_error"].abs().median())
+
+
+def test_bands_stay_inside_the_models_domain(table):
+    """A band never includes a value the model cannot produce (Target.minimum/maximum: a VCHA overhead is
+    never a gain), and the paper's headline changes are scored (a band that could not fail scores nothing)."""
+    for study, g in table.groupby("study"):
+        tmap = protocol.target_map(protocol.study_module(study))
+        b = g[g["model_low"].notna()]
+        lo = np.array([tmap[k].minimum for k in b["key"]])
+        hi = np.array([tmap[k].maximum for k in b["key"]])
+        assert (b["model_low"].to_numpy() >= lo).all() and (b["model_high"].to_numpy() <= hi).all(), study
+    v = table[table["study"] == "vcha2016"].set_index(["key", "kind"])
+    for key in ("t05_change_64", "t12_change_l2", "t12_change_l3", "t12_change_l4", "t14_change_256"):
+        row = v.xs(key, level="key").iloc[0]
+        assert row["model_high"] <= 0.0 < row["model_high"] - row["model_low"], key
+    summ = fidelity.summary(table).set_index("study")
+    assert summ.loc["vcha2016", "n_difference"] >= 10
+
+
 def test_difference_rows_are_scored_on_the_difference():
     row = fidelity.FidelityRow("s", "k", "predicted", "src", "loc", "throughput_change", "", "1", "percent", "=",
                                paper_value=-0.009, model_value=-0.018)
