@@ -192,10 +192,13 @@ def test_fidelity_per_table(rows, prefix):
 #: improved from -25 % to -15 %).
 #: sdf's floor of small writes (fitted with the data write size): sdf writes/s 0.5 -> 0.1 (fitted rows
 #: -19 % .. +7 % -> -8 % .. +6 %), Passive 0.35 -> 0.25 (64 clients -31 % -> -22 %).
+#: Issue 26: the Active's sdg bandwidth no longer takes the same run's *measured* sdg writes/s as input
+#: but the model's own flush rate (fitted to those rows, -2 % .. +6 %): its error grows from -3 % .. +1 %
+#: to -7 % .. +1 %, measured honestly (the 5 % Table 9/10 tolerance -> 0.1 for these four rows).
 _NEW_ROW_TOLERANCE = {
     **{f"t{t}_{d}_{m}_{n}_{s}": tol for t, n in (("09", 64), ("10", 256)) for s in ("disabled", "enabled")
        for d, m, tol in (("sdf", "tps", 0.1), ("sdf", "bw", 0.6), ("sdg", "tps", 0.1), ("sdh", "tps", 0.3),
-                         ("sdh", "bw", 0.08))},
+                         ("sdh", "bw", 0.08), ("sdg", "bw", 0.1))},
     **{f"t{t}_{d}_{m}_{n}_enabled_passive": tol for t, n in (("09", 64), ("10", 256))
        for d, m, tol in (("sdf", "tps", 0.25), ("sdf", "bw", 0.6), ("sdg", "tps", 0.3), ("sdg", "bw", 0.2),
                          ("sdh", "tps", 0.25), ("sdh", "bw", 0.06))},
@@ -288,18 +291,24 @@ def test_copies_totals_and_fitted_differences_are_derived():
     tmap = protocol.target_map(vcha)
     for key in ("t05_change_64", "t06_change_256", "t04_total_large", "t12_throughput_l1_enabled",
                 "t13_throughput_256_0ms", "t14_external_64", "t14_embedded_64", "t16_vpxd_ready_external",
-                "t16_change", "fig05_ratio_64", "text_cpu_reduction_256", "t12_change_l2", "t12_change_l3",
-                "t14_change_256", "t15_change_64", "t15_change_256"):
+                "t16_change", "fig05_ratio_64", "text_cpu_reduction_256", "t12_change_l1"):
         t = tmap[key]
         assert t.role == "derived" and t.depends_on, key
         assert set(t.depends_on) <= set(tmap), key
+    # issue 26: the headline changes with a predicted side are predicted changes (scored in points of the
+    # reference run by the summary), their bands inside the model's domain
     for key in ("t12_throughput_l3_enabled", "t14_embedded_256", "t15_embedded_64", "t15_embedded_256",
-                "t13_throughput_256_5ms", "t17_blank_screen_embedded"):
+                "t13_throughput_256_5ms", "t17_blank_screen_embedded", "t12_change_l2", "t12_change_l3",
+                "t12_change_l4", "t14_change_256", "t15_change_64", "t15_change_256"):
         assert tmap[key].role == "predicted", key
-    # every printed Difference names the two rows it is computed from
+    for key in ("t05_change_64", "t05_change_256", "t12_change_l3", "t14_change_256"):
+        assert tmap[key].maximum == 0.0 and tmap[key].difference, key  # VCHA / an Embedded PSC only add work
+    for key in ("t06_change_64", "t15_change_64", "t16_change"):
+        assert tmap[key].minimum == 0.0 and tmap[key].difference, key
+    # every derived Difference names the two rows it is computed from, or the one change it copies
     for t in vcha.targets():
         if t.quantity.endswith("_change") and t.role == "derived":
-            assert len(t.depends_on) == 2, t.key
+            assert len(t.depends_on) == 2 or (len(t.depends_on) == 1 and tmap[t.depends_on[0]].difference), t.key
 
 
 def test_difference_rows_are_the_difference(rows):
@@ -555,6 +564,12 @@ def test_property_bandwidth_never_hurts(n, rtt, bw, factor, loss, lvl):
        st.floats(0.0, 40000.0))
 def test_property_bounded_and_finite(n, on, rtt, bw, loss, lvl, vcpus, hosts, vms):
     s = run(n, on, rtt, lvl, bandwidth_bps=bw, loss=loss, vcpus=vcpus, hosts=hosts, powered_on_vms=vms)
+    # connections held (statistics + VCbench, Little's law) never above the pool
+    assert float(s.db_connections_held) <= TB.db_connections * (1 + 1e-9)
+    assert float(s.stats_db_connections) <= TB.db_connections - 1.0
+    if bool(s.overloaded):  # issue 26: a link that cannot carry the WAL is an explicit overload, never 1e-9 ops/s
+        assert on and float(s.throughput_per_s) == 0.0 and any(f.startswith("overload") for f in s.flags)
+        return
     for f in (s.throughput_per_s, s.response_time_s, s.cpu_cores, s.db_pool_utilization, s.link_utilization,
               s.sync_wait_s):
         assert np.all(np.isfinite(f))
