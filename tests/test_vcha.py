@@ -743,3 +743,81 @@ def test_sdf_average_write_grows_with_load_as_printed():
     assert np.all(np.diff(w.writes_per_s["sdf"]) >= 0)
     # at zero data volume there are no writes (the floor never makes a write smaller than a block)
     assert float(vdisk.disk_writes(0.0, "active", d, P.wal).writes_per_s["sdf"]) == 0.0
+
+
+# --- issue 26: knobs that mean something, limits as data, explicit overload ----------------------------
+
+
+@settings(max_examples=40, deadline=None, derandomize=True)
+@given(_clients, st.integers(1, 256), st.booleans(), _rtt, _level, st.floats(2.0, 400.0), st.floats(1.0, 4.0))
+def test_property_clients_and_pool_never_hurt(n, more, on, rtt, lvl, pool, factor):
+    """Throughput is non-decreasing in clients and in the database pool; connections held stay in the pool."""
+    a = run(n, on, rtt, lvl, db_connections=pool)
+    b = run(min(n + more, 4096), on, rtt, lvl, db_connections=pool)
+    c = run(n, on, rtt, lvl, db_connections=min(pool * factor, 10000.0))
+    assert float(b.throughput_per_s) >= float(a.throughput_per_s) * (1 - 1e-9)
+    assert float(c.throughput_per_s) >= float(a.throughput_per_s) * (1 - 1e-9)
+    for s, k in ((a, pool), (b, pool), (c, min(pool * factor, 10000.0))):
+        assert float(s.db_connections_held) <= k * (1 + 1e-9)
+
+
+def test_pool_and_inventory_knobs_or_the_named_bottleneck():
+    """At the test bed's 256 clients the 50-connection pool binds: inventory does not move throughput, and the
+    result says why (the pool, with its external source); with a larger pool the vpxd CPU and so the inventory
+    (hosts' background work) matter, and the bottleneck moves."""
+    from vcperf.vcha import limits
+
+    base = run(256, True)
+    assert str(base.bottleneck) == "database connection pool"
+    assert "external" in limits.BOTTLENECK_SOURCES[str(base.bottleneck)]
+    more_hosts = run(256, True, hosts=8000.0)
+    assert float(more_hosts.throughput_per_s) == pytest.approx(float(base.throughput_per_s), rel=1e-9)
+    big = run(256, True, db_connections=200.0)
+    assert float(big.throughput_per_s) > 1.3 * float(base.throughput_per_s)  # the pool knob moves it
+    big_hosts = run(256, True, db_connections=200.0, hosts=8000.0)
+    assert float(big_hosts.throughput_per_s) < 0.995 * float(big.throughput_per_s)
+    assert str(big_hosts.bottleneck) == "vpxd CPU"
+
+
+def test_passive_storage_knob_moves_the_commit_wait():
+    default = vcha.standby_flush_s(P.vcbench, P.wal.wal_bytes_per_op)
+    same = run(256, True, passive_flush_s=default)
+    base = run(256, True)
+    assert float(same.sync_wait_s) == pytest.approx(float(base.sync_wait_s), rel=1e-12)
+    fast, slow = run(256, True, passive_flush_s=0.0), run(256, True, passive_flush_s=5e-3)
+    assert float(fast.sync_wait_s) < float(base.sync_wait_s) < float(slow.sync_wait_s)
+    assert float(fast.throughput_per_s) > float(base.throughput_per_s) > float(slow.throughput_per_s)
+    off = run(256, False, passive_flush_s=5e-3)  # no Passive without VCHA
+    assert float(off.throughput_per_s) == pytest.approx(float(run(256, False).throughput_per_s), rel=1e-12)
+    with pytest.raises(ValueError, match="passive_flush_s"):
+        run(256, True, passive_flush_s=-1e-3)
+
+
+def test_unsupported_inputs_are_flagged_and_overload_is_explicit():
+    assert run(64, True, 0.010).flags == ()
+    flagged = run(64, True, 0.030)
+    assert any("10 ms" in f and "unsupported" in f for f in flagged.flags)
+    assert run(64, False, 0.030).flags == ()  # no VCHA network without VCHA
+    tiny = vcha.failover_times(2.0, 100.0)
+    assert any("Tiny" in f for f in tiny.flags) and vcha.failover_times(4.0, 1440.0).flags == ()
+    assert any("Tiny" in f for f in run(64, True, vcpus=2.0, hosts=10.0, powered_on_vms=100.0).flags)
+    slow = run(256, True, bandwidth_bps=1e6)
+    assert bool(slow.overloaded) and float(slow.throughput_per_s) == 0.0 and np.isinf(slow.response_time_s)
+    assert any(f.startswith("overload") for f in slow.flags)
+    ok = run(256, True, bandwidth_bps=1e9)
+    assert not bool(ok.overloaded) and float(ok.throughput_per_s) > 0
+
+
+def test_documented_limits_agree_with_their_data_rows():
+    """The model's limits are the data rows (read_from: external for the pool; the seed for the others)."""
+    from vcperf import data
+    from vcperf.vcha import limits
+
+    row = data.row("vcha2016/external_vcenter_limits", "max_db_connections")
+    assert row["read_from"] == "external" and TB.db_connections == limits.DEFAULT_DB_CONNECTIONS == 50.0
+    rtt = data.value("vcha2016/text_best_practices", "max_supported_vcha_network_latency", "si")
+    assert limits.MAX_SUPPORTED_RTT_S == pytest.approx(rtt)
+    sizes = vcha.inventory_sizes()
+    assert limits.MIN_SUPPORTED_VCPUS == min(s["vcpus"] for s in sizes.values())
+    tiny = data.value("vcha2016/text_best_practices", "vcpus", "si", appliance_size="tiny")
+    assert tiny < limits.MIN_SUPPORTED_VCPUS
