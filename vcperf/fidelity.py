@@ -19,6 +19,7 @@ from __future__ import annotations
 import math
 from dataclasses import asdict
 
+from vcperf import data, protocol
 from vcperf.protocol import KINDS, STUDY_MODULES, FidelityRow, study_module
 
 __all__ = ["KINDS", "COLUMNS", "FidelityRow", "rows", "table", "summary", "format_summary", "format_summary_text",
@@ -74,8 +75,6 @@ def summary(df):
     pass/fail, never in skill.
     """
     import pandas as pd
-
-    from vcperf import protocol
 
     out = []
     for study, g in df.groupby("study", sort=False):
@@ -209,8 +208,6 @@ def paper_vs_model(study: str, source: str | None = None, kinds=None):
         passed, note.
     """
     import pandas as pd
-
-    from vcperf import data
 
     kinds = set(kinds) if kinds is not None else set(KINDS) - {"loo"}
     recs = []
