@@ -8,9 +8,9 @@ result (a ``flags`` tuple of strings), never silently clamped.
 Examples
 --------
 >>> from vcperf.vcha import limits
->>> limits.rtt_flags(0.03)[0].endswith("unsupported")
+>>> limits._rtt_flags(0.03)[0].endswith("unsupported")
 True
->>> limits.vcpu_flags(4.0)
+>>> limits._vcpu_flags(4.0)
 ()
 """
 
@@ -42,8 +42,9 @@ BOTTLENECK_SOURCES = {
 }
 
 
-def rtt_flags(replication_rtt_s) -> tuple:
-    """Flags for an added VCHA network round trip beyond VMware's supported 10 ms.
+def _rtt_flags(replication_rtt_s) -> tuple:
+    """Flags for an added VCHA network round trip beyond VMware's supported 10 ms (internal: for the
+    validated inputs of the model functions).
 
     Parameters
     ----------
@@ -55,6 +56,8 @@ def rtt_flags(replication_rtt_s) -> tuple:
     tuple of str
         Empty when every value is within the supported range.
     """
+    if np.size(replication_rtt_s) == 0:
+        return ()
     worst = float(np.max(replication_rtt_s))
     if worst > MAX_SUPPORTED_RTT_S * (1 + 1e-12):
         return (f"replication_rtt_s={worst:g} s is beyond the {MAX_SUPPORTED_RTT_S * 1e3:g} ms VCHA network "
@@ -62,8 +65,9 @@ def rtt_flags(replication_rtt_s) -> tuple:
     return ()
 
 
-def vcpu_flags(vcpus) -> tuple:
-    """Flags for an appliance smaller than the smallest size VCHA supports (Small, 4 vCPUs).
+def _vcpu_flags(vcpus) -> tuple:
+    """Flags for an appliance smaller than the smallest size VCHA supports (Small, 4 vCPUs) (internal:
+    for the validated inputs of the model functions).
 
     Parameters
     ----------
@@ -75,6 +79,8 @@ def vcpu_flags(vcpus) -> tuple:
     tuple of str
         Empty when every value is a supported size.
     """
+    if np.size(vcpus) == 0:
+        return ()
     least = float(np.min(vcpus))
     if least < MIN_SUPPORTED_VCPUS:
         return (f"vcpus={least:g} is below the smallest appliance VCHA supports (Small, "

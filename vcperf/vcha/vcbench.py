@@ -444,7 +444,7 @@ def vcbench(clients, vcha_enabled: bool = False, replication_rtt_s=0.0, stats_le
     r = np.where(over, np.inf, sol.response_time_s[..., idx])
     cpu = bg + x * p.cpu_demand_s
     stats_demand = p.stats_db_connections_per_vm * vms * STATS_LEVEL_HIGH[stats_level]
-    flags = (limits.vcpu_flags(c) + (limits.rtt_flags(rtt) if vcha_enabled else ())
+    flags = (limits._vcpu_flags(c) + (limits._rtt_flags(rtt) if vcha_enabled else ())
              + _overload_flags(over, wal, bw) + _pool_flags(stats_demand, stats_held, pool_size))
     util = np.stack(np.broadcast_arrays((cpu + x * psc_cpu) / c, x * np.asarray(hold)[grow] / np.asarray(pool)[grow],
                                         np.asarray(rho_bg)[grow] + x * np.asarray(link * (1.0 - rho_bg))[grow]))
