@@ -136,8 +136,10 @@ def test_every_predicted_row_equal_to_a_fitted_value_is_marked(table):
                 problems.append(f"{study}/{k}: restates {t.restates!r}, but equals {found[k]}")
             elif t.restates and k not in found:
                 problems.append(f"{study}/{k}: marked restating {t.restates!r}, but its value differs")
-            elif t.restates and tmap[t.restates].role != "fit":
-                problems.append(f"{study}/{k}: restates {t.restates!r}, which is not a fit target")
+            elif t.restates and not (tmap[t.restates].role == "fit" or (
+                    tmap[t.restates].role == "derived" and tmap[t.restates].depends_on
+                    and all(tmap[d].role == "fit" for d in tmap[t.restates].depends_on if d in tmap))):
+                problems.append(f"{study}/{k}: restates {t.restates!r}, which is neither fitted nor fit-derived")
     assert not problems, "\n".join(problems)
     # the ledger carries the mark, and the summary scores predicted skill with and without those rows
     marked = table[(table["kind"] == "predicted") & (table["restates"] != "")]

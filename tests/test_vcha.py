@@ -821,3 +821,16 @@ def test_documented_limits_agree_with_their_data_rows():
     assert limits.MIN_SUPPORTED_VCPUS == min(s["vcpus"] for s in sizes.values())
     tiny = data.value("vcha2016/text_best_practices", "vcpus", "si", appliance_size="tiny")
     assert tiny < limits.MIN_SUPPORTED_VCPUS
+
+
+def test_appliance_memory_is_an_input_flagged_when_the_model_needs_more():
+    """Table 1 memory enters: a Small appliance (16 GB) with 1,024 clients needs more than it has (Table 8's
+    model of vpxd's per-host and per-client memory): flagged; within its memory, no flag."""
+    small, inv = vcha.appliance("small"), vcha.inventory_sizes()["small"]
+    heavy = vcha.vcbench(1024, True, params=P, memory_bytes=inv["memory_bytes"], **small)
+    assert any(f.startswith("memory pressure") for f in heavy.flags)
+    assert vcha.vcbench(256, True, params=P, memory_bytes=inv["memory_bytes"], **small).flags == ()
+    big = vcha.vcbench(1024, True, params=P, memory_bytes=vcha.inventory_sizes()["x-large"]["memory_bytes"], **small)
+    assert not any(f.startswith("memory pressure") for f in big.flags)
+    with pytest.raises(ValueError, match="memory_bytes"):
+        vcha.vcbench(64, True, params=P, memory_bytes=1.0, **small)

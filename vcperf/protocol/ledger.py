@@ -109,7 +109,8 @@ def _fidelity_rows(module) -> list:
 def restatements(study, params=None, rtol: float = 1e-9) -> dict:
     """Predicted targets whose model value equals a fitted target's value: the model claims "no effect".
 
-    A ``predicted`` row whose value is that of a ``fit`` row (within ``rtol``), or a predicted change
+    A ``predicted`` row whose value is that of a ``fit`` row or of a ``derived`` row computed from fit
+    rows alone (a Difference of two fitted runs), within ``rtol``, or a predicted change
     between two runs that is 0 (within ``rtol`` of its reference run), says nothing the fit did not: it must carry
     :attr:`Target.restates`. Found mechanically, so a new coincidence cannot go unmarked.
 
@@ -125,13 +126,17 @@ def restatements(study, params=None, rtol: float = 1e-9) -> dict:
     Returns
     -------
     dict
-        predicted key -> tuple of the fit keys with the same model value (empty for a zero difference).
+        predicted key -> tuple of the fit (or fit-derived) keys with the same model value (empty for a zero
+        difference).
     """
     module = study_module(study)
     tmap = target_map(module)
     params = _calibrated(module) if params is None else params
     values = predict(module, params, tuple(tmap))
-    fitted = {k: values[k] for k, t in tmap.items() if t.role == "fit"}
+    fits = {k for k, t in tmap.items() if t.role == "fit"}
+    # what the fit states: the fitted numbers, and the changes/ratios computed from fitted numbers alone
+    fitted = {k: values[k] for k, t in tmap.items() if k in fits or (
+        t.role == "derived" and t.depends_on and set(t.depends_on) <= fits)}
     out = {}
     for k, t in tmap.items():
         if t.role != "predicted":

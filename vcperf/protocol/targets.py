@@ -68,7 +68,8 @@ class Target:
         For a ``predicted`` target whose model value *is* a fitted target's value (the model claims
         "no effect": a level with the same throughput as the fitted run, a Passive disk with the
         Active's fitted writes, an Embedded PSC run equal to the fitted External one): the key of that
-        fitted target (for a difference that is exactly 0, the fitted reference run). Such a row is no
+        fitted target, or of the ``derived`` target computed from fitted ones alone that it equals (a
+        change between two fitted runs); for a difference that is 0, the fitted reference run. Such a row is no
         evidence of skill; :func:`vcperf.fidelity.summary` reports predicted skill with and without
         it, and ``tests/test_fidelity.py`` finds every such row (:func:`restatements`) and checks it
         is marked.

@@ -86,3 +86,29 @@ def _vcpu_flags(vcpus) -> tuple:
         return (f"vcpus={least:g} is below the smallest appliance VCHA supports (Small, "
                 f"{MIN_SUPPORTED_VCPUS:g} vCPUs; Tiny, 2 vCPUs, is not supported): unsupported",)
     return ()
+
+
+def _overload_flags(over, background_wal_bytes_per_s: float, bandwidth_bps) -> tuple:
+    """Flag a replication link the background WAL alone fills (no VCbench operation completes)."""
+    if not np.any(over):
+        return ()
+    return (f"overload: the replication link cannot carry the background WAL "
+            f"({8e-6 * background_wal_bytes_per_s:.1f} Mbit/s) at bandwidth_bps={float(np.min(bandwidth_bps)):g}: "
+            "no operation completes (throughput 0)",)
+
+
+def _pool_flags(stats_demand: float, stats_held, pool_size: float) -> tuple:
+    """Flag statistics writes that would hold every connection of the pool but one."""
+    if stats_demand <= 0.0 or not np.any(np.asarray(stats_held) >= pool_size - 1.0):
+        return ()
+    return (f"statistics writes need more than the pool's {pool_size:g} connections (one left to VCbench): the "
+            "database pool is saturated by statistics",)
+
+
+def _memory_flags(peak_bytes: float, memory_bytes: float) -> tuple:
+    """Flag a modelled peak resident memory above the appliance's memory (Table 1 sizes)."""
+    if peak_bytes <= memory_bytes:
+        return ()
+    return (f"memory pressure: the modelled peak resident memory of vpxd, postgres and vcha "
+            f"({peak_bytes / 1e9:.1f} GB, Table 8's model) exceeds the appliance's {memory_bytes / 1e9:.0f} GB "
+            "(Table 1): swapping is not modelled, the throughput is optimistic",)

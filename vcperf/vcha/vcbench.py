@@ -51,6 +51,7 @@ import numpy as np
 from vcperf import _validate as v
 from vcperf import network, protocol, queueing
 from vcperf.vcha import limits
+from vcperf.vcha.memory import peak_memory_bytes
 from vcperf.vcha.params import STUDY, Params, VcbenchParams
 
 #: vCenter's default maximum number of simultaneous database connections (vCenter Server Upgrade
@@ -341,7 +342,7 @@ def _station_demands(p: VcbenchParams, wal, vcha_enabled: bool, rtt_s, stats_lev
 def vcbench(clients, vcha_enabled: bool = False, replication_rtt_s=0.0, stats_level: int = 1, *,
             vcpus: float, hosts: float, powered_on_vms: float, params=None,
             db_connections: float = DEFAULT_DB_CONNECTIONS, bandwidth_bps=DEFAULT_REPLICATION_BANDWIDTH_BPS,
-            loss=0.0, psc_mode: str = "external", passive_flush_s=None) -> VcbenchResult:
+            loss=0.0, psc_mode: str = "external", passive_flush_s=None, memory_bytes=None) -> VcbenchResult:
     """Throughput, latency and vpxd CPU of vCenter under VCbench (seed Tables 5-7, 12, 13).
 
     Parameters
@@ -376,6 +377,11 @@ def vcbench(clients, vcha_enabled: bool = False, replication_rtt_s=0.0, stats_le
         The Passive's WAL flush per synchronous commit (its storage's sync-write latency), s, in
         [0, 1]; default: the one the fit implies (:func:`standby_flush_s`, about 1 ms). Faster or
         slower Passive storage moves every commit wait.
+    memory_bytes : float, optional
+        The appliance's memory, B, in [1e9, 1e13] (Table 1: 16 GB Small .. 64 GB X-Large); when given,
+        a peak resident memory of vpxd, postgres and vcha (:func:`vcperf.vcha.memory.peak_memory_bytes`,
+        Table 8's model) above it is flagged: memory pressure, which the queueing model does not
+        include (its throughput is then optimistic).
 
     Returns
     -------
@@ -427,6 +433,7 @@ def vcbench(clients, vcha_enabled: bool = False, replication_rtt_s=0.0, stats_le
     pool_size = v.scalar("db_connections", db_connections, 2.0, 10000.0)
     v.choice("psc_mode", psc_mode, ("external", "embedded"))
     flush = None if passive_flush_s is None else v.scalar("passive_flush_s", passive_flush_s, 0.0, 1.0)
+    mem = None if memory_bytes is None else v.scalar("memory_bytes", memory_bytes, 1e9, 1e13)
     v.broadcast(replication_rtt_s=rtt, bandwidth_bps=bw, loss=loss_)
     p, wal = study_params(params)
     psc_cpu = p.psc_cpu_s_per_op if psc_mode == "embedded" else 0.0
@@ -436,6 +443,9 @@ def vcbench(clients, vcha_enabled: bool = False, replication_rtt_s=0.0, stats_le
                          f"({bg:.2f} cores), i.e. vcpus >= {bg + 1.0:.2f}; got {c:g}")
     d, hold, pool, sync, link, rho_bg, stats_held, bg = _station_demands(
         p, wal, bool(vcha_enabled), rtt, stats_level, c, h, vms, pool_size, bw, loss_, psc_cpu, flush)
+    mem_flags = () if mem is None else limits._memory_flags(float(peak_memory_bytes(
+        int(n.max()), h, "active" if vcha_enabled else "baseline", (params or protocol.calibrated(STUDY)).memory,
+        pool_size).total), mem)
     sol = queueing.mva(d, int(n.max()), p.think_time_s, _DELAY_MASK)
     idx = n - 1
     grow = (Ellipsis,) + (None,) * n.ndim
@@ -445,7 +455,8 @@ def vcbench(clients, vcha_enabled: bool = False, replication_rtt_s=0.0, stats_le
     cpu = bg + x * p.cpu_demand_s
     stats_demand = p.stats_db_connections_per_vm * vms * STATS_LEVEL_HIGH[stats_level]
     flags = (limits._vcpu_flags(c) + (limits._rtt_flags(rtt) if vcha_enabled else ())
-             + _overload_flags(over, wal, bw) + _pool_flags(stats_demand, stats_held, pool_size))
+             + limits._overload_flags(over, wal.background_wal_bytes_per_s, bw)
+             + limits._pool_flags(stats_demand, stats_held, pool_size) + mem_flags)
     util = np.stack(np.broadcast_arrays((cpu + x * psc_cpu) / c, x * np.asarray(hold)[grow] / np.asarray(pool)[grow],
                                         np.asarray(rho_bg)[grow] + x * np.asarray(link * (1.0 - rho_bg))[grow]))
     names = np.array(["vpxd CPU", "database connection pool", "replication link"])
@@ -469,21 +480,6 @@ def vcbench(clients, vcha_enabled: bool = False, replication_rtt_s=0.0, stats_le
         bottleneck=neck,
         flags=flags,
     )
-
-
-def _overload_flags(over, wal, bandwidth_bps) -> tuple:
-    if not np.any(over):
-        return ()
-    return (f"overload: the replication link cannot carry the background WAL "
-            f"({8e-6 * wal.background_wal_bytes_per_s:.1f} Mbit/s) at bandwidth_bps={float(np.min(bandwidth_bps)):g}: "
-            "no operation completes (throughput 0)",)
-
-
-def _pool_flags(stats_demand: float, stats_held, pool_size: float) -> tuple:
-    if stats_demand <= 0.0 or not np.any(np.asarray(stats_held) >= pool_size - 1.0):
-        return ()
-    return (f"statistics writes need more than the pool's {pool_size:g} connections (one left to VCbench): the "
-            "database pool is saturated by statistics",)
 
 
 def vcbench_curve(max_clients: int, vcha_enabled: bool = False, replication_rtt_s: float = 0.0,
