@@ -88,12 +88,23 @@ def _combos(values):
         yield a + b + c, "sum of three"
 
 
+#: Predicted rows whose paper value matches a combination of fitted paper values only by a coincidence of
+#: the print's rounding, with why the model's value is not computed from them (issue 26: such a row is
+#: counted, not hidden as derived). The check below still runs on them: the coincidence must be the named one.
+COINCIDENCES = {
+    ("vcha2016", "t11_eth1_rx_256_enabled"): (
+        "difference", "0.3 MB/s = 10.5 - 10.2 MB/s of two fitted eth0 receive rates within rounding; the model "
+                      "computes the Passive's eth1 receive rate from its TCP ACKs and status replies"),
+}
+
+
 def test_no_predicted_row_is_a_function_of_fitted_rows(table):
     """Declared: a predicted target has no depends_on and its data row is not flagged derived.
     Checked: its paper value is not a copy, sum, difference or ratio of fitted paper values of the same
     table (within the rounding of the print), nor a copy of a fitted value of the same run in another table
     (same quantity, every shared condition column equal)."""
-    problems = []
+    problems = [f"{s}/{k}: named a coincidence but not a predicted row" for s, k in COINCIDENCES
+                if protocol.target_map(protocol.study_module(s))[k].role != "predicted"]
     for study in data.STUDIES:
         mod = protocol.study_module(study)
         tmap = protocol.target_map(mod)
@@ -116,7 +127,7 @@ def test_no_predicted_row_is_a_function_of_fitted_rows(table):
             hit = next((how for val, how in _combos(same_table) if abs(val - p) <= tol), None)
             if hit is None and any(abs(c - p) <= 1e-9 * max(abs(p), 1e-300) for c in copies):
                 hit = "copy of a fitted value"
-            if hit is not None:
+            if hit is not None and COINCIDENCES.get((study, k), ("",))[0] != hit:
                 problems.append(f"{study}/{k} = {p:g} is a {hit} of fitted numbers of {t.table}")
     assert not problems, "\n".join(problems)
 

@@ -18,9 +18,10 @@ Ledger roles and why:
   are ``predicted``; Table 5/6's and Table 16's Differences (both sides fitted) are ``derived``
   changes; copies (Table 12 level 1 = Table 5) are ``derived`` from the row they copy, not scored;
 * every Passive-node disk number, the sdg bandwidths (from the model's own flush rate) and the eth1
-  receive rate are ``predicted`` (the 64-client Passive sdh bandwidth and the 256-client eth1 receive
-  rate equal fitted numbers within print rounding, so they are shown ``derived``); Table 8's vpxd
-  rows with VCHA are printed identical to the baseline and ``derived``;
+  receive rate are ``predicted`` (the 64-client Passive sdh bandwidth is printed equal to the
+  Active's fitted one, so it is shown ``derived``; the 256-client eth1 receive rate equals a difference
+  of two fitted eth0 rates only by a rounding coincidence and is counted); Table 8's vpxd rows with
+  VCHA are printed identical to the baseline and ``derived``;
 * a ``predicted`` row whose model value *is* a fitted one (Passive sdf/sdh = the Active's, Table 12
   level 2 = Table 5, Embedded PSC at 256 clients = External) names it in ``restates``;
 * the Executive Summary's RTO statements are ``bound`` rows.
@@ -165,18 +166,16 @@ def _build() -> tuple:
                             add(key, disk_table, q, cond, model, group=run, stage=f"{disk}_{short}", run=(n, vc))
             if vc:
                 # 0.3 MB/s (256 clients) equals a difference of two fitted eth0 rates of Table 11 within the
-                # print's rounding (10.5 - 10.2): the mechanical ledger check cannot tell that coincidence from
-                # a derived number, so that row is shown as derived, not counted.
-                coincidence = n == 256
+                # print's rounding (10.5 - 10.2), a coincidence: the model computes it from the Passive's ACKs
+                # and status replies, never from those rows, so it is predicted and counted (issue 26;
+                # tests/test_fidelity.py names the coincidence)
                 add(f"t11_eth1_rx_{n}_{s}", "table11_network", "network_receive_rate",
                     {"clients": n, "vcha": s, "node": node, "interface": "eth1"},
                     lambda P, n=n, vc=vc: float(standby_reply_bytes_per_s(_x(P, n, vc), P.disk, P.wal,
                                                                           _flush_wait(P))),
-                    role="derived" if coincidence else "predicted",
-                    depends_on=("t11_eth0_rx_64_disabled", "t11_eth0_rx_64_enabled") if coincidence else (),
+                    role="predicted",
                     note="Passive's TCP ACKs for the WAL stream + two status replies per walreceiver cycle (no "
-                         "parameter of its own)" + ("; shown as derived: 0.3 = 10.5 - 10.2 of fitted eth0 rows "
-                                                    "within rounding" if coincidence else ""))
+                         "parameter of its own)")
             # Table 8: peak resident memory of the run
             for nd in nodes:
                 cnode = "" if nd == "baseline" else nd
