@@ -8,15 +8,18 @@ VCbench clients. Per operation a client visits
   sync, statistics collection), which grows with the managed hosts (Table 1 inventories). A
   ``c``-server station is replaced by the Seidmann-Schweitzer-Shalev-Oren approximation [1]_: a
   queueing station of demand ``D/c`` in series with a delay of ``D (c - 1) / c``;
-* the **PostgreSQL connection pool**: vpxd holds one of its ``db_connections`` (vCenter default: 50)
-  while the operation's transactions run *and commit*. Same multi-server approximation. With VCHA
+* the **PostgreSQL connection pool**: vpxd holds one of its ``db_connections`` (vCenter's documented
+  default maximum, 50: an external source, ``data/vcha2016/external_vcenter_limits``; the seed prints
+  no pool size, and at 256 clients this pool is the bottleneck the result names) while the
+  operation's transactions run *and commit*. Same multi-server approximation. With VCHA
   enabled each of the operation's ``sync_commits_per_op`` commits waits for the Passive (synchronous
   replication, RPO = 0): one exchange over the replication link (round trip + transfer of the
   commit record, :func:`vcperf.network.exchange_time_s`, so bandwidth and loss count) plus the
-  Passive's WAL flush. Statistics levels 3 and 4 keep more connections busy with statistics writes
-  (more with more powered-on VMs); those writes **share the commit path**, so with VCHA on their
-  commits wait for the Passive too and they hold their connections longer: the VCHA overhead at a
-  saturated pool grows with the statistics level;
+  Passive's WAL flush (an input, ``passive_flush_s``: its storage; default the fitted one).
+  Statistics levels 3 and 4 keep more connections busy with statistics writes (more with more
+  powered-on VMs; never more than the pool: the result flags it); those writes **share the commit
+  path**, so with VCHA on their commits wait for the Passive too and they hold their connections
+  longer: the VCHA overhead at a saturated pool grows with the statistics level;
 * the **replication link** (VCHA on): the WAL stream (bytes per operation, plus the background WAL
   of statistics, events and tasks) queues on the private network's TCP rate (so throughput never
   exceeds the link's capacity);
@@ -522,7 +525,7 @@ def throughput_sensitivities(clients: int, vcha_enabled: bool = False, replicati
                              stats_level: int = 1, *, vcpus: float, hosts: float, powered_on_vms: float,
                              params=None, db_connections: float = DEFAULT_DB_CONNECTIONS,
                              bandwidth_bps: float = DEFAULT_REPLICATION_BANDWIDTH_BPS, loss: float = 0.0,
-                             psc_mode: str = "external", rel_step: float = 1e-3):
+                             psc_mode: str = "external", passive_flush_s=None, rel_step: float = 1e-3):
     """Throughput of one :func:`vcbench` scenario and its sensitivity to every parameter it reads.
 
     The networks of the base parameters and of each parameter moved up and down by ``rel_step`` (of
@@ -534,7 +537,7 @@ def throughput_sensitivities(clients: int, vcha_enabled: bool = False, replicati
     clients : int
         Concurrent VCbench clients, in [1, 4096].
     vcha_enabled, replication_rtt_s, stats_level, vcpus, hosts, powered_on_vms, params, db_connections,
-    bandwidth_bps, loss, psc_mode
+    bandwidth_bps, loss, psc_mode, passive_flush_s
         As :func:`vcbench` (scalars only).
     rel_step : float
         Relative central-difference step, in (0, 0.1].
@@ -551,6 +554,7 @@ def throughput_sensitivities(clients: int, vcha_enabled: bool = False, replicati
     bw = v.scalar("bandwidth_bps", bandwidth_bps, 1e6, 1e12)
     loss_ = v.scalar("loss", loss, 0.0, 0.2)
     h_rel = v.scalar("rel_step", rel_step, 0.0, 0.1, lo_open=True)
+    flush = None if passive_flush_s is None else v.scalar("passive_flush_s", passive_flush_s, 0.0, 1.0)
     if not isinstance(vcha_enabled, bool | np.bool_):
         raise ValueError(f"vcha_enabled must be True or False; got {vcha_enabled!r}")
     v.choice("stats_level", stats_level, (1, 2, 3, 4))
@@ -580,7 +584,7 @@ def throughput_sensitivities(clients: int, vcha_enabled: bool = False, replicati
         if c - pv.background_cpu_cores_per_host * h < 1.0:  # a step across the limit: keep the base core count
             pv = dataclasses.replace(pv, background_cpu_cores_per_host=p.background_cpu_cores_per_host)
         d = _station_demands(pv, wv, bool(vcha_enabled), rtt, stats_level, c, h, vms, pool_size, bw, loss_,
-                             psc_cpu)[0]
+                             psc_cpu, flush)[0]
         demands.append(d)
         thinks.append(pv.think_time_s)
     sol = queueing.mva(np.stack(demands), n, np.array(thinks), _DELAY_MASK)
