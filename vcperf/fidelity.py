@@ -170,18 +170,18 @@ def format_summary(summ) -> str:
 
 
 def format_summary_text(summ) -> str:
-    """The summary as plain lines that fit 100 columns (three per study), for a terminal or a pipe."""
+    """The summary as plain lines that fit 100 columns (four per study), for a terminal or a pipe."""
     lines = []
     for _, r in summ.iterrows():
         ne = f", {r['loo_not_estimable']} not estimable" if r["loo_not_estimable"] else ""
-        lines.append(f"{r['study']}: loo {_pct(r['loo_median'])} median, {_pct(r['loo_max'])} max ({r['n_loo']}{ne}); "
-                     f"predicted {_pct(r['predicted_median'])}, {_pct(r['predicted_max'])} ({r['n_predicted']}; "
-                     f"{_pct(r['predicted_new_median'])}, {_pct(r['predicted_new_max'])} without "
-                     f"{r['n_restated']} restating a fit)")
-        lines.append(f"    changes {_pct(r['difference_median'])} median, {_pct(r['difference_max'])} max points "
-                     f"({r['n_difference']}, covered {_pct(r['difference_coverage'])}); extrapolation "
-                     f"{_pct(r['extrapolation_median'])} median, {_pct(r['extrapolation_max'])} max "
-                     f"({r['n_extrapolation']}, covered {_pct(r['extrapolation_coverage'])})")
+        lines.append(f"{r['study']}: loo {_pct(r['loo_median'])} median, {_pct(r['loo_max'])} max ({r['n_loo']}{ne})")
+        lines.append(f"    predicted {_pct(r['predicted_median'])}, {_pct(r['predicted_max'])} ({r['n_predicted']}); "
+                     f"without {r['n_restated']} restating a fit {_pct(r['predicted_new_median'])}, "
+                     f"{_pct(r['predicted_new_max'])} ({r['n_predicted_new']})")
+        lines.append(f"    changes {_pct(r['difference_median'])}, {_pct(r['difference_max'])} pts "
+                     f"({r['n_difference']}, cov. {_pct(r['difference_coverage'])}); extrapolation "
+                     f"{_pct(r['extrapolation_median'])}, {_pct(r['extrapolation_max'])} "
+                     f"({r['n_extrapolation']}, cov. {_pct(r['extrapolation_coverage'])})")
         lines.append(f"    90 % interval covers {_pct(r['coverage'])} of {r['n_interval']}; bounds "
                      f"{r['bounds_passed']}/{r['n_bound']}; fitted {_pct(r['fitted_median'])} median "
                      f"({r['n_fitted']}); {r['n_params']} params / {r['n_fit_points']} points")
