@@ -166,6 +166,45 @@ def test_every_predicted_row_equal_to_a_fitted_value_is_marked(table):
             assert summ.loc[study, "predicted_new_median"] == pytest.approx(new["rel_error"].abs().median())
 
 
+def _captured_floats(fn, depth=0):
+    """Float constants a model callable carries: default arguments, closure cells, partial arguments."""
+    import functools
+
+    if depth > 3 or fn is None:
+        return []
+    out = []
+    if isinstance(fn, functools.partial):
+        out += [a for a in (*fn.args, *fn.keywords.values()) if isinstance(a, float)]
+        return out + _captured_floats(fn.func, depth + 1)
+    out += [a for a in (getattr(fn, "__defaults__", None) or ()) if isinstance(a, float)]
+    out += [a for a in (getattr(fn, "__kwdefaults__", None) or {}).values() if isinstance(a, float)]
+    for cell in getattr(fn, "__closure__", None) or ():
+        try:
+            c = cell.cell_contents
+        except ValueError:
+            continue
+        if isinstance(c, float):
+            out.append(c)
+        elif callable(c):
+            out += _captured_floats(c, depth + 1)
+    return out
+
+
+def test_no_predicted_row_takes_a_measured_number_as_input():
+    """Issue 26: a predicted target's model never carries a paper number of its study (e.g. the same run's
+    measured sdg writes/s fed into the sdg bandwidth): it is computed from the parameters and test-bed facts."""
+    problems = []
+    for study in data.STUDIES:
+        tmap = protocol.target_map(protocol.study_module(study))
+        papers = {t.paper_value(): k for k, t in tmap.items()}
+        for k, t in tmap.items():
+            if t.role == "predicted":
+                hits = [papers[x] for x in _captured_floats(t.model) if x in papers and x != 0.0]
+                if hits:
+                    problems.append(f"{study}/{k} carries the paper value of {hits}")
+    assert not problems, "\n".join(problems)
+
+
 def test_bands_stay_inside_the_models_domain(table):
     """A band never includes a value the model cannot produce (Target.minimum/maximum: a VCHA overhead is
     never a gain), and the paper's headline changes are scored (a band that could not fail scores nothing)."""
