@@ -32,6 +32,7 @@ True
 from vcperf.vcha.calibration import calibrate
 from vcperf.vcha.enable import EnableTimes, clone_bytes, enable_vcha_times
 from vcperf.vcha.failover import FailoverTimes, failover_times
+from vcperf.vcha.limits import BOTTLENECK_SOURCES, MAX_SUPPORTED_RTT_S, MIN_SUPPORTED_VCPUS
 from vcperf.vcha.params import (
     PARAM_DOCS,
     SEED,
@@ -82,5 +83,6 @@ __all__ = [
     "WalParams", "WAL_PAGE_BYTES", "management_traffic_bytes_per_s", "replication_traffic_bytes_per_s",
     "wal_disk_write_bytes_per_s",
     "EnableParams", "EnableTimes", "enable_vcha_times", "clone_bytes", "LAN_RTT_S",
-    "FailoverParams", "FailoverTimes", "failover_times",
+    "FailoverParams", "FailoverTimes", "failover_times", "BOTTLENECK_SOURCES", "MAX_SUPPORTED_RTT_S",
+    "MIN_SUPPORTED_VCPUS",
 ]
