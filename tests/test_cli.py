@@ -35,7 +35,7 @@ def test_fidelity_text_fits_100_columns_and_shows_every_row(capsys):
     body = [line for line in out if line.startswith(("contentlib2015 ", "robo2019 "))]
     assert len(body) == n_rows
     assert any("%" in line for line in body) and not any("e-1" in line for line in body)
-    assert any(line.startswith("robo2019: loo") for line in out)  # the summary, two lines per study
+    assert any(line.startswith("robo2019: loo") for line in out)  # the summary, four lines per study
 
 
 @pytest.mark.parametrize("value", ["１０", "1_000", "1e3", "2.0", "+-3"])

@@ -88,12 +88,23 @@ def _combos(values):
         yield a + b + c, "sum of three"
 
 
+#: Predicted rows whose paper value matches a combination of fitted paper values only by a coincidence of
+#: the print's rounding, with why the model's value is not computed from them (issue 26: such a row is
+#: counted, not hidden as derived). The check below still runs on them: the coincidence must be the named one.
+COINCIDENCES = {
+    ("vcha2016", "t11_eth1_rx_256_enabled"): (
+        "difference", "0.3 MB/s = 10.5 - 10.2 MB/s of two fitted eth0 receive rates within rounding; the model "
+                      "computes the Passive's eth1 receive rate from its TCP ACKs and status replies"),
+}
+
+
 def test_no_predicted_row_is_a_function_of_fitted_rows(table):
     """Declared: a predicted target has no depends_on and its data row is not flagged derived.
     Checked: its paper value is not a copy, sum, difference or ratio of fitted paper values of the same
     table (within the rounding of the print), nor a copy of a fitted value of the same run in another table
     (same quantity, every shared condition column equal)."""
-    problems = []
+    problems = [f"{s}/{k}: named a coincidence but not a predicted row" for s, k in COINCIDENCES
+                if protocol.target_map(protocol.study_module(s))[k].role != "predicted"]
     for study in data.STUDIES:
         mod = protocol.study_module(study)
         tmap = protocol.target_map(mod)
@@ -116,9 +127,99 @@ def test_no_predicted_row_is_a_function_of_fitted_rows(table):
             hit = next((how for val, how in _combos(same_table) if abs(val - p) <= tol), None)
             if hit is None and any(abs(c - p) <= 1e-9 * max(abs(p), 1e-300) for c in copies):
                 hit = "copy of a fitted value"
-            if hit is not None:
+            if hit is not None and COINCIDENCES.get((study, k), ("",))[0] != hit:
                 problems.append(f"{study}/{k} = {p:g} is a {hit} of fitted numbers of {t.table}")
     assert not problems, "\n".join(problems)
+
+
+def test_every_predicted_row_equal_to_a_fitted_value_is_marked(table):
+    """Issue 26: a predicted row whose model value is a fitted row's (the model claims "no effect") names
+    that fitted row in ``restates``, found mechanically; a mark on a row that restates nothing is wrong too."""
+    problems = []
+    for study in data.STUDIES:
+        mod = protocol.study_module(study)
+        tmap = protocol.target_map(mod)
+        found = protocol.restatements(mod)
+        for k, t in tmap.items():
+            if k in found and not t.restates:
+                problems.append(f"{study}/{k}: equals fitted {found[k] or 'reference run (a zero change)'}, unmarked")
+            elif k in found and found[k] and t.restates not in found[k]:
+                problems.append(f"{study}/{k}: restates {t.restates!r}, but equals {found[k]}")
+            elif t.restates and k not in found:
+                problems.append(f"{study}/{k}: marked restating {t.restates!r}, but its value differs")
+            elif t.restates and not (tmap[t.restates].role == "fit" or (
+                    tmap[t.restates].role == "derived" and tmap[t.restates].depends_on
+                    and all(tmap[d].role == "fit" for d in tmap[t.restates].depends_on if d in tmap))):
+                problems.append(f"{study}/{k}: restates {t.restates!r}, which is neither fitted nor fit-derived")
+    assert not problems, "\n".join(problems)
+    # the ledger carries the mark, and the summary scores predicted skill with and without those rows
+    marked = table[(table["kind"] == "predicted") & (table["restates"] != "")]
+    assert (marked["study"] == "vcha2016").sum() >= 11  # Passive sdf/sdh, Table 12 level 2, Embedded PSC 256
+    summ = fidelity.summary(table).set_index("study")
+    for study, g in table.groupby("study"):
+        tmap = protocol.target_map(protocol.study_module(study))
+        lev = g[(g["kind"] == "predicted").to_numpy() & np.array([not tmap[k].difference for k in g["key"]])]
+        new = lev[lev["restates"] == ""]
+        assert summ.loc[study, "n_predicted"] == len(lev) and summ.loc[study, "n_predicted_new"] == len(new)
+        assert summ.loc[study, "n_restated"] == ((g["kind"] == "predicted") & (g["restates"] != "")).sum()
+        if len(new):
+            assert summ.loc[study, "predicted_new_median"] == pytest.approx(new["rel_error"].abs().median())
+
+
+def _captured_floats(fn, depth=0):
+    """Float constants a model callable carries: default arguments, closure cells, partial arguments."""
+    import functools
+
+    if depth > 3 or fn is None:
+        return []
+    out = []
+    if isinstance(fn, functools.partial):
+        out += [a for a in (*fn.args, *fn.keywords.values()) if isinstance(a, float)]
+        return out + _captured_floats(fn.func, depth + 1)
+    out += [a for a in (getattr(fn, "__defaults__", None) or ()) if isinstance(a, float)]
+    out += [a for a in (getattr(fn, "__kwdefaults__", None) or {}).values() if isinstance(a, float)]
+    for cell in getattr(fn, "__closure__", None) or ():
+        try:
+            c = cell.cell_contents
+        except ValueError:
+            continue
+        if isinstance(c, float):
+            out.append(c)
+        elif callable(c):
+            out += _captured_floats(c, depth + 1)
+    return out
+
+
+def test_no_predicted_row_takes_a_measured_number_as_input():
+    """Issue 26: a predicted target's model never carries a paper number of its study (e.g. the same run's
+    measured sdg writes/s fed into the sdg bandwidth): it is computed from the parameters and test-bed facts."""
+    problems = []
+    for study in data.STUDIES:
+        tmap = protocol.target_map(protocol.study_module(study))
+        papers = {t.paper_value(): k for k, t in tmap.items()}
+        for k, t in tmap.items():
+            if t.role == "predicted":
+                hits = [papers[x] for x in _captured_floats(t.model) if x in papers and x != 0.0]
+                if hits:
+                    problems.append(f"{study}/{k} carries the paper value of {hits}")
+    assert not problems, "\n".join(problems)
+
+
+def test_bands_stay_inside_the_models_domain(table):
+    """A band never includes a value the model cannot produce (Target.minimum/maximum: a VCHA overhead is
+    never a gain), and the paper's headline changes are scored (a band that could not fail scores nothing)."""
+    for study, g in table.groupby("study"):
+        tmap = protocol.target_map(protocol.study_module(study))
+        b = g[g["model_low"].notna()]
+        lo = np.array([tmap[k].minimum for k in b["key"]])
+        hi = np.array([tmap[k].maximum for k in b["key"]])
+        assert (b["model_low"].to_numpy() >= lo).all() and (b["model_high"].to_numpy() <= hi).all(), study
+    v = table[table["study"] == "vcha2016"].set_index(["key", "kind"])
+    for key in ("t05_change_64", "t12_change_l2", "t12_change_l3", "t12_change_l4", "t14_change_256"):
+        row = v.xs(key, level="key").iloc[0]
+        assert row["model_high"] <= 0.0 < row["model_high"] - row["model_low"], key
+    summ = fidelity.summary(table).set_index("study")
+    assert summ.loc["vcha2016", "n_difference"] >= 10
 
 
 def test_difference_rows_are_scored_on_the_difference():

@@ -192,10 +192,13 @@ def test_fidelity_per_table(rows, prefix):
 #: improved from -25 % to -15 %).
 #: sdf's floor of small writes (fitted with the data write size): sdf writes/s 0.5 -> 0.1 (fitted rows
 #: -19 % .. +7 % -> -8 % .. +6 %), Passive 0.35 -> 0.25 (64 clients -31 % -> -22 %).
+#: Issue 26: the Active's sdg bandwidth no longer takes the same run's *measured* sdg writes/s as input
+#: but the model's own flush rate (fitted to those rows, -2 % .. +6 %): its error grows from -3 % .. +1 %
+#: to -7 % .. +1 %, measured honestly (the 5 % Table 9/10 tolerance -> 0.1 for these four rows).
 _NEW_ROW_TOLERANCE = {
     **{f"t{t}_{d}_{m}_{n}_{s}": tol for t, n in (("09", 64), ("10", 256)) for s in ("disabled", "enabled")
        for d, m, tol in (("sdf", "tps", 0.1), ("sdf", "bw", 0.6), ("sdg", "tps", 0.1), ("sdh", "tps", 0.3),
-                         ("sdh", "bw", 0.08))},
+                         ("sdh", "bw", 0.08), ("sdg", "bw", 0.1))},
     **{f"t{t}_{d}_{m}_{n}_enabled_passive": tol for t, n in (("09", 64), ("10", 256))
        for d, m, tol in (("sdf", "tps", 0.25), ("sdf", "bw", 0.6), ("sdg", "tps", 0.3), ("sdg", "bw", 0.2),
                          ("sdh", "tps", 0.25), ("sdh", "bw", 0.06))},
@@ -288,18 +291,24 @@ def test_copies_totals_and_fitted_differences_are_derived():
     tmap = protocol.target_map(vcha)
     for key in ("t05_change_64", "t06_change_256", "t04_total_large", "t12_throughput_l1_enabled",
                 "t13_throughput_256_0ms", "t14_external_64", "t14_embedded_64", "t16_vpxd_ready_external",
-                "t16_change", "fig05_ratio_64", "text_cpu_reduction_256", "t12_change_l2", "t12_change_l3",
-                "t14_change_256", "t15_change_64", "t15_change_256"):
+                "t16_change", "fig05_ratio_64", "text_cpu_reduction_256", "t12_change_l1"):
         t = tmap[key]
         assert t.role == "derived" and t.depends_on, key
         assert set(t.depends_on) <= set(tmap), key
+    # issue 26: the headline changes with a predicted side are predicted changes (scored in points of the
+    # reference run by the summary), their bands inside the model's domain
     for key in ("t12_throughput_l3_enabled", "t14_embedded_256", "t15_embedded_64", "t15_embedded_256",
-                "t13_throughput_256_5ms", "t17_blank_screen_embedded"):
+                "t13_throughput_256_5ms", "t17_blank_screen_embedded", "t12_change_l2", "t12_change_l3",
+                "t12_change_l4", "t14_change_256", "t15_change_64", "t15_change_256"):
         assert tmap[key].role == "predicted", key
-    # every printed Difference names the two rows it is computed from
+    for key in ("t05_change_64", "t05_change_256", "t12_change_l3", "t14_change_256"):
+        assert tmap[key].maximum == 0.0 and tmap[key].difference, key  # VCHA / an Embedded PSC only add work
+    for key in ("t06_change_64", "t15_change_64", "t16_change"):
+        assert tmap[key].minimum == 0.0 and tmap[key].difference, key
+    # every derived Difference names the two rows it is computed from, or the one change it copies
     for t in vcha.targets():
         if t.quantity.endswith("_change") and t.role == "derived":
-            assert len(t.depends_on) == 2, t.key
+            assert len(t.depends_on) == 2 or (len(t.depends_on) == 1 and tmap[t.depends_on[0]].difference), t.key
 
 
 def test_difference_rows_are_the_difference(rows):
@@ -555,6 +564,12 @@ def test_property_bandwidth_never_hurts(n, rtt, bw, factor, loss, lvl):
        st.floats(0.0, 40000.0))
 def test_property_bounded_and_finite(n, on, rtt, bw, loss, lvl, vcpus, hosts, vms):
     s = run(n, on, rtt, lvl, bandwidth_bps=bw, loss=loss, vcpus=vcpus, hosts=hosts, powered_on_vms=vms)
+    # connections held (statistics + VCbench, Little's law) never above the pool
+    assert float(s.db_connections_held) <= TB.db_connections * (1 + 1e-9)
+    assert float(s.stats_db_connections) <= TB.db_connections - 1.0
+    if bool(s.overloaded):  # issue 26: a link that cannot carry the WAL is an explicit overload, never 1e-9 ops/s
+        assert on and float(s.throughput_per_s) == 0.0 and any(f.startswith("overload") for f in s.flags)
+        return
     for f in (s.throughput_per_s, s.response_time_s, s.cpu_cores, s.db_pool_utilization, s.link_utilization,
               s.sync_wait_s):
         assert np.all(np.isfinite(f))
@@ -728,3 +743,94 @@ def test_sdf_average_write_grows_with_load_as_printed():
     assert np.all(np.diff(w.writes_per_s["sdf"]) >= 0)
     # at zero data volume there are no writes (the floor never makes a write smaller than a block)
     assert float(vdisk.disk_writes(0.0, "active", d, P.wal).writes_per_s["sdf"]) == 0.0
+
+
+# --- issue 26: knobs that mean something, limits as data, explicit overload ----------------------------
+
+
+@settings(max_examples=40, deadline=None, derandomize=True)
+@given(_clients, st.integers(1, 256), st.booleans(), _rtt, _level, st.floats(2.0, 400.0), st.floats(1.0, 4.0))
+def test_property_clients_and_pool_never_hurt(n, more, on, rtt, lvl, pool, factor):
+    """Throughput is non-decreasing in clients and in the database pool; connections held stay in the pool."""
+    a = run(n, on, rtt, lvl, db_connections=pool)
+    b = run(min(n + more, 4096), on, rtt, lvl, db_connections=pool)
+    c = run(n, on, rtt, lvl, db_connections=min(pool * factor, 10000.0))
+    assert float(b.throughput_per_s) >= float(a.throughput_per_s) * (1 - 1e-9)
+    assert float(c.throughput_per_s) >= float(a.throughput_per_s) * (1 - 1e-9)
+    for s, k in ((a, pool), (b, pool), (c, min(pool * factor, 10000.0))):
+        assert float(s.db_connections_held) <= k * (1 + 1e-9)
+
+
+def test_pool_and_inventory_knobs_or_the_named_bottleneck():
+    """At the test bed's 256 clients the 50-connection pool binds: inventory does not move throughput, and the
+    result says why (the pool, with its external source); with a larger pool the vpxd CPU and so the inventory
+    (hosts' background work) matter, and the bottleneck moves."""
+    from vcperf.vcha import limits
+
+    base = run(256, True)
+    assert str(base.bottleneck) == "database connection pool"
+    assert "external" in limits.BOTTLENECK_SOURCES[str(base.bottleneck)]
+    more_hosts = run(256, True, hosts=8000.0)
+    assert float(more_hosts.throughput_per_s) == pytest.approx(float(base.throughput_per_s), rel=1e-9)
+    big = run(256, True, db_connections=200.0)
+    assert float(big.throughput_per_s) > 1.3 * float(base.throughput_per_s)  # the pool knob moves it
+    big_hosts = run(256, True, db_connections=200.0, hosts=8000.0)
+    assert float(big_hosts.throughput_per_s) < 0.995 * float(big.throughput_per_s)
+    assert str(big_hosts.bottleneck) == "vpxd CPU"
+
+
+def test_passive_storage_knob_moves_the_commit_wait():
+    default = vcha.standby_flush_s(P.vcbench, P.wal.wal_bytes_per_op)
+    same = run(256, True, passive_flush_s=default)
+    base = run(256, True)
+    assert float(same.sync_wait_s) == pytest.approx(float(base.sync_wait_s), rel=1e-12)
+    fast, slow = run(256, True, passive_flush_s=0.0), run(256, True, passive_flush_s=5e-3)
+    assert float(fast.sync_wait_s) < float(base.sync_wait_s) < float(slow.sync_wait_s)
+    assert float(fast.throughput_per_s) > float(base.throughput_per_s) > float(slow.throughput_per_s)
+    off = run(256, False, passive_flush_s=5e-3)  # no Passive without VCHA
+    assert float(off.throughput_per_s) == pytest.approx(float(run(256, False).throughput_per_s), rel=1e-12)
+    with pytest.raises(ValueError, match="passive_flush_s"):
+        run(256, True, passive_flush_s=-1e-3)
+
+
+def test_unsupported_inputs_are_flagged_and_overload_is_explicit():
+    assert run(64, True, 0.010).flags == ()
+    flagged = run(64, True, 0.030)
+    assert any("10 ms" in f and "unsupported" in f for f in flagged.flags)
+    assert run(64, False, 0.030).flags == ()  # no VCHA network without VCHA
+    tiny = vcha.failover_times(2.0, 100.0)
+    assert any("Tiny" in f for f in tiny.flags) and vcha.failover_times(4.0, 1440.0).flags == ()
+    assert any("Tiny" in f for f in run(64, True, vcpus=2.0, hosts=10.0, powered_on_vms=100.0).flags)
+    slow = run(256, True, bandwidth_bps=1e6)
+    assert bool(slow.overloaded) and float(slow.throughput_per_s) == 0.0 and np.isinf(slow.response_time_s)
+    assert any(f.startswith("overload") for f in slow.flags)
+    ok = run(256, True, bandwidth_bps=1e9)
+    assert not bool(ok.overloaded) and float(ok.throughput_per_s) > 0
+
+
+def test_documented_limits_agree_with_their_data_rows():
+    """The model's limits are the data rows (read_from: external for the pool; the seed for the others)."""
+    from vcperf import data
+    from vcperf.vcha import limits
+
+    row = data.row("vcha2016/external_vcenter_limits", "max_db_connections")
+    assert row["read_from"] == "external" and TB.db_connections == limits.DEFAULT_DB_CONNECTIONS == 50.0
+    rtt = data.value("vcha2016/text_best_practices", "max_supported_vcha_network_latency", "si")
+    assert limits.MAX_SUPPORTED_RTT_S == pytest.approx(rtt)
+    sizes = vcha.inventory_sizes()
+    assert limits.MIN_SUPPORTED_VCPUS == min(s["vcpus"] for s in sizes.values())
+    tiny = data.value("vcha2016/text_best_practices", "vcpus", "si", appliance_size="tiny")
+    assert tiny < limits.MIN_SUPPORTED_VCPUS
+
+
+def test_appliance_memory_is_an_input_flagged_when_the_model_needs_more():
+    """Table 1 memory enters: a Small appliance (16 GB) with 1,024 clients needs more than it has (Table 8's
+    model of vpxd's per-host and per-client memory): flagged; within its memory, no flag."""
+    small, inv = vcha.appliance("small"), vcha.inventory_sizes()["small"]
+    heavy = vcha.vcbench(1024, True, params=P, memory_bytes=inv["memory_bytes"], **small)
+    assert any(f.startswith("memory pressure") for f in heavy.flags)
+    assert vcha.vcbench(256, True, params=P, memory_bytes=inv["memory_bytes"], **small).flags == ()
+    big = vcha.vcbench(1024, True, params=P, memory_bytes=vcha.inventory_sizes()["x-large"]["memory_bytes"], **small)
+    assert not any(f.startswith("memory pressure") for f in big.flags)
+    with pytest.raises(ValueError, match="memory_bytes"):
+        vcha.vcbench(64, True, params=P, memory_bytes=1.0, **small)

@@ -28,7 +28,7 @@ __all__ = ["KINDS", "COLUMNS", "FidelityRow", "rows", "table", "summary", "forma
 
 COLUMNS = (
     "study", "key", "kind", "source", "locator", "quantity", "conditions", "unit", "display_unit", "relation",
-    "paper_value", "model_value", "model_low", "model_high", "rel_error", "passed", "note",
+    "paper_value", "model_value", "model_low", "model_high", "rel_error", "passed", "note", "restates",
 )
 
 
@@ -64,17 +64,42 @@ def summary(df):
     (:class:`vcperf.protocol.FitUncertainty`) adds the calibration's parameter uncertainty to the
     model-form misfit of the row's data table, both estimated from that calibration's own fitted
     residuals (a loo row's from its refit: never from the number being scored), Student-t quantile.
+
+    ``predicted`` counts predicted levels (not changes); ``predicted_new`` the same without the rows
+    that restate a fitted number (``restates``; ``n_restated`` of the predicted rows do, changes
+    included): the model's "no effect" is no evidence of skill. ``difference`` scores the changes
+    between two runs (the paper's headline overheads; predicted, or derived from two runs, not copies
+    of another change) by ``|model - paper|`` in units of the reference run, with their interval
+    coverage; the predicted ones count in ``coverage`` too. ``extrapolation``
+    scores the study's holdouts (:func:`vcperf.protocol.extrapolation`: e.g. every run of the
+    largest appliance size and inventory refitted without) with their own coverage. Bounds are
+    pass/fail, never in skill.
     """
     import pandas as pd
 
     out = []
     for study, g in df.groupby("study", sort=False):
         rec = {"study": study}
+        tmap = protocol.target_map(study_module(study))
+        is_diff = pd.Series([tmap[k].difference for k in g["key"]], index=g.index, dtype=bool)
+        restated = (g["restates"].fillna("").astype(str) != "") if "restates" in g else is_diff & False
         for kind in ("loo", "predicted", "fitted"):
-            err = g.loc[g["kind"] == kind, "rel_error"].abs()
-            rec[f"n_{kind}"] = int((g["kind"] == kind).sum())
-            rec[f"{kind}_median"] = float(err.median()) if err.notna().any() else math.nan
-            rec[f"{kind}_max"] = float(err.max()) if err.notna().any() else math.nan
+            sel = g["kind"] == kind
+            if kind == "predicted":
+                sel = sel & ~is_diff  # a predicted change between two runs is scored apart (below)
+            _errors(rec, kind, g.loc[sel, "rel_error"].abs())
+        # predicted skill without the rows that restate a fitted number (the model claims "no effect")
+        new = (g["kind"] == "predicted") & ~is_diff & ~restated
+        _errors(rec, "predicted_new", g.loc[new, "rel_error"].abs())
+        rec["n_restated"] = int(((g["kind"] == "predicted") & restated).sum())
+        # a change between two runs (the paper's headline overheads), predicted or derived from two runs
+        # (not a copy of another change): |model - paper| in units of its reference run (relative to a
+        # change near 0 any error would look huge), and its coverage
+        of_runs = pd.Series([not any(tmap[k].difference for k in tmap[key].depends_on if k in tmap)
+                             for key in g["key"]], index=g.index, dtype=bool)
+        d = g[is_diff & ((g["kind"] == "predicted") | ((g["kind"] == "derived") & of_runs))]
+        _errors(rec, "difference", (d["model_value"] - d["paper_value"]).abs())
+        rec["difference_coverage"] = _coverage(d)[0]
         rec["loo_not_estimable"] = int(((g["kind"] == "loo") & g["model_value"].isna()).sum())
         bounds = g[g["kind"] == "bound"]
         rec["n_bound"] = len(bounds)
@@ -83,20 +108,35 @@ def summary(df):
         # Interval skill: of the loo and predicted rows that have an interval, the share whose paper
         # value falls inside it (a calibrated 90 % interval covers about 90 %), and the median width.
         scored = g[g["kind"].isin(["loo", "predicted"]) & g["model_low"].notna() & g["model_high"].notna()]
-        inside = (scored["model_low"] <= scored["paper_value"]) & (scored["paper_value"] <= scored["model_high"])
-        rec["n_interval"] = len(scored)
-        rec["coverage"] = float(inside.mean()) if len(scored) else math.nan
+        rec["coverage"], rec["n_interval"] = _coverage(scored)
         # a difference (a change between two runs, as a fraction of the reference run) is measured
         # relative to its operand level, 1: relative to a change near 0 any width would look huge
-        tmap = protocol.target_map(study_module(study))
         level = [1.0 if tmap[k].difference else abs(p) for k, p in zip(scored["key"], scored["paper_value"],
                                                                          strict=True)]
         width = (scored["model_high"] - scored["model_low"]) / pd.Series(level, index=scored.index, dtype=float)
         rec["median_width"] = float(width.median()) if len(scored) else math.nan
+        # extrapolation: the study's holdouts (e.g. the largest size and inventory) refitted without
+        ext = protocol.extrapolation(study_module(study))
+        _errors(rec, "extrapolation", ext["rel_error"].abs())
+        rec["extrapolation_coverage"] = _coverage(ext)[0]
         ident = protocol.identifiability(study_module(study))
         rec.update({k: ident[k] for k in ("n_params", "n_fit_points", "n_fit_groups", "jacobian_rank")})
         out.append(rec)
     return pd.DataFrame(out)
+
+
+def _errors(rec: dict, name: str, err) -> None:
+    """``n_<name>``, ``<name>_median``, ``<name>_max`` of absolute errors ``err`` (medians over finite ones)."""
+    rec[f"n_{name}"] = len(err)
+    rec[f"{name}_median"] = float(err.median()) if err.notna().any() else math.nan
+    rec[f"{name}_max"] = float(err.max()) if err.notna().any() else math.nan
+
+
+def _coverage(rows) -> tuple:
+    """(share of rows with an interval whose paper value lies inside it, how many have one)."""
+    rows = rows[rows["model_low"].notna() & rows["model_high"].notna()]
+    inside = (rows["model_low"] <= rows["paper_value"]) & (rows["paper_value"] <= rows["model_high"])
+    return (float(inside.mean()) if len(rows) else math.nan), len(rows)
 
 
 def _pct(x: float) -> str:
@@ -105,16 +145,23 @@ def _pct(x: float) -> str:
 
 def format_summary(summ) -> str:
     """The summary as a Markdown table (what ``vcperf fidelity --summary`` prints and README shows)."""
-    head = ("| study | loo: n, median, max | predicted: n, median, max | 90 % interval: coverage (n), median width "
-            "| bounds passed | fitted: n, median, max | derived | parameters / fit points (runs), Jacobian rank |")
-    lines = [head, "|---|---|---|---|---|---|---:|---|"]
+    head = ("| study | loo: n, median, max | predicted: n, median, max | predicted, no restated fit: n, median, max "
+            "| changes between runs: n, median, max (points), coverage | 90 % interval: coverage (n), median width "
+            "| extrapolation: n, median, max, coverage | bounds passed | fitted: n, median, max | derived "
+            "| parameters / fit points (runs), Jacobian rank |")
+    lines = [head, "|---|---|---|---|---|---|---|---|---|---:|---|"]
     for _, r in summ.iterrows():
         ne = f" ({r['loo_not_estimable']} not estimable)" if r["loo_not_estimable"] else ""
         lines.append(
             f"| {r['study']} "
             f"| {r['n_loo']}{ne}, {_pct(r['loo_median'])}, {_pct(r['loo_max'])} "
             f"| {r['n_predicted']}, {_pct(r['predicted_median'])}, {_pct(r['predicted_max'])} "
+            f"| {r['n_predicted_new']}, {_pct(r['predicted_new_median'])}, {_pct(r['predicted_new_max'])} "
+            f"| {r['n_difference']}, {_pct(r['difference_median'])}, {_pct(r['difference_max'])}, "
+            f"{_pct(r['difference_coverage'])} "
             f"| {_pct(r['coverage'])} ({r['n_interval']}), {_pct(r['median_width'])} "
+            f"| {r['n_extrapolation']}, {_pct(r['extrapolation_median'])}, {_pct(r['extrapolation_max'])}, "
+            f"{_pct(r['extrapolation_coverage'])} "
             f"| {r['bounds_passed']} of {r['n_bound']} "
             f"| {r['n_fitted']}, {_pct(r['fitted_median'])}, {_pct(r['fitted_max'])} "
             f"| {r['n_derived']} "
@@ -124,12 +171,18 @@ def format_summary(summ) -> str:
 
 
 def format_summary_text(summ) -> str:
-    """The summary as plain lines that fit 100 columns (two per study), for a terminal or a pipe."""
+    """The summary as plain lines that fit 100 columns (four per study), for a terminal or a pipe."""
     lines = []
     for _, r in summ.iterrows():
         ne = f", {r['loo_not_estimable']} not estimable" if r["loo_not_estimable"] else ""
-        lines.append(f"{r['study']}: loo {_pct(r['loo_median'])} median, {_pct(r['loo_max'])} max ({r['n_loo']}{ne}); "
-                     f"predicted {_pct(r['predicted_median'])}, {_pct(r['predicted_max'])} ({r['n_predicted']})")
+        lines.append(f"{r['study']}: loo {_pct(r['loo_median'])} median, {_pct(r['loo_max'])} max ({r['n_loo']}{ne})")
+        lines.append(f"    predicted {_pct(r['predicted_median'])}, {_pct(r['predicted_max'])} ({r['n_predicted']}); "
+                     f"without {r['n_restated']} restating a fit {_pct(r['predicted_new_median'])}, "
+                     f"{_pct(r['predicted_new_max'])} ({r['n_predicted_new']})")
+        lines.append(f"    changes {_pct(r['difference_median'])}, {_pct(r['difference_max'])} pts "
+                     f"({r['n_difference']}, cov. {_pct(r['difference_coverage'])}); extrapolation "
+                     f"{_pct(r['extrapolation_median'])}, {_pct(r['extrapolation_max'])} "
+                     f"({r['n_extrapolation']}, cov. {_pct(r['extrapolation_coverage'])})")
         lines.append(f"    90 % interval covers {_pct(r['coverage'])} of {r['n_interval']}; bounds "
                      f"{r['bounds_passed']}/{r['n_bound']}; fitted {_pct(r['fitted_median'])} median "
                      f"({r['n_fitted']}); {r['n_params']} params / {r['n_fit_points']} points")

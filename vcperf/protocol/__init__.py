@@ -34,12 +34,20 @@ Ledger kinds (``FidelityRow.kind``)
     full calibration so that a parameter left at a flat start value is caught), the row says ``not
     estimable`` and carries NaN, rather than an arbitrary number.
 ``predicted``
-    a target never used in any fit, and not a function of fitted numbers.
+    a target never used in any fit, and not a function of fitted numbers, nor computed from a
+    measured output of its own run. One whose model value *equals* a fitted number (the model claims
+    "no effect") is marked (:attr:`Target.restates`, found mechanically by :func:`restatements`) and
+    the summary gives predicted skill with and without such rows. A predicted change between two
+    runs (``Target.difference``) is scored apart, in points of its reference run.
 ``derived``
     a paper number that is a function of other paper numbers (a total, a ratio of two fitted
     values, ...): shown, never counted in skill.
 ``bound``
-    an inequality the paper states ("under 3 Gbps"): pass or fail.
+    an inequality the paper states ("under 3 Gbps"): pass or fail, reported apart from skill.
+
+Extrapolation (:func:`extrapolation`): a study's ``HOLDOUTS`` name runs at an end of the calibrated
+range (the largest appliance size and inventory); each is refitted without and predicted, and the
+summary reports its error and interval coverage.
 
 The package is split by concern: :mod:`~vcperf.protocol.targets` (targets and :func:`predict`),
 :mod:`~vcperf.protocol.jacobian` (parameter vectors, Jacobian, estimability),
@@ -91,9 +99,10 @@ from vcperf.protocol.ledger import (
     fidelity_rows,
     identifiability,
     parameter_table,
+    restatements,
     width_drivers,
 )
-from vcperf.protocol.loo import _loo, leave_one_out
+from vcperf.protocol.loo import _loo, extrapolation, leave_one_out
 from vcperf.protocol.misfit import (
     INTERVAL,
     MIN_TABLE_DOF,
@@ -129,10 +138,11 @@ from vcperf.protocol.targets import (
 __all__ = [
     "ESTIMABLE_TOL", "INTERVAL", "JACOBIAN_STEP", "KINDS", "MIN_TABLE_DOF", "PARAM_PRIOR_SD", "RANK_TOL", "REQUIRED",
     "ROLES", "STUDY_MODULES", "UNCERTAINTY_METHOD", "FidelityRow", "FitUncertainty", "Interval", "StudyFunctions",
-    "Target", "cache_dir", "cached_calibration", "calibrated", "clear_caches", "estimable", "fidelity_rows",
+    "Target", "cache_dir", "cached_calibration", "calibrated", "clear_caches", "estimable", "extrapolation",
+    "fidelity_rows",
     "fit_keys", "fit_uncertainty", "identifiability", "interval_from_gradient", "jacobian", "leave_one_out",
     "mark_differences", "misfit_prior", "noise_floor", "other_study_tables", "param_names", "param_vector",
-    "parameter_table", "predict", "rank", "resolve_fit_on", "sampling_variances", "scaled_inv_chi2_fit",
+    "parameter_table", "predict", "rank", "resolve_fit_on", "restatements", "sampling_variances", "scaled_inv_chi2_fit",
     "source_digest", "structural_variances", "study_functions", "study_module", "study_of", "target_map",
     "uncertainty", "width_drivers", "with_interval", "with_values", "_CACHE", "_bounds", "_cached", "_calibrated",
     "_get", "_loo", "_quantile", "_residuals", "_table_misfit",

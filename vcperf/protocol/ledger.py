@@ -39,6 +39,7 @@ class FidelityRow:
     note: str = ""
     model_low: float = math.nan  # 90 % predictive interval: parameters + table misfit (protocol.FitUncertainty.band)
     model_high: float = math.nan
+    restates: str = ""  # a predicted row whose model value is this fitted key's (Target.restates)
 
     @property
     def covered(self) -> bool | None:
@@ -92,9 +93,9 @@ def _fidelity_rows(module) -> list:
                     relation=r["relation"] or "=", paper_value=t.paper_value())
         low, high = unc.band(float(model[k]), grads[i], abs(base["paper_value"]), table=t.table,
                              difference=t.difference, nonnegative=not t.difference, sampling_var=svar[k])
-        high = min(high, t.maximum)
+        low, high = max(low, t.minimum), min(high, t.maximum)  # inside the quantity's (and model's) domain
         rows.append(FidelityRow(**base, model_value=float(model[k]), model_low=low, model_high=high,
-                                kind=_KIND_OF_ROLE[t.role], note=t.note))
+                                kind=_KIND_OF_ROLE[t.role], note=t.note, restates=t.restates))
         if t.role == "fit":
             lr = loo.loc[k]
             refit = f"refit without group '{lr['group']}' ({lr['n_held_out']} held out, {lr['n_fit']} fitted)"
@@ -103,6 +104,48 @@ def _fidelity_rows(module) -> list:
             rows.append(FidelityRow(**base, model_value=float(lr["model_value"]), model_low=float(lr["model_low"]),
                                     model_high=float(lr["model_high"]), kind="loo", note=note))
     return rows
+
+
+def restatements(study, params=None, rtol: float = 1e-9) -> dict:
+    """Predicted targets whose model value equals a fitted target's value: the model claims "no effect".
+
+    A ``predicted`` row whose value is that of a ``fit`` row or of a ``derived`` row computed from fit
+    rows alone (a Difference of two fitted runs), within ``rtol``, or a predicted change
+    between two runs that is 0 (within ``rtol`` of its reference run), says nothing the fit did not: it must carry
+    :attr:`Target.restates`. Found mechanically, so a new coincidence cannot go unmarked.
+
+    Parameters
+    ----------
+    study : str or module
+        A study name or its subpackage.
+    params : dataclass, optional
+        The study's ``Params`` (default: its default calibration).
+    rtol : float
+        Relative tolerance of "equal".
+
+    Returns
+    -------
+    dict
+        predicted key -> tuple of the fit (or fit-derived) keys with the same model value (empty for a zero
+        difference).
+    """
+    module = study_module(study)
+    tmap = target_map(module)
+    params = _calibrated(module) if params is None else params
+    values = predict(module, params, tuple(tmap))
+    fits = {k for k, t in tmap.items() if t.role == "fit"}
+    # what the fit states: the fitted numbers, and the changes/ratios computed from fitted numbers alone
+    fitted = {k: values[k] for k, t in tmap.items() if k in fits or (
+        t.role == "derived" and t.depends_on and set(t.depends_on) <= fits)}
+    out = {}
+    for k, t in tmap.items():
+        if t.role != "predicted":
+            continue
+        m = values[k]
+        same = tuple(f for f, y in fitted.items() if math.isclose(m, y, rel_tol=rtol, abs_tol=0.0))
+        if same or (t.difference and abs(m) <= rtol):
+            out[k] = same
+    return out
 
 
 def _locator(table: str) -> str:

@@ -58,8 +58,21 @@ class Target:
         Every other target is a non-negative quantity (a time, a rate, a count, a ratio): its band
         never goes below 0.
     maximum : float
-        The largest value the quantity can take (e.g. 18 invalid runs of 18); its band is clipped
-        there. Default: no maximum.
+        The largest value the quantity can take (e.g. 18 invalid runs of 18), or the model can
+        produce (a VCHA overhead is never a gain: 0); its band is clipped there. Default: no maximum.
+    minimum : float
+        The smallest value the quantity can take or the model can produce (a latency change of a
+        cost that only adds work: 0); its band is clipped there. Default: no minimum (a level is
+        never below 0 anyway, see ``difference``).
+    restates : str
+        For a ``predicted`` target whose model value *is* a fitted target's value (the model claims
+        "no effect": a level with the same throughput as the fitted run, a Passive disk with the
+        Active's fitted writes, an Embedded PSC run equal to the fitted External one): the key of that
+        fitted target, or of the ``derived`` target computed from fitted ones alone that it equals (a
+        change between two fitted runs); for a difference that is 0, the fitted reference run. Such a row is no
+        evidence of skill; :func:`vcperf.fidelity.summary` reports predicted skill with and without
+        it, and ``tests/test_fidelity.py`` finds every such row (:func:`restatements`) and checks it
+        is marked.
     model : callable
         ``model(params) -> float``: the model value of this number (SI) under the study's ``Params``
         on the study's test bed. :func:`predict` calls it; it is excluded from comparisons and hashing.
@@ -75,6 +88,8 @@ class Target:
     note: str = ""
     difference: bool = False
     maximum: float = math.inf
+    minimum: float = -math.inf
+    restates: str = ""
     model: Callable | None = dataclasses.field(default=None, compare=False, repr=False)
 
     def __post_init__(self):
@@ -82,6 +97,10 @@ class Target:
             raise ValueError(f"role must be one of {ROLES}; got {self.role!r} (target {self.key})")
         object.__setattr__(self, "conditions", tuple((str(c), str(v)) for c, v in self.conditions))
         object.__setattr__(self, "depends_on", tuple(self.depends_on))
+        if not self.minimum < self.maximum:
+            raise ValueError(f"minimum must be below maximum; got {self.minimum} >= {self.maximum} (target {self.key})")
+        if self.restates and self.role != "predicted":
+            raise ValueError(f"restates marks a predicted target; got role {self.role!r} (target {self.key})")
 
     @property
     def condition_group(self) -> str:

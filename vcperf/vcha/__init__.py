@@ -32,6 +32,7 @@ True
 from vcperf.vcha.calibration import calibrate
 from vcperf.vcha.enable import EnableTimes, clone_bytes, enable_vcha_times
 from vcperf.vcha.failover import FailoverTimes, failover_times
+from vcperf.vcha.limits import BOTTLENECK_SOURCES, MAX_SUPPORTED_RTT_S, MIN_SUPPORTED_VCPUS
 from vcperf.vcha.params import (
     PARAM_DOCS,
     SEED,
@@ -42,7 +43,7 @@ from vcperf.vcha.params import (
     VcbenchParams,
     WalParams,
 )
-from vcperf.vcha.targets import SCREENS, targets
+from vcperf.vcha.targets import HOLDOUTS, SCREENS, targets
 from vcperf.vcha.testbed import (
     INVENTORIES,
     Testbed,
@@ -73,7 +74,8 @@ from vcperf.vcha.wal import (
 )
 
 __all__ = [
-    "STUDY", "SEED", "INVENTORIES", "SCREENS", "Params", "PARAM_DOCS", "Testbed", "testbed", "inventory_sizes",
+    "STUDY", "SEED", "INVENTORIES", "SCREENS", "HOLDOUTS", "Params", "PARAM_DOCS", "Testbed", "testbed",
+    "inventory_sizes",
     "clone_bandwidth_bps", "appliance", "paper_value", "targets", "calibrate", "predict",
     "fidelity_rows", "leave_one_out", "parameter_table",
     "VcbenchParams", "VcbenchResult", "vcbench", "vcbench_curve", "DEFAULT_DB_CONNECTIONS", "STATS_LEVEL_HIGH",
@@ -81,5 +83,6 @@ __all__ = [
     "WalParams", "WAL_PAGE_BYTES", "management_traffic_bytes_per_s", "replication_traffic_bytes_per_s",
     "wal_disk_write_bytes_per_s",
     "EnableParams", "EnableTimes", "enable_vcha_times", "clone_bytes", "LAN_RTT_S",
-    "FailoverParams", "FailoverTimes", "failover_times",
+    "FailoverParams", "FailoverTimes", "failover_times", "BOTTLENECK_SOURCES", "MAX_SUPPORTED_RTT_S",
+    "MIN_SUPPORTED_VCPUS",
 ]

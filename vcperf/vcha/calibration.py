@@ -47,7 +47,7 @@ from vcperf.vcha.params import (
 )
 from vcperf.vcha.targets import STATES, fit_info, targets
 from vcperf.vcha.testbed import inventory_sizes, paper_value, testbed
-from vcperf.vcha.vcbench import DEFAULT_DB_CONNECTIONS, LAN_RTT_S, vcbench
+from vcperf.vcha.vcbench import LAN_RTT_S, vcbench
 
 
 @functools.cache
@@ -183,7 +183,7 @@ def _fit_vcbench(by_stage: dict, wal: WalParams) -> VcbenchParams:
                                       / _paper(k)) for k in stats_keys])
 
         stats = float(least_squares(resid3, [_STATS0], x_scale=[_STATS0],
-                                    bounds=([0.0], [(DEFAULT_DB_CONNECTIONS - 2.0) / tb.powered_on_vms])).x[0])
+                                    bounds=([0.0], [(tb.db_connections - 2.0) / tb.powered_on_vms])).x[0])
     psc_keys = sorted(by_stage.get("psc_vb", []))
     psc = _PSC0
     if psc_keys:

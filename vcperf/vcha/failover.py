@@ -17,12 +17,16 @@ import numpy as np
 
 from vcperf import _validate as v
 from vcperf import protocol
+from vcperf.vcha import limits
 from vcperf.vcha.params import STUDY, FailoverParams
 
 
 @dataclass(frozen=True, eq=False)
 class FailoverTimes:
-    """Times after the Active fails (s); arrays of the broadcast input shape."""
+    """Times after the Active fails (s); arrays of the broadcast input shape.
+
+    ``flags`` names inputs VCHA does not support (an appliance below Small: 4 vCPUs).
+    """
 
     in_progress_s: np.ndarray
     vpxd_ready_s: np.ndarray
@@ -30,6 +34,7 @@ class FailoverTimes:
     blue_screen_s: np.ndarray
     inventory_screen_s: np.ndarray
     vc_summary_s: np.ndarray
+    flags: tuple = ()
 
 
 def failover_times(vcpus, registered_vms, psc_mode: str = "external", *, params=None) -> FailoverTimes:
@@ -38,7 +43,8 @@ def failover_times(vcpus, registered_vms, psc_mode: str = "external", *, params=
     Parameters
     ----------
     vcpus : float or array_like
-        Appliance vCPUs, in [1, 256] (Table 1: 4 .. 32).
+        Appliance vCPUs, in [1, 256] (Table 1: 4 .. 32); below 4 (Tiny: 2) VCHA is not supported:
+        the result's ``flags`` say so (:data:`vcperf.vcha.limits.MIN_SUPPORTED_VCPUS`).
     registered_vms : float or array_like
         Registered VMs, >= 0 (Table 1: 1,440 .. 36,864).
     psc_mode : {"external", "embedded"}
@@ -49,13 +55,15 @@ def failover_times(vcpus, registered_vms, psc_mode: str = "external", *, params=
     Returns
     -------
     FailoverTimes
-        Seconds after the failure.
+        Seconds after the failure; ``flags`` for unsupported inputs.
 
     Examples
     --------
     >>> from vcperf import vcha
     >>> f = vcha.failover_times(32, 36864)  # X-Large
     >>> bool(f.in_progress_s < f.vpxd_ready_s < f.inventory_screen_s < 5 * 60)  # within the 5-minute RTO target
+    True
+    >>> vcha.failover_times(2, 100).flags[0].endswith("unsupported")  # Tiny
     True
     """
     c = v.check_range("vcpus", vcpus, 1.0, 256.0)
@@ -72,4 +80,4 @@ def failover_times(vcpus, registered_vms, psc_mode: str = "external", *, params=
     ready = base + p.vpxd_start_cpu_s / c + p.vpxd_start_s_per_vm * vms
     blank = base + p.client_start_cpu_s / c + p.client_start_s_per_vm * vms
     blue, inventory, summary = (blank + off for off in p.screen_offsets_s)
-    return FailoverTimes(in_progress, ready, blank, blue, inventory, summary)
+    return FailoverTimes(in_progress, ready, blank, blue, inventory, summary, limits._vcpu_flags(c))

@@ -12,7 +12,6 @@ from dataclasses import dataclass
 from vcperf import _validate as v
 from vcperf import data
 from vcperf.vcha.params import STUDY
-from vcperf.vcha.vcbench import DEFAULT_DB_CONNECTIONS
 
 #: The appliance sizes of Table 1 that VCHA supports, smallest first.
 INVENTORIES = ("small", "medium", "large", "x-large")
@@ -76,7 +75,8 @@ class Testbed:
         vCPUs of the appliance in the overhead experiments: the X-Large configuration (the runs use
         the largest supported inventory, ``testbed.csv``; the PSC section states 32 vCPUs).
     db_connections : float
-        vpxd's database connection pool (vCenter default, :data:`~vcperf.vcha.vcbench.DEFAULT_DB_CONNECTIONS`).
+        vpxd's database connection pool: vCenter's documented default maximum of 50 connections
+        (``external_vcenter_limits.csv``, ``read_from: external``; the seed prints no pool size).
     clone_bandwidth_bps : float
         Clone network of the enabling experiments (10 Gbps, ``text_enable_vcha.csv``), bit/s.
     hosts, powered_on_vms, registered_vms : float
@@ -96,7 +96,8 @@ class Testbed:
 
     def appliance(self) -> dict:
         """Keyword arguments of :func:`~vcperf.vcha.vcbench.vcbench` for the test bed's appliance."""
-        return {"vcpus": self.vcpus, "hosts": self.hosts, "powered_on_vms": self.powered_on_vms}
+        return {"vcpus": self.vcpus, "hosts": self.hosts, "powered_on_vms": self.powered_on_vms,
+                "db_connections": self.db_connections}
 
 
 @functools.cache
@@ -113,7 +114,8 @@ def testbed() -> Testbed:
     def inv(q):
         return paper_value("testbed", q, component="default_inventory")
 
-    return Testbed(vcpus=paper_value("text_psc", "test_appliance_vcpus"), db_connections=DEFAULT_DB_CONNECTIONS,
+    return Testbed(vcpus=paper_value("text_psc", "test_appliance_vcpus"),
+                   db_connections=paper_value("external_vcenter_limits", "max_db_connections"),
                    clone_bandwidth_bps=paper_value("text_enable_vcha", "clone_network_bandwidth"),
                    hosts=inv("hosts"), powered_on_vms=inv("powered_on_vms"), registered_vms=inv("registered_vms"),
                    replication_bandwidth_bps=paper_value("testbed", "nic_speed", component="vcha_private_network"))

@@ -8,15 +8,18 @@ VCbench clients. Per operation a client visits
   sync, statistics collection), which grows with the managed hosts (Table 1 inventories). A
   ``c``-server station is replaced by the Seidmann-Schweitzer-Shalev-Oren approximation [1]_: a
   queueing station of demand ``D/c`` in series with a delay of ``D (c - 1) / c``;
-* the **PostgreSQL connection pool**: vpxd holds one of its ``db_connections`` (vCenter default: 50)
-  while the operation's transactions run *and commit*. Same multi-server approximation. With VCHA
+* the **PostgreSQL connection pool**: vpxd holds one of its ``db_connections`` (vCenter's documented
+  default maximum, 50: an external source, ``data/vcha2016/external_vcenter_limits``; the seed prints
+  no pool size, and at 256 clients this pool is the bottleneck the result names) while the
+  operation's transactions run *and commit*. Same multi-server approximation. With VCHA
   enabled each of the operation's ``sync_commits_per_op`` commits waits for the Passive (synchronous
   replication, RPO = 0): one exchange over the replication link (round trip + transfer of the
   commit record, :func:`vcperf.network.exchange_time_s`, so bandwidth and loss count) plus the
-  Passive's WAL flush. Statistics levels 3 and 4 keep more connections busy with statistics writes
-  (more with more powered-on VMs); those writes **share the commit path**, so with VCHA on their
-  commits wait for the Passive too and they hold their connections longer: the VCHA overhead at a
-  saturated pool grows with the statistics level;
+  Passive's WAL flush (an input, ``passive_flush_s``: its storage; default the fitted one).
+  Statistics levels 3 and 4 keep more connections busy with statistics writes (more with more
+  powered-on VMs; never more than the pool: the result flags it); those writes **share the commit
+  path**, so with VCHA on their commits wait for the Passive too and they hold their connections
+  longer: the VCHA overhead at a saturated pool grows with the statistics level;
 * the **replication link** (VCHA on): the WAL stream (bytes per operation, plus the background WAL
   of statistics, events and tasks) queues on the private network's TCP rate (so throughput never
   exceeds the link's capacity);
@@ -50,12 +53,14 @@ import numpy as np
 
 from vcperf import _validate as v
 from vcperf import network, protocol, queueing
+from vcperf.vcha import limits
+from vcperf.vcha.memory import peak_memory_bytes
 from vcperf.vcha.params import STUDY, Params, VcbenchParams
 
 #: vCenter's default maximum number of simultaneous database connections (vCenter Server Upgrade
 #: Guide, "Set the Maximum Number of Database Connections": "By default, a vCenter Server creates a
-#: maximum of 50 simultaneous database connections").
-DEFAULT_DB_CONNECTIONS = 50.0
+#: maximum of 50 simultaneous database connections"; :data:`vcperf.vcha.limits.DEFAULT_DB_CONNECTIONS`).
+DEFAULT_DB_CONNECTIONS = limits.DEFAULT_DB_CONNECTIONS
 
 #: Round-trip time of an idle 10 GbE LAN between two servers of the test bed (assumed: the study
 #: does not print it; a few hundred microseconds is typical). The replication link's base RTT; the
@@ -106,6 +111,17 @@ class VcbenchResult:
     db_pool_bound_per_s : float
         Throughput bound of the connection pool without VCHA at this statistics level (connections
         statistics writes leave / hold time), 1/s.
+    db_connections_held : ndarray
+        Connections held on average: statistics writes plus VCbench's (Little's law, ``X x hold``);
+        never above ``db_connections``.
+    overloaded : ndarray of bool
+        The replication link cannot carry the background WAL alone (VCHA on): no operation completes;
+        ``throughput_per_s`` is 0 and ``response_time_s`` infinite there, said in ``flags``.
+    bottleneck : ndarray of str
+        The station nearest saturation (a key of :data:`vcperf.vcha.limits.BOTTLENECK_SOURCES`, which
+        names its source), ``"none"`` below 80 % busy.
+    flags : tuple of str
+        Inputs beyond VMware's documented limits, overload, and a statistics load the pool cannot hold.
     """
 
     clients: np.ndarray
@@ -121,6 +137,10 @@ class VcbenchResult:
     background_cpu_cores: float
     think_time_s: float
     db_pool_bound_per_s: float
+    db_connections_held: np.ndarray
+    overloaded: np.ndarray
+    bottleneck: np.ndarray
+    flags: tuple = ()
 
 
 # cpu queue, cpu delay, db queue, db delay, host, replication link queue
@@ -280,8 +300,15 @@ def standby_flush_s(p: VcbenchParams, wal_bytes_per_op: float) -> float:
 
 
 def _station_demands(p: VcbenchParams, wal, vcha_enabled: bool, rtt_s, stats_level: int, vcpus: float,
-                     hosts: float, powered_on_vms: float, db_connections: float, bandwidth_bps, loss, psc_cpu_s):
-    """Demands (..., 6) of the six stations and the quantities the result reports."""
+                     hosts: float, powered_on_vms: float, db_connections: float, bandwidth_bps, loss, psc_cpu_s,
+                     passive_flush_s=None):
+    """Demands (..., 6) of the six stations and the quantities the result reports.
+
+    ``passive_flush_s`` (None: the fitted one, :func:`standby_flush_s`) replaces the Passive's WAL flush
+    in every synchronous commit. Statistics writes hold at most ``db_connections - 1`` connections (one
+    is left to VCbench); more demand than that saturates the pool (the caller flags it). A link whose
+    TCP rate the background WAL fills is overloaded (the caller masks it; its demand here stays finite).
+    """
     bg = p.background_cpu_cores_per_host * hosts
     cores = vcpus - bg
     stats = p.stats_db_connections_per_vm * powered_on_vms * STATS_LEVEL_HIGH[stats_level]
@@ -289,14 +316,17 @@ def _station_demands(p: VcbenchParams, wal, vcha_enabled: bool, rtt_s, stats_lev
     zeros = np.zeros(shape)
     if vcha_enabled:
         sync = _sync_wait_s(p, wal.wal_bytes_per_op, rtt_s, bandwidth_bps, loss) + zeros
+        if passive_flush_s is not None:  # the Passive's storage: its flush replaces the fitted one per commit
+            sync = sync + p.sync_commits_per_op * (passive_flush_s - standby_flush_s(p, wal.wal_bytes_per_op))
         rate_bps = _tcp_rate_bps(bandwidth_bps, LAN_RTT_S + np.asarray(rtt_s, float), loss) + zeros
-        rho_bg = np.minimum(8.0 * wal.background_wal_bytes_per_s / rate_bps, 1.0 - 1e-9)
-        link = 8.0 * wal.wal_bytes_per_op / rate_bps / (1.0 - rho_bg)
+        rho_bg = 8.0 * wal.background_wal_bytes_per_s / rate_bps
+        link = 8.0 * wal.wal_bytes_per_op / rate_bps / (1.0 - np.where(rho_bg < 1.0, rho_bg, 0.0))
         # statistics writes share the commit path: their connections are held longer by the same factor
         stats_held = stats * (1.0 + sync / p.db_hold_s)
     else:
         sync, link, rho_bg, stats_held = zeros, zeros, zeros, stats + zeros
-    pool = np.maximum(db_connections - stats_held, 1.0)
+    stats_held = np.minimum(stats_held, db_connections - 1.0)  # never more than the pool (the caller flags it)
+    pool = db_connections - stats_held
     hold = p.db_hold_s + sync
     d = np.stack(
         [
@@ -315,7 +345,7 @@ def _station_demands(p: VcbenchParams, wal, vcha_enabled: bool, rtt_s, stats_lev
 def vcbench(clients, vcha_enabled: bool = False, replication_rtt_s=0.0, stats_level: int = 1, *,
             vcpus: float, hosts: float, powered_on_vms: float, params=None,
             db_connections: float = DEFAULT_DB_CONNECTIONS, bandwidth_bps=DEFAULT_REPLICATION_BANDWIDTH_BPS,
-            loss=0.0, psc_mode: str = "external") -> VcbenchResult:
+            loss=0.0, psc_mode: str = "external", passive_flush_s=None, memory_bytes=None) -> VcbenchResult:
     """Throughput, latency and vpxd CPU of vCenter under VCbench (seed Tables 5-7, 12, 13).
 
     Parameters
@@ -346,11 +376,24 @@ def vcbench(clients, vcha_enabled: bool = False, replication_rtt_s=0.0, stats_le
     psc_mode : {"external", "embedded"}
         Platform Services Controller on its own VM (the study's default) or on the appliance
         (Tables 14-15): embedded, its per-operation work shares the vCPUs with vpxd.
+    passive_flush_s : float, optional
+        The Passive's WAL flush per synchronous commit (its storage's sync-write latency), s, in
+        [0, 1]; default: the one the fit implies (:func:`standby_flush_s`, about 1 ms). Faster or
+        slower Passive storage moves every commit wait.
+    memory_bytes : float, optional
+        The appliance's memory, B, in [1e9, 1e13] (Table 1: 16 GB Small .. 64 GB X-Large); when given,
+        a peak resident memory of vpxd, postgres and vcha (:func:`vcperf.vcha.memory.peak_memory_bytes`,
+        Table 8's model) above it is flagged: memory pressure, which the queueing model does not
+        include (its throughput is then optimistic).
 
     Returns
     -------
     VcbenchResult
-        Arrays of shape ``broadcast(replication_rtt_s, bandwidth_bps, loss).shape + np.shape(clients)``.
+        Arrays of shape ``broadcast(replication_rtt_s, bandwidth_bps, loss).shape + np.shape(clients)``;
+        ``flags`` names inputs beyond VMware's documented limits (VCHA network RTT above 10 ms, an
+        appliance smaller than Small), an overloaded replication link (``overloaded``: throughput 0)
+        and a statistics load that saturates the pool; ``bottleneck`` names the binding station and
+        :data:`vcperf.vcha.limits.BOTTLENECK_SOURCES` its source.
 
     Raises
     ------
@@ -392,6 +435,8 @@ def vcbench(clients, vcha_enabled: bool = False, replication_rtt_s=0.0, stats_le
     vms = v.scalar("powered_on_vms", powered_on_vms, 0.0, 200000.0)
     pool_size = v.scalar("db_connections", db_connections, 2.0, 10000.0)
     v.choice("psc_mode", psc_mode, ("external", "embedded"))
+    flush = None if passive_flush_s is None else v.scalar("passive_flush_s", passive_flush_s, 0.0, 1.0)
+    mem = None if memory_bytes is None else v.scalar("memory_bytes", memory_bytes, 1e9, 1e13)
     v.broadcast(replication_rtt_s=rtt, bandwidth_bps=bw, loss=loss_)
     p, wal = study_params(params)
     psc_cpu = p.psc_cpu_s_per_op if psc_mode == "embedded" else 0.0
@@ -400,13 +445,25 @@ def vcbench(clients, vcha_enabled: bool = False, replication_rtt_s=0.0, stats_le
         raise ValueError(f"vcpus must leave vpxd at least one core beyond the background work of {h:g} hosts "
                          f"({bg:.2f} cores), i.e. vcpus >= {bg + 1.0:.2f}; got {c:g}")
     d, hold, pool, sync, link, rho_bg, stats_held, bg = _station_demands(
-        p, wal, bool(vcha_enabled), rtt, stats_level, c, h, vms, pool_size, bw, loss_, psc_cpu)
+        p, wal, bool(vcha_enabled), rtt, stats_level, c, h, vms, pool_size, bw, loss_, psc_cpu, flush)
+    mem_flags = () if mem is None else limits._memory_flags(float(peak_memory_bytes(
+        int(n.max()), h, "active" if vcha_enabled else "baseline", (params or protocol.calibrated(STUDY)).memory,
+        pool_size).total), mem)
     sol = queueing.mva(d, int(n.max()), p.think_time_s, _DELAY_MASK)
     idx = n - 1
-    x = sol.throughput_per_s[..., idx]
-    r = sol.response_time_s[..., idx]
     grow = (Ellipsis,) + (None,) * n.ndim
+    over = np.broadcast_to(np.asarray(rho_bg >= 1.0)[grow], sol.throughput_per_s[..., idx].shape)
+    x = np.where(over, 0.0, sol.throughput_per_s[..., idx])
+    r = np.where(over, np.inf, sol.response_time_s[..., idx])
     cpu = bg + x * p.cpu_demand_s
+    stats_demand = p.stats_db_connections_per_vm * vms * STATS_LEVEL_HIGH[stats_level]
+    flags = (limits._vcpu_flags(c) + (limits._rtt_flags(rtt) if vcha_enabled else ())
+             + limits._overload_flags(over, wal.background_wal_bytes_per_s, bw)
+             + limits._pool_flags(stats_demand, stats_held, pool_size) + mem_flags)
+    util = np.stack(np.broadcast_arrays((cpu + x * psc_cpu) / c, x * np.asarray(hold)[grow] / np.asarray(pool)[grow],
+                                        np.asarray(rho_bg)[grow] + x * np.asarray(link * (1.0 - rho_bg))[grow]))
+    names = np.array(["vpxd CPU", "database connection pool", "replication link"])
+    neck = np.where(over, "replication link", np.where(util.max(axis=0) >= 0.8, names[util.argmax(axis=0)], "none"))
     return VcbenchResult(
         clients=n,
         throughput_per_s=x,
@@ -420,8 +477,11 @@ def vcbench(clients, vcha_enabled: bool = False, replication_rtt_s=0.0, stats_le
         stats_db_connections=np.broadcast_to(np.asarray(stats_held)[grow], x.shape).copy(),
         background_cpu_cores=float(bg),
         think_time_s=p.think_time_s,
-        db_pool_bound_per_s=float((pool_size - p.stats_db_connections_per_vm * vms * STATS_LEVEL_HIGH[stats_level])
-                                  / p.db_hold_s),
+        db_pool_bound_per_s=float(max(pool_size - stats_demand, 1.0) / p.db_hold_s),
+        db_connections_held=np.asarray(stats_held)[grow] + x * np.asarray(hold)[grow],
+        overloaded=over.copy(),
+        bottleneck=neck,
+        flags=flags,
     )
 
 
@@ -465,7 +525,7 @@ def throughput_sensitivities(clients: int, vcha_enabled: bool = False, replicati
                              stats_level: int = 1, *, vcpus: float, hosts: float, powered_on_vms: float,
                              params=None, db_connections: float = DEFAULT_DB_CONNECTIONS,
                              bandwidth_bps: float = DEFAULT_REPLICATION_BANDWIDTH_BPS, loss: float = 0.0,
-                             psc_mode: str = "external", rel_step: float = 1e-3):
+                             psc_mode: str = "external", passive_flush_s=None, rel_step: float = 1e-3):
     """Throughput of one :func:`vcbench` scenario and its sensitivity to every parameter it reads.
 
     The networks of the base parameters and of each parameter moved up and down by ``rel_step`` (of
@@ -477,7 +537,7 @@ def throughput_sensitivities(clients: int, vcha_enabled: bool = False, replicati
     clients : int
         Concurrent VCbench clients, in [1, 4096].
     vcha_enabled, replication_rtt_s, stats_level, vcpus, hosts, powered_on_vms, params, db_connections,
-    bandwidth_bps, loss, psc_mode
+    bandwidth_bps, loss, psc_mode, passive_flush_s
         As :func:`vcbench` (scalars only).
     rel_step : float
         Relative central-difference step, in (0, 0.1].
@@ -494,6 +554,7 @@ def throughput_sensitivities(clients: int, vcha_enabled: bool = False, replicati
     bw = v.scalar("bandwidth_bps", bandwidth_bps, 1e6, 1e12)
     loss_ = v.scalar("loss", loss, 0.0, 0.2)
     h_rel = v.scalar("rel_step", rel_step, 0.0, 0.1, lo_open=True)
+    flush = None if passive_flush_s is None else v.scalar("passive_flush_s", passive_flush_s, 0.0, 1.0)
     if not isinstance(vcha_enabled, bool | np.bool_):
         raise ValueError(f"vcha_enabled must be True or False; got {vcha_enabled!r}")
     v.choice("stats_level", stats_level, (1, 2, 3, 4))
@@ -523,7 +584,7 @@ def throughput_sensitivities(clients: int, vcha_enabled: bool = False, replicati
         if c - pv.background_cpu_cores_per_host * h < 1.0:  # a step across the limit: keep the base core count
             pv = dataclasses.replace(pv, background_cpu_cores_per_host=p.background_cpu_cores_per_host)
         d = _station_demands(pv, wv, bool(vcha_enabled), rtt, stats_level, c, h, vms, pool_size, bw, loss_,
-                             psc_cpu)[0]
+                             psc_cpu, flush)[0]
         demands.append(d)
         thinks.append(pv.think_time_s)
     sol = queueing.mva(np.stack(demands), n, np.array(thinks), _DELAY_MASK)

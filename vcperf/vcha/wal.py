@@ -83,7 +83,7 @@ def wal_disk_write_bytes_per_s(throughput_per_s, wal_flushes_per_s, params: WalP
     throughput_per_s : float or array_like
         VCbench operations per second, >= 0 (finite).
     wal_flushes_per_s : float or array_like
-        WAL flushes (sdg writes) per second, >= 0; in the study the measured sdg w/s of the same run.
+        WAL flushes (sdg writes) per second, >= 0 (the model's: :func:`vcperf.vcha.disk.disk_writes`).
     params : WalParams
         The study's: ``vcperf.vcha.calibrate().wal``.
 
