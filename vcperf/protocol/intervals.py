@@ -45,7 +45,7 @@ def study_of(fn) -> str:
 def _check_table(module, data_table) -> None:
     """``data_table`` is None or one of the data tables of the study's targets."""
     if data_table is not None:
-        v.choice(f"data_table (a table of {module.STUDY})", data_table, sorted({t.table for t in module.targets()}))
+        v.choice("data_table", data_table, sorted({t.table for t in module.targets()}))
 
 
 def with_interval(fn, *args, output: str | None = None, interval: float = INTERVAL, data_table: str | None = None,
