@@ -175,6 +175,65 @@ def check_overrides(path: Path, overrides: dict) -> dict:
     return checked
 
 
+#: Where :func:`check_notebook_parameters` finds a notebook given by name (``notebooks/`` of the checkout).
+NOTEBOOK_DIR = Path(__file__).resolve().parent.parent / "notebooks"
+
+
+def check_notebook_parameters(namespace: Mapping, notebook) -> dict:
+    """Check a running notebook's parameters against its ``parameters`` cell (inside the run).
+
+    Every notebook calls this at the top of its second code cell, so a value given by papermill
+    directly (``papermill -p planner_hosts 10000000 ...``), typed on Binder or passed by
+    ``vcperf regenerate -p`` is range- and type-checked by the same rule before any model runs.
+    Values are written back normalised (an int given for a float parameter becomes a float).
+
+    Parameters
+    ----------
+    namespace : dict
+        The notebook's globals (``globals()``), holding the parameters cell's names after papermill's
+        injected cell.
+    notebook : str or path
+        The notebook's name (``"robo_networks"``, looked up as ``<name>.py`` then ``<name>.ipynb`` in the
+        working folder -- the notebook's own, as Jupyter and ``vcperf regenerate`` run it -- then in
+        :data:`NOTEBOOK_DIR`) or the path of its source.
+
+    Returns
+    -------
+    dict
+        Parameter name -> checked value.
+
+    Raises
+    ------
+    ValueError
+        A parameter missing from ``namespace`` or invalid, naming the notebook, the parameter, the value
+        and the valid range or choices.
+
+    Examples
+    --------
+    >>> ns = {"interactive": False, "output_dir": "../build", "whatif_network": "mars",
+    ...       "whatif_payload_bytes": 3.5e6}
+    >>> check_notebook_parameters(ns, "robo_networks")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ValueError: notebook robo_networks: parameter whatif_network must be one of [...]; got 'mars'
+    """
+    _validate.instance("namespace", namespace, Mapping, "the notebook's globals() (a dict)")
+    _validate.instance("notebook", notebook, (str, Path), "a notebook name or path (str)")
+    path = Path(notebook)
+    if path.suffix not in (".py", ".ipynb"):
+        candidates = [d / f"{path.name}{ext}" for d in (Path.cwd(), NOTEBOOK_DIR) for ext in (".py", ".ipynb")]
+        path = next((c for c in candidates if c.is_file()), candidates[0])
+    declared = read_parameters(path)
+    checked = {}
+    for name, param in declared.items():
+        if name not in namespace:
+            raise ValueError(f"notebook {path.stem}: parameter {name} is not set (run the parameters cell first)")
+        checked[name] = param.check(namespace[name], path.stem)
+    if isinstance(namespace, dict):
+        namespace.update(checked)
+    return checked
+
+
 def parse_assignment(text: str) -> tuple[str, object]:
     """Parse ``key=value`` from the command line; the value is a Python literal or a bare string."""
     _validate.text("text", text, "'key=value' (str)")
