@@ -72,3 +72,25 @@ def test_papermill_run_directly_stops_at_the_check(tmp_path):
                             parameters={"whatif_network": "mars", "output_dir": str(tmp_path)})
     assert err.value.ename == "ValueError"
     assert "parameter whatif_network must be one of" in err.value.evalue and "'mars'" in err.value.evalue
+
+
+def test_a_range_bound_may_name_an_earlier_parameter(tmp_path):
+    """A working set no larger than the VM's memory: 6000 GiB on a 4 GiB VM is refused, by the CLI's
+    override check and inside the run alike."""
+    nb = tmp_path / "sized.py"
+    nb.write_text('# %% [markdown]\n# # t\n\n# %% tags=["parameters"]\n'
+                  'memory_gib = 64.0  # GiB, range [2, 6144]: guest memory\n'
+                  'working_set_gib = 25.0  # GiB, range [0.25, memory_gib]: working set\n\n# %%\nx = 1\n')
+    p = params.read_parameters(nb)
+    assert p["working_set_gib"].hi == "memory_gib"
+    assert "in [0.25, memory_gib]" in p["working_set_gib"].describe()
+    with pytest.raises(ValueError, match=r"working_set_gib must be in \[0.25, memory_gib = 4.0\] GiB; got 6000.0"):
+        params.check_notebook_parameters({"memory_gib": 4.0, "working_set_gib": 6000.0}, nb)
+    with pytest.raises(ValueError, match=r"working_set_gib must be in \[0.25, memory_gib = 4.0\]"):
+        params.check_overrides(nb, {"memory_gib": 4.0})  # the default working set no longer fits
+    assert params.check_overrides(nb, {"memory_gib": 4.0, "working_set_gib": 2}) == {"memory_gib": 4.0,
+                                                                                      "working_set_gib": 2.0}
+    bad = tmp_path / "bad.py"
+    bad.write_text(nb.read_text().replace("memory_gib]", "memory]"))
+    with pytest.raises(ValueError, match="range bound 'memory' must name an earlier parameter"):
+        params.read_parameters(bad)
