@@ -120,3 +120,11 @@ def test_a_dirty_rate_beyond_floats_names_the_callers_inputs_not_demands_s():
     with pytest.raises(ValueError, match="dirty_bytes_per_op=1.7e\\+308") as err:
         ft.closed_loop(8, 0.1, 0.01, checkpoint_interval_s=E, dirty_bytes_per_op=1.7e308)
     assert not str(err.value).startswith("demands_s")
+
+
+@pytest.mark.parametrize(("args", "what"), [((0.5, 8, 1e-300, 1), "even 1e-300 s of vCPU"),
+                                            ((1e-300, 8, 0.1, 1), "even 1e-300 s of vCPU")])
+def test_an_unreachable_utilization_names_the_arguments_not_brents_bracket(args, what):
+    with pytest.raises(ValueError, match=f"cpu_utilization={args[0]:g} is out of reach.*{what}") as err:
+        ft.cpu_for_utilization(*args)
+    assert "f(a) and f(b)" not in str(err.value)

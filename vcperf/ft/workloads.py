@@ -349,11 +349,16 @@ def _cpu_for_utilization(cpu_utilization, n_clients, think_time_s, vcpus, extern
 
     hi = vcpus * (think_time_s + external_delay_s + io_demand_s + 1e-3) / n_clients * 10.0 + 1.0
     lo = 1e-9 if util(1e-9) < 0 else 1e-300  # a utilization target below what 1 ns of vCPU gives
+    reach = (f"cpu_utilization={cpu_utilization:g} is out of reach of n_clients={n_clients} on vcpus={vcpus} with "
+             f"think_time_s={think_time_s:g}, external_delay_s={external_delay_s:g} and io_demand_s={io_demand_s:g}")
     if util(hi) <= 0:
-        raise ValueError(f"cpu_utilization={cpu_utilization:g} is out of reach of n_clients={n_clients} on "
-                         f"vcpus={vcpus} with think_time_s={think_time_s:g}, external_delay_s={external_delay_s:g}"
-                         f" and io_demand_s={io_demand_s:g}")
-    return brentq(util, lo, hi, xtol=1e-15, rtol=1e-15)
+        raise ValueError(reach)
+    if util(lo) >= 0:  # even the smallest float demand loads the vCPUs more than the target
+        raise ValueError(f"{reach}: even {lo:g} s of vCPU per operation gives more")
+    try:
+        return brentq(util, lo, hi, xtol=1e-15, rtol=1e-15)
+    except (RuntimeError, ValueError) as err:  # not expected after the checks above: say whose inputs
+        raise ValueError(f"{reach} ({err})") from None
 
 
 def closed_loop_at_utilization(n_clients, think_time_s, exchanges_per_op, cpu_utilization, *,
