@@ -52,7 +52,7 @@ def test_an_int_for_a_float_parameter_is_widened_in_the_namespace():
 
 
 def test_a_missing_parameter_and_a_bad_notebook_argument_are_clear():
-    with pytest.raises(ValueError, match="parameter interactive is not set"):
+    with pytest.raises(ValueError, match="namespace must hold every parameter of notebook robo_networks; interactive"):
         params.check_notebook_parameters({}, "robo_networks")
     with pytest.raises(ValueError, match="namespace must be"):
         params.check_notebook_parameters([], "robo_networks")

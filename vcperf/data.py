@@ -513,6 +513,12 @@ def validate_all(study: str | None = None, required: dict | None = None) -> str:
     True
     """
     _validate.optional(_validate.choice, "study", study, STUDIES)
+    if required is not None:
+        _validate.instance("required", required, dict, "a dict of table name '<study>/<table>' -> where it is read")
+        for name, where in required.items():
+            if not (isinstance(name, str) and name.partition("/")[0] in STUDIES and name.partition("/")[2]
+                    and isinstance(where, str)):
+                raise ValueError(f"required must map table names '<study>/<table>' to str; got {name!r}: {where!r}")
     _read.cache_clear()
     _load.cache_clear()
     _value.cache_clear()

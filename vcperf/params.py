@@ -263,7 +263,8 @@ def check_notebook_parameters(namespace: Mapping, notebook) -> dict:
     checked = {}
     for name, param in declared.items():
         if name not in namespace:
-            raise ValueError(f"notebook {path.stem}: parameter {name} is not set (run the parameters cell first)")
+            raise ValueError(f"namespace must hold every parameter of notebook {path.stem}; {name} is not set "
+                             "(run the parameters cell first)")
         checked[name] = param.check(namespace[name], path.stem, {**namespace, **checked})
     if isinstance(namespace, dict):
         namespace.update(checked)
