@@ -251,6 +251,21 @@ def test_each_issue30_corruption_is_caught_by_vcperf_data_validate_with_file_and
         data.validate_all()
 
 
+def test_a_condition_column_dropped_with_its_sidecar_entry_is_caught_by_the_targets_that_select_by_it(
+        data_copy, capsys):
+    from vcperf import cli
+
+    path = data_copy / "vcha2016" / "table05_throughput.csv"
+    _rewrite(path, lambda rows: _drop_column(rows, "clients"))
+    side = json.loads(path.with_suffix(".json").read_text())
+    del side["conditions"]["clients"]
+    path.with_suffix(".json").write_text(json.dumps(side))
+    _clear_caches()
+    assert cli.main(["data", "validate", "--study", "vcha2016"]) == 2
+    err = capsys.readouterr().err
+    assert "data/vcha2016/table05_throughput.csv, line 1: column 'clients' is missing, but target 't05_" in err, err
+
+
 def test_a_duplicate_row_repeats_quantity_conditions_and_value_not_only_the_quantity():
     """Text tables state several prints of one quantity (``main_finding``), and a figure can print two
     numbers of one quantity: only a repeat of the number (or, for text, of the print) is a duplicate."""

@@ -16,14 +16,16 @@ def _cmd_data(args) -> int:
     from vcperf import data, studies
 
     if args.action == "validate":
-        targets, broken = {}, None
-        try:  # the tables the study targets name (building targets may itself read a broken table)
+        targets, columns, broken = {}, {}, None
+        try:  # the tables and columns the study targets name (building targets may itself read a broken table)
             for s in [args.study] if args.study else studies.names():
                 for t in studies.module(s).targets():
                     targets.setdefault(t.table, f"target {t.key!r} of {s}")
+                    for col, _ in t.conditions:
+                        columns.setdefault(t.table, {}).setdefault(col, f"target {t.key!r} of {s}")
         except ValueError as err:
             broken = err
-        print(data.validate_all(args.study, required=targets))
+        print(data.validate_all(args.study, required=targets, columns=columns))
         if broken is not None:  # not a data-format problem validate_all names: report it as it is
             raise broken
     else:

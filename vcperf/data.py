@@ -484,7 +484,7 @@ def required_tables(study: str | None = None) -> dict[str, str]:
     return {n: w for n, w in sorted(found.items()) if study is None or n.startswith(f"{study}/")}
 
 
-def validate_all(study: str | None = None, required: dict | None = None) -> str:
+def validate_all(study: str | None = None, required: dict | None = None, columns: dict | None = None) -> str:
     """Validate every table and sidecar in ``data/`` (or one study's) and that every table the code
     reads (:func:`required_tables`) is there.
 
@@ -495,6 +495,10 @@ def validate_all(study: str | None = None, required: dict | None = None) -> str:
     required : dict, optional
         More tables the code reads (name -> where), beyond :func:`required_tables`, e.g. the
         ``table`` of every study target (``vcperf data validate`` adds those).
+    columns : dict, optional
+        Table name -> {condition column -> where the code selects rows by it} (the conditions of every
+        study target): each must be a column of its table, so a condition column dropped together
+        with its sidecar entry is caught too.
 
     Returns
     -------
@@ -519,6 +523,13 @@ def validate_all(study: str | None = None, required: dict | None = None) -> str:
             if not (isinstance(name, str) and name.partition("/")[0] in STUDIES and name.partition("/")[2]
                     and isinstance(where, str)):
                 raise ValueError(f"required must map table names '<study>/<table>' to str; got {name!r}: {where!r}")
+    if columns is not None:
+        _validate.instance("columns", columns, dict, "a dict of table name -> {column: where it is used}")
+        for name, used in columns.items():
+            if not (isinstance(name, str) and isinstance(used, dict)
+                    and all(isinstance(c, str) and isinstance(w, str) for c, w in used.items())):
+                raise ValueError(f"columns must map table names to {{column: where}} dicts of str; got {name!r}: "
+                                 f"{used!r}")
     _read.cache_clear()
     _load.cache_clear()
     _value.cache_clear()
@@ -537,6 +548,14 @@ def validate_all(study: str | None = None, required: dict | None = None) -> str:
                                            if study is None or n.startswith(f"{study}/")}}
     problems += [f"{DATA_DIR.name}/{name}.csv: missing, but the code reads it ({where})"
                  for name, where in sorted(wanted.items()) if name not in names]
+    for name, used in sorted((columns or {}).items()):
+        if name in names and (study is None or name.startswith(f"{study}/")):
+            try:
+                have = _read(_path(name))[0]
+            except DataError:  # reported above
+                continue
+            problems += [f"{DATA_DIR.name}/{name}.csv, line 1: column {col!r} is missing, but {where} selects rows "
+                         "by it" for col, where in sorted(used.items()) if col not in have]
     if problems:
         raise DataError(f"{len(problems)} problem(s) in {DATA_DIR}:\n" + "\n".join(problems))
     return f"{len(names)} tables, {n_rows} rows valid"
