@@ -25,6 +25,7 @@ interactive = True  # -: show the planner (regeneration runs with False: it list
 output_dir = "../build"  # path: folder that receives figures/ and tables/ (unused: the app writes nothing)
 
 # %%
+import vcperf.params; vcperf.params.check_notebook_parameters(globals(), "app")  # noqa: E702, I001 - checks the parameters above, however the notebook is run
 import ipywidgets as w
 from IPython.display import display
 

@@ -37,6 +37,7 @@ whatif_decompression_streams = 1  # disks, range [1, 16]: VMDK streams the Trans
 whatif_concurrent_deployments = 16  # deployments, range [1, 200]: largest number of simultaneous deployments
 
 # %%
+import vcperf.params; vcperf.params.check_notebook_parameters(globals(), "contentlib_deploy")  # noqa: E702, I001 - checks the parameters above, however the notebook is run
 # %matplotlib inline
 import matplotlib.pyplot as plt
 import numpy as np

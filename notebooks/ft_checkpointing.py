@@ -49,6 +49,7 @@ whatif_receive_gbps = 1.0  # Gbps, range [0, 10]: data the VM receives while run
 whatif_dirty_mb_per_s = 100.0  # MB/s, range [0, 2000]: other memory the VM dirties per second of run time
 
 # %%
+import vcperf.params; vcperf.params.check_notebook_parameters(globals(), "ft_checkpointing")  # noqa: E702, I001 - checks the parameters above, however the notebook is run
 # %matplotlib inline
 import matplotlib.pyplot as plt
 import numpy as np

@@ -47,6 +47,7 @@ interactive = True  # -: show widgets (regeneration runs with False)
 output_dir = "../build"  # path: folder that receives figures/ and tables/
 
 # %%
+import vcperf.params; vcperf.params.check_notebook_parameters(globals(), "index")  # noqa: E702, I001 - checks the parameters above, however the notebook is run
 from IPython.display import Markdown, display
 
 from vcperf import fidelity, plotting

@@ -44,6 +44,7 @@ planner_operation = "clone_vm"  # -, one of ["add_port_group", "remove_port_grou
 planner_target_s = 10.0  # s, range [1, 1000]: latency target of the reverse question
 
 # %%
+import vcperf.params; vcperf.params.check_notebook_parameters(globals(), "robo_background_and_statistics")  # noqa: E702, I001 - checks the parameters above, however the notebook is run
 # %matplotlib inline
 import matplotlib.pyplot as plt
 import numpy as np

@@ -35,6 +35,7 @@ whatif_network = "dsl_512k"  # -, one of ["satellite", "nz_to_uk", "singapore_to
 whatif_payload_bytes = 3500000.0  # bytes, range [1000, 1e10]: payload of the what-if transfer
 
 # %%
+import vcperf.params; vcperf.params.check_notebook_parameters(globals(), "robo_networks")  # noqa: E702, I001 - checks the parameters above, however the notebook is run
 # %matplotlib inline
 import matplotlib.pyplot as plt
 from IPython.display import display

@@ -51,6 +51,7 @@ whatif_operation = "clone_vm"  # -, one of ["add_port_group", "remove_port_group
 sequence_network = "dsl_512k"  # -, one of ["satellite", "nz_to_uk", "singapore_to_us", "dsl_512k", "t1", "cellular_4g", "cellular_5g", "lan"]: link whose times label the Figure 8 diagram
 
 # %%
+import vcperf.params; vcperf.params.check_notebook_parameters(globals(), "robo_operations")  # noqa: E702, I001 - checks the parameters above, however the notebook is run
 # %matplotlib inline
 import matplotlib.pyplot as plt
 import pandas as pd

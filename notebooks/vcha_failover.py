@@ -42,6 +42,7 @@ whatif_clone_bandwidth_gbps = 10.0  # Gbps, range [0.1, 40]: clone network bandw
 whatif_psc_mode = "external"  # -, one of ["external", "embedded"]: PSC deployment of the what-if
 
 # %%
+import vcperf.params; vcperf.params.check_notebook_parameters(globals(), "vcha_failover")  # noqa: E702, I001 - checks the parameters above, however the notebook is run
 # %matplotlib inline
 import matplotlib.pyplot as plt
 import numpy as np

@@ -58,6 +58,7 @@ whatif_appliance = "testbed"  # -, one of ["testbed", "small", "medium", "large"
 whatif_psc_mode = "external"  # -, one of ["external", "embedded"]: PSC deployment of the what-if
 
 # %%
+import vcperf.params; vcperf.params.check_notebook_parameters(globals(), "vcha_overhead")  # noqa: E702, I001 - checks the parameters above, however the notebook is run
 # %matplotlib inline
 import matplotlib.pyplot as plt
 import numpy as np

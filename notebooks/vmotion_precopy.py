@@ -51,6 +51,7 @@ whatif_downtime_target_s = 1.0  # s, range [0.1, 5]: switch-over stall target ("
 whatif_evacuate_vms = 8  # count, range [1, 64]: VMs like this one to move off the host (evacuation time)
 
 # %%
+import vcperf.params; vcperf.params.check_notebook_parameters(globals(), "vmotion_precopy")  # noqa: E702, I001 - checks the parameters above, however the notebook is run
 # %matplotlib inline
 import matplotlib.pyplot as plt
 import numpy as np

@@ -175,3 +175,134 @@ def test_dimension_rules_read_names():
     assert data.expected_dimensions("migration_time_ratio_70u1_over_67") is None  # relative: exempt
     assert data.printed_number("1:36") == 96 and data.printed_number("2,696") == 2696
     assert data.printed_number("-0.9%") == -0.9 and data.printed_number("about 3x") is None
+
+
+# -- issue 30: the six corruptions `vcperf data validate` used to pass, each caught with file and row --
+
+def _clear_caches():
+    for cached in (data._read, data._load, data._value, data._row):
+        cached.cache_clear()
+
+
+@pytest.fixture
+def data_copy(tmp_path, monkeypatch):
+    """A full copy of data/ to corrupt; data.DATA_DIR points at it."""
+    shutil.copytree(data.DATA_DIR, tmp_path / "data")
+    monkeypatch.setattr(data, "DATA_DIR", tmp_path / "data")
+    _clear_caches()
+    yield tmp_path / "data"
+    _clear_caches()
+
+
+def _rewrite(path, edit):
+    with open(path, newline="", encoding="utf-8") as f:
+        rows = list(csv.reader(f))
+    rows = edit(rows)
+    with open(path, "w", newline="", encoding="utf-8") as f:
+        csv.writer(f, lineterminator="\n").writerows(rows)
+
+
+def _set(rows, line, column, new):
+    rows[line - 1][rows[0].index(column)] = new
+    return rows
+
+
+def _drop_column(rows, column):
+    i = rows[0].index(column)
+    return [r[:i] + r[i + 1:] for r in rows]
+
+
+NETWORKS = "robo2019/table01_networks.csv"
+CORRUPTIONS = {
+    # name: (edit of data/robo2019/table01_networks.csv or None to delete it, what the error must name)
+    "dropped condition column": (lambda rows: _drop_column(rows, "network"),
+                                 f"data/{NETWORKS}, line 1: column 'network'"),
+    "rtt in ms read as s": (lambda rows: _set(rows, 3, "unit", "s"), f"data/{NETWORKS}, line 3: columns value, unit"),
+    "500 -> 50 under a printed '500 ms'": (lambda rows: _set(rows, 3, "value", "50"),
+                                          f"data/{NETWORKS}, line 3: columns value, unit: 50 ms disagrees"),
+    "Mbit/s -> Gbit/s": (lambda rows: _set(rows, 2, "unit", "Gbps"),
+                         f"data/{NETWORKS}, line 2: columns value, unit: 10 Gbps disagrees"),
+    "a duplicate row": (lambda rows: rows + [rows[2]], f"data/{NETWORKS}, line 26: columns quantity, value, unit"),
+    "a deleted table": (None, f"data/{NETWORKS}: missing, but the code reads it (vcperf/robo/"),
+}
+
+
+@pytest.mark.parametrize("corruption", list(CORRUPTIONS))
+def test_each_issue30_corruption_is_caught_by_vcperf_data_validate_with_file_and_row(data_copy, capsys,
+                                                                                      corruption):
+    from vcperf import cli
+
+    assert cli.main(["data", "validate", "--study", "robo2019"]) == 0  # the clean copy passes
+    capsys.readouterr()
+    edit, message = CORRUPTIONS[corruption]
+    path = data_copy / NETWORKS
+    if edit is None:
+        path.unlink()
+        path.with_suffix(".json").unlink()
+    else:
+        _rewrite(path, edit)
+    _clear_caches()
+    assert cli.main(["data", "validate", "--study", "robo2019"]) == 2
+    err = capsys.readouterr().err
+    assert message in err, err
+    _clear_caches()
+    assert cli.main(["data", "validate", "--study", "vcha2016"]) == 0  # --study: another study is not judged
+    with pytest.raises(data.DataError, match=message.split(":")[0].replace(".", r"\.")):
+        data.validate_all()
+
+
+def test_a_condition_column_dropped_with_its_sidecar_entry_is_caught_by_the_targets_that_select_by_it(
+        data_copy, capsys):
+    from vcperf import cli
+
+    path = data_copy / "vcha2016" / "table05_throughput.csv"
+    _rewrite(path, lambda rows: _drop_column(rows, "clients"))
+    side = json.loads(path.with_suffix(".json").read_text())
+    del side["conditions"]["clients"]
+    path.with_suffix(".json").write_text(json.dumps(side))
+    _clear_caches()
+    assert cli.main(["data", "validate", "--study", "vcha2016"]) == 2
+    err = capsys.readouterr().err
+    assert "data/vcha2016/table05_throughput.csv, line 1: column 'clients' is missing, but target 't05_" in err, err
+
+
+def test_a_duplicate_row_repeats_quantity_conditions_and_value_not_only_the_quantity():
+    """Text tables state several prints of one quantity (``main_finding``), and a figure can print two
+    numbers of one quantity: only a repeat of the number (or, for text, of the print) is a duplicate."""
+    names = [n for n in data.table_names() if n.endswith(("text_overview", "figure12_vcenter_management_ops"))]
+    assert len(names) == 2
+    for name in names:
+        df = data.load(name)
+        assert df.duplicated(["quantity"] + [c for c in df.columns if c not in data.REQUIRED_COLUMNS
+                                             + data.OPTIONAL_COLUMNS]).any()
+
+
+def test_printed_quantities_read_numbers_with_units():
+    said = {(round(v, 9), u) for v, u, _ in data.printed_quantities("500 Mbps – 10 Gbps")}
+    assert said == {(5e8, "bit/s"), (1e10, "bit/s")}
+    assert [round(v) for v, _, _ in data.printed_quantities("2 minutes and 10 seconds for DSL")] == [120, 10, 130]
+    assert [(v, u) for v, u, _ in data.printed_quantities("1.92 TB")] == [(1.92e12, "B")]
+    assert [(v, u) for v, u, _ in data.printed_quantities("40Gb")] == [(4e10, "bit/s")]  # bits, not bytes
+    assert [(v, u) for v, u, _ in data.printed_quantities("40GB")] == [(4e10, "B")]
+    assert data.printed_quantities("2 of 18 runs") == []
+
+
+def test_every_table_the_code_reads_is_required_and_present():
+    """The source scan finds the tables the studies' test beds read, and every target's table is there."""
+    from vcperf import studies
+
+    required = data.required_tables()
+    assert {f"{s}/testbed" for s in data.STUDIES} <= set(required)
+    assert {"robo2019/table01_networks", "vmotion2020/table01_vm_sizes", "contentlib2015/figure04_deploy_time",
+            "ft2016/text_workload_details"} <= set(required)
+    present = set(data.table_names())
+    assert set(required) <= present
+    for s in data.STUDIES:
+        assert {t.table for t in studies.module(s).targets()} <= present
+
+
+def test_a_lookup_miss_names_the_data_file():
+    with pytest.raises(data.DataError, match=r"data/robo2019/table01_networks\.csv: 0 rows match"):
+        data.value("robo2019/table01_networks", "rtt", network="mars")
+    with pytest.raises(data.DataError, match=r"data/robo2019/table01_networks\.csv: condition 'planet'"):
+        data.row("robo2019/table01_networks", "rtt", planet="mars")

@@ -232,6 +232,8 @@ def _grid():
 
 def _lazy_overrides(qualname: str) -> dict:
     """Baselines that are objects built on demand (a Grid, a file path)."""
+    from vcperf import params
+
     nb = _repo_path(NOTEBOOK)
     table = {
         "vcperf.sweep.load_grid": {"path": _grid_file},
@@ -242,6 +244,8 @@ def _lazy_overrides(qualname: str) -> dict:
         "vcperf.params.parameters_cell": {"path": lambda: nb},
         "vcperf.params.read_parameters": {"path": lambda: nb},
         "vcperf.params.check_overrides": {"path": lambda: nb, "overrides": lambda: dict(NOTEBOOK_OVERRIDES)},
+        "vcperf.params.check_notebook_parameters": {
+            "namespace": lambda: {n: p.default for n, p in params.read_parameters(nb).items()}, "notebook": lambda: nb},
     }
     return {k: f() for k, f in table.get(qualname, {}).items()}
 
@@ -255,6 +259,7 @@ BASELINE_OVERRIDES = {
     "vcperf.params.parse_assignment": {"text": "rtt_s=0.1"},
     "vcperf.data.expected_dimensions": {"quantity": "failover_time"},
     "vcperf.data.printed_number": {"printed": "2,696"},
+    "vcperf.data.printed_quantities": {"printed": "52-89 ms (ATT 4G)"},
     "vcperf.data.to_si": {"value": 1.5, "unit": "ms"},
     "vcperf.data.load": {"name": DATA_TABLE},
     "vcperf.data.value": {"name": DATA_TABLE, "quantity": DATA_QUANTITY},

@@ -14,6 +14,7 @@ import sys
 import time
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from vcperf import cli, regenerate, sweep
@@ -542,3 +543,48 @@ def test_chunk_too_big_for_memory_is_refused(tmp_path, capsys):
     g = sweep.parse_grid(grid, "vcperf.queueing.mm1")  # 1e9 points, streamed: fine with small chunks
     assert g.size == 10**9
     sweep.check_memory(g, 10_000)
+
+
+# -- issue 30: raw errors of the validation layer become clear ValueErrors --
+
+@pytest.mark.parametrize("value", [2**1024, -(2**1024), 10**400])
+def test_an_integer_beyond_float_range_is_a_clear_error(value):
+    from vcperf import _validate, network
+
+    with pytest.raises(ValueError, match=r"rtt_s must be a real number in float range .* got an integer of \d+ bits"):
+        _validate.check_range("rtt_s", value)
+    with pytest.raises(ValueError, match=r"n must be in \[1, inf\] \(an integer of at most 64 bits\)"):
+        _validate.integer("n", value, 1)
+    with pytest.raises(ValueError, match="rtt_s"):
+        network.Link(bandwidth_bps=1e9, rtt_s=value)
+    assert float(_validate.check_range("x", 10**30)) == 1e30  # a big int in float range is a number
+
+
+@pytest.mark.parametrize("value", [np.timedelta64(1, "s"), np.datetime64("2020-01-01"), [np.timedelta64(5, "ms")]])
+def test_timedelta_and_datetime_are_not_numbers(value):
+    from vcperf import _validate
+
+    with pytest.raises(ValueError, match="x must be a real number"):
+        _validate.check_range("x", value)
+    if not isinstance(value, list):
+        with pytest.raises(ValueError, match=r"n must be an integer in \[0, inf\]"):
+            _validate.integer("n", value)
+
+
+@pytest.mark.parametrize("value", [[[1, 2], [3]], [1, [2, 3]], [[1e9], 1e9]])
+def test_ragged_lists_are_a_clear_error(value):
+    from vcperf import _validate, ft
+
+    with pytest.raises(ValueError, match="x must be a real number"):
+        _validate.check_range("x", value)
+    with pytest.raises(ValueError, match="memory_bytes must be a real number"):
+        ft.turn_on_time_s(1e9, value)
+
+
+@pytest.mark.parametrize("fit_on", [1, 1.5, object(), [["a"]], [None], [1], b"fit"])
+def test_calibrate_fit_on_that_is_not_keys_is_a_clear_error(fit_on):
+    from vcperf import protocol
+
+    targets = protocol.study_module("ft2016").targets()
+    with pytest.raises(ValueError, match="fit_on must be"):
+        protocol.resolve_fit_on("ft2016", targets, fit_on)

@@ -28,7 +28,7 @@ def _fmt(x: float) -> str:
         return "inf"
     if x == -math.inf:
         return "-inf"
-    return f"{x:g}"
+    return str(x) if isinstance(x, int) else f"{x:g}"
 
 
 def check_range(
@@ -110,6 +110,12 @@ def real(name: str, value) -> np.ndarray:
     """
     if value is None or isinstance(value, (bool, np.bool_, str, bytes, complex, np.complexfloating)):
         raise ValueError(f"{name} must be a real number (or an array of them); got {_short(value)}")
+    if isinstance(value, int):  # a Python int of any size: numpy holds those beyond 64 bits as objects
+        try:
+            return np.array(float(value))
+        except OverflowError:
+            raise ValueError(f"{name} must be a real number in float range (|x| <= 1.8e308); "
+                             f"got an integer of {value.bit_length()} bits") from None
     try:
         raw = np.asarray(value)
     except (TypeError, ValueError):  # ragged nesting
@@ -134,8 +140,12 @@ def integer(name: str, value, lo: int = 0, hi: float = math.inf) -> int:
     rng = f"an integer in [{lo}, {_fmt(hi)}]"
     if isinstance(value, np.ndarray) and value.ndim == 0:
         value = value[()]
-    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, float, np.integer, np.floating)):
+    if isinstance(value, (bool, np.bool_, np.timedelta64, np.datetime64)) or \
+            not isinstance(value, (int, float, np.integer, np.floating)):
         raise ValueError(f"{name} must be {rng}; got {_short(value)}")
+    if isinstance(value, int) and value.bit_length() > 64:  # beyond int64 (and perhaps float): never a count here
+        raise ValueError(f"{name} must be in [{lo}, {_fmt(hi)}] (an integer of at most 64 bits); got an integer "
+                         f"of {value.bit_length()} bits")
     if not math.isfinite(float(value)) or not float(value).is_integer():
         raise ValueError(f"{name} must be {rng}; got {_short(value)}")
     if not lo <= value <= hi:

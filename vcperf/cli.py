@@ -13,10 +13,21 @@ _ROOT = Path(__file__).resolve().parent.parent
 
 
 def _cmd_data(args) -> int:
-    from vcperf import data
+    from vcperf import data, studies
 
     if args.action == "validate":
-        print(data.validate_all())
+        targets, columns, broken = {}, {}, None
+        try:  # the tables and columns the study targets name (building targets may itself read a broken table)
+            for s in [args.study] if args.study else studies.names():
+                for t in studies.module(s).targets():
+                    targets.setdefault(t.table, f"target {t.key!r} of {s}")
+                    for col, _ in t.conditions:
+                        columns.setdefault(t.table, {}).setdefault(col, f"target {t.key!r} of {s}")
+        except ValueError as err:
+            broken = err
+        print(data.validate_all(args.study, required=targets, columns=columns))
+        if broken is not None:  # not a data-format problem validate_all names: report it as it is
+            raise broken
     else:
         print("\n".join(data.table_names(args.study)))
     return 0
@@ -198,7 +209,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("data", help="validate or list the paper tables in data/")
     p.add_argument("action", choices=["validate", "list"])
-    p.add_argument("--study", default=None, help="only this study (list)")
+    p.add_argument("--study", default=None, help="only this study")
     p.set_defaults(func=_cmd_data)
 
     p = sub.add_parser("regenerate", help="execute every notebook with papermill into build/")

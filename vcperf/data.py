@@ -14,6 +14,7 @@ Examples
 
 from __future__ import annotations
 
+import ast
 import csv
 import functools
 import importlib.resources
@@ -103,6 +104,48 @@ DIMENSIONLESS_NAME = re.compile(r"(^|_)(ratio|change|reduction|improvement|over|
 #: A print that is one number and nothing else (``2,696``, ``-0.9%``, ``1:36``): its value must agree.
 _PURE_NUMBER = re.compile(r"\s*([-+]?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?|[-+]?\.\d+)\s*%?\s*")
 _MMSS = re.compile(r"\s*(\d+):(\d\d)\s*")
+
+
+#: Words a print may put after a number to state its unit -> (SI unit, factor to SI). Case matters
+#: where it tells bits from bytes (``Gb`` gigabit, ``GB`` gigabyte).
+_PRINTED_UNITS = (
+    (r"ms|msec|milliseconds?", "s", 1e-3), (r"us|µs|microseconds?", "s", 1e-6), (r"s|secs?|seconds?", "s", 1.0),
+    (r"mins?|minutes?", "s", 60.0), (r"h|hrs?|hours?", "s", 3600.0), (r"days?", "s", 86400.0),
+    (r"Kbps|Kb/s|Kbit/s", "bit/s", 1e3), (r"Mbps|Mb/s|Mbit/s", "bit/s", 1e6),
+    (r"Gbps|Gb/s|Gbit/s|Gb per second|GbE|Gbit|Gigabit|Gb", "bit/s", 1e9),
+    (r"KBs?|kB", "B", 1e3), (r"MBs?", "B", 1e6), (r"GBs?", "B", 1e9), (r"TBs?", "B", 1e12),
+    (r"KiB", "B", 2.0**10), (r"MiB", "B", 2.0**20), (r"GiB", "B", 2.0**30), (r"TiB", "B", 2.0**40),
+    (r"bytes?", "B", 1.0), (r"[Gg][Hh]z", "1/s", 1e9), (r"[Mm][Hh]z", "1/s", 1e6), (r"%|percent", "%", 0.01),
+)
+_NUM = r"(\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?|\.\d+)"
+_MENTION = re.compile(rf"(?<![\w.,]){_NUM}(?:\s*(?:-|–|to)\s*{_NUM})?(?:\s*(?P<mult>million|thousand))?[\s-]?"
+                      rf"(?:{'|'.join(f'(?P<u{i}>{rx})' for i, (rx, _, _) in enumerate(_PRINTED_UNITS))})(?![\w/])")
+_MIN_AND_S = re.compile(r"(?<![\w.,])(\d+)\s*minutes?\s*(?:and\s*)?(\d+)\s*seconds?(?!\w)")
+
+
+def printed_quantities(printed: str) -> list[tuple[float, str, str]]:
+    """Every number-with-unit a print states, in SI: ``(value, SI unit, text)``.
+
+    A range (``52-89 ms``) gives both ends, ``2 minutes and 10 seconds`` gives 130 s as well as its
+    parts, percentages give the SI unit ``"%"`` (so they are compared with ``percent`` rows only).
+
+    Examples
+    --------
+    >>> [(round(v, 6), u) for v, u, _ in printed_quantities("52-89 ms (ATT 4G)")]
+    [(0.052, 's'), (0.089, 's')]
+    >>> printed_quantities("about three times")
+    []
+    """
+    _validate.text("printed", printed, "the verbatim print (str)")
+    out = []
+    for m in _MENTION.finditer(printed):
+        i = next(i for i in range(len(_PRINTED_UNITS)) if m.group(f"u{i}") is not None)
+        _, si, factor = _PRINTED_UNITS[i]
+        mult = {"million": 1e6, "thousand": 1e3, None: 1.0}[m.group("mult")]
+        out += [(float(g.replace(",", "")) * mult * factor, si, m.group(0).strip())
+                for g in (m.group(1), m.group(2)) if g]
+    out += [(60.0 * int(m.group(1)) + int(m.group(2)), "s", m.group(0)) for m in _MIN_AND_S.finditer(printed)]
+    return out
 
 
 def expected_dimensions(quantity: str) -> tuple | None:
@@ -201,6 +244,12 @@ def _check_row(path: Path, lineno: int, row: dict) -> None:
     if dims is not None and UNITS[unit][0] not in dims:
         fail(f"column unit: {unit!r} is a {UNITS[unit][0] or 'text'} unit, but quantity {row['quantity']!r} "
              f"is measured in {' or '.join(dims)}")
+    if row["flag"] == "" and unit not in ("count", "ratio"):  # derived/ambiguous values are not the print
+        si, factor = ("%" if unit == "percent" else UNITS[unit][0]), UNITS[unit][1]
+        said = [(v, text) for v, dim, text in printed_quantities(row["printed"]) if dim == si]
+        if said and not any(math.isclose(abs(value) * factor, v, rel_tol=1e-6) for v, _ in said):
+            fail(f"columns value, unit: {value:g} {unit} disagrees with column printed {row['printed']!r}, "
+                 f"which states {' / '.join(t for _, t in said)}")
     stated = printed_number(row["printed"])
     if stated is not None and row["flag"] != "ambiguous" and not math.isclose(stated, value, rel_tol=1e-9,
                                                                               abs_tol=1e-12):
@@ -226,6 +275,10 @@ def _check_sidecar(path: Path, columns: list[str]) -> dict:
     undocumented = [c for c in conditions if c not in meta["conditions"]]
     if undocumented:
         raise DataError(f"{rel}: condition columns {undocumented} are not described in 'conditions'")
+    dropped = [c for c in meta["conditions"] if c not in columns]
+    if dropped:
+        raise DataError(f"{path.relative_to(DATA_DIR.parent)}, line 1: column {dropped[0]!r} (a condition "
+                        f"described in {side.name}) is missing")
     return meta
 
 
@@ -237,12 +290,21 @@ def _read(path: Path):
         missing = [c for c in REQUIRED_COLUMNS if c not in columns]
         if missing:
             raise DataError(f"{path.relative_to(DATA_DIR.parent)}: missing required columns {missing}")
-        rows = []
+        conditions = [c for c in columns if c not in REQUIRED_COLUMNS + OPTIONAL_COLUMNS]
+        rows, seen = [], {}
         for lineno, row in enumerate(reader, start=2):
             if None in row:
                 raise DataError(f"{path.relative_to(DATA_DIR.parent)}, line {lineno}: more cells than columns")
             row = {k: (v or "").strip() for k, v in row.items()}
             _check_row(path, lineno, row)
+            # the same measurement twice: quantity, conditions and number (text rows: the print) repeated
+            key = (row["quantity"], row["unit"], row["printed"] if row["unit"] == "text" else float(row["value"]),
+                   *(row[c] for c in conditions))
+            if key in seen:
+                raise DataError(f"{path.relative_to(DATA_DIR.parent)}, line {lineno}: columns quantity, value, unit"
+                                f"{', ' if conditions else ''}{', '.join(conditions)} repeat line {seen[key]} "
+                                "(a duplicate row)")
+            seen[key] = lineno
             rows.append(row)
     if not rows:
         raise DataError(f"{path.relative_to(DATA_DIR.parent)}: no rows")
@@ -328,6 +390,11 @@ def row(name: str, quantity: str, **conditions):
     return _row(name, quantity, tuple(sorted((k, str(w)) for k, w in conditions.items()))).copy()
 
 
+def _rel(name: str) -> str:
+    """The file of table ``name`` as error messages name it (``data/robo2019/table01_networks.csv``)."""
+    return str(_path(name).relative_to(DATA_DIR.parent))
+
+
 def _check_lookup(name, quantity) -> None:
     _validate.text("name", name, "a table name '<study>/<table>' (str)")
     _validate.text("quantity", quantity, "a quantity name (str)")
@@ -340,11 +407,11 @@ def _row(name: str, quantity: str, conditions: tuple):
     mask = df["quantity"] == quantity
     for col, want in conditions.items():
         if col not in df:
-            raise ValueError(f"condition {col!r} is not a column of {name}; columns: {list(df.columns)}")
+            raise DataError(f"{_rel(name)}: condition {col!r} is not a column; columns: {list(df.columns)}")
         mask &= df[col] == want
     hits = df[mask]
     if len(hits) != 1:
-        raise ValueError(f"{name}: {len(hits)} rows match quantity={quantity!r}, {conditions}; need exactly 1")
+        raise DataError(f"{_rel(name)}: {len(hits)} rows match quantity={quantity!r}, {conditions}; need exactly 1")
     return hits.iloc[0]
 
 
@@ -358,20 +425,137 @@ def _value(name: str, quantity: str, unit: str | None, conditions: tuple) -> flo
     return float(row["value"])
 
 
-def validate_all() -> str:
-    """Validate every table and sidecar in ``data/``; raise :class:`DataError` on the first problem.
+#: A table name in the sources: ``"robo2019/table01_networks"`` or ``f"{STUDY}/table01_networks"``, or
+#: inside a study's package a bare stem that follows the file-name convention (``"testbed"``) given to
+#: a module constant or as the first argument of a reader (:data:`_READERS`).
+_STEM = re.compile(r"(?:table|figure)\d\d_\w+|text_\w+|external_\w+|testbed")
+_READERS = ("load", "value", "row", "paper_value", "_si", "_row", "_value")
 
-    Returns a one-line summary (``"N tables, M rows valid"``).
+
+def _bare_stems(tree) -> list:
+    """String constants of ``tree`` in the places a study's helpers take a bare table stem."""
+    out = [n.value for n in tree.body if isinstance(n, ast.Assign) and isinstance(n.value, ast.Constant)]
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call) and node.args and isinstance(node.args[0], ast.Constant) and \
+                getattr(node.func, "attr", getattr(node.func, "id", None)) in _READERS:
+            out.append(node.args[0])
+    return [n for n in out if isinstance(n.value, str) and _STEM.fullmatch(n.value)]
+
+
+def required_tables(study: str | None = None) -> dict[str, str]:
+    """The tables the code reads: table name -> the first source line naming it (``vcperf/ft/testbed.py:13``).
+
+    Read from the package's sources (not by running them): quoted names ``"<study>/<table>"``,
+    f-strings ``f"{STUDY}/<table>"`` in a study's package and, there, bare stems that follow the
+    file-name convention of ``data/README.md`` (``"testbed"``, ``"text_workload_details"``), which the
+    study's helpers join to its folder.
+
+    Examples
+    --------
+    >>> "robo2019/table01_networks" in required_tables("robo2019")
+    True
     """
+    _validate.optional(_validate.choice, "study", study, STUDIES)
+    pkg = Path(__file__).resolve().parent
+    of_package = {s.package.split(".")[-1]: s.name for s in studies.STUDIES.values()}
+    found: dict[str, str] = {}
+    for src in sorted(pkg.rglob("*.py")):
+        rel = src.relative_to(pkg.parent).as_posix()
+        home = of_package.get(src.relative_to(pkg).parts[0]) if len(src.relative_to(pkg).parts) > 1 else None
+        tree = ast.parse(src.read_text(encoding="utf-8"))
+        bare = {id(n) for n in _bare_stems(tree)} if home else set()
+        for node in ast.walk(tree):
+            names = []
+            if isinstance(node, ast.Constant) and isinstance(node.value, str):
+                st, _, stem = node.value.partition("/")
+                if st in STUDIES and re.fullmatch(r"\w+", stem):
+                    names.append(node.value)
+                elif id(node) in bare:
+                    names.append(f"{home}/{node.value}")
+            elif isinstance(node, ast.JoinedStr) and home and len(node.values) >= 2:
+                first, second = node.values[0], node.values[1]
+                if isinstance(first, ast.FormattedValue) and isinstance(first.value, ast.Name) and \
+                        first.value.id == "STUDY" and isinstance(second, ast.Constant):
+                    m = re.fullmatch(rf"/({_STEM.pattern})", str(second.value))
+                    if m and len(node.values) == 2:
+                        names.append(f"{home}/{m.group(1)}")
+            for name in names:
+                found.setdefault(name, f"{rel}:{node.lineno}")
+    return {n: w for n, w in sorted(found.items()) if study is None or n.startswith(f"{study}/")}
+
+
+def validate_all(study: str | None = None, required: dict | None = None, columns: dict | None = None) -> str:
+    """Validate every table and sidecar in ``data/`` (or one study's) and that every table the code
+    reads (:func:`required_tables`) is there.
+
+    Parameters
+    ----------
+    study : str, optional
+        Only this study (a name of :data:`STUDIES`); default all.
+    required : dict, optional
+        More tables the code reads (name -> where), beyond :func:`required_tables`, e.g. the
+        ``table`` of every study target (``vcperf data validate`` adds those).
+    columns : dict, optional
+        Table name -> {condition column -> where the code selects rows by it} (the conditions of every
+        study target): each must be a column of its table, so a condition column dropped together
+        with its sidecar entry is caught too.
+
+    Returns
+    -------
+    str
+        A one-line summary (``"N tables, M rows valid"``).
+
+    Raises
+    ------
+    DataError
+        Listing every problem found, one a line, each naming the file and, where it has one, the line
+        and the column.
+
+    Examples
+    --------
+    >>> validate_all("ft2016").endswith("rows valid")
+    True
+    """
+    _validate.optional(_validate.choice, "study", study, STUDIES)
+    if required is not None:
+        _validate.instance("required", required, dict, "a dict of table name '<study>/<table>' -> where it is read")
+        for name, where in required.items():
+            if not (isinstance(name, str) and name.partition("/")[0] in STUDIES and name.partition("/")[2]
+                    and isinstance(where, str)):
+                raise ValueError(f"required must map table names '<study>/<table>' to str; got {name!r}: {where!r}")
+    if columns is not None:
+        _validate.instance("columns", columns, dict, "a dict of table name -> {column: where it is used}")
+        for name, used in columns.items():
+            if not (isinstance(name, str) and isinstance(used, dict)
+                    and all(isinstance(c, str) and isinstance(w, str) for c, w in used.items())):
+                raise ValueError(f"columns must map table names to {{column: where}} dicts of str; got {name!r}: "
+                                 f"{used!r}")
     _read.cache_clear()
     _load.cache_clear()
     _value.cache_clear()
     _row.cache_clear()
-    n_rows = 0
-    names = table_names()
+    problems, n_rows = [], 0
+    names = table_names(study)
     for name in names:
-        n_rows += len(_read(_path(name))[1])
-    orphans = [p for s in STUDIES for p in (DATA_DIR / s).glob("*.json") if not p.with_suffix(".csv").exists()]
-    if orphans:
-        raise DataError(f"sidecars without a table: {[str(p) for p in orphans]}")
+        try:
+            n_rows += len(_read(_path(name))[1])
+        except DataError as err:
+            problems.append(str(err))
+    chosen = STUDIES if study is None else (study,)
+    orphans = [p for s in chosen for p in sorted((DATA_DIR / s).glob("*.json")) if not p.with_suffix(".csv").exists()]
+    problems += [f"{p.relative_to(DATA_DIR.parent)}: a sidecar without its table" for p in orphans]
+    wanted = {**required_tables(study), **{n: w for n, w in (required or {}).items()
+                                           if study is None or n.startswith(f"{study}/")}}
+    problems += [f"{DATA_DIR.name}/{name}.csv: missing, but the code reads it ({where})"
+                 for name, where in sorted(wanted.items()) if name not in names]
+    for name, used in sorted((columns or {}).items()):
+        if name in names and (study is None or name.startswith(f"{study}/")):
+            try:
+                have = _read(_path(name))[0]
+            except DataError:  # reported above
+                continue
+            problems += [f"{DATA_DIR.name}/{name}.csv, line 1: column {col!r} is missing, but {where} selects rows "
+                         "by it" for col, where in sorted(used.items()) if col not in have]
+    if problems:
+        raise DataError(f"{len(problems)} problem(s) in {DATA_DIR}:\n" + "\n".join(problems))
     return f"{len(names)} tables, {n_rows} rows valid"

@@ -7,9 +7,11 @@ assignments, each with a comment that gives its unit and valid values::
     network = "dsl"  # -, one of ["lan", "dsl"]: preset network type
     interactive = True  # -: show the what-if widgets
 
-The comment grammar is ``# <unit>[, range [lo, hi] | , one of [...]]: <meaning>``. Overrides are
-rejected before any execution when the name is unknown, the type differs from the default's, or the
-value is outside the declared range or choices.
+The comment grammar is ``# <unit>[, range [lo, hi] | , one of [...]]: <meaning>``; a bound may name
+an earlier parameter (``range [0.25, memory_gib]``: a working set no larger than the memory). Overrides
+are rejected before any execution when the name is unknown, the type differs from the default's, or the
+value is outside the declared range or choices; the notebook checks its values again when it runs
+(:func:`check_notebook_parameters`).
 
 Files of parameters (``vcperf regenerate --params FILE.yaml``, the grids of ``vcperf sweep``) are
 read with :class:`StrictLoader`: YAML's safe loader, with a key given twice an error (plain
@@ -66,12 +68,15 @@ class Parameter:
     default: object
     unit: str
     meaning: str
-    lo: float | None = None
-    hi: float | None = None
+    lo: float | str | None = None
+    hi: float | str | None = None
     choices: tuple | None = None
 
-    def check(self, value, notebook: str) -> object:
-        """Return ``value`` (ints widened to float where the default is float) or raise ValueError."""
+    def check(self, value, notebook: str, values: Mapping | None = None) -> object:
+        """Return ``value`` (ints widened to float where the default is float) or raise ValueError.
+
+        ``values`` (the other parameters' values) resolves a bound that names another parameter; a
+        named bound is not checked without it."""
         where = f"notebook {notebook}: parameter {self.name}"
         d = self.default
         if isinstance(d, bool) or isinstance(value, bool):
@@ -85,8 +90,12 @@ class Parameter:
             value = float(value) if isinstance(d, float) else value
         elif type(value) is not type(d):
             raise ValueError(f"{where} must be {type(d).__name__}; got {value!r}")
-        if self.lo is not None and not (self.lo <= value <= self.hi):
-            raise ValueError(f"{where} must be in [{self.lo:g}, {self.hi:g}] {self.unit}; got {value!r}")
+        if self.lo is not None:
+            lo, hi = (values.get(b) if isinstance(b, str) and values is not None else b for b in (self.lo, self.hi))
+            if not ((isinstance(lo, str | type(None)) or lo <= value) and (isinstance(hi, str | type(None))
+                                                                            or value <= hi)):
+                raise ValueError(f"{where} must be in [{_bound(self.lo, values)}, {_bound(self.hi, values)}] "
+                                 f"{self.unit}; got {value!r}")
         if self.choices is not None and value not in self.choices:
             raise ValueError(f"{where} must be one of {list(self.choices)}; got {value!r}")
         return value
@@ -94,10 +103,33 @@ class Parameter:
     def describe(self) -> str:
         valid = ""
         if self.lo is not None:
-            valid = f" in [{self.lo:g}, {self.hi:g}]"
+            valid = f" in [{_bound(self.lo)}, {_bound(self.hi)}]"
         elif self.choices is not None:
             valid = f" one of {list(self.choices)}"
         return f"{self.name} = {self.default!r}  [{self.unit}]{valid}: {self.meaning}"
+
+
+def _bound(b, values: Mapping | None = None) -> str:
+    """A range bound as messages print it: ``6144``, ``whatif_memory_gib`` or ``whatif_memory_gib = 4``."""
+    if isinstance(b, str):
+        return f"{b} = {values[b]!r}" if values is not None and b in values else b
+    return f"{b:g}"
+
+
+def _range(text: str, earlier: Mapping, where: str) -> tuple:
+    """``[lo, hi]`` of a parameter comment: numbers, or names of earlier parameters."""
+    items = [x.strip() for x in text.strip()[1:-1].split(",")]
+    if len(items) != 2:
+        raise ValueError(f"{where}: range must be [lo, hi]; got {text}")
+    out = []
+    for x in items:
+        if x.isidentifier():
+            if x not in earlier:
+                raise ValueError(f"{where}: range bound {x!r} must name an earlier parameter")
+            out.append(x)
+        else:
+            out.append(float(ast.literal_eval(x)))
+    return tuple(out)
 
 
 def read_notebook(path: Path):
@@ -145,11 +177,11 @@ def read_parameters(path: Path) -> dict[str, Parameter]:
             raise ValueError(f"notebook {name}: parameter {pname} needs a '# unit[, range [lo, hi]]: meaning' comment")
         lo = hi = choices = None
         if m["range"]:
-            lo, hi = (float(x) for x in ast.literal_eval(m["range"]))
+            lo, hi = _range(m["range"], out, f"notebook {name}: parameter {pname}")
         if m["choices"]:
             choices = tuple(ast.literal_eval(m["choices"]))
         param = Parameter(pname, default, m["unit"].strip(), m["meaning"].strip(), lo, hi, choices)
-        param.check(default, name)  # a notebook's own defaults must be valid
+        param.check(default, name, {k: p.default for k, p in out.items()})  # its own defaults must be valid
         out[pname] = param
     return out
 
@@ -172,6 +204,70 @@ def check_overrides(path: Path, overrides: dict) -> dict:
             raise ValueError(f"notebook {Path(path).stem} has no parameter {key!r} (overrides); "
                              f"its parameters:\n  {listing}")
         checked[key] = params[key].check(value, Path(path).stem)
+    values = {k: p.default for k, p in params.items()} | checked
+    for key, p in params.items():  # ranges naming another parameter, with the overrides applied
+        if isinstance(p.lo, str) or isinstance(p.hi, str):
+            p.check(values[key], Path(path).stem, values)
+    return checked
+
+
+#: Where :func:`check_notebook_parameters` finds a notebook given by name (``notebooks/`` of the checkout).
+NOTEBOOK_DIR = Path(__file__).resolve().parent.parent / "notebooks"
+
+
+def check_notebook_parameters(namespace: Mapping, notebook) -> dict:
+    """Check a running notebook's parameters against its ``parameters`` cell (inside the run).
+
+    Every notebook calls this at the top of its second code cell, so a value given by papermill
+    directly (``papermill -p planner_hosts 10000000 ...``), typed on Binder or passed by
+    ``vcperf regenerate -p`` is range- and type-checked by the same rule before any model runs.
+    Values are written back normalised (an int given for a float parameter becomes a float).
+
+    Parameters
+    ----------
+    namespace : dict
+        The notebook's globals (``globals()``), holding the parameters cell's names after papermill's
+        injected cell.
+    notebook : str or path
+        The notebook's name (``"robo_networks"``, looked up as ``<name>.py`` then ``<name>.ipynb`` in the
+        working folder -- the notebook's own, as Jupyter and ``vcperf regenerate`` run it -- then in
+        :data:`NOTEBOOK_DIR`) or the path of its source.
+
+    Returns
+    -------
+    dict
+        Parameter name -> checked value.
+
+    Raises
+    ------
+    ValueError
+        A parameter missing from ``namespace`` or invalid, naming the notebook, the parameter, the value
+        and the valid range or choices.
+
+    Examples
+    --------
+    >>> ns = {"interactive": False, "output_dir": "../build", "whatif_network": "mars",
+    ...       "whatif_payload_bytes": 3.5e6}
+    >>> check_notebook_parameters(ns, "robo_networks")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ValueError: notebook robo_networks: parameter whatif_network must be one of [...]; got 'mars'
+    """
+    _validate.instance("namespace", namespace, Mapping, "the notebook's globals() (a dict)")
+    _validate.instance("notebook", notebook, (str, Path), "a notebook name or path (str)")
+    path = Path(notebook)
+    if path.suffix not in (".py", ".ipynb"):
+        candidates = [d / f"{path.name}{ext}" for d in (Path.cwd(), NOTEBOOK_DIR) for ext in (".py", ".ipynb")]
+        path = next((c for c in candidates if c.is_file()), candidates[0])
+    declared = read_parameters(path)
+    checked = {}
+    for name, param in declared.items():
+        if name not in namespace:
+            raise ValueError(f"namespace must hold every parameter of notebook {path.stem}; {name} is not set "
+                             "(run the parameters cell first)")
+        checked[name] = param.check(namespace[name], path.stem, {**namespace, **checked})
+    if isinstance(namespace, dict):
+        namespace.update(checked)
     return checked
 
 

@@ -163,7 +163,7 @@ def limit_flags(ft_link_bps, vcpus, n_ft_vms, release: str = DEFAULT_RELEASE) ->
     """
     link = np.asarray(v.positive("ft_link_bps", ft_link_bps))
     c = np.asarray(v.check_range("vcpus", vcpus, 1.0, np.inf))
-    n = np.asarray(v.check_range("n_ft_vms", n_ft_vms, 1.0, np.inf))
+    n = np.asarray(v.check_range("n_ft_vms", n_ft_vms, 1.0, np.inf, hi_open=True))
     rel = v.choice("release", release, tuple(FT_MAX_VCPUS))
     out = []
     need = FT_LOGGING_LINK_BPS.get(rel)
@@ -237,7 +237,7 @@ def ft_link_goodput_bps(ft_link_bps=DEFAULT_FT_LINK_BPS, ft_ack_rtt_s=DEFAULT_FT
     link = v.positive("ft_link_bps", ft_link_bps)
     rtt = v.nonneg("ft_ack_rtt_s", ft_ack_rtt_s)
     loss = v.check_range("ft_link_loss", ft_link_loss, 0.0, 1.0, hi_open=True)
-    n = v.check_range("n_ft_vms", n_ft_vms, 1.0, math.inf)
+    n = v.check_range("n_ft_vms", n_ft_vms, 1.0, math.inf, hi_open=True)
     v.broadcast(ft_link_bps=link, ft_ack_rtt_s=rtt, ft_link_loss=loss, n_ft_vms=n)
     return _goodput(link, rtt, loss, n)
 

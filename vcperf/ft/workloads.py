@@ -38,6 +38,19 @@ from vcperf.ft.checkpoint import (
 #: workloads run at most a few hundred.
 MAX_CLIENTS = 10_000
 
+#: Headroom of the times per operation: the queue's response times reach ``n_clients`` times the
+#: summed demands (and a little more under FT), which must stay a finite float.
+_TIME_HEADROOM = 64.0
+
+
+def _check_times(n_clients: int, **times: float) -> None:
+    """ValueError naming the first time per operation whose ``n_clients``-fold queue overflows a float."""
+    limit = np.finfo(float).max / (_TIME_HEADROOM * n_clients * max(len(times), 1))
+    for name, value in times.items():
+        if value > limit:
+            raise ValueError(f"{name} must be in [0, {limit:.3g}] s with n_clients={n_clients} (beyond it the "
+                             f"queue's response times overflow a float); got {value!r}")
+
 #: Swingbench order entry runs each transaction as one PL/SQL stored-procedure call: one client
 #: exchange per transaction (assumed from Swingbench's SOE PL/SQL design; not printed).
 SWINGBENCH_EXCHANGES_PER_TRANSACTION = 1.0
@@ -114,6 +127,8 @@ def ft_off_throughput_per_s(n_clients, cpu_demand_s, vcpus, external_delay_s, th
     io_demand_s = v.scalar("io_demand_s", io_demand_s, 0.0, math.inf, hi_open=True)
     if cpu_demand_s + external_delay_s + think_time_s + io_demand_s <= 0:
         raise ValueError("cpu_demand_s + external_delay_s + think_time_s + io_demand_s must be in (0, inf); got 0")
+    _check_times(n_clients, cpu_demand_s=cpu_demand_s, external_delay_s=external_delay_s, think_time_s=think_time_s,
+                 io_demand_s=io_demand_s)
     res = queueing.mva(_demands(cpu_demand_s, vcpus, external_delay_s, 0.0, 0.0, 1.0, io_demand_s), n_clients,
                        think_time_s, delay_stations=_DELAY)
     return res.throughput_per_s
@@ -220,6 +235,7 @@ def closed_loop(
     if cpu + ext + io + z <= 0:
         raise ValueError("cpu_demand_s + external_delay_s + io_demand_s + think_time_s must be in "
                          "(0, inf); got 0")
+    _check_times(n, cpu_demand_s=cpu, external_delay_s=ext, io_demand_s=io, think_time_s=z)
 
     off = queueing.mva(_demands(cpu, c, ext, 0.0, 0.0, 1.0, io), n, z, delay_stations=_DELAY)
     x_off = float(off.throughput_per_s[-1])
@@ -237,14 +253,28 @@ def closed_loop(
     # FT-on throughput: the fixed point X = MVA(stations(X)); MVA(stations(X)) decreases in X, so
     # bracket it on a grid of candidates (one batched MVA per round), then Brent in the bracket.
     grid = np.linspace(0.0, x_off, 33)
-    ok = solve(grid)[0] >= grid
-    i = int(np.flatnonzero(ok)[-1]) if ok.any() else 0
-    lo, hi = grid[i], grid[min(i + 1, 32)]
-    if lo < hi:
-        x_on = brentq(lambda x: float(solve(x)[0]) - x, lo, hi, xtol=1e-15 * max(x_off, 1e-300), rtol=1e-15)
-    else:
-        x_on = lo
-    _, r_on, phi, delta = (float(a) for a in solve(x_on))
+    try:
+        ok = solve(grid)[0] >= grid
+        i = int(np.flatnonzero(ok)[-1]) if ok.any() else 0
+        lo, hi = grid[i], grid[min(i + 1, 32)]
+        if lo < hi:
+            try:
+                x_on = brentq(lambda x: float(solve(x)[0]) - x, lo, hi, xtol=1e-15 * max(x_off, 1e-300), rtol=1e-15)
+            except RuntimeError:  # a throughput near the float minimum: solve for x / x_off instead
+                x_on = x_off * brentq(lambda u: float(solve(u * x_off)[0]) / x_off - u, lo / x_off, hi / x_off,
+                                      xtol=1e-15, rtol=1e-15)
+        else:
+            x_on = lo
+        _, r_on, phi, delta = (float(a) for a in solve(x_on))
+    except (RuntimeError, ValueError) as err:  # the fixed point left the floats: name the caller's inputs
+        raise ValueError(
+            f"closed_loop has no finite FT-on solution for n_clients={n}, think_time_s={z!r}, cpu_demand_s={cpu!r}, "
+            f"external_delay_s={ext!r}, exchanges_per_op={k!r}, io_demand_s={io!r}, dirty_bytes_per_op="
+            f"{dirty_bytes_per_op!r}, checkpoint_interval_s={e!r}: an input is too large for the model's floats "
+            f"({err})") from None
+    if not all(math.isfinite(a) and a >= 0 for a in (x_on, r_on, phi, delta)):
+        raise ValueError(f"closed_loop: exchanges_per_op={k!r} or dirty_bytes_per_op={dirty_bytes_per_op!r} is too "
+                         f"large: the FT-on response time is not a finite float ({r_on!r} s)")
     return ClosedLoopResult(
         n_clients=n,
         think_time_s=z,
@@ -319,11 +349,16 @@ def _cpu_for_utilization(cpu_utilization, n_clients, think_time_s, vcpus, extern
 
     hi = vcpus * (think_time_s + external_delay_s + io_demand_s + 1e-3) / n_clients * 10.0 + 1.0
     lo = 1e-9 if util(1e-9) < 0 else 1e-300  # a utilization target below what 1 ns of vCPU gives
+    reach = (f"cpu_utilization={cpu_utilization:g} is out of reach of n_clients={n_clients} on vcpus={vcpus} with "
+             f"think_time_s={think_time_s:g}, external_delay_s={external_delay_s:g} and io_demand_s={io_demand_s:g}")
     if util(hi) <= 0:
-        raise ValueError(f"cpu_utilization={cpu_utilization:g} is out of reach of n_clients={n_clients} on "
-                         f"vcpus={vcpus} with think_time_s={think_time_s:g}, external_delay_s={external_delay_s:g}"
-                         f" and io_demand_s={io_demand_s:g}")
-    return brentq(util, lo, hi, xtol=1e-15, rtol=1e-15)
+        raise ValueError(reach)
+    if util(lo) >= 0:  # even the smallest float demand loads the vCPUs more than the target
+        raise ValueError(f"{reach}: even {lo:g} s of vCPU per operation gives more")
+    try:
+        return brentq(util, lo, hi, xtol=1e-15, rtol=1e-15)
+    except (RuntimeError, ValueError) as err:  # not expected after the checks above: say whose inputs
+        raise ValueError(f"{reach} ({err})") from None
 
 
 def closed_loop_at_utilization(n_clients, think_time_s, exchanges_per_op, cpu_utilization, *,

@@ -185,11 +185,11 @@ def resolve_fit_on(study: str, targets, fit_on=None, allowed=None) -> tuple:
     targets = tuple(targets)
     if fit_on is None:
         return tuple(sorted({t.key for t in targets if t.role == "fit"}))
-    if isinstance(fit_on, str):
-        raise ValueError(f"fit_on must be an iterable of target keys of {study}; got the string {fit_on!r}")
+    if isinstance(fit_on, str | bytes) or not hasattr(fit_on, "__iter__"):
+        raise ValueError(f"fit_on must be None or an iterable of target keys (str) of {study}; got {fit_on!r}")
     keys = tuple(fit_on)
     allowed = set(allowed) if allowed is not None else {t.key for t in targets if t.role != "bound"}
-    bad = [k for k in keys if k not in allowed]
+    bad = [k for k in keys if not isinstance(k, str) or k not in allowed]
     if bad:
         raise ValueError(f"fit_on must be one of the fit-able target keys of {study} ({sorted(allowed)}); got {bad}")
     return tuple(sorted(set(keys)))
