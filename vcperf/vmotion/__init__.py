@@ -44,8 +44,8 @@ from vcperf.vmotion.core import (
     Workload,
     vm_memory_bytes,
 )
+from vcperf.vmotion.limits import Limits
 from vcperf.vmotion.memory import (
-    DEFAULT_MAX_ROUNDS,
     DEFAULT_SDPS_FRACTION,
     MIN_BUDGET_FRACTION,
     PrecopyResult,
@@ -58,6 +58,7 @@ from vcperf.vmotion.switchover import metadata_entries, post_switchover_phase, s
 from vcperf.vmotion.targets import FIT_KEYS, TARGETS, sampling_variances, targets
 from vcperf.vmotion.testbed import (
     Testbed,
+    limits,
     migrate_testbed,
     migrate_workload,
     precopy_testbed,
@@ -98,17 +99,16 @@ from vcperf.vmotion.validation import (
 )
 
 __all__ = [
-    "BITMAPS_AT_SWITCHOVER", "DEFAULT_MAX_ROUNDS", "DEFAULT_SDPS_FRACTION", "DEFAULT_STREAMS_PER_VMKNIC",
-    "FIT_KEYS", "MAX_SUPPORTED_RTT_S", "MIN_BUDGET_FRACTION", "PAGES_PER_1GB", "PAGES_PER_2MB", "PAGE_BYTES",
-    "PAGE_NUMBER_BYTES", "PARAM_DOCS", "PTES_PER_TABLE", "RELEASES", "STUDY", "TARGETS",
-    "Migration", "Params", "PrecopyResult", "Settings", "Testbed", "TpcxExpectation", "TpcxParams", "TpcxProfile",
-    "TpcxResult", "TpcxSetup", "TracePhase", "Workload",
-    "bound_checks", "calibrate", "calibrate_tpcx", "evacuation_time_s", "fidelity_rows", "leave_one_out",
-    "link_for_downtime_bps", "metadata_entries", "migrate", "migrate_testbed", "migrate_workload",
-    "migration_delay_area_s2", "parameter_table", "post_switchover_phase", "precopy", "precopy_testbed",
-    "precopy_trace_loss", "predict", "sampling_variances", "settings", "stop_threshold_bytes",
-    "stream_rate_bytes_per_s", "streams", "switchover_metadata_bytes", "table1_model", "targets", "testbed",
-    "testbed_link_bps", "testbed_vmknics", "throughput_series", "times_s", "tpcx_expected", "tpcx_longest_delay_s",
-    "tpcx_monte_carlo", "tpcx_profile", "tpcx_setup", "trace_phase", "transfer_rate_bytes_per_s",
-    "vm_memory_bytes", "workloads",
+    "BITMAPS_AT_SWITCHOVER", "DEFAULT_SDPS_FRACTION", "DEFAULT_STREAMS_PER_VMKNIC", "FIT_KEYS", "MAX_SUPPORTED_RTT_S",
+    "MIN_BUDGET_FRACTION", "PAGES_PER_1GB", "PAGES_PER_2MB", "PAGE_BYTES", "PAGE_NUMBER_BYTES", "PARAM_DOCS",
+    "PTES_PER_TABLE", "RELEASES", "STUDY", "TARGETS", "Limits", "Migration", "Params", "PrecopyResult", "Settings",
+    "Testbed", "TpcxExpectation", "TpcxParams", "TpcxProfile", "TpcxResult", "TpcxSetup", "TracePhase", "Workload",
+    "bound_checks", "calibrate", "calibrate_tpcx", "evacuation_time_s", "fidelity_rows",
+    "leave_one_out", "limits", "link_for_downtime_bps", "metadata_entries", "migrate",
+    "migrate_testbed", "migrate_workload", "migration_delay_area_s2", "parameter_table", "post_switchover_phase",
+    "precopy", "precopy_testbed", "precopy_trace_loss", "predict", "sampling_variances", "settings",
+    "stop_threshold_bytes", "stream_rate_bytes_per_s", "streams", "switchover_metadata_bytes", "table1_model",
+    "targets", "testbed", "testbed_link_bps", "testbed_vmknics", "throughput_series", "times_s", "tpcx_expected",
+    "tpcx_longest_delay_s", "tpcx_monte_carlo", "tpcx_profile", "tpcx_setup", "trace_phase",
+    "transfer_rate_bytes_per_s", "vm_memory_bytes", "workloads",
 ]

@@ -247,12 +247,13 @@ def link_for_downtime_bps(target_downtime_s, memory_bytes, vcpus, working_set_by
     """Smallest aggregate line rate (bit/s) whose switch-over stall stays within ``target_downtime_s``.
 
     "What link do I need for a downtime under 1 s?" The stall of :func:`migrate` never grows with the
-    line rate (the stop rule's threshold grows with it, the remainder and the metadata do not), so
+    line rate (the expected remainder at the stopping round boundary and the metadata's transfer both
+    shrink with it, :func:`vcperf.vmotion.precopy`), so
     the boundary is found on a log grid of ``[lo_bps, hi_bps]`` evaluated in one vectorised call,
     refined once on the bracketing cell (to better than 0.1 %; the upper end of the bracket is
     returned, so the stall there meets the target). Returns ``lo_bps`` if that already meets the
-    target, ``nan`` if even ``hi_bps`` does not (e.g. 6.7's bitmaps alone exceed the target, or the
-    streams' CPU ceiling caps the rate: add vmknics).
+    target, ``nan`` if even ``hi_bps`` does not (e.g. a target below the checkpoint, 6.7's bitmaps
+    alone exceed the target, or the streams' CPU ceiling caps the rate: add vmknics).
 
     Parameters
     ----------
@@ -272,9 +273,10 @@ def link_for_downtime_bps(target_downtime_s, memory_bytes, vcpus, working_set_by
     >>> import math
     >>> from vcperf import vmotion as vm
     >>> p, s = vm.calibrate(), vm.settings()
-    >>> args = (1.0, 2**40, 12, 500 * 2**30, 45000.0)
-    >>> bool(1e8 < vm.link_for_downtime_bps(*args, "7.0u1", params=p, settings=s, n_vmknics=4) < 1e9)
+    >>> typical = (64 * 2**30, 12, 25 * 2**30, 4500.0, "7.0u1")
+    >>> bool(1e9 < vm.link_for_downtime_bps(0.5, *typical, params=p, settings=s, n_vmknics=16) < 1e12)
     True
+    >>> args = (1.0, 2**40, 12, 500 * 2**30, 45000.0)
     >>> math.isnan(vm.link_for_downtime_bps(*args, "6.7", params=p, settings=s, n_vmknics=4))  # 6.7's bitmaps
     True
     """

@@ -32,9 +32,9 @@ def streams(n_vmknics=1, streams_per_vmknic=None, release="7.0u1"):
 
     Parameters
     ----------
-    n_vmknics : float or array_like
+    n_vmknics : int or array_like of int
         vMotion vmknics, in [1, 64] (the test bed: 4).
-    streams_per_vmknic : float or array_like, optional
+    streams_per_vmknic : int or array_like of int, optional
         Streams per vmknic, in [1, 64]; default the release's (:data:`DEFAULT_STREAMS_PER_VMKNIC`).
     release : {"6.7", "7.0u1"}
 
@@ -45,10 +45,10 @@ def streams(n_vmknics=1, streams_per_vmknic=None, release="7.0u1"):
     4.0
     """
     check_release(release)
-    nics = v.check_range("n_vmknics", n_vmknics, 1, 64)
+    nics = v.integers("n_vmknics", n_vmknics, 1, 64)
     per = (DEFAULT_STREAMS_PER_VMKNIC[release] if streams_per_vmknic is None
-           else v.check_range("streams_per_vmknic", streams_per_vmknic, 1, 64))
-    return np.floor(nics) * np.floor(per)
+           else v.integers("streams_per_vmknic", streams_per_vmknic, 1, 64))
+    return nics * np.asarray(per, dtype=float)
 
 
 def stream_rate_bytes_per_s(stream_bytes_per_cpu_s=np.inf, extra_cpu_s_per_byte=0.0, rtt_s=0.0,
