@@ -88,6 +88,7 @@ from vcperf.vmotion.transfer import (
     stream_rate_bytes_per_s,
     streams,
     transfer_rate_bytes_per_s,
+    vmotion_window_bytes,
 )
 from vcperf.vmotion.validation import (
     bound_checks,
@@ -110,5 +111,5 @@ __all__ = [
     "stop_threshold_bytes", "stream_rate_bytes_per_s", "streams", "switchover_metadata_bytes", "table1_model",
     "targets", "testbed", "testbed_link_bps", "testbed_vmknics", "throughput_series", "times_s", "tpcx_expected",
     "tpcx_longest_delay_s", "tpcx_monte_carlo", "tpcx_profile", "tpcx_setup", "trace_phase",
-    "transfer_rate_bytes_per_s", "vm_memory_bytes", "workloads",
+    "transfer_rate_bytes_per_s", "vm_memory_bytes", "vmotion_window_bytes", "workloads",
 ]

@@ -30,7 +30,7 @@ from vcperf.vmotion.limits import _input_flags
 from vcperf.vmotion.params import Params
 from vcperf.vmotion.switchover import metadata_entries, switchover_metadata_bytes
 from vcperf.vmotion.trace import _precopy_round_loss
-from vcperf.vmotion.transfer import streams, transfer_rate_bytes_per_s
+from vcperf.vmotion.transfer import streams, transfer_rate_bytes_per_s, vmotion_window_bytes
 
 #: Modelling choice (not a paper number): SDPS throttles the vCPUs until the guest dirties memory at
 #: no more than half the transfer rate, so every throttled round at least halves the remainder.
@@ -139,7 +139,8 @@ def precopy(
 
     Transfer (:mod:`vcperf.vmotion.transfer`): ``n_vmknics x streams_per_vmknic`` streams, each a
     CPU-bound worker (``settings.stream_bytes_per_cpu_s``, with ``encryption_cpu_s_per_byte`` extra)
-    and a TCP window at ``rtt_s``, together at most the NICs' TCP goodput shared by ``concurrent``
+    and a TCP window at ``rtt_s`` sized as ESXi sizes it (:func:`vcperf.vmotion.vmotion_window_bytes`:
+    the bandwidth-delay product), together at most the NICs' TCP goodput shared by ``concurrent``
     migrations: rate ``B``. 6.7's round 0 also zeroes every large page the destination allocates
     (``params.zeroing_cpu_s_per_byte`` on each worker): rate ``B0 <= B``; 7.0 U1 skips it.
 
@@ -248,8 +249,9 @@ def precopy(
     p = check_params(params)
     s = check_settings(settings)
 
+    window = vmotion_window_bytes(link, rtt, k_conc, s.socket_buffer_bytes)
     tr_kw = {"n_streams": n_str, "stream_bytes_per_cpu_s": s.stream_bytes_per_cpu_s, "rtt_s": rtt,
-             "concurrent": k_conc}
+             "concurrent": k_conc, "rwnd_bytes": window}
     rate = transfer_rate_bytes_per_s(link, extra_cpu_s_per_byte=enc, **tr_kw)
     zeroing = max(p.zeroing_cpu_s_per_byte, 0.0) if release == "6.7" else 0.0
     rate0 = transfer_rate_bytes_per_s(link, extra_cpu_s_per_byte=enc + zeroing, **tr_kw)
@@ -270,8 +272,10 @@ def precopy(
     left = out["switchover_bytes"]
     finite = np.isfinite(left)
     meta = switchover_metadata_bytes(mem_f, release, np.where(finite, np.minimum(left, mem_f), 0.0), swp_f)
-    # the last pages and the metadata cross the link; the destination processes each metadata entry
-    so_time = np.where(finite, p.checkpoint_time_s + (np.where(finite, left, 0.0) + meta) / rate_f
+    # the last pages and the metadata cross the link (their last byte half an RTT after it is sent);
+    # the destination processes each metadata entry
+    one_way = np.broadcast_to(rtt, shape).ravel() / 2.0
+    so_time = np.where(finite, p.checkpoint_time_s + (np.where(finite, left, 0.0) + meta) / rate_f + one_way
                        + metadata_entries(meta, release) * p.metadata_cost_s_per_entry, np.inf)
     r = lambda a: np.asarray(a).reshape(shape)  # noqa: E731
     return PrecopyResult(

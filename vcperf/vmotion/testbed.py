@@ -113,6 +113,7 @@ def settings() -> Settings:
         switchover_time_goal_s=data.value(f"{STUDY}/text_switchover", "switchover_time_goal", "si"),
         stream_bytes_per_cpu_s=data.value(f"{STUDY}/external_vmotion_streams", "vmotion_stream_throughput", "si",
                                           vmknics="1", nics="1") / 8.0,
+        socket_buffer_bytes=data.value(f"{STUDY}/external_vmotion_streams", "vmotion_socket_buffer", "si"),
         limits=limits(),
     )
 
