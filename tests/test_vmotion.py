@@ -838,3 +838,132 @@ def test_longest_supported_rtt_is_the_documented_external_value():
     from vcperf import data
 
     assert vm.MAX_SUPPORTED_RTT_S == data.value("vmotion2020/external_vmotion_streams", "max_rtt", "si")
+
+
+# ---------------------------------------------------------------- issue 25: answers that move with the question
+
+
+def test_issue25_physics_over_the_wide_grid(kw):
+    """Memory 1 GiB-6 TiB, link 10 Mbit/s-100 Gb/s, dirty 0-5 GB/s, working set up to memory, vCPUs
+    1-768, RTT 0-150 ms, both releases: time >= memory / line rate, finite, non-negative, monotone in
+    link; 7.0 U1 downtime takes more than 100 distinct values."""
+    mem = np.geomspace(GIB, 6 * TIB, 7)[:, None, None, None, None]
+    link = np.geomspace(1e7, 1e11, 6)[None, :, None, None, None]
+    dirty = np.array([0.0, 1e6, 1e8, 1e9, 5e9])[None, None, :, None, None]
+    ws = mem * np.array([0.05, 0.4, 1.0])[None, None, None, :, None]
+    rtt = np.array([0.0, 0.05, 0.15])[None, None, None, None, :]
+    for release in vm.RELEASES:
+        for vcpus in (1, 12, 768):
+            r = vm.precopy(mem, dirty, link, ws, vcpus, release, rtt_s=rtt, n_vmknics=2, **kw)
+            t = r.migration_time_s
+            assert np.all(np.isfinite(t)) and np.all(np.isfinite(r.switchover_time_s))
+            assert np.all(r.switchover_time_s > 0) and np.all(r.switchover_bytes >= 0)
+            assert np.all(t >= np.broadcast_to(mem * 8 / link, t.shape) * (1 - 1e-12))
+            assert np.all(np.diff(t, axis=1) <= 1e-9 * t[:, 1:])
+            # (1e-6: whole 4 KB pages in the 7.0 U1 page list)
+            assert np.all(np.diff(r.switchover_time_s, axis=1) <= 1e-6 * r.switchover_time_s[:, 1:])
+            assert np.all(np.diff(t, axis=2) >= -1e-9 * t[:, :, 1:])
+            assert np.all(np.diff(t, axis=4) >= -1e-9 * t[..., 1:])
+            assert np.all(np.diff(r.switchover_time_s, axis=4) > 0)  # the last byte's one-way delay
+            if release == "7.0u1" and vcpus == 12:
+                assert len(np.unique(np.round(r.switchover_time_s, 9))) > 100
+
+
+def test_issue25_downtime_decided_at_round_boundaries_moves_with_link_and_dirty_rate(kw):
+    mem = 64 * GIB
+    link = np.geomspace(4e9, 5e10, 30)  # below the four streams' CPU ceiling (72 Gb/s), SDPS idle
+    for d in (1e7, 1e8):
+        r = vm.precopy(mem, d, link, 25 * GIB, 12, "7.0u1", n_vmknics=4, **kw)
+        assert len(np.unique(np.round(r.switchover_time_s, 12))) == link.size  # no constant threshold stall
+        assert np.all(np.diff(r.switchover_time_s) < 0)  # a faster link always shortens it here
+        # what is left is below the threshold: the last round's pages fit the goal
+        assert np.all(r.switchover_bytes < r.transfer_rate_bytes_per_s * vm.settings().switchover_goal_s)
+    lo, hi = (vm.precopy(mem, d, 40e9, 25 * GIB, 12, "7.0u1", n_vmknics=4, **kw) for d in (5e8, 2e9))
+    assert float(hi.switchover_time_s) > float(lo.switchover_time_s)
+
+
+def test_issue25_metadata_crosses_the_link_during_switchover(kw):
+    """6.7's bitmaps of a 1 TiB VM take 0.5 s at 1 Gb/s: switch-over on 1 Gb/s is longer than on 10 Gb/s."""
+    slow, fast = (vm.precopy(TIB, 1e6, b, 25 * GIB, 72, "6.7", **kw) for b in (1e9, 10e9))
+    assert float(slow.switchover_time_s) > float(fast.switchover_time_s)
+    bitmaps_s = float(slow.metadata_bytes) / float(slow.transfer_rate_bytes_per_s)
+    assert bitmaps_s > 0.5
+    assert float(slow.switchover_time_s) - float(fast.switchover_time_s) > 0.8 * bitmaps_s * (1 - 0.1)
+    # 7.0 U1's page list is a few entries per remaining page: far below the 6.7 bitmaps
+    new = vm.precopy(TIB, 1e6, 1e9, 25 * GIB, 72, "7.0u1", **kw)
+    assert float(new.metadata_bytes) < 0.05 * float(slow.metadata_bytes)
+
+
+def test_issue25_convergence_is_decided_by_the_model_not_a_cap(kw):
+    mem = np.geomspace(GIB, 6 * TIB, 9)[:, None, None]
+    link = np.geomspace(1e9, 1e11, 7)[None, :, None]
+    dirty = np.geomspace(1e6, 5e9, 9)[None, None, :]
+    free = vm.precopy(mem, dirty, link, mem, release="7.0u1", rtt_s=0.15, **kw)
+    assert np.all(free.converged)  # SDPS makes every case converge: no cap decides
+    for cap in (16, 64):
+        a = vm.precopy(mem, dirty, link, mem, release="7.0u1", rtt_s=0.15, max_rounds=cap, **kw)
+        b = vm.precopy(mem, dirty, link, mem, release="7.0u1", rtt_s=0.15, max_rounds=4 * cap, **kw)
+        ok = a.converged
+        for f in ("migration_time_s", "switchover_time_s", "bytes_sent"):
+            x, y, z = (np.asarray(getattr(r, f))[ok] for r in (a, b, free))
+            np.testing.assert_allclose(x, y, rtol=1e-3)
+            np.testing.assert_allclose(x, z, rtol=1e-3)
+    # the issue's case: 6000 GiB at 1 Gb/s and 150 ms converges, with no round cap in the way
+    r = vm.precopy(6000 * GIB, 2e8, 1e9, 6000 * GIB, 72, "7.0u1", rtt_s=0.15, **kw)
+    assert bool(r.converged) and str(r.reason) == ""
+
+
+def test_issue25_non_convergence_is_a_stated_result(kw):
+    rate = float(vm.precopy(TIB, 0.0, 40e9, release="7.0u1", **kw).transfer_rate_bytes_per_s)
+    r = vm.precopy(TIB, 2 * rate, 40e9, TIB, release="7.0u1", sdps=False, **kw)
+    assert not bool(r.converged)
+    assert "SDPS is off" in str(r.reason) and "dirties" in str(r.reason)
+    assert math.isinf(float(r.migration_time_s))
+    assert bool(vm.precopy(TIB, 2 * rate, 40e9, TIB, release="7.0u1", **kw).converged)
+
+
+def test_issue25_idle_vm_and_integer_counts(kw):
+    idle = vm.migrate(64 * GIB, 12, 25 * GIB, 0.0, "7.0u1", 160e9, n_vmknics=4, **kw)
+    assert float(idle.precopy.switchover_bytes) == 0.0 and float(idle.average_loss) >= 0.0
+    for bad in ({"n_vmknics": 1.5}, {"concurrent": 2.7}, {"streams_per_vmknic": 1.5}):
+        with pytest.raises(ValueError, match=next(iter(bad))):
+            vm.precopy(64 * GIB, 1e8, 10e9, **bad, **kw)
+    with pytest.raises(ValueError, match="working_set_bytes"):
+        vm.precopy(64 * GIB, 1e8, 10e9, 65 * GIB, **kw)
+    with pytest.raises(ValueError, match="working_set_bytes"):
+        vm.migrate(64 * GIB, 12, 65 * GIB, 4500.0, "7.0u1", 10e9, **kw)
+    assert np.isfinite(float(vm.precopy(64 * GIB, 1e8, 1e7, **kw).migration_time_s))  # a 10 Mbit/s branch link
+
+
+def test_issue25_long_distance_window_is_sized_for_the_bdp(kw):
+    """ESXi sizes vMotion socket buffers for the bandwidth-delay product: 150 ms is supported at full rate."""
+    near, far = (vm.precopy(64 * GIB, 1e8, 160e9, 25 * GIB, 12, "7.0u1", rtt_s=r, n_vmknics=4, **kw)
+                 for r in (0.0, 0.15))
+    assert float(far.transfer_rate_bytes_per_s) == pytest.approx(float(near.transfer_rate_bytes_per_s))
+    assert float(far.migration_time_s) < 1.05 * float(near.migration_time_s)
+    assert float(vm.vmotion_window_bytes(1e9, 0.01)) == pytest.approx(1e9 / 8 * network.TCP_PAYLOAD_FRACTION * 0.01)
+    assert float(vm.vmotion_window_bytes(1e9, 0.0)) == vm.settings().socket_buffer_bytes
+
+
+@pytest.mark.parametrize(("kwargs", "needle"), [
+    ({"rtt_s": 0.2}, "rtt_s"),
+    ({"link_bps": 1e9, "concurrent": 8}, "per concurrent vMotion"),
+    ({"link_bps": 1e9, "concurrent": 5}, "per NIC"),
+    ({"link_bps": 100e9, "concurrent": 9}, "per host"),
+    ({"vcpus": 300, "release": "6.7"}, "vcpus=300"),
+    ({"vcpus": 800}, "vcpus=800"),
+    ({"memory_bytes": 8 * TIB, "release": "6.7"}, "TiB"),
+    ({"memory_bytes": 2 * GIB}, "extrapolated: memory_bytes"),
+    ({"vcpus": 4}, "extrapolated: vcpus"),
+])
+def test_issue25_documented_limits_are_flagged(kw, kwargs, needle):
+    args = {"memory_bytes": 64 * GIB, "dirty_rate_bytes_per_s": 1e8, "link_bps": 40e9, "vcpus": 12,
+            "release": "7.0u1", **kwargs}
+    r = vm.precopy(**args, **kw)
+    assert any(needle in f for f in r.flags), r.flags
+    assert all(f.startswith(("unsupported: ", "extrapolated: ")) for f in r.flags)
+    assert np.all(np.isfinite(r.migration_time_s))  # flagged, not clamped or refused
+    base = vm.precopy(64 * GIB, 1e8, 40e9, vcpus=12, release="7.0u1", **kw)
+    assert base.flags == ()
+    lim = vm.limits()
+    assert (lim.min_bps_per_vmotion, lim.max_rtt_s) == (250e6, 0.15)

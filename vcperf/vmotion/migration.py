@@ -42,6 +42,11 @@ class Migration:
     baseline_tps: np.ndarray
     precopy: PrecopyResult
 
+    @property
+    def flags(self) -> tuple:
+        """Inputs beyond VMware's documented limits or the calibrated ranges (:attr:`PrecopyResult.flags`)."""
+        return self.precopy.flags
+
 
 def migrate(memory_bytes, vcpus, working_set_bytes, baseline_tps, release, link_bps, *,
             params: Params, settings: Settings, **precopy_kw) -> Migration:
@@ -66,7 +71,7 @@ def migrate(memory_bytes, vcpus, working_set_bytes, baseline_tps, release, link_
     working_set_bytes : float or array_like
         Writable working set (bytes), in [0, memory_bytes] (Oracle: the SGA, Table 1).
     baseline_tps : float or array_like
-        Guest throughput before vMotion (transactions/s), > 0; with
+        Guest throughput before vMotion (transactions/s), >= 0 (0: an idle VM); with
         ``params.dirty_bytes_per_transaction`` it sets the dirty rate.
     release : {"6.7", "7.0u1"}
     link_bps : float or array_like
@@ -95,7 +100,7 @@ def migrate(memory_bytes, vcpus, working_set_bytes, baseline_tps, release, link_
     mem = v.positive("memory_bytes", memory_bytes)
     cpus = v.check_range("vcpus", vcpus, 1, 4096)
     ws = v.nonneg("working_set_bytes", working_set_bytes)
-    x0 = v.positive("baseline_tps", baseline_tps)
+    x0 = v.nonneg("baseline_tps", baseline_tps)
     v.broadcast(memory_bytes=mem, vcpus=cpus, working_set_bytes=ws, baseline_tps=x0, link_bps=link_bps,
                 **{k: x for k, x in precopy_kw.items() if k in _ARRAY_PRECOPY_KW})
     check_release(release)
