@@ -60,6 +60,12 @@ class Target:
     maximum : float
         The largest value the quantity can take (e.g. 18 invalid runs of 18); its band is clipped
         there. Default: no maximum.
+    minimum : float
+        The smallest value the quantity can take (e.g. 0 for a loss, which a change between two runs
+        would otherwise let go negative); its band is clipped there. Default: no minimum.
+    whole_interval_bound : bool
+        A ``bound`` row passes only if its whole 90 % interval satisfies the inequality, not just
+        the model value (default False).
     model : callable
         ``model(params) -> float``: the model value of this number (SI) under the study's ``Params``
         on the study's test bed. :func:`predict` calls it; it is excluded from comparisons and hashing.
@@ -75,6 +81,8 @@ class Target:
     note: str = ""
     difference: bool = False
     maximum: float = math.inf
+    minimum: float = -math.inf
+    whole_interval_bound: bool = False
     model: Callable | None = dataclasses.field(default=None, compare=False, repr=False)
 
     def __post_init__(self):
