@@ -391,13 +391,17 @@ def test_bound_statements_hold():
     # issue 12: every bound holds, the 7.0 U1 large-VM loss (< 5 %) too since fires are bounded by the seed's
     # invariant (a page is either traced or selected for transmission): round 0 of the 1 TB VM sees at most
     # its working set fire (was a 5.9 % miss)
-    miss = set()
-    ok = b[~b["key"].isin(miss)]
-    assert ok["holds"].all(), ok[~ok["holds"]]
+    assert b["holds"].all(), b[~b["holds"]]
     assert float(b.loc[b["key"] == "avg_loss_large_70u1", "model_value"].iloc[0]) < 0.05
     ledger = [r for r in vm.fidelity_rows() if r.kind == "bound"]
     assert len(ledger) == int(b["in_ledger"].sum()) >= 8
-    assert all(r.passed for r in ledger if r.key not in miss)
+    # issue 25: a bound row passes only if its whole 90 % interval does; these two model values hold but
+    # their intervals straddle the bound (measured honestly, not counted as passes)
+    straddle = {"avg_loss_large_70u1", "tpcx_downtime_67u3"}
+    assert all(r.passed for r in ledger if r.key not in straddle)
+    for r in ledger:
+        if r.key in straddle:
+            assert r.passed is False and r.model_low < r.paper_value < r.model_high
     # the two bitmap sizes follow from 1 bit per 4 KB page alone: shown, not counted
     assert set(b.loc[~b["in_ledger"], "key"]) == {"bitmap_size_small", "bitmap_size_large"}
 
@@ -515,8 +519,8 @@ def test_other_functions_reject_bad_input(kw):
         vm.precopy(TIB, 0.0, 160e9, params=kw["params"], settings=None)
     with pytest.raises(ValueError, match="remaining_bytes"):
         vm.switchover_metadata_bytes(GIB, "7.0u1", 2 * GIB)
-    with pytest.raises(ValueError, match="baseline_tps"):
-        vm.migrate(TIB, 72, GIB, 0.0, "6.7", 160e9, **kw)
+    with pytest.raises(ValueError, match="baseline_tps"):  # an idle VM (0) is valid since issue 25
+        vm.migrate(TIB, 72, GIB, -1.0, "6.7", 160e9, **kw)
     with pytest.raises(ValueError, match="precopy_time_s"):
         vm.precopy_trace_loss(1e6, 4, GIB, 0.0, "6.7", params=kw["params"], transfer_rate_bytes_per_s=9e9)
     with pytest.raises(ValueError, match="name"):
@@ -714,7 +718,14 @@ def test_property_70u1_never_slower_nor_lossier_than_67(mem_gib, link_gbps, dirt
                        link_gbps * 1e9, rtt_s=rtt_ms / 1e3, n_vmknics=nics, params=p, settings=s)
          for r in vm.RELEASES}
     assert float(m["7.0u1"].migration_time_s) <= float(m["6.7"].migration_time_s) * (1 + 1e-9)
-    assert float(m["7.0u1"].average_loss) <= float(m["6.7"].average_loss) + 1e-12
+    # the guest never loses more work on 7.0 U1 ...
+    lost = {r: float(m[r].average_loss * m[r].migration_time_s) for r in vm.RELEASES}
+    assert lost["7.0u1"] <= lost["6.7"] * (1 + 1e-9)
+    # ... and its average loss is higher only where the named mechanism reverses the order (issue 25): a
+    # shorter migration (no destination zeroing, no stop-based trace phase) spreads the same
+    # switch-over stall over less time
+    if float(m["7.0u1"].average_loss) > float(m["6.7"].average_loss) + 1e-12:
+        assert float(m["7.0u1"].migration_time_s) < float(m["6.7"].migration_time_s)
 
 
 @_PROP

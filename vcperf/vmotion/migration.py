@@ -62,6 +62,13 @@ def migrate(memory_bytes, vcpus, working_set_bytes, baseline_tps, release, link_
     is the time-weighted mean over the migration, the paper's "average throughput loss during vMotion"
     (Figure 8) and what Figures 9-10 compare.
 
+    Release order. 7.0 U1 is never slower and its guest never loses more work (``average_loss x
+    migration_time_s``) than on 6.7. Two mechanisms reverse single readouts at some inputs: (1) the
+    average loss of a nearly idle VM can be higher on 7.0 U1 because its migration is shorter (no
+    stop-based trace phase, no destination zeroing), so the same switch-over stall weighs more in the
+    average; (2) the switch-over of a small, busy VM can be longer on 7.0 U1 (up to ~15 %) because
+    its guest, slowed less by tracing, dirties memory faster, so more is left at the last boundary.
+
     Parameters
     ----------
     memory_bytes : float or array_like
