@@ -11,8 +11,11 @@ physical inputs):
 
 - :mod:`~vcperf.vmotion.params`: :data:`STUDY`, :class:`Params`, :class:`TpcxParams`, :data:`PARAM_DOCS`.
 - :mod:`~vcperf.vmotion.core`: x86 paging constants, releases, :class:`Settings`, :class:`Workload`.
-- :mod:`~vcperf.vmotion.transfer`: streams (CPU-bound workers), NIC line rate, TCP window at an RTT, sharing.
-- :mod:`~vcperf.vmotion.memory`: iterative pre-copy with a hot working set, SDPS, the budgeted stop rule.
+- :mod:`~vcperf.vmotion.transfer`: streams (CPU-bound workers), NIC line rate, the vMotion TCP window (sized
+  for the bandwidth-delay product) at an RTT, sharing.
+- :mod:`~vcperf.vmotion.memory`: pre-copy in closed form with a hot working set, SDPS, the budgeted stop rule
+  decided at round boundaries, convergence and its reason.
+- :mod:`~vcperf.vmotion.limits`: VMware's documented limits and the calibrated ranges; result flags.
 - :mod:`~vcperf.vmotion.trace`: 6.7 stop-based 4 KB tracing vs 7.0 U1 loose 1 GB tracing; trace fires.
 - :mod:`~vcperf.vmotion.switchover`: full bitmaps (6.7) vs compacted page lists (7.0 U1).
 - :mod:`~vcperf.vmotion.migration`: one migration and the guest's throughput through it.
