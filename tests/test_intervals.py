@@ -276,6 +276,7 @@ def test_ledger_bands_of_differences_and_nonnegative_quantities(ledger):
     assert (up_ok | (d["model_high"].to_numpy() == hi_edge)).all()
     assert (dn_ok | (d["model_low"].to_numpy() == lo_edge)).all()
     assert ((d["model_high"] - d["model_low"]) >= q_min * floor * (1 - 1e-9)).all()  # never collapsed
+    assert (d["model_low"].to_numpy() >= lo_edge).all() and (d["model_high"].to_numpy() <= hi_edge).all()
     assert (has.loc[~is_diff, "model_low"] >= 0.0).all(), "a non-negative quantity's band goes below 0"
     # vMotion's 7.0 U1 failed checks: a count (was 0 with a -0.48..0.48 band; non-zero since the split
     # TPCx-HCI phases) has a band inside [0, inf) around its value (the clip itself: the band() tests above)

@@ -86,8 +86,9 @@ def test_higher_dirty_rate_never_faster(kw):
         for sdps in (True, False):
             r = vm.precopy(mem, dirty, link, ws, release=release, sdps=sdps, **kw)
             data_time = r.precopy_time_s + r.switchover_bytes / r.transfer_rate_bytes_per_s
-            assert np.all(np.diff(data_time, axis=-1) >= -1e-9 * data_time[..., 1:])
-            assert np.all(np.diff(r.bytes_sent, axis=-1) >= -1e-6 * r.bytes_sent[..., 1:])
+            # pairwise (a never-converging case is infinite, and stays so at a higher dirty rate)
+            assert np.all(data_time[..., 1:] >= data_time[..., :-1] * (1 - 1e-9))
+            assert np.all(r.bytes_sent[..., 1:] >= r.bytes_sent[..., :-1] * (1 - 1e-6))
     # 6.7's bitmaps do not depend on the remainder, so its pre-copy + switch-over is monotone as a whole;
     # 7.0 U1's page list shrinks when one more round shrinks the remainder (see precopy's docstring)
     r = vm.precopy(mem, dirty, link, ws, release="6.7", **kw)
@@ -113,8 +114,11 @@ def test_non_convergent_cases_are_flagged_not_looped(kw):
 
 def test_small_working_set_converges_after_round_zero(kw):
     r = vm.precopy(64 * GIB, 1e12, 160e9, 1 * GIB, release="7.0u1", sdps=False, **kw)
-    assert bool(r.converged) and int(r.rounds) == 1
+    # round 0 leaves the whole (small) working set, which fits the threshold: the switch-over sends it;
+    # the phase average of the last boundary adds its q -> 1 limit, half a round of the working set
+    assert bool(r.converged) and int(r.rounds) == 2
     assert float(r.switchover_bytes) == pytest.approx(1 * GIB)
+    assert float(r.precopy_bytes) == pytest.approx(64 * GIB + 0.5 * GIB)
 
 
 def test_zero_dirty_rate_sends_memory_once(kw):
@@ -387,13 +391,17 @@ def test_bound_statements_hold():
     # issue 12: every bound holds, the 7.0 U1 large-VM loss (< 5 %) too since fires are bounded by the seed's
     # invariant (a page is either traced or selected for transmission): round 0 of the 1 TB VM sees at most
     # its working set fire (was a 5.9 % miss)
-    miss = set()
-    ok = b[~b["key"].isin(miss)]
-    assert ok["holds"].all(), ok[~ok["holds"]]
+    assert b["holds"].all(), b[~b["holds"]]
     assert float(b.loc[b["key"] == "avg_loss_large_70u1", "model_value"].iloc[0]) < 0.05
     ledger = [r for r in vm.fidelity_rows() if r.kind == "bound"]
     assert len(ledger) == int(b["in_ledger"].sum()) >= 8
-    assert all(r.passed for r in ledger if r.key not in miss)
+    # issue 25: a bound row passes only if its whole 90 % interval does; these two model values hold but
+    # their intervals straddle the bound (measured honestly, not counted as passes)
+    straddle = {"avg_loss_large_70u1", "tpcx_downtime_67u3"}
+    assert all(r.passed for r in ledger if r.key not in straddle)
+    for r in ledger:
+        if r.key in straddle:
+            assert r.passed is False and r.model_low < r.paper_value < r.model_high
     # the two bitmap sizes follow from 1 bit per 4 KB page alone: shown, not counted
     assert set(b.loc[~b["in_ledger"], "key"]) == {"bitmap_size_small", "bitmap_size_large"}
 
@@ -511,8 +519,8 @@ def test_other_functions_reject_bad_input(kw):
         vm.precopy(TIB, 0.0, 160e9, params=kw["params"], settings=None)
     with pytest.raises(ValueError, match="remaining_bytes"):
         vm.switchover_metadata_bytes(GIB, "7.0u1", 2 * GIB)
-    with pytest.raises(ValueError, match="baseline_tps"):
-        vm.migrate(TIB, 72, GIB, 0.0, "6.7", 160e9, **kw)
+    with pytest.raises(ValueError, match="baseline_tps"):  # an idle VM (0) is valid since issue 25
+        vm.migrate(TIB, 72, GIB, -1.0, "6.7", 160e9, **kw)
     with pytest.raises(ValueError, match="precopy_time_s"):
         vm.precopy_trace_loss(1e6, 4, GIB, 0.0, "6.7", params=kw["params"], transfer_rate_bytes_per_s=9e9)
     with pytest.raises(ValueError, match="name"):
@@ -670,12 +678,18 @@ def test_properties_monotone_bounded_finite(mem_gib, link_gbps, dirty, vcpus, rt
             assert np.all(np.isfinite(val)) and np.all((val >= 0) & (val <= 1))
 
 
-def test_link_for_downtime_target(kw):
-    link = vm.link_for_downtime_bps(0.3, 64 * GIB, 12, 25 * GIB, 4500.0, "7.0u1", n_vmknics=16, **kw)
-    assert np.isfinite(link)
+def test_link_for_downtime_target(kw, p):
+    # the stall never falls below the fitted checkpoint: a target 0.15 s above it has a finite answer
+    target = p.checkpoint_time_s + 0.15
+    link = vm.link_for_downtime_bps(target, 64 * GIB, 12, 25 * GIB, 4500.0, "7.0u1", n_vmknics=16, **kw)
+    assert np.isfinite(link) and 1e8 < link < 1e12
     at = vm.migrate(64 * GIB, 12, 25 * GIB, 4500.0, "7.0u1", link, n_vmknics=16, **kw)
     below = vm.migrate(64 * GIB, 12, 25 * GIB, 4500.0, "7.0u1", link * 0.99, n_vmknics=16, **kw)
-    assert float(at.switchover_time_s) <= 0.3 < float(below.switchover_time_s)
+    assert float(at.switchover_time_s) <= target < float(below.switchover_time_s)
+    assert float(at.switchover_time_s) == pytest.approx(target, rel=2e-3)  # the forward model agrees
+    # a target below the checkpoint: no link reaches it
+    assert math.isnan(vm.link_for_downtime_bps(0.9 * p.checkpoint_time_s, 64 * GIB, 12, 25 * GIB, 4500.0, "7.0u1",
+                                               n_vmknics=16, **kw))
     # 6.7's 1 TB bitmaps alone exceed 1 s: no link helps
     assert math.isnan(vm.link_for_downtime_bps(1.0, TIB, 72, 25 * GIB, 4500.0, "6.7", **kw))
 
@@ -704,7 +718,14 @@ def test_property_70u1_never_slower_nor_lossier_than_67(mem_gib, link_gbps, dirt
                        link_gbps * 1e9, rtt_s=rtt_ms / 1e3, n_vmknics=nics, params=p, settings=s)
          for r in vm.RELEASES}
     assert float(m["7.0u1"].migration_time_s) <= float(m["6.7"].migration_time_s) * (1 + 1e-9)
-    assert float(m["7.0u1"].average_loss) <= float(m["6.7"].average_loss) + 1e-12
+    # the guest never loses more work on 7.0 U1 ...
+    lost = {r: float(m[r].average_loss * m[r].migration_time_s) for r in vm.RELEASES}
+    assert lost["7.0u1"] <= lost["6.7"] * (1 + 1e-9)
+    # ... and its average loss is higher only where the named mechanism reverses the order (issue 25): a
+    # shorter migration (no destination zeroing, no stop-based trace phase) spreads the same
+    # switch-over stall over less time
+    if float(m["7.0u1"].average_loss) > float(m["6.7"].average_loss) + 1e-12:
+        assert float(m["7.0u1"].migration_time_s) < float(m["6.7"].migration_time_s)
 
 
 @_PROP
@@ -830,3 +851,132 @@ def test_longest_supported_rtt_is_the_documented_external_value():
     from vcperf import data
 
     assert vm.MAX_SUPPORTED_RTT_S == data.value("vmotion2020/external_vmotion_streams", "max_rtt", "si")
+
+
+# ---------------------------------------------------------------- issue 25: answers that move with the question
+
+
+def test_issue25_physics_over_the_wide_grid(kw):
+    """Memory 1 GiB-6 TiB, link 10 Mbit/s-100 Gb/s, dirty 0-5 GB/s, working set up to memory, vCPUs
+    1-768, RTT 0-150 ms, both releases: time >= memory / line rate, finite, non-negative, monotone in
+    link; 7.0 U1 downtime takes more than 100 distinct values."""
+    mem = np.geomspace(GIB, 6 * TIB, 7)[:, None, None, None, None]
+    link = np.geomspace(1e7, 1e11, 6)[None, :, None, None, None]
+    dirty = np.array([0.0, 1e6, 1e8, 1e9, 5e9])[None, None, :, None, None]
+    ws = mem * np.array([0.05, 0.4, 1.0])[None, None, None, :, None]
+    rtt = np.array([0.0, 0.05, 0.15])[None, None, None, None, :]
+    for release in vm.RELEASES:
+        for vcpus in (1, 12, 768):
+            r = vm.precopy(mem, dirty, link, ws, vcpus, release, rtt_s=rtt, n_vmknics=2, **kw)
+            t = r.migration_time_s
+            assert np.all(np.isfinite(t)) and np.all(np.isfinite(r.switchover_time_s))
+            assert np.all(r.switchover_time_s > 0) and np.all(r.switchover_bytes >= 0)
+            assert np.all(t >= np.broadcast_to(mem * 8 / link, t.shape) * (1 - 1e-12))
+            assert np.all(np.diff(t, axis=1) <= 1e-9 * t[:, 1:])
+            # (1e-6: whole 4 KB pages in the 7.0 U1 page list)
+            assert np.all(np.diff(r.switchover_time_s, axis=1) <= 1e-6 * r.switchover_time_s[:, 1:])
+            assert np.all(np.diff(t, axis=2) >= -1e-9 * t[:, :, 1:])
+            assert np.all(np.diff(t, axis=4) >= -1e-9 * t[..., 1:])
+            assert np.all(np.diff(r.switchover_time_s, axis=4) > 0)  # the last byte's one-way delay
+            if release == "7.0u1" and vcpus == 12:
+                assert len(np.unique(np.round(r.switchover_time_s, 9))) > 100
+
+
+def test_issue25_downtime_decided_at_round_boundaries_moves_with_link_and_dirty_rate(kw):
+    mem = 64 * GIB
+    link = np.geomspace(4e9, 5e10, 30)  # below the four streams' CPU ceiling (72 Gb/s), SDPS idle
+    for d in (1e7, 1e8):
+        r = vm.precopy(mem, d, link, 25 * GIB, 12, "7.0u1", n_vmknics=4, **kw)
+        assert len(np.unique(np.round(r.switchover_time_s, 12))) == link.size  # no constant threshold stall
+        assert np.all(np.diff(r.switchover_time_s) < 0)  # a faster link always shortens it here
+        # what is left is below the threshold: the last round's pages fit the goal
+        assert np.all(r.switchover_bytes < r.transfer_rate_bytes_per_s * vm.settings().switchover_goal_s)
+    lo, hi = (vm.precopy(mem, d, 40e9, 25 * GIB, 12, "7.0u1", n_vmknics=4, **kw) for d in (5e8, 2e9))
+    assert float(hi.switchover_time_s) > float(lo.switchover_time_s)
+
+
+def test_issue25_metadata_crosses_the_link_during_switchover(kw):
+    """6.7's bitmaps of a 1 TiB VM take 0.5 s at 1 Gb/s: switch-over on 1 Gb/s is longer than on 10 Gb/s."""
+    slow, fast = (vm.precopy(TIB, 1e6, b, 25 * GIB, 72, "6.7", **kw) for b in (1e9, 10e9))
+    assert float(slow.switchover_time_s) > float(fast.switchover_time_s)
+    bitmaps_s = float(slow.metadata_bytes) / float(slow.transfer_rate_bytes_per_s)
+    assert bitmaps_s > 0.5
+    assert float(slow.switchover_time_s) - float(fast.switchover_time_s) > 0.8 * bitmaps_s * (1 - 0.1)
+    # 7.0 U1's page list is a few entries per remaining page: far below the 6.7 bitmaps
+    new = vm.precopy(TIB, 1e6, 1e9, 25 * GIB, 72, "7.0u1", **kw)
+    assert float(new.metadata_bytes) < 0.05 * float(slow.metadata_bytes)
+
+
+def test_issue25_convergence_is_decided_by_the_model_not_a_cap(kw):
+    mem = np.geomspace(GIB, 6 * TIB, 9)[:, None, None]
+    link = np.geomspace(1e9, 1e11, 7)[None, :, None]
+    dirty = np.geomspace(1e6, 5e9, 9)[None, None, :]
+    free = vm.precopy(mem, dirty, link, mem, release="7.0u1", rtt_s=0.15, **kw)
+    assert np.all(free.converged)  # SDPS makes every case converge: no cap decides
+    for cap in (16, 64):
+        a = vm.precopy(mem, dirty, link, mem, release="7.0u1", rtt_s=0.15, max_rounds=cap, **kw)
+        b = vm.precopy(mem, dirty, link, mem, release="7.0u1", rtt_s=0.15, max_rounds=4 * cap, **kw)
+        ok = a.converged
+        for f in ("migration_time_s", "switchover_time_s", "bytes_sent"):
+            x, y, z = (np.asarray(getattr(r, f))[ok] for r in (a, b, free))
+            np.testing.assert_allclose(x, y, rtol=1e-3)
+            np.testing.assert_allclose(x, z, rtol=1e-3)
+    # the issue's case: 6000 GiB at 1 Gb/s and 150 ms converges, with no round cap in the way
+    r = vm.precopy(6000 * GIB, 2e8, 1e9, 6000 * GIB, 72, "7.0u1", rtt_s=0.15, **kw)
+    assert bool(r.converged) and str(r.reason) == ""
+
+
+def test_issue25_non_convergence_is_a_stated_result(kw):
+    rate = float(vm.precopy(TIB, 0.0, 40e9, release="7.0u1", **kw).transfer_rate_bytes_per_s)
+    r = vm.precopy(TIB, 2 * rate, 40e9, TIB, release="7.0u1", sdps=False, **kw)
+    assert not bool(r.converged)
+    assert "SDPS is off" in str(r.reason) and "dirties" in str(r.reason)
+    assert math.isinf(float(r.migration_time_s))
+    assert bool(vm.precopy(TIB, 2 * rate, 40e9, TIB, release="7.0u1", **kw).converged)
+
+
+def test_issue25_idle_vm_and_integer_counts(kw):
+    idle = vm.migrate(64 * GIB, 12, 25 * GIB, 0.0, "7.0u1", 160e9, n_vmknics=4, **kw)
+    assert float(idle.precopy.switchover_bytes) == 0.0 and float(idle.average_loss) >= 0.0
+    for bad in ({"n_vmknics": 1.5}, {"concurrent": 2.7}, {"streams_per_vmknic": 1.5}):
+        with pytest.raises(ValueError, match=next(iter(bad))):
+            vm.precopy(64 * GIB, 1e8, 10e9, **bad, **kw)
+    with pytest.raises(ValueError, match="working_set_bytes"):
+        vm.precopy(64 * GIB, 1e8, 10e9, 65 * GIB, **kw)
+    with pytest.raises(ValueError, match="working_set_bytes"):
+        vm.migrate(64 * GIB, 12, 65 * GIB, 4500.0, "7.0u1", 10e9, **kw)
+    assert np.isfinite(float(vm.precopy(64 * GIB, 1e8, 1e7, **kw).migration_time_s))  # a 10 Mbit/s branch link
+
+
+def test_issue25_long_distance_window_is_sized_for_the_bdp(kw):
+    """ESXi sizes vMotion socket buffers for the bandwidth-delay product: 150 ms is supported at full rate."""
+    near, far = (vm.precopy(64 * GIB, 1e8, 160e9, 25 * GIB, 12, "7.0u1", rtt_s=r, n_vmknics=4, **kw)
+                 for r in (0.0, 0.15))
+    assert float(far.transfer_rate_bytes_per_s) == pytest.approx(float(near.transfer_rate_bytes_per_s))
+    assert float(far.migration_time_s) < 1.05 * float(near.migration_time_s)
+    assert float(vm.vmotion_window_bytes(1e9, 0.01)) == pytest.approx(1e9 / 8 * network.TCP_PAYLOAD_FRACTION * 0.01)
+    assert float(vm.vmotion_window_bytes(1e9, 0.0)) == vm.settings().socket_buffer_bytes
+
+
+@pytest.mark.parametrize(("kwargs", "needle"), [
+    ({"rtt_s": 0.2}, "rtt_s"),
+    ({"link_bps": 1e9, "concurrent": 8}, "per concurrent vMotion"),
+    ({"link_bps": 1e9, "concurrent": 5}, "per NIC"),
+    ({"link_bps": 100e9, "concurrent": 9}, "per host"),
+    ({"vcpus": 300, "release": "6.7"}, "vcpus=300"),
+    ({"vcpus": 800}, "vcpus=800"),
+    ({"memory_bytes": 8 * TIB, "release": "6.7"}, "TiB"),
+    ({"memory_bytes": 2 * GIB}, "extrapolated: memory_bytes"),
+    ({"vcpus": 4}, "extrapolated: vcpus"),
+])
+def test_issue25_documented_limits_are_flagged(kw, kwargs, needle):
+    args = {"memory_bytes": 64 * GIB, "dirty_rate_bytes_per_s": 1e8, "link_bps": 40e9, "vcpus": 12,
+            "release": "7.0u1", **kwargs}
+    r = vm.precopy(**args, **kw)
+    assert any(needle in f for f in r.flags), r.flags
+    assert all(f.startswith(("unsupported: ", "extrapolated: ")) for f in r.flags)
+    assert np.all(np.isfinite(r.migration_time_s))  # flagged, not clamped or refused
+    base = vm.precopy(64 * GIB, 1e8, 40e9, vcpus=12, release="7.0u1", **kw)
+    assert base.flags == ()
+    lim = vm.limits()
+    assert (lim.min_bps_per_vmotion, lim.max_rtt_s) == (250e6, 0.15)

@@ -40,6 +40,7 @@ class FidelityRow:
     model_low: float = math.nan  # 90 % predictive interval: parameters + table misfit (protocol.FitUncertainty.band)
     model_high: float = math.nan
     restates: str = ""  # a predicted row whose model value is this fitted key's (Target.restates)
+    whole_interval: bool = False  # a bound passes only if model_low and model_high satisfy it too
 
     @property
     def covered(self) -> bool | None:
@@ -66,8 +67,11 @@ class FidelityRow:
         """For a ``bound`` row, whether the model satisfies the stated inequality; else None."""
         if self.kind != "bound":
             return None
-        m, p = self.model_value, self.paper_value
-        return bool({"<": m < p, "<=": m <= p, ">": m > p, ">=": m >= p}[self.relation])
+        p = self.paper_value
+        ends = (self.model_low, self.model_high) if self.whole_interval and math.isfinite(self.model_low) \
+            and math.isfinite(self.model_high) else ()
+        return all({"<": m < p, "<=": m <= p, ">": m > p, ">=": m >= p}[self.relation]
+                   for m in (self.model_value, *ends))
 
 
 def fidelity_rows(study) -> list:
@@ -95,7 +99,8 @@ def _fidelity_rows(module) -> list:
                              difference=t.difference, nonnegative=not t.difference, sampling_var=svar[k])
         low, high = max(low, t.minimum), min(high, t.maximum)  # inside the quantity's (and model's) domain
         rows.append(FidelityRow(**base, model_value=float(model[k]), model_low=low, model_high=high,
-                                kind=_KIND_OF_ROLE[t.role], note=t.note, restates=t.restates))
+                                kind=_KIND_OF_ROLE[t.role], note=t.note, restates=t.restates,
+                                whole_interval=t.whole_interval_bound))
         if t.role == "fit":
             lr = loo.loc[k]
             refit = f"refit without group '{lr['group']}' ({lr['n_held_out']} held out, {lr['n_fit']} fitted)"

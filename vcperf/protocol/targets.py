@@ -73,6 +73,9 @@ class Target:
         evidence of skill; :func:`vcperf.fidelity.summary` reports predicted skill with and without
         it, and ``tests/test_fidelity.py`` finds every such row (:func:`restatements`) and checks it
         is marked.
+    whole_interval_bound : bool
+        A ``bound`` row passes only if its whole 90 % interval satisfies the inequality, not just
+        the model value (default False).
     model : callable
         ``model(params) -> float``: the model value of this number (SI) under the study's ``Params``
         on the study's test bed. :func:`predict` calls it; it is excluded from comparisons and hashing.
@@ -90,6 +93,7 @@ class Target:
     maximum: float = math.inf
     minimum: float = -math.inf
     restates: str = ""
+    whole_interval_bound: bool = False
     model: Callable | None = dataclasses.field(default=None, compare=False, repr=False)
 
     def __post_init__(self):

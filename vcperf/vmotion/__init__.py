@@ -11,8 +11,11 @@ physical inputs):
 
 - :mod:`~vcperf.vmotion.params`: :data:`STUDY`, :class:`Params`, :class:`TpcxParams`, :data:`PARAM_DOCS`.
 - :mod:`~vcperf.vmotion.core`: x86 paging constants, releases, :class:`Settings`, :class:`Workload`.
-- :mod:`~vcperf.vmotion.transfer`: streams (CPU-bound workers), NIC line rate, TCP window at an RTT, sharing.
-- :mod:`~vcperf.vmotion.memory`: iterative pre-copy with a hot working set, SDPS, the budgeted stop rule.
+- :mod:`~vcperf.vmotion.transfer`: streams (CPU-bound workers), NIC line rate, the vMotion TCP window (sized
+  for the bandwidth-delay product) at an RTT, sharing.
+- :mod:`~vcperf.vmotion.memory`: pre-copy in closed form with a hot working set, SDPS, the budgeted stop rule
+  decided at round boundaries, convergence and its reason.
+- :mod:`~vcperf.vmotion.limits`: VMware's documented limits and the calibrated ranges; result flags.
 - :mod:`~vcperf.vmotion.trace`: 6.7 stop-based 4 KB tracing vs 7.0 U1 loose 1 GB tracing; trace fires.
 - :mod:`~vcperf.vmotion.switchover`: full bitmaps (6.7) vs compacted page lists (7.0 U1).
 - :mod:`~vcperf.vmotion.migration`: one migration and the guest's throughput through it.
@@ -44,8 +47,8 @@ from vcperf.vmotion.core import (
     Workload,
     vm_memory_bytes,
 )
+from vcperf.vmotion.limits import Limits
 from vcperf.vmotion.memory import (
-    DEFAULT_MAX_ROUNDS,
     DEFAULT_SDPS_FRACTION,
     MIN_BUDGET_FRACTION,
     PrecopyResult,
@@ -58,6 +61,7 @@ from vcperf.vmotion.switchover import metadata_entries, post_switchover_phase, s
 from vcperf.vmotion.targets import FIT_KEYS, TARGETS, sampling_variances, targets
 from vcperf.vmotion.testbed import (
     Testbed,
+    limits,
     migrate_testbed,
     migrate_workload,
     precopy_testbed,
@@ -87,6 +91,7 @@ from vcperf.vmotion.transfer import (
     stream_rate_bytes_per_s,
     streams,
     transfer_rate_bytes_per_s,
+    vmotion_window_bytes,
 )
 from vcperf.vmotion.validation import (
     bound_checks,
@@ -98,17 +103,16 @@ from vcperf.vmotion.validation import (
 )
 
 __all__ = [
-    "BITMAPS_AT_SWITCHOVER", "DEFAULT_MAX_ROUNDS", "DEFAULT_SDPS_FRACTION", "DEFAULT_STREAMS_PER_VMKNIC",
-    "FIT_KEYS", "MAX_SUPPORTED_RTT_S", "MIN_BUDGET_FRACTION", "PAGES_PER_1GB", "PAGES_PER_2MB", "PAGE_BYTES",
-    "PAGE_NUMBER_BYTES", "PARAM_DOCS", "PTES_PER_TABLE", "RELEASES", "STUDY", "TARGETS",
-    "Migration", "Params", "PrecopyResult", "Settings", "Testbed", "TpcxExpectation", "TpcxParams", "TpcxProfile",
-    "TpcxResult", "TpcxSetup", "TracePhase", "Workload",
-    "bound_checks", "calibrate", "calibrate_tpcx", "evacuation_time_s", "fidelity_rows", "leave_one_out",
-    "link_for_downtime_bps", "metadata_entries", "migrate", "migrate_testbed", "migrate_workload",
-    "migration_delay_area_s2", "parameter_table", "post_switchover_phase", "precopy", "precopy_testbed",
-    "precopy_trace_loss", "predict", "sampling_variances", "settings", "stop_threshold_bytes",
-    "stream_rate_bytes_per_s", "streams", "switchover_metadata_bytes", "table1_model", "targets", "testbed",
-    "testbed_link_bps", "testbed_vmknics", "throughput_series", "times_s", "tpcx_expected", "tpcx_longest_delay_s",
-    "tpcx_monte_carlo", "tpcx_profile", "tpcx_setup", "trace_phase", "transfer_rate_bytes_per_s",
-    "vm_memory_bytes", "workloads",
+    "BITMAPS_AT_SWITCHOVER", "DEFAULT_SDPS_FRACTION", "DEFAULT_STREAMS_PER_VMKNIC", "FIT_KEYS", "MAX_SUPPORTED_RTT_S",
+    "MIN_BUDGET_FRACTION", "PAGES_PER_1GB", "PAGES_PER_2MB", "PAGE_BYTES", "PAGE_NUMBER_BYTES", "PARAM_DOCS",
+    "PTES_PER_TABLE", "RELEASES", "STUDY", "TARGETS", "Limits", "Migration", "Params", "PrecopyResult", "Settings",
+    "Testbed", "TpcxExpectation", "TpcxParams", "TpcxProfile", "TpcxResult", "TpcxSetup", "TracePhase", "Workload",
+    "bound_checks", "calibrate", "calibrate_tpcx", "evacuation_time_s", "fidelity_rows",
+    "leave_one_out", "limits", "link_for_downtime_bps", "metadata_entries", "migrate",
+    "migrate_testbed", "migrate_workload", "migration_delay_area_s2", "parameter_table", "post_switchover_phase",
+    "precopy", "precopy_testbed", "precopy_trace_loss", "predict", "sampling_variances", "settings",
+    "stop_threshold_bytes", "stream_rate_bytes_per_s", "streams", "switchover_metadata_bytes", "table1_model",
+    "targets", "testbed", "testbed_link_bps", "testbed_vmknics", "throughput_series", "times_s", "tpcx_expected",
+    "tpcx_longest_delay_s", "tpcx_monte_carlo", "tpcx_profile", "tpcx_setup", "trace_phase",
+    "transfer_rate_bytes_per_s", "vm_memory_bytes", "vmotion_window_bytes", "workloads",
 ]

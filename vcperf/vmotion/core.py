@@ -15,6 +15,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from vcperf import _validate as v
+from vcperf.vmotion.limits import Limits
 from vcperf.vmotion.params import Params
 
 #: The two releases the study compares.
@@ -50,12 +51,21 @@ class Settings:
     stream_bytes_per_cpu_s : float
         CPU ceiling of one vMotion stream (its worker thread saturates one core), bytes per
         CPU-second: 18 Gb/s (external, VMware KB 323379; ``external_vmotion_streams.csv``).
+    socket_buffer_bytes : float
+        Standard size of a vMotion TCP socket buffer (0.5 MB; ``external_vmotion_streams.csv``): the
+        window is the larger of it and the bandwidth-delay product at the RTT (buffers follow the
+        observed RTT since Metro / long-distance vMotion).
+    limits : Limits, optional
+        VMware's documented limits and the calibrated ranges (``external_vmotion_limits.csv``): inputs
+        beyond them are flagged in the results (None: no flags).
     """
 
     switchover_goal_s: float
     guest_slice_s: float
     switchover_time_goal_s: float = 1.0
     stream_bytes_per_cpu_s: float = float("inf")
+    socket_buffer_bytes: float = 0.5e6
+    limits: Limits | None = None
 
 
 @dataclass(frozen=True)

@@ -1,12 +1,13 @@
-"""Iterative memory pre-copy on a rounds axis, with SDPS and a convergence flag (``004_ea13268657e6b3b0.txt``).
+"""Iterative memory pre-copy in closed form: SDPS, round-boundary stop, convergence (``004_ea13268657e6b3b0.txt``).
 
 "Migration of Virtual Machine's Memory" (phase 2) and "vMotion Switch-Over Optimizations" (the
 0.5-s convergence goal). Round 0 sends all guest memory; every later round sends the pages the guest
 dirtied during the previous round, at most its writable working set. Memory has converged when the
 remaining dirty bytes can be sent within the switch-over goal at the observed transfer rate. When the
 guest dirties memory faster than a fraction of the transfer rate, stun-during-page-send (SDPS) slows
-the vCPUs. A fixed maximum number of rounds is an array axis: cases that do not converge within it
-are flagged (``converged=False``), never iterated further.
+the vCPUs. The re-send rounds shrink geometrically, so their sum and count are closed forms: no
+iteration cap decides convergence. A guest that dirties as fast as vMotion sends with SDPS off never
+converges, a stated result with its reason.
 """
 
 from __future__ import annotations
@@ -16,22 +17,29 @@ from dataclasses import dataclass
 import numpy as np
 
 from vcperf import _validate as v
-from vcperf.vmotion.core import PAGE_BYTES, Settings, check_le, check_params, check_release, check_settings
+from vcperf.vmotion.core import (
+    PAGE_BYTES,
+    PAGE_NUMBER_BYTES,
+    Settings,
+    check_le,
+    check_params,
+    check_release,
+    check_settings,
+)
+from vcperf.vmotion.limits import _input_flags
 from vcperf.vmotion.params import Params
 from vcperf.vmotion.switchover import metadata_entries, switchover_metadata_bytes
 from vcperf.vmotion.trace import _precopy_round_loss
-from vcperf.vmotion.transfer import streams, transfer_rate_bytes_per_s
+from vcperf.vmotion.transfer import streams, transfer_rate_bytes_per_s, vmotion_window_bytes
 
 #: Modelling choice (not a paper number): SDPS throttles the vCPUs until the guest dirties memory at
 #: no more than half the transfer rate, so every throttled round at least halves the remainder.
 DEFAULT_SDPS_FRACTION = 0.5
-#: Pre-copy rounds after round 0 kept on the rounds axis; cases needing more are flagged.
-DEFAULT_MAX_ROUNDS = 16
 #: Smallest share of the page goal 7.0 U1's stop rule keeps for the last pages when checkpoint and
 #: metadata alone use up the switch-over goal (modelling choice: the goal is then physically out of
 #: reach and vMotion still has to stop somewhere).
 MIN_BUDGET_FRACTION = 0.1
-#: Cases per block when evaluating large grids (bounds the memory of the rounds axis).
+#: Cases per block when evaluating large grids (bounds the memory of the temporaries).
 _BLOCK = 1 << 16
 #: Smallest aggregate vMotion line rate the model takes (bit/s). vSphere requires at least 250 Mbit/s
 #: for vMotion; below about 1 Mbit/s even a small VM's migration takes days and a large VM's time
@@ -60,7 +68,7 @@ class PrecopyResult:
     switchover_time_s : ndarray
         Guest stall: checkpoint + remaining pages + metadata.
     converged : ndarray of bool
-        Remaining dirty bytes fit the switch-over goal within the round cap.
+        The rounds reached the stop rule (no cap given, or within it).
     sdps_engaged : ndarray of bool
         SDPS had to slow the vCPUs.
     dirty_rate_bytes_per_s : ndarray
@@ -74,6 +82,11 @@ class PrecopyResult:
         (before SDPS).
     transfer_rate_bytes_per_s : ndarray
         Observed pre-copy transfer rate (TCP goodput of the links).
+    reason : ndarray of str
+        Why a case did not converge ('' where it did).
+    flags : tuple of str
+        Inputs beyond VMware's documented limits or the calibrated ranges ("unsupported: ...",
+        "extrapolated: ..."); empty when every input is inside them.
     """
 
     rounds: np.ndarray
@@ -90,6 +103,8 @@ class PrecopyResult:
     round0_dirty_rate_bytes_per_s: np.ndarray
     round0_time_s: np.ndarray
     resend_trace_loss: np.ndarray
+    reason: np.ndarray
+    flags: tuple = ()
 
     @property
     def migration_time_s(self) -> np.ndarray:
@@ -107,7 +122,7 @@ def precopy(
     *,
     params: Params,
     settings: Settings,
-    max_rounds: int = DEFAULT_MAX_ROUNDS,
+    max_rounds=None,
     sdps: bool = True,
     sdps_fraction: float = DEFAULT_SDPS_FRACTION,
     swapped_bytes=0.0,
@@ -124,21 +139,24 @@ def precopy(
 
     Transfer (:mod:`vcperf.vmotion.transfer`): ``n_vmknics x streams_per_vmknic`` streams, each a
     CPU-bound worker (``settings.stream_bytes_per_cpu_s``, with ``encryption_cpu_s_per_byte`` extra)
-    and a TCP window at ``rtt_s``, together at most the NICs' TCP goodput shared by ``concurrent``
+    and a TCP window at ``rtt_s`` sized as ESXi sizes it (:func:`vcperf.vmotion.vmotion_window_bytes`:
+    the bandwidth-delay product), together at most the NICs' TCP goodput shared by ``concurrent``
     migrations: rate ``B``. 6.7's round 0 also zeroes every large page the destination allocates
     (``params.zeroing_cpu_s_per_byte`` on each worker): rate ``B0 <= B``; 7.0 U1 skips it.
 
     Rounds: round 0 sends all ``M`` at ``B0``; round ``k >= 1`` sends what the guest dirtied during
     round ``k-1``, ``D_k = min(W, d T_{k-1})`` with ``T_k = D_k / B``: the dirty pages saturate at the
-    hot working set ``W``. The bytes left at time ``tau`` into round ``k`` are
-    ``D_k - B tau + min(W, d tau)``: they fall continuously. Stop rule: from the end of round 0 on,
-    vMotion switches over the first moment the bytes left fit the budget (:func:`stop_threshold_bytes`:
-    0.5 s of sending in 6.7; in 7.0 U1 the pages and their page list within what the 1-s switch-over
-    goal leaves after the checkpoint). The remainder therefore never grows with ``B`` and the stall
-    (checkpoint + remainder + metadata) never grows when the link gets faster. SDPS engages on the
-    re-send rounds when the guest dirties faster than ``sdps_fraction`` of ``B`` and slows it to that
-    rate (round 0 runs unthrottled: its dirty set is bounded by ``W`` anyway). Cases that have not
-    converged after ``max_rounds`` rounds are flagged and switched over with their remainder.
+    hot working set ``W``, and from round 1 on they shrink by ``q = d / B`` per round. Stop rule
+    (the seed: convergence "when vMotion estimates the number of dirty pages left can be sent within
+    the goal"), decided at round boundaries: the first boundary whose bytes left fit the threshold
+    (:func:`stop_threshold_bytes`: 0.5 s of sending in 6.7; in 7.0 U1 the pages and their page list
+    within what the 1-s switch-over goal leaves after the checkpoint). What is left there depends on
+    the last round's length and the dirty rate (closed form, ``_expected_phase_factor``), so the
+    stall (checkpoint + remainder + metadata, all sent over the link) varies continuously and never
+    grows when the link gets faster. SDPS engages on the re-send rounds when the guest dirties faster
+    than ``sdps_fraction`` of ``B`` and slows it to that rate (round 0 runs unthrottled: its dirty set
+    is bounded by ``W`` anyway), so with SDPS every case converges; without it a guest dirtying at
+    least as fast as ``B`` never does (``converged=False``, ``reason`` says why, times infinite).
 
     With ``vcpus`` given, the dirty rate is the guest's undisturbed rate reduced by the tracing
     slowdown of ``release`` (:func:`precopy_trace_loss`: a slowed guest dirties less); without, it
@@ -167,8 +185,10 @@ def precopy(
         Model parameters (:func:`vcperf.vmotion.calibrate`).
     settings : Settings
         The switch-over goal (:func:`vcperf.vmotion.settings`).
-    max_rounds : int
-        Rounds after round 0 on the rounds axis, in [1, 256] (default 16).
+    max_rounds : int, optional
+        Give up after this many re-send rounds, in [1, 10**6] (default None: no cap, convergence is
+        decided by the dirty rate against the transfer rate). A capped case is switched over with what
+        is left and flagged ``converged=False``.
     sdps : bool
         Whether stun-during-page-send may slow the vCPUs (default True).
     sdps_fraction : float
@@ -176,16 +196,17 @@ def precopy(
         modelling choice).
     swapped_bytes : float or array_like
         Swapped-out guest bytes, in [0, M] (adds switch-over metadata; default 0).
-    n_vmknics : float or array_like
-        vMotion vmknics, in [1, 64] (one stream each by default; testbed: 4). Default 1.
-    streams_per_vmknic : float or array_like, optional
-        Streams per vmknic, in [1, 64]; default the release's (1 in 6.7 and 7.0 U1).
+    n_vmknics : int or array_like of int
+        vMotion vmknics, integers in [1, 64] (one stream each by default; testbed: 4). Default 1.
+    streams_per_vmknic : int or array_like of int, optional
+        Streams per vmknic, integers in [1, 64]; default the release's (1 in 6.7 and 7.0 U1).
     rtt_s : float or array_like
-        Round-trip time between the hosts (s), in [0, 10] (vSphere supports up to 0.150 s).
+        Round-trip time between the hosts (s), in [0, 10] (vSphere supports up to 0.150 s; beyond it
+        the result is flagged).
     encryption_cpu_s_per_byte : float or array_like
         Extra worker CPU per byte for encrypted vMotion, >= 0 (default 0: off).
-    concurrent : float or array_like
-        Migrations sharing the NICs, in [1, 4096] (default 1).
+    concurrent : int or array_like of int
+        Migrations sharing the NICs, integers in [1, 4096] (default 1).
 
     Returns
     -------
@@ -211,7 +232,7 @@ def precopy(
     n_str = streams(n_vmknics, streams_per_vmknic, release)
     rtt = v.check_range("rtt_s", rtt_s, 0.0, 10.0)
     enc = v.nonneg("encryption_cpu_s_per_byte", encryption_cpu_s_per_byte)
-    k_conc = v.check_range("concurrent", concurrent, 1, 4096)
+    k_conc = v.integers("concurrent", concurrent, 1, 4096) * 1.0
     ws = mem if working_set_bytes is None else v.nonneg("working_set_bytes", working_set_bytes)
     v.broadcast(memory_bytes=mem, dirty_rate_bytes_per_s=d0, link_bps=link, working_set_bytes=ws, vcpus=vcpus,
                 swapped_bytes=swapped_bytes, n_vmknics=n_vmknics, streams_per_vmknic=streams_per_vmknic, rtt_s=rtt,
@@ -219,7 +240,7 @@ def precopy(
     check_le("working_set_bytes", ws, mem)
     cpus = np.nan if vcpus is None else v.check_range("vcpus", vcpus, 1, 4096)
     check_release(release)
-    rounds_cap = v.integer("max_rounds", max_rounds, 1, 256)
+    rounds_cap = None if max_rounds is None else v.integer("max_rounds", max_rounds, 1, 10**6)
     if not isinstance(sdps, bool):
         raise ValueError(f"sdps must be True or False; got {sdps!r}")
     frac = v.scalar("sdps_fraction", sdps_fraction, 0.0, 1.0, lo_open=True, hi_open=True)
@@ -228,8 +249,9 @@ def precopy(
     p = check_params(params)
     s = check_settings(settings)
 
+    window = vmotion_window_bytes(link, rtt, k_conc, s.socket_buffer_bytes)
     tr_kw = {"n_streams": n_str, "stream_bytes_per_cpu_s": s.stream_bytes_per_cpu_s, "rtt_s": rtt,
-             "concurrent": k_conc}
+             "concurrent": k_conc, "rwnd_bytes": window}
     rate = transfer_rate_bytes_per_s(link, extra_cpu_s_per_byte=enc, **tr_kw)
     zeroing = max(p.zeroing_cpu_s_per_byte, 0.0) if release == "6.7" else 0.0
     rate0 = transfer_rate_bytes_per_s(link, extra_cpu_s_per_byte=enc + zeroing, **tr_kw)
@@ -237,19 +259,24 @@ def precopy(
     shape = mem.shape
     flat = [a.ravel() for a in (mem, d0, rate, ws, cpus, swp, rate0)]
     n = flat[0].size
-    out = {k: np.empty(n, dtype=bool if k in ("converged", "sdps_engaged") else float)
+    out = {k: np.empty(n, dtype=bool if k in ("converged", "sdps_engaged") else object if k == "reason" else float)
            for k in ("rounds", "precopy_bytes", "precopy_time_s", "switchover_bytes", "converged",
                      "sdps_engaged", "dirty_rate_bytes_per_s", "round0_dirty_rate_bytes_per_s",
-                     "round0_time_s", "resend_trace_loss")}
+                     "round0_time_s", "resend_trace_loss", "reason")}
     for lo in range(0, n, _BLOCK):
         sl = slice(lo, min(n, lo + _BLOCK))
         res = _precopy_block(*(a[sl] for a in flat[:5]), flat[6][sl], release, p, s, rounds_cap, sdps, frac)
         for k, val in res.items():
             out[k][sl] = val
     mem_f, rate_f, swp_f = flat[0], flat[2], flat[5]
-    meta = switchover_metadata_bytes(mem_f, release, np.minimum(out["switchover_bytes"], mem_f), swp_f)
-    so_time = p.checkpoint_time_s + out["switchover_bytes"] / rate_f + metadata_entries(meta, release) * \
-        p.metadata_cost_s_per_entry
+    left = out["switchover_bytes"]
+    finite = np.isfinite(left)
+    meta = switchover_metadata_bytes(mem_f, release, np.where(finite, np.minimum(left, mem_f), 0.0), swp_f)
+    # the last pages and the metadata cross the link (their last byte half an RTT after it is sent);
+    # the destination processes each metadata entry
+    one_way = np.broadcast_to(rtt, shape).ravel() / 2.0
+    so_time = np.where(finite, p.checkpoint_time_s + (np.where(finite, left, 0.0) + meta) / rate_f + one_way
+                       + metadata_entries(meta, release) * p.metadata_cost_s_per_entry, np.inf)
     r = lambda a: np.asarray(a).reshape(shape)  # noqa: E731
     return PrecopyResult(
         rounds=r(out["rounds"].astype(int)),
@@ -266,6 +293,9 @@ def precopy(
         round0_dirty_rate_bytes_per_s=r(out["round0_dirty_rate_bytes_per_s"]),
         round0_time_s=r(out["round0_time_s"]),
         resend_trace_loss=r(out["resend_trace_loss"]),
+        reason=r(out["reason"].astype(str)),
+        flags=_input_flags(s.limits, memory_bytes=mem, link_bps=link, rtt_s=rtt, concurrent=k_conc,
+                          vcpus=None if vcpus is None else cpus, release=release, n_vmknics=np.asarray(n_vmknics)),
     )
 
 
@@ -286,7 +316,8 @@ def _budget_s(mem, release, p: Params, s: Settings):
 def stop_threshold_bytes(rate, mem, release, p: Params, s: Settings):
     """Dirty bytes left at which the stop rule switches over: sendable within the budget.
 
-    ``R* / B + c_meta R* / 4 KiB = budget`` in 7.0 U1 (its page list costs ``c_meta`` per page);
+    ``R* / B + (8 / 4096) R* / B + c_meta R* / 4 KiB = budget`` in 7.0 U1 (its page list, 8 B per
+    page, crosses the link and costs ``c_meta`` per entry at the destination);
     ``R* = B x 0.5 s`` in 6.7. Grows with the transfer rate ``B``.
 
     Parameters
@@ -314,18 +345,46 @@ def stop_threshold_bytes(rate, mem, release, p: Params, s: Settings):
     v.instance("p", p, Params, "a vcperf.vmotion.Params (from vcperf.vmotion.calibrate())")
     v.instance("s", s, Settings, "a vcperf.vmotion.Settings (from vcperf.vmotion.settings())")
     budget = _budget_s(mem, release, p, s)
-    per_byte = 1.0 / rate + (p.metadata_cost_s_per_entry / PAGE_BYTES if release == "7.0u1" else 0.0)
+    if release == "7.0u1":
+        per_byte = (1.0 + PAGE_NUMBER_BYTES / PAGE_BYTES) / rate + p.metadata_cost_s_per_entry / PAGE_BYTES
+    else:
+        per_byte = 1.0 / rate
     return budget / per_byte
 
 
-def _precopy_block(mem, d0, rate, ws, cpus, rate0, release, p: Params, s: Settings, rounds_cap, sdps, frac):
-    """Pre-copy for 1-d arrays of cases (rounds on a loop of length ``rounds_cap``; fluid stop rule).
+def _expected_phase_factor(q):
+    """Mean of ``q**phi`` for a phase ``phi`` uniform on [0, 1): ``(1 - q) / ln(1/q)`` (1 at q = 1, 0 at q = 0).
 
-    Round 0 sends ``M`` at ``B0``; round ``k >= 1`` sends ``D_k = min(W, d T_{k-1})`` at ``B``. The
-    dirty bytes left at time ``tau`` into round ``k`` are ``D_k - B tau + min(W, d tau)`` (capped at
-    ``M``): they fall continuously. The stop rule (threshold ``R*``, :func:`stop_threshold_bytes`)
-    is checked from the end of round 0 on: if ``D_1 <= R*`` the VM switches over with ``D_1``;
-    otherwise at the first moment of a later round when the bytes left reach ``R*``.
+    The remainder at the first round boundary where it fits the threshold ``R*`` is ``R* q**phi``
+    for the phase ``phi`` of that boundary in the geometric shrink (ratio ``q`` per round); over runs
+    the phase is spread uniformly, so the expected remainder is ``R*`` times this factor.
+    """
+    q = np.clip(q, 0.0, 1.0)
+    inner = (q > 0.0) & (q < 1.0)
+    safe = np.where(inner, q, 0.5)
+    return np.where(inner, -np.expm1(np.log(safe)) / -np.log(safe), np.where(q >= 1.0, 1.0, 0.0))
+
+
+def _precopy_block(mem, d0, rate, ws, cpus, rate0, release, p: Params, s: Settings, rounds_cap, sdps, frac):
+    """Pre-copy for 1-d arrays of cases, in closed form (geometric re-send rounds; no iteration).
+
+    Round 0 sends ``M`` at ``B0`` in ``T0``; it leaves ``D_1 = min(W, d0' T0)`` dirty. Round
+    ``k >= 1`` sends ``D_k`` at ``B`` and leaves ``D_{k+1} = min(W, q D_k)``, ``q = d / B`` (``d``
+    after tracing slowdown and SDPS). vMotion decides at round boundaries: it switches over at the
+    first boundary where the bytes left fit the threshold ``R*`` (:func:`stop_threshold_bytes`).
+    For ``q < 1`` the rounds shrink geometrically and what is left at the stopping boundary is
+    ``min(D_1, R*) q**phi`` with ``phi`` the phase of that boundary within one round's shrink; run to
+    run the phase is spread uniformly, so the remainder is ``r = min(D_1, R*) (1 - q) / ln(1/q)``
+    (``_expected_phase_factor``). A modelling choice: the expected remainder rather than one
+    run's, which jumps by a factor ``1/q`` wherever an input moves a boundary across the threshold;
+    the expectation keeps downtime, pre-copy time and bytes monotone in link, dirty rate and memory.
+    It depends on the last round's length and the dirty rate through ``q``, falls as the link gets
+    faster (``q`` falls) and rises with the dirty rate. The re-send rounds before it send
+    ``(D_1 - r) / (1 - q)`` bytes (the geometric sum), in ``ln(D_1 / r) / ln(1/q)`` rounds. For
+    ``q >= 1`` (SDPS off, the guest dirties as fast as vMotion sends) the rounds never shrink: not
+    converged, stated with its reason, times infinite. ``rounds_cap`` (None: no cap) ends the pre-copy
+    after that many rounds (round 0 included), the case then switched over with what is left and
+    flagged.
     """
     t0 = mem / rate0
     traced = ~np.isnan(cpus)
@@ -343,50 +402,62 @@ def _precopy_block(mem, d0, rate, ws, cpus, rate0, release, p: Params, s: Settin
     d = np.minimum(d_k, cap)
     engaged = d_k > cap
     r_star = stop_threshold_bytes(rate, mem, release, p, s)
-    n = mem.shape[0]
-    rounds = np.full(n, float(rounds_cap))
-    remainder = np.zeros(n)
-    resent = np.zeros(n)
-    extra_t = np.zeros(n)  # time spent in rounds >= 1
-    done = np.zeros(n, dtype=bool)
-    dk = np.minimum(ws, d_r0 * t0)  # D_1: round 0 runs unthrottled
-    stop0 = dk <= r_star
-    remainder = np.where(stop0, dk, remainder)
-    rounds = np.where(stop0, 1.0, rounds)
-    done |= stop0
-    for k in range(1, rounds_cap):
-        if done.all():  # every case has switched over: the later rounds change nothing
-            break
-        nxt = np.minimum(ws, d * dk / rate)  # D_{k+1}
-        cross = ~done & (nxt <= r_star)
-        # crossing inside round k: D_k - B tau + min(W, d tau) = R*
-        with np.errstate(divide="ignore", invalid="ignore"):
-            tau_a = (dk - r_star) / (rate - d)
-        ok_a = (rate > d) & (d * tau_a <= ws)
-        tau = np.where(ok_a, tau_a, (dk + ws - r_star) / rate)
-        tau = np.clip(np.where(np.isfinite(tau), tau, 0.0), 0.0, dk / rate)
-        sent = rate * tau
-        extra_t = np.where(cross, extra_t + tau, extra_t)
-        resent = np.where(cross, resent + sent, resent)
-        remainder = np.where(cross, np.minimum(r_star, dk), remainder)
-        rounds = np.where(cross, k + 1.0, rounds)
-        done |= cross
-        # cases still running complete round k
-        run = ~done
-        extra_t = np.where(run, extra_t + dk / rate, extra_t)
-        resent = np.where(run, resent + dk, resent)
-        dk = np.where(run, nxt, dk)
-    remainder = np.where(done, remainder, dk)
-    # bytes sent within the crossing round are part of D_k; what is left of it plus the new dirt is R*
+    q = d / rate
+    d1 = np.minimum(ws, d_r0 * t0)
+    shrinks = q < 1.0
+    stop0 = d1 <= r_star
+    conv = stop0 | shrinks
+    # expected remainder: a uniformly phased share q**phi of the last boundary's bytes
+    rem = np.minimum(d1, r_star) * _expected_phase_factor(q)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        ratio = np.where(conv & (rem > 0), d1 / np.where(rem > 0, rem, 1.0), 1.0)
+        lq = -np.log(np.where((q > 0) & shrinks, q, 0.5))
+        m = np.where((q > 0) & shrinks, np.log(ratio) / lq, 0.0)
+        # a guest dirtying at least as fast as vMotion sends: the expected half round of the phase
+        # average's limit q -> 1 (continuous there), and no shrink from it
+        half = stop0 & ~shrinks & (d1 > 0)
+        m = np.where(conv, np.where(half, 0.5, m), np.inf)
+        resent = np.where(conv, np.where(shrinks, (d1 - rem) / np.where(shrinks, 1.0 - q, 1.0), 0.5 * d1), np.inf)
+    capped = np.zeros_like(conv)
+    if rounds_cap is not None:
+        k = float(rounds_cap - 1)  # re-send rounds after round 0
+        capped = ~stop0 & (m > k)
+        resent_cap, left_cap = _capped_rounds(d1, q, ws, k)
+        rem = np.where(capped, left_cap, rem)
+        resent = np.where(capped, resent_cap, resent)
+        m = np.where(capped, k, m)
+        conv = conv & ~capped
+    open_ended = ~conv & ~capped
+    reason = np.where(capped, f"not converged: round cap max_rounds={rounds_cap} reached",
+                      np.where(open_ended, "not converged: the guest dirties memory at least as fast as vMotion "
+                                           "sends it and SDPS is off, so the re-send rounds never shrink", ""))
     return {
-        "rounds": rounds,
-        "precopy_bytes": mem + resent,
-        "precopy_time_s": t0 + extra_t,
-        "switchover_bytes": np.minimum(remainder, mem),
-        "converged": done,
-        "sdps_engaged": engaged & (rounds > 1),
+        "rounds": np.where(open_ended, -1.0, 1.0 + np.ceil(m - 1e-9)),
+        "precopy_bytes": np.where(open_ended, np.inf, mem + resent),
+        "precopy_time_s": np.where(open_ended, np.inf, t0 + resent / rate),
+        "switchover_bytes": np.where(open_ended, np.inf, np.minimum(rem, mem)),
+        "converged": conv,
+        "sdps_engaged": engaged & ~stop0,
         "dirty_rate_bytes_per_s": d,
         "round0_dirty_rate_bytes_per_s": d_r0,
         "round0_time_s": t0,
         "resend_trace_loss": np.where(traced, loss_k, 0.0),
+        "reason": reason,
     }
+
+
+def _capped_rounds(d1, q, ws, k):
+    """Bytes re-sent by ``k`` re-send rounds and bytes left after them: ``D_{j+1} = min(W, q D_j)``."""
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+        shrink = q < 1.0
+        geo = np.where(shrink, d1 * (1.0 - q**k) / np.where(shrink, 1.0 - q, 1.0), d1 * k)
+        # growing rounds (q > 1) reach W after j* rounds and then re-send W each
+        grow = q > 1.0
+        lq = np.log(np.where(grow, q, 2.0))
+        j_star = np.where(grow & (d1 > 0), np.ceil(np.log(np.where(d1 > 0, ws / np.where(d1 > 0, d1, 1.0), 1.0)) / lq),
+                          k)
+        j_star = np.clip(j_star, 0.0, k)
+        grown = d1 * np.expm1(j_star * lq) / np.where(grow, q - 1.0, 1.0) + (k - j_star) * ws
+        sent = np.where(grow, grown, geo)
+        left = np.minimum(ws, d1 * np.where(grow, np.exp(np.minimum(k * lq, 700.0)), q**k))
+    return sent, left

@@ -16,8 +16,9 @@ import numpy as np
 
 from vcperf import _validate as v
 from vcperf import data, protocol
-from vcperf.vmotion.core import Settings, Workload, vm_memory_bytes
-from vcperf.vmotion.memory import DEFAULT_MAX_ROUNDS, DEFAULT_SDPS_FRACTION, PrecopyResult, precopy
+from vcperf.vmotion.core import RELEASES, Settings, Workload, vm_memory_bytes
+from vcperf.vmotion.limits import Limits
+from vcperf.vmotion.memory import DEFAULT_SDPS_FRACTION, PrecopyResult, precopy
 from vcperf.vmotion.migration import Migration, migrate
 from vcperf.vmotion.params import STUDY, Params
 from vcperf.vmotion.tpcx import TpcxSetup
@@ -112,6 +113,37 @@ def settings() -> Settings:
         switchover_time_goal_s=data.value(f"{STUDY}/text_switchover", "switchover_time_goal", "si"),
         stream_bytes_per_cpu_s=data.value(f"{STUDY}/external_vmotion_streams", "vmotion_stream_throughput", "si",
                                           vmknics="1", nics="1") / 8.0,
+        socket_buffer_bytes=data.value(f"{STUDY}/external_vmotion_streams", "vmotion_socket_buffer", "si"),
+        limits=limits(),
+    )
+
+
+@functools.cache
+def limits() -> Limits:
+    """VMware's documented vMotion limits (``external_vmotion_limits.csv``, ``external_vmotion_streams.csv``)
+    and the calibrated ranges (the study's VMs, :func:`workloads`).
+
+    Examples
+    --------
+    >>> from vcperf import vmotion as vm
+    >>> lim = vm.limits()
+    >>> lim.min_bps_per_vmotion, lim.max_rtt_s, lim.max_vcpus["7.0u1"]
+    (250000000.0, 0.15, 768)
+    """
+    src = f"{STUDY}/external_vmotion_limits"
+    tib = 2.0**40 / 1e12  # the study's VM sizes are binary
+    vms = workloads().values()
+    return Limits(
+        min_bps_per_vmotion=data.value(src, "min_bandwidth_per_vmotion", "si"),
+        max_rtt_s=data.value(f"{STUDY}/external_vmotion_streams", "max_rtt", "si"),
+        max_concurrent_per_nic_1g=int(data.value(src, "max_concurrent_vmotions_per_nic", "si", nic_speed="1")),
+        max_concurrent_per_nic_10g=int(data.value(src, "max_concurrent_vmotions_per_nic", "si", nic_speed="10")),
+        max_concurrent_per_host={r: int(data.value(src, "max_concurrent_vmotions_per_host", "si", release=r))
+                                 for r in RELEASES},
+        max_vcpus={r: int(data.value(src, "max_vcpus_per_vm", "si", release=r)) for r in RELEASES},
+        max_memory_bytes={r: data.value(src, "max_vm_memory", "si", release=r) * tib for r in RELEASES},
+        calibrated_memory_bytes=(min(w.memory_bytes for w in vms), max(w.memory_bytes for w in vms)),
+        calibrated_vcpus=(float(min(w.vcpus for w in vms)), float(max(w.vcpus for w in vms))),
     )
 
 
@@ -244,7 +276,7 @@ def migrate_workload(name: str, release: str, link_bps=None, *, params: Params |
 
 
 def precopy_testbed(memory_bytes, dirty_rate_bytes_per_s, link_bps=None, working_set_bytes=None, vcpus=None,
-                    release="7.0u1", max_rounds: int = DEFAULT_MAX_ROUNDS, sdps: bool = True,
+                    release="7.0u1", max_rounds=None, sdps: bool = True,
                     sdps_fraction: float = DEFAULT_SDPS_FRACTION, swapped_bytes=0.0, *,
                     params: Params | None = None, **transfer_kw) -> PrecopyResult:
     """:func:`~vcperf.vmotion.precopy` on the Oracle test bed with vMotion's printed settings.

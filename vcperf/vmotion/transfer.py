@@ -32,9 +32,9 @@ def streams(n_vmknics=1, streams_per_vmknic=None, release="7.0u1"):
 
     Parameters
     ----------
-    n_vmknics : float or array_like
+    n_vmknics : int or array_like of int
         vMotion vmknics, in [1, 64] (the test bed: 4).
-    streams_per_vmknic : float or array_like, optional
+    streams_per_vmknic : int or array_like of int, optional
         Streams per vmknic, in [1, 64]; default the release's (:data:`DEFAULT_STREAMS_PER_VMKNIC`).
     release : {"6.7", "7.0u1"}
 
@@ -45,10 +45,10 @@ def streams(n_vmknics=1, streams_per_vmknic=None, release="7.0u1"):
     4.0
     """
     check_release(release)
-    nics = v.check_range("n_vmknics", n_vmknics, 1, 64)
+    nics = v.integers("n_vmknics", n_vmknics, 1, 64)
     per = (DEFAULT_STREAMS_PER_VMKNIC[release] if streams_per_vmknic is None
-           else v.check_range("streams_per_vmknic", streams_per_vmknic, 1, 64))
-    return np.floor(nics) * np.floor(per)
+           else v.integers("streams_per_vmknic", streams_per_vmknic, 1, 64))
+    return nics * np.asarray(per, dtype=float)
 
 
 def stream_rate_bytes_per_s(stream_bytes_per_cpu_s=np.inf, extra_cpu_s_per_byte=0.0, rtt_s=0.0,
@@ -98,6 +98,42 @@ def stream_rate_bytes_per_s(stream_bytes_per_cpu_s=np.inf, extra_cpu_s_per_byte=
     return np.minimum(cpu, window)
 
 
+def vmotion_window_bytes(link_bps, rtt_s, concurrent=1.0, socket_buffer_bytes=0.5e6):
+    """TCP window of one vMotion stream as ESXi sizes it (bytes): the larger of the standard socket
+    buffer and the bandwidth-delay product of the migration's share of the NICs at ``rtt_s``.
+
+    Since Metro vMotion (vSphere 5) the vMotion socket buffers are resized from the observed RTT
+    (10 ms at 1 GbE: ~1.25 MB, the bandwidth-delay product, at full rate); long-distance vMotion
+    (vSphere 6.0 and later) is supported up to 150 ms. The window therefore never limits a stream
+    below its share of the link (``external_vmotion_streams.csv``).
+
+    Parameters
+    ----------
+    link_bps : float or array_like
+        Aggregate line rate of the vMotion NICs (bit/s), > 0.
+    rtt_s : float or array_like
+        Round-trip time (s), in [0, 10].
+    concurrent : float or array_like
+        Migrations sharing the NICs, >= 1.
+    socket_buffer_bytes : float
+        Standard vMotion socket buffer (bytes), > 0 (:attr:`vcperf.vmotion.Settings.socket_buffer_bytes`).
+
+    Examples
+    --------
+    >>> from vcperf import vmotion as vm
+    >>> round(float(vm.vmotion_window_bytes(1e9, 0.010)) / 1e6, 2)  # 1 GbE at 10 ms: the BDP
+    1.19
+    >>> float(vm.vmotion_window_bytes(1e9, 0.0))  # on a LAN the standard buffer
+    500000.0
+    """
+    bps = v.positive("link_bps", link_bps)
+    rtt = v.check_range("rtt_s", rtt_s, 0.0, 10.0)
+    k = v.check_range("concurrent", concurrent, 1, 4096)
+    buf = v.scalar("socket_buffer_bytes", socket_buffer_bytes, 0.0, np.inf, lo_open=True, hi_open=True)
+    v.broadcast(link_bps=bps, rtt_s=rtt, concurrent=k)
+    return np.maximum(buf, bps / 8.0 * network.TCP_PAYLOAD_FRACTION / k * rtt)
+
+
 def transfer_rate_bytes_per_s(link_bps, *, n_streams=1.0, stream_bytes_per_cpu_s=np.inf,
                               extra_cpu_s_per_byte=0.0, rtt_s=0.0, concurrent=1.0,
                               rwnd_bytes=network.DEFAULT_RWND_BYTES):
@@ -122,8 +158,8 @@ def transfer_rate_bytes_per_s(link_bps, *, n_streams=1.0, stream_bytes_per_cpu_s
         Round-trip time (s), in [0, 10].
     concurrent : float or array_like
         Migrations sharing the NICs at the same time, >= 1.
-    rwnd_bytes : float
-        TCP receive window per stream.
+    rwnd_bytes : float or array_like
+        TCP receive window per stream (vMotion: :func:`vmotion_window_bytes`).
 
     Examples
     --------
