@@ -33,7 +33,7 @@ def test_each_notebooks_defaults_pass_its_own_check(path):
 @pytest.mark.parametrize(("notebook", "name", "bad", "message"), [
     ("robo_networks", "whatif_network", "mars", "must be one of"),
     ("robo_background_and_statistics", "planner_hosts", 10**7, r"must be in \[1, 500\]"),
-    ("vmotion_precopy", "whatif_working_set_gib", 6000.5e3, r"must be in \[0.25, 6144\]"),
+    ("vmotion_precopy", "whatif_working_set_gib", 6000.5e3, r"must be in \[0.25, whatif_memory_gib = 64\.0\]"),
     ("vmotion_precopy", "whatif_memory_gib", float("nan"), "must be finite"),
     ("vcha_overhead", "whatif_clients", 8.5, "must be an integer"),
 ])
@@ -42,6 +42,16 @@ def test_a_bad_value_is_refused_naming_notebook_parameter_and_range(notebook, na
     ns = {n: p.default for n, p in params.read_parameters(path).items()} | {name: bad}
     with pytest.raises(ValueError, match=f"notebook {notebook}: parameter {name} {message}"):
         params.check_notebook_parameters(ns, notebook)
+
+
+def test_a_working_set_larger_than_the_vm_is_refused_at_the_vms_memory():
+    """Issue 30: a 6000 GiB working set on a 4 GiB VM is refused inside the run (the range's upper end
+    names the memory parameter)."""
+    path = ROOT / "notebooks" / "vmotion_precopy.py"
+    ns = {n: p.default for n, p in params.read_parameters(path).items()} | {"whatif_memory_gib": 4.0,
+                                                                            "whatif_working_set_gib": 6000.0}
+    with pytest.raises(ValueError, match=r"whatif_working_set_gib must be in \[0.25, whatif_memory_gib = 4\.0\]"):
+        params.check_notebook_parameters(ns, "vmotion_precopy")
 
 
 def test_an_int_for_a_float_parameter_is_widened_in_the_namespace():
