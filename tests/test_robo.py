@@ -447,7 +447,8 @@ def test_planner_answers_satellite_40_hosts_level2_clone_in_one_call():
     here = robo.plan("satellite", 40, 2, "clone_vm")
     lat = float(here.operation_latency_s)
     assert math.isfinite(lat) and lat >= float(here.operation_latency_idle_s) > 0
-    assert float(here.concurrent_uploads) == math.ceil(40 / robo.testbed().schedule.host_groups)
+    # one stagger group in flight, as a fluid mean (40 hosts / 6 groups): continuous in hosts
+    assert float(here.concurrent_uploads) == pytest.approx(40 / robo.testbed().schedule.host_groups)
     iv = protocol.with_interval(robo.plan, "satellite", 40, 2, "clone_vm", output="operation_latency_s")
     assert float(iv.value) == pytest.approx(lat)
     assert float(iv.low) < lat < float(iv.high)
@@ -468,7 +469,7 @@ def test_operations_and_statistics_share_the_branch_link():
     assert float(many.operation_latency_s) > float(few.operation_latency_s) > float(few.operation_latency_idle_s)
     assert float(many.operation_latency_s) <= float(many.operation_latency_idle_s + many.queued_s)
     # A template copy toward the branch takes a share of the downlink.
-    tpl = robo.plan(dsl, 6, 4, template_bytes=1e9)
+    tpl = robo.plan(dsl, 6, 4, transfers_bytes=1e9)
     assert float(tpl.down_share_bps) < float(few.down_share_bps)
     assert float(tpl.operation_latency_s) > float(few.operation_latency_s)
     # The FCFS M/G/1 "delay added to other traffic" is gone: a 4 KB message on 10 / 30 hosts waits
