@@ -139,8 +139,9 @@ def test_calibration_is_deterministic_and_physical():
     assert p.compression_ratio > 1
     # The array copy is slower than one 8GFC direction (otherwise FC would be the VAAI bound).
     assert p.array_copy_rate_bytes_per_s < 8e9 * cl.FC_ENCODING_EFFICIENCY / 8
-    # Over-determined: six independent statements, four parameters.
-    assert len(cl.PARAM_DOCS) == 4 < sum(t.role == "fit" for t in cl.TARGETS) == 6
+    # Over-determined: five independent statements, four parameters (Exp 3 on 10 GbE ~ Exp 2 holds by
+    # construction in the model: derived, not a fit point).
+    assert len(cl.PARAM_DOCS) == 4 < sum(t.role == "fit" for t in cl.TARGETS) == 5
 
 
 def test_fidelity_rows_tolerances():
@@ -149,8 +150,11 @@ def test_fidelity_rows_tolerances():
     assert {r.kind for r in rows} == {"fitted", "loo", "derived"}
     assert len([r for r in rows if r.kind != "loo"]) == len(cl.TARGETS) == 8
     # Times and large ratios fit within 1 %.
-    for key in ("exp3_1g_ratio", "exp3_10g_vs_exp2", "exp4_1g_ratio", "exp4_1g_time", "exp4_10g_time"):
+    for key in ("exp3_1g_ratio", "exp4_1g_ratio", "exp4_1g_time", "exp4_10g_time"):
         assert abs(by[key, "fitted"].rel_error) <= 0.01, key
+    # True by construction (10 GbE: the data movers, Exp 2's path, bound Exp 3): derived, never scored as skill.
+    assert abs(by["exp3_10g_vs_exp2", "derived"].rel_error) <= 0.01
+    assert ("exp3_10g_vs_exp2", "fitted") not in by and ("exp3_10g_vs_exp2", "loo") not in by
     # "About 20 % slower" is a difference, scored on the difference: the honest miss, under 25 %.
     assert 0.0 < by["exp2_slowdown", "fitted"].rel_error <= 0.25
     # The same statement as a time ratio (derived, not counted) is within 5 %.
@@ -173,7 +177,7 @@ def test_leave_one_out():
     loo = cl.leave_one_out().set_index("key")
     assert set(loo.index) == {t.key for t in cl.TARGETS if t.role == "fit"}
     ok = loo[loo["estimable"]]
-    assert set(ok.index) == {"exp2_slowdown", "exp3_10g_vs_exp2"}
+    assert set(ok.index) == {"exp2_slowdown"}  # the one real out-of-sample row
     assert (ok["rel_error"].abs() <= 0.25).all()
     # Without Exp 4 on 10 GbE, compression and decompression are confounded; without Exp 3 on 1 GbE
     # nothing else separates NFC from decompression: reported as not estimable, not guessed.

@@ -36,7 +36,8 @@ class Params:
         Backend copy rate of the storage array (B/s), > 0: every byte read and written inside the
         array, as in a VAAI XCOPY.
     nfc_efficiency : float
-        Share of the Ethernet line rate an NFC host-to-host (or vCenter-to-host) copy achieves, in (0, 1].
+        Share of the TCP payload rate of an Ethernet hop (:func:`vcperf.network.payload_rate_bps`, the
+        one transfer model) an NFC host-to-host (or vCenter-to-host) copy achieves, in (0, 1].
     compression_ratio : float
         Uncompressed / compressed size of the template on the vCenter NFS store (1), in [1, inf).
     decompression_rate_bytes_per_s : float
@@ -73,7 +74,7 @@ PARAM_DOCS = {
     "array_copy_rate_bytes_per_s": (
         "B/s", "backend copy rate of the array (read + write of every byte, as in a VAAI XCOPY)"),
     "nfc_efficiency": (
-        "1", "share of the Ethernet line rate an NFC host-to-host (or vCenter-to-host) copy achieves"),
+        "1", "share of an Ethernet hop's TCP payload rate an NFC host-to-host (or vCenter-to-host) copy achieves"),
     "compression_ratio": (
         "1", "uncompressed / compressed size of the template on the vCenter NFS store"),
     "decompression_rate_bytes_per_s": (
