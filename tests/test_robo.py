@@ -323,8 +323,9 @@ FIDELITY_TOL = {  # (key, kind) -> max |rel error|
     ("hostsync_traffic_24vms", "fitted"): 1e-6,
     ("stats_size_level4", "fitted"): 1e-6,
     ("stats_upload_time_level4_dsl", "derived"): 0.10,
-    ("stats_size_ratio_l2_l1", "predicted"): 0.25,
-    ("stats_size_ratio_l4_l3", "predicted"): 0.25,
+    # Ratios of the stated counter constants (no parameter moves them): derived, not predictions.
+    ("stats_size_ratio_l2_l1", "derived"): 0.25,
+    ("stats_size_ratio_l4_l3", "derived"): 0.25,
     **{(f"op_latency_{n}", "fitted"): 0.03 for n in ("lan", "dsl_512k", "satellite")},
     **{(f"op_latency_{n}", "loo"): 0.12 for n in ("dsl_512k", "satellite")},
     # LAN predicted from DSL and satellite: +12.4 % with the VM state derived from the host-sync message
