@@ -241,8 +241,8 @@ need_table.round(3)
 # with the property count (it prefers a larger state: +28 % at 300 properties, +7 % at 1200). The count was
 # set from the API's data objects before fitting and is kept. The ledger's host-sync loo row is the other
 # side of this coupling: without the Figure 2 number, the three latencies determine the VM-state size (and
-# so the host-sync message) together with the two operation parameters, and they say a state about twice
-# as large (+76 % on the host-sync traffic) — an honest, poor prediction rather than a hidden knob.
+# so the host-sync message) together with the two operation parameters, and they say a larger state
+# (the host-sync traffic's loo row) — an honest, poor prediction rather than a hidden knob.
 
 # %%
 from vcperf.robo import calibration as robo_calibration  # noqa: E402
