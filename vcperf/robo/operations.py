@@ -402,9 +402,15 @@ class VcbenchResult:
     clients: int
 
 
-def _stations(d_vc: float, vcenter_vcpus: int, d_net: float):
-    # Seidmann's approximation of an m-server station: a queue with D/m plus a delay of D(m-1)/m.
+def _stations(d_vc: float, vcenter_vcpus: int, d_net: float, clients: int):
+    """vCenter and network stations of the VCbench network. With no more clients than vCPUs every
+    client always has a vCPU: vCenter is exactly a delay station (no queueing, so an operation
+    without host calls, e.g. a folder operation, takes the same time on every link, as the study
+    observes). Beyond, Seidmann's approximation of an m-server station: a queue with D/m plus a
+    delay of D(m-1)/m."""
     m = vcenter_vcpus
+    if clients <= m:
+        return [0.0, d_vc, d_net]
     return [d_vc / m, d_vc * (m - 1) / m, d_net]
 
 
@@ -480,7 +486,7 @@ def vcbench(link: network.Link, params: OpsParams, mix: dict, clients: int, vcen
     d_net = float(np.mean(list(net.values())))  # uniform mix
     demands = _mix_demands(params, mix)
     d_vc = float(np.mean(list(demands.values())))
-    d_q, d_d, _ = stations = _stations(d_vc, m, d_net)
+    d_q, d_d, _ = stations = _stations(d_vc, m, d_net, n)
     res = queueing.mva(stations, n, z, delay_stations=[False, True, True])
     q_before = float(res.queue_length[n - 2, 0]) if n > 1 else 0.0  # arrival theorem
     vc_res = d_q * (1.0 + q_before) + d_d
@@ -491,7 +497,7 @@ def vcbench(link: network.Link, params: OpsParams, mix: dict, clients: int, vcen
         throughput_per_s=x,
         mean_latency_s=r,
         per_operation_latency_s={op: vc_res * demands[op] / d_vc + net[op] + wait for op in mix},
-        vcenter_utilization=x * d_q,
+        vcenter_utilization=x * d_vc / m,
         network_delay_s=d_net,
         clients=n,
     )
@@ -514,10 +520,13 @@ def vcbench_vs_clients(link: network.Link, params: OpsParams, mix: dict, max_cli
     k = v.scalar("round_trips_per_call", params.round_trips_per_call, 1.0, math.inf, hi_open=True)
     d_net = float(np.mean(list(_network_times(mix, link, k, vm_state_bytes_).values())))
     d_vc = float(np.mean(list(_mix_demands(params, mix).values())))
-    res = queueing.mva(_stations(d_vc, m, d_net), n, think_time_s, delay_stations=[False, True, True])
-    x, r = _link_bound(res.n, res.throughput_per_s, res.response_time_s, think_time_s,
+    delay = queueing.mva(_stations(d_vc, m, d_net, 1), n, think_time_s, delay_stations=[False, True, True])
+    split = queueing.mva(_stations(d_vc, m, d_net, m + 1), n, think_time_s, delay_stations=[False, True, True])
+    few = delay.n <= m  # every client has a vCPU: no queueing at vCenter
+    x, r = _link_bound(delay.n, np.where(few, delay.throughput_per_s, split.throughput_per_s),
+                       np.where(few, delay.response_time_s, split.response_time_s), think_time_s,
                        _link_demands(mix, link, vm_state_bytes_))
-    return res.n, x, r
+    return delay.n, x, r
 
 
 def operation_traffic_bytes(stages, vm_state_bytes_=0.0) -> tuple[float, float]:
