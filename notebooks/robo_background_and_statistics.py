@@ -65,8 +65,8 @@ vms_testbed = robo.testbed_powered_on_vms()
 # `stats.bytes_per_sample`, each fitted to one printed number; everything else below is predicted, derived
 # or a bound. The statistics number cannot be held out (its loo row is "not estimable"). The host-sync one
 # now can: the host-sync message also sets the size of a VM's state in the operation and add-host models
-# (`robo.vm_state_bytes()`), so without it the three VCbench latencies determine it — poorly (its loo
-# row in the ledger below: they prefer another VM-state size; see robo_operations).
+# (`robo.vm_state_bytes()`), so without it the three VCbench latencies determine it (its loo row in the
+# ledger below says how well; see robo_operations).
 
 # %%
 calib = robo.parameter_table()

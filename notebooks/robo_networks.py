@@ -79,7 +79,7 @@ plt.show()
 # fitted), *derived* (computed from other paper numbers: shown, not counted) and *bound* (an inequality
 # the paper states: pass or fail). The statistics-size parameter is fitted to one number, so its loo row is
 # honestly "not estimable"; the host-sync number's loo row is predicted from the VCbench latencies, which
-# share the host-sync message through the size of a VM's state (an honest miss: its rel_error below).
+# share the host-sync message through the size of a VM's state (its rel_error below).
 
 # %%
 rows = fid[fid["source"].str.startswith("robo2019/")]

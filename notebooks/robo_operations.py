@@ -111,8 +111,8 @@ bench.round(3)
 # ### Latency grows far slower than RTT
 #
 # From LAN to DSL the RTT grows 100×, the stated latency 3×; from DSL to satellite 5× and 3×. In the
-# model, vCenter work (~0.76-0.89 s per operation: 3.4 steps on average × 0.21 s, plus queueing for the
-# 8 vCPUs on LAN) dominates on fast links, and only an operation's critical path of host calls (2.2 stages
+# model, vCenter work (an operation's steps × the fitted demand per step; with 8 clients on 8 vCPUs no
+# client waits for a vCPU) dominates on fast links, and only an operation's critical path of host calls (2.2 stages
 # on average × ~7 round trips) scales with the RTT. On the 0.5 Mbps DSL link, serializing the calls' bytes
 # takes about 0.35 s of the 1.9 s of network time per operation; on satellite (10 Mbps) 0.02 s.
 #
@@ -228,9 +228,8 @@ need_table.round(3)
 #
 # *fitted* rows were used for calibration; *loo* rows are the same numbers predicted by a refit without
 # every number of the same network RTT. Two parameters (vCenter demand per step, round trips per call) are
-# fitted to three latencies; the fit is within 3 % and the loo latencies are predicted within 12.4 % (LAN
-# from DSL and satellite: +12 %; DSL −3 %, satellite +5 %). The two "3 times" ratios of the text are
-# *derived* (2.7 / 0.9 and 8.3 / 2.7, both sides fitted): shown within 6 %, not counted. Add host: two
+# fitted to three latencies; the fitted and loo rows (with their errors) are in the table below. The two
+# "3 times" ratios of the text are *derived* (2.7 / 0.9 and 8.3 / 2.7, both sides fitted): shown within 6 %, not counted. Add host: two
 # parameters fitted to four times (within 5 %); loo within 6 % (LAN −1 %; DSL and T1, held out together,
 # +5 % and −4 %).
 #
@@ -238,11 +237,11 @@ need_table.round(3)
 # from two points, the part of an operation that scales with RTT and the part that scales with the bytes
 # on a 0.5 Mbps link — and the bytes rest on the size of one VM's state. That size is now derived (host-sync
 # message × 750 / 20 properties = 12.8 KB), not chosen; the table below shows how the LAN loo would move
-# with the property count (it prefers a larger state: +28 % at 300 properties, +7 % at 1200). The count was
+# with the property count (the table below). The count was
 # set from the API's data objects before fitting and is kept. The ledger's host-sync loo row is the other
 # side of this coupling: without the Figure 2 number, the three latencies determine the VM-state size (and
-# so the host-sync message) together with the two operation parameters, and they say a larger state
-# (the host-sync traffic's loo row) — an honest, poor prediction rather than a hidden knob.
+# so the host-sync message) together with the two operation parameters; the host-sync traffic's loo row
+# shows how well they do — a prediction, not a hidden knob.
 
 # %%
 from vcperf.robo import calibration as robo_calibration  # noqa: E402
