@@ -110,6 +110,8 @@ class Stages:
         Stage name -> rate (B/s, float or ndarray) of the stages that overlap.
     serial : dict
         Stage name -> rate (B/s) of the stages done one after the other per chunk (``streaming`` only).
+    notes : tuple of str
+        Inputs that do not move these rates, and why (e.g. ``vcenter_vcpus`` at one stream).
 
     Examples
     --------
@@ -121,6 +123,7 @@ class Stages:
 
     pipelined: dict
     serial: dict
+    notes: tuple = ()
 
     def time_per_byte_s(self):
         """Seconds per uncompressed byte: max(pipelined 1/rate, sum of serial 1/rate)."""
@@ -143,6 +146,9 @@ def _resolve(params) -> Params:
     return params
 
 
+#: Why vCPUs beyond the decompression streams move nothing (reported in :attr:`Stages.notes`).
+VCPUS_NOTE = ("vcenter_vcpus beyond decompression_streams changes nothing: each stream is decompressed by "
+              "one thread on one vCPU, so only min(vCPUs, streams) vCPUs work")
 #: A LAN of the study's test bed: no RTT worth counting, no loss, no other traffic ``(rtt_s, loss, other_bps)``.
 LAN = (0.0, 0.0, 0.0)
 
@@ -206,8 +212,9 @@ def _stages(path: str, net, mgmt, fc, vcpus, streams, p: Params, link: tuple = L
     source = p.compression_ratio * _network_rate(net, link)  # compressed bytes on the wire
     decompress = p.decompression_rate_bytes_per_s * np.minimum(vcpus, streams)
     to_host = p.nfc_efficiency * _network_rate(mgmt, link)
+    notes = (VCPUS_NOTE,) if np.any(np.asarray(vcpus) > np.asarray(streams)) else ()
     return Stages({"destination_data_mover": mover},
-                  {"source_read_compressed": source, "decompression": decompress, "nfc_to_host": to_host})
+                  {"source_read_compressed": source, "decompression": decompress, "nfc_to_host": to_host}, notes)
 
 
 def _deploy_time(path: str, checked: tuple, p: Params, link: tuple = LAN):
