@@ -155,7 +155,9 @@ LAN = (0.0, 0.0, 0.0)
 
 def _link_inputs(rtt_s, loss, other_bps) -> tuple:
     """The network conditions of a path's Ethernet hops, checked: ``(rtt_s, loss, other_bps)``."""
-    return (v.nonneg("rtt_s", rtt_s), v.fraction("loss", loss), v.nonneg("other_bps", other_bps))
+    out = (v.nonneg("rtt_s", rtt_s), v.fraction("loss", loss), v.nonneg("other_bps", other_bps))
+    v.broadcast(rtt_s=out[0], loss=out[1], other_bps=out[2])
+    return out
 
 
 def network_rate_bytes_per_s(line_bps, rtt_s=0.0, loss=0.0, other_bps=0.0):
@@ -309,7 +311,10 @@ def path_stages(path: str, *, network_bps=DEFAULT_NETWORK_BPS, mgmt_network_bps=
     _check_path(path)
     _, net, mgmt, fc, vcpus, streams, _ = _inputs(0.0, network_bps, mgmt_network_bps, fc_bandwidth_bps,
                                                    vcenter_vcpus, decompression_streams, 0.0)
-    return _stages(path, net, mgmt, fc, vcpus, streams, _resolve(params), _link_inputs(rtt_s, loss, other_bps))
+    link = _link_inputs(rtt_s, loss, other_bps)
+    v.broadcast(network_bps=net, mgmt_network_bps=mgmt, fc_bandwidth_bps=fc, vcenter_vcpus=vcpus,
+                decompression_streams=streams, rtt_s=link[0], loss=link[1], other_bps=link[2])
+    return _stages(path, net, mgmt, fc, vcpus, streams, _resolve(params), link)
 
 
 def deploy_time_s(path: str, size_bytes, *, network_bps=DEFAULT_NETWORK_BPS,
@@ -378,4 +383,8 @@ def deploy_time_s(path: str, size_bytes, *, network_bps=DEFAULT_NETWORK_BPS,
     _check_path(path)
     checked = _inputs(size_bytes, network_bps, mgmt_network_bps, fc_bandwidth_bps, vcenter_vcpus,
                       decompression_streams, setup_time_s)
-    return _deploy_time(path, checked, _resolve(params), _link_inputs(rtt_s, loss, other_bps))
+    link = _link_inputs(rtt_s, loss, other_bps)
+    names = ("size_bytes", "network_bps", "mgmt_network_bps", "fc_bandwidth_bps", "vcenter_vcpus",
+             "decompression_streams", "setup_time_s", "rtt_s", "loss", "other_bps")
+    v.broadcast(**dict(zip(names, (*checked, *link), strict=True)))
+    return _deploy_time(path, checked, _resolve(params), link)

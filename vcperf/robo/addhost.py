@@ -155,7 +155,11 @@ def memory_copy_s(memory_bytes, vmotion_bps, concurrent=1.0):
     ----------
     .. [1] C. Clark et al., "Live Migration of Virtual Machines", NSDI 2005 (pre-copy migration).
     """
-    return network.bulk_transfer_time_s(memory_bytes, vmotion_bps, 0.0, 0.0, flows=concurrent)
+    mem = v.nonneg("memory_bytes", memory_bytes)
+    bw = v.positive("vmotion_bps", vmotion_bps)
+    n = v.check_range("concurrent", concurrent, 1.0, math.inf, hi_open=True)
+    v.broadcast(memory_bytes=mem, vmotion_bps=bw, concurrent=n)
+    return network.bulk_transfer_time_s(mem, bw, 0.0, 0.0, flows=n)
 
 
 def maintenance_mode_time_s(link: network.Link, ops: OpsParams, powered_on_vms, vm_state_bytes_,

@@ -197,7 +197,9 @@ def _latency_s(stages: tuple, path: tuple, ops: OpsParams, vm_state):
 
 
 def _sizes(transfers_bytes) -> tuple:
-    """Transfer sizes checked: a float or a sequence of floats >= 0 -> a tuple."""
+    """Transfer sizes checked: None (none), a float or a sequence of floats >= 0 -> a tuple."""
+    if transfers_bytes is None:
+        return ()
     sizes = np.atleast_1d(v.nonneg("transfers_bytes", transfers_bytes))
     if sizes.ndim != 1:
         raise ValueError(f"transfers_bytes must be a size or a sequence of sizes (B); got shape {sizes.shape}")
@@ -206,7 +208,7 @@ def _sizes(transfers_bytes) -> tuple:
 
 def branch_load(link: network.Link, n_hosts, level, powered_on_vms, *, hostsync: HostSyncParams,
                 stats: StatsParams, ops: OpsParams, schedule: StatsSchedule, counters: CounterModel,
-                change_period_s: float, stages, vm_state_bytes_: float, transfers_bytes=(),
+                change_period_s: float, stages, vm_state_bytes_: float, transfers_bytes=None,
                 operation_rate_per_s: float = 0.0,
                 transfer_window_s: float = DEFAULT_TRANSFER_WINDOW_S) -> BranchLoad:
     """Every flow of ``n_hosts`` hosts on one shared branch link during a statistics burst.
@@ -236,8 +238,8 @@ def branch_load(link: network.Link, n_hosts, level, powered_on_vms, *, hostsync:
         The operation's stages of host calls (:data:`vcperf.robo.operations.OPERATION_CALLS`).
     vm_state_bytes_ : float
         One VM's state (B).
-    transfers_bytes : float or sequence of float
-        Transfers toward the branch starting with the burst (B each; empty: none).
+    transfers_bytes : float or sequence of float, optional
+        Transfers toward the branch starting with the burst (B each; None or empty: none).
     operation_rate_per_s : float
         Operations per second of this kind on the link (>= 0): their traffic is a steady flow.
     transfer_window_s : float

@@ -104,7 +104,7 @@ def _setup(n_hosts, level, operation, powered_on_vms, transfers_bytes, operation
 
 
 def smallest_link_bps(targets, n_hosts, rtt_s, loss=0.0, level=1, operation: str = "clone_vm",
-                      powered_on_vms=None, up_down_ratio=1.0, transfers_bytes=(), operation_rate_per_s=0.0,
+                      powered_on_vms=None, up_down_ratio=1.0, transfers_bytes=None, operation_rate_per_s=0.0,
                       params: Params | None = None) -> BranchLimit:
     """Smallest downlink rate (bit/s; the uplink is ``up_down_ratio`` of it) meeting every target.
 
@@ -124,7 +124,7 @@ def smallest_link_bps(targets, n_hosts, rtt_s, loss=0.0, level=1, operation: str
         Powered-on VMs per host (default: the test bed's).
     up_down_ratio : float
         Uplink / downlink rate.
-    transfers_bytes : float or sequence of float
+    transfers_bytes : float or sequence of float, optional
         Transfers toward the branch (B each) whose last completion is ``"deployment_time"``.
     operation_rate_per_s : float
         Operations per second on the link (a steady flow).
@@ -144,6 +144,7 @@ def smallest_link_bps(targets, n_hosts, rtt_s, loss=0.0, level=1, operation: str
     ('statistics_delay', 'statistics', True)
     """
     goals = _targets(targets)
+    v.scalar("n_hosts", n_hosts, 1.0, math.inf, hi_open=True)
     rtt = v.scalar("rtt_s", rtt_s, 0.0, math.inf, hi_open=True)
     p_loss = v.scalar("loss", loss, 0.0, 1.0, hi_open=True)
     n, lvl, vms, stages, sizes, rate, p = _setup(n_hosts, level, operation, powered_on_vms, transfers_bytes,
@@ -160,7 +161,7 @@ def smallest_link_bps(targets, n_hosts, rtt_s, loss=0.0, level=1, operation: str
 
 
 def largest_rtt_s(targets, link, n_hosts, level=1, operation: str = "clone_vm", powered_on_vms=None,
-                  transfers_bytes=(), operation_rate_per_s=0.0, params: Params | None = None) -> BranchLimit:
+                  transfers_bytes=None, operation_rate_per_s=0.0, params: Params | None = None) -> BranchLimit:
     """Largest round-trip time (s) of ``link`` (its rates and loss kept) meeting every target.
 
     Parameters
@@ -186,6 +187,7 @@ def largest_rtt_s(targets, link, n_hosts, level=1, operation: str = "clone_vm", 
     """
     goals = _targets(targets)
     lk = branch_link(link)
+    v.scalar("n_hosts", n_hosts, 1.0, math.inf, hi_open=True)
     n, lvl, vms, stages, sizes, rate, p = _setup(n_hosts, level, operation, powered_on_vms, transfers_bytes,
                                                  operation_rate_per_s, params)
 
@@ -200,7 +202,7 @@ def largest_rtt_s(targets, link, n_hosts, level=1, operation: str = "clone_vm", 
     return _answer(limits, min, lambda x: load(min(max(x, 0.0) * 1.001 + 1e-6, RTT_SEARCH_MAX_S)))
 
 
-def most_hosts(targets, link, level=1, operation: str = "clone_vm", powered_on_vms=None, transfers_bytes=(),
+def most_hosts(targets, link, level=1, operation: str = "clone_vm", powered_on_vms=None, transfers_bytes=None,
                operation_rate_per_s=0.0, params: Params | None = None) -> BranchLimit:
     """Most hosts (a whole number) behind ``link`` meeting every target.
 

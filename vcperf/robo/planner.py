@@ -55,7 +55,7 @@ def _plan(link: network.Link, n, level, vms, p: Params, stages: tuple, sizes: tu
                                tb.change_period_s, stages, vm_state, sizes, rate, window)
 
 
-def plan(link, n_hosts, level=1, operation: str = "clone_vm", powered_on_vms=None, transfers_bytes=(),
+def plan(link, n_hosts, level=1, operation: str = "clone_vm", powered_on_vms=None, transfers_bytes=None,
          operation_rate_per_s=0.0, transfer_window_s=branch.DEFAULT_TRANSFER_WINDOW_S,
          params: Params | None = None) -> branch.BranchLoad:
     """The shared branch link of ``n_hosts`` hosts during a statistics burst, at the calibration.
@@ -79,7 +79,7 @@ def plan(link, n_hosts, level=1, operation: str = "clone_vm", powered_on_vms=Non
         A Table 3 operation or ``"create_vm"``.
     powered_on_vms : float or array_like, optional
         Powered-on VMs per host, >= 0 (default: the test bed's 24).
-    transfers_bytes : float or sequence of float
+    transfers_bytes : float or sequence of float, optional
         Transfers toward the branch (template deployments, library syncs) starting with the burst
         (B each; empty: none); each gets its own completion time (``.transfers.completion_s``).
     operation_rate_per_s : float
@@ -150,6 +150,7 @@ def quantity_s(load: branch.BranchLoad, quantity: str):
     >>> bool(robo.planner.quantity_s(load, "deployment_time") == load.transfers.completion_s[..., 1])
     True
     """
+    v.instance("load", load, branch.BranchLoad, "a vcperf.robo.branch.BranchLoad (a robo.plan result)")
     v.choice("quantity", quantity, tuple(QUANTITIES))
     if quantity == "operation_latency":
         return load.operation_latency_s
@@ -161,7 +162,7 @@ def quantity_s(load: branch.BranchLoad, quantity: str):
 
 def required_bandwidth_bps(target_s, n_hosts, rtt_s, loss=0.0, level=1, quantity: str = "operation_latency",
                            operation: str = "clone_vm", powered_on_vms=None, up_down_ratio=1.0,
-                           transfers_bytes=(), operation_rate_per_s=0.0, params: Params | None = None) -> float:
+                           transfers_bytes=None, operation_rate_per_s=0.0, params: Params | None = None) -> float:
     """Smallest link rate (bit/s) that keeps an operation's latency during the statistics burst, the
     statistics delay or the transfers' completion at or under ``target_s`` for ``n_hosts`` hosts on
     a link of ``rtt_s`` and ``loss``.
@@ -190,7 +191,7 @@ def required_bandwidth_bps(target_s, n_hosts, rtt_s, loss=0.0, level=1, quantity
         Powered-on VMs per host (default: the test bed's 24).
     up_down_ratio : float
         Uplink / downlink rate of the answer; the returned rate is the downlink's.
-    transfers_bytes : float or sequence of float
+    transfers_bytes : float or sequence of float, optional
         Transfers toward the branch during the burst (B each).
     operation_rate_per_s : float
         Operations per second on the link (a steady flow), >= 0.
