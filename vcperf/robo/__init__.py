@@ -15,8 +15,9 @@ each a pure function of physical inputs and parameters:
 * :mod:`~vcperf.robo.operations` -- VCbench operations as stages of overlapping host calls (a critical
   path) and exact MVA (Figures 8-13);
 * :mod:`~vcperf.robo.addhost` -- adding a host and the other host operations (Figures 14-15);
-* :mod:`~vcperf.robo.branch` -- the one shared branch link: host sync, statistics bursts, operations
-  (and a template copy) as TCP flows sharing it.
+* :mod:`~vcperf.robo.branch` -- the one shared branch link on which every flow meets (host sync,
+  statistics bursts, operations, template and library transfers), with one offered load, one verdict
+  and the dominant flow.
 
 The functions of the same names here (``vcbench``, ``host_sync_traffic``, ...) are those models at
 the study's calibration and on its test bed (:mod:`~vcperf.robo.study`); :func:`plan` and
