@@ -344,3 +344,23 @@ def test_deploy_time_is_monotone_in_every_physical_input(path, size, net, mgmt, 
     assert float(cl.deploy_time_s(path, size, **{**kw, "network_bps": net * k})) <= t  # faster links never slower
     assert float(cl.deploy_time_s(path, size, **{**kw, "mgmt_network_bps": mgmt * k})) <= t
     assert float(cl.deploy_time_s(path, size, **{**kw, "vcenter_vcpus": min(1024, vcpus * 2)})) <= t
+
+
+def test_content_library_paths_take_a_link():
+    base = float(cl.deploy_time_s("host_to_host", 39e9))
+    # RTT, loss and other traffic on the Ethernet hop slow the copy; the array-only paths ignore them.
+    for kw in ({"rtt_s": 0.05, "loss": 0.01}, {"other_bps": 0.8e9}):
+        assert float(cl.deploy_time_s("host_to_host", 39e9, **kw)) > base
+        assert float(cl.deploy_time_s("vaai", 39e9, **kw)) == float(cl.deploy_time_s("vaai", 39e9))
+    assert float(cl.deploy_time_s("streaming", 39e9, rtt_s=0.1, loss=0.01)) > float(cl.deploy_time_s("streaming", 39e9))
+    # No capacity left: the copy never finishes (inf), never a floor rate; concurrency refuses it.
+    assert math.isinf(float(cl.deploy_time_s("host_to_host", 39e9, other_bps=2e9)))
+    with pytest.raises(ValueError, match="other_bps"):
+        cl.concurrent_deploy_time_s("host_to_host", 39e9, 4, other_bps=2e9)
+    # Concurrent deployments share the link: other traffic slows all of them.
+    a = cl.concurrent_deploy_time_s("host_to_host", 39e9, 4).time_s
+    b = cl.concurrent_deploy_time_s("host_to_host", 39e9, 4, other_bps=0.5e9).time_s
+    assert np.all(b > a)
+    # vCPUs beyond the decompression streams move nothing, and the stages say why.
+    assert cl.path_stages("streaming", vcenter_vcpus=16).notes
+    assert not cl.path_stages("streaming", vcenter_vcpus=1).notes
