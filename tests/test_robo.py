@@ -623,3 +623,11 @@ def test_reverse_answers_agree_with_the_forward_model_and_name_the_binding_flow(
                                                                   "operation_latency": 30.0}[hosts.binding]
     # A target no link meets: inf, named.
     assert math.isinf(robo.smallest_link_bps({"operation_latency": 1.0}, 40, 0.5).value)
+
+
+def test_a_zero_byte_template_does_not_deploy_in_zero_seconds():
+    load = robo.plan("dsl_512k", 10, transfers_bytes=[0.0, 1e6])
+    clone_alone = float(robo.plan("dsl_512k", 10).operation_latency_idle_s)
+    assert float(load.transfers.deploy_s[0]) >= clone_alone  # the clone that registers the VM
+    assert np.all(load.transfers.deploy_s > load.transfers.completion_s)
+    assert float(robo.planner.quantity_s(load, "deployment_time")) == float(np.max(load.transfers.deploy_s))

@@ -70,10 +70,15 @@ class Transfers:
         Payload of each transfer (B).
     completion_s : ndarray
         Completion time of each (s), shape ``broadcast + (len(sizes_bytes),)``; ``inf`` at overload.
+    deploy_s : ndarray
+        Each transfer's completion plus its deployment operation (the clone that registers the VM on
+        its host, ``deploy_stages``) on the shared link: the fixed per-deployment cost, so a 0-byte
+        template does not deploy in 0 s. Equal to ``completion_s`` without ``deploy_stages``.
     """
 
     sizes_bytes: tuple
     completion_s: np.ndarray
+    deploy_s: np.ndarray
 
 
 @dataclass(frozen=True)
@@ -293,7 +298,7 @@ def _safe_div(num, den):
 def _branch_load(link: network.Link, n, level, vms, hostsync: HostSyncParams, stats: StatsParams, ops: OpsParams,
                  schedule: StatsSchedule, counters: CounterModel, change_period_s, stages: tuple,
                  vm_state_bytes_: float, sizes: tuple = (), rate: float = 0.0,
-                 window: float = DEFAULT_TRANSFER_WINDOW_S) -> BranchLoad:
+                 window: float = DEFAULT_TRANSFER_WINDOW_S, deploy_stages: tuple = ()) -> BranchLoad:
     """:func:`branch_load` on checked values (the planner's core: every input validated once by its caller)."""
     up_c, down_c = link.up_bps, link.down_bps
     payload = _payload(level, vms, stats, schedule, counters)
@@ -342,6 +347,8 @@ def _branch_load(link: network.Link, n, level, vms, hostsync: HostSyncParams, st
     queued = (k * 8.0 * wire_bytes(payload) / safe(up_free)
               + float(np.sum(8.0 * wire_bytes(sizes_a))) / safe(down_free))
     lat = np.where(ok, np.minimum(busy, lat_idle + queued), np.inf)
+    deploy = (_latency_s(deploy_stages, (safe(down_share), safe(up_share), link.rtt_s, link.loss), ops,
+                         vm_state_bytes_) if deploy_stages else np.zeros(np.shape(lat)))
     lat_idle = np.where(ok, lat_idle, np.inf)
     queued = np.where(ok, queued, np.inf)
     return BranchLoad(
@@ -352,7 +359,7 @@ def _branch_load(link: network.Link, n, level, vms, hostsync: HostSyncParams, st
         offered_load_up=offered_up, offered_load_down=offered_down,
         carried_up_bps=np.minimum(offered_up, 1.0) * up_c, carried_down_bps=np.minimum(offered_down, 1.0) * down_c,
         flow_load=flow_load, dominant_flow=dominant, verdict=verdict, overloaded=offered >= 1.0,
-        transfers=Transfers(sizes, done),
+        transfers=Transfers(sizes, done, done + np.expand_dims(deploy, -1)),
     )
 
 

@@ -52,7 +52,11 @@ def _plan(link: network.Link, n, level, vms, p: Params, stages: tuple, sizes: tu
     tb = default_testbed()
     vm_state = float(operations.vm_state_bytes(p.hostsync.bytes_per_change))
     return branch._branch_load(link, n, level, vms, p.hostsync, p.stats, p.ops, tb.schedule, tb.counters,
-                               tb.change_period_s, stages, vm_state, sizes, rate, window)
+                               tb.change_period_s, stages, vm_state, sizes, rate, window, tb.calls(DEPLOY_OPERATION))
+
+
+#: The operation that turns a transferred template into a VM on a branch host (its fixed cost).
+DEPLOY_OPERATION = "clone_vm"
 
 
 def plan(link, n_hosts, level=1, operation: str = "clone_vm", powered_on_vms=None, transfers_bytes=None,
@@ -81,7 +85,8 @@ def plan(link, n_hosts, level=1, operation: str = "clone_vm", powered_on_vms=Non
         Powered-on VMs per host, >= 0 (default: the test bed's 24).
     transfers_bytes : float or sequence of float, optional
         Transfers toward the branch (template deployments, library syncs) starting with the burst
-        (B each; empty: none); each gets its own completion time (``.transfers.completion_s``).
+        (B each; empty: none); each gets its own completion time (``.transfers.completion_s``) and
+        deployment time (``.transfers.deploy_s``: then a clone registers the VM, a fixed cost).
     operation_rate_per_s : float
         Operations of this kind per second on the link (their traffic is a steady flow), >= 0.
     transfer_window_s : float
@@ -134,7 +139,8 @@ def quantity_s(load: branch.BranchLoad, quantity: str):
     """The time (s) a reverse question bounds, read from a :func:`plan` result.
 
     ``"operation_latency"`` (the operation during a burst), ``"statistics_delay"`` (one upload during
-    its group's burst) or ``"deployment_time"`` (the last transfer's completion; 0 without transfers).
+    its group's burst) or ``"deployment_time"`` (the last deployment: its transfer, then its
+    :data:`DEPLOY_OPERATION` on the shared link; 0 without transfers).
 
     Parameters
     ----------
@@ -147,7 +153,7 @@ def quantity_s(load: branch.BranchLoad, quantity: str):
     --------
     >>> from vcperf import robo
     >>> load = robo.plan("t1", 10, transfers_bytes=[1e9, 2e9])
-    >>> bool(robo.planner.quantity_s(load, "deployment_time") == load.transfers.completion_s[..., 1])
+    >>> bool(robo.planner.quantity_s(load, "deployment_time") > load.transfers.completion_s[..., 1])  # + the clone
     True
     """
     v.instance("load", load, branch.BranchLoad, "a vcperf.robo.branch.BranchLoad (a robo.plan result)")
@@ -156,7 +162,7 @@ def quantity_s(load: branch.BranchLoad, quantity: str):
         return load.operation_latency_s
     if quantity == "statistics_delay":
         return load.statistics_delay_s
-    done = load.transfers.completion_s
+    done = load.transfers.deploy_s
     return np.max(done, axis=-1) if done.shape[-1] else np.zeros(done.shape[:-1])
 
 
