@@ -276,8 +276,8 @@ def test_bad_choices_raise():
         cl.deploy_time_s("vaai", 1e9, params={"array_copy_rate_bytes_per_s": 1e8})
     with pytest.raises(ValueError, match="nfc_efficiency"):
         cl.Params(2e8, 1.5, 2.0, 6e7)
-    with pytest.raises(ValueError, match="compression_ratio"):
-        cl.Params(2e8, 0.5, 0.5, 6e7)
+    with pytest.raises(ValueError, match="compression_gain"):  # the ratio less one: > 0
+        cl.Params(2e8, 0.5, 0.0, 6e7)
 
 
 # ----------------------------------------------------------------------------- concurrency, sync, properties

@@ -264,7 +264,7 @@ BASELINE_OVERRIDES = {
     "vcperf.robo.operations.HostCall": {"name": "x"},
     "vcperf.robo.operations.get_changes": {"name": "Get-Changes"},
     "vcperf.robo.host_operation_time_s": {"operation": "add_host"},
-    "vcperf.contentlib.Params": {"array_copy_rate_bytes_per_s": 2e8, "nfc_efficiency": 0.5, "compression_ratio": 2.0,
+    "vcperf.contentlib.Params": {"array_copy_rate_bytes_per_s": 2e8, "nfc_efficiency": 0.5, "compression_gain": 1.0,
                                  "decompression_rate_bytes_per_s": 6e7},
 }
 
