@@ -66,8 +66,8 @@ vms_testbed = robo.testbed_powered_on_vms()
 # `stats.bytes_per_sample`, each fitted to one printed number; everything else below is predicted, derived
 # or a bound. The statistics number cannot be held out (its loo row is "not estimable"). The host-sync one
 # now can: the host-sync message also sets the size of a VM's state in the operation and add-host models
-# (`robo.vm_state_bytes()`), so without it the three VCbench latencies determine it — poorly (below; they
-# prefer a larger VM state; see robo_operations).
+# (`robo.vm_state_bytes()`), so without it the three VCbench latencies determine it (its loo row in the
+# ledger below says how well; see robo_operations).
 
 # %%
 calib = robo.parameter_table()
@@ -132,7 +132,7 @@ plt.show()
 # ## Figure 6 — statistics data per upload
 #
 # The ~3.5 MB Level-4 point is the calibration point (the paper does not say for how many VMs; the model
-# takes the testbed's 24). The level ratios are predicted (the counter counts are assumptions, not fitted);
+# takes the testbed's 24). The level ratios are derived: they depend only on the counter counts (stated assumptions no parameter moves);
 # the paper only says "close" (L2 vs L1, L4 vs L3) and "considerable increase" (L3 vs L2, a bound).
 
 # %%
@@ -250,12 +250,12 @@ need.round(3)
 #
 # Kinds: *fitted* rows were used for calibration; the statistics-size *loo* row is "not estimable" (one
 # parameter, one number), the host-sync one is the refit from the VCbench latencies (see above);
-# the level ratios are *predicted*; the one-minute upload is *derived*; "less
+# the level ratios are *derived* (functions of the stated counter counts alone); the one-minute upload is *derived*; "less
 # than 1 Kbps" (Figure 7) and "considerable increase" (L3 vs L2) are *bound* rows, pass or fail. The
 # paper's "much lower than 512 Kbps" for the background traffic is not in the ledger: the model's 24-VM
 # background traffic is the fitted 3.75 Kbps, so that bound cannot fail (the table below still shows it).
 #
-# **The Level-2/Level-1 ratio is an honest miss (below the table: a predicted row against "close to" 1).**
+# **The Level-2/Level-1 ratio is an honest miss (below the table: a derived row against "close to" 1).**
 # In this mechanism the upload size is proportional to the number of
 # counter series, so the ratio is the ratio of series counts, and nothing in the seed fixes it: Table 2
 # defines the levels by *which* counters they include, not how many. Read literally, Table 2 makes Level-2

@@ -128,9 +128,10 @@ bench.round(3)
 # ### Latency grows far slower than RTT
 #
 # From LAN to DSL the RTT grows 100×, the stated latency 3×; from DSL to satellite 5× and 3×. In the
-# model, vCenter work (steps × the fitted demand per step, plus queueing for the 8 vCPUs on LAN) dominates
-# on fast links, and only an operation's critical path of host calls (its stages × the fitted round trips
-# per call) scales with the RTT; serializing the calls' bytes matters only on the slowest link.
+# model, vCenter work (an operation's steps × the fitted demand per step; with 8 clients on 8 vCPUs no
+# client waits for a vCPU) dominates on fast links, and only an operation's critical path of host calls (its
+# stages × the fitted round trips per call) scales with the RTT; serializing the calls' bytes matters only on
+# the slowest link.
 #
 # **What the data allow.** The issue behind this version asked that operation time stop growing almost in
 # proportion to RTT on a 1.5 Mbps link. Overlapping independent calls shortens the multi-call operations
@@ -285,11 +286,10 @@ need_table.round(3)
 # from two points, the part of an operation that scales with RTT and the part that scales with the bytes
 # on a 0.5 Mbps link — and the bytes rest on the size of one VM's state. That size is now derived (host-sync
 # message × 750 / 20 properties), not chosen; the table below shows how the LAN loo would move with the
-# property count (it prefers a larger state). The count was set from the API's data objects before fitting
-# and is kept. The ledger's host-sync loo row is the other side of this coupling: without the Figure 2
-# number, the three latencies determine the VM-state size (and so the host-sync message) together with the
-# two operation parameters, and they say a much larger state — an honest, poor prediction rather than a
-# hidden knob.
+# property count. The count was set from the API's data objects before fitting and is kept. The ledger's
+# host-sync loo row is the other side of this coupling: without the Figure 2 number, the three latencies
+# determine the VM-state size (and so the host-sync message) together with the two operation parameters;
+# the host-sync traffic's loo row shows how well they do — a prediction, not a hidden knob.
 
 # %%
 from vcperf.robo import calibration as robo_calibration  # noqa: E402

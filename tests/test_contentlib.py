@@ -139,8 +139,9 @@ def test_calibration_is_deterministic_and_physical():
     assert p.compression_ratio > 1
     # The array copy is slower than one 8GFC direction (otherwise FC would be the VAAI bound).
     assert p.array_copy_rate_bytes_per_s < 8e9 * cl.FC_ENCODING_EFFICIENCY / 8
-    # Over-determined: six independent statements, four parameters.
-    assert len(cl.PARAM_DOCS) == 4 < sum(t.role == "fit" for t in cl.TARGETS) == 6
+    # Over-determined: five independent statements, four parameters (Exp 3 on 10 GbE ~ Exp 2 holds by
+    # construction in the model: derived, not a fit point).
+    assert len(cl.PARAM_DOCS) == 4 < sum(t.role == "fit" for t in cl.TARGETS) == 5
 
 
 def test_fidelity_rows_tolerances():
@@ -149,8 +150,11 @@ def test_fidelity_rows_tolerances():
     assert {r.kind for r in rows} == {"fitted", "loo", "derived"}
     assert len([r for r in rows if r.kind != "loo"]) == len(cl.TARGETS) == 8
     # Times and large ratios fit within 1 %.
-    for key in ("exp3_1g_ratio", "exp3_10g_vs_exp2", "exp4_1g_ratio", "exp4_1g_time", "exp4_10g_time"):
+    for key in ("exp3_1g_ratio", "exp4_1g_ratio", "exp4_1g_time", "exp4_10g_time"):
         assert abs(by[key, "fitted"].rel_error) <= 0.01, key
+    # True by construction (10 GbE: the data movers, Exp 2's path, bound Exp 3): derived, never scored as skill.
+    assert abs(by["exp3_10g_vs_exp2", "derived"].rel_error) <= 0.01
+    assert ("exp3_10g_vs_exp2", "fitted") not in by and ("exp3_10g_vs_exp2", "loo") not in by
     # "About 20 % slower" is a difference, scored on the difference: the honest miss, under 25 %.
     assert 0.0 < by["exp2_slowdown", "fitted"].rel_error <= 0.25
     # The same statement as a time ratio (derived, not counted) is within 5 %.
@@ -173,7 +177,7 @@ def test_leave_one_out():
     loo = cl.leave_one_out().set_index("key")
     assert set(loo.index) == {t.key for t in cl.TARGETS if t.role == "fit"}
     ok = loo[loo["estimable"]]
-    assert set(ok.index) == {"exp2_slowdown", "exp3_10g_vs_exp2"}
+    assert set(ok.index) == {"exp2_slowdown"}  # the one real out-of-sample row
     assert (ok["rel_error"].abs() <= 0.25).all()
     # Without Exp 4 on 10 GbE, compression and decompression are confounded; without Exp 3 on 1 GbE
     # nothing else separates NFC from decompression: reported as not estimable, not guessed.
@@ -275,8 +279,8 @@ def test_bad_choices_raise():
         cl.deploy_time_s("vaai", 1e9, params={"array_copy_rate_bytes_per_s": 1e8})
     with pytest.raises(ValueError, match="nfc_efficiency"):
         cl.Params(2e8, 1.5, 2.0, 6e7)
-    with pytest.raises(ValueError, match="compression_ratio"):
-        cl.Params(2e8, 0.5, 0.5, 6e7)
+    with pytest.raises(ValueError, match="compression_gain"):  # the ratio less one: > 0
+        cl.Params(2e8, 0.5, 0.0, 6e7)
 
 
 # ----------------------------------------------------------------------------- concurrency, sync, properties
@@ -343,3 +347,23 @@ def test_deploy_time_is_monotone_in_every_physical_input(path, size, net, mgmt, 
     assert float(cl.deploy_time_s(path, size, **{**kw, "network_bps": net * k})) <= t  # faster links never slower
     assert float(cl.deploy_time_s(path, size, **{**kw, "mgmt_network_bps": mgmt * k})) <= t
     assert float(cl.deploy_time_s(path, size, **{**kw, "vcenter_vcpus": min(1024, vcpus * 2)})) <= t
+
+
+def test_content_library_paths_take_a_link():
+    base = float(cl.deploy_time_s("host_to_host", 39e9))
+    # RTT, loss and other traffic on the Ethernet hop slow the copy; the array-only paths ignore them.
+    for kw in ({"rtt_s": 0.05, "loss": 0.01}, {"other_bps": 0.8e9}):
+        assert float(cl.deploy_time_s("host_to_host", 39e9, **kw)) > base
+        assert float(cl.deploy_time_s("vaai", 39e9, **kw)) == float(cl.deploy_time_s("vaai", 39e9))
+    assert float(cl.deploy_time_s("streaming", 39e9, rtt_s=0.1, loss=0.01)) > float(cl.deploy_time_s("streaming", 39e9))
+    # No capacity left: the copy never finishes (inf), never a floor rate; concurrency refuses it.
+    assert math.isinf(float(cl.deploy_time_s("host_to_host", 39e9, other_bps=2e9)))
+    with pytest.raises(ValueError, match="other_bps"):
+        cl.concurrent_deploy_time_s("host_to_host", 39e9, 4, other_bps=2e9)
+    # Concurrent deployments share the link: other traffic slows all of them.
+    a = cl.concurrent_deploy_time_s("host_to_host", 39e9, 4).time_s
+    b = cl.concurrent_deploy_time_s("host_to_host", 39e9, 4, other_bps=0.5e9).time_s
+    assert np.all(b > a)
+    # vCPUs beyond the decompression streams move nothing, and the stages say why.
+    assert cl.path_stages("streaming", vcenter_vcpus=16).notes
+    assert not cl.path_stages("streaming", vcenter_vcpus=1).notes

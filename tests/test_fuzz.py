@@ -179,6 +179,8 @@ BASELINE_BY_NAME = {
     "sample_interval_s": 300.0, "upload_interval_s": 1800.0, "stagger_interval_s": 300.0,
     "down_bps": 1e7, "up_bps": 1e6,
     "bytes_per_sample": 150.0, "vcenter_demand_per_step_s": 0.2, "local_s": 14.0, "round_trips_per_object": 26.0,
+    "line_rate_bps": 1e9, "line_bps": 1e9, "sizes_bytes": [1e6, 2e6], "memory_bytes": 4e9,
+    "targets": {"operation_latency": 30.0}, "vmotion_bps": 10e9, "quantity": "operation_latency",
 }
 
 
@@ -192,6 +194,7 @@ def _by_name_objects():
         "evaluate": lambda: (lambda down, up: 1e6 / np.asarray(down)),
         "result": lambda: robo.vcbench(_link()), "background": lambda: robo.host_sync_traffic(24),
         "messages": lambda: ("ReserveName request", "Get-Changes"),
+        "load": lambda: robo.plan("t1", 10, transfers_bytes=[1e8]),
     }
 
 
@@ -270,7 +273,7 @@ BASELINE_OVERRIDES = {
     "vcperf.robo.operations.HostCall": {"name": "x"},
     "vcperf.robo.operations.get_changes": {"name": "Get-Changes"},
     "vcperf.robo.host_operation_time_s": {"operation": "add_host"},
-    "vcperf.contentlib.Params": {"array_copy_rate_bytes_per_s": 2e8, "nfc_efficiency": 0.5, "compression_ratio": 2.0,
+    "vcperf.contentlib.Params": {"array_copy_rate_bytes_per_s": 2e8, "nfc_efficiency": 0.5, "compression_gain": 1.0,
                                  "decompression_rate_bytes_per_s": 6e7},
 }
 
@@ -592,6 +595,15 @@ ALLOWED_NONFINITE = {
     "vcperf.network.utilization": "offered / bandwidth of a subnormal bandwidth is inf",
     "vcperf.robo.required_bandwidth_bps": "inf when no rate meets the target (documented)",
     "vcperf.robo.branch.required_bandwidth_bps": "inf when no rate meets the target (documented)",
+    "vcperf.robo.branch.branch_load": "inf delays when the flows overload the link (documented: never a floor)",
+    "vcperf.robo.plan": "inf delays when the flows overload the link (documented: overload, never a floor)",
+    "vcperf.robo.quantity_s": "inf when the flows overload the link (documented)",
+    "vcperf.robo.smallest_link_bps": "inf when no rate meets the targets (documented)",
+    "vcperf.robo.largest_rtt_s": "-inf when even RTT 0 misses the targets (documented)",
+    "vcperf.network.shared_transfer_times_s": "inf when other traffic leaves no capacity (documented: overload)",
+    "vcperf.network.bulk_transfer_time_s": "inf when other traffic leaves no capacity (documented: overload)",
+    "vcperf.contentlib.deploy_time_s": "inf when other traffic leaves a hop no capacity (documented)",
+    "vcperf.contentlib.subscription_sync_time_s": "inf when other traffic leaves the link no capacity (documented)",
     "vcperf.contentlib.recommend_path": "times_s holds NaN for the paths the layout does not offer",
     "vcperf.vmotion.link_for_downtime_bps": "nan when even hi_bps does not meet the target (documented)",
 }
@@ -642,7 +654,8 @@ REAL_DESPITE_INT_DEFAULT = {
 }
 
 #: Object parameters that also take a name (a preset) as a string.
-TAKES_A_NAME = {("vcperf.robo.plan", "link"), ("vcperf.robo.branch_link", "link")}
+TAKES_A_NAME = {("vcperf.robo.plan", "link"), ("vcperf.robo.branch_link", "link"),
+                ("vcperf.robo.largest_rtt_s", "link"), ("vcperf.robo.most_hosts", "link")}
 
 
 def _never_valid(kind: str, value, default, base=None) -> bool:

@@ -133,3 +133,42 @@ def test_payload_rate_is_the_one_definition_of_payload_on_a_wire():
     for f, name in ((payload_rate_bps, "line_rate_bps"), (wire_rate_bps, "payload_bps")):
         with pytest.raises(ValueError, match=name):
             f(-1.0)
+
+
+def test_one_transfer_model_gives_39_gb_over_1_gbit_the_same_time_on_every_path():
+    """The same 39 GB over the same 1 Gbit/s link takes the same time through every path that moves it
+    over the network, within the path's stated extra stages (issue 27)."""
+    from vcperf import contentlib, robo
+
+    size, line = 39e9, 1e9
+    t = float(network.bulk_transfer_time_s(size, line, 0.0))
+    assert t == pytest.approx(size * 8 / (line * network.TCP_PAYLOAD_FRACTION), rel=1e-6)  # payload on the wire
+    assert float(network.shared_transfer_times_s([size], line, 0.0)[0]) == pytest.approx(t, rel=1e-12)
+    # A subscribed library's sync: exactly the transfer.
+    assert float(contentlib.subscription_sync_time_s(size, network.Link(line, 0.0))) == pytest.approx(t, rel=1e-12)
+    # A template copy on a branch link: the transfer, slowed only by the branch's other (steady) flows.
+    branch_t = float(robo.plan(network.Link(line, 0.0), 1, transfers_bytes=[size]).transfers.completion_s[0])
+    assert t <= branch_t <= t * (1 + 1e-4)
+    # NFC host to host: its Ethernet stage is the transfer; NFC is the stated extra stage on top of it.
+    st = contentlib.path_stages("host_to_host", network_bps=line)
+    assert size / float(st.pipelined["ethernet"]) == pytest.approx(t, rel=1e-9)
+    nfc = float(contentlib.deploy_time_s("host_to_host", size, network_bps=line))
+    assert nfc >= t and nfc == pytest.approx(size / min(float(r) for r in st.pipelined.values()), rel=1e-9)
+    # Streaming: the compressed read over the data network is the transfer of the compressed bytes.
+    p = contentlib.calibrate()
+    read = float(contentlib.path_stages("streaming", network_bps=line).serial["source_read_compressed"])
+    assert size / read == pytest.approx(float(network.bulk_transfer_time_s(size / p.compression_ratio, line, 0.0)),
+                                        rel=1e-9)
+
+
+def test_shared_transfers_each_finish_and_overload_is_infinite():
+    t = network.shared_transfer_times_s([1e9, 1e9, 4e9], 1e9, 0.01, 0.0)
+    assert t[0] == pytest.approx(t[1]) and t[2] > t[0]
+    # Processor sharing keeps the link busy: the last finishes when all the bytes have crossed it.
+    assert float(t[2]) == pytest.approx(float(network.bulk_transfer_time_s(6e9, 1e9, 0.01)), rel=1e-3)
+    # Adding a transfer never speeds up another.
+    more = network.shared_transfer_times_s([1e9, 1e9, 4e9, 1e6], 1e9, 0.01, 0.0)
+    assert np.all(more[:3] >= t * (1 - 1e-12))
+    assert np.isinf(network.shared_transfer_times_s([1e6], 1e6, 0.1, other_bps=1e6)).all()
+    with pytest.raises(ValueError, match="sizes_bytes"):
+        network.shared_transfer_times_s([[1e6]], 1e6, 0.1)

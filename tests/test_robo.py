@@ -323,8 +323,9 @@ FIDELITY_TOL = {  # (key, kind) -> max |rel error|
     ("hostsync_traffic_24vms", "fitted"): 1e-6,
     ("stats_size_level4", "fitted"): 1e-6,
     ("stats_upload_time_level4_dsl", "derived"): 0.10,
-    ("stats_size_ratio_l2_l1", "predicted"): 0.25,
-    ("stats_size_ratio_l4_l3", "predicted"): 0.25,
+    # Ratios of the stated counter constants (no parameter moves them): derived, not predictions.
+    ("stats_size_ratio_l2_l1", "derived"): 0.25,
+    ("stats_size_ratio_l4_l3", "derived"): 0.25,
     **{(f"op_latency_{n}", "fitted"): 0.03 for n in ("lan", "dsl_512k", "satellite")},
     **{(f"op_latency_{n}", "loo"): 0.12 for n in ("dsl_512k", "satellite")},
     # LAN predicted from DSL and satellite: +12.4 % with the VM state derived from the host-sync message
@@ -447,7 +448,8 @@ def test_planner_answers_satellite_40_hosts_level2_clone_in_one_call():
     here = robo.plan("satellite", 40, 2, "clone_vm")
     lat = float(here.operation_latency_s)
     assert math.isfinite(lat) and lat >= float(here.operation_latency_idle_s) > 0
-    assert float(here.concurrent_uploads) == math.ceil(40 / robo.testbed().schedule.host_groups)
+    # one stagger group in flight, as a fluid mean (40 hosts / 6 groups): continuous in hosts
+    assert float(here.concurrent_uploads) == pytest.approx(40 / robo.testbed().schedule.host_groups)
     iv = protocol.with_interval(robo.plan, "satellite", 40, 2, "clone_vm", output="operation_latency_s")
     assert float(iv.value) == pytest.approx(lat)
     assert float(iv.low) < lat < float(iv.high)
@@ -468,7 +470,7 @@ def test_operations_and_statistics_share_the_branch_link():
     assert float(many.operation_latency_s) > float(few.operation_latency_s) > float(few.operation_latency_idle_s)
     assert float(many.operation_latency_s) <= float(many.operation_latency_idle_s + many.queued_s)
     # A template copy toward the branch takes a share of the downlink.
-    tpl = robo.plan(dsl, 6, 4, template_bytes=1e9)
+    tpl = robo.plan(dsl, 6, 4, transfers_bytes=1e9)
     assert float(tpl.down_share_bps) < float(few.down_share_bps)
     assert float(tpl.operation_latency_s) > float(few.operation_latency_s)
     # The FCFS M/G/1 "delay added to other traffic" is gone: a 4 KB message on 10 / 30 hosts waits
@@ -554,3 +556,78 @@ def test_independent_calls_overlap_on_the_critical_path():
     serial = sum(float(robo.call_time_s(c, link, k, per_vm)) for c in robo.operations.flatten(stages))
     crit = float(robo.operation_network_time_s("group_power_on", link))
     assert len(stages) == 2 and crit < 0.6 * serial  # three power-ons overlap: two stages, not four calls
+
+
+# --- issue 27: one branch link, reverse questions, knobs that move the answer --------------------------
+
+
+def test_the_verdict_counts_host_sync_and_names_the_dominant_flow():
+    # 128 hosts on 0.5 Mbit/s at Level 1: host sync alone takes ~96 % of the uplink.
+    load = robo.plan(network.Link(0.5e6, 0.1), 128, 1)
+    assert str(load.verdict) == "overloaded" and bool(load.overloaded)
+    assert str(load.dominant_flow) == "host_sync" and float(load.flow_load["host_sync"]) > 0.9
+    assert math.isinf(float(load.operation_latency_s)) and math.isinf(float(load.statistics_delay_s))
+    # host_sync_link_utilization divides host -> vCenter traffic by the uplink: 8/1 Mbit/s, 40 hosts.
+    adsl = network.Link(8e6, 0.05, up_bandwidth_bps=1e6)
+    u = robo.host_sync_link_utilization(40, adsl)
+    assert float(u.host_to_vc_bps) == pytest.approx(40 * float(robo.host_sync_traffic(24).host_to_vc_bps) / 1e6)
+
+
+def test_transfers_meet_on_the_branch_link_each_with_its_own_completion():
+    link = network.Link(10e6, 0.05)
+    five = robo.plan(link, 40, 1, transfers_bytes=[39e9] * 5)
+    assert five.transfers.completion_s.shape == (5,)
+    assert str(five.dominant_flow) == "transfers" and str(five.verdict) == "overloaded"  # 195 GB in an hour
+    # A template's size moves the operation's latency: a 1-byte copy hardly shares the downlink.
+    tiny, huge = (float(robo.plan(link, 40, 1, transfers_bytes=[s]).operation_latency_s) for s in (1.0, 2e12))
+    assert tiny < huge
+    # Operations are a flow: their bytes raise the offered load.
+    busy = robo.plan(link, 40, 1, operation_rate_per_s=1.0)
+    assert float(busy.flow_load["operations"]) > 0 and float(busy.offered_load) > float(robo.plan(link, 40, 1)
+                                                                                        .offered_load)
+
+
+def test_vcbench_clients_contend_for_the_link():
+    slow = network.Link(64e3, 0.1)
+    res = robo.vcbench(slow, 64)
+    up, down = np.mean([robo.operations.operation_traffic_bytes(s, robo.vm_state_bytes())
+                        for s in robo.testbed().mix.values()], axis=0)
+    assert res.throughput_per_s == pytest.approx(64e3 / (8 * max(up, down)), rel=1e-9)  # the link's capacity
+
+
+def test_folder_operations_do_not_change_with_the_network_and_maintenance_moves_its_vms():
+    lat = [robo.vcbench(robo.preset(n)).per_operation_latency_s["create_folder"] for n in ("lan", "satellite")]
+    assert lat[0] == pytest.approx(lat[1], rel=1e-9)  # the study: folder operations do not change
+    lan = robo.preset("lan")
+    t = [float(robo.host_operation_time_s("enter_maintenance_mode", lan, 30, v)) for v in (0, 24)]
+    assert t[1] - t[0] > 3 * float(robo.addhost.memory_copy_s(robo.addhost.DEFAULT_VM_MEMORY_BYTES, 10e9))
+
+
+def test_reverse_answers_agree_with_the_forward_model_and_name_the_binding_flow():
+    goals = {"operation_latency": 20.0, "statistics_delay": 120.0}
+    ans = robo.smallest_link_bps(goals, 40, 0.5, 0.001, 2)
+    assert ans.binding in goals and ans.binding_flow in robo.branch.FLOWS
+    at, below = (robo.plan(network.Link(b, 0.5, 0.001), 40, 2) for b in (ans.value, ans.value / 1.01))
+    assert all(float(robo.planner.quantity_s(at, q)) <= t for q, t in goals.items())
+    assert float(robo.planner.quantity_s(below, ans.binding)) > goals[ans.binding]
+    rtt = robo.largest_rtt_s({"operation_latency": 5.0}, "t1", 20)
+    t1 = robo.preset("t1")
+    ok, beyond = (robo.plan(network.Link(t1.bandwidth_bps, r, t1.loss), 20).operation_latency_s
+                  for r in (rtt.value, rtt.value * 1.01 + 1e-6))
+    assert float(ok) <= 5.0 < float(beyond)
+    hosts = robo.most_hosts({"statistics_delay": 600.0, "operation_latency": 30.0}, "dsl_512k", 4)
+    assert hosts.value >= 1
+    ok, more = robo.plan("dsl_512k", hosts.value, 4), robo.plan("dsl_512k", hosts.value + 1, 4)
+    assert float(ok.statistics_delay_s) <= 600.0 and float(ok.operation_latency_s) <= 30.0
+    assert float(robo.planner.quantity_s(more, hosts.binding)) > {"statistics_delay": 600.0,
+                                                                  "operation_latency": 30.0}[hosts.binding]
+    # A target no link meets: inf, named.
+    assert math.isinf(robo.smallest_link_bps({"operation_latency": 1.0}, 40, 0.5).value)
+
+
+def test_a_zero_byte_template_does_not_deploy_in_zero_seconds():
+    load = robo.plan("dsl_512k", 10, transfers_bytes=[0.0, 1e6])
+    clone_alone = float(robo.plan("dsl_512k", 10).operation_latency_idle_s)
+    assert float(load.transfers.deploy_s[0]) >= clone_alone  # the clone that registers the VM
+    assert np.all(load.transfers.deploy_s > load.transfers.completion_s)
+    assert float(robo.planner.quantity_s(load, "deployment_time")) == float(np.max(load.transfers.deploy_s))

@@ -441,3 +441,131 @@ def utilization(offered_bps, bandwidth_bps):
     offered, bw = v.nonneg("offered_bps", offered_bps), v.positive("bandwidth_bps", bandwidth_bps)
     v.broadcast(offered_bps=offered, bandwidth_bps=bw)
     return offered / bw
+
+
+def _free_bps(line_rate_bps, other_bps):
+    """Line rate left to the transfers once ``other_bps`` of other traffic is served first (may be <= 0)."""
+    return np.asarray(line_rate_bps, dtype=float) - np.asarray(other_bps, dtype=float)
+
+
+def shared_transfer_times_s(sizes_bytes, line_rate_bps, rtt_s, loss=0.0, *, other_bps=0.0):
+    """Completion time (s) of each of several bulk TCP transfers that start together on one link.
+
+    The one model of moving bytes over a link that every study uses (NFC copies, library syncs,
+    template copies to a branch). The line rate left by ``other_bps`` of other traffic, as TCP
+    payload (:func:`payload_rate_bps`), is shared by the active transfers (processor sharing,
+    the fair share of TCP flows on one bottleneck); each transfer runs at the smaller of its share
+    and what one TCP connection reaches over the RTT and loss (:func:`tcp_throughput_bps`, PFTK
+    [1]_). When the smallest transfer ends, the others share its capacity. Each also pays half an
+    RTT and the idle rounds of slow start [3]_ (as :func:`transfer_time_s`). One transfer alone takes
+    exactly ``transfer_time_s(size, payload_rate_bps(line - other), rtt, loss)``. When the other
+    traffic leaves no capacity the transfers never finish: ``inf`` (overload, never a floor).
+
+    Parameters
+    ----------
+    sizes_bytes : sequence of float
+        Payload of each transfer (B), >= 0 (one-dimensional).
+    line_rate_bps : float or array_like
+        The direction's line rate (bit/s), > 0.
+    rtt_s, loss : float or array_like
+        Round-trip time (s), >= 0, and packet loss probability in [0, 1).
+    other_bps : float or array_like
+        Average traffic of other flows in the same direction (bit/s), >= 0, served ahead of the
+        transfers' share (the steady flows a branch always has).
+
+    Returns
+    -------
+    numpy.ndarray
+        Completion times, shape ``broadcast(line_rate_bps, rtt_s, loss, other_bps) + (len(sizes),)``,
+        in the order of ``sizes_bytes``.
+
+    Examples
+    --------
+    >>> t = shared_transfer_times_s([1e9, 2e9], 1e9, 0.0)
+    >>> bool(t[0] < t[1]), round(float(t[1]) / float(shared_transfer_times_s([3e9], 1e9, 0.0)[0]), 3)
+    (True, 1.0)
+
+    References
+    ----------
+    .. [1] J. Padhye, V. Firoiu, D. Towsley, J. Kurose, "Modeling TCP Throughput: A Simple Model and
+       its Empirical Validation", ACM SIGCOMM 1998.
+    .. [3] N. Cardwell, S. Savage, T. Anderson, "Modeling TCP Latency", IEEE INFOCOM 2000.
+    """
+    sizes = np.atleast_1d(v.nonneg("sizes_bytes", sizes_bytes)).astype(float)
+    if sizes.ndim != 1:
+        raise ValueError(f"sizes_bytes must be one-dimensional; got shape {sizes.shape}")
+    bw = v.positive("line_rate_bps", line_rate_bps)
+    rtt = v.nonneg("rtt_s", rtt_s)
+    p = v.fraction("loss", loss)
+    other = v.nonneg("other_bps", other_bps)
+    v.broadcast(line_rate_bps=bw, rtt_s=rtt, loss=p, other_bps=other)
+    return _shared_transfer_times_s(sizes, bw, rtt, p, other)
+
+
+def _shared_transfer_times_s(sizes, bw, rtt, p, other):
+    """:func:`shared_transfer_times_s` on checked values."""
+    shape = np.broadcast_shapes(np.shape(bw), np.shape(rtt), np.shape(p), np.shape(other))
+    m = len(sizes)
+    if m == 0:
+        return np.zeros(shape + (0,))
+    free = np.broadcast_to(_free_bps(bw, other), shape)
+    ok = free > 0
+    pay = np.where(ok, payload_rate_bps(np.where(ok, free, 1.0)), 1.0)
+    rtt, p = np.broadcast_to(rtt, shape), np.broadcast_to(p, shape)
+    order = np.argsort(sizes, kind="stable")
+    s = sizes[order]
+    steps = np.diff(np.concatenate([[0.0], s]))
+    elapsed = np.zeros(shape)
+    done = np.empty(shape + (m,))
+    for j in range(m):  # phase j: transfers j..m-1 active
+        rate = tcp_throughput_bps(pay / (m - j), rtt, p)
+        elapsed = elapsed + steps[j] * 8.0 / rate
+        done[..., j] = elapsed
+    # Half an RTT and slow start's idle rounds, as transfer_time_s at the first phase's share.
+    first = tcp_throughput_bps(pay / m, rtt, p)
+    start = transfer_time_s(s, np.expand_dims(pay / m, -1), np.expand_dims(rtt, -1), np.expand_dims(p, -1))
+    start = start - s * 8.0 / np.expand_dims(first, -1)
+    out = np.empty_like(done)
+    out[..., order] = done + start
+    return np.where(np.expand_dims(ok, -1), out, np.inf)
+
+
+def bulk_transfer_time_s(size_bytes, line_rate_bps, rtt_s, loss=0.0, *, flows=1, other_bps=0.0):
+    """Time (s) to move ``size_bytes`` over a link with ``flows - 1`` equal transfers alongside.
+
+    :func:`shared_transfer_times_s` for ``flows`` transfers of the same size (they finish together):
+    the payload rate of the line left by ``other_bps``, shared ``flows`` ways, capped by one TCP
+    connection's rate over the RTT and loss, plus half an RTT and slow start. ``inf`` when the other
+    traffic leaves nothing.
+
+    Parameters
+    ----------
+    size_bytes : float or array_like
+        Payload (B), >= 0.
+    line_rate_bps : float or array_like
+        Line rate (bit/s), > 0.
+    rtt_s, loss : float or array_like
+        Round-trip time (s) and loss probability.
+    flows : float or array_like
+        Transfers sharing the link, >= 1.
+    other_bps : float or array_like
+        Other traffic in the same direction (bit/s), >= 0.
+
+    Examples
+    --------
+    >>> round(float(bulk_transfer_time_s(39e9, 1e9, 0.0)), 1)  # 39 GB over Gigabit Ethernet
+    328.7
+    >>> float(bulk_transfer_time_s(1e6, 1e6, 0.1, other_bps=1e6))  # no capacity left: overload
+    inf
+    """
+    size = v.nonneg("size_bytes", size_bytes)
+    bw = v.positive("line_rate_bps", line_rate_bps)
+    rtt = v.nonneg("rtt_s", rtt_s)
+    p = v.fraction("loss", loss)
+    n = v.check_range("flows", flows, 1.0, np.inf, hi_open=True)
+    other = v.nonneg("other_bps", other_bps)
+    v.broadcast(size_bytes=size, line_rate_bps=bw, rtt_s=rtt, loss=p, flows=n, other_bps=other)
+    free = _free_bps(bw, other)
+    ok = free > 0
+    share = np.where(ok, payload_rate_bps(np.where(ok, free, 1.0)) / n, 1.0)
+    return np.where(ok, transfer_time_s(size, share, rtt, p), np.inf)

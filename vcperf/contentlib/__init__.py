@@ -45,6 +45,7 @@ from vcperf.contentlib.paths import (
     PATHS,
     Stages,
     deploy_time_s,
+    network_rate_bytes_per_s,
     path_stages,
 )
 from vcperf.contentlib.targets import TARGET_KEYS, TARGETS, targets
@@ -64,6 +65,7 @@ __all__ = [
     "concurrent_deploy_time_s", "subscription_sync_time_s", "LAYOUTS", "LAYOUT_LABELS", "PARAM_DOCS", "PATHS",
     "PATH_EXPERIMENT", "PATH_LABELS", "SEED", "STUDY", "TARGETS", "TARGET_KEYS", "Layout", "Params",
     "Recommendation", "Stages", "Testbed", "calibrate", "deploy_time_s", "experiments_table", "fidelity_rows",
-    "leave_one_out", "paper_value", "parameter_table", "path_stages", "predict", "recommend_path", "targets",
+    "leave_one_out", "network_rate_bytes_per_s", "paper_value", "parameter_table",
+    "path_stages", "predict", "recommend_path", "targets",
     "testbed",
 ]

@@ -16,9 +16,9 @@ from vcperf import protocol
 from vcperf.contentlib.params import STUDY, Params
 from vcperf.contentlib.targets import TARGET_KEYS, TARGETS
 
-_X0 = Params(1e8, 0.5, 2.0, 1e8)  # starting guess: round orders of magnitude (disk array, NFC, gzip, one core)
-_LO = np.log([1e6, 1e-3, 1.0, 1e5])
-_HI = np.log([1e11, 1.0, 100.0, 1e11])
+_X0 = Params(1e8, 0.5, 1.0, 1e8)  # starting guess: round orders of magnitude (disk array, NFC, gzip 2:1, one core)
+_LO = np.log([1e6, 1e-3, 1e-3, 1e5])
+_HI = np.log([1e11, 1.0, 99.0, 1e11])
 
 
 def _from_x(x) -> Params:

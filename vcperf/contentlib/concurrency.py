@@ -46,6 +46,7 @@ from vcperf.contentlib.paths import (
     DEFAULT_VCENTER_VCPUS,
     PATHS,
     _inputs,
+    _link_inputs,
     _resolve,
     _stages,
 )
@@ -79,7 +80,7 @@ class ConcurrentDeploy:
 def concurrent_deploy_time_s(path: str, size_bytes: float, n_deployments: int, *,
                              network_bps=DEFAULT_NETWORK_BPS, mgmt_network_bps=DEFAULT_MGMT_NETWORK_BPS,
                              fc_bandwidth_bps=DEFAULT_FC_BANDWIDTH_BPS, vcenter_vcpus=DEFAULT_VCENTER_VCPUS,
-                             params: Params | None = None) -> ConcurrentDeploy:
+                             rtt_s=0.0, loss=0.0, other_bps=0.0, params: Params | None = None) -> ConcurrentDeploy:
     """Time for ``n`` simultaneous deployments of one template over ``path`` (see the module docstring).
 
     Parameters
@@ -99,6 +100,9 @@ def concurrent_deploy_time_s(path: str, size_bytes: float, n_deployments: int, *
     vcenter_vcpus : float
         vCPUs of the vCenter appliance, in [1, 1024]: the servers of the decompression station (one
         decompression stream per deployment). Default 16.
+    rtt_s, loss, other_bps : float
+        The Ethernet hops' round-trip time (s), loss probability and other traffic (bit/s) (see
+        :func:`~vcperf.contentlib.paths.deploy_time_s`). Default: the test bed's LAN.
     params : Params, optional
         Calibrated rates; default: the study's calibration (:func:`vcperf.contentlib.calibrate`).
 
@@ -139,7 +143,13 @@ def concurrent_deploy_time_s(path: str, size_bytes: float, n_deployments: int, *
     vcpus = float(v.check_range("vcenter_vcpus", vcenter_vcpus, 1.0, 1024.0))
     _, net, mgmt, fc, vcpus_in, streams, _ = _inputs(size, network_bps, mgmt_network_bps, fc_bandwidth_bps,
                                                      vcenter_vcpus, 1, 0.0)
-    st = _stages(path, net, mgmt, fc, vcpus_in, streams, _resolve(params))
+    for name, val in (("rtt_s", rtt_s), ("loss", loss), ("other_bps", other_bps)):
+        if np.ndim(val) != 0:
+            raise ValueError(f"{name} must be a scalar for concurrent_deploy_time_s; got shape {np.shape(val)}")
+    link = _link_inputs(rtt_s, loss, other_bps)
+    st = _stages(path, net, mgmt, fc, vcpus_in, streams, _resolve(params), link)
+    if min(float(r) for r in (*st.pipelined.values(), *st.serial.values())) <= 0:
+        raise ValueError(f"other_bps={other_bps!r} leaves the path's network no capacity: the deployments never finish")
     n = np.arange(1, n_max + 1, dtype=float)
     # Pipelined stages: shared by every deployment (processor sharing of the slowest one).
     pipe = {k: float(r) for k, r in st.pipelined.items()}
@@ -165,12 +175,14 @@ def concurrent_deploy_time_s(path: str, size_bytes: float, n_deployments: int, *
                             bottleneck=bottleneck)
 
 
-def subscription_sync_time_s(item_bytes, link: network.Link, *, n_items: int = 1):
+def subscription_sync_time_s(item_bytes, link: network.Link, *, n_items: int = 1, other_bps=0.0):
     """Time (s) for a subscribed library to pull ``n_items`` items of ``item_bytes`` over ``link``.
 
-    Each item is one HTTP transfer from the publisher's Transfer Service (a new TCP transfer: slow
-    start, RTT, loss through :func:`vcperf.network.transfer_time_s`); items are pulled one after
-    another. Vectorised over ``item_bytes``.
+    Each item is one HTTP transfer from the publisher's Transfer Service toward the subscriber
+    (``link.down_bps``), moved by the one transfer model (:func:`vcperf.network.bulk_transfer_time_s`:
+    TCP payload on the wire, slow start, RTT and loss, the rate ``other_bps`` leaves); items are
+    pulled one after another. Vectorised over ``item_bytes``. ``inf`` when the other traffic leaves
+    the link nothing.
 
     Parameters
     ----------
@@ -180,6 +192,8 @@ def subscription_sync_time_s(item_bytes, link: network.Link, *, n_items: int = 1
         The publisher-to-subscriber link (bandwidth, RTT, loss), e.g. ``vcperf.network.preset("satellite")``.
     n_items : int
         Items pulled one after another, in [1, 10**6]. Default 1.
+    other_bps : float
+        Other traffic toward the subscriber (bit/s), >= 0. Default 0.
 
     Returns
     -------
@@ -208,4 +222,6 @@ def subscription_sync_time_s(item_bytes, link: network.Link, *, n_items: int = 1
     network.check_link("link", link)
     size = v.positive("item_bytes", item_bytes)
     count = v.integer("n_items", n_items, lo=1, hi=10**6)
-    return count * np.asarray(link.transfer_time_s(size), dtype=float)
+    other = v.nonneg("other_bps", other_bps)
+    return count * np.asarray(network.bulk_transfer_time_s(size, link.down_bps, link.rtt_s, link.loss,
+                                                           other_bps=other), dtype=float)

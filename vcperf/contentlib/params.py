@@ -6,7 +6,7 @@ Pure: nothing here reads ``data/``; the values are fitted by :func:`vcperf.conte
 Examples
 --------
 >>> from vcperf.contentlib.params import Params
->>> p = Params(array_copy_rate_bytes_per_s=2e8, nfc_efficiency=0.5, compression_ratio=2.0,
+>>> p = Params(array_copy_rate_bytes_per_s=2e8, nfc_efficiency=0.5, compression_gain=1.0,
 ...            decompression_rate_bytes_per_s=5e7)
 >>> p.nfc_efficiency
 0.5
@@ -15,8 +15,6 @@ Examples
 from __future__ import annotations
 
 from dataclasses import dataclass
-
-import numpy as np
 
 from vcperf import _validate as v
 
@@ -36,9 +34,13 @@ class Params:
         Backend copy rate of the storage array (B/s), > 0: every byte read and written inside the
         array, as in a VAAI XCOPY.
     nfc_efficiency : float
-        Share of the Ethernet line rate an NFC host-to-host (or vCenter-to-host) copy achieves, in (0, 1].
-    compression_ratio : float
-        Uncompressed / compressed size of the template on the vCenter NFS store (1), in [1, inf).
+        Share of the TCP payload rate of an Ethernet hop (:func:`vcperf.network.payload_rate_bps`, the
+        one transfer model) an NFC host-to-host (or vCenter-to-host) copy achieves, in (0, 1].
+    compression_gain : float
+        Bytes saved per compressed byte of the template on the vCenter NFS store, ``uncompressed /
+        compressed - 1``, > 0 (1): the compression ratio less one, so that the ratio
+        (:attr:`compression_ratio`) stays above 1 everywhere the fit and its interval (log-normal, like
+        every rate's) can reach.
     decompression_rate_bytes_per_s : float
         Uncompressed bytes per second one Transfer Service thread decompresses (one stream, B/s), > 0.
 
@@ -57,13 +59,18 @@ class Params:
 
     array_copy_rate_bytes_per_s: float
     nfc_efficiency: float
-    compression_ratio: float
+    compression_gain: float
     decompression_rate_bytes_per_s: float
+
+    @property
+    def compression_ratio(self):
+        """Uncompressed / compressed size of the template, ``1 + compression_gain`` (> 1)."""
+        return 1.0 + self.compression_gain
 
     def __post_init__(self):
         v.positive("array_copy_rate_bytes_per_s", self.array_copy_rate_bytes_per_s)
         v.check_range("nfc_efficiency", self.nfc_efficiency, 0.0, 1.0, lo_open=True)
-        v.check_range("compression_ratio", self.compression_ratio, 1.0, np.inf, hi_open=True)
+        v.positive("compression_gain", self.compression_gain)
         v.positive("decompression_rate_bytes_per_s", self.decompression_rate_bytes_per_s)
 
 
@@ -73,9 +80,9 @@ PARAM_DOCS = {
     "array_copy_rate_bytes_per_s": (
         "B/s", "backend copy rate of the array (read + write of every byte, as in a VAAI XCOPY)"),
     "nfc_efficiency": (
-        "1", "share of the Ethernet line rate an NFC host-to-host (or vCenter-to-host) copy achieves"),
-    "compression_ratio": (
-        "1", "uncompressed / compressed size of the template on the vCenter NFS store"),
+        "1", "share of an Ethernet hop's TCP payload rate an NFC host-to-host (or vCenter-to-host) copy achieves"),
+    "compression_gain": (
+        "1", "compression ratio less one (uncompressed / compressed - 1) of the template on the vCenter NFS store"),
     "decompression_rate_bytes_per_s": (
         "B/s", "uncompressed bytes per second one Transfer Service thread decompresses (one stream)"),
 }

@@ -18,9 +18,11 @@ Paths (``PATHS``) and their stages
     *plus* the FC wire time: ``1 / (1 / array_rate + 1 / fc_payload_rate)``.
 ``host_to_host`` (Experiment 3)
     Source and destination datastores on different hosts: the source host's data mover reads, NFC
-    ships the bytes host to host over Ethernet at ``nfc_efficiency`` (calibrated) of the line rate,
-    the destination host's data mover writes. These three stages are pipelined, so the slowest one
-    sets the rate.
+    ships the bytes host to host over Ethernet, the destination host's data mover writes. The
+    Ethernet hop moves bytes as every network path of vcperf does (:func:`network_rate_bytes_per_s`:
+    TCP payload on the wire, over the RTT and loss, at the rate other traffic leaves); NFC, a stated
+    extra stage, reaches ``nfc_efficiency`` (calibrated) of that rate. These stages are pipelined,
+    so the slowest one sets the rate.
 ``streaming`` (Experiment 4)
     The template sits compressed on an NFS share mounted on vCenter (or the hosts are in different
     vCenters): the Transfer Service reads the compressed stream over the data network, decompresses
@@ -108,6 +110,8 @@ class Stages:
         Stage name -> rate (B/s, float or ndarray) of the stages that overlap.
     serial : dict
         Stage name -> rate (B/s) of the stages done one after the other per chunk (``streaming`` only).
+    notes : tuple of str
+        Inputs that do not move these rates, and why (e.g. ``vcenter_vcpus`` at one stream).
 
     Examples
     --------
@@ -119,6 +123,7 @@ class Stages:
 
     pipelined: dict
     serial: dict
+    notes: tuple = ()
 
     def time_per_byte_s(self):
         """Seconds per uncompressed byte: max(pipelined 1/rate, sum of serial 1/rate)."""
@@ -141,8 +146,60 @@ def _resolve(params) -> Params:
     return params
 
 
-def _stages(path: str, net, mgmt, fc, vcpus, streams, p: Params) -> Stages:
-    """Stage rates of ``path`` from validated inputs (:func:`_inputs`) and resolved ``p``."""
+#: Why vCPUs beyond the decompression streams move nothing (reported in :attr:`Stages.notes`).
+VCPUS_NOTE = ("vcenter_vcpus beyond decompression_streams changes nothing: each stream is decompressed by "
+              "one thread on one vCPU, so only min(vCPUs, streams) vCPUs work")
+#: A LAN of the study's test bed: no RTT worth counting, no loss, no other traffic ``(rtt_s, loss, other_bps)``.
+LAN = (0.0, 0.0, 0.0)
+
+
+def _link_inputs(rtt_s, loss, other_bps) -> tuple:
+    """The network conditions of a path's Ethernet hops, checked: ``(rtt_s, loss, other_bps)``."""
+    out = (v.nonneg("rtt_s", rtt_s), v.fraction("loss", loss), v.nonneg("other_bps", other_bps))
+    v.broadcast(rtt_s=out[0], loss=out[1], other_bps=out[2])
+    return out
+
+
+def network_rate_bytes_per_s(line_bps, rtt_s=0.0, loss=0.0, other_bps=0.0):
+    """Payload bytes per second one bulk TCP transfer moves over an Ethernet hop: the one transfer
+    model of :mod:`vcperf.network` (payload on the wire, TCP over RTT and loss), at the rate the other
+    traffic leaves (0 when it leaves none).
+
+    ``tcp_throughput_bps(payload_rate_bps(line - other), rtt, loss) / 8``; the steady rate of
+    :func:`vcperf.network.shared_transfer_times_s` for one transfer (without its start-up).
+
+    Parameters
+    ----------
+    line_bps : float or array_like
+        Line rate (bit/s), > 0.
+    rtt_s, loss : float or array_like
+        Round-trip time (s), >= 0, and loss probability in [0, 1).
+    other_bps : float or array_like
+        Other traffic on the hop (bit/s), >= 0.
+
+    Examples
+    --------
+    >>> from vcperf import contentlib
+    >>> round(float(contentlib.network_rate_bytes_per_s(1e9)) / 1e6, 1)  # MB/s on Gigabit Ethernet
+    118.7
+    """
+    line = v.positive("line_bps", line_bps)
+    rtt, p, other = _link_inputs(rtt_s, loss, other_bps)
+    v.broadcast(line_bps=line, rtt_s=rtt, loss=p, other_bps=other)
+    return _network_rate(line, (rtt, p, other))
+
+
+def _network_rate(line, link: tuple):
+    """:func:`network_rate_bytes_per_s` on checked values (``link`` from :func:`_link_inputs`)."""
+    rtt, p, other = link
+    free = np.asarray(line, dtype=float) - other
+    ok = free > 0
+    rate = network.tcp_throughput_bps(network.payload_rate_bps(np.where(ok, free, 1.0)), rtt, p) / 8.0
+    return np.where(ok, rate, 0.0)
+
+
+def _stages(path: str, net, mgmt, fc, vcpus, streams, p: Params, link: tuple = LAN) -> Stages:
+    """Stage rates of ``path`` from validated inputs (:func:`_inputs`, :func:`_link_inputs`) and resolved ``p``."""
     array = np.asarray(p.array_copy_rate_bytes_per_s, dtype=float)
     fc_payload = fc * FC_ENCODING_EFFICIENCY / 8.0
     mover = 1.0 / (1.0 / array + 1.0 / fc_payload)  # Little's law: array service + FC wire per I/O
@@ -151,26 +208,48 @@ def _stages(path: str, net, mgmt, fc, vcpus, streams, p: Params) -> Stages:
     if path == "host_fc":
         return Stages({"host_data_mover": mover}, {})
     if path == "host_to_host":
-        nfc = p.nfc_efficiency * net / 8.0
-        return Stages({"source_data_mover": mover, "nfc_ethernet": nfc, "destination_data_mover": mover}, {})
-    source = p.compression_ratio * network.TCP_PAYLOAD_FRACTION * net / 8.0  # compressed bytes on the wire
+        eth = _network_rate(net, link)  # the one transfer model of vcperf.network
+        return Stages({"source_data_mover": mover, "ethernet": eth, "nfc_ethernet": p.nfc_efficiency * eth,
+                       "destination_data_mover": mover}, {})
+    source = p.compression_ratio * _network_rate(net, link)  # compressed bytes on the wire
     decompress = p.decompression_rate_bytes_per_s * np.minimum(vcpus, streams)
-    to_host = p.nfc_efficiency * mgmt / 8.0
+    to_host = p.nfc_efficiency * _network_rate(mgmt, link)
+    notes = (VCPUS_NOTE,) if np.any(np.asarray(vcpus) > np.asarray(streams)) else ()
     return Stages({"destination_data_mover": mover},
-                  {"source_read_compressed": source, "decompression": decompress, "nfc_to_host": to_host})
+                  {"source_read_compressed": source, "decompression": decompress, "nfc_to_host": to_host}, notes)
 
 
-def _deploy_time(path: str, checked: tuple, p: Params):
-    """Deployment time from validated inputs (the tuple :func:`_inputs` returns) and resolved ``p``."""
+def _deploy_time(path: str, checked: tuple, p: Params, link: tuple = LAN):
+    """Deployment time from validated inputs (the tuples :func:`_inputs` and :func:`_link_inputs` return)
+    and resolved ``p``: ``setup + size x time per byte``, plus, on paths over Ethernet, the transfer's
+    start-up (half an RTT and slow start, :func:`vcperf.network.transfer_time_s`); ``inf`` when other
+    traffic leaves a hop nothing."""
     size, net, mgmt, fc, vcpus, streams, setup = checked
-    shape = np.broadcast_shapes(*(a.shape for a in checked))  # every input broadcasts, used or not
-    stages = _stages(path, net, mgmt, fc, vcpus, streams, p)
-    return np.broadcast_to(setup + size * stages.time_per_byte_s(), shape).copy()
+    shape = np.broadcast_shapes(*(np.shape(a) for a in (*checked, *link)))  # every input broadcasts, used or not
+    stages = _stages(path, net, mgmt, fc, vcpus, streams, p, link)
+    with np.errstate(divide="ignore"):
+        t = setup + size * stages.time_per_byte_s()
+        if path in ("host_to_host", "streaming"):
+            rtt, loss, other = link
+            rate = _network_rate(net, link)
+            ok = rate > 0
+            start = network.transfer_time_s(0.0, np.where(ok, 8.0 * rate, 1.0), rtt, loss)  # rtt / 2
+            start = start + _slow_start_idle_s(size, np.where(ok, 8.0 * rate, 1.0), rtt)
+            t = np.where(ok, t + start, np.inf)
+    return np.broadcast_to(t, shape).copy()
+
+
+def _slow_start_idle_s(size, rate_bps, rtt):
+    """Idle rounds of slow start of a ``size`` transfer at ``rate_bps`` (:func:`vcperf.network.transfer_time_s`
+    less its half RTT and serialization)."""
+    return network.transfer_time_s(size, rate_bps, rtt, 0.0) - rtt / 2.0 - size * 8.0 / network.tcp_throughput_bps(
+        rate_bps, rtt, 0.0)
 
 
 def path_stages(path: str, *, network_bps=DEFAULT_NETWORK_BPS, mgmt_network_bps=DEFAULT_MGMT_NETWORK_BPS,
                 fc_bandwidth_bps=DEFAULT_FC_BANDWIDTH_BPS, vcenter_vcpus=DEFAULT_VCENTER_VCPUS,
-                decompression_streams=DEFAULT_DECOMPRESSION_STREAMS, params: Params | None = None) -> Stages:
+                decompression_streams=DEFAULT_DECOMPRESSION_STREAMS, rtt_s=0.0, loss=0.0, other_bps=0.0,
+                params: Params | None = None) -> Stages:
     """Stage rates of ``path`` (see the module docstring for the mechanism of each stage).
 
     Vectorised: every numeric argument may be an array; they broadcast together.
@@ -191,6 +270,12 @@ def path_stages(path: str, *, network_bps=DEFAULT_NETWORK_BPS, mgmt_network_bps=
     decompression_streams : float or array_like
         Disks (VMDK streams) the Transfer Service decompresses at once, in [1, 1024]; the
         decompression rate scales with min(vCPUs, streams). Default 1.
+    rtt_s : float or array_like
+        Round-trip time of the Ethernet hops (s), >= 0. Default 0 (the test bed's LAN).
+    loss : float or array_like
+        Packet loss probability of the Ethernet hops, in [0, 1). Default 0.
+    other_bps : float or array_like
+        Other traffic on the Ethernet hops (bit/s), >= 0, served ahead of the copy. Default 0.
     params : Params, optional
         Calibrated rates; default: the study's calibration (:func:`vcperf.contentlib.calibrate`).
 
@@ -210,7 +295,7 @@ def path_stages(path: str, *, network_bps=DEFAULT_NETWORK_BPS, mgmt_network_bps=
     >>> from vcperf import contentlib
     >>> st = contentlib.path_stages("host_to_host", network_bps=1e9)
     >>> sorted(st.pipelined)
-    ['destination_data_mover', 'nfc_ethernet', 'source_data_mover']
+    ['destination_data_mover', 'ethernet', 'nfc_ethernet', 'source_data_mover']
     >>> bool(st.bottleneck_rate_bytes_per_s() < 1e9 / 8)  # NFC gets a share of 1 GbE
     True
 
@@ -226,13 +311,16 @@ def path_stages(path: str, *, network_bps=DEFAULT_NETWORK_BPS, mgmt_network_bps=
     _check_path(path)
     _, net, mgmt, fc, vcpus, streams, _ = _inputs(0.0, network_bps, mgmt_network_bps, fc_bandwidth_bps,
                                                    vcenter_vcpus, decompression_streams, 0.0)
-    return _stages(path, net, mgmt, fc, vcpus, streams, _resolve(params))
+    link = _link_inputs(rtt_s, loss, other_bps)
+    v.broadcast(network_bps=net, mgmt_network_bps=mgmt, fc_bandwidth_bps=fc, vcenter_vcpus=vcpus,
+                decompression_streams=streams, rtt_s=link[0], loss=link[1], other_bps=link[2])
+    return _stages(path, net, mgmt, fc, vcpus, streams, _resolve(params), link)
 
 
 def deploy_time_s(path: str, size_bytes, *, network_bps=DEFAULT_NETWORK_BPS,
                   mgmt_network_bps=DEFAULT_MGMT_NETWORK_BPS, fc_bandwidth_bps=DEFAULT_FC_BANDWIDTH_BPS,
                   vcenter_vcpus=DEFAULT_VCENTER_VCPUS, decompression_streams=DEFAULT_DECOMPRESSION_STREAMS,
-                  setup_time_s=0.0, params: Params | None = None):
+                  setup_time_s=0.0, rtt_s=0.0, loss=0.0, other_bps=0.0, params: Params | None = None):
     """Completion time (s) of deploying a ``size_bytes`` template over ``path``.
 
     Vectorised: every numeric argument may be an array; they broadcast together.
@@ -256,6 +344,12 @@ def deploy_time_s(path: str, size_bytes, *, network_bps=DEFAULT_NETWORK_BPS,
     setup_time_s : float or array_like
         Fixed cost (s), >= 0, independent of size. Default 0: the study prints no time it could be
         fitted from.
+    rtt_s : float or array_like
+        Round-trip time of the Ethernet hops (s), >= 0. Default 0 (the test bed's LAN).
+    loss : float or array_like
+        Packet loss probability of the Ethernet hops, in [0, 1). Default 0.
+    other_bps : float or array_like
+        Other traffic on the Ethernet hops (bit/s), >= 0, served ahead of the copy. Default 0.
     params : Params, optional
         Calibrated rates; default: the study's calibration (:func:`vcperf.contentlib.calibrate`).
 
@@ -289,4 +383,8 @@ def deploy_time_s(path: str, size_bytes, *, network_bps=DEFAULT_NETWORK_BPS,
     _check_path(path)
     checked = _inputs(size_bytes, network_bps, mgmt_network_bps, fc_bandwidth_bps, vcenter_vcpus,
                       decompression_streams, setup_time_s)
-    return _deploy_time(path, checked, _resolve(params))
+    link = _link_inputs(rtt_s, loss, other_bps)
+    names = ("size_bytes", "network_bps", "mgmt_network_bps", "fc_bandwidth_bps", "vcenter_vcpus",
+             "decompression_streams", "setup_time_s", "rtt_s", "loss", "other_bps")
+    v.broadcast(**dict(zip(names, (*checked, *link), strict=True)))
+    return _deploy_time(path, checked, _resolve(params), link)

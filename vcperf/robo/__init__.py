@@ -15,12 +15,15 @@ each a pure function of physical inputs and parameters:
 * :mod:`~vcperf.robo.operations` -- VCbench operations as stages of overlapping host calls (a critical
   path) and exact MVA (Figures 8-13);
 * :mod:`~vcperf.robo.addhost` -- adding a host and the other host operations (Figures 14-15);
-* :mod:`~vcperf.robo.branch` -- the one shared branch link: host sync, statistics bursts, operations
-  (and a template copy) as TCP flows sharing it.
+* :mod:`~vcperf.robo.branch` -- the one shared branch link on which every flow meets (host sync,
+  statistics bursts, operations, template and library transfers), with one offered load, one verdict
+  and the dominant flow.
 
 The functions of the same names here (``vcbench``, ``host_sync_traffic``, ...) are those models at
 the study's calibration and on its test bed (:mod:`~vcperf.robo.study`); :func:`plan` and
-:func:`required_bandwidth_bps` answer the planner's questions (:mod:`~vcperf.robo.planner`).
+:func:`required_bandwidth_bps` answer the planner's questions (:mod:`~vcperf.robo.planner`), and
+:func:`smallest_link_bps`, :func:`largest_rtt_s` and :func:`most_hosts` its reverse questions for a set of
+targets, each naming the flow that binds (:mod:`~vcperf.robo.limits`).
 :mod:`~vcperf.robo.params` holds the six parameters, :mod:`~vcperf.robo.testbed` the test bed read
 from ``data/robo2019/``, :mod:`~vcperf.robo.targets` the paper numbers with their models,
 :mod:`~vcperf.robo.calibration` the fit and :mod:`~vcperf.robo.validation` the ledger.
@@ -40,6 +43,7 @@ from vcperf.robo import addhost, branch, hostsync, operations, statistics, wire
 from vcperf.robo.addhost import ADD_HOST_REQUEST_BYTES, HOST_CONFIG_BYTES, HOST_OBJECTS, HOST_OPERATIONS
 from vcperf.robo.calibration import calibrate
 from vcperf.robo.hostsync import HEARTBEAT_BYTES, HEARTBEAT_INTERVAL_S, HostSyncTraffic
+from vcperf.robo.limits import BranchLimit, largest_rtt_s, most_hosts, smallest_link_bps
 from vcperf.robo.operations import (
     CALL_REQUEST_BYTES,
     CALL_RESPONSE_BYTES,
@@ -52,7 +56,7 @@ from vcperf.robo.operations import (
     message_exchange_time_s,
 )
 from vcperf.robo.params import PARAM_DOCS, STUDY, AddHostParams, HostSyncParams, OpsParams, Params, StatsParams
-from vcperf.robo.planner import branch_link, plan, required_bandwidth_bps
+from vcperf.robo.planner import QUANTITIES, branch_link, plan, quantity_s, required_bandwidth_bps
 from vcperf.robo.statistics import (
     LEVELS,
     CounterModel,
@@ -101,5 +105,6 @@ __all__ = [
     "statistics_payload_bytes", "statistics_traffic", "statistics_link_load", "operation_names", "operation_calls",
     "operation_network_time_s", "operation_transfer_floor_s", "operation_traffic_bytes", "vcbench",
     "vcbench_vs_clients", "vcbench_host_traffic", "add_host_time_s", "add_host_traffic_bps", "host_operation_time_s",
-    "HOST_OPERATIONS", "plan", "required_bandwidth_bps", "branch_link",
+    "HOST_OPERATIONS", "plan", "required_bandwidth_bps", "branch_link", "QUANTITIES", "quantity_s", "BranchLimit",
+    "smallest_link_bps", "largest_rtt_s", "most_hosts",
 ]

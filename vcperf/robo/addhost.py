@@ -121,32 +121,96 @@ def remove_host_time_s(link: network.Link, ops: OpsParams, registered_vms, vm_st
     return call + objects * ops.vcenter_demand_per_step_s
 
 
+#: Memory of one VM moved by vMotion when a host enters maintenance mode (B): an assumption (the study
+#: prints no VM size); pass ``vm_memory_bytes`` to change it.
+DEFAULT_VM_MEMORY_BYTES = 4.0 * 2**30
+#: The branch's vMotion network between its hosts (bit/s): a local 10 GbE, an assumption; pass
+#: ``vmotion_bps`` to change it. The copy never crosses the vCenter link.
+DEFAULT_VMOTION_BPS = 10e9
+
+
+def memory_copy_s(memory_bytes, vmotion_bps, concurrent=1.0):
+    """Time (s) of one vMotion wave's memory copies: ``concurrent`` VMs' memory moved at once over the
+    hosts' vMotion network, each one bulk TCP transfer sharing it (:func:`vcperf.network.bulk_transfer_time_s`,
+    the one transfer model; a local network: no RTT, no loss). One pass of the memory: the pre-copy
+    rounds of dirtied pages (Clark et al. 2005) are not modelled, so this is a lower bound (studies do
+    not import :mod:`vcperf.vmotion`; this is the branch planner's own simple copy).
+
+    Parameters
+    ----------
+    memory_bytes : float or array_like
+        Memory of one VM (B), >= 0.
+    vmotion_bps : float or array_like
+        Line rate of the vMotion network (bit/s), > 0.
+    concurrent : float or array_like
+        VMs copied at once, >= 1.
+
+    Examples
+    --------
+    >>> from vcperf.robo.addhost import memory_copy_s
+    >>> round(float(memory_copy_s(4 * 2**30, 10e9)), 2)  # 4 GiB over 10 GbE
+    3.62
+
+    References
+    ----------
+    .. [1] C. Clark et al., "Live Migration of Virtual Machines", NSDI 2005 (pre-copy migration).
+    """
+    mem = v.nonneg("memory_bytes", memory_bytes)
+    bw = v.positive("vmotion_bps", vmotion_bps)
+    n = v.check_range("concurrent", concurrent, 1.0, math.inf, hi_open=True)
+    v.broadcast(memory_bytes=mem, vmotion_bps=bw, concurrent=n)
+    return network.bulk_transfer_time_s(mem, bw, 0.0, 0.0, flows=n)
+
+
 def maintenance_mode_time_s(link: network.Link, ops: OpsParams, powered_on_vms, vm_state_bytes_,
-                            enter: bool = True):
+                            enter: bool = True, vm_memory_bytes=DEFAULT_VM_MEMORY_BYTES,
+                            vmotion_bps=DEFAULT_VMOTION_BPS):
     """Time (s) to enter (evacuate) or exit maintenance mode, a what-if (no paper number).
 
     Enter: the EnterMaintenanceMode call, then the host's powered-on VMs leave by vMotion in waves of
-    :data:`MAX_CONCURRENT_VMOTIONS` (each wave one vMotion critical path, its calls sharing the link,
-    plus vCenter's steps for every VM of the wave), then a Get-Changes of the host. Exit: one call and
-    a Get-Changes. The memory copy of vMotion stays inside the branch site and is not on this link.
+    :data:`MAX_CONCURRENT_VMOTIONS` (each wave one vMotion critical path, its calls sharing the
+    vCenter link, plus its VMs' memory copied together over the branch's vMotion network,
+    :func:`memory_copy_s`, plus vCenter's steps for every VM of the wave), then a Get-Changes of the
+    host. Exit: one call and a Get-Changes.
+
+    Parameters
+    ----------
+    link : vcperf.network.Link
+        vCenter <-> host link.
+    ops : OpsParams
+        vCenter demand per step and round trips per call.
+    powered_on_vms : float or array_like
+        VMs the host evacuates, >= 0.
+    vm_state_bytes_ : float
+        One VM's state (B) in Get-Changes responses.
+    enter : bool
+        Enter (True) or exit (False).
+    vm_memory_bytes : float or array_like
+        Memory of each VM (B), >= 0 (default :data:`DEFAULT_VM_MEMORY_BYTES`, an assumption).
+    vmotion_bps : float or array_like
+        The hosts' vMotion network (bit/s), > 0 (default :data:`DEFAULT_VMOTION_BPS`, an assumption).
     """
     network.check_link("link", link)
     v.instance("ops", ops, OpsParams)
     vms = v.nonneg("powered_on_vms", powered_on_vms)
     vm_state_bytes_ = v.scalar("vm_state_bytes_", vm_state_bytes_, 0.0, math.inf, hi_open=True)
     enter = v.boolean("enter", enter)
+    mem = v.nonneg("vm_memory_bytes", vm_memory_bytes)
+    vmo = v.positive("vmotion_bps", vmotion_bps)
+    v.broadcast(powered_on_vms=vms, vm_memory_bytes=mem, vmotion_bps=vmo)
     k = ops.round_trips_per_call
     path = operations._path(link)
     call = operations._call_s(operations.HostCall("MaintenanceMode"), path, k, vm_state_bytes_)
     sync = operations._call_s(operations.get_changes("Get-Changes host", 0), path, k, vm_state_bytes_)
     base = call + sync + 2.0 * ops.vcenter_demand_per_step_s
     if not enter:
-        return base + 0.0 * vms
+        return base + 0.0 * vms * mem * vmo
     stages = operations.OPERATION_CALLS["vmotion_vm"]
     steps = operations.vcenter_steps(stages)
+    # Waves of up to MAX_CONCURRENT_VMOTIONS vMotions, each wave as long as a full one's.
     waves = np.ceil(vms / MAX_CONCURRENT_VMOTIONS)
-    per_wave = np.minimum(vms, MAX_CONCURRENT_VMOTIONS)
-    wave_t = np.zeros(np.shape(vms))
+    per_wave = np.clip(vms, 1.0, MAX_CONCURRENT_VMOTIONS)
+    wave_t = memory_copy_s(mem, vmo, per_wave)
     for stage in stages:  # a wave's vMotions run together: their messages share the link
         wave_t = wave_t + operations._stage_s(stage, path, k, vm_state_bytes_) + _share_penalty_s(
             stage, link, per_wave, vm_state_bytes_)

@@ -69,15 +69,39 @@ def host_sync_link_utilization(n_hosts, link: network.Link, powered_on_vms, para
     """Fraction of a shared branch link (each direction) used by the host sync of ``n_hosts`` hosts.
 
     The study says tens of hosts could share one link (``text_background_traffic.csv``): the offered
-    load is ``n_hosts`` times :func:`host_sync_traffic`, divided by the link rate
-    (:func:`vcperf.network.utilization`). Returned in the fields of :class:`HostSyncTraffic` as
+    load is ``n_hosts`` times :func:`host_sync_traffic`, each direction divided by that direction's
+    rate (host -> vCenter by ``link.up_bps``, vCenter -> host by ``link.down_bps``;
+    :func:`vcperf.network.utilization`). Returned in the fields of :class:`HostSyncTraffic` as
     fractions, not bit/s.
+
+    Parameters
+    ----------
+    n_hosts : float or array_like
+        Hosts behind the link, >= 0.
+    link : vcperf.network.Link
+        The branch link (asymmetric rates allowed).
+    powered_on_vms : float or array_like
+        Powered-on VMs per host, >= 0.
+    params : HostSyncParams
+        Bytes per change.
+    change_period_s : float
+        Seconds between two changes of one VM.
+
+    Examples
+    --------
+    >>> from vcperf import network
+    >>> from vcperf.robo.hostsync import host_sync_link_utilization
+    >>> from vcperf.robo.params import HostSyncParams
+    >>> u = host_sync_link_utilization(40, network.Link(8e6, 0.05, up_bandwidth_bps=1e6), 24,
+    ...                                HostSyncParams(200.0), 20.0)
+    >>> bool(u.host_to_vc_bps > 5 * u.vc_to_host_bps)  # uplink (1 Mbit/s) carries the changes
+    True
     """
     n = v.nonneg("n_hosts", n_hosts)
     network.check_link("link", link)
     v.broadcast(n_hosts=n, powered_on_vms=v.nonneg("powered_on_vms", powered_on_vms))
     t = host_sync_traffic(powered_on_vms, params, change_period_s)
     return HostSyncTraffic(
-        host_to_vc_bps=network.utilization(n * t.host_to_vc_bps, link.bandwidth_bps),
-        vc_to_host_bps=network.utilization(n * t.vc_to_host_bps, link.bandwidth_bps),
+        host_to_vc_bps=network.utilization(n * t.host_to_vc_bps, link.up_bps),
+        vc_to_host_bps=network.utilization(n * t.vc_to_host_bps, link.down_bps),
     )

@@ -402,10 +402,31 @@ class VcbenchResult:
     clients: int
 
 
-def _stations(d_vc: float, vcenter_vcpus: int, d_net: float):
-    # Seidmann's approximation of an m-server station: a queue with D/m plus a delay of D(m-1)/m.
+def _stations(d_vc: float, vcenter_vcpus: int, d_net: float, clients: int):
+    """vCenter and network stations of the VCbench network. With no more clients than vCPUs every
+    client always has a vCPU: vCenter is exactly a delay station (no queueing, so an operation
+    without host calls, e.g. a folder operation, takes the same time on every link, as the study
+    observes). Beyond, Seidmann's approximation of an m-server station: a queue with D/m plus a
+    delay of D(m-1)/m."""
     m = vcenter_vcpus
+    if clients <= m:
+        return [0.0, d_vc, d_net]
     return [d_vc / m, d_vc * (m - 1) / m, d_net]
+
+
+def _link_demands(mix: dict, link: network.Link, vm_state_bytes_: float) -> float:
+    """Wire time (s) per operation of the mix on the busier direction of the link (uniform mix)."""
+    up, down = np.mean([_traffic_bytes(stages, vm_state_bytes_) for stages in mix.values()], axis=0)
+    return max(8.0 * float(up) / link.up_bps, 8.0 * float(down) / link.down_bps)
+
+
+def _link_bound(n, x, r, z, d_link):
+    """Throughput and response time of ``n`` clients held to the link's capacity: the asymptotic bound
+    of a closed network, ``X(n) <= 1 / D_link`` (Denning & Buzen 1978), with the response time that
+    Little's law then gives, ``n / X - Z``. Below the bound the network is unchanged."""
+    cap = 1.0 / d_link if d_link > 0 else np.inf
+    x_b = np.minimum(x, cap)
+    return x_b, np.maximum(r, n / x_b - z)
 
 
 def _mix_demands(params: OpsParams, mix: dict) -> dict:
@@ -421,7 +442,11 @@ def vcbench(link: network.Link, params: OpsParams, mix: dict, clients: int, vcen
     ``vcenter_demand_per_step_s x`` :func:`vcenter_steps`, on ``vcenter_vcpus`` servers, in
     Seidmann's approximation [1]_: a queueing station with ``D/m`` plus a delay of ``D(m-1)/m``) and
     a network delay station (mean :func:`operation_network_time_s` over a uniform mix of the
-    operations of ``mix``). An operation's vCenter residence is the mix's scaled by its own demand.
+    operations of ``mix``). The clients also contend for the link: throughput never exceeds what its
+    busier direction carries, ``1 / D_link`` with ``D_link`` the wire time of an operation's bytes
+    (:func:`operation_traffic_bytes`), the closed network's asymptotic bound [2]_ (64 clients on
+    64 kbit/s get no more operations than the link carries; latency then follows from Little's law).
+    An operation's vCenter residence is the mix's scaled by its own demand.
     Latency grows far slower than RTT because vCenter-local work dominates on fast links and only
     the critical path of an operation's host calls scales with the RTT.
 
@@ -446,6 +471,8 @@ def vcbench(link: network.Link, params: OpsParams, mix: dict, clients: int, vcen
     ----------
     .. [1] A. Seidmann, P. J. Schweitzer, S. Shalev-Oren, "Computerized closed queueing network
        models of flexible manufacturing systems", Large Scale Systems 12, 91-107, 1987.
+    .. [2] P. J. Denning, J. P. Buzen, "The Operational Analysis of Queueing Network Models", ACM
+       Computing Surveys 10(3), 1978 (the bottleneck bound X <= 1 / D_max).
     """
     network.check_link("link", link)
     v.instance("params", params, OpsParams)
@@ -459,15 +486,18 @@ def vcbench(link: network.Link, params: OpsParams, mix: dict, clients: int, vcen
     d_net = float(np.mean(list(net.values())))  # uniform mix
     demands = _mix_demands(params, mix)
     d_vc = float(np.mean(list(demands.values())))
-    d_q, d_d, _ = stations = _stations(d_vc, m, d_net)
+    d_q, d_d, _ = stations = _stations(d_vc, m, d_net, n)
     res = queueing.mva(stations, n, z, delay_stations=[False, True, True])
     q_before = float(res.queue_length[n - 2, 0]) if n > 1 else 0.0  # arrival theorem
     vc_res = d_q * (1.0 + q_before) + d_d
+    x, r = (float(a) for a in _link_bound(n, res.throughput_per_s[-1], res.response_time_s[-1], z,
+                                          _link_demands(mix, link, vm_state_bytes_)))
+    wait = r - float(res.response_time_s[-1])  # waiting for the link when it is the bottleneck
     return VcbenchResult(
-        throughput_per_s=float(res.throughput_per_s[-1]),
-        mean_latency_s=float(res.response_time_s[-1]),
-        per_operation_latency_s={op: vc_res * demands[op] / d_vc + net[op] for op in mix},
-        vcenter_utilization=float(res.utilization[-1, 0]),
+        throughput_per_s=x,
+        mean_latency_s=r,
+        per_operation_latency_s={op: vc_res * demands[op] / d_vc + net[op] + wait for op in mix},
+        vcenter_utilization=x * d_vc / m,
         network_delay_s=d_net,
         clients=n,
     )
@@ -490,8 +520,13 @@ def vcbench_vs_clients(link: network.Link, params: OpsParams, mix: dict, max_cli
     k = v.scalar("round_trips_per_call", params.round_trips_per_call, 1.0, math.inf, hi_open=True)
     d_net = float(np.mean(list(_network_times(mix, link, k, vm_state_bytes_).values())))
     d_vc = float(np.mean(list(_mix_demands(params, mix).values())))
-    res = queueing.mva(_stations(d_vc, m, d_net), n, think_time_s, delay_stations=[False, True, True])
-    return res.n, res.throughput_per_s, res.response_time_s
+    delay = queueing.mva(_stations(d_vc, m, d_net, 1), n, think_time_s, delay_stations=[False, True, True])
+    split = queueing.mva(_stations(d_vc, m, d_net, m + 1), n, think_time_s, delay_stations=[False, True, True])
+    few = delay.n <= m  # every client has a vCPU: no queueing at vCenter
+    x, r = _link_bound(delay.n, np.where(few, delay.throughput_per_s, split.throughput_per_s),
+                       np.where(few, delay.response_time_s, split.response_time_s), think_time_s,
+                       _link_demands(mix, link, vm_state_bytes_))
+    return delay.n, x, r
 
 
 def operation_traffic_bytes(stages, vm_state_bytes_=0.0) -> tuple[float, float]:

@@ -207,6 +207,8 @@ class StatsLinkLoad:
         Time to move the uploads of one stagger group together (hosts / host_groups uploads).
     group_overruns_slot : ndarray of bool
         Whether one group's uploads last longer than the stagger slot.
+    notes : tuple of str
+        Inputs that do not move the answer, and why (e.g. ``powered_on_vms_sd``).
     """
 
     payload_bytes: np.ndarray
@@ -217,8 +219,12 @@ class StatsLinkLoad:
     concurrent_uploads: np.ndarray
     group_burst_s: np.ndarray
     group_overruns_slot: np.ndarray
+    notes: tuple = ()
 
 
+#: Why :func:`statistics_link_load`'s ``powered_on_vms_sd`` moves no number (reported in its ``notes``).
+SD_NOTE = ("powered_on_vms_sd changes nothing: the mean delay of processor sharing is insensitive to the "
+           "spread of upload sizes across hosts (only their mean, set by powered_on_vms, counts)")
 #: Default message of "other traffic" whose added delay the capacity planner reports: a host call's
 #: 4 KB response (:data:`vcperf.robo.operations.CALL_RESPONSE_BYTES`).
 OTHER_MESSAGE_BYTES = 4000.0
@@ -286,6 +292,7 @@ def statistics_link_load(n_hosts, link: network.Link, level, powered_on_vms, par
         concurrent_uploads=in_flight,
         group_burst_s=group_burst,
         group_overruns_slot=group_burst > schedule.stagger_interval_s,
+        notes=(SD_NOTE,) if np.any(sd > 0) else (),
     )
 
 
