@@ -179,7 +179,7 @@ BASELINE_BY_NAME = {
     "sample_interval_s": 300.0, "upload_interval_s": 1800.0, "stagger_interval_s": 300.0,
     "down_bps": 1e7, "up_bps": 1e6,
     "bytes_per_sample": 150.0, "vcenter_demand_per_step_s": 0.2, "local_s": 14.0, "round_trips_per_object": 26.0,
-    "line_rate_bps": 1e9, "line_bps": 1e9, "sizes_bytes": [1e6, 2e6], "memory_bytes": 4e9,
+    "line_bps": 1e9, "sizes_bytes": [1e6, 2e6], "memory_bytes": 4e9,
     "targets": {"operation_latency": 30.0}, "vmotion_bps": 10e9, "quantity": "operation_latency",
 }
 

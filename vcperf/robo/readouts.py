@@ -78,14 +78,22 @@ def interval(value, sensitivities: dict, data_table: str | None = LATENCY_TABLE,
     >>> bool(lo < v < hi)
     True
     """
-    value = v.scalar("value", value, 0.0, math.inf)
+    value = v.real("value", value)
+    if value.ndim or not value >= 0:
+        raise ValueError(f"value must be a single number in [0, inf]; got {value!r}")
+    value = float(value)
     params = _params(params)
     names = protocol.param_names(params)
     g = np.zeros(len(names))
     if not isinstance(sensitivities, Mapping):
         raise ValueError(f"sensitivities must be a dict of parameter name -> derivative; got {sensitivities!r}")
     for name, d in sensitivities.items():
-        g[names.index(v.choice("sensitivities (a key)", name, names))] = v.scalar(f"sensitivities[{name!r}]", d)
+        d = v.real(f"sensitivities[{name!r}]", d)
+        if d.ndim:
+            raise ValueError(f"sensitivities[{name!r}] must be a single number; got shape {d.shape}")
+        g[names.index(v.choice("sensitivities (a key)", name, names))] = float(d)
+    if not (math.isfinite(value) and np.isfinite(g).all()):  # an overloaded link: no finite value, no band
+        return value, math.nan, math.nan
     iv = protocol.interval_from_gradient(STUDY, value, g, data_table=data_table)
     return value, float(iv.low), float(iv.high)
 
