@@ -30,21 +30,9 @@ from pathlib import Path
 
 from vcperf import fidelity, studies
 
-#: Study -> its reference, as in CITATION.cff (the studies themselves come from :mod:`vcperf.studies`).
-REFERENCES = {
-    "vcha2016": "VMware, Inc., “VMware vCenter Server High Availability Performance and Best Practices "
-                "(vCenter Server 6.5)”, 2016.",
-    "robo2019": "VMware, Inc., “Performance of VMware vCenter Server 6.7 in Remote Offices and Branch "
-                "Offices”, Performance Study, 2019.",
-    "ft2016": "VMware, Inc., “VMware vSphere 6 Fault Tolerance: Architecture and Performance”, technical "
-              "white paper, 2016.",
-    "contentlib2015": "J. Guan and D. Bergamasco, “How to Efficiently Deploy Virtual Machines from VMware "
-                      "vSphere Content Library”, VMware VROOM! Blog, 2015.",
-    "vmotion2020": "VMware, Inc., “vMotion Innovations in VMware vSphere 7.0 U1”, Performance Study, 2020.",
-}
-
-#: Study -> (title, reference), in the registry's order (:data:`vcperf.studies.STUDIES`).
-STUDIES = {s.name: (s.title, REFERENCES.get(s.name, "")) for s in studies.STUDIES.values()}
+#: Study -> (title, full citation), in the registry's order (:data:`vcperf.studies.STUDIES`, the one place
+#: the citations are kept; README, CITATION.cff and the landing notebook carry the same).
+STUDIES = {s.name: (s.title, s.citation()) for s in studies.STUDIES.values()}
 
 #: Notebook name prefix -> study: a study's notebooks are named after its subpackage
 #: (``robo_networks`` belongs to ``vcperf.robo``, hence to ``robo2019``).
@@ -135,8 +123,65 @@ def _plain(markdown: str) -> str:
     return re.sub(r"[`*_]", "", re.sub(r"\[([^\]]*)\]\([^)]*\)", r"\1", markdown)).strip()
 
 
-def _prepare(nb) -> list[str]:
-    """In place: figure captions after every code cell with images; floats in HTML tables rounded.
+def caption(heading: str) -> str:
+    """The caption of a figure under ``heading``, in the paper's numbering: the heading's own
+    "Figure 8 — CreateVM ..." becomes "<b>Figure 8.</b> CreateVM ..."; a figure the paper does not
+    have keeps its heading, unnumbered (the report adds no numbering of its own)."""
+    m = _PAPER_NUMBER.match(heading)
+    if m:
+        return f"<b>{html.escape(m.group(1))}.</b> {html.escape(m.group(2))}"
+    return html.escape(heading or "Figure")
+
+
+_PAPER_NUMBER = re.compile(r"((?:Figures?|Tables?)\s+\d+[a-z]?(?:\s*(?:[-–,]|and)\s*\d+[a-z]?)*)\s*[—–:-]+\s*(.+)")
+_ASSIGN = re.compile(r"^(\w+)\s*=\s*(.+?)\s*#\s*([^:]*?)(?:,\s*(?:range|one of)\s*\[[^\]]*\])?\s*:\s*(.*)$")
+#: Parameters every notebook has (regeneration sets them): not what-if parameters.
+_PLUMBING = ("interactive", "output_dir")
+
+
+def whatif_parameters(nb) -> list[tuple[str, str, str, str]]:
+    """(name, value in this build, unit, meaning) of every scenario parameter the notebook declares
+    (its ``parameters`` cell, with the values papermill injected)."""
+    declared, injected = {}, {}
+    for cell in nb.cells:
+        tags = cell.get("metadata", {}).get("tags", [])
+        if cell.cell_type != "code" or not ({"parameters", "injected-parameters"} & set(tags)):
+            continue
+        for line in cell.source.splitlines():
+            m = _ASSIGN.match(line)
+            if m and "parameters" in tags:
+                declared[m.group(1)] = (m.group(2), m.group(3).strip(), m.group(4).strip())
+            elif "injected-parameters" in tags and "=" in line and not line.startswith("#"):
+                name, _, value = line.partition("=")
+                injected[name.strip()] = value.strip()
+    return [(n, injected.get(n, v), u, meaning) for n, (v, u, meaning) in declared.items() if n not in _PLUMBING]
+
+
+def _whatif_note(name: str, nb, scenarios: list[str]) -> str:
+    """Under a "What if?" heading: the panel is interactive; how to run the same what-if as a scenario."""
+    params = whatif_parameters(nb)
+    if not params:
+        return ""
+    first = params[0][0]
+    rows = "".join(f"<tr><td><code>{html.escape(n)}</code></td><td>{html.escape(v)}</td><td>{html.escape(u)}</td>"
+                   f"<td>{html.escape(m)}</td></tr>" for n, v, u, m in params)
+    seen = ""
+    if scenarios:
+        links = ", ".join(f'<a href="../scenarios/index.html#{html.escape(s)}">{html.escape(s)}</a>'
+                          for s in scenarios)
+        seen = f" Scenarios of this notebook in this build: {links}."
+    return (f'<div class="vc-whatif"><p>The panel of this section is interactive: it runs in JupyterLab or in the '
+            "what-if app. The same questions as a <b>scenario</b>, rendered as figures and tables: "
+            f"<code>vcperf regenerate --only {html.escape(name)} -p {html.escape(first)}=VALUE --scenario NAME</code> "
+            "writes <code>build/scenarios/NAME/</code> (every parameter: "
+            f"<code>vcperf params {html.escape(name)}</code>)."
+            f"{seen}</p><table><tr><th>parameter</th><th>value in this report</th><th>unit</th><th>meaning</th></tr>"
+            f"{rows}</table></div>")
+
+
+def _prepare(nb, name: str = "", scenarios: list[str] | None = None) -> list[str]:
+    """In place: figure captions after every code cell with images; data frames formatted (no index,
+    errors in percent, misses highlighted), floats in HTML tables rounded; a note under "What if?".
 
     Returns the alternative text of each PNG the page will show as an ``<img>``, in order."""
     import nbformat
@@ -144,7 +189,6 @@ def _prepare(nb) -> list[str]:
     alts = []
     cells = []
     heading = ""
-    n = 0
     for cell in nb.cells:
         cells.append(cell)
         if cell.cell_type == "markdown":
@@ -152,6 +196,10 @@ def _prepare(nb) -> list[str]:
                 m = re.match(r"#{1,4} (.+)", line)
                 if m:
                     heading = _plain(m.group(1))
+                    if heading.lower().startswith("what if"):
+                        note = _whatif_note(name, nb, scenarios or [])
+                        if note:
+                            cells.append(nbformat.v4.new_markdown_cell(note))
             continue
         if cell.cell_type != "code":
             continue
@@ -161,21 +209,88 @@ def _prepare(nb) -> list[str]:
             if "image/png" in data or "image/svg+xml" in data:
                 images += 1
                 if "image/png" in data and not ({"image/svg+xml", "text/html"} & set(data)):
-                    alts.append(f"Figure {n + images}: {heading or 'figure'}")
+                    alts.append(_plain(heading) or "Figure")
             if "text/html" in data:
                 src = data["text/html"]
                 src = "".join(src) if isinstance(src, list) else src
-                data["text/html"] = _round_table_floats(src)
+                data["text/html"] = _round_table_floats(format_frames(src))
         if images:
-            first = n + 1
-            n += images
-            label = f"Figure {first}" if images == 1 else f"Figures {first}–{n}"
-            text = html.escape(heading or "figure")
-            cells.append(nbformat.v4.new_markdown_cell(f'<p class="vc-caption"><b>{label}.</b> {text}</p>'))
+            cells.append(nbformat.v4.new_markdown_cell(f'<p class="vc-caption">{caption(heading)}</p>'))
     nb.cells = cells
     for i, cell in enumerate(nb.cells):  # stable ids (the inserted captions have random ones)
         cell["id"] = f"cell-{i:02d}"
     return alts
+
+
+_FRAME = re.compile(r'<table border="1" class="dataframe[^"]*">.*?</table>', re.S)
+_ROW = re.compile(r"<tr[^>]*>(.*?)</tr>", re.S)
+_CELL = re.compile(r"<(t[hd])([^>]*)>(.*?)</\1>", re.S)
+#: Columns of a relative error (shown in percent).
+ERROR_COLUMNS = ("rel_error", "error", "relative_error")
+
+
+def format_frames(text: str) -> str:
+    """Every pandas table in ``text`` as a reader's table: no index column, relative errors in percent
+    (signed, one decimal), held-out rows (loo, predicted) further than :data:`MISS_REL_ERROR` from the
+    paper and failed bounds highlighted (``class="vc-miss"``)."""
+    return _FRAME.sub(lambda m: _format_frame(m.group(0)), text)
+
+
+def _format_frame(table: str) -> str:
+    rows = [[(t, a, c) for t, a, c in _CELL.findall(r)] for r in _ROW.findall(table)]
+    if not rows:
+        return table
+    head = [c.strip() for _, _, c in rows[0]]
+    has_index = any(t == "th" for t, _, _ in rows[-1][:1]) and len(rows) > 1
+    if has_index:
+        rows = [r[1:] for r in rows if r[1:]]
+        head = head[1:]
+    header_rows = [r for r in rows if all(t == "th" for t, _, _ in r)]
+    body = [r for r in rows if not all(t == "th" for t, _, _ in r)]
+    err = next((i for i, h in enumerate(head) if h in ERROR_COLUMNS), None)
+    kind = head.index("kind") if "kind" in head else None
+    passed = head.index("passed") if "passed" in head else None
+    out = ['<table class="dataframe vc-frame">']
+    for r in header_rows:
+        out.append("<tr>" + "".join(f"<th>{'error' if c.strip() in ERROR_COLUMNS else c}</th>" for _, _, c in r)
+                   + "</tr>")
+    for r in body:
+        cells = [c.strip() for _, _, c in r]
+        miss, mark = False, None
+        if err is not None and err < len(cells):
+            x = _error_value(cells[err])
+            if x is not None:
+                cells[err] = _pct_signed(x)
+            else:
+                x = math.nan
+            held = kind is None or (kind < len(cells) and cells[kind] in ("loo", "predicted"))
+            miss = held and math.isfinite(x) and abs(x) > MISS_REL_ERROR
+            mark = err if miss else None
+        if passed is not None and kind is not None and passed < len(cells) and cells[kind] == "bound":
+            if cells[passed] == "False":
+                miss, mark = True, passed
+        tds = "".join(f'<td class="vc-miss-cell">{c}</td>' if i == mark else f"<td>{c}</td>"
+                      for i, c in enumerate(cells))
+        out.append(f'<tr class="vc-miss">{tds}</tr>' if miss else f"<tr>{tds}</tr>")
+    out.append("</table>")
+    return "\n".join(out)
+
+
+def _error_value(text: str) -> float | None:
+    """A relative error cell as a float (``0.757``, ``+75.7%``, ``NaN``), or None if it is not one."""
+    t = text.strip().replace("−", "-")
+    try:
+        return float(t[:-1].strip()) / 100 if t.endswith("%") else float(t)
+    except ValueError:
+        return None
+
+
+def _pct_signed(x: float) -> str:
+    if not math.isfinite(x):
+        return "—"
+    if abs(x) < 5e-4:
+        return "0.0 %"
+    return f"{100 * x:+.1f} %"
 
 
 _NO_ALT = 'alt="No description has been provided for this image"'
@@ -222,6 +337,25 @@ def _offline_script(m: re.Match) -> str:
     """Drop a script that loads anything from outside (mermaid's loader, the emptied require.js tag)."""
     tag = m.group(0)
     return "" if ("https://" in tag or "http://" in tag or 'src=""' in tag) else tag
+
+
+def references(study: str) -> str:
+    """The References section of a study page: the paper's full citation, its URL a link."""
+    if study not in studies.STUDIES:
+        return ""
+    text = _cite_html(study)
+    return (f'<section class="vc-references" id="references"><h2>References</h2><ol><li>{text}</li></ol>'
+            "<p>The paper's printed numbers are in <code>data/" + html.escape(study) + "/</code> of the vcperf "
+            "source, each with where the paper prints it.</p></section>")
+
+
+_NB_LINK = re.compile(r'href="([A-Za-z0-9_]+)\.(?:ipynb|py)"')
+
+
+def _link_pages(text: str, names) -> str:
+    """Links to a notebook (``robo_networks.py`` or ``.ipynb``, as the landing notebook has them for
+    JupyterLab) pointed at its report page."""
+    return _NB_LINK.sub(lambda m: f'href="{page_of(m.group(1))}"' if m.group(1) in names else m.group(0), text)
 
 
 def _page(body_html: str, nav: str, title: str) -> str:
@@ -339,9 +473,27 @@ def _text(x) -> str:
 
 
 def _humanise(stem: str) -> str:
-    text = re.sub(r"^(figure|table|fig)(\d+)_", lambda m: f"{m.group(1).capitalize()} {int(m.group(2))}: ", stem)
+    """A file name as a label: ``figure02_03_hostsync`` -> "Figures 2–3: hostsync", ``table01_networks_model``
+    -> "Table 1: networks model", ``tables09_11_traffic`` -> "Tables 9–11: traffic"."""
+    def numbered(m: re.Match) -> str:
+        kind = {"fig": "figure"}.get(m.group(1), m.group(1)).rstrip("s")
+        first, last = int(m.group(2)), m.group(3)
+        if last is None:
+            return f"{kind.capitalize()} {first}: "
+        return f"{kind.capitalize()}s {first}–{int(last)}: "
+
+    text = re.sub(r"^(figures?|tables?|fig)(\d+)(?:_(\d+)(?=_))?_", numbered, stem)
     text = text.replace("_", " ")
     return text[:1].upper() + text[1:]
+
+
+def _cite_html(study: str) -> str:
+    s = studies.STUDIES[study]
+    text = html.escape(s.citation())
+    if s.url:
+        esc = html.escape(s.url)
+        text = text.replace(esc, f'<a href="{esc}">{esc}</a>')
+    return text
 
 
 def _index(build: Path, groups, titles, prefix: str) -> str:
@@ -369,11 +521,13 @@ def _index(build: Path, groups, titles, prefix: str) -> str:
         parts += ["<h2>Ledger summary</h2>", _summary_table(summ),
                   f'<p><a href="{prefix}fidelity.csv">fidelity.csv</a>: every paper number a model speaks to, with '
                   "the model's value and its kind (the same as <code>vcperf fidelity</code>).</p>"]
+    if (build / "scenarios" / "index.html").exists():
+        parts.append(f'<p><a href="{prefix}scenarios/index.html">What-if scenarios</a>: regenerations of the '
+                     "notebooks with changed parameters, with their figures and tables.</p>")
     for key, heading, nbs in groups:
-        ref = STUDIES.get(key, (None, ""))[1]
         parts.append(f'<h2 id="{key}">{html.escape(heading)}</h2>')
-        if ref:
-            parts.append(f'<p class="vc-ref">{html.escape(ref)}</p>')
+        if key in studies.STUDIES:
+            parts.append(f'<p class="vc-ref">{_cite_html(key)}</p>')
         if ledger is not None and key in STUDIES:
             parts.append(_misses_table(ledger[ledger["study"] == key]))
         for n in nbs:
@@ -399,6 +553,49 @@ def _index(build: Path, groups, titles, prefix: str) -> str:
     return "\n".join(parts)
 
 
+def _scenarios(build: Path) -> dict[str, list[str]]:
+    """Scenario name -> the notebooks it ran, for every scenario under ``<build>/scenarios/``."""
+    import json
+
+    out = {}
+    for f in sorted((Path(build) / "scenarios").glob("*/scenario.json")):
+        out[f.parent.name] = sorted(json.loads(f.read_text()))
+    return out
+
+
+def write_scenario_index(folder: Path) -> Path:
+    """``<folder>/index.html`` (``build/scenarios/``): every scenario with the parameters it changed and
+    links to its rendered pages and figures; says how to make one when there is none yet."""
+    import json
+
+    folder = Path(folder)
+    rows = []
+    for scen in sorted(p for p in folder.iterdir() if p.is_dir() and (p / "scenario.json").exists()):
+        params = json.loads((scen / "scenario.json").read_text())
+        changed = "<br>".join(
+            f"<b>{html.escape(nb)}</b>: " + ", ".join(f"{html.escape(k)} = {html.escape(repr(val))}"
+                                                      for k, val in ps.items())
+            for nb, ps in params.items())
+        pages = "".join(f'<li><a href="{html.escape(scen.name)}/report/{page_of(nb)}">{html.escape(nb)}</a></li>'
+                        for nb in params if (scen / "report" / page_of(nb)).exists())
+        figs = "".join(f'<li><a href="{html.escape(f.relative_to(folder).as_posix())}">{html.escape(_humanise(f.stem))}'
+                       "</a></li>" for f in sorted((scen / "figures").rglob("*.png")))
+        rows.append(f'<tr id="{html.escape(scen.name)}"><td>{html.escape(scen.name)}</td><td>{changed}</td>'
+                    f"<td><ul>{pages}</ul></td><td><ul>{figs}</ul></td></tr>")
+    table = ("<table><tr><th>scenario</th><th>parameters changed</th><th>pages</th><th>figures</th></tr>"
+             + "".join(rows) + "</table>") if rows else "<p>No scenario has been run in this build yet.</p>"
+    page = ("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>What-if scenarios — vcperf report"
+            f"</title><style>{_CSS}</style></head><body class=\"vc-report\"><main class=\"vc-index\" "
+            'style="margin:0 auto;padding:8px 24px"><p><a href="../index.html">vcperf report</a></p>'
+            "<h1>What-if scenarios</h1><p>Each scenario is a regeneration with changed notebook parameters "
+            "(<code>vcperf regenerate -p KEY=VALUE --scenario NAME</code>; a notebook's parameters: "
+            f"<code>vcperf params NOTEBOOK</code>).</p>{table}</main></body></html>\n")
+    folder.mkdir(parents=True, exist_ok=True)
+    out = folder / "index.html"
+    out.write_text(page, encoding="utf-8")
+    return out
+
+
 def write_index(build: Path) -> Path:
     """Render ``<build>/report/`` (one page per executed notebook and an index) and ``<build>/index.html``."""
     import nbformat
@@ -412,14 +609,75 @@ def write_index(build: Path) -> Path:
     titles = {name: _plain(notebook_title(nb) or name) for name, nb in nbs.items()}
     groups = _groups(list(nbs))
     exporter = _exporter()
+    scenarios = _scenarios(build)
     for name, nb in nbs.items():
-        alts = _prepare(nb)
+        alts = _prepare(nb, name, [s for s, nbs_of in scenarios.items() if name in nbs_of])
         nb.metadata.pop("widgets", None)  # no widget state: the panels are for JupyterLab and Voila
         body, _ = exporter.from_notebook_node(nb, resources={"metadata": {"name": titles[name]}})
-        body = _alt_texts(body, alts)
+        body = _link_pages(_alt_texts(body, alts), nbs)
+        study = STUDY_OF_PREFIX.get(name.split("_")[0])
+        if study:
+            body = body.replace("</body>", references(study) + "\n</body>", 1)
         page = page_of(name)
         (report / page).write_text(_page(body, _nav(groups, titles, page), titles[name]), encoding="utf-8")
+    if (build / "fidelity.csv").exists():  # the default build (a scenario has only its own pages)
+        write_scenario_index(build / "scenarios")
     (report / "index.html").write_text(_index(build, groups, titles, "../"), encoding="utf-8")
     out = build / "index.html"
     out.write_text(_index(build, groups, titles, ""), encoding="utf-8")
     return out
+
+
+def broken_links(root: Path) -> list[str]:
+    """Every link of every HTML page under ``root`` that leads nowhere, as ``"page: href"``.
+
+    A relative ``href``/``src`` must name an existing file (``#fragment`` an ``id`` or ``name`` on the
+    page it points to); links out of the folder (``http(s)://``, ``mailto:``) and inline ``data:`` images
+    are not followed. The report's link check (the test suite runs it over a regenerated ``build/``).
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> d = Path(tempfile.mkdtemp())
+    >>> _ = (d / "a.html").write_text('<a href="b.html">b</a> <a href="#x">x</a> <p id="x"></p>')
+    >>> broken_links(d)
+    ['a.html: b.html']
+    """
+    from html.parser import HTMLParser
+    from urllib.parse import unquote, urlsplit
+
+    class Page(HTMLParser):
+        def __init__(self):
+            super().__init__(convert_charrefs=True)
+            self.links, self.ids = [], set()
+
+        def handle_starttag(self, tag, attrs):
+            a = dict(attrs)
+            self.ids.update(a[k] for k in ("id", "name") if a.get(k))
+            for k in ("href", "src"):
+                if a.get(k) is not None and not (tag == "link" and a.get("rel") == "preconnect"):
+                    self.links.append(a[k])
+
+    root = Path(root)
+    pages = {}
+
+    def parse(path: Path) -> Page:
+        if path not in pages:
+            pages[path] = Page()
+            pages[path].feed(path.read_text(encoding="utf-8", errors="replace"))
+        return pages[path]
+
+    bad = []
+    for page in sorted(root.rglob("*.html")):
+        for href in parse(page).links:
+            parts = urlsplit(href)
+            if parts.scheme or href.startswith("//"):
+                continue  # http(s), mailto, data: not followed
+            target = (page.parent / unquote(parts.path)).resolve() if parts.path else page.resolve()
+            ok = target.is_file() or (target.is_dir() and (target / "index.html").is_file())
+            if ok and parts.fragment and target.suffix == ".html":
+                ids = parse(target).ids  # a browser tries the fragment as written, then decoded
+                ok = parts.fragment in ids or unquote(parts.fragment) in ids
+            if not ok:
+                bad.append(f"{page.relative_to(root).as_posix()}: {href}")
+    return bad
