@@ -44,9 +44,9 @@ readme: $(STAMP)
 lint: $(STAMP)
 	$(BIN)/ruff check .
 
-## How many numbers printed in the seed studies are in data/ (a report, not a gate).
-data-check:
-	$(PYTHON) ../shared/checks/data_coverage.py .
+## Check every data file (values, units, provenance) against the format of data/README.md.
+data-check: $(STAMP)
+	$(BIN)/vcperf data validate
 
 ## Re-resolve requirements/lock.txt from pyproject's direct dependencies (needs the registry).
 lock:
@@ -75,6 +75,6 @@ $(PEERS_STAMP): requirements/bench-peers.txt
 bench: $(STAMP) $(PEERS_STAMP) browser
 	MPLBACKEND=Agg $(BIN)/python bench/run.py --peers-python $(PEERS)/bin/python $(BENCH_ARGS)
 
-## README's performance tables from the last `make bench` (build/bench/results.json).
+## docs/PERFORMANCE.md's tables from the last `make bench` (build/bench/results.json).
 bench-readme: $(STAMP)
-	$(BIN)/python bench/report.py --readme README.md
+	$(BIN)/python bench/report.py --readme docs/PERFORMANCE.md

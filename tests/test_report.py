@@ -255,3 +255,27 @@ def test_reader_facing_check_finds_seed_names_and_build_notes(tmp_path):
                                      "clients issue operations</p>")
     found = reader_facing_problems(tmp_path)
     assert len(found) == 2 and "001_36d9adf7ffa34fcf.txt" in found[0] and "issue 12" in found[1]
+
+
+def test_readme_citation_cff_and_landing_notebook_cite_every_study_and_name_no_seed_file():
+    """The citations are kept once (vcperf.studies); README and CITATION.cff carry the same, the landing
+    notebook renders them from the registry; no seed file name, ../shared or build notes."""
+    from pathlib import Path
+
+    import yaml
+
+    root = Path(__file__).resolve().parent.parent
+    readme = (root / "README.md").read_text(encoding="utf-8")
+    cff = yaml.safe_load((root / "CITATION.cff").read_text(encoding="utf-8"))
+    refs = {r["title"]: r for r in cff["references"]}
+    landing = (root / "notebooks" / "index.py").read_text(encoding="utf-8")
+    assert "s.citation()" in landing and "studies.STUDIES" in landing
+    for s in studies.STUDIES.values():
+        assert s.citation() in readme, s.name
+        ref = refs[s.full_title]
+        assert ref["year"] == s.year and ref.get("url", "") == s.url, s.name
+        names = [a.get("family-names", a.get("name")) for a in ref["authors"]]
+        assert all(a.split()[-1] in names for a in s.authors), (s.name, names)
+    for text in (readme, landing, (root / "CITATION.cff").read_text(encoding="utf-8")):
+        assert not SEED_NAME.search(text) and "../shared" not in text and "seeds/" not in text
+        assert not BUILD_WORDING.search(text)
