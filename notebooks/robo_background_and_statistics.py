@@ -14,7 +14,7 @@
 # %% [markdown]
 # # ROBO study — background (host-sync) and statistics traffic (Figures 2-7)
 #
-# Seed: `001_36d9adf7ffa34fcf.txt` (vCenter 6.7 in remote and branch offices: 128 hosts, 24 powered-on
+# The paper (vCenter 6.7 in remote and branch offices: 128 hosts, 24 powered-on
 # VMs per host, eight network types of Table 1). Two of the study's three traffic sources are modelled
 # here as mechanisms in `vcperf.robo`:
 #
@@ -256,7 +256,7 @@ need.round(3)
 #
 # **The Level-2/Level-1 ratio is an honest miss (below the table: a predicted row against "close to" 1).**
 # In this mechanism the upload size is proportional to the number of
-# counter series, so the ratio is the ratio of series counts, and nothing in the seed fixes it: Table 2
+# counter series, so the ratio is the ratio of series counts, and nothing in the paper fixes it: Table 2
 # defines the levels by *which* counters they include, not how many. Read literally, Table 2 makes Level-2
 # far larger than Level-1 — Level-1 is "Average Usage for CPU, Memory, Disk, and Network; System Uptime,
 # System Heartbeat, and DRS metrics" (about eight counters per entity), Level-2 "all metrics for CPU,
@@ -300,8 +300,7 @@ display(Markdown(
 # Pick a network (or set your own link), the number of hosts behind it, the statistics level, the VMs per
 # host (up to 200), the operation and a latency target: the readout gives the statistics load, the delay
 # added to other traffic, the operation's latency during a burst and the smallest link that meets the
-# target at your RTT and loss. The panel starts on the preset and ignores the browser's echo of a rounded
-# slider value.
+# target at your RTT and loss. The panel starts on the preset.
 
 # %%
 if interactive:

@@ -14,7 +14,7 @@
 # %% [markdown]
 # # ROBO study — network types and transfer time (Table 1)
 #
-# Seed: `001_36d9adf7ffa34fcf.txt` (vCenter 6.7 in remote and branch offices). The study emulates eight
+# The paper (vCenter 6.7 in remote and branch offices). The study emulates eight
 # branch links with Linux `tc` (Table 1: bandwidth, round-trip time, packet error rate). In vcperf a link
 # is a `vcperf.network.Link`; TCP over it moves bytes at the smallest of the link rate, the receive
 # window per RTT and the loss-limited rate of Padhye et al. (1998), after slow start. Loss is charged once

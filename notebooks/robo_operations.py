@@ -14,7 +14,7 @@
 # %% [markdown]
 # # ROBO study — VM and host operations over branch links (Figures 8-15)
 #
-# Seed: `001_36d9adf7ffa34fcf.txt` (vCenter 6.7 in remote and branch offices). VCbench runs the 19
+# The paper (vCenter 6.7 in remote and branch offices). VCbench runs the 19
 # operations of Table 3 with 8 closed-loop SDK clients over each Table 1 network. In `vcperf.robo` an
 # operation is vCenter work plus host calls in *stages* (Figure 8 shows CreateVM's: ReserveName, Provision
 # VM, Get-Changes, each waiting for the previous response). The calls of one stage are independent and
@@ -131,8 +131,8 @@ bench.round(3)
 # on fast links, and only an operation's critical path of host calls (its stages × the fitted round trips
 # per call) scales with the RTT; serializing the calls' bytes matters only on the slowest link.
 #
-# **What the data allow.** The issue behind this version asked that operation time stop growing almost in
-# proportion to RTT on a 1.5 Mbps link. Overlapping independent calls shortens the multi-call operations
+# **What the data allow.** Can operation time stop growing almost in proportion to RTT on a
+# 1.5 Mbps link? Overlapping independent calls shortens the multi-call operations
 # (a group power-on is two stages, not four calls), but the *mean* critical path is pinned by the paper
 # itself: the stated satellite latency minus the model's vCenter work leaves the network time at 500 ms
 # RTT, many RTT-equivalents per operation on average. Any mechanism fitted to the three stated latencies
@@ -374,7 +374,7 @@ plt.show()
 # Choose a preset or move the sliders (custom link), the number of clients and an operation: the left
 # panel is throughput and latency vs clients on your link, the right one the operation's latency split
 # into vCenter and network time (its critical path) on every network type and on yours. The panel starts
-# on the preset and ignores the browser's echo of a rounded slider value.
+# on the preset.
 
 # %%
 if interactive:
