@@ -37,6 +37,9 @@
 interactive = True  # -: show the what-if panel (regeneration runs with False)
 output_dir = "../build"  # path: folder that receives figures/ and tables/
 planner_network = "dsl_512k"  # -, one of ["satellite", "nz_to_uk", "singapore_to_us", "dsl_512k", "t1", "cellular_4g", "cellular_5g", "lan"]: link of the capacity planner
+planner_bandwidth_mbps = 0.0  # Mbit/s, range [0, 100000]: bandwidth of a custom planner link (0: use planner_network)
+planner_rtt_ms = 0.0  # ms, range [0, 5000]: round-trip time of the custom link (with planner_bandwidth_mbps > 0)
+planner_loss_percent = 0.0  # %, range [0, 50]: packet loss of the custom link (with planner_bandwidth_mbps > 0)
 planner_hosts = 10  # hosts, range [1, 500]: hosts sharing the branch link
 planner_level = 4  # -, one of [1, 2, 3, 4]: statistics level of the capacity planner
 planner_vms_per_host = 24.0  # VMs, range [0, 200]: powered-on VMs per host
@@ -190,7 +193,11 @@ burst.pivot(index="network", columns="level", values="burst_s").round(2)
 # planner's operation started during a burst (and without one).
 
 # %%
-link = robo.preset(planner_network)
+from vcperf import network  # noqa: E402
+
+link = (network.Link(planner_bandwidth_mbps * 1e6, planner_rtt_ms / 1e3, loss=planner_loss_percent / 100,
+                     name=f"custom: {planner_bandwidth_mbps:g} Mbit/s, {planner_rtt_ms:g} ms, {planner_loss_percent:g} % loss")
+        if planner_bandwidth_mbps > 0 else robo.preset(planner_network))
 fig = robo_views.capacity_figure(link, planner_hosts, planner_level, planner_vms_per_host,
                                  operation=planner_operation)
 plotting.save_figure(fig, output_dir, NOTEBOOK, "capacity_planner")
@@ -227,7 +234,7 @@ display(Markdown(f"Under processor sharing a 4 KB message on the planner's link 
 # %%
 from vcperf import protocol  # noqa: E402
 
-iv = protocol.with_interval(robo.plan, planner_network, planner_hosts, planner_level, planner_operation,
+iv = protocol.with_interval(robo.plan, link, planner_hosts, planner_level, planner_operation,
                             planner_vms_per_host, output="operation_latency_s")
 print(f"{planner_operation} during a Level-{planner_level} burst of {planner_hosts} hosts on {link.name}: {iv} s")
 need = []

@@ -48,6 +48,9 @@ output_dir = "../build"  # path: folder that receives figures/ and tables/
 whatif_network = "dsl_512k"  # -, one of ["satellite", "nz_to_uk", "singapore_to_us", "dsl_512k", "t1", "cellular_4g", "cellular_5g", "lan"]: preset the what-if panel starts from
 whatif_clients = 8  # clients, range [1, 64]: concurrent VCbench clients
 whatif_operation = "clone_vm"  # -, one of ["add_port_group", "remove_port_group", "clone_vm", "create_folder", "delete_folder", "create_snapshot", "delete_snapshot", "group_power_on", "vmotion_vm", "power_on_vm", "power_off_vm", "reconfigure_vm", "register_vm", "unregister_vm", "relocate_vm", "remove_vm", "reset_vm", "suspend_vm", "resume_vm", "create_vm"]: operation shown in the what-if panel
+whatif_bandwidth_mbps = 0.0  # Mbit/s, range [0, 100000]: bandwidth of a custom what-if link (0: use whatif_network)
+whatif_rtt_ms = 0.0  # ms, range [0, 5000]: round-trip time of the custom link (with whatif_bandwidth_mbps > 0)
+whatif_loss_percent = 0.0  # %, range [0, 50]: packet loss of the custom link (with whatif_bandwidth_mbps > 0)
 sequence_network = "dsl_512k"  # -, one of ["satellite", "nz_to_uk", "singapore_to_us", "dsl_512k", "t1", "cellular_4g", "cellular_5g", "lan"]: link whose times label the Figure 8 diagram
 
 # %%
@@ -377,5 +380,17 @@ plt.show()
 # on the preset.
 
 # %%
+whatif_link = (network.Link(whatif_bandwidth_mbps * 1e6, whatif_rtt_ms / 1e3, loss=whatif_loss_percent / 100,
+                            name=f"custom: {whatif_bandwidth_mbps:g} Mbit/s, {whatif_rtt_ms:g} ms, {whatif_loss_percent:g} % loss")
+               if whatif_bandwidth_mbps > 0 else robo.preset(whatif_network))
 if interactive:
     display(robo_views.operations_whatif(whatif_network, whatif_clients, whatif_operation))
+else:  # a regeneration (a scenario: -p whatif_bandwidth_mbps=10 -p whatif_rtt_ms=80) saves the what-if answer
+    r = robo.vcbench(whatif_link, whatif_clients)
+    whatif_table = pd.DataFrame([{
+        "link": whatif_link.name, "bandwidth_mbps": whatif_link.bandwidth_bps / 1e6, "rtt_ms": whatif_link.rtt_s * 1e3,
+        "loss_percent": 100 * whatif_link.loss, "clients": whatif_clients, "operation": whatif_operation,
+        "throughput_ops_per_min": 60 * r.throughput_per_s, "mean_latency_s": r.mean_latency_s,
+        "operation_latency_s": r.per_operation_latency_s[whatif_operation], "network_time_s": r.network_delay_s}])
+    plotting.save_table(whatif_table, output_dir, NOTEBOOK, "whatif_operations")
+    display(whatif_table)

@@ -167,6 +167,8 @@ def test_file_labels_are_human(stem, label):
     ("Figure 8 — CreateVM as the model's exchange list", "<b>Figure 8.</b> CreateVM as the model&#x27;s exchange list"),
     ("Figures 9-10 — VCbench throughput", "<b>Figures 9-10.</b> VCbench throughput"),
     ("Transfer time vs payload", "Transfer time vs payload"),
+    ("Tables 2-3 / Figures 2-3 — vpxd ready time", "<b>Tables 2-3 / Figures 2-3.</b> vpxd ready time"),
+    ("Table 1 and Figure 9 — five Oracle VM sizes", "<b>Table 1 and Figure 9.</b> five Oracle VM sizes"),
 ])
 def test_captions_use_the_papers_numbering_only(heading, shown):
     assert report.caption(heading) == shown

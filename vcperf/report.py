@@ -129,11 +129,12 @@ def caption(heading: str) -> str:
     have keeps its heading, unnumbered (the report adds no numbering of its own)."""
     m = _PAPER_NUMBER.match(heading)
     if m:
-        return f"<b>{html.escape(m.group(1))}.</b> {html.escape(m.group(2))}"
+        label, text = (m.group(1), m.group(2)) if m.group(1) else (m.group(3), m.group(4))
+        return f"<b>{html.escape(label)}.</b> {html.escape(text)}"
     return html.escape(heading or "Figure")
 
 
-_PAPER_NUMBER = re.compile(r"((?:Figures?|Tables?)\s+\d+[a-z]?(?:\s*(?:[-–,]|and)\s*\d+[a-z]?)*)\s*[—–:-]+\s*(.+)")
+_PAPER_NUMBER = re.compile(r"((?:Figures?|Tables?)\s+\d[^—–:]*?)\s+[—–]\s+(.+)|((?:Figures?|Tables?)\s+\d[^:]*?):\s+(.+)")
 _ASSIGN = re.compile(r"^(\w+)\s*=\s*(.+?)\s*#\s*([^:]*?)(?:,\s*(?:range|one of)\s*\[[^\]]*\])?\s*:\s*(.*)$")
 #: Parameters every notebook has (regeneration sets them): not what-if parameters.
 _PLUMBING = ("interactive", "output_dir")
@@ -196,7 +197,7 @@ def _prepare(nb, name: str = "", scenarios: list[str] | None = None) -> list[str
                 m = re.match(r"#{1,4} (.+)", line)
                 if m:
                     heading = _plain(m.group(1))
-                    if heading.lower().startswith("what if"):
+                    if heading.startswith("What if?"):
                         note = _whatif_note(name, nb, scenarios or [])
                         if note:
                             cells.append(nbformat.v4.new_markdown_cell(note))
@@ -569,6 +570,7 @@ def write_scenario_index(folder: Path) -> Path:
     import json
 
     folder = Path(folder)
+    folder.mkdir(parents=True, exist_ok=True)
     rows = []
     for scen in sorted(p for p in folder.iterdir() if p.is_dir() and (p / "scenario.json").exists()):
         params = json.loads((scen / "scenario.json").read_text())
@@ -590,7 +592,6 @@ def write_scenario_index(folder: Path) -> Path:
             "<h1>What-if scenarios</h1><p>Each scenario is a regeneration with changed notebook parameters "
             "(<code>vcperf regenerate -p KEY=VALUE --scenario NAME</code>; a notebook's parameters: "
             f"<code>vcperf params NOTEBOOK</code>).</p>{table}</main></body></html>\n")
-    folder.mkdir(parents=True, exist_ok=True)
     out = folder / "index.html"
     out.write_text(page, encoding="utf-8")
     return out
