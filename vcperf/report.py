@@ -134,7 +134,8 @@ def caption(heading: str) -> str:
     return html.escape(heading or "Figure")
 
 
-_PAPER_NUMBER = re.compile(r"((?:Figures?|Tables?)\s+\d[^—–:]*?)\s+[—–]\s+(.+)|((?:Figures?|Tables?)\s+\d[^:]*?):\s+(.+)")
+_PAPER_NUMBER = re.compile(r"((?:Figures?|Tables?)\s+\d[^—–:]*?)\s+[—–]\s+(.+)"
+                           r"|((?:Figures?|Tables?)\s+\d[^:]*?):\s+(.+)")
 _ASSIGN = re.compile(r"^(\w+)\s*=\s*(.+?)\s*#\s*([^:]*?)(?:,\s*(?:range|one of)\s*\[[^\]]*\])?\s*:\s*(.*)$")
 #: Parameters every notebook has (regeneration sets them): not what-if parameters.
 _PLUMBING = ("interactive", "output_dir")
@@ -462,11 +463,24 @@ def _misses_table(g) -> str:
     for _, r in list(misses.iterrows()) + list(failed.iterrows()):
         error = "bound failed" if r["kind"] == "bound" else _pct(r["rel_error"])
         rows.append('<tr class="vc-miss">' + _cell(html.escape(r["kind"])) + _cell(html.escape(_text(r["locator"])))
-                    + _cell(html.escape(_text(r["quantity"]))) + _cell(html.escape(_text(r["conditions"])))
+                    + _cell(html.escape(_text(r["quantity"]))) + _cell(html.escape(clean_conditions(r["conditions"])))
                     + _cell(format_number(float(r["paper_value"])), "num")
                     + _cell(format_number(float(r["model_value"])), "num") + _cell(error, "num vc-miss-cell") + "</tr>")
     return (f"<p>Held-out numbers more than {MISS_REL_ERROR:.0%} from the paper, and failed bounds "
             f"(highlighted; each is discussed in the study's notebook):</p><table>{head}{''.join(rows)}</table>")
+
+
+def clean_conditions(text) -> str:
+    """A ledger row's conditions without empty entries: ``"powered_on_vms=24; network="`` ->
+    ``"powered_on_vms=24"``.
+
+    Examples
+    --------
+    >>> clean_conditions("powered_on_vms=24; network=")
+    'powered_on_vms=24'
+    """
+    parts = [c.strip() for c in _text(text).split(";")]
+    return "; ".join(c for c in parts if c and not c.endswith("="))
 
 
 def _text(x) -> str:

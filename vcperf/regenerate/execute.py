@@ -88,7 +88,8 @@ def run(
     selected = only or list(available)
     for name in selected:
         if name not in available:
-            raise ValueError(f"--only must name notebooks in notebooks/ ({', '.join(available)}); got {name!r}")
+            raise ValueError(f"--only must name notebooks in notebooks/ ({', '.join(available)}); got {name!r}"
+                             + nbparams.did_you_mean(name, available))
     overrides = overrides or {}
     check_reserved(overrides)
     selected, checked = route_overrides(available, selected, overrides, explicit=bool(only))
@@ -119,7 +120,9 @@ def route_overrides(available: dict, selected: list, overrides: dict, *, explici
     declared = {name: nbparams.read_parameters(available[name]) for name in selected}
     unknown = [k for k in overrides if not any(k in params for params in declared.values())]
     if unknown:
-        raise ValueError(f"no notebook declares the parameter(s) {unknown}; see `vcperf params NOTEBOOK`")
+        known = sorted({k for params in declared.values() for k in params})
+        hints = "".join(nbparams.did_you_mean(k, known) for k in unknown)
+        raise ValueError(f"no notebook declares the parameter(s) {unknown}{hints}; see `vcperf params NOTEBOOK`")
     run_names, checked = [], {}
     for name in selected:
         mine = {k: val for k, val in overrides.items() if k in declared[name]}
