@@ -188,3 +188,44 @@ def test_readme_scenario_example_changes_outputs_and_is_indexed(tmp_path, capfd)
     assert any(default[k] != changed[k] for k in default.keys() & changed.keys())
     index = (build / "scenarios" / "index.html").read_text()
     assert name in index and "whatif_layout" in index and "nfs_on_vcenter" in index
+
+
+def test_every_notebooks_whatif_parameters_change_its_saved_outputs(built, tmp_path):
+    """Each notebook that declares scenario parameters, run once with all of them at a non-default value
+    (tests/test_scenarios.py checks each one is read by a regeneration), saves tables or figures that
+    differ from the default build's."""
+    from test_scenarios import non_default, scenario_parameters
+
+    from vcperf import params as nbparams
+
+    unchanged = []
+    for name, path in regenerate.notebooks().items():
+        declared = nbparams.read_parameters(path)
+        overrides = {p: non_default(declared[p]) for p in scenario_parameters(path)}
+        if not overrides:
+            continue
+        target = tmp_path / name
+        assert regenerate.run(target, only=[name], overrides=overrides) == [], name
+        default = {**_digest(built / "tables" / name), **_digest(built / "figures" / name)}
+        changed = {**_digest(target / "tables" / name), **_digest(target / "figures" / name)}
+        if not any(default.get(k) != v for k, v in changed.items()):
+            unchanged.append(name)
+    assert not unchanged, f"scenario outputs identical to the default build: {unchanged}"
+
+
+def test_report_links_all_resolve_and_reader_facing_html_is_clean(built):
+    """The link check over the whole build (every page, figure, table and notebook link resolves), every
+    study page has a References section, and no page shows a seed file name or build-process wording."""
+    from test_report import reader_facing_problems
+
+    from vcperf import report, studies
+
+    assert report.broken_links(built) == []
+    assert (built / "scenarios" / "index.html").exists() and 'href="scenarios/index.html"' in (
+        built / "index.html").read_text()
+    for name in regenerate.notebooks():
+        study = report.STUDY_OF_PREFIX.get(name.split("_")[0])
+        if study:
+            page = (built / "report" / report.page_of(name)).read_text()
+            assert '<h2>References</h2>' in page and studies.STUDIES[study].full_title in page, name
+    assert reader_facing_problems(built) == []
