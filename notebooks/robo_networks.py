@@ -117,8 +117,8 @@ if interactive:
 else:  # a regeneration (a scenario: -p whatif_bandwidth_mbps=10 -p whatif_rtt_ms=80) saves the what-if link's answer
     scenario_links = {**links, "whatif": whatif_link}
     scenario_times = robo.transfer_time_grid_s(payload, scenario_links)
-    fig = robo_views.transfer_time_figure(payload, scenario_times, {n: lk.name for n, lk in scenario_links.items()},
-                                          highlight="whatif")
+    labels = {**{n: lk.name for n, lk in links.items()}, "whatif": f"what-if: {whatif_link.name}"}
+    fig = robo_views.transfer_time_figure(payload, scenario_times, labels, highlight="whatif")
     plotting.save_figure(fig, output_dir, NOTEBOOK, "whatif_transfer_time")
     plt.show()
     whatif_table = pd.DataFrame([{

@@ -78,6 +78,8 @@ body.vc-report {{ margin: 0; max-width: {MAX_WIDTH_PX}px; box-sizing: border-box
 .vc-report .vc-index th {{ background: #f0f0f0; }}
 .vc-report .vc-index td.num {{ text-align: right; }}
 .vc-report .vc-ref {{ color: #555; font-size: 13px; }}
+.vc-report .vc-references, .vc-report .vc-whatif {{ font: 14px/1.45 system-ui, sans-serif; }}
+.vc-report .vc-frame th {{ text-align: left; }}
 .vc-report .vc-files {{ font-size: 13px; color: #333; }}
 """
 
@@ -242,13 +244,14 @@ def _format_frame(table: str) -> str:
     rows = [[(t, a, c) for t, a, c in _CELL.findall(r)] for r in _ROW.findall(table)]
     if not rows:
         return table
-    head = [c.strip() for _, _, c in rows[0]]
-    has_index = any(t == "th" for t, _, _ in rows[-1][:1]) and len(rows) > 1
-    if has_index:
-        rows = [r[1:] for r in rows if r[1:]]
-        head = head[1:]
     header_rows = [r for r in rows if all(t == "th" for t, _, _ in r)]
     body = [r for r in rows if not all(t == "th" for t, _, _ in r)]
+    # pandas' default index (0, 1, 2, ...) says nothing: dropped. A named index (a pivot's row labels) stays.
+    if body and len(header_rows) == 1 and all(r[0][0] == "th" and r[0][2].strip().isdigit() for r in body):
+        header_rows, body = [r[1:] for r in header_rows], [r[1:] for r in body]
+    head = [c.strip() for _, _, c in header_rows[-1]] if header_rows else []
+    if header_rows and len(body[0] if body else []) == len(head) + 1:  # a named index: its column has no header
+        head = ["", *head]
     err = next((i for i, h in enumerate(head) if h in ERROR_COLUMNS), None)
     kind = head.index("kind") if "kind" in head else None
     passed = head.index("passed") if "passed" in head else None
@@ -258,6 +261,7 @@ def _format_frame(table: str) -> str:
                    + "</tr>")
     for r in body:
         cells = [c.strip() for _, _, c in r]
+        tags = [t for t, _, _ in r]
         miss, mark = False, None
         if err is not None and err < len(cells):
             x = _error_value(cells[err])
@@ -271,8 +275,8 @@ def _format_frame(table: str) -> str:
         if passed is not None and kind is not None and passed < len(cells) and cells[kind] == "bound":
             if cells[passed] == "False":
                 miss, mark = True, passed
-        tds = "".join(f'<td class="vc-miss-cell">{c}</td>' if i == mark else f"<td>{c}</td>"
-                      for i, c in enumerate(cells))
+        tds = "".join(f'<td class="vc-miss-cell">{c}</td>' if i == mark else f"<{t}>{c}</{t}>"
+                      for i, (t, c) in enumerate(zip(tags, cells, strict=True)))
         out.append(f'<tr class="vc-miss">{tds}</tr>' if miss else f"<tr>{tds}</tr>")
     out.append("</table>")
     return "\n".join(out)
@@ -291,8 +295,8 @@ def _pct_signed(x: float) -> str:
     if not math.isfinite(x):
         return "—"
     if abs(x) < 5e-4:
-        return "0.0 %"
-    return f"{100 * x:+.1f} %"
+        return "0.0\u00a0%"
+    return f"{100 * x:+.1f}\u00a0%"
 
 
 _NO_ALT = 'alt="No description has been provided for this image"'
@@ -414,7 +418,7 @@ def _nav(groups, titles: dict[str, str], current: str | None, prefix: str = "") 
 
 
 def _pct(x) -> str:
-    return "—" if x is None or not math.isfinite(float(x)) else f"{100 * float(x):.1f} %"
+    return "—" if x is None or not math.isfinite(float(x)) else f"{100 * float(x):.1f}\u00a0%"
 
 
 def _cell(text: str, cls: str = "") -> str:
