@@ -214,10 +214,11 @@ def test_fidelity_frames_have_no_index_percent_errors_and_highlighted_misses():
     out = report.format_frames(FRAME)
     assert "<th>3</th>" not in out and "<th></th>" not in out  # no index column
     assert "<th>error</th>" in out and "rel_error" not in out
-    assert '<tr class="vc-miss"><td>loo</td><td>host sync</td><td class="vc-miss-cell">+75.7\u00a0%</td>' in out
-    assert "<td>0.0\u00a0%</td>" in out and "e-14" not in out  # a fitted row at zero error, not -4.899e-14
+    assert ('<tr class="vc-miss"><td class="vc-kind">loo</td><td>host sync</td>'
+            '<td class="vc-err vc-miss-cell">+75.7\u00a0%</td>') in out
+    assert '<td class="vc-err">0.0\u00a0%</td>' in out and "e-14" not in out  # a fitted row at zero, not -4.899e-14
     assert out.count('class="vc-miss"') == 2  # the loo miss and the failed bound
-    assert "<td>—</td>" in out  # a bound has no relative error
+    assert '<td class="vc-err">—</td>' in out  # a bound has no relative error
 
 
 def test_whatif_sections_say_how_to_run_a_scenario(build):
@@ -288,4 +289,4 @@ def test_a_named_index_keeps_its_row_labels():
              "<th>bandwidth</th>\n</tr>\n<tr>\n<th>network_label</th>\n<th></th>\n</tr>\n</thead>\n<tbody>\n"
              "<tr>\n<th>DSL</th>\n<td>0.5 Mbps</td>\n</tr>\n</tbody>\n</table>")
     out = report.format_frames(pivot)
-    assert "<th>DSL</th>" in out and "network_label" in out
+    assert "<th>DSL</th>" in out and "network label" in out

@@ -79,7 +79,11 @@ body.vc-report {{ margin: 0; max-width: {MAX_WIDTH_PX}px; box-sizing: border-box
 .vc-report .vc-index td.num {{ text-align: right; }}
 .vc-report .vc-ref {{ color: #555; font-size: 13px; }}
 .vc-report .vc-references, .vc-report .vc-whatif {{ font: 14px/1.45 system-ui, sans-serif; }}
+.vc-report table.vc-frame {{ display: table; width: auto; max-width: 100%; table-layout: auto; font-size: 13px; }}
+.vc-report .vc-frame td, .vc-report .vc-frame th {{ overflow-wrap: anywhere; max-width: 18em; padding: 3px 6px; }}
 .vc-report .vc-frame th {{ text-align: left; }}
+.vc-report .vc-frame td.vc-err {{ white-space: nowrap; }}
+.vc-report .vc-frame td.vc-kind {{ overflow-wrap: normal; }}
 .vc-report .vc-files {{ font-size: 13px; color: #333; }}
 """
 
@@ -257,11 +261,14 @@ def _format_frame(table: str) -> str:
     passed = head.index("passed") if "passed" in head else None
     out = ['<table class="dataframe vc-frame">']
     for r in header_rows:
-        out.append("<tr>" + "".join(f"<th>{'error' if c.strip() in ERROR_COLUMNS else c}</th>" for _, _, c in r)
-                   + "</tr>")
+        out.append("<tr>" + "".join(f"<th>{'error' if c.strip() in ERROR_COLUMNS else c.replace('_', ' ')}</th>"
+                                    for _, _, c in r) + "</tr>")
     for r in body:
-        cells = [c.strip() for _, _, c in r]
+        cells = ["—" if c.strip() in ("None", "NaN", "nan", "&lt;NA&gt;") else c.strip() for _, _, c in r]
         tags = [t for t, _, _ in r]
+        cond = head.index("conditions") if "conditions" in head else None
+        if cond is not None and cond < len(cells):
+            cells[cond] = html.escape(clean_conditions(html.unescape(cells[cond])))
         miss, mark = False, None
         if err is not None and err < len(cells):
             x = _error_value(cells[err])
@@ -275,7 +282,9 @@ def _format_frame(table: str) -> str:
         if passed is not None and kind is not None and passed < len(cells) and cells[kind] == "bound":
             if cells[passed] == "False":
                 miss, mark = True, passed
-        tds = "".join(f'<td class="vc-miss-cell">{c}</td>' if i == mark else f"<{t}>{c}</{t}>"
+        tds = "".join(f'<td class="vc-err{" vc-miss-cell" if i == mark else ""}">{c}</td>' if i == err else
+                      f'<td class="vc-miss-cell">{c}</td>' if i == mark else
+                      f'<td class="vc-kind">{c}</td>' if i == kind else f"<{t}>{c}</{t}>"
                       for i, (t, c) in enumerate(zip(tags, cells, strict=True)))
         out.append(f'<tr class="vc-miss">{tds}</tr>' if miss else f"<tr>{tds}</tr>")
     out.append("</table>")
