@@ -1,23 +1,5 @@
-"""The report of a regeneration: ``build/report/`` rendered by nbconvert, plus ``build/index.html``.
-
-Each executed notebook ``build/notebooks/<nb>.ipynb`` is rendered by nbconvert's HTML exporter (the
-JupyterLab template, the one Jupyter itself uses for "Save and Export Notebook As HTML") into
-``build/report/<nb>.html`` with the code cells hidden: the notebook's prose, figures and tables stay,
-so the explanations of each miss are in the report. Before rendering, a small preprocessing step
-
-* numbers each figure and gives it a caption (the figure's section heading),
-* rounds every float in an HTML table to 4 significant digits (integers are left alone),
-
-and after it every page gets the same ``<nav>`` (the studies by title) and a style sheet that keeps
-the page and its tables within 1280 px (wide tables wrap their cells and scroll inside the page).
-
-``build/report/index.html`` (and ``build/index.html``, the same page with paths from ``build/``) holds
-the navigation, the ledger summary with errors in percent, the held-out misses highlighted, and links
-to every rendered notebook, executed notebook, figure and table.
-
-Offline and deterministic: no script or style sheet from outside hosts (MathJax is not loaded;
-the notebooks need no mathematics), no time stamps; two runs give byte-identical files.
-"""
+"""The report's pages: each executed notebook rendered by nbconvert (captions, what-if notes,
+references, a nav), the index with the ledger summary and misses, and the scenario index."""
 
 from __future__ import annotations
 
@@ -29,6 +11,15 @@ import shutil
 from pathlib import Path
 
 from vcperf import fidelity, studies
+from vcperf.report.tables import (
+    MISS_REL_ERROR,
+    _pct,
+    _round_table_floats,
+    _text,
+    clean_conditions,
+    format_frames,
+    format_number,
+)
 
 #: Study -> (title, full citation), in the registry's order (:data:`vcperf.studies.STUDIES`, the one place
 #: the citations are kept; README, CITATION.cff and the landing notebook carry the same).
@@ -40,12 +31,6 @@ STUDY_OF_PREFIX = {s.package.rpartition(".")[2]: s.name for s in studies.STUDIES
 
 #: Notebooks that belong to no single study, shown first (name -> report page).
 OVERVIEW = {"index": "landing.html", "app": "app.html"}
-
-#: A held-out (loo or predicted) row further than this from the paper value is highlighted as a miss.
-MISS_REL_ERROR = 0.25
-
-#: Significant digits of a float shown in a report table.
-SIGNIFICANT_DIGITS = 4
 
 MAX_WIDTH_PX = 1280
 
@@ -86,33 +71,6 @@ body.vc-report {{ margin: 0; max-width: {MAX_WIDTH_PX}px; box-sizing: border-box
 .vc-report .vc-frame td.vc-kind {{ overflow-wrap: normal; }}
 .vc-report .vc-files {{ font-size: 13px; color: #333; }}
 """
-
-_FLOAT_RE = r"[-+−]?(?:\d+\.\d*|\.\d+|\d+(?=[eE]))(?:[eE][-+]?\d+)?"
-_TD_FLOAT = re.compile(r"(<td\b[^>]*>)\s*(" + _FLOAT_RE + r")\s*(</td>)")
-
-
-def format_number(x: float, digits: int = SIGNIFICANT_DIGITS) -> str:
-    """``x`` with at most ``digits`` significant digits, for people: no exponent between 1e-3 and 1e7,
-    thousands separators above 9999 (``33,180``), an exponent outside (``1.247e-16``)."""
-    if not math.isfinite(x):
-        return "—" if math.isnan(x) else ("∞" if x > 0 else "−∞")
-    if x == 0:
-        return "0"
-    mag = math.floor(math.log10(abs(x)))
-    if mag < -3 or mag >= 7:
-        return f"{x:.{digits - 1}e}".replace("e-0", "e-").replace("e+0", "e+")
-    decimals = digits - 1 - mag
-    rounded = round(x, decimals)
-    if decimals <= 0:  # an integer once rounded: 1234, or 33,180
-        return f"{round(rounded):,}" if abs(rounded) >= 10**4 else f"{round(rounded)}"
-    return f"{rounded:.{decimals}f}".rstrip("0").rstrip(".")
-
-
-def _round_table_floats(text: str) -> str:
-    """Every ``<td>`` holding only a float, shown with :data:`SIGNIFICANT_DIGITS` significant digits."""
-    return _TD_FLOAT.sub(lambda m: m.group(1) + format_number(float(m.group(2).replace("−", "-"))) + m.group(3),
-                         text)
-
 
 def notebook_title(nb) -> str | None:
     """The text of the notebook's first ``# `` heading (its title), or None."""
@@ -228,84 +186,6 @@ def _prepare(nb, name: str = "", scenarios: list[str] | None = None) -> list[str
     for i, cell in enumerate(nb.cells):  # stable ids (the inserted captions have random ones)
         cell["id"] = f"cell-{i:02d}"
     return alts
-
-
-_FRAME = re.compile(r'<table border="1" class="dataframe[^"]*">.*?</table>', re.S)
-_ROW = re.compile(r"<tr[^>]*>(.*?)</tr>", re.S)
-_CELL = re.compile(r"<(t[hd])([^>]*)>(.*?)</\1>", re.S)
-#: Columns of a relative error (shown in percent).
-ERROR_COLUMNS = ("rel_error", "error", "relative_error")
-
-
-def format_frames(text: str) -> str:
-    """Every pandas table in ``text`` as a reader's table: no index column, relative errors in percent
-    (signed, one decimal), held-out rows (loo, predicted) further than :data:`MISS_REL_ERROR` from the
-    paper and failed bounds highlighted (``class="vc-miss"``)."""
-    return _FRAME.sub(lambda m: _format_frame(m.group(0)), text)
-
-
-def _format_frame(table: str) -> str:
-    rows = [[(t, a, c) for t, a, c in _CELL.findall(r)] for r in _ROW.findall(table)]
-    if not rows:
-        return table
-    header_rows = [r for r in rows if all(t == "th" for t, _, _ in r)]
-    body = [r for r in rows if not all(t == "th" for t, _, _ in r)]
-    # pandas' default index (0, 1, 2, ...) says nothing: dropped. A named index (a pivot's row labels) stays.
-    if body and len(header_rows) == 1 and all(r[0][0] == "th" and r[0][2].strip().isdigit() for r in body):
-        header_rows, body = [r[1:] for r in header_rows], [r[1:] for r in body]
-    head = [c.strip() for _, _, c in header_rows[-1]] if header_rows else []
-    if header_rows and len(body[0] if body else []) == len(head) + 1:  # a named index: its column has no header
-        head = ["", *head]
-    err = next((i for i, h in enumerate(head) if h in ERROR_COLUMNS), None)
-    kind = head.index("kind") if "kind" in head else None
-    passed = head.index("passed") if "passed" in head else None
-    out = ['<table class="dataframe vc-frame">']
-    for r in header_rows:
-        out.append("<tr>" + "".join(f"<th>{'error' if c.strip() in ERROR_COLUMNS else c.replace('_', ' ')}</th>"
-                                    for _, _, c in r) + "</tr>")
-    for r in body:
-        cells = ["—" if c.strip() in ("None", "NaN", "nan", "&lt;NA&gt;") else c.strip() for _, _, c in r]
-        tags = [t for t, _, _ in r]
-        cond = head.index("conditions") if "conditions" in head else None
-        if cond is not None and cond < len(cells):
-            cells[cond] = html.escape(clean_conditions(html.unescape(cells[cond])))
-        miss, mark = False, None
-        if err is not None and err < len(cells):
-            x = _error_value(cells[err])
-            if x is not None:
-                cells[err] = _pct_signed(x)
-            else:
-                x = math.nan
-            held = kind is None or (kind < len(cells) and cells[kind] in ("loo", "predicted"))
-            miss = held and math.isfinite(x) and abs(x) > MISS_REL_ERROR
-            mark = err if miss else None
-        if passed is not None and kind is not None and passed < len(cells) and cells[kind] == "bound":
-            if cells[passed] == "False":
-                miss, mark = True, passed
-        tds = "".join(f'<td class="vc-err{" vc-miss-cell" if i == mark else ""}">{c}</td>' if i == err else
-                      f'<td class="vc-miss-cell">{c}</td>' if i == mark else
-                      f'<td class="vc-kind">{c}</td>' if i == kind else f"<{t}>{c}</{t}>"
-                      for i, (t, c) in enumerate(zip(tags, cells, strict=True)))
-        out.append(f'<tr class="vc-miss">{tds}</tr>' if miss else f"<tr>{tds}</tr>")
-    out.append("</table>")
-    return "\n".join(out)
-
-
-def _error_value(text: str) -> float | None:
-    """A relative error cell as a float (``0.757``, ``+75.7%``, ``NaN``), or None if it is not one."""
-    t = text.strip().replace("−", "-")
-    try:
-        return float(t[:-1].strip()) / 100 if t.endswith("%") else float(t)
-    except ValueError:
-        return None
-
-
-def _pct_signed(x: float) -> str:
-    if not math.isfinite(x):
-        return "—"
-    if abs(x) < 5e-4:
-        return "0.0\u00a0%"
-    return f"{100 * x:+.1f}\u00a0%"
 
 
 _NO_ALT = 'alt="No description has been provided for this image"'
@@ -426,10 +306,6 @@ def _nav(groups, titles: dict[str, str], current: str | None, prefix: str = "") 
     return "\n".join(parts)
 
 
-def _pct(x) -> str:
-    return "—" if x is None or not math.isfinite(float(x)) else f"{100 * float(x):.1f}\u00a0%"
-
-
 def _cell(text: str, cls: str = "") -> str:
     return f'<td class="{cls}">{text}</td>' if cls else f"<td>{text}</td>"
 
@@ -481,23 +357,6 @@ def _misses_table(g) -> str:
                     + _cell(format_number(float(r["model_value"])), "num") + _cell(error, "num vc-miss-cell") + "</tr>")
     return (f"<p>Held-out numbers more than {MISS_REL_ERROR:.0%} from the paper, and failed bounds "
             f"(highlighted; each is discussed in the study's notebook):</p><table>{head}{''.join(rows)}</table>")
-
-
-def clean_conditions(text) -> str:
-    """A ledger row's conditions without empty entries: ``"powered_on_vms=24; network="`` ->
-    ``"powered_on_vms=24"``.
-
-    Examples
-    --------
-    >>> clean_conditions("powered_on_vms=24; network=")
-    'powered_on_vms=24'
-    """
-    parts = [c.strip() for c in _text(text).split(";")]
-    return "; ".join(c for c in parts if c and not c.endswith("="))
-
-
-def _text(x) -> str:
-    return "" if x is None or (isinstance(x, float) and math.isnan(x)) else str(x)
 
 
 def _humanise(stem: str) -> str:
@@ -655,57 +514,3 @@ def write_index(build: Path) -> Path:
     out.write_text(_index(build, groups, titles, ""), encoding="utf-8")
     return out
 
-
-def broken_links(root: Path) -> list[str]:
-    """Every link of every HTML page under ``root`` that leads nowhere, as ``"page: href"``.
-
-    A relative ``href``/``src`` must name an existing file (``#fragment`` an ``id`` or ``name`` on the
-    page it points to); links out of the folder (``http(s)://``, ``mailto:``) and inline ``data:`` images
-    are not followed. The report's link check (the test suite runs it over a regenerated ``build/``).
-
-    Examples
-    --------
-    >>> import tempfile
-    >>> d = Path(tempfile.mkdtemp())
-    >>> _ = (d / "a.html").write_text('<a href="b.html">b</a> <a href="#x">x</a> <p id="x"></p>')
-    >>> broken_links(d)
-    ['a.html: b.html']
-    """
-    from html.parser import HTMLParser
-    from urllib.parse import unquote, urlsplit
-
-    class Page(HTMLParser):
-        def __init__(self):
-            super().__init__(convert_charrefs=True)
-            self.links, self.ids = [], set()
-
-        def handle_starttag(self, tag, attrs):
-            a = dict(attrs)
-            self.ids.update(a[k] for k in ("id", "name") if a.get(k))
-            for k in ("href", "src"):
-                if a.get(k) is not None and not (tag == "link" and a.get("rel") == "preconnect"):
-                    self.links.append(a[k])
-
-    root = Path(root)
-    pages = {}
-
-    def parse(path: Path) -> Page:
-        if path not in pages:
-            pages[path] = Page()
-            pages[path].feed(path.read_text(encoding="utf-8", errors="replace"))
-        return pages[path]
-
-    bad = []
-    for page in sorted(root.rglob("*.html")):
-        for href in parse(page).links:
-            parts = urlsplit(href)
-            if parts.scheme or href.startswith("//"):
-                continue  # http(s), mailto, data: not followed
-            target = (page.parent / unquote(parts.path)).resolve() if parts.path else page.resolve()
-            ok = target.is_file() or (target.is_dir() and (target / "index.html").is_file())
-            if ok and parts.fragment and target.suffix == ".html":
-                ids = parse(target).ids  # a browser tries the fragment as written, then decoded
-                ok = parts.fragment in ids or unquote(parts.fragment) in ids
-            if not ok:
-                bad.append(f"{page.relative_to(root).as_posix()}: {href}")
-    return bad
