@@ -290,3 +290,20 @@ def test_a_named_index_keeps_its_row_labels():
              "<tr>\n<th>DSL</th>\n<td>0.5 Mbps</td>\n</tr>\n</tbody>\n</table>")
     out = report.format_frames(pivot)
     assert "<th>DSL</th>" in out and "network label" in out
+
+
+def test_readme_opens_with_a_whatif_example_whose_output_is_what_it_prints(capsys):
+    """The README's first Python block runs from a clone alone and prints exactly the output shown under it."""
+    from pathlib import Path
+
+    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
+    first_section = readme.split("\n## ", 2)[1]
+    assert first_section.startswith("What you get")
+    code = re.search(r"```python\n(.*?)```", first_section, re.S).group(1)
+    shown = re.search(r"```python\n.*?```\s*```\n(.*?)```", first_section, re.S).group(1)
+    exec(compile(code, "README.md", "exec"), {})  # noqa: S102 - the README's own example
+    assert capsys.readouterr().out == shown
+    words = readme.split("## Fidelity", 1)[1]
+    for word in ("**fitted**", "**loo**", "**predicted**", "**derived**", "**bound**", "**coverage**",
+                 "**Jacobian rank**"):
+        assert word in words, word
