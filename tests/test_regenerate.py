@@ -198,8 +198,8 @@ def test_readme_scenario_example_changes_outputs_and_is_indexed(tmp_path, capfd)
 
 def test_every_notebooks_whatif_parameters_change_its_saved_outputs(built, tmp_path):
     """Each notebook that declares scenario parameters, run once with all of them at a non-default value
-    (tests/test_scenarios.py checks each one is read by a regeneration), saves tables or figures that
-    differ from the default build's."""
+    (tests/test_scenarios.py checks each one is read by a regeneration), saves tables, figures or cell
+    outputs of its executed notebook (what its report page shows) that differ from the default build's."""
     from test_scenarios import non_default, scenario_parameters
 
     from vcperf import params as nbparams
@@ -212,8 +212,10 @@ def test_every_notebooks_whatif_parameters_change_its_saved_outputs(built, tmp_p
             continue
         target = tmp_path / name
         assert regenerate.run(target, only=[name], overrides=overrides) == [], name
-        default = {**_digest(built / "tables" / name), **_digest(built / "figures" / name)}
-        changed = {**_digest(target / "tables" / name), **_digest(target / "figures" / name)}
+        default = {**_digest(built / "tables" / name), **_digest(built / "figures" / name),
+                   **_cell_outputs(built / "notebooks" / f"{name}.ipynb")}
+        changed = {**_digest(target / "tables" / name), **_digest(target / "figures" / name),
+                   **_cell_outputs(target / "notebooks" / f"{name}.ipynb")}
         if not any(default.get(k) != v for k, v in changed.items()):
             unchanged.append(name)
     assert not unchanged, f"scenario outputs identical to the default build: {unchanged}"
@@ -235,3 +237,14 @@ def test_report_links_all_resolve_and_reader_facing_html_is_clean(built):
             page = (built / "report" / report.page_of(name)).read_text()
             assert '<h2>References</h2>' in page and studies.STUDIES[study].full_title in page, name
     assert reader_facing_problems(built) == []
+
+
+def _cell_outputs(path: Path) -> dict[str, str]:
+    """sha256 of each code cell's outputs in an executed notebook (cell id -> hash)."""
+    import json
+
+    import nbformat
+
+    nb = nbformat.read(path, as_version=4)
+    return {f"{path.name}#{c.id}": hashlib.sha256(json.dumps(c.outputs, sort_keys=True).encode()).hexdigest()
+            for c in nb.cells if c.cell_type == "code"}
