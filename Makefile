@@ -4,15 +4,23 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: reproduce test lint data-check lock clean browser bench bench-readme readme app
+.PHONY: reproduce test lint data-check lock clean browser bench bench-readme readme app lab
 
 # Create .venv with the pinned dependencies and the package (editable). Re-runs only when
 # pyproject.toml or the lock change; no network is needed after this step.
-$(STAMP): pyproject.toml requirements/lock.txt
+$(STAMP): pyproject.toml requirements/lock.txt binder/overrides.json
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check -r requirements/lock.txt
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check --no-deps -e .
+	@# JupyterLab of this venv opens notebooks/*.py as notebooks (Jupytext Notebook the default viewer of
+	@# Python files), as binder/postBuild sets it up on Binder.
+	mkdir -p $(VENV)/share/jupyter/lab/settings
+	cp binder/overrides.json $(VENV)/share/jupyter/lab/settings/overrides.json
 	touch $@
+
+## JupyterLab on the notebooks (start with index.py, the landing notebook; .py files open as notebooks).
+lab: $(STAMP)
+	$(BIN)/jupyter lab notebooks/
 
 ## Regenerate every figure and table into build/.
 reproduce: $(STAMP)
@@ -44,9 +52,9 @@ readme: $(STAMP)
 lint: $(STAMP)
 	$(BIN)/ruff check .
 
-## How many numbers printed in the seed studies are in data/ (a report, not a gate).
-data-check:
-	$(PYTHON) ../shared/checks/data_coverage.py .
+## Check every data file (values, units, provenance) against the format of data/README.md.
+data-check: $(STAMP)
+	$(BIN)/vcperf data validate
 
 ## Re-resolve requirements/lock.txt from pyproject's direct dependencies (needs the registry).
 lock:
@@ -75,6 +83,6 @@ $(PEERS_STAMP): requirements/bench-peers.txt
 bench: $(STAMP) $(PEERS_STAMP) browser
 	MPLBACKEND=Agg $(BIN)/python bench/run.py --peers-python $(PEERS)/bin/python $(BENCH_ARGS)
 
-## README's performance tables from the last `make bench` (build/bench/results.json).
+## docs/PERFORMANCE.md's tables from the last `make bench` (build/bench/results.json).
 bench-readme: $(STAMP)
-	$(BIN)/python bench/report.py --readme README.md
+	$(BIN)/python bench/report.py --readme docs/PERFORMANCE.md

@@ -1,1 +1,1 @@
-"""`make bench`: run.py measures; report.py writes the tables (README performance block)."""
+"""`make bench`: run.py measures; report.py writes the tables (the performance block of docs/PERFORMANCE.md)."""

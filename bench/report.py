@@ -1,9 +1,9 @@
-"""Tables of a ``make bench`` run, from its results.json, and README's performance block.
+"""Tables of a ``make bench`` run, from its results.json, and the performance block of docs/PERFORMANCE.md.
 
 ``python bench/report.py`` prints the tables of ``build/bench/results.json``;
-``python bench/report.py --readme README.md`` (``make bench-readme``) writes them between README's
+``python bench/report.py --readme docs/PERFORMANCE.md`` (``make bench-readme``) writes them between the
 ``<!-- bench:start -->`` and ``<!-- bench:end -->`` markers. Only the results file is read: the
-README table is the last bench run's, with the goals met or missed and the load it ran under.
+table is the last bench run's, with the goals met or missed and the load it ran under.
 """
 
 from __future__ import annotations

@@ -21,8 +21,8 @@ SimPy, the batched 10^4-network sweep, ``import vcperf``, the vMotion grid and t
 Carlo, ``vcperf.sweep.evaluate`` on 10^6 points.
 
 Times are medians of repeated runs. Nothing here is asserted by a test: wall-clock times are
-machine-dependent. ``python bench/report.py --readme README.md`` (``make bench-readme``) writes the
-tables of results.json into README's performance block.
+machine-dependent. ``python bench/report.py --readme docs/PERFORMANCE.md`` (``make bench-readme``) writes the
+tables of results.json into the performance block of docs/PERFORMANCE.md.
 """
 
 from __future__ import annotations
@@ -254,7 +254,7 @@ def main(argv=None) -> int:
     out.write_text(json.dumps(results, indent=2, default=float) + "\n")
     print()
     print(report.readme_block(results))
-    print(f"\nwritten: {out}  (README block: python bench/report.py --readme README.md)")
+    print(f"\nwritten: {out}  (tables: python bench/report.py --readme docs/PERFORMANCE.md)")
     return 0
 
 

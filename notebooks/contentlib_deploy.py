@@ -14,7 +14,7 @@
 # %% [markdown]
 # # Content Library — deploying a VM from a library template (Figure 4)
 #
-# Seed: `003_a39039efb1262c72.txt` (Guan and Bergamasco, *How to Efficiently Deploy Virtual Machines from
+# The paper (Guan and Bergamasco, *How to Efficiently Deploy Virtual Machines from
 # VMware vSphere Content Library*, VROOM! blog, July 2015). One 39 GB OVF template is deployed under four
 # storage layouts: both datastores on one VAAI array (Exp 1), one ESXi host on both datastores over 8 Gb FC
 # (Exp 2), datastores on two hosts so the copy crosses Ethernet (Exp 3, 1 and 10 GbE), and a compressed

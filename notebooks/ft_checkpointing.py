@@ -14,7 +14,7 @@
 # %% [markdown]
 # # FT study — fast checkpointing: FT traffic, output commit, and what they cost (Figures 2-14)
 #
-# Seed: `002_1123405df89c1006.txt` (VMware vSphere 6 Fault Tolerance: Architecture and Performance).
+# The paper (VMware vSphere 6 Fault Tolerance: Architecture and Performance).
 # vSphere 6 FT keeps a secondary VM in sync by *fast checkpointing*: the primary runs for one epoch (the
 # checkpoint interval), is stunned while the memory it dirtied ships over the FT logging link, and holds
 # its network output until the secondary acknowledges. In `vcperf.ft` this is a few lines — stun = ship
@@ -37,7 +37,7 @@
 # predicted by a refit without it), **predicted** (never fitted: Swingbench's "nearly as much"), **derived**
 # (a function of other paper numbers: Figure 5's transaction-rate ratio is the 57x carried over) or **bound**
 # (an inequality, pass/fail: the netperf throughput statements and the directions of Figures 8-11, which hold
-# for any parameters because FT only adds delay). The seed prints almost no bar values: where it
+# for any parameters because FT only adds delay). The paper prints almost no bar values: where it
 # states only a direction ("increases", "overhead") the model value is shown with the statement as a
 # qualitative check, not counted.
 
@@ -81,7 +81,7 @@ display(Markdown(
 #
 # `checkpoint_interval_s` is solved in closed form from Figure 5 (an idle TCP_RR guest: added latency =
 # interval/2 + acknowledgement, relative to the unprotected round trip `ft.testbed().vm_round_trip_s`, a stated
-# input: VMware's "a few tens of microseconds", `data/ft2016/external_vm_round_trip.csv` — the seed does not print
+# input: VMware's "a few tens of microseconds", `data/ft2016/external_vm_round_trip.csv` — the paper does not print
 # the bars). The two vCenter parameters are least squares on the four vCenter numbers (the vCPU time per
 # operation follows from Load B's saturation). Leave-one-out (`ft.leave_one_out()`, the **loo** rows of the
 # ledger) refits without each fitted number and predicts it (the errors are printed below the table):
@@ -95,7 +95,7 @@ display(Markdown(
 #   proportion to it) and the output-commit delay is proportional to it, so the vCenter numbers fix only the
 #   product of exchanges per second and interval, not each. The refit lands on a shorter interval and
 #   predicts a far smaller TCP_RR ratio than 57: the miss that stays. Only the pure latency benchmark pins the
-#   checkpoint interval; Figure 5's bars, not printed in the seed, would be the way to ground it further.
+#   checkpoint interval; Figure 5's bars, not printed in the paper, would be the way to ground it further.
 
 # %%
 loo = ft.leave_one_out()
@@ -120,12 +120,12 @@ display(Markdown(
 # %% [markdown]
 # ## The paper's figures, paper beside model
 #
-# Each figure below is one figure of the seed in its own structure — the kernel compile's 1/2/4-vCPU
+# Each figure below is one figure of the paper in its own structure — the kernel compile's 1/2/4-vCPU
 # configurations, netperf's uplinks and directions, IOMeter's access patterns, the databases' vCPU counts,
 # Swingbench's three actions, vCenter's two loads — saved under the paper's figure name. The model is drawn as
-# bars (light: FT off, dark: FT on); what the seed states as black markers (`o` a number, `v` "below", `^`
+# bars (light: FT off, dark: FT on); what the paper states as black markers (`o` a number, `v` "below", `^`
 # "above"); where the ledger has a row, its 90 % predictive interval is the error bar on the bar it belongs to.
-# The seed prints almost no bar values: most markers stand for a sentence of the text, drawn where the model's
+# The paper prints almost no bar values: most markers stand for a sentence of the text, drawn where the model's
 # FT-off bar puts it (for example "nearly as much throughput" at the FT-off height), and each caption says so.
 
 # %%
@@ -138,10 +138,10 @@ def show(name, fig):
 # ### Figure 2 — kernel compile
 #
 # The compile sends nothing, so only the stun costs it: every checkpoint ships the memory the compile dirtied
-# and every vCPU's state. The seed prints one number for the figure (FT adds "about 7 seconds"); the ledger fits
+# and every vCPU's state. The paper prints one number for the figure (FT adds "about 7 seconds"); the ledger fits
 # the compile's dirtied memory to it as the mean over the three configurations (its loo row is "not
 # estimable": nothing else speaks to it). The FT-off bars rest on an assumed amount of vCPU work (below): the
-# seed prints no bar heights. The per-configuration increases (right) are the model's, with their 90 % intervals.
+# paper prints no bar heights. The per-configuration increases (right) are the model's, with their 90 % intervals.
 
 # %%
 show("figure02_kernel_compile", ft_views.figure02_kernel_compile(fid))
@@ -154,7 +154,7 @@ display(Markdown(f"Assumed FT-off work: {ft.KERNEL_COMPILE_CPU_S:g} vCPU seconds
 # Receiving dirties guest memory (logged packet, receive ring, socket buffer): about three bytes on the FT
 # link per byte received, so on the 10 Gbps network the receiving VM is stunned much of the time and stays
 # under the paper's 3 Gbps. Transmitting dirties only headers and descriptors, so the FT logging NIC (orange)
-# stays nearly idle. The seed's "can meet or exceed 1 Gbps for both uplinks" names no direction: the model
+# stays nearly idle. The paper's "can meet or exceed 1 Gbps for both uplinks" names no direction: the model
 # meets it for transmit on both uplinks only up to the TCP payload a line carries (`network.payload_rate_bps`):
 # on the 1 Gbps uplink the bound fails by the Ethernet/TCP framing alone, and receive on the 1 Gbps uplink stays
 # further below it (see the checks table below). The guest's rate and the checkpoint it dirties are solved
@@ -184,7 +184,7 @@ show("figure05_netperf_latency", ft_views.figure05_netperf_latency(fid))
 # Appendix B's five patterns: 2 KB read, write and 50/50, 64 KB read and write, one outstanding I/O on the
 # RAID 5 LUN. Reads go on while the VM is stunned (the disks, not the vCPUs, are the bottleneck); writes are
 # mirrored to the secondary and wait the FT link's round trip and transfer, more so for 64 KB. The ledger's
-# two **predicted** rows are the mean ratio per I/O size against the seed's "nearly as much throughput" (~1).
+# two **predicted** rows are the mean ratio per I/O size against the paper's "nearly as much throughput" (~1).
 
 # %%
 show("figure06_iometer_throughput", ft_views.figure06_iometer_throughput(fid))
@@ -192,12 +192,12 @@ show("figure06_iometer_throughput", ft_views.figure06_iometer_throughput(fid))
 # %% [markdown]
 # ### Figures 7-10 — Swingbench (Oracle 11g) and DVD Store (SQL Server 2012) per vCPU count
 #
-# Closed loops at the 60 % vCPU the seed states, for each Appendix B configuration (1, 2, 4 vCPUs), with its
+# Closed loops at the 60 % vCPU the paper states, for each Appendix B configuration (1, 2, 4 vCPUs), with its
 # users and think times. Every client exchange waits one output commit. Swingbench (one stored-procedure call
 # per transaction, 150 ms think time) loses a little at 4 vCPUs — a **predicted** number (paper "nearly as
 # much"); DVD Store (seven calls per order) loses more (both printed below the figures). Figures 8-10 state only a direction; they are
-# **bounds**. The seed compares configurations without printing them, so the ledger compares the largest one.
-# Figure 8 shows three actions the seed does not name: the model is one closed loop with no per-action
+# **bounds**. The paper compares configurations without printing them, so the ledger compares the largest one.
+# Figure 8 shows three actions the paper does not name: the model is one closed loop with no per-action
 # decomposition, so each action shows the model's mean response time, as its caption says.
 
 # %%
@@ -220,11 +220,11 @@ display(Markdown(
 # ### Figure 11 — the brokerage workload
 #
 # Appendix B's 80 connections on 4 vCPUs with no think time; its large working set means every transaction's
-# buffer-pool pages ship at the checkpoint (an assumed 160 KiB and three exchanges per transaction: the seed
-# prints neither). The seed states "a reduction in user transaction throughput" (a bound); the model's
-# reduction is large, because the serial checkpoint of 80 busy connections dominates. The seed's summary counts
+# buffer-pool pages ship at the checkpoint (an assumed 160 KiB and three exchanges per transaction: the paper
+# prints neither). The paper states "a reduction in user transaction throughput" (a bound); the model's
+# reduction is large, because the serial checkpoint of 80 busy connections dominates. The paper's summary counts
 # complex database workloads among those that work well under FT: the ledger reads from it a floor (the
-# largest loss the seed prints, vCenter Load B; flagged derived), and the model's brokerage fails it.
+# largest loss the paper prints, vCenter Load B; flagged derived), and the model's brokerage fails it.
 
 # %%
 show("figure11_brokerage_throughput", ft_views.figure11_brokerage_throughput(fid))
@@ -314,12 +314,12 @@ checks
 # exchanges on Load A and browsing; the rest of every width is the model-form misfit the fit's residuals
 # show. The predicted rows (IOMeter, Swingbench) take no parameter of their own, so their width is misfit.
 #
-# Where the model extrapolates: every FT run of the seed used one FT logging link on the same LAN (10 Gbps
+# Where the model extrapolates: every FT run of the paper used one FT logging link on the same LAN (10 Gbps
 # and a round trip of tens of microseconds, not printed: assumed, below), one FT VM per host pair and 1-4
 # vCPUs. The FT link rate, its round trip (metro distances), its loss, several FT VMs sharing it and the
-# per-release SMP-FT vCPU limit are mechanisms of the model the seed never measured: there the band says
+# per-release SMP-FT vCPU limit are mechanisms of the model the paper never measured: there the band says
 # how well the parameters are known, not whether the mechanism holds. The figure sweeps the FT link rate
-# for Figure 2's kernel compile: above the seed's 10 Gbps (dotted) the shipping time per epoch shrinks and
+# for Figure 2's kernel compile: above the paper's 10 Gbps (dotted) the shipping time per epoch shrinks and
 # the stun tends to its fixed part; below it the stun grows as the link becomes the bottleneck.
 
 # %%
@@ -338,7 +338,7 @@ plotting.interval_sweep(ax, _links / 1e9, [(f"model: {int(n)} vCPU", _kc.value[:
                                           for j, n in enumerate(_vcpus)],
                         measured_x=(10,), paper=[(10, float(_kc_paper["paper_value"].iloc[0]),
                                                   "paper: about 7 s (Figure 2)")],
-                        logy=True, xlabel="FT logging link (Gbps); dotted: the seed's 10 Gbps",
+                        logy=True, xlabel="FT logging link (Gbps); dotted: the paper's 10 Gbps",
                         ylabel="kernel compile: FT-on increase (s)")
 plotting.finish(fig)
 plotting.save_figure(fig, output_dir, NOTEBOOK, "kernel_compile_vs_ft_link_interval")

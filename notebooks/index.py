@@ -27,20 +27,16 @@
 # and `bound` rows check a stated inequality. Trust a what-if answer as far as the loo and predicted
 # columns of its study go.
 #
-# | study | seed (`../shared/seeds/`) | what the paper found | notebooks |
-# |---|---|---|---|
-# | vCenter 6.5 High Availability | `000_bf7f1144753162c9.txt` | enabling VCHA barely changes a 64-client load and costs a few percent at 256 clients; failover brings vpxd back in minutes | [vcha_overhead](vcha_overhead.ipynb), [vcha_failover](vcha_failover.ipynb) |
-# | vCenter 6.7 in branch offices (ROBO) | `001_36d9adf7ffa34fcf.txt` | vCenter manages hosts well over slow, distant links; network latency, not bandwidth, sets operation latency; statistics traffic grows with powered-on VMs and the statistics level | [robo_networks](robo_networks.ipynb), [robo_background_and_statistics](robo_background_and_statistics.ipynb), [robo_operations](robo_operations.ipynb) |
-# | vSphere 6 Fault Tolerance | `002_1123405df89c1006.txt` | checkpointing costs little for CPU-bound work and much for latency-bound network work (latency up 57x in a pure round-trip test) | [ft_checkpointing](ft_checkpointing.ipynb) |
-# | Content Library deployment | `003_a39039efb1262c72.txt` | a VAAI array copy is fastest; a compressed template streamed through vCenter is about seven times slower | [contentlib_deploy](contentlib_deploy.ipynb) |
-# | vMotion in vSphere 7.0 U1 | `004_ea13268657e6b3b0.txt` | the new page tracing and switch-over cut migration time and guest impact, up to monster VMs | [vmotion_precopy](vmotion_precopy.ipynb) |
+# | study | what the paper found | notebooks |
+# |---|---|---|
+# | vCenter 6.5 High Availability | enabling VCHA barely changes a 64-client load and costs a few percent at 256 clients; failover brings vpxd back in minutes | [vcha_overhead](vcha_overhead.py), [vcha_failover](vcha_failover.py) |
+# | vCenter 6.7 in branch offices (ROBO) | vCenter manages hosts well over slow, distant links; network latency, not bandwidth, sets operation latency; statistics traffic grows with powered-on VMs and the statistics level | [robo_networks](robo_networks.py), [robo_background_and_statistics](robo_background_and_statistics.py), [robo_operations](robo_operations.py) |
+# | vSphere 6 Fault Tolerance | checkpointing costs little for CPU-bound work and much for latency-bound network work (latency up 57x in a pure round-trip test) | [ft_checkpointing](ft_checkpointing.py) |
+# | Content Library deployment | a VAAI array copy is fastest; a compressed template streamed through vCenter is about seven times slower | [contentlib_deploy](contentlib_deploy.py) |
+# | vMotion in vSphere 7.0 U1 | the new page tracing and switch-over cut migration time and guest impact, up to monster VMs | [vmotion_precopy](vmotion_precopy.py) |
 #
-# **What-if planner**: every panel above in one tabbed page, [app](app.ipynb); as an app without code,
+# **What-if planner**: every panel above in one tabbed page, [app](app.py); as an app without code,
 # `make app` (Voilà on http://127.0.0.1:8866/) or the second Binder badge of the README.
-#
-# The links open the executed notebooks of a regeneration (`build/notebooks/`); in this folder the
-# sources are `<name>.py` files — in JupyterLab, open one with *Open With → Jupytext Notebook* (Binder
-# opens them as notebooks by default).
 
 # %% tags=["parameters"]
 interactive = True  # -: show widgets (regeneration runs with False)
@@ -50,9 +46,17 @@ output_dir = "../build"  # path: folder that receives figures/ and tables/
 import vcperf.params; vcperf.params.check_notebook_parameters(globals(), "index")  # noqa: E702, I001 - checks the parameters above, however the notebook is run
 from IPython.display import Markdown, display
 
-from vcperf import fidelity, plotting
+from vcperf import fidelity, plotting, studies
 
 NOTEBOOK = "index"
+
+# %% [markdown]
+# ## References
+#
+# The five studies, as published (the citations are kept once, in `vcperf.studies`):
+
+# %%
+display(Markdown("\n".join(f"{i}. {s.citation()}" for i, s in enumerate(studies.STUDIES.values(), 1))))
 
 # %% [markdown]
 # ## How far each model can be trusted
@@ -65,7 +69,8 @@ NOTEBOOK = "index"
 # %%
 ledger = fidelity.table()
 summary = fidelity.summary(ledger)
-plotting.save_table(summary, output_dir, NOTEBOOK, "ledger_summary")
+if not interactive:  # a regeneration writes the tables; an interactive run writes nothing
+    plotting.save_table(summary, output_dir, NOTEBOOK, "ledger_summary")
 display(Markdown(fidelity.format_summary(summary)))
 
 # %% [markdown]
@@ -78,6 +83,7 @@ held = ledger[ledger["kind"].isin(["loo", "predicted"])].dropna(subset=["rel_err
 held["abs_error"] = held["rel_error"].abs()
 worst = held.sort_values("abs_error", ascending=False).groupby("study").head(2)
 worst = worst[["study", "kind", "locator", "quantity", "conditions", "paper_value", "model_value", "rel_error"]]
-plotting.save_table(worst, output_dir, NOTEBOOK, "largest_held_out_misses")
+if not interactive:
+    plotting.save_table(worst, output_dir, NOTEBOOK, "largest_held_out_misses")
 worst.assign(paper_value=worst["paper_value"].map("{:.4g}".format), model_value=worst["model_value"].map("{:.4g}".format),
              rel_error=worst["rel_error"].map("{:+.1%}".format))

@@ -14,7 +14,7 @@
 # %% [markdown]
 # # ROBO study — background (host-sync) and statistics traffic (Figures 2-7)
 #
-# Seed: `001_36d9adf7ffa34fcf.txt` (vCenter 6.7 in remote and branch offices: 128 hosts, 24 powered-on
+# The paper (vCenter 6.7 in remote and branch offices: 128 hosts, 24 powered-on
 # VMs per host, eight network types of Table 1). Two of the study's three traffic sources are modelled
 # here as mechanisms in `vcperf.robo`:
 #
@@ -37,6 +37,9 @@
 interactive = True  # -: show the what-if panel (regeneration runs with False)
 output_dir = "../build"  # path: folder that receives figures/ and tables/
 planner_network = "dsl_512k"  # -, one of ["satellite", "nz_to_uk", "singapore_to_us", "dsl_512k", "t1", "cellular_4g", "cellular_5g", "lan"]: link of the capacity planner
+planner_bandwidth_mbps = 0.0  # Mbit/s, range [0, 100000]: bandwidth of a custom planner link (0: use planner_network)
+planner_rtt_ms = 0.0  # ms, range [0, 5000]: round-trip time of the custom link (with planner_bandwidth_mbps > 0)
+planner_loss_percent = 0.0  # %, range [0, 50]: packet loss of the custom link (with planner_bandwidth_mbps > 0)
 planner_hosts = 10  # hosts, range [1, 500]: hosts sharing the branch link
 planner_level = 4  # -, one of [1, 2, 3, 4]: statistics level of the capacity planner
 planner_vms_per_host = 24.0  # VMs, range [0, 200]: powered-on VMs per host
@@ -191,7 +194,11 @@ burst.pivot(index="network", columns="level", values="burst_s").round(2)
 # planner's operation started during a burst (and without one).
 
 # %%
-link = robo.preset(planner_network)
+from vcperf import network  # noqa: E402
+
+link = (network.Link(planner_bandwidth_mbps * 1e6, planner_rtt_ms / 1e3, loss=planner_loss_percent / 100,
+                     name=f"custom: {planner_bandwidth_mbps:g} Mbit/s, {planner_rtt_ms:g} ms, {planner_loss_percent:g} % loss")
+        if planner_bandwidth_mbps > 0 else robo.preset(planner_network))
 fig = robo_views.capacity_figure(link, planner_hosts, planner_level, planner_vms_per_host,
                                  operation=planner_operation)
 plotting.save_figure(fig, output_dir, NOTEBOOK, "capacity_planner")
@@ -228,7 +235,7 @@ display(Markdown(f"Under processor sharing a 4 KB message on the planner's link 
 # %%
 from vcperf import protocol  # noqa: E402
 
-iv = protocol.with_interval(robo.plan, planner_network, planner_hosts, planner_level, planner_operation,
+iv = protocol.with_interval(robo.plan, link, planner_hosts, planner_level, planner_operation,
                             planner_vms_per_host, output="operation_latency_s")
 print(f"{planner_operation} during a Level-{planner_level} burst of {planner_hosts} hosts on {link.name}: {iv} s")
 need = []
@@ -257,7 +264,7 @@ need.round(3)
 #
 # **The Level-2/Level-1 ratio is an honest miss (below the table: a derived row against "close to" 1).**
 # In this mechanism the upload size is proportional to the number of
-# counter series, so the ratio is the ratio of series counts, and nothing in the seed fixes it: Table 2
+# counter series, so the ratio is the ratio of series counts, and nothing in the paper fixes it: Table 2
 # defines the levels by *which* counters they include, not how many. Read literally, Table 2 makes Level-2
 # far larger than Level-1 — Level-1 is "Average Usage for CPU, Memory, Disk, and Network; System Uptime,
 # System Heartbeat, and DRS metrics" (about eight counters per entity), Level-2 "all metrics for CPU,
@@ -301,8 +308,7 @@ display(Markdown(
 # Pick a network (or set your own link), the number of hosts behind it, the statistics level, the VMs per
 # host (up to 200), the operation and a latency target: the readout gives the statistics load, the delay
 # added to other traffic, the operation's latency during a burst and the smallest link that meets the
-# target at your RTT and loss. The panel starts on the preset and ignores the browser's echo of a rounded
-# slider value.
+# target at your RTT and loss. The panel starts on the preset.
 
 # %%
 if interactive:

@@ -14,7 +14,7 @@
 # %% [markdown]
 # # ROBO study — network types and transfer time (Table 1)
 #
-# Seed: `001_36d9adf7ffa34fcf.txt` (vCenter 6.7 in remote and branch offices). The study emulates eight
+# The paper (vCenter 6.7 in remote and branch offices). The study emulates eight
 # branch links with Linux `tc` (Table 1: bandwidth, round-trip time, packet error rate). In vcperf a link
 # is a `vcperf.network.Link`; TCP over it moves bytes at the smallest of the link rate, the receive
 # window per RTT and the loss-limited rate of Padhye et al. (1998), after slow start. Loss is charged once
@@ -33,14 +33,18 @@ interactive = True  # -: show the what-if panel (regeneration runs with False)
 output_dir = "../build"  # path: folder that receives figures/ and tables/
 whatif_network = "dsl_512k"  # -, one of ["satellite", "nz_to_uk", "singapore_to_us", "dsl_512k", "t1", "cellular_4g", "cellular_5g", "lan"]: preset the what-if panel starts from
 whatif_payload_bytes = 3500000.0  # bytes, range [1000, 1e10]: payload of the what-if transfer
+whatif_bandwidth_mbps = 0.0  # Mbit/s, range [0, 100000]: bandwidth of a custom what-if link (0: use whatif_network)
+whatif_rtt_ms = 0.0  # ms, range [0, 5000]: round-trip time of the custom link (with whatif_bandwidth_mbps > 0)
+whatif_loss_percent = 0.0  # %, range [0, 50]: packet loss of the custom link (with whatif_bandwidth_mbps > 0)
 
 # %%
 import vcperf.params; vcperf.params.check_notebook_parameters(globals(), "robo_networks")  # noqa: E702, I001 - checks the parameters above, however the notebook is run
 # %matplotlib inline
 import matplotlib.pyplot as plt
+import pandas as pd
 from IPython.display import display
 
-from vcperf import data, fidelity, plotting, robo
+from vcperf import data, fidelity, network, plotting, robo
 from vcperf.views import robo as robo_views
 
 NOTEBOOK = "robo_networks"
@@ -106,5 +110,21 @@ display(Markdown(
 # Choose a preset or move the sliders; the thick curve and the readout are your link.
 
 # %%
+whatif_link = (network.Link(whatif_bandwidth_mbps * 1e6, whatif_rtt_ms / 1e3, loss=whatif_loss_percent / 100,
+                            name=f"custom: {whatif_bandwidth_mbps:g} Mbit/s, {whatif_rtt_ms:g} ms, {whatif_loss_percent:g} % loss")
+               if whatif_bandwidth_mbps > 0 else robo.preset(whatif_network))
 if interactive:
     display(robo_views.network_whatif(whatif_network, whatif_payload_bytes))
+else:  # a regeneration (a scenario: -p whatif_bandwidth_mbps=10 -p whatif_rtt_ms=80) saves the what-if link's answer
+    scenario_links = {**links, "whatif": whatif_link}
+    scenario_times = robo.transfer_time_grid_s(payload, scenario_links)
+    labels = {**{n: lk.name for n, lk in links.items()}, "whatif": f"what-if: {whatif_link.name}"}
+    fig = robo_views.transfer_time_figure(payload, scenario_times, labels, highlight="whatif")
+    plotting.save_figure(fig, output_dir, NOTEBOOK, "whatif_transfer_time")
+    plt.show()
+    whatif_table = pd.DataFrame([{
+        "link": whatif_link.name, "bandwidth_mbps": whatif_link.bandwidth_bps / 1e6, "rtt_ms": whatif_link.rtt_s * 1e3,
+        "loss_percent": 100 * whatif_link.loss, "payload_bytes": whatif_payload_bytes,
+        "transfer_time_s": float(robo.transfer_time_grid_s([whatif_payload_bytes], {"w": whatif_link})["w"][0])}])
+    plotting.save_table(whatif_table, output_dir, NOTEBOOK, "whatif_link")
+    display(whatif_table)

@@ -14,7 +14,7 @@
 # %% [markdown]
 # # VCHA study — enabling VCHA and failover/RTO (Tables 1-4, 16, 17; Figures 2-4)
 #
-# Seed: `000_bf7f1144753162c9.txt` (vCenter Server 6.5 High Availability performance). **Enabling**
+# The paper (vCenter Server 6.5 High Availability performance). **Enabling**
 # VCHA clones the Active appliance twice (Secondary, Witness) over a 10 Gbps network and then
 # configures PostgreSQL and file replication; in vcperf every byte a clone moves crosses the clone
 # link (the paper: "the network is mostly saturated during these clone operations"): base appliance

@@ -14,7 +14,7 @@
 # %% [markdown]
 # # VCHA study — overhead, statistics level, replication latency (Tables 5-15, Figures 5-11)
 #
-# Seed: `000_bf7f1144753162c9.txt` (vCenter Server 6.5 High Availability performance). VCbench clients
+# The paper (vCenter Server 6.5 High Availability performance). VCbench clients
 # issue vSphere management operations back to back against vCenter; the study measures throughput,
 # operation latency and vpxd CPU with VCHA off and on (64 and 256 clients), with statistics levels 1-4
 # and with 0/5/10 ms added on the private VCHA network. In vcperf vCenter is a **closed queueing

@@ -14,7 +14,7 @@
 # %% [markdown]
 # # vMotion in vSphere 7.0 U1 — pre-copy, page tracing, switch-over and guest impact
 #
-# Seed: `004_ea13268657e6b3b0.txt` (vMotion Innovations in VMware vSphere 7.0 U1, 2020). vMotion copies a
+# The paper (vMotion Innovations in VMware vSphere 7.0 U1, 2020). vMotion copies a
 # running VM's memory iteratively: a *trace phase* write-protects guest pages, *pre-copy* rounds send all
 # memory and then the pages dirtied meanwhile until the rest fits the 0.5-s switch-over goal, and a
 # *switch-over* stalls the guest to send the last pages, the device checkpoint and metadata. vcperf models
@@ -29,7 +29,7 @@
 # numbers of Figures 7, 8 and 10; the TPCx-HCI peak VM load and dirty scale to the 148 and 4 failed
 # checks), each with a *loo* (leave-one-out) row; three numbers are *predicted* (never fitted: Figure
 # 9's 19x and the TPCx-HCI invalid runs of both releases), five are *derived* (restatements and ratios of other printed numbers, shown but not counted)
-# and eight *bounds* ("less than", "several") are pass/fail. One number is not from the seed: a vMotion
+# and eight *bounds* ("less than", "several") are pass/fail. One number is not from the paper: a vMotion
 # stream's worker saturates its core at 18 Gb/s (VMware KB 323379, `data/vmotion2020/external_*`), a
 # documented fixed input.
 
@@ -90,7 +90,7 @@ plotting.use_style()
 # refit settles in the log-buffer regime (a few hundred bytes per transaction: one pre-copy round, few trace
 # fires). The errors and the refits' values are printed below the tables.
 #
-# Where the halved migration time comes from. The seed credits the destination's memory allocation path
+# Where the halved migration time comes from. The paper credits the destination's memory allocation path
 # (6.7 zeroes every large page it allocates). The model has that mechanism (`zeroing_cpu_s_per_byte`, CPU
 # per byte on each receiving stream in 6.7's round 0), but the trace phase does most of the halving. The
 # paper's own numbers force this: with the large VM's phase losses (65 % trace, 30 % pre-copy), its 6 s
@@ -154,9 +154,9 @@ display(Markdown(
 # count plus the install work shared by the vCPUs, followed by a guest slice. Few vCPUs lose time to the
 # install work, many to the stop (paper: ~65 % loss for the 72-vCPU VM). 7.0 U1 takes one vCPU and one
 # trace per GB, so its trace phase is short and costs at most 1/V of the VM; that vCPU hands its slices
-# back to the guest between batches, so even a 1-vCPU VM keeps running (before issue 12 it stalled completely).
+# back to the guest between batches, so even a 1-vCPU VM keeps running.
 #
-# During the pre-copy a fired page stays untraced until vMotion sends it (the seed's invariant: "a page
+# During the pre-copy a fired page stays untraced until vMotion sends it (the paper's invariant: "a page
 # is either traced or selected for transmission"), and a sent dirty page is traced again: 6.7 with one
 # stop-based phase per transmitted chunk of `P` pages that holds a dirty page (the install phase's
 # batch), 7.0 U1 loosely on one vCPU. Over 6.7's long round 0 nearly every chunk of the 1 TB VM holds a
@@ -164,7 +164,7 @@ display(Markdown(
 # paper's 30 % pre-copy drop -- persist; 7.0 U1's cost follows the fires, which the invariant bounds by the
 # working set.
 #
-# After the switch-over, 6.7 rebuilds the large pages that its remote pages broke (the seed's "Remote
+# After the switch-over, 6.7 rebuilds the large pages that its remote pages broke (the paper's "Remote
 # Pages": "remapping these pages can lead to longer pauses"); remapping a live guest's pages needs the same
 # stop-and-flush of all vCPUs, so the model runs it in the same stop-based phases as the trace install: a
 # degraded phase after resume (visible after the switch-over dip in Figures 5-8 and 10), outside the
@@ -235,7 +235,7 @@ plt.show()
 # ## Figure 8 — large VM, 6.7 vs 7.0 U1
 #
 # Paper (black markers): migration time cut by half, average loss 50 % -> under 5 %, switch-over resume an
-# order of magnitude faster. The seed credits the halved time to the destination's memory allocation path
+# order of magnitude faster. The paper credits the halved time to the destination's memory allocation path
 # (6.7 zeroes every large page it allocates; 7.0 U1 skips it when the source 2 MB range is backed large):
 # the model charges 6.7 a fitted zeroing cost per byte on each stream's worker in round 0.
 
@@ -305,15 +305,15 @@ display(Markdown(f"The model's gain: {prose.pct(row.loc[('typical_improvement', 
 # below and the TPCx-HCI section). Figure 11 is redrawn below as a modelled profile beside the text's
 # counts.
 #
-# What the transfer and pre-copy mechanisms changed (issue 12). Each vMotion stream is one CPU-bound
-# worker (18 Gb/s, an *external* number from VMware KB 323379, the only value not from the seed), so the
+# What the transfer and pre-copy mechanisms change. Each vMotion stream is one CPU-bound
+# worker (18 Gb/s, an *external* number from VMware KB 323379, the only value not from the paper), so the
 # testbed's four vmknics move less than their line rate; the fit finds the Oracle dirty rate per
 # transaction that makes every Oracle migration need several pre-copy rounds, and the round logic moves the
 # fitted rows (tests prove it by capping the rounds). Every bound holds.
 #
 # The 7.0 U1 "less than 5 percent" bound, and why it now passes. Before, the model let trace fires run
 # at the guest's dirty rate through the large VM's whole round 0 (hundreds of GB of first writes into a
-# 25 GB SGA), and the 7.0 U1 loss failed the bound. The seed states an invariant
+# 25 GB SGA), and the 7.0 U1 loss failed the bound. The paper states an invariant
 # that forbids this: "at any given time, a page is either traced or selected for transmission" -- a
 # fired page stays untraced until vMotion sends it, so round 0 can see at most the working set fire.
 # Applied alone (to both releases, as the invariant demands), it passed the bound but took most of the
@@ -376,14 +376,14 @@ display(Markdown(
 # builds a backlog, released at switch-over. The delay area keeps round 0 and the re-send rounds as two
 # phases (their time-weighted average would hide the throttled period behind the unthrottled round 0).
 #
-# Why the dirty scale is fitted (session 5). The seed prints no TPCx-HCI dirty rate. Until this session
+# Why the dirty scale is fitted. The paper prints no TPCx-HCI dirty rate. Before it was fitted,
 # the TPCx-HCI VMs were assumed to dirty memory like the Oracle VM per busy vCPU, which for the largest VMs
 # is more than one stream can carry. Under that assumption the largest VMs were SDPS-throttled in both
 # releases, 7.0 U1 missed its failed checks and invalid runs many times over and the 6.7 U3 failures came
-# from SDPS, not from what the seed names as their cause: "occasional vMotion downtimes of several
+# from SDPS, not from what the paper names as their cause: "occasional vMotion downtimes of several
 # seconds". The 7.0 U1 count bounds how often SDPS may throttle the largest VMs, so it is now *fitted* with
 # the peak load (the row moved from predicted to fitted; its loo row is not estimable, since nothing else
-# constrains the dirty scale). Then, as the seed says, 6.7 U3 fails mostly through its stop-based trace
+# constrains the dirty scale). Then, as the paper says, 6.7 U3 fails mostly through its stop-based trace
 # phase and multi-second switch-over, and the 4 7.0 U1 failures come from the largest VMs at their peak
 # load exceeding what SDPS lets through. The count is steep there (a threshold of the largest VM type),
 # which the fit's interval shows. The fitted values and these checks are printed below the figure.
@@ -479,7 +479,7 @@ bounds[["statement", "relation", "paper_bound", "model_value", "unit", "holds", 
 # round-trip times, dirtying what the typical VM's 4,500 tps times the fitted bytes per transaction give
 # (dotted in the figure), and TPCx-HCI VMs of 2-98 GB on one 40 GbE port. Larger memories (the 4 TB
 # monster VM is *predicted*), other link rates, RTTs above LAN, encryption and concurrent migrations are
-# mechanisms the seed describes but never measures: there the band says how well the parameters are
+# mechanisms the paper describes but never measures: there the band says how well the parameters are
 # known, not whether the mechanism holds. The figure sweeps the dirty rate of the typical VM on the testbed
 # (7.0 U1): the switch-over stall grows with what is left dirty until the stop rule holds it at its budget
 # (inside the 1-s goal), while the migration time keeps growing as the re-send rounds lengthen. The band bends where the model has kinks (the stop rule's

@@ -676,14 +676,17 @@ def test_landing_notebook_links_open_every_study_in_jupyterlab(lab_server, brows
         expect(landing.locator(".jp-RenderedMarkdown h1").first).to_contain_text("vcperf", timeout=PAGE_TIMEOUT_MS)
         # JupyterLab rewrites a local link's href to the file's download URL (/files/<path>) and opens the
         # file in a new tab when it is clicked.
+        # The links name the sources (robo_networks.py): they exist in a clone, and JupyterLab opens them as
+        # notebooks (binder/overrides.json; `make lab` installs it locally).
         hrefs = landing.evaluate("""(p) => Array.from(p.querySelectorAll('.jp-RenderedMarkdown a')).map(a => {
             const m = (a.getAttribute('href') || '').match(/\\/files\\/([^?#]+)/);
             const path = m ? decodeURIComponent(m[1]) : '';
-            if (/^[\\w.-]+\\.ipynb$/.test(path)) a.setAttribute('data-vclink', path);
-            return path; }).filter(h => /^[\\w.-]+\\.ipynb$/.test(h))""")
+            if (/^[\\w.-]+\\.(ipynb|py)$/.test(path)) a.setAttribute('data-vclink', path);
+            return path; }).filter(h => /^[\\w.-]+\\.(ipynb|py)$/.test(h))""")
         links = list(dict.fromkeys(hrefs))
         studies = sorted(p.stem for p in NOTEBOOKS.glob("*.py") if p.stem not in ("index", "app"))
-        assert sorted(h[:-6] for h in links if h[:-6] in studies) == studies, f"landing links {links}"
+        stems = [h.rsplit(".", 1)[0] for h in links]
+        assert sorted(s for s in stems if s in studies) == studies, f"landing links {links}"
         step(f"landing links: {links}")
         for href in links:
             landing_tab = page.locator(".lm-DockPanel-tabBar .lm-TabBar-tab", has_text="index.ipynb")
@@ -691,7 +694,7 @@ def test_landing_notebook_links_open_every_study_in_jupyterlab(lab_server, brows
             link = page.locator(f".jp-NotebookPanel:visible .jp-RenderedMarkdown a[data-vclink='{href}']").first
             link.scroll_into_view_if_needed()
             link.click()
-            title = notebook_title(read_notebook(NOTEBOOKS / f"{href[:-6]}.py"))
+            title = notebook_title(read_notebook(NOTEBOOKS / f"{href.rsplit('.', 1)[0]}.py"))
             opened = page.locator(".jp-NotebookPanel:visible .jp-RenderedMarkdown h1").first
             expect(opened).to_contain_text(title[:40], timeout=PAGE_TIMEOUT_MS)
             expect(page.locator(".lm-DockPanel-tabBar .lm-TabBar-tab.lm-mod-current")).to_contain_text(href)

@@ -1,6 +1,8 @@
 """The command line as a person uses it: --version, notebook names with or without .ipynb, a ledger
 that fits a 100-column terminal or a pipe, errors as one line."""
 
+import re
+
 import pytest
 
 from vcperf import __version__, cli
@@ -47,3 +49,47 @@ def test_integer_options_take_ascii_digits_only(option, value, capsys):
         cli.build_parser().parse_args([*option, value])
     assert exc.value.code == 2
     assert f"must be an integer in ASCII digits; got {value!r}" in capsys.readouterr().err
+
+
+def test_fidelity_wraps_in_a_narrow_terminal_without_losing_columns_or_text(capsys, monkeypatch):
+    """At 80 columns every line fits, every row still starts with its study and shows its error, and no
+    cell is cut (long text wraps onto continuation lines within its column)."""
+    from vcperf import fidelity
+
+    monkeypatch.setenv("COLUMNS", "80")
+    assert cli.main(["fidelity", "--study", "robo2019"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    table = out[:out.index("")]
+    assert max(len(line) for line in table) <= 80
+    rows = [line for line in table if line.startswith("robo2019 ")]
+    df = fidelity.table(["robo2019"])
+    assert len(rows) == len(df)
+    assert all(line.rstrip().endswith(("%", "—", "pass", "FAIL")) for line in rows)
+    assert "…" not in "\n".join(table)
+    joined = "".join(line[32:46].strip() for line in table[1:])  # the quantity column, continuation lines joined
+    assert "background_traffic" in joined
+    assert not re.search(r"network=(\)|;|$)", "\n".join(table), re.M)  # empty conditions are not shown
+
+
+def test_help_is_plain_text_with_examples(capsys):
+    for argv in (["--help"], ["fidelity", "--help"], ["regenerate", "--help"]):
+        with pytest.raises(SystemExit):
+            cli.main(argv)
+        out = capsys.readouterr().out
+        assert "``" not in out and "examples:" in out, argv
+    with pytest.raises(SystemExit):
+        cli.main(["regenerate", "--help"])
+    assert "whatif_bandwidth_mbps=10" in capsys.readouterr().out
+
+
+def test_mistyped_names_get_did_you_mean(capsys, tmp_path):
+    out = str(tmp_path / "build")
+    with pytest.raises(SystemExit) as exc:
+        cli.main(["fidelty"])
+    assert exc.value.code == 2 and "did you mean 'fidelity'?" in capsys.readouterr().err
+    assert cli.main(["params", "robo_netwrks"]) == 2
+    assert "did you mean 'robo_networks'?" in capsys.readouterr().err
+    assert cli.main(["regenerate", "--only", "robo_networks", "-p", "whatif_netwrk=lan", "--output", out]) == 2
+    assert "did you mean 'whatif_network'" in capsys.readouterr().err
+    assert cli.main(["regenerate", "-p", "whatif_bandwith_mbps=10", "--output", out]) == 2
+    assert "did you mean 'whatif_bandwidth_mbps'" in capsys.readouterr().err

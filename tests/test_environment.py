@@ -135,3 +135,25 @@ def test_binder_opens_py_notebooks_as_notebooks_and_builds_the_linked_ipynb():
     for path in urlpaths:
         stem = path.rsplit("/", 1)[-1].removesuffix(".ipynb")
         assert (ROOT / "notebooks" / f"{stem}.py").exists(), path
+
+
+def test_local_jupyterlab_opens_py_notebooks_as_notebooks_like_binder():
+    """The set-up (`make`'s .venv stamp) copies binder/overrides.json into the venv's JupyterLab settings
+    (the app settings folder JupyterLab reads, <prefix>/share/jupyter/lab/settings), so a local `make lab`
+    opens notebooks/*.py as notebooks by default, as Binder does."""
+    make = (ROOT / "Makefile").read_text()
+    stamp = make.split("$(STAMP):", 1)[1].split("\n\n", 1)[0]
+    assert "binder/overrides.json" in stamp.splitlines()[0]  # a changed setting re-runs the set-up
+    assert "cp binder/overrides.json $(VENV)/share/jupyter/lab/settings/overrides.json" in stamp
+    assert "\nlab: $(STAMP)\n\t$(BIN)/jupyter lab notebooks/" in make
+    from jupyterlab.labapp import LabApp
+
+    app_settings = Path(LabApp().app_settings_dir).resolve()
+    assert app_settings == (Path(sys.prefix) / "share" / "jupyter" / "lab" / "settings").resolve()
+
+
+def test_data_check_needs_nothing_outside_the_checkout():
+    make = (ROOT / "Makefile").read_text()
+    assert "../" not in make and "shared/" not in make
+    target = make.split("\ndata-check:", 1)[1].split("\n\n", 1)[0]
+    assert "vcperf data validate" in target

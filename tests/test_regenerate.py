@@ -43,7 +43,13 @@ def test_writes_executed_notebooks_figures_tables_fidelity_and_index(built):
     index = (built / "index.html").read_text()
     assert "figures/robo_networks/transfer_time_vs_payload.png" in index
     assert "notebooks/robo_networks.ipynb" in index
-    assert "http" not in index  # no external assets
+    import re
+
+    from vcperf import studies
+
+    assert not re.search(r"""src=["']https?://|<link[^>]*href=["']https?://""", index)  # no external assets
+    # the only links out of the report: the papers' URLs in their citations
+    assert set(re.findall(r"""href=["'](https?://[^"']*)""", index)) <= {s.url for s in studies.STUDIES.values()}
 
 
 def test_build_fidelity_csv_equals_cli_output(built, tmp_path):
@@ -188,3 +194,57 @@ def test_readme_scenario_example_changes_outputs_and_is_indexed(tmp_path, capfd)
     assert any(default[k] != changed[k] for k in default.keys() & changed.keys())
     index = (build / "scenarios" / "index.html").read_text()
     assert name in index and "whatif_layout" in index and "nfs_on_vcenter" in index
+
+
+def test_every_notebooks_whatif_parameters_change_its_saved_outputs(built, tmp_path):
+    """Each notebook that declares scenario parameters, run once with all of them at a non-default value
+    (tests/test_scenarios.py checks each one is read by a regeneration), saves tables, figures or cell
+    outputs of its executed notebook (what its report page shows) that differ from the default build's."""
+    from test_scenarios import non_default, scenario_parameters
+
+    from vcperf import params as nbparams
+
+    unchanged = []
+    for name, path in regenerate.notebooks().items():
+        declared = nbparams.read_parameters(path)
+        overrides = {p: non_default(declared[p]) for p in scenario_parameters(path)}
+        if not overrides:
+            continue
+        target = tmp_path / name
+        assert regenerate.run(target, only=[name], overrides=overrides) == [], name
+        default = {**_digest(built / "tables" / name), **_digest(built / "figures" / name),
+                   **_cell_outputs(built / "notebooks" / f"{name}.ipynb")}
+        changed = {**_digest(target / "tables" / name), **_digest(target / "figures" / name),
+                   **_cell_outputs(target / "notebooks" / f"{name}.ipynb")}
+        if not any(default.get(k) != v for k, v in changed.items()):
+            unchanged.append(name)
+    assert not unchanged, f"scenario outputs identical to the default build: {unchanged}"
+
+
+def test_report_links_all_resolve_and_reader_facing_html_is_clean(built):
+    """The link check over the whole build (every page, figure, table and notebook link resolves), every
+    study page has a References section, and no page shows a seed file name or build-process wording."""
+    from test_report import reader_facing_problems
+
+    from vcperf import report, studies
+
+    assert report.broken_links(built) == []
+    assert (built / "scenarios" / "index.html").exists() and 'href="scenarios/index.html"' in (
+        built / "index.html").read_text()
+    for name in regenerate.notebooks():
+        study = report.STUDY_OF_PREFIX.get(name.split("_")[0])
+        if study:
+            page = (built / "report" / report.page_of(name)).read_text()
+            assert '<h2>References</h2>' in page and studies.STUDIES[study].full_title in page, name
+    assert reader_facing_problems(built) == []
+
+
+def _cell_outputs(path: Path) -> dict[str, str]:
+    """sha256 of each code cell's outputs in an executed notebook (cell id -> hash)."""
+    import json
+
+    import nbformat
+
+    nb = nbformat.read(path, as_version=4)
+    return {f"{path.name}#{c.id}": hashlib.sha256(json.dumps(c.outputs, sort_keys=True).encode()).hexdigest()
+            for c in nb.cells if c.cell_type == "code"}

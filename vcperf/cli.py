@@ -1,4 +1,4 @@
-"""Command line: ``vcperf regenerate | params | fidelity | data | sweep``."""
+"""Command line: vcperf regenerate | params | fidelity | data | sweep."""
 
 from __future__ import annotations
 
@@ -47,7 +47,8 @@ def _cmd_params(args) -> int:
     for suffix in (".ipynb", ".py"):  # robo_networks, robo_networks.ipynb and notebooks/robo_networks.py
         name = name.removesuffix(suffix)
     if name not in nbs:
-        raise ValueError(f"notebook must be one of {list(nbs)} (with or without .ipynb); got {args.notebook!r}")
+        raise ValueError(f"notebook must be one of {list(nbs)} (with or without .ipynb); got {args.notebook!r}"
+                         + params.did_you_mean(name, nbs))
     for p in params.read_parameters(nbs[name]).values():
         print(p.describe())
     return 0
@@ -92,40 +93,53 @@ def _cmd_fidelity(args) -> int:
     return 0
 
 
-def _short(text: str, width: int) -> str:
-    text = " ".join(str(text).split())
-    return text if len(text) <= width else text[: width - 1] + "…"
-
-
 def _num(x: float) -> str:
     if x != x:
         return "—"
     return f"{x:.4g}"
 
 
-def format_rows(df, width: int = 100) -> str:
-    """The ledger as a plain table that fits ``width`` columns (study, kind, where, what, paper and
-    model in the unit the paper prints, error in percent or pass/FAIL), whatever the terminal: no
-    pandas wrapping, every row printed."""
-    from vcperf import data
+def terminal_width() -> int:
+    """Columns of the terminal (``COLUMNS`` if set), at least 80; 100 when the output is not a terminal."""
+    import os
+    import shutil
 
-    cols = [("study", 14), ("kind", 9), ("locator", 12), ("quantity", 0), ("paper", 9), ("model", 9),
-            ("unit", 7), ("error", 7)]
-    fixed = sum(w for _, w in cols) + len(cols) - 1
-    qw = max(12, width - fixed)
-    lines = [" ".join(f"{h:<{w or qw}}" if h not in ("paper", "model", "error") else f"{h:>{w}}"
-                      for h, w in cols)]
-    unit_w = dict(cols)["unit"]
+    if not sys.stdout.isatty() and "COLUMNS" not in os.environ:
+        return 100
+    return max(80, shutil.get_terminal_size((100, 24)).columns)
+
+
+def format_rows(df, width: int | None = None) -> str:
+    """The ledger as a plain table that fits ``width`` columns (default: the terminal's): study, kind,
+    where, what, paper and model in the unit the paper prints, error in percent or pass/FAIL. No text
+    is cut: a long cell wraps onto continuation lines within its column, so every column of every row
+    is shown whatever the terminal."""
+    import textwrap
+
+    from vcperf import data, report
+
+    width = terminal_width() if width is None else width
+    cols = [("study", 14, "<"), ("kind", 9, "<"), ("locator", 12, "<"), ("quantity", 0, "<"), ("paper", 9, ">"),
+            ("model", 9, ">"), ("unit", 7, "<"), ("error", 7, ">")]
+    if width < 100:  # a narrow terminal: study and locator wrap in 10 columns, the quantity keeps >= 12
+        cols[0], cols[2] = ("study", 10, "<"), ("locator", 10, "<")
+    fixed = sum(w for _, w, _ in cols) + len(cols) - 1
+    widths = [w or max(12, width - fixed) for _, w, _ in cols]
+    lines = [" ".join(f"{h:{a}{w}}" for (h, _, a), w in zip(cols, widths, strict=True))]
     for _, r in df.iterrows():
         err = "—" if r["rel_error"] != r["rel_error"] else f"{100 * r['rel_error']:+.1f}%"
         if r["kind"] == "bound":
             err = "pass" if r["passed"] else "FAIL"
-        what = r["quantity"] + (f" ({r['conditions']})" if r["conditions"] else "")
+        conditions = report.clean_conditions(r["conditions"])
+        what = r["quantity"] + (f" ({conditions})" if conditions else "")
         factor = data.UNITS[r["display_unit"]][1]
-        lines.append(" ".join([f"{_short(r['study'], 14):<14}", f"{r['kind']:<9}", f"{_short(r['locator'], 12):<12}",
-                               f"{_short(what, qw):<{qw}}", f"{_num(r['paper_value'] / factor):>9}",
-                               f"{_num(r['model_value'] / factor):>9}",
-                               f"{_short(r['display_unit'], unit_w):<{unit_w}}", f"{err:>7}"]))
+        cells = [r["study"], r["kind"], r["locator"], what, _num(r["paper_value"] / factor),
+                 _num(r["model_value"] / factor), r["display_unit"], err]
+        wrapped = [textwrap.wrap(" ".join(str(c).split()), w, break_long_words=True, break_on_hyphens=False) or [""]
+                   for c, w in zip(cells, widths, strict=True)]
+        for i in range(max(len(x) for x in wrapped)):
+            lines.append(" ".join(f"{(x[i] if i < len(x) else ''):{a}{w}}"
+                                  for x, (_, _, a), w in zip(wrapped, cols, widths, strict=True)))
     return "\n".join(line.rstrip() for line in lines)
 
 
@@ -200,10 +214,37 @@ def _integer(text: str) -> int:
     return int(text)
 
 
+EXAMPLES = """examples:
+  vcperf regenerate --jobs 2                       every notebook into build/ (open build/index.html)
+  vcperf params robo_networks                      a notebook's parameters, units and ranges
+  vcperf regenerate --only robo_networks -p whatif_bandwidth_mbps=10 -p whatif_rtt_ms=80 --scenario branch
+                                                   a what-if scenario into build/scenarios/branch/
+  vcperf fidelity --study robo2019                 paper vs model for one study
+  vcperf fidelity --summary                        the per-study summary (as in the README)
+  vcperf data validate                             check every data file"""
+
+
+class Parser(argparse.ArgumentParser):
+    """argparse with plain help (examples kept as written) and "did you mean" for a mistyped choice."""
+
+    def __init__(self, *args, **kwargs):
+        kwargs.setdefault("formatter_class", argparse.RawDescriptionHelpFormatter)
+        super().__init__(*args, **kwargs)
+
+    def error(self, message):
+        from vcperf import params
+
+        m = re.search(r"invalid choice: '([^']*)' \(choose from (.*)\)", message)
+        if m:
+            message += params.did_you_mean(m.group(1), re.findall(r"'([^']*)'", m.group(2)))
+        super().error(message)
+
+
 def build_parser() -> argparse.ArgumentParser:
     from vcperf import __version__
 
-    parser = argparse.ArgumentParser(prog="vcperf", description=__doc__)
+    parser = Parser(prog="vcperf", description="vcperf: models of five VMware performance studies, their "
+                    "notebooks, report and ledger.", epilog=EXAMPLES)
     parser.add_argument("--version", action="version", version=f"vcperf {__version__}")
     sub = parser.add_subparsers(dest="command", required=True)
 
@@ -212,7 +253,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--study", default=None, help="only this study")
     p.set_defaults(func=_cmd_data)
 
-    p = sub.add_parser("regenerate", help="execute every notebook with papermill into build/")
+    p = sub.add_parser("regenerate", help="execute every notebook with papermill into build/",
+                       description="Execute every notebook with papermill into build/ (figures, tables, the "
+                       "report build/index.html); with -p/--params, a what-if scenario.",
+                       epilog="examples:\n  vcperf regenerate --jobs 2\n  vcperf regenerate --only robo_networks "
+                       "-p whatif_bandwidth_mbps=10 -p whatif_rtt_ms=80 --scenario branch\n"
+                       "  vcperf regenerate -p whatif_layout=nfs_on_vcenter --scenario nfs")
     p.add_argument("--only", action="append", metavar="NAME", help="only this notebook (repeatable)")
     p.add_argument("--jobs", type=_integer, default=1, help="notebooks run in parallel (default 1)")
     p.add_argument("-p", action="append", metavar="KEY=VALUE", help="parameter override (what-if scenario)")
@@ -224,11 +270,18 @@ def build_parser() -> argparse.ArgumentParser:
                    help="output folder (default: build/); an existing one must be a previous build")
     p.set_defaults(func=_cmd_regenerate)
 
-    p = sub.add_parser("params", help="list a notebook's parameters with defaults and units")
+    p = sub.add_parser("params", help="list a notebook's parameters with defaults and units",
+                       epilog="example:\n  vcperf params robo_operations")
     p.add_argument("notebook", help="notebook name, e.g. robo_networks")
     p.set_defaults(func=_cmd_params)
 
-    p = sub.add_parser("fidelity", help="paper vs model for every number a model predicts")
+    p = sub.add_parser("fidelity", help="paper vs model for every number a model predicts",
+                       description="Paper vs model for every number a model speaks to (the ledger), then a "
+                       "summary per study. Kinds: fitted (used by the calibration), loo (predicted by a refit "
+                       "without it), predicted (never fitted), derived (a function of other paper numbers), "
+                       "bound (a stated inequality: pass or FAIL).",
+                       epilog="examples:\n  vcperf fidelity --study vmotion2020\n  vcperf fidelity --summary\n"
+                       "  vcperf fidelity --format csv -o ledger.csv\n  COLUMNS=160 vcperf fidelity | less -S")
     p.add_argument("--format", choices=["text", "csv"], default="text")
     p.add_argument("--output", "-o", default=None, help="write here instead of stdout (csv)")
     p.add_argument("--study", action="append", help="only this study (repeatable)")

@@ -186,6 +186,22 @@ def read_parameters(path: Path) -> dict[str, Parameter]:
     return out
 
 
+def did_you_mean(name: str, choices) -> str:
+    """`` (did you mean 'x'?)`` for the choices closest to a mistyped ``name`` (difflib), or ``""``.
+
+    Examples
+    --------
+    >>> did_you_mean("whatif_netwrk", ["whatif_network", "whatif_payload_bytes"])
+    " (did you mean 'whatif_network'?)"
+    >>> did_you_mean("zzz", ["whatif_network"])
+    ''
+    """
+    import difflib
+
+    close = difflib.get_close_matches(str(name), [str(c) for c in choices], n=3, cutoff=0.6)
+    return f" (did you mean {' or '.join(repr(c) for c in close)}?)" if close else ""
+
+
 def check_overrides(path: Path, overrides: dict) -> dict:
     """Validate ``overrides`` against a notebook's parameters; return them with normalised types.
 
@@ -201,8 +217,8 @@ def check_overrides(path: Path, overrides: dict) -> dict:
     for key, value in overrides.items():
         if key not in params:
             listing = "\n  ".join(p.describe() for p in params.values())
-            raise ValueError(f"notebook {Path(path).stem} has no parameter {key!r} (overrides); "
-                             f"its parameters:\n  {listing}")
+            raise ValueError(f"notebook {Path(path).stem} has no parameter {key!r}{did_you_mean(key, params)} "
+                             f"(overrides); its parameters:\n  {listing}")
         checked[key] = params[key].check(value, Path(path).stem)
     values = {k: p.default for k, p in params.items()} | checked
     for key, p in params.items():  # ranges naming another parameter, with the overrides applied

@@ -14,7 +14,6 @@ Nothing is written through a symbolic link out of the build (:mod:`vcperf.regene
 
 from __future__ import annotations
 
-import html
 import json
 import os
 import shutil
@@ -89,7 +88,8 @@ def run(
     selected = only or list(available)
     for name in selected:
         if name not in available:
-            raise ValueError(f"--only must name notebooks in notebooks/ ({', '.join(available)}); got {name!r}")
+            raise ValueError(f"--only must name notebooks in notebooks/ ({', '.join(available)}); got {name!r}"
+                             + nbparams.did_you_mean(name, available))
     overrides = overrides or {}
     check_reserved(overrides)
     selected, checked = route_overrides(available, selected, overrides, explicit=bool(only))
@@ -120,7 +120,9 @@ def route_overrides(available: dict, selected: list, overrides: dict, *, explici
     declared = {name: nbparams.read_parameters(available[name]) for name in selected}
     unknown = [k for k in overrides if not any(k in params for params in declared.values())]
     if unknown:
-        raise ValueError(f"no notebook declares the parameter(s) {unknown}; see `vcperf params NOTEBOOK`")
+        known = sorted({k for params in declared.values() for k in params})
+        hints = "".join(nbparams.did_you_mean(k, known) for k in unknown)
+        raise ValueError(f"no notebook declares the parameter(s) {unknown}{hints}; see `vcperf params NOTEBOOK`")
     run_names, checked = [], {}
     for name in selected:
         mine = {k: val for k, val in overrides.items() if k in declared[name]}
@@ -210,11 +212,10 @@ def _run_locked(target: Path, root: Path, lock: HeldLock, selected, available, c
             shutil.rmtree(kernels, ignore_errors=True)
             return kept
 
-        if default_scenario:
-            report.write_index(staging)
-        else:  # a scenario remembers what it changed, for build/scenarios/index.html
+        if not default_scenario:  # a scenario remembers what it changed, for build/scenarios/index.html
             params = {name: checked[name] for name in selected}
             (staging / "scenario.json").write_text(json.dumps(params, indent=1, sort_keys=True) + "\n")
+        report.write_index(staging)  # a scenario's own pages: its figures and tables as the reader sees them
     except BaseException as err:
         signals.defer()
         if bar is not None:
@@ -243,23 +244,5 @@ def _run_locked(target: Path, root: Path, lock: HeldLock, selected, available, c
 
 
 def write_scenario_index(folder: Path) -> Path:
-    """``<folder>/index.html``: every scenario under ``folder`` with the parameters it changed."""
-    rows = []
-    for scen in sorted(p for p in Path(folder).iterdir() if p.is_dir() and (p / "scenario.json").exists()):
-        params = json.loads((scen / "scenario.json").read_text())
-        changed = "<br>".join(
-            f"<b>{html.escape(nb)}</b>: " + ", ".join(f"{html.escape(k)} = {html.escape(repr(val))}"
-                                                      for k, val in ps.items())
-            for nb, ps in params.items())
-        figs = "".join(f"<li><a href='{html.escape(f.relative_to(folder).as_posix())}'>{html.escape(f.stem)}</a></li>"
-                       for f in sorted((scen / "figures").rglob("*.png")))
-        rows.append(f"<tr><td>{html.escape(scen.name)}</td><td>{changed}</td><td><ul>{figs}</ul></td></tr>")
-    page = ("<!doctype html><html><head><meta charset='utf-8'><title>vcperf scenarios</title><style>"
-            "body{font-family:sans-serif;max-width:1100px;margin:2em auto}table{border-collapse:collapse}"
-            "td,th{border:1px solid #ccc;padding:4px 8px;vertical-align:top}</style></head><body>"
-            "<h1>What-if scenarios</h1><p>Each scenario is a regeneration with changed notebook parameters "
-            "(<code>vcperf regenerate -p KEY=VALUE --scenario NAME</code>).</p><table><tr><th>scenario</th>"
-            "<th>parameters changed</th><th>figures</th></tr>" + "".join(rows) + "</table></body></html>\n")
-    out = Path(folder) / "index.html"
-    out.write_text(page, encoding="utf-8")
-    return out
+    """``<folder>/index.html``: every scenario under ``folder`` (:func:`vcperf.report.write_scenario_index`)."""
+    return report.write_scenario_index(folder)

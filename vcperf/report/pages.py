@@ -1,23 +1,5 @@
-"""The report of a regeneration: ``build/report/`` rendered by nbconvert, plus ``build/index.html``.
-
-Each executed notebook ``build/notebooks/<nb>.ipynb`` is rendered by nbconvert's HTML exporter (the
-JupyterLab template, the one Jupyter itself uses for "Save and Export Notebook As HTML") into
-``build/report/<nb>.html`` with the code cells hidden: the notebook's prose, figures and tables stay,
-so the explanations of each miss are in the report. Before rendering, a small preprocessing step
-
-* numbers each figure and gives it a caption (the figure's section heading),
-* rounds every float in an HTML table to 4 significant digits (integers are left alone),
-
-and after it every page gets the same ``<nav>`` (the studies by title) and a style sheet that keeps
-the page and its tables within 1280 px (wide tables wrap their cells and scroll inside the page).
-
-``build/report/index.html`` (and ``build/index.html``, the same page with paths from ``build/``) holds
-the navigation, the ledger summary with errors in percent, the held-out misses highlighted, and links
-to every rendered notebook, executed notebook, figure and table.
-
-Offline and deterministic: no script or style sheet from outside hosts (MathJax is not loaded;
-the notebooks need no mathematics), no time stamps; two runs give byte-identical files.
-"""
+"""The report's pages: each executed notebook rendered by nbconvert (captions, what-if notes,
+references, a nav), the index with the ledger summary and misses, and the scenario index."""
 
 from __future__ import annotations
 
@@ -29,22 +11,19 @@ import shutil
 from pathlib import Path
 
 from vcperf import fidelity, studies
+from vcperf.report.tables import (
+    MISS_REL_ERROR,
+    _pct,
+    _round_table_floats,
+    _text,
+    clean_conditions,
+    format_frames,
+    format_number,
+)
 
-#: Study -> its reference, as in CITATION.cff (the studies themselves come from :mod:`vcperf.studies`).
-REFERENCES = {
-    "vcha2016": "VMware, Inc., “VMware vCenter Server High Availability Performance and Best Practices "
-                "(vCenter Server 6.5)”, 2016.",
-    "robo2019": "VMware, Inc., “Performance of VMware vCenter Server 6.7 in Remote Offices and Branch "
-                "Offices”, Performance Study, 2019.",
-    "ft2016": "VMware, Inc., “VMware vSphere 6 Fault Tolerance: Architecture and Performance”, technical "
-              "white paper, 2016.",
-    "contentlib2015": "J. Guan and D. Bergamasco, “How to Efficiently Deploy Virtual Machines from VMware "
-                      "vSphere Content Library”, VMware VROOM! Blog, 2015.",
-    "vmotion2020": "VMware, Inc., “vMotion Innovations in VMware vSphere 7.0 U1”, Performance Study, 2020.",
-}
-
-#: Study -> (title, reference), in the registry's order (:data:`vcperf.studies.STUDIES`).
-STUDIES = {s.name: (s.title, REFERENCES.get(s.name, "")) for s in studies.STUDIES.values()}
+#: Study -> (title, full citation), in the registry's order (:data:`vcperf.studies.STUDIES`, the one place
+#: the citations are kept; README, CITATION.cff and the landing notebook carry the same).
+STUDIES = {s.name: (s.title, s.citation()) for s in studies.STUDIES.values()}
 
 #: Notebook name prefix -> study: a study's notebooks are named after its subpackage
 #: (``robo_networks`` belongs to ``vcperf.robo``, hence to ``robo2019``).
@@ -52,12 +31,6 @@ STUDY_OF_PREFIX = {s.package.rpartition(".")[2]: s.name for s in studies.STUDIES
 
 #: Notebooks that belong to no single study, shown first (name -> report page).
 OVERVIEW = {"index": "landing.html", "app": "app.html"}
-
-#: A held-out (loo or predicted) row further than this from the paper value is highlighted as a miss.
-MISS_REL_ERROR = 0.25
-
-#: Significant digits of a float shown in a report table.
-SIGNIFICANT_DIGITS = 4
 
 MAX_WIDTH_PX = 1280
 
@@ -90,35 +63,14 @@ body.vc-report {{ margin: 0; max-width: {MAX_WIDTH_PX}px; box-sizing: border-box
 .vc-report .vc-index th {{ background: #f0f0f0; }}
 .vc-report .vc-index td.num {{ text-align: right; }}
 .vc-report .vc-ref {{ color: #555; font-size: 13px; }}
+.vc-report .vc-references, .vc-report .vc-whatif {{ font: 14px/1.45 system-ui, sans-serif; }}
+.vc-report table.vc-frame {{ display: table; width: auto; max-width: 100%; table-layout: auto; font-size: 13px; }}
+.vc-report .vc-frame td, .vc-report .vc-frame th {{ overflow-wrap: anywhere; max-width: 18em; padding: 3px 6px; }}
+.vc-report .vc-frame th {{ text-align: left; }}
+.vc-report .vc-frame td.vc-err {{ white-space: nowrap; }}
+.vc-report .vc-frame td.vc-kind {{ overflow-wrap: normal; }}
 .vc-report .vc-files {{ font-size: 13px; color: #333; }}
 """
-
-_FLOAT_RE = r"[-+−]?(?:\d+\.\d*|\.\d+|\d+(?=[eE]))(?:[eE][-+]?\d+)?"
-_TD_FLOAT = re.compile(r"(<td\b[^>]*>)\s*(" + _FLOAT_RE + r")\s*(</td>)")
-
-
-def format_number(x: float, digits: int = SIGNIFICANT_DIGITS) -> str:
-    """``x`` with at most ``digits`` significant digits, for people: no exponent between 1e-3 and 1e7,
-    thousands separators above 9999 (``33,180``), an exponent outside (``1.247e-16``)."""
-    if not math.isfinite(x):
-        return "—" if math.isnan(x) else ("∞" if x > 0 else "−∞")
-    if x == 0:
-        return "0"
-    mag = math.floor(math.log10(abs(x)))
-    if mag < -3 or mag >= 7:
-        return f"{x:.{digits - 1}e}".replace("e-0", "e-").replace("e+0", "e+")
-    decimals = digits - 1 - mag
-    rounded = round(x, decimals)
-    if decimals <= 0:  # an integer once rounded: 1234, or 33,180
-        return f"{round(rounded):,}" if abs(rounded) >= 10**4 else f"{round(rounded)}"
-    return f"{rounded:.{decimals}f}".rstrip("0").rstrip(".")
-
-
-def _round_table_floats(text: str) -> str:
-    """Every ``<td>`` holding only a float, shown with :data:`SIGNIFICANT_DIGITS` significant digits."""
-    return _TD_FLOAT.sub(lambda m: m.group(1) + format_number(float(m.group(2).replace("−", "-"))) + m.group(3),
-                         text)
-
 
 def notebook_title(nb) -> str | None:
     """The text of the notebook's first ``# `` heading (its title), or None."""
@@ -135,8 +87,67 @@ def _plain(markdown: str) -> str:
     return re.sub(r"[`*_]", "", re.sub(r"\[([^\]]*)\]\([^)]*\)", r"\1", markdown)).strip()
 
 
-def _prepare(nb) -> list[str]:
-    """In place: figure captions after every code cell with images; floats in HTML tables rounded.
+def caption(heading: str) -> str:
+    """The caption of a figure under ``heading``, in the paper's numbering: the heading's own
+    "Figure 8 — CreateVM ..." becomes "<b>Figure 8.</b> CreateVM ..."; a figure the paper does not
+    have keeps its heading, unnumbered (the report adds no numbering of its own)."""
+    m = _PAPER_NUMBER.match(heading)
+    if m:
+        label, text = (m.group(1), m.group(2)) if m.group(1) else (m.group(3), m.group(4))
+        return f"<b>{html.escape(label)}.</b> {html.escape(text)}"
+    return html.escape(heading or "Figure")
+
+
+_PAPER_NUMBER = re.compile(r"((?:Figures?|Tables?)\s+\d[^—–:]*?)\s+[—–]\s+(.+)"
+                           r"|((?:Figures?|Tables?)\s+\d[^:]*?):\s+(.+)")
+_ASSIGN = re.compile(r"^(\w+)\s*=\s*(.+?)\s*#\s*([^:]*?)(?:,\s*(?:range|one of)\s*\[[^\]]*\])?\s*:\s*(.*)$")
+#: Parameters every notebook has (regeneration sets them): not what-if parameters.
+_PLUMBING = ("interactive", "output_dir")
+
+
+def whatif_parameters(nb) -> list[tuple[str, str, str, str]]:
+    """(name, value in this build, unit, meaning) of every scenario parameter the notebook declares
+    (its ``parameters`` cell, with the values papermill injected)."""
+    declared, injected = {}, {}
+    for cell in nb.cells:
+        tags = cell.get("metadata", {}).get("tags", [])
+        if cell.cell_type != "code" or not ({"parameters", "injected-parameters"} & set(tags)):
+            continue
+        for line in cell.source.splitlines():
+            m = _ASSIGN.match(line)
+            if m and "parameters" in tags:
+                declared[m.group(1)] = (m.group(2), m.group(3).strip(), m.group(4).strip())
+            elif "injected-parameters" in tags and "=" in line and not line.startswith("#"):
+                name, _, value = line.partition("=")
+                injected[name.strip()] = value.strip()
+    return [(n, injected.get(n, v), u, meaning) for n, (v, u, meaning) in declared.items() if n not in _PLUMBING]
+
+
+def _whatif_note(name: str, nb, scenarios: list[str]) -> str:
+    """Under a "What if?" heading: the panel is interactive; how to run the same what-if as a scenario."""
+    params = whatif_parameters(nb)
+    if not params:
+        return ""
+    first = params[0][0]
+    rows = "".join(f"<tr><td><code>{html.escape(n)}</code></td><td>{html.escape(v)}</td><td>{html.escape(u)}</td>"
+                   f"<td>{html.escape(m)}</td></tr>" for n, v, u, m in params)
+    seen = ""
+    if scenarios:
+        links = ", ".join(f'<a href="../scenarios/index.html#{html.escape(s)}">{html.escape(s)}</a>'
+                          for s in scenarios)
+        seen = f" Scenarios of this notebook in this build: {links}."
+    return (f'<div class="vc-whatif"><p>The panel of this section is interactive: it runs in JupyterLab or in the '
+            "what-if app. The same questions as a <b>scenario</b>, rendered as figures and tables: "
+            f"<code>vcperf regenerate --only {html.escape(name)} -p {html.escape(first)}=VALUE --scenario NAME</code> "
+            "writes <code>build/scenarios/NAME/</code> (every parameter: "
+            f"<code>vcperf params {html.escape(name)}</code>)."
+            f"{seen}</p><table><tr><th>parameter</th><th>value in this report</th><th>unit</th><th>meaning</th></tr>"
+            f"{rows}</table></div>")
+
+
+def _prepare(nb, name: str = "", scenarios: list[str] | None = None) -> list[str]:
+    """In place: figure captions after every code cell with images; data frames formatted (no index,
+    errors in percent, misses highlighted), floats in HTML tables rounded; a note under "What if?".
 
     Returns the alternative text of each PNG the page will show as an ``<img>``, in order."""
     import nbformat
@@ -144,7 +155,6 @@ def _prepare(nb) -> list[str]:
     alts = []
     cells = []
     heading = ""
-    n = 0
     for cell in nb.cells:
         cells.append(cell)
         if cell.cell_type == "markdown":
@@ -152,6 +162,10 @@ def _prepare(nb) -> list[str]:
                 m = re.match(r"#{1,4} (.+)", line)
                 if m:
                     heading = _plain(m.group(1))
+                    if heading.startswith("What if?"):
+                        note = _whatif_note(name, nb, scenarios or [])
+                        if note:
+                            cells.append(nbformat.v4.new_markdown_cell(note))
             continue
         if cell.cell_type != "code":
             continue
@@ -161,17 +175,13 @@ def _prepare(nb) -> list[str]:
             if "image/png" in data or "image/svg+xml" in data:
                 images += 1
                 if "image/png" in data and not ({"image/svg+xml", "text/html"} & set(data)):
-                    alts.append(f"Figure {n + images}: {heading or 'figure'}")
+                    alts.append(_plain(heading) or "Figure")
             if "text/html" in data:
                 src = data["text/html"]
                 src = "".join(src) if isinstance(src, list) else src
-                data["text/html"] = _round_table_floats(src)
+                data["text/html"] = _round_table_floats(format_frames(src))
         if images:
-            first = n + 1
-            n += images
-            label = f"Figure {first}" if images == 1 else f"Figures {first}–{n}"
-            text = html.escape(heading or "figure")
-            cells.append(nbformat.v4.new_markdown_cell(f'<p class="vc-caption"><b>{label}.</b> {text}</p>'))
+            cells.append(nbformat.v4.new_markdown_cell(f'<p class="vc-caption">{caption(heading)}</p>'))
     nb.cells = cells
     for i, cell in enumerate(nb.cells):  # stable ids (the inserted captions have random ones)
         cell["id"] = f"cell-{i:02d}"
@@ -222,6 +232,25 @@ def _offline_script(m: re.Match) -> str:
     """Drop a script that loads anything from outside (mermaid's loader, the emptied require.js tag)."""
     tag = m.group(0)
     return "" if ("https://" in tag or "http://" in tag or 'src=""' in tag) else tag
+
+
+def references(study: str) -> str:
+    """The References section of a study page: the paper's full citation, its URL a link."""
+    if study not in studies.STUDIES:
+        return ""
+    text = _cite_html(study)
+    return (f'<section class="vc-references" id="references"><h2>References</h2><ol><li>{text}</li></ol>'
+            "<p>The paper's printed numbers are in <code>data/" + html.escape(study) + "/</code> of the vcperf "
+            "source, each with where the paper prints it.</p></section>")
+
+
+_NB_LINK = re.compile(r'href="([A-Za-z0-9_]+)\.(?:ipynb|py)"')
+
+
+def _link_pages(text: str, names) -> str:
+    """Links to a notebook (``robo_networks.py`` or ``.ipynb``, as the landing notebook has them for
+    JupyterLab) pointed at its report page."""
+    return _NB_LINK.sub(lambda m: f'href="{page_of(m.group(1))}"' if m.group(1) in names else m.group(0), text)
 
 
 def _page(body_html: str, nav: str, title: str) -> str:
@@ -277,10 +306,6 @@ def _nav(groups, titles: dict[str, str], current: str | None, prefix: str = "") 
     return "\n".join(parts)
 
 
-def _pct(x) -> str:
-    return "—" if x is None or not math.isfinite(float(x)) else f"{100 * float(x):.1f} %"
-
-
 def _cell(text: str, cls: str = "") -> str:
     return f'<td class="{cls}">{text}</td>' if cls else f"<td>{text}</td>"
 
@@ -327,21 +352,35 @@ def _misses_table(g) -> str:
     for _, r in list(misses.iterrows()) + list(failed.iterrows()):
         error = "bound failed" if r["kind"] == "bound" else _pct(r["rel_error"])
         rows.append('<tr class="vc-miss">' + _cell(html.escape(r["kind"])) + _cell(html.escape(_text(r["locator"])))
-                    + _cell(html.escape(_text(r["quantity"]))) + _cell(html.escape(_text(r["conditions"])))
+                    + _cell(html.escape(_text(r["quantity"]))) + _cell(html.escape(clean_conditions(r["conditions"])))
                     + _cell(format_number(float(r["paper_value"])), "num")
                     + _cell(format_number(float(r["model_value"])), "num") + _cell(error, "num vc-miss-cell") + "</tr>")
     return (f"<p>Held-out numbers more than {MISS_REL_ERROR:.0%} from the paper, and failed bounds "
             f"(highlighted; each is discussed in the study's notebook):</p><table>{head}{''.join(rows)}</table>")
 
 
-def _text(x) -> str:
-    return "" if x is None or (isinstance(x, float) and math.isnan(x)) else str(x)
-
-
 def _humanise(stem: str) -> str:
-    text = re.sub(r"^(figure|table|fig)(\d+)_", lambda m: f"{m.group(1).capitalize()} {int(m.group(2))}: ", stem)
+    """A file name as a label: ``figure02_03_hostsync`` -> "Figures 2–3: hostsync", ``table01_networks_model``
+    -> "Table 1: networks model", ``tables09_11_traffic`` -> "Tables 9–11: traffic"."""
+    def numbered(m: re.Match) -> str:
+        kind = {"fig": "figure"}.get(m.group(1), m.group(1)).rstrip("s")
+        first, last = int(m.group(2)), m.group(3)
+        if last is None:
+            return f"{kind.capitalize()} {first}: "
+        return f"{kind.capitalize()}s {first}–{int(last)}: "
+
+    text = re.sub(r"^(figures?|tables?|fig)(\d+)(?:_(\d+)(?=_))?_", numbered, stem)
     text = text.replace("_", " ")
     return text[:1].upper() + text[1:]
+
+
+def _cite_html(study: str) -> str:
+    s = studies.STUDIES[study]
+    text = html.escape(s.citation())
+    if s.url:
+        esc = html.escape(s.url)
+        text = text.replace(esc, f'<a href="{esc}">{esc}</a>')
+    return text
 
 
 def _index(build: Path, groups, titles, prefix: str) -> str:
@@ -369,11 +408,13 @@ def _index(build: Path, groups, titles, prefix: str) -> str:
         parts += ["<h2>Ledger summary</h2>", _summary_table(summ),
                   f'<p><a href="{prefix}fidelity.csv">fidelity.csv</a>: every paper number a model speaks to, with '
                   "the model's value and its kind (the same as <code>vcperf fidelity</code>).</p>"]
+    if (build / "scenarios" / "index.html").exists():
+        parts.append(f'<p><a href="{prefix}scenarios/index.html">What-if scenarios</a>: regenerations of the '
+                     "notebooks with changed parameters, with their figures and tables.</p>")
     for key, heading, nbs in groups:
-        ref = STUDIES.get(key, (None, ""))[1]
         parts.append(f'<h2 id="{key}">{html.escape(heading)}</h2>')
-        if ref:
-            parts.append(f'<p class="vc-ref">{html.escape(ref)}</p>')
+        if key in studies.STUDIES:
+            parts.append(f'<p class="vc-ref">{_cite_html(key)}</p>')
         if ledger is not None and key in STUDIES:
             parts.append(_misses_table(ledger[ledger["study"] == key]))
         for n in nbs:
@@ -399,6 +440,49 @@ def _index(build: Path, groups, titles, prefix: str) -> str:
     return "\n".join(parts)
 
 
+def _scenarios(build: Path) -> dict[str, list[str]]:
+    """Scenario name -> the notebooks it ran, for every scenario under ``<build>/scenarios/``."""
+    import json
+
+    out = {}
+    for f in sorted((Path(build) / "scenarios").glob("*/scenario.json")):
+        out[f.parent.name] = sorted(json.loads(f.read_text()))
+    return out
+
+
+def write_scenario_index(folder: Path) -> Path:
+    """``<folder>/index.html`` (``build/scenarios/``): every scenario with the parameters it changed and
+    links to its rendered pages and figures; says how to make one when there is none yet."""
+    import json
+
+    folder = Path(folder)
+    folder.mkdir(parents=True, exist_ok=True)
+    rows = []
+    for scen in sorted(p for p in folder.iterdir() if p.is_dir() and (p / "scenario.json").exists()):
+        params = json.loads((scen / "scenario.json").read_text())
+        changed = "<br>".join(
+            f"<b>{html.escape(nb)}</b>: " + ", ".join(f"{html.escape(k)} = {html.escape(repr(val))}"
+                                                      for k, val in ps.items())
+            for nb, ps in params.items())
+        pages = "".join(f'<li><a href="{html.escape(scen.name)}/report/{page_of(nb)}">{html.escape(nb)}</a></li>'
+                        for nb in params if (scen / "report" / page_of(nb)).exists())
+        figs = "".join(f'<li><a href="{html.escape(f.relative_to(folder).as_posix())}">{html.escape(_humanise(f.stem))}'
+                       "</a></li>" for f in sorted((scen / "figures").rglob("*.png")))
+        rows.append(f'<tr id="{html.escape(scen.name)}"><td>{html.escape(scen.name)}</td><td>{changed}</td>'
+                    f"<td><ul>{pages}</ul></td><td><ul>{figs}</ul></td></tr>")
+    table = ("<table><tr><th>scenario</th><th>parameters changed</th><th>pages</th><th>figures</th></tr>"
+             + "".join(rows) + "</table>") if rows else "<p>No scenario has been run in this build yet.</p>"
+    page = ("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>What-if scenarios — vcperf report"
+            f"</title><style>{_CSS}</style></head><body class=\"vc-report\"><main class=\"vc-index\" "
+            'style="margin:0 auto;padding:8px 24px"><p><a href="../index.html">vcperf report</a></p>'
+            "<h1>What-if scenarios</h1><p>Each scenario is a regeneration with changed notebook parameters "
+            "(<code>vcperf regenerate -p KEY=VALUE --scenario NAME</code>; a notebook's parameters: "
+            f"<code>vcperf params NOTEBOOK</code>).</p>{table}</main></body></html>\n")
+    out = folder / "index.html"
+    out.write_text(page, encoding="utf-8")
+    return out
+
+
 def write_index(build: Path) -> Path:
     """Render ``<build>/report/`` (one page per executed notebook and an index) and ``<build>/index.html``."""
     import nbformat
@@ -412,14 +496,21 @@ def write_index(build: Path) -> Path:
     titles = {name: _plain(notebook_title(nb) or name) for name, nb in nbs.items()}
     groups = _groups(list(nbs))
     exporter = _exporter()
+    scenarios = _scenarios(build)
     for name, nb in nbs.items():
-        alts = _prepare(nb)
+        alts = _prepare(nb, name, [s for s, nbs_of in scenarios.items() if name in nbs_of])
         nb.metadata.pop("widgets", None)  # no widget state: the panels are for JupyterLab and Voila
         body, _ = exporter.from_notebook_node(nb, resources={"metadata": {"name": titles[name]}})
-        body = _alt_texts(body, alts)
+        body = _link_pages(_alt_texts(body, alts), nbs)
+        study = STUDY_OF_PREFIX.get(name.split("_")[0])
+        if study:
+            body = body.replace("</body>", references(study) + "\n</body>", 1)
         page = page_of(name)
         (report / page).write_text(_page(body, _nav(groups, titles, page), titles[name]), encoding="utf-8")
+    if (build / "fidelity.csv").exists():  # the default build (a scenario has only its own pages)
+        write_scenario_index(build / "scenarios")
     (report / "index.html").write_text(_index(build, groups, titles, "../"), encoding="utf-8")
     out = build / "index.html"
     out.write_text(_index(build, groups, titles, ""), encoding="utf-8")
     return out
+
