@@ -207,7 +207,7 @@ def test_every_notebooks_whatif_parameters_change_its_saved_outputs(built, tmp_p
     unchanged = []
     for name, path in regenerate.notebooks().items():
         declared = nbparams.read_parameters(path)
-        overrides = {p: non_default(declared[p]) for p in scenario_parameters(path)}
+        overrides = {p: non_default(declared[p], declared) for p in scenario_parameters(path)}
         if not overrides:
             continue
         target = tmp_path / name

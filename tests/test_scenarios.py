@@ -64,8 +64,9 @@ def test_robo_notebooks_take_a_custom_link_as_scenario_parameters():
         nbparams.read_parameters(nbs["robo_background_and_statistics"]))
 
 
-def non_default(p: nbparams.Parameter):
-    """A valid value of parameter ``p`` other than its default (moderate: x1.5 inside the range)."""
+def non_default(p: nbparams.Parameter, declared: dict | None = None):
+    """A valid value of parameter ``p`` other than its default (moderate: x1.5 inside the range). A range
+    end that names another parameter (``range [0.25, whatif_memory_gib]``) is that parameter's default."""
     d = p.default
     if isinstance(d, bool):
         return not d
@@ -73,6 +74,7 @@ def non_default(p: nbparams.Parameter):
         return next(c for c in p.choices if c != d)
     if isinstance(d, (int, float)):
         lo, hi = p.lo if p.lo is not None else -float("inf"), p.hi if p.hi is not None else float("inf")
+        lo, hi = (declared[e].default if isinstance(e, str) else e for e in (lo, hi))
         x = d * 1.5 if d else lo + 0.1 * (hi - lo)
         if x > hi:
             x = (d + lo) / 2 if d != lo else (d + hi) / 2
@@ -88,6 +90,6 @@ def non_default(p: nbparams.Parameter):
 def test_non_default_values_are_valid_and_differ():
     for name, path in regenerate.notebooks().items():
         declared = nbparams.read_parameters(path)
-        overrides = {p: non_default(declared[p]) for p in scenario_parameters(path)}
+        overrides = {p: non_default(declared[p], declared) for p in scenario_parameters(path)}
         nbparams.check_overrides(path, overrides)
         assert all(overrides[k] != declared[k].default for k in overrides), name
