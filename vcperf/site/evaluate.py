@@ -219,9 +219,9 @@ def evaluate(plan: Plan, *, intervals: bool = True) -> Evaluation:
             answers.append(Answer(_name(w), w.kind, w.study, q, float(val[i]), float(lo[i]), float(hi[i]),
                                   float(alone[i]), float(t), ok, lk, binding))
         flags += [f"{_name(w)}: {f}" for f in w.flags(spec)]
-        if w.kind == "vcha" and math.isnan(val[0]):
-            flags.append(f"{_name(w)}: replication share below 1 Mbit/s, outside the VCbench model's domain: "
-                         "no answer")
+        if np.isnan(val).any():
+            flags.append(f"{_name(w)}: its share of link {lk} is outside its study's model domain (too slow): "
+                         "no answer, counted as missing its targets")
     for d in loads:
         if d.steady_load > 1.0:
             flags.append(f"overload: link {d.link} {d.direction} offered {d.steady_load:.0%} of its rate by "

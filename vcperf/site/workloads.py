@@ -106,8 +106,11 @@ class MigrationWork:
     def answers(self, link, params):
         s = self.spec
         rate = link.down_bps if s.direction == "down" else link.up_bps
-        m = vm.migrate_testbed(*self._vm(params), s.release, rate, params=params, rtt_s=link.rtt_s,
-                               n_vmknics=s.vmknics)
+        try:
+            m = vm.migrate_testbed(*self._vm(params), s.release, rate, params=params, rtt_s=link.rtt_s,
+                                   n_vmknics=s.vmknics)
+        except ValueError:  # a share below the migration model's domain (e.g. < 1 Mbit/s): no answer (flagged)
+            return np.array([math.nan, math.nan])
         batches = math.ceil(s.count / s.concurrency)
         return np.array([float(m.migration_time_s) * batches, float(m.switchover_time_s)])
 
