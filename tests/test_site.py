@@ -2,14 +2,16 @@
 up; alone on the link gives the alone answer; reverse answers agree with the forward evaluation;
 malformed plans give one error naming the field path; physical properties over wide ranges."""
 
+import json
 import math
+from pathlib import Path
 
 import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from vcperf import contentlib, ft, robo, site, vcha
+from vcperf import cli, contentlib, ft, robo, site, vcha
 from vcperf import vmotion as vm
 
 HYP = settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -282,3 +284,48 @@ def test_asymmetric_link_shares_each_direction():
     caps = {d.direction: d.capacity_bps for d in e.loads}
     assert caps == {"down": 16e6, "up": 1e6}
     assert np.isfinite(e.answer("b", "statistics_delay_s").value)
+
+
+# -- the command line ------------------------------------------------------------------------------------------------
+
+EXAMPLES = sorted((Path(__file__).resolve().parent.parent / "examples").glob("*.yaml"))
+
+
+def test_there_are_three_or_four_examples():
+    assert 3 <= len(EXAMPLES) <= 4
+
+
+@pytest.mark.parametrize("path", EXAMPLES, ids=lambda p: p.stem)
+def test_vcperf_plan_prints_each_example(path, capsys):
+    assert cli.main(["plan", str(path)]) == 0
+    out = capsys.readouterr().out
+    plan = site.load(path)
+    assert out.startswith(f"# Site plan: {plan.name}\n\n**Verdict: ")
+    assert out.index("**Verdict") < out.index("## Links") < out.index("## Workloads")
+    for lk in plan.links:
+        assert f"### {lk.name}: " in out
+    for w in plan.branches + plan.migrations + plan.deployments + plan.ft:
+        assert f"| {w.name} |" in out
+
+
+def test_vcperf_plan_formats_and_reverse(capsys):
+    path = str(next(p for p in EXAMPLES if p.stem == "small_branch_dsl"))
+    assert cli.main(["plan", path, "--format", "json", "--solve", "bandwidth", "--link", "dsl"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    (r,) = doc["reverse"]
+    assert r["question"] == "smallest bandwidth" and r["workload"] and r["value"] > 0
+    assert cli.main(["plan", path, "--format", "csv"]) == 0
+    rows = capsys.readouterr().out.splitlines()
+    assert rows[0].startswith("table,") and sum(r.startswith("answer,") for r in rows) == 3
+
+
+def test_vcperf_plan_malformed_is_one_error_line(tmp_path, capsys):
+    f = tmp_path / "bad.yaml"
+    f.write_text("links:\n  - {name: wan, bandwidth: 10 Mbit/s}\n"
+                 "migrations:\n  - {name: m, link: wan, memory: -4 GiB}\n")
+    assert cli.main(["plan", str(f)]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and err[0].startswith("vcperf: error: migrations[0].memory must be in (0, ")
+    assert cli.main(["plan", str(f).replace("bad", "none")]) == 2
+    assert cli.main(["plan", str(EXAMPLES[0]), "--solve", "bandwidth"]) == 2
+    assert "--solve bandwidth needs --link" in capsys.readouterr().err

@@ -128,7 +128,8 @@ def render_markdown(e: site.Evaluation, reverse=()) -> str:
             out.append("| – | no flow | | | | | |")
         out.append("")
     out += ["## Workloads", "",
-            "| workload | study | quantity | answer (90 % interval) | alone on the link | target | verdict | binding flow |",
+            "| workload | study | quantity | answer (90 % interval) | alone on the link | target | verdict "
+            "| binding flow |",
             "|---|---|---|---|---|---|---|---|"]
     for a in e.answers:
         f = _fmt(a.quantity)
