@@ -17,10 +17,13 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from vcperf import _validate as v
 from vcperf import protocol
 from vcperf.site import links as _links
 from vcperf.site.plan import TARGET_QUANTITIES, Plan, check_plan
 from vcperf.site.workloads import as_link, calibrated, workloads
+
+__all__ = ["INTERVAL", "Answer", "Evaluation", "evaluate", "interval"]
 
 #: Central probability of the reported intervals.
 INTERVAL = 0.9
@@ -130,7 +133,11 @@ def interval(study: str, fn, params=None):
     >>> bool(r.low < r.value < r.high)
     True
     """
-    p0 = calibrated(study) if params is None else params
+    p0 = calibrated(study)
+    if params is not None:
+        p0 = v.instance("params", params, type(p0))
+    if not callable(fn):
+        raise ValueError(f"fn must be a callable fn(params) -> array; got {fn!r}")
     value = np.asarray(fn(p0), dtype=float)
     grads = []
     for name in protocol.param_names(p0):
@@ -178,6 +185,7 @@ def evaluate(plan: Plan, *, intervals: bool = True) -> Evaluation:
     True
     """
     check_plan(plan)
+    intervals = v.boolean("intervals", intervals)
     work = workloads(plan)
     flows, owner = [], {}
     for w, lk in work:
@@ -210,6 +218,9 @@ def evaluate(plan: Plan, *, intervals: bool = True) -> Evaluation:
         if intervals:
             iv = interval(w.study, lambda q, w=w, shared=shared: w.answers(shared, q), p)
             val, lo, hi = (np.asarray(x, float) for x in (iv.value, iv.low, iv.high))
+            for i, q in enumerate(w.quantities):  # a share stays a share: the interval inside [0, 1]
+                if TARGET_QUANTITIES[q][0] == "fraction" and q != "ft_overhead":
+                    lo[i], hi[i] = np.clip(lo[i], 0.0, 1.0), np.clip(hi[i], 0.0, 1.0)
         else:
             val = w.answers(shared, p)
             lo = hi = np.full_like(val, math.nan)
@@ -227,8 +238,3 @@ def evaluate(plan: Plan, *, intervals: bool = True) -> Evaluation:
             flags.append(f"overload: link {d.link} {d.direction} offered {d.steady_load:.0%} of its rate by "
                          "steady flows")
     return Evaluation(plan, tuple(answers), tuple(loads), tuple(flags))
-
-
-def quantity_doc(quantity: str) -> str:
-    """The meaning of a target quantity (for tables)."""
-    return TARGET_QUANTITIES[quantity][1]

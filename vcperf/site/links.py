@@ -120,8 +120,8 @@ def water_fill(capacity_bps: float, demands) -> list[float]:
     >>> water_fill(10.0, [2.0, 3.0])
     [2.0, 3.0]
     """
-    c = float(v.positive("capacity_bps", capacity_bps))
-    d = [float(v.check_range("demands", x, 0.0, math.inf)) for x in demands]
+    c = float(v.scalar("capacity_bps", capacity_bps, 0.0, math.inf, lo_open=True))
+    d = [float(v.scalar("demands", x, 0.0, math.inf)) for x in v.sequence("demands", demands, "a list of rates")]
     return _water_fill(c, d)
 
 
@@ -161,7 +161,13 @@ def direction_load(link: str, direction: str, capacity_bps: float, flows) -> Dir
     >>> [s.available_bps / 1e6 for s in direction_load("wan", "down", 10e6, f).flows]
     [5.0, 8.0]
     """
-    c = float(v.positive("capacity_bps", capacity_bps))
+    v.text("link", link)
+    v.choice("direction", direction, ("down", "up"))
+    c = float(v.scalar("capacity_bps", capacity_bps, 0.0, math.inf, lo_open=True))
+    flows = v.sequence("flows", flows, "a list of vcperf.site.Flow")
+    for f in flows:
+        v.instance("flows", f, Flow)
+        v.scalar("flows[].demand_bps", f.demand_bps, 0.0, math.inf)
     d = [f.demand_bps for f in flows]
     alloc = _water_fill(c, d)
     shares = []

@@ -10,9 +10,11 @@ unit (:func:`vcperf.site.quantities.quantity`).
 from __future__ import annotations
 
 import math
+import os
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
+from vcperf import _validate as v
 from vcperf import contentlib, robo, vcha
 from vcperf import vmotion as vm
 from vcperf.site.quantities import choice, quantity
@@ -134,6 +136,7 @@ class Plan:
 
     def link(self, name: str) -> LinkSpec:
         """The link called ``name``."""
+        v.text("link", name)
         for lk in self.links:
             if lk.name == name:
                 return lk
@@ -317,12 +320,12 @@ def _targets(raw) -> tuple[tuple[str, float], ...]:
     return tuple(out)
 
 
-def from_dict(raw: dict) -> Plan:
+def from_dict(plan: dict) -> Plan:
     """A :class:`Plan` from a dict (a parsed YAML file), every field checked.
 
     Parameters
     ----------
-    raw : dict
+    plan : dict
         ``name``, ``links`` (required), ``branches``, ``vcenter``, ``migrations``, ``deployments``,
         ``ft``, ``targets`` (see ``examples/*.yaml``).
 
@@ -346,18 +349,18 @@ def from_dict(raw: dict) -> Plan:
     ...
     ValueError: links[0].bandwidth must be in (0, 1e+12] (SI); got -1
     """
-    d = _mapping("plan", raw)
+    d = _mapping("plan", plan)
     _fields("plan", d, ("name", "links", "branches", "vcenter", "migrations", "deployments", "ft", "targets"))
     links = _links(d.get("links"))
     names = {lk.name for lk in links}
     name = d.get("name", "site")
     if not isinstance(name, str):
         raise ValueError(f"name must be a string; got {name!r}")
-    plan = Plan(name=name, links=links, branches=_branches(d.get("branches"), names),
+    out = Plan(name=name, links=links, branches=_branches(d.get("branches"), names),
                 vcenter=_vcenter(d.get("vcenter"), names), migrations=_migrations(d.get("migrations"), names),
                 deployments=_deployments(d.get("deployments"), names), ft=_ft(d.get("ft"), names),
                 targets=_targets(d.get("targets")))
-    return check_plan(plan)
+    return check_plan(out)
 
 
 def check_plan(plan: Plan) -> Plan:
@@ -405,11 +408,11 @@ def load(path) -> Plan:
     """
     import yaml
 
+    if not isinstance(path, str | os.PathLike) or isinstance(path, bytes) or not Path(path).is_file():
+        raise ValueError(f"path must be an existing plan file (YAML); got {path!r}")
     p = Path(path)
-    if not p.is_file():
-        raise ValueError(f"path must be an existing plan file (YAML); got {str(path)!r}")
     try:
         raw = yaml.safe_load(p.read_text())
     except yaml.YAMLError as exc:
-        raise ValueError(f"{p.name} is not valid YAML: {exc}") from None
+        raise ValueError(f"path {p.name} is not valid YAML: {' '.join(str(exc).split())}") from None
     return from_dict(raw)

@@ -10,6 +10,10 @@ from __future__ import annotations
 import math
 import re
 
+from vcperf import _validate as v
+
+__all__ = ["UNITS"]  # quantity() and choice() name the plan field, not their own arguments
+
 #: Units by kind: name -> factor to SI (bit/s, s, B, B/s).
 UNITS = {
     "rate": {"bit/s": 1.0, "bps": 1.0, "kbit/s": 1e3, "kbps": 1e3, "Mbit/s": 1e6, "Mbps": 1e6, "Gbit/s": 1e9,
@@ -60,7 +64,12 @@ def quantity(path: str, value, kind: str, lo: float, hi: float, *, lo_open: bool
     >>> quantity("links[0].rtt", "80 ms", "time", 0.0, 10.0)
     0.08
     """
-    units = UNITS[kind]
+    v.text("path", path)
+    units = UNITS[v.choice("kind", kind, tuple(UNITS))]
+    lo = float(v.scalar("lo", lo))
+    hi = float(v.scalar("hi", hi, lo, math.inf))
+    v.boolean("lo_open", lo_open)
+    v.boolean("integer", integer)
     rng = f"{'(' if lo_open else '['}{lo:g}, {hi:g}{')' if math.isinf(hi) else ']'}"
     if isinstance(value, bool) or value is None:
         raise ValueError(f"{path} must be a number in {rng} (SI) or a string with a unit of {sorted(units)}; "
@@ -91,6 +100,8 @@ def choice(path: str, value, choices) -> str:
     >>> choice("migrations[0].release", "7.0u1", ("6.7", "7.0u1"))
     '7.0u1'
     """
+    v.text("path", path)
+    v.sequence("choices", choices, "a tuple of strings")
     if not isinstance(value, str) or value not in choices:
         raise ValueError(f"{path} must be one of {list(choices)}; got {value!r}")
     return value

@@ -206,6 +206,7 @@ def most_hosts(plan: Plan, branch: str | None = None) -> Reverse:
     """
     check_plan(plan)
     _targets(plan)
+    v.optional(v.text, "branch", branch)
     names = [b.name for b in plan.branches]
     if not names:
         raise ValueError("plan.branches must hold a branch for the most-hosts question")

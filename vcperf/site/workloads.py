@@ -22,6 +22,8 @@ from vcperf import contentlib, data, ft, network, protocol, robo, vcha
 from vcperf import vmotion as vm
 from vcperf.site.plan import Branch, DeploymentSpec, FtSpec, LinkSpec, MigrationSpec, VCenter
 
+__all__ = ["BranchWork", "MigrationWork", "DeploymentWork", "VchaWork", "FtWork"]
+
 
 def as_link(spec: LinkSpec, down_bps=None, up_bps=None) -> network.Link:
     """The :class:`vcperf.network.Link` of a plan's link, optionally at other rates (a flow's share)."""
@@ -139,11 +141,14 @@ class DeploymentWork:
     quantities = ("deployment_time_s",)
 
     def _time(self, rate_bps, rtt_s, loss, params):
-        # The WAN carries the data path at TCP's rate over it; the sites' own networks stay the study's.
-        eff = np.minimum(network.tcp_throughput_bps(rate_bps, rtt_s, loss), contentlib.DEFAULT_NETWORK_BPS)
-        return contentlib.deploy_time_s(self.spec.path, self.spec.size_bytes, network_bps=eff,
-                                        mgmt_network_bps=np.minimum(eff, contentlib.DEFAULT_MGMT_NETWORK_BPS),
-                                        params=params)
+        # The link carries the path's network hop at TCP's rate over it (streaming: vCenter -> host on the
+        # management network; the other paths: host to host on the data network); the sites' own
+        # networks stay the study's 1 GbE.
+        wan = network.tcp_throughput_bps(rate_bps, rtt_s, loss)
+        nets = {"network_bps": contentlib.DEFAULT_NETWORK_BPS, "mgmt_network_bps": contentlib.DEFAULT_MGMT_NETWORK_BPS}
+        hop = "mgmt_network_bps" if self.spec.path == "streaming" else "network_bps"
+        nets[hop] = np.minimum(wan, nets[hop])
+        return contentlib.deploy_time_s(self.spec.path, self.spec.size_bytes, params=params, **nets)
 
     def answers(self, link, params):
         rate = link.down_bps if self.spec.direction == "down" else link.up_bps

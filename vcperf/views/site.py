@@ -64,11 +64,20 @@ def fmt_quantity(quantity: str, x: float) -> str:
     return fmt_percent(x) if TARGET_QUANTITIES[quantity][0] == "fraction" else fmt_duration(x)
 
 
-def _fmt(quantity: str):
+def formatter(quantity: str):
+    """The formatter of a target quantity's values (:func:`~vcperf.views.format.fmt_percent` or
+    :func:`~vcperf.views.format.fmt_duration`).
+
+    Examples
+    --------
+    >>> formatter("downtime_s")(0.5)
+    '500 ms'
+    """
     return fmt_percent if TARGET_QUANTITIES[quantity][0] == "fraction" else fmt_duration
 
 
-def _verdict(a) -> str:
+def verdict(a) -> str:
+    """``"meets"``, ``"MISSES"`` or ``"no target"`` for a :class:`vcperf.site.Answer`."""
     if a.ok is None:
         return "no target"
     return "meets" if a.ok else "MISSES"
@@ -107,10 +116,10 @@ def render_markdown(e: site.Evaluation, reverse=()) -> str:
     out.append("")
     for a in with_t:
         out.append(f"- {'✅' if a.ok else '❌'} {a.workload}: {_LABELS[a.quantity]} "
-                   f"{_fmt(a.quantity)(a.value)} vs target {_fmt(a.quantity)(a.target)}"
+                   f"{formatter(a.quantity)(a.value)} vs target {formatter(a.quantity)(a.target)}"
                    + ("" if a.ok else f" (binding flow: {a.flow} on {a.link})"))
     for r in reverse:
-        out.append(f"- ↔ {r.question} of {r.subject}: {_reverse_value(r)}"
+        out.append(f"- ↔ {r.question} of {r.subject}: {fmt_reverse(r)}"
                    + (f", bound by {r.workload}'s {_LABELS.get(r.quantity, r.quantity)} ({r.flow})" if r.workload
                       else "") + (f" — {r.note}" if r.note else ""))
     if e.flags:
@@ -132,13 +141,14 @@ def render_markdown(e: site.Evaluation, reverse=()) -> str:
             "| binding flow |",
             "|---|---|---|---|---|---|---|---|"]
     for a in e.answers:
-        f = _fmt(a.quantity)
+        f = formatter(a.quantity)
         out.append(f"| {a.workload} | {a.study} | {_LABELS[a.quantity]} | {fmt_band(a.value, a.low, a.high, fmt=f)} | "
-                   f"{f(a.alone)} | {'–' if math.isnan(a.target) else f(a.target)} | {_verdict(a)} | {a.flow} |")
+                   f"{f(a.alone)} | {'–' if math.isnan(a.target) else f(a.target)} | {verdict(a)} | {a.flow} |")
     return "\n".join(out) + "\n"
 
 
-def _reverse_value(r) -> str:
+def fmt_reverse(r) -> str:
+    """The value of a :class:`vcperf.site.Reverse` in its unit (or why there is none)."""
     if r.unit == "bit/s":
         return fmt_bps(r.value) if math.isfinite(r.value) else "none is enough"
     if r.unit == "s":
@@ -267,8 +277,8 @@ class _PlannerFigure(PanelFigure):
 def _readout_html(e: site.Evaluation) -> str:
     rows = "".join(
         f"<tr><td>{'✅' if a.ok else ('❌' if a.ok is False else '·')}</td><td>{a.workload}</td>"
-        f"<td>{_LABELS[a.quantity]}</td><td>{fmt_band(a.value, a.low, a.high, fmt=_fmt(a.quantity))}</td>"
-        f"<td>{'–' if math.isnan(a.target) else _fmt(a.quantity)(a.target)}</td></tr>" for a in e.answers)
+        f"<td>{_LABELS[a.quantity]}</td><td>{fmt_band(a.value, a.low, a.high, fmt=formatter(a.quantity))}</td>"
+        f"<td>{'–' if math.isnan(a.target) else formatter(a.quantity)(a.target)}</td></tr>" for a in e.answers)
     flags = "".join(f"<li>{f}</li>" for f in e.flags)
     head = "every target met" if e.ok else f"{len(e.failing)} target(s) missed"
     return (f"<b>{e.plan.name}: {head}</b><table><tr><th></th><th>workload</th><th>quantity</th>"
