@@ -75,8 +75,10 @@ answers = pd.DataFrame([{
     "verdict": site_views.verdict(a), "binding flow": a.flow} for a in evaluation.answers])
 plotting.save_table(answers, output_dir, NOTEBOOK, "answers")
 display(answers)
-slowest = max(evaluation.answers, key=lambda a: a.value / a.alone if a.alone > 0 else 1.0)
-display(Markdown(f"Sharing costs most for **{slowest.workload}**: its {slowest.quantity.replace('_', ' ')} is "
+judged = [a for a in evaluation.answers if a.ok is not None and math.isfinite(a.value) and a.alone > 0]
+slowest = max(judged, key=lambda a: a.value / a.alone)
+display(Markdown(f"Of the answers with a target, sharing costs most for **{slowest.workload}**: its "
+                 f"{site_views.LABELS[slowest.quantity]} is "
                  f"{fmt.fmt_num(slowest.value / slowest.alone)} times its answer alone on `{slowest.link}` "
                  f"({site_views.fmt_quantity(slowest.quantity, slowest.value)} against "
                  f"{site_views.fmt_quantity(slowest.quantity, slowest.alone)})."))
@@ -120,9 +122,13 @@ rev = pd.DataFrame([{"question": r.question, "of": r.subject, "answer": site_vie
 plotting.save_table(rev, output_dir, NOTEBOOK, "reverse")
 display(rev)
 bw = reverse[0]
-display(Markdown(
-    f"The link `{link}` needs at least **{site_views.fmt_reverse(bw)}**"
-    + (f", bound by {bw.workload}'s {bw.quantity.replace('_', ' ')}." if bw.workload else f": {bw.note}.")))
+if math.isinf(bw.value):
+    display(Markdown(f"No rate of `{link}` meets every target: {bw.workload}'s "
+                     f"{site_views.LABELS[bw.quantity]} misses at any rate ({bw.note})."))
+else:
+    display(Markdown(f"The link `{link}` needs at least **{site_views.fmt_reverse(bw)}**"
+                     + (f", bound by {bw.workload}'s {site_views.LABELS[bw.quantity]} ({bw.flow})." if bw.workload
+                        else f": {bw.note}.")))
 
 # %% [markdown]
 # ## What if — enter the link once

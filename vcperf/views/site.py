@@ -20,7 +20,8 @@ from vcperf.widgets import ExactSliders, PanelFigure, fast_redraw, readout_style
 EXAMPLES_DIR = Path(__file__).resolve().parents[2] / "examples"
 #: The plan the app's planner opens on.
 DEFAULT_EXAMPLE = "branch_20_hosts_10mbit"
-_LABELS = {
+#: Readable names of the target quantities.
+LABELS = {
     "operation_latency_s": "vCenter operation latency", "statistics_delay_s": "statistics upload delay",
     "migration_time_s": "migration time", "downtime_s": "vMotion downtime", "deployment_time_s": "deployment time",
     "vcha_throughput_loss": "VCHA throughput loss", "vcha_latency_s": "latency with VCHA",
@@ -115,12 +116,12 @@ def render_markdown(e: site.Evaluation, reverse=()) -> str:
                   else " — beyond a VMware documented limit (see flags)"))
     out.append("")
     for a in with_t:
-        out.append(f"- {'✅' if a.ok else '❌'} {a.workload}: {_LABELS[a.quantity]} "
+        out.append(f"- {'✅' if a.ok else '❌'} {a.workload}: {LABELS[a.quantity]} "
                    f"{formatter(a.quantity)(a.value)} vs target {formatter(a.quantity)(a.target)}"
                    + ("" if a.ok else f" (binding flow: {a.flow} on {a.link})"))
     for r in reverse:
         out.append(f"- ↔ {r.question} of {r.subject}: {fmt_reverse(r)}"
-                   + (f", bound by {r.workload}'s {_LABELS.get(r.quantity, r.quantity)} ({r.flow})" if r.workload
+                   + (f", bound by {r.workload}'s {LABELS.get(r.quantity, r.quantity)} ({r.flow})" if r.workload
                       else "") + (f" — {r.note}" if r.note else ""))
     if e.flags:
         out += ["", "## Flags (VMware limits, extrapolation)", ""] + [f"- {f}" for f in e.flags]
@@ -142,7 +143,7 @@ def render_markdown(e: site.Evaluation, reverse=()) -> str:
             "|---|---|---|---|---|---|---|---|"]
     for a in e.answers:
         f = formatter(a.quantity)
-        out.append(f"| {a.workload} | {a.study} | {_LABELS[a.quantity]} | {fmt_band(a.value, a.low, a.high, fmt=f)} | "
+        out.append(f"| {a.workload} | {a.study} | {LABELS[a.quantity]} | {fmt_band(a.value, a.low, a.high, fmt=f)} | "
                    f"{f(a.alone)} | {'–' if math.isnan(a.target) else f(a.target)} | {verdict(a)} | {a.flow} |")
     return "\n".join(out) + "\n"
 
@@ -251,9 +252,13 @@ def answers_figure(e: site.Evaluation, ax=None):
         lo = a.low / a.target if math.isfinite(a.low) else r
         hi = a.high / a.target if math.isfinite(a.high) else r
         ax.errorbar(r, y, xerr=[[r - lo], [hi - r]], fmt="o", color="tab:green" if a.ok else "tab:red", capsize=3)
+    from matplotlib.ticker import FuncFormatter, NullFormatter
+
     ax.axvline(1.0, color="black", lw=1)
     ax.set_xscale("log")
-    ax.set_yticks(range(len(rows)), [f"{a.workload}: {_LABELS[a.quantity]}" for a in rows])
+    ax.xaxis.set_major_formatter(FuncFormatter(lambda x, _: f"{x:g}"))
+    ax.xaxis.set_minor_formatter(NullFormatter())
+    ax.set_yticks(range(len(rows)), [f"{a.workload}: {LABELS[a.quantity]}" for a in rows])
     ax.invert_yaxis()
     ax.set_xlabel("answer / target (90 % interval); right of 1 misses")
     return ax
@@ -270,6 +275,8 @@ class _PlannerFigure(PanelFigure):
             ax.clear()
         utilisation_figure(e, self.axes[0])
         answers_figure(e, self.axes[1])
+        # the same layout for the same plan, whatever was drawn before: start tight_layout from the defaults
+        self.fig.subplots_adjust(left=0.125, right=0.9, bottom=0.11, top=0.88, wspace=0.2, hspace=0.2)
         self.fig.tight_layout()
         return self.png()
 
@@ -277,7 +284,7 @@ class _PlannerFigure(PanelFigure):
 def _readout_html(e: site.Evaluation) -> str:
     rows = "".join(
         f"<tr><td>{'✅' if a.ok else ('❌' if a.ok is False else '·')}</td><td>{a.workload}</td>"
-        f"<td>{_LABELS[a.quantity]}</td><td>{fmt_band(a.value, a.low, a.high, fmt=formatter(a.quantity))}</td>"
+        f"<td>{LABELS[a.quantity]}</td><td>{fmt_band(a.value, a.low, a.high, fmt=formatter(a.quantity))}</td>"
         f"<td>{'–' if math.isnan(a.target) else formatter(a.quantity)(a.target)}</td></tr>" for a in e.answers)
     flags = "".join(f"<li>{f}</li>" for f in e.flags)
     head = "every target met" if e.ok else f"{len(e.failing)} target(s) missed"
@@ -287,9 +294,12 @@ def _readout_html(e: site.Evaluation) -> str:
 
 
 @fast_redraw
-def site_update(plan: site.Plan, link: str, bandwidth_bps: float, rtt_s: float, *, intervals: bool = True):
+def site_update(plan: site.Plan | None = None, link: str | None = None, bandwidth_bps: float | None = None,
+                rtt_s: float | None = None, *, intervals: bool = True):
     """Model + redraw for the planner: ``plan`` with ``link`` at ``bandwidth_bps`` (the uplink scaled with it)
     and ``rtt_s``; returns ``(readout_html, png_bytes)``.
+
+    Defaults: the app's first plan (:data:`DEFAULT_EXAMPLE`), its first link, that link's rate and RTT.
 
     Examples
     --------
@@ -299,7 +309,11 @@ def site_update(plan: site.Plan, link: str, bandwidth_bps: float, rtt_s: float, 
     >>> png[:4] == b"\\x89PNG" and "shop" in html
     True
     """
-    spec = plan.link(link)
+    plan = example(DEFAULT_EXAMPLE) if plan is None else plan
+    spec = plan.link(plan.links[0].name if link is None else link)
+    link = spec.name
+    bandwidth_bps = spec.bandwidth_bps if bandwidth_bps is None else bandwidth_bps
+    rtt_s = spec.rtt_s if rtt_s is None else rtt_s
     up = None if spec.up_bandwidth_bps is None else spec.up_bandwidth_bps * bandwidth_bps / spec.bandwidth_bps
     e = site.evaluate(plan.with_link(link, bandwidth_bps=bandwidth_bps, up_bandwidth_bps=up, rtt_s=rtt_s),
                       intervals=intervals)
