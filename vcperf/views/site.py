@@ -281,14 +281,19 @@ class _PlannerFigure(PanelFigure):
         return self.png()
 
 
-def _readout_html(e: site.Evaluation) -> str:
+def _readout_html(e: site.Evaluation, link: str = "") -> str:
+    marks = {True: "<span style='color:green'>meets</span>", False: "<b style='color:#c00'>MISSES</b>", None: "·"}
     rows = "".join(
-        f"<tr><td>{'✅' if a.ok else ('❌' if a.ok is False else '·')}</td><td>{a.workload}</td>"
+        f"<tr><td>{marks[a.ok]}</td><td>{a.workload}</td>"
         f"<td>{LABELS[a.quantity]}</td><td>{fmt_band(a.value, a.low, a.high, fmt=formatter(a.quantity))}</td>"
         f"<td>{'–' if math.isnan(a.target) else formatter(a.quantity)(a.target)}</td></tr>" for a in e.answers)
     flags = "".join(f"<li>{f}</li>" for f in e.flags)
     head = "every target met" if e.ok else f"{len(e.failing)} target(s) missed"
-    return (f"<b>{e.plan.name}: {head}</b><table><tr><th></th><th>workload</th><th>quantity</th>"
+    where = ""
+    if link:
+        spec = e.plan.link(link)
+        where = f" — link {link} at {fmt_bps(spec.bandwidth_bps)}, RTT {fmt_duration(spec.rtt_s)}"
+    return (f"<b>{e.plan.name}{where}: {head}</b><table><tr><th></th><th>workload</th><th>quantity</th>"
             f"<th>answer (90 %)</th><th>target</th></tr>{rows}</table>"
             + (f"<ul style='font-size:smaller'>{flags}</ul>" if flags else ""))
 
@@ -317,7 +322,7 @@ def site_update(plan: site.Plan | None = None, link: str | None = None, bandwidt
     up = None if spec.up_bandwidth_bps is None else spec.up_bandwidth_bps * bandwidth_bps / spec.bandwidth_bps
     e = site.evaluate(plan.with_link(link, bandwidth_bps=bandwidth_bps, up_bandwidth_bps=up, rtt_s=rtt_s),
                       intervals=intervals)
-    return _readout_html(e), _PlannerFigure.shared().draw(e)
+    return _readout_html(e, link), _PlannerFigure.shared().draw(e)
 
 
 def site_planner(name: str = DEFAULT_EXAMPLE):
