@@ -213,7 +213,6 @@ def evaluate(plan: Plan, *, intervals: bool = True) -> Evaluation:
         for s in mine:  # each direction at the workload's most constrained flow; the link's rate if none
             rates[s.flow.direction] = min(rates.get(s.flow.direction, math.inf), s.available_bps)
         shared = as_link(spec, rates.get("down", full.down_bps), rates.get("up", full.up_bps))
-        binding = min(mine, key=lambda s: s.available_bps).flow.name if mine else ""
         alone = w.answers(full, p)
         if intervals:
             iv = interval(w.study, lambda q, w=w, shared=shared: w.answers(shared, q), p)
@@ -225,6 +224,9 @@ def evaluate(plan: Plan, *, intervals: bool = True) -> Evaluation:
             val = w.answers(shared, p)
             lo = hi = np.full_like(val, math.nan)
         for i, q in enumerate(w.quantities):
+            d = getattr(w, "directions", {}).get(q)
+            cand = [s for s in mine if d is None or s.flow.direction == d] or mine
+            binding = min(cand, key=lambda s: s.available_bps).flow.name if cand else ""
             t = targets.get(q, math.nan)
             ok = None if math.isnan(t) else bool(val[i] <= t)
             answers.append(Answer(_name(w), w.kind, w.study, q, float(val[i]), float(lo[i]), float(hi[i]),

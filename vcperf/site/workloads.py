@@ -58,6 +58,8 @@ class BranchWork:
     study = robo.STUDY
     kind = "branch"
     quantities = ("operation_latency_s", "statistics_delay_s")
+    #: The direction whose flow binds a quantity (default: the workload's most constrained flow).
+    directions = {"statistics_delay_s": "up"}
 
     def _vms(self):
         return robo.testbed().powered_on_vms_per_host if self.spec.vms_per_host is None else self.spec.vms_per_host
