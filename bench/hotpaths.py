@@ -1,5 +1,6 @@
-"""Model hot paths beyond MVA: ``import vcperf``, the vMotion pre-copy grid, the TPCx-HCI Monte Carlo, and
-``vcperf.sweep.evaluate`` on 10^6 points (in-process and on a 2-worker Dask cluster)."""
+"""Model hot paths beyond MVA: ``import vcperf``, the vMotion pre-copy grid, the TPCx-HCI Monte Carlo,
+``vcperf.sweep.evaluate`` on 10^6 points (in-process and on a 2-worker Dask cluster), and the site planner
+(one plan evaluation, goal <= 50 ms; one reverse question, goal <= 1 s)."""
 
 from __future__ import annotations
 
@@ -117,3 +118,31 @@ def bench_sweep_module(points_per_axis: int = 100, chunk_size: int = 100_000) ->
     return out
 
 
+
+
+# --------------------------------------------------------------------------------------------
+# 7. site planner: one evaluation of each example plan, one reverse question
+# --------------------------------------------------------------------------------------------
+
+
+def bench_site(repeats: int) -> dict:
+    """Each example plan (``examples/*.yaml``): one evaluation without and with intervals, and the smallest
+    bandwidth of its first link (the reverse question bisects the evaluation without intervals)."""
+    try:
+        from vcperf import site
+        from vcperf.views import site as views
+    except Exception as err:  # noqa: BLE001
+        return {"status": f"not available yet ({type(err).__name__})"}
+    out = {}
+    for name in views.example_names():
+        plan = views.example(name)
+        site.evaluate(plan)  # warm: calibrations and uncertainty loaded
+        link = plan.links[0].name
+        out[name] = {
+            "evaluate": median_time(lambda plan=plan: site.evaluate(plan, intervals=False), repeats=repeats),
+            "evaluate_with_intervals": median_time(lambda plan=plan: site.evaluate(plan), repeats=3, min_loop_s=0.0),
+            "smallest_bandwidth": (
+                median_time(lambda plan=plan, link=link: site.smallest_bandwidth(plan, link), repeats=3, min_loop_s=0.0)
+                if plan.targets else {"status": "no targets"}),
+        }
+    return out

@@ -247,6 +247,8 @@ def main(argv=None) -> int:
         results["vmotion"] = hotpaths.bench_vmotion(args.repeats)
         print("vcperf.sweep, 10^6 points ...", flush=True)
         results["sweep_module"] = hotpaths.bench_sweep_module()
+        print("site planner: one evaluation, one reverse question ...", flush=True)
+        results["site"] = hotpaths.bench_site(args.repeats)
 
     results["machine"]["load_average_1m_at_end"] = load_1m()
     results["table_markdown"] = detail_table(results)

@@ -14,7 +14,11 @@
 # %% [markdown]
 # # vcperf what-if planner
 #
-# Every what-if panel of the five studies on one page, one tab each. Move a control and the model
+# The first tab is the site planner: pick a site plan, enter its link once (rate, round trip) and see
+# every workload that shares it answer at once — vCenter operations and statistics at a branch, a
+# vMotion, a template deployment, VCHA's replication, FT logging — with VMware's limits flagged
+# (`vcperf plan site.yaml` prints the same plan). Behind it, every what-if panel of the five studies,
+# one tab each. Move a control and the model
 # answers for your link, inventory or VM; the readout under the controls states the numbers, the
 # picture shows where they sit on the model's curve. The models are calibrated to the papers' own
 # numbers: how far each one can be trusted is in the ledger (`vcperf fidelity`, and the landing

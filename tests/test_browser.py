@@ -794,6 +794,52 @@ def test_every_tab_of_the_voila_app(voila_app, browser_page):
                              + f"\nvoila log (tail):\n{_tail(log)}") from e
 
 
+def test_voila_app_opens_on_the_site_planner(voila_app, browser_page):
+    """The app's first tab is the site planner: the link entered once (its rate typed into the slider's
+    readout) changes every workload's answer that crosses it; screenshots before and after."""
+    from playwright.sync_api import Error as PlaywrightError
+
+    base, log = voila_app
+    page, problems = browser_page
+    try:
+        page.goto(f"{base}/", wait_until="domcontentloaded", timeout=PAGE_TIMEOUT_MS)
+        tabs = page.locator(".widget-tab .lm-TabBar-tab")
+        tabs.first.wait_for(timeout=VOILA_LOAD_TIMEOUT_MS)
+        assert tabs.first.inner_text().strip() == "Site planner"
+        readout = page.locator(".widget-html").filter(has_text="answer (90 %)").first
+        readout.wait_for(timeout=VOILA_LOAD_TIMEOUT_MS)
+        SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(SCREENSHOTS / "voila_site_planner_before.png"), full_page=True)
+
+        def rows():
+            return [r for r in readout.inner_text().splitlines() if "\t" in r][1:]  # the table's rows
+
+        before = rows()
+        assert len(before) >= 5, before  # branch (2), migration (2), deployment, VCHA of the default plan
+        for value in ("2", "100"):
+            field = page.locator(".widget-slider").filter(has_text="rate Mbit/s").locator(".widget-readout").first
+            field.click()
+            page.keyboard.press("Control+A")
+            page.keyboard.type(value)
+            page.keyboard.press("Enter")
+            deadline = time.monotonic() + UPDATE_TIMEOUT_MS / 1000
+            while rows() == before:
+                assert time.monotonic() < deadline, f"rate {value} Mbit/s changed no answer"
+                time.sleep(0.3)
+            time.sleep(1.0)
+            after = rows()
+            assert f"at {value} Mbit/s" in readout.inner_text()
+            # every workload on the link moves, except a downtime bounded by the switch-over goal
+            changed = [a for a, b in zip(after, before, strict=True) if a != b]
+            assert len(changed) >= len(before) - 1, (before, after)
+            before = after
+        page.screenshot(path=str(SCREENSHOTS / "voila_site_planner_after.png"), full_page=True)
+        assert not page.locator("body").evaluate(_ERRORS_JS), "error output in the app"
+    except (AssertionError, PlaywrightError) as e:
+        raise AssertionError(f"{e}\nbrowser errors:\n" + "\n".join(problems[-20:])
+                             + f"\nvoila log (tail):\n{_tail(log)}") from e
+
+
 # --------------------------------------------------------------------------------------------
 # The report of a regeneration
 # --------------------------------------------------------------------------------------------

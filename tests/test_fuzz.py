@@ -63,6 +63,7 @@ MODULES = (
     "vcperf.vmotion",
     "vcperf.vcha",
     "vcperf.ft",
+    "vcperf.site",
 )
 
 #: Submodules and names that are the ledger's plumbing (paper numbers, fits), not model inputs.
@@ -249,6 +250,11 @@ def _lazy_overrides(qualname: str) -> dict:
         "vcperf.params.check_overrides": {"path": lambda: nb, "overrides": lambda: dict(NOTEBOOK_OVERRIDES)},
         "vcperf.params.check_notebook_parameters": {
             "namespace": lambda: {n: p.default for n, p in params.read_parameters(nb).items()}, "notebook": lambda: nb},
+        "vcperf.site.load": {"path": _site_plan_file},
+        "vcperf.site.plan.load": {"path": _site_plan_file},
+        "vcperf.site.from_dict": {"plan": lambda: dict(SITE_PLAN)},
+        "vcperf.site.plan.from_dict": {"plan": lambda: dict(SITE_PLAN)},
+        "vcperf.site.quantities.choice": {"value": lambda: "a"},
     }
     return {k: f() for k, f in table.get(qualname, {}).items()}
 
@@ -322,8 +328,47 @@ def _vm_precopy():
                       settings=vm.settings())
 
 
+#: A small site plan (one link, one branch, one target): the planner's baseline.
+SITE_PLAN = {"name": "fuzz", "links": [{"name": "wan", "bandwidth": 10e6, "rtt": 0.08}],
+             "branches": [{"name": "shop", "link": "wan", "hosts": 4}], "targets": {"statistics_delay_s": 60.0}}
+
+
+def _site_plan():
+    from vcperf import site
+
+    return site.from_dict(SITE_PLAN)
+
+
+@functools.cache
+def _site_plan_file():
+    """The baseline plan as a YAML file (written once per process to a temporary directory)."""
+    import tempfile
+    from pathlib import Path
+
+    import yaml
+
+    path = Path(tempfile.mkdtemp(prefix="vcperf-fuzz-")) / "site.yaml"
+    path.write_text(yaml.safe_dump(SITE_PLAN))
+    return path
+
+
+def _contentlib_output(p):
+    from vcperf import contentlib
+
+    return contentlib.deploy_time_s("streaming", 39e9, params=p)
+
+
 #: Per study package: valid values by parameter name or by annotation (``_Lazy`` = built on use).
 STUDY_BASELINES = {
+    "vcperf.site": {
+        "type": {"Plan": _Lazy(_site_plan)},
+        "name": {
+            "plan": _Lazy(_site_plan), "link": "wan", "path": "links[0].bandwidth", "value": "10 Mbit/s",
+            "kind": "rate", "lo": 0.0, "hi": 1e12, "choices": ("a", "b"), "capacity_bps": 1e7,
+            "demands": [1e6, 2e6], "direction": "down", "flows": [], "study": "contentlib2015",
+            "fn": _contentlib_output,
+        },
+    },
     "vcperf.vmotion": {
         "type": {
             "Params": _Lazy(lambda: _vmotion().calibrate()), "Settings": _Lazy(lambda: _vmotion().settings()),
@@ -606,6 +651,10 @@ ALLOWED_NONFINITE = {
     "vcperf.contentlib.subscription_sync_time_s": "inf when other traffic leaves the link no capacity (documented)",
     "vcperf.contentlib.recommend_path": "times_s holds NaN for the paths the layout does not offer",
     "vcperf.vmotion.link_for_downtime_bps": "nan when even hi_bps does not meet the target (documented)",
+    "vcperf.site.evaluate": "an answer without a target has target NaN; without intervals low/high are NaN",
+    "vcperf.site.smallest_bandwidth": "inf when no rate meets every target (documented); its evaluation's NaN targets",
+    "vcperf.site.largest_rtt": "nan when even an RTT of 0 misses a target (documented); its evaluation's NaN targets",
+    "vcperf.site.most_hosts": "its evaluation's NaN targets (answers without a target)",
 }
 
 #: Study-local validation helpers: they raise on behalf of their caller, naming the caller's

@@ -71,7 +71,7 @@ def test_the_app_panels_are_the_views_panels_and_their_readouts_carry_intervals(
     for name in studies.names():
         assert vcperf.views.module(name).PANELS, f"{name}: no what-if panel"
     makers = list(vcperf.views.panels().values())
-    assert len(makers) == 8
+    assert len(makers) == 9  # the site planner and the studies' eight panels
     import ipywidgets as w
 
     for make in makers:

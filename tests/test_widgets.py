@@ -90,9 +90,10 @@ def _panels():
     import matplotlib
 
     matplotlib.use("Agg")
-    from vcperf.views import contentlib, ft, robo, vcha, vmotion
+    from vcperf.views import contentlib, ft, robo, site, vcha, vmotion
 
-    return {"robo network": robo.network_whatif, "robo capacity": robo.capacity_planner,
+    return {"site planner": site.site_planner,
+            "robo network": robo.network_whatif, "robo capacity": robo.capacity_planner,
             "robo operations": robo.operations_whatif, "content library": contentlib.deploy_whatif,
             "vcha vcbench": vcha.vcbench_whatif, "vcha lifecycle": vcha.lifecycle_whatif, "ft": ft.whatif,
             "vmotion": vmotion.migration_whatif}

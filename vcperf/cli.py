@@ -1,4 +1,4 @@
-"""Command line: vcperf regenerate | params | fidelity | data | sweep."""
+"""Command line: vcperf regenerate | params | fidelity | data | sweep | plan."""
 
 from __future__ import annotations
 
@@ -207,6 +207,25 @@ def _cmd_sweep(args) -> int:
     return 0
 
 
+def _cmd_plan(args) -> int:
+    from vcperf import site
+    from vcperf.views import site as view
+
+    plan = site.load(args.plan)  # every field checked before any work
+    reverse = []
+    if args.solve:
+        if args.solve in ("bandwidth", "rtt") and not args.link:
+            raise ValueError(f"--solve {args.solve} needs --link NAME (one of {[lk.name for lk in plan.links]})")
+        if args.solve == "bandwidth":
+            reverse.append(site.smallest_bandwidth(plan, args.link))
+        elif args.solve == "rtt":
+            reverse.append(site.largest_rtt(plan, args.link))
+        else:
+            reverse.append(site.most_hosts(plan, args.branch))
+    sys.stdout.write(view.render(site.evaluate(plan), args.format, reverse))
+    return 0
+
+
 def _integer(text: str) -> int:
     """An integer argument written in ASCII digits (``int`` alone would take ``'１０'`` and ``'1_000'``)."""
     if not re.fullmatch(r"[+-]?[0-9]+", text):
@@ -305,6 +324,15 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--chunk-size", type=_integer, default=10_000, metavar="K", help="points per call/task (10000)")
     p.add_argument("--seed", type=_integer, default=None, help="seed of a latin_hypercube design (overrides the grid)")
     p.set_defaults(func=_cmd_sweep)
+
+    p = sub.add_parser("plan", help="evaluate a site plan: every study's flows on the links they share")
+    p.add_argument("plan", metavar="site.yaml", help="the site plan (see examples/)")
+    p.add_argument("--format", choices=["md", "csv", "json"], default="md")
+    p.add_argument("--solve", choices=["bandwidth", "rtt", "hosts"],
+                   help="a reverse question: smallest bandwidth / largest RTT of --link, most hosts of --branch")
+    p.add_argument("--link", metavar="NAME", help="the link of --solve bandwidth|rtt")
+    p.add_argument("--branch", metavar="NAME", help="the branch of --solve hosts (default: the first)")
+    p.set_defaults(func=_cmd_plan)
     return parser
 
 

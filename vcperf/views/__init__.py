@@ -39,7 +39,8 @@ def module(study: str):
 
 
 def panels() -> dict:
-    """Every what-if panel constructor, by tab title, study by study in the registry's order.
+    """Every what-if panel constructor, by tab title: the site planner first (:mod:`vcperf.views.site`,
+    every study's flows on the links they share), then study by study in the registry's order.
 
     Each constructor returns an ipywidgets VBox (controls, readout, image), called with its defaults.
 
@@ -49,8 +50,10 @@ def panels() -> dict:
     >>> matplotlib.use("Agg")
     >>> "vMotion" in panels() and len(panels()) >= len(studies.names())
     True
+    >>> next(iter(panels()))
+    'Site planner'
     """
-    out = {}
+    out = dict(importlib.import_module(f"{__name__}.site").PANELS)
     for name in studies.names():
         out.update(module(name).PANELS)
     return out

@@ -1,0 +1,242 @@
+"""One evaluation of a site plan: every flow placed on its link, the links shared, every workload's
+answer with its 90 % interval, its target verdict, and VMware's limits and extrapolations flagged.
+
+Steps: each workload's flows and their demands on its link alone
+(:mod:`vcperf.site.workloads`); per link and direction, the max-min fair shares
+(:func:`vcperf.site.links.direction_load`); each workload's answers on the rates available to it
+(its flows' available rates, the link's RTT and loss). The interval is the delta method of
+:func:`vcperf.protocol.interval_from_gradient` on the study's calibration, its gradient from one
+pair of evaluations per parameter at the shared rates (Bates & Watts 1988).
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+from vcperf import _validate as v
+from vcperf import protocol
+from vcperf.site import links as _links
+from vcperf.site.plan import TARGET_QUANTITIES, Plan, check_plan
+from vcperf.site.workloads import as_link, calibrated, workloads
+
+__all__ = ["INTERVAL", "Answer", "Evaluation", "evaluate", "interval"]
+
+#: Central probability of the reported intervals.
+INTERVAL = 0.9
+
+
+@dataclass(frozen=True)
+class Answer:
+    """One workload's answer to one quantity.
+
+    Attributes
+    ----------
+    workload, kind, study, quantity : str
+        The workload (its name in the plan), its kind (branch, migration, deployment, vcha, ft), its
+        study's data folder and the quantity (``TARGET_QUANTITIES``; SI).
+    value, low, high : float
+        The model's answer on the shared link and its 90 % interval (NaN: not estimable / skipped).
+    alone : float
+        The answer with the workload alone on its link.
+    target : float
+        The plan's upper bound for the quantity (NaN: none).
+    ok : bool or None
+        ``value <= target`` (None without a target).
+    link, flow : str
+        The link it crosses and its flow with the smallest available rate (the binding flow).
+    """
+
+    workload: str
+    kind: str
+    study: str
+    quantity: str
+    value: float
+    low: float
+    high: float
+    alone: float
+    target: float
+    ok: bool | None
+    link: str
+    flow: str
+
+
+@dataclass(frozen=True)
+class Evaluation:
+    """A plan evaluated: answers, link loads and flags (limits and extrapolations)."""
+
+    plan: Plan
+    answers: tuple
+    loads: tuple
+    flags: tuple
+
+    @property
+    def ok(self) -> bool:
+        """Every answer with a target meets it."""
+        return all(a.ok is not False for a in self.answers)
+
+    @property
+    def failing(self) -> tuple:
+        """The answers that miss their targets."""
+        return tuple(a for a in self.answers if a.ok is False)
+
+    @property
+    def bottleneck(self):
+        """The direction of a link with the highest steady load (a :class:`~vcperf.site.links.DirectionLoad`)."""
+        return max(self.loads, key=lambda d: (d.steady_load, d.saturated), default=None)
+
+    def answer(self, workload: str, quantity: str) -> Answer:
+        """The answer of ``workload`` to ``quantity``."""
+        for a in self.answers:
+            if a.workload == workload and a.quantity == quantity:
+                return a
+        raise ValueError(f"workload, quantity must be one of "
+                         f"{[(a.workload, a.quantity) for a in self.answers]}; got {(workload, quantity)!r}")
+
+
+def _name(w) -> str:
+    return "vCenter HA" if w.kind == "vcha" else w.spec.name
+
+
+def _leaf(params, name: str) -> float:
+    return float(functools.reduce(getattr, name.split("."), params))
+
+
+def interval(study: str, fn, params=None):
+    """``fn(params)`` (a vector of a study's outputs) with its 90 % interval by the delta method.
+
+    Parameters
+    ----------
+    study : str
+        The study's data folder (e.g. ``"robo2019"``).
+    fn : callable
+        ``fn(params) -> array``, the outputs at the study's parameters.
+    params : optional
+        Default: the calibration.
+
+    Returns
+    -------
+    vcperf.protocol.Interval
+
+    References
+    ----------
+    .. [1] D. M. Bates, D. G. Watts, *Nonlinear Regression Analysis and Its Applications*, Wiley 1988
+       (the linearised interval).
+
+    Examples
+    --------
+    >>> from vcperf import contentlib
+    >>> r = interval("contentlib2015", lambda p: contentlib.deploy_time_s("streaming", 39e9, params=p))
+    >>> bool(r.low < r.value < r.high)
+    True
+    """
+    p0 = calibrated(study)
+    if params is not None:
+        p0 = v.instance("params", params, type(p0))
+    if not callable(fn):
+        raise ValueError(f"fn must be a callable fn(params) -> array; got {fn!r}")
+    value = np.asarray(fn(p0), dtype=float)
+    grads = []
+    for name in protocol.param_names(p0):
+        x = _leaf(p0, name)
+        if x == 0.0 or not math.isfinite(x):
+            grads.append(np.zeros_like(value))
+            continue
+        h = 1e-4 * abs(x)
+        try:
+            up, dn, span = (fn(protocol.with_values(p0, {name: x + h})), fn(protocol.with_values(p0, {name: x - h})),
+                            2 * h)
+        except ValueError:  # a parameter at the edge of its domain: one-sided
+            try:
+                up, dn, span = fn(protocol.with_values(p0, {name: x + h})), value, h
+            except ValueError:
+                up, dn, span = value, fn(protocol.with_values(p0, {name: x - h})), h
+        grads.append((np.asarray(up, float) - np.asarray(dn, float)) / span * abs(x))
+    return protocol.interval_from_gradient(study, value, np.stack(grads, axis=-1), interval=INTERVAL)
+
+
+def evaluate(plan: Plan, *, intervals: bool = True) -> Evaluation:
+    """Evaluate a site plan: each workload's answers on its shared link, with intervals and flags.
+
+    Parameters
+    ----------
+    plan : Plan
+        The site (:func:`vcperf.site.from_dict`, :func:`vcperf.site.load`).
+    intervals : bool
+        Compute the 90 % intervals (one pair of model calls per calibrated parameter); without,
+        ``low`` and ``high`` are NaN (what the reverse questions bisect on).
+
+    Returns
+    -------
+    Evaluation
+
+    Examples
+    --------
+    >>> from vcperf import site
+    >>> p = site.from_dict({"links": [{"name": "wan", "bandwidth": "10 Mbit/s", "rtt": "80 ms"}],
+    ...     "branches": [{"name": "shop", "link": "wan", "hosts": 20}],
+    ...     "deployments": [{"name": "tpl", "link": "wan", "size": "4 GB"}]})
+    >>> e = site.evaluate(p, intervals=False)
+    >>> a = e.answer("shop", "operation_latency_s")
+    >>> bool(a.value >= a.alone)  # the deployment shares the branch link
+    True
+    """
+    check_plan(plan)
+    intervals = v.boolean("intervals", intervals)
+    work = workloads(plan)
+    flows, owner = [], {}
+    for w, lk in work:
+        p = calibrated(w.study)
+        for name, direction, demand in w.flows(plan.link(lk), p):
+            f = _links.Flow(name, _name(w), lk, direction, demand)
+            flows.append(f)
+            owner[name] = w
+    loads, avail = [], {}
+    for spec in plan.links:
+        lk = as_link(spec)
+        for direction, cap in (("down", lk.down_bps), ("up", lk.up_bps)):
+            on = [f for f in flows if f.link == spec.name and f.direction == direction]
+            d = _links.direction_load(spec.name, direction, cap, on)
+            loads.append(d)
+            for s in d.flows:
+                avail[s.flow.name] = s
+    targets = dict(plan.targets)
+    answers, flags = [], []
+    for w, lk in work:
+        spec, p = plan.link(lk), calibrated(w.study)
+        mine = [avail[f.name] for f in flows if owner[f.name] is w]
+        full = as_link(spec)
+        rates = {}
+        for s in mine:  # each direction at the workload's most constrained flow; the link's rate if none
+            rates[s.flow.direction] = min(rates.get(s.flow.direction, math.inf), s.available_bps)
+        shared = as_link(spec, rates.get("down", full.down_bps), rates.get("up", full.up_bps))
+        alone = w.answers(full, p)
+        if intervals:
+            iv = interval(w.study, lambda q, w=w, shared=shared: w.answers(shared, q), p)
+            val, lo, hi = (np.asarray(x, float) for x in (iv.value, iv.low, iv.high))
+            for i, q in enumerate(w.quantities):  # a share stays a share: the interval inside [0, 1]
+                if TARGET_QUANTITIES[q][0] == "fraction" and q != "ft_overhead":
+                    lo[i], hi[i] = np.clip(lo[i], 0.0, 1.0), np.clip(hi[i], 0.0, 1.0)
+        else:
+            val = w.answers(shared, p)
+            lo = hi = np.full_like(val, math.nan)
+        for i, q in enumerate(w.quantities):
+            d = getattr(w, "directions", {}).get(q)
+            cand = [s for s in mine if d is None or s.flow.direction == d] or mine
+            binding = min(cand, key=lambda s: s.available_bps).flow.name if cand else ""
+            t = targets.get(q, math.nan)
+            ok = None if math.isnan(t) else bool(val[i] <= t)
+            answers.append(Answer(_name(w), w.kind, w.study, q, float(val[i]), float(lo[i]), float(hi[i]),
+                                  float(alone[i]), float(t), ok, lk, binding))
+        flags += [f"{_name(w)}: {f}" for f in w.flags(spec)]
+        if np.isnan(val).any():
+            flags.append(f"{_name(w)}: its share of link {lk} is outside its study's model domain (too slow): "
+                         "no answer, counted as missing its targets")
+    for d in loads:
+        if d.steady_load > 1.0:
+            flags.append(f"overload: link {d.link} {d.direction} offered {d.steady_load:.0%} of its rate by "
+                         "steady flows")
+    return Evaluation(plan, tuple(answers), tuple(loads), tuple(flags))

@@ -1,0 +1,418 @@
+"""A site plan as data: links, branch offices, the vCenter appliance (VCHA), FT VMs, migrations,
+template deployments and targets, as frozen dataclasses read from a YAML file or a dict.
+
+Every field is validated once, here, with an error that names its path in the plan
+(``migrations[0].memory``), the value and the valid range; a missing optional field takes the
+study's test-bed value at evaluation (``None`` here). Quantities are SI numbers or strings with a
+unit (:func:`vcperf.site.quantities.quantity`).
+"""
+
+from __future__ import annotations
+
+import math
+import os
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+
+from vcperf import _validate as v
+from vcperf import contentlib, robo, vcha
+from vcperf import vmotion as vm
+from vcperf.site.quantities import choice, quantity
+
+DIRECTIONS = ("down", "up")
+#: Target quantities a plan may set (``targets:``), each an upper bound in SI.
+TARGET_QUANTITIES = {
+    "operation_latency_s": ("time", "a vCenter operation at a branch during its statistics burst (ROBO)"),
+    "statistics_delay_s": ("time", "one host's statistics upload during its burst (ROBO)"),
+    "migration_time_s": ("time", "all VMs of a migration batch moved (vMotion)"),
+    "downtime_s": ("time", "a migration's switch-over stall (vMotion)"),
+    "deployment_time_s": ("time", "a template deployment (Content Library)"),
+    "vcha_throughput_loss": ("fraction", "vCenter throughput lost to VCHA (VCHA)"),
+    "vcha_latency_s": ("time", "vCenter operation latency with VCHA (VCHA)"),
+    "ft_overhead": ("fraction", "run time added to a CPU-bound FT VM by its checkpoints (FT)"),
+    "ft_output_delay_s": ("time", "extra latency of an FT VM's outbound packet (FT)"),
+}
+_MAX_BPS, _MAX_RTT_S, _MAX_COUNT = 1e12, 10.0, 1000.0
+
+
+@dataclass(frozen=True)
+class LinkSpec:
+    """A link between two sites: rate toward the branch (``bandwidth_bps``), from it (``up_bandwidth_bps``,
+    ``None``: symmetric), round trip ``rtt_s`` and packet loss ``loss``."""
+
+    name: str
+    bandwidth_bps: float
+    rtt_s: float
+    loss: float = 0.0
+    up_bandwidth_bps: float | None = None
+
+
+@dataclass(frozen=True)
+class Branch:
+    """A branch office behind ``link``: hosts, powered-on VMs per host (``None``: the ROBO test bed's),
+    statistics level and the vCenter operation whose latency is asked."""
+
+    name: str
+    link: str
+    hosts: float
+    vms_per_host: float | None = None
+    stats_level: int = 1
+    operation: str = "clone_vm"
+
+
+@dataclass(frozen=True)
+class Vcha:
+    """VCHA on the appliance: its replication (Active -> Passive) crosses ``link``."""
+
+    link: str
+    direction: str = "down"
+
+
+@dataclass(frozen=True)
+class VCenter:
+    """The vCenter appliance: size (``None``: the VCHA test bed's), VCbench clients, VCHA."""
+
+    size: str | None = None
+    clients: int = 64
+    vcha: Vcha | None = None
+
+
+@dataclass(frozen=True)
+class MigrationSpec:
+    """``count`` VMs migrated over ``link``, ``concurrency`` at a time (``None`` fields: the vMotion
+    study's typical VM)."""
+
+    name: str
+    link: str
+    memory_bytes: float | None = None
+    vcpus: float | None = None
+    working_set_bytes: float | None = None
+    dirty_rate_bytes_per_s: float | None = None
+    vmknics: int = 1
+    count: int = 1
+    concurrency: int = 1
+    release: str = "7.0u1"
+    direction: str = "up"
+
+
+@dataclass(frozen=True)
+class DeploymentSpec:
+    """``count`` simultaneous deployments of a ``size_bytes`` template over ``link`` by ``path``."""
+
+    name: str
+    link: str
+    size_bytes: float
+    path: str = "streaming"
+    count: int = 1
+    direction: str = "down"
+
+
+@dataclass(frozen=True)
+class FtSpec:
+    """``count`` FT VMs whose logging traffic crosses ``link``."""
+
+    name: str
+    link: str
+    vcpus: float = 1.0
+    dirty_rate_bytes_per_s: float = 0.0
+    receive_rate_bps: float = 0.0
+    transmit_rate_bps: float = 0.0
+    count: int = 1
+    direction: str = "down"
+
+
+@dataclass(frozen=True)
+class Plan:
+    """A site: its links and every workload that crosses them, and the targets to meet."""
+
+    name: str
+    links: tuple[LinkSpec, ...]
+    branches: tuple[Branch, ...] = ()
+    vcenter: VCenter = field(default_factory=VCenter)
+    migrations: tuple[MigrationSpec, ...] = ()
+    deployments: tuple[DeploymentSpec, ...] = ()
+    ft: tuple[FtSpec, ...] = ()
+    targets: tuple[tuple[str, float], ...] = ()
+
+    def link(self, name: str) -> LinkSpec:
+        """The link called ``name``."""
+        v.text("link", name)
+        for lk in self.links:
+            if lk.name == name:
+                return lk
+        raise ValueError(f"link must be one of {[lk.name for lk in self.links]}; got {name!r}")
+
+    def with_link(self, name: str, **changes) -> Plan:
+        """The same plan with fields of link ``name`` replaced (checked like a loaded plan)."""
+        self.link(name)
+        links = tuple(replace(lk, **changes) if lk.name == name else lk for lk in self.links)
+        return check_plan(replace(self, links=links))
+
+
+def _mapping(path: str, value) -> dict:
+    if not isinstance(value, dict):
+        raise ValueError(f"{path} must be a mapping of fields; got {value!r}")
+    return value
+
+
+def _fields(path: str, d: dict, allowed) -> None:
+    extra = sorted(set(d) - set(allowed))
+    if extra:
+        raise ValueError(f"{path}.{extra[0]} is not a field; {path} takes {sorted(allowed)}")
+
+
+def _name(path: str, d: dict) -> str:
+    name = d.get("name")
+    if not isinstance(name, str) or not name.strip():
+        raise ValueError(f"{path}.name must be a non-empty string; got {name!r}")
+    return name
+
+
+def _list(path: str, value) -> list:
+    if value is None:
+        return []
+    if not isinstance(value, list):
+        raise ValueError(f"{path} must be a list; got {value!r}")
+    return value
+
+
+def _link_ref(path: str, value, names) -> str:
+    if value not in names:
+        raise ValueError(f"{path} must name one of the plan's links {sorted(names)}; got {value!r}")
+    return value
+
+
+def _links(raw) -> tuple[LinkSpec, ...]:
+    out = []
+    for i, item in enumerate(_list("links", raw)):
+        p = f"links[{i}]"
+        d = _mapping(p, item)
+        _fields(p, d, ("name", "bandwidth", "up_bandwidth", "rtt", "loss"))
+        if "bandwidth" not in d:
+            raise ValueError(f"{p}.bandwidth is required (bit/s or e.g. '10 Mbit/s')")
+        up = d.get("up_bandwidth")
+        out.append(LinkSpec(
+            name=_name(p, d),
+            bandwidth_bps=quantity(f"{p}.bandwidth", d["bandwidth"], "rate", 0.0, _MAX_BPS, lo_open=True),
+            rtt_s=quantity(f"{p}.rtt", d.get("rtt", 0.0), "time", 0.0, _MAX_RTT_S),
+            loss=quantity(f"{p}.loss", d.get("loss", 0.0), "fraction", 0.0, 0.5),
+            up_bandwidth_bps=None if up is None else quantity(f"{p}.up_bandwidth", up, "rate", 0.0, _MAX_BPS,
+                                                               lo_open=True)))
+    if not out:
+        raise ValueError("links must list at least one link (name, bandwidth, rtt)")
+    names = [lk.name for lk in out]
+    dup = sorted({n for n in names if names.count(n) > 1})
+    if dup:
+        raise ValueError(f"links[].name must be unique; got {dup[0]!r} twice")
+    return tuple(out)
+
+
+def _count(path, value, hi=_MAX_COUNT):
+    return int(quantity(path, value, "count", 1.0, hi, integer=True))
+
+
+def _branches(raw, names) -> tuple[Branch, ...]:
+    out = []
+    for i, item in enumerate(_list("branches", raw)):
+        p = f"branches[{i}]"
+        d = _mapping(p, item)
+        _fields(p, d, ("name", "link", "hosts", "vms_per_host", "stats_level", "operation"))
+        vms = d.get("vms_per_host")
+        out.append(Branch(
+            name=_name(p, d), link=_link_ref(f"{p}.link", d.get("link"), names),
+            hosts=quantity(f"{p}.hosts", d.get("hosts", 1), "count", 1.0, 10000.0, integer=True),
+            vms_per_host=None if vms is None else quantity(f"{p}.vms_per_host", vms, "count", 0.0, 1024.0),
+            stats_level=int(quantity(f"{p}.stats_level", d.get("stats_level", 1), "count", 1.0, 4.0, integer=True)),
+            operation=choice(f"{p}.operation", d.get("operation", "clone_vm"), tuple(robo.operation_names()))))
+    return tuple(out)
+
+
+def _vcenter(raw, names) -> VCenter:
+    if raw is None:
+        return VCenter()
+    d = _mapping("vcenter", raw)
+    _fields("vcenter", d, ("size", "clients", "vcha"))
+    size = d.get("size")
+    if size is not None:
+        choice("vcenter.size", size, tuple(vcha.INVENTORIES))
+    ha = None
+    if d.get("vcha") is not None:
+        h = _mapping("vcenter.vcha", d["vcha"])
+        _fields("vcenter.vcha", h, ("link", "direction"))
+        ha = Vcha(link=_link_ref("vcenter.vcha.link", h.get("link"), names),
+                  direction=choice("vcenter.vcha.direction", h.get("direction", "down"), DIRECTIONS))
+    return VCenter(size=size, clients=int(quantity("vcenter.clients", d.get("clients", 64), "count", 1.0, 4096.0,
+                                                   integer=True)), vcha=ha)
+
+
+def _migrations(raw, names) -> tuple[MigrationSpec, ...]:
+    out = []
+    for i, item in enumerate(_list("migrations", raw)):
+        p = f"migrations[{i}]"
+        d = _mapping(p, item)
+        _fields(p, d, ("name", "link", "memory", "vcpus", "working_set", "dirty_rate", "vmknics", "count",
+                       "concurrency", "release", "direction"))
+
+        def opt(key, kind, lo, hi, p=p, d=d, **kw):
+            return None if d.get(key) is None else quantity(f"{p}.{key}", d[key], kind, lo, hi, **kw)
+
+        m = MigrationSpec(
+            name=_name(p, d), link=_link_ref(f"{p}.link", d.get("link"), names),
+            memory_bytes=opt("memory", "size", 0.0, 24.0 * 2**40, lo_open=True),
+            vcpus=opt("vcpus", "count", 1.0, 768.0, integer=True),
+            working_set_bytes=opt("working_set", "size", 0.0, 24.0 * 2**40),
+            dirty_rate_bytes_per_s=opt("dirty_rate", "byte_rate", 0.0, 1e12),
+            vmknics=int(quantity(f"{p}.vmknics", d.get("vmknics", 1), "count", 1.0, 16.0, integer=True)),
+            count=_count(f"{p}.count", d.get("count", 1)),
+            concurrency=_count(f"{p}.concurrency", d.get("concurrency", 1), 64.0),
+            release=choice(f"{p}.release", d.get("release", "7.0u1"), tuple(vm.RELEASES)),
+            direction=choice(f"{p}.direction", d.get("direction", "up"), DIRECTIONS))
+        if m.concurrency > m.count:
+            raise ValueError(f"{p}.concurrency must be in [1, {p}.count = {m.count}]; got {m.concurrency}")
+        out.append(m)
+    return tuple(out)
+
+
+def _deployments(raw, names) -> tuple[DeploymentSpec, ...]:
+    out = []
+    for i, item in enumerate(_list("deployments", raw)):
+        p = f"deployments[{i}]"
+        d = _mapping(p, item)
+        _fields(p, d, ("name", "link", "size", "path", "count", "direction"))
+        if "size" not in d:
+            raise ValueError(f"{p}.size is required (bytes or e.g. '39 GB')")
+        out.append(DeploymentSpec(
+            name=_name(p, d), link=_link_ref(f"{p}.link", d.get("link"), names),
+            size_bytes=quantity(f"{p}.size", d["size"], "size", 0.0, 1e14, lo_open=True),
+            path=choice(f"{p}.path", d.get("path", "streaming"), tuple(contentlib.PATHS)),
+            count=_count(f"{p}.count", d.get("count", 1), float(contentlib.MAX_DEPLOYMENTS)),
+            direction=choice(f"{p}.direction", d.get("direction", "down"), DIRECTIONS)))
+    return tuple(out)
+
+
+def _ft(raw, names) -> tuple[FtSpec, ...]:
+    out = []
+    for i, item in enumerate(_list("ft", raw)):
+        p = f"ft[{i}]"
+        d = _mapping(p, item)
+        _fields(p, d, ("name", "link", "vcpus", "dirty_rate", "receive_rate", "transmit_rate", "count",
+                       "direction"))
+        out.append(FtSpec(
+            name=_name(p, d), link=_link_ref(f"{p}.link", d.get("link"), names),
+            vcpus=quantity(f"{p}.vcpus", d.get("vcpus", 1), "count", 1.0, 128.0, integer=True),
+            dirty_rate_bytes_per_s=quantity(f"{p}.dirty_rate", d.get("dirty_rate", 0.0), "byte_rate", 0.0, 1e11),
+            receive_rate_bps=quantity(f"{p}.receive_rate", d.get("receive_rate", 0.0), "rate", 0.0, 1e11),
+            transmit_rate_bps=quantity(f"{p}.transmit_rate", d.get("transmit_rate", 0.0), "rate", 0.0, 1e11),
+            count=_count(f"{p}.count", d.get("count", 1), 64.0),
+            direction=choice(f"{p}.direction", d.get("direction", "down"), DIRECTIONS)))
+    return tuple(out)
+
+
+def _targets(raw) -> tuple[tuple[str, float], ...]:
+    if raw is None:
+        return ()
+    d = _mapping("targets", raw)
+    out = []
+    for key, val in d.items():
+        if key not in TARGET_QUANTITIES:
+            raise ValueError(f"targets.{key} is not a target; targets take {sorted(TARGET_QUANTITIES)}")
+        out.append((key, quantity(f"targets.{key}", val, TARGET_QUANTITIES[key][0], 0.0, math.inf, lo_open=True)))
+    return tuple(out)
+
+
+def from_dict(plan: dict) -> Plan:
+    """A :class:`Plan` from a dict (a parsed YAML file), every field checked.
+
+    Parameters
+    ----------
+    plan : dict
+        ``name``, ``links`` (required), ``branches``, ``vcenter``, ``migrations``, ``deployments``,
+        ``ft``, ``targets`` (see ``examples/*.yaml``).
+
+    Returns
+    -------
+    Plan
+
+    Raises
+    ------
+    ValueError
+        The first bad field, by its path in the plan, its value and its valid range.
+
+    Examples
+    --------
+    >>> p = from_dict({"name": "shop", "links": [{"name": "wan", "bandwidth": "10 Mbit/s", "rtt": "80 ms"}],
+    ...                "branches": [{"name": "shop", "link": "wan", "hosts": 20}]})
+    >>> p.links[0].bandwidth_bps, p.branches[0].hosts
+    (10000000.0, 20.0)
+    >>> from_dict({"links": [{"name": "wan", "bandwidth": -1}]})
+    Traceback (most recent call last):
+    ...
+    ValueError: links[0].bandwidth must be in (0, 1e+12] (SI); got -1
+    """
+    d = _mapping("plan", plan)
+    _fields("plan", d, ("name", "links", "branches", "vcenter", "migrations", "deployments", "ft", "targets"))
+    links = _links(d.get("links"))
+    names = {lk.name for lk in links}
+    name = d.get("name", "site")
+    if not isinstance(name, str):
+        raise ValueError(f"name must be a string; got {name!r}")
+    out = Plan(name=name, links=links, branches=_branches(d.get("branches"), names),
+                vcenter=_vcenter(d.get("vcenter"), names), migrations=_migrations(d.get("migrations"), names),
+                deployments=_deployments(d.get("deployments"), names), ft=_ft(d.get("ft"), names),
+                targets=_targets(d.get("targets")))
+    return check_plan(out)
+
+
+def check_plan(plan: Plan) -> Plan:
+    """Check a :class:`Plan` built in code (workload names unique, links positive); returns it.
+
+    Examples
+    --------
+    >>> check_plan(Plan("x", (LinkSpec("wan", 1e7, 0.08),))).name
+    'x'
+    """
+    if not isinstance(plan, Plan):
+        raise ValueError(f"plan must be a vcperf.site.Plan (see vcperf.site.from_dict); got {plan!r}")
+    for i, lk in enumerate(plan.links):
+        quantity(f"links[{i}].bandwidth", lk.bandwidth_bps, "rate", 0.0, _MAX_BPS, lo_open=True)
+        quantity(f"links[{i}].rtt", lk.rtt_s, "time", 0.0, _MAX_RTT_S)
+        quantity(f"links[{i}].loss", lk.loss, "fraction", 0.0, 0.5)
+        if lk.up_bandwidth_bps is not None:
+            quantity(f"links[{i}].up_bandwidth", lk.up_bandwidth_bps, "rate", 0.0, _MAX_BPS, lo_open=True)
+    seen = set()
+    for kind, items in (("branches", plan.branches), ("migrations", plan.migrations),
+                        ("deployments", plan.deployments), ("ft", plan.ft)):
+        for i, w in enumerate(items):
+            if w.name in seen:
+                raise ValueError(f"{kind}[{i}].name must be unique among the plan's workloads; got {w.name!r} twice")
+            seen.add(w.name)
+    return plan
+
+
+def load(path) -> Plan:
+    """A :class:`Plan` from a YAML file (see :func:`from_dict`).
+
+    Parameters
+    ----------
+    path : str or pathlib.Path
+        The plan's file.
+
+    Examples
+    --------
+    >>> import tempfile, os
+    >>> with tempfile.NamedTemporaryFile("w", suffix=".yaml", delete=False) as f:
+    ...     _ = f.write("name: t\\nlinks:\\n  - {name: wan, bandwidth: 10 Mbit/s, rtt: 80 ms}\\n")
+    >>> load(f.name).links[0].rtt_s
+    0.08
+    >>> os.unlink(f.name)
+    """
+    import yaml
+
+    if not isinstance(path, str | os.PathLike) or isinstance(path, bytes) or not Path(path).is_file():
+        raise ValueError(f"path must be an existing plan file (YAML); got {path!r}")
+    p = Path(path)
+    try:
+        raw = yaml.safe_load(p.read_text())
+    except yaml.YAMLError as exc:
+        raise ValueError(f"path {p.name} is not valid YAML: {' '.join(str(exc).split())}") from None
+    return from_dict(raw)

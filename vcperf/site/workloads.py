@@ -1,0 +1,268 @@
+"""Each workload of a site plan as its study's model on one link: what it asks of the link (its
+flows) and its answers on the rate available to it.
+
+A workload adaptor holds the plan's description of it and calls only the study's public API
+(``vcperf.<study>`` exports): ROBO's shared branch link (:func:`vcperf.robo.plan`), vMotion's
+migration (:func:`vcperf.vmotion.migrate_testbed`), the Content Library's deployment paths
+(:func:`vcperf.contentlib.deploy_time_s`), VCHA's VCbench network (:func:`vcperf.vcha.vcbench`) and
+FT's checkpoint cycle (:func:`vcperf.ft.checkpoint_cycle`). ``answers(link, params)`` is a vector of
+the workload's quantities on a :class:`vcperf.network.Link` (its available rates) under the study's
+``params``, so the interval's parameter gradient is one pair of calls per parameter.
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+from vcperf import contentlib, data, ft, network, protocol, robo, vcha
+from vcperf import vmotion as vm
+from vcperf.site.plan import Branch, DeploymentSpec, FtSpec, LinkSpec, MigrationSpec, VCenter
+
+__all__ = ["BranchWork", "MigrationWork", "DeploymentWork", "VchaWork", "FtWork"]
+
+
+def as_link(spec: LinkSpec, down_bps=None, up_bps=None) -> network.Link:
+    """The :class:`vcperf.network.Link` of a plan's link, optionally at other rates (a flow's share)."""
+    down = spec.bandwidth_bps if down_bps is None else down_bps
+    up = (spec.up_bandwidth_bps or spec.bandwidth_bps) if up_bps is None else up_bps
+    return network.Link(float(down), spec.rtt_s, spec.loss, spec.name, float(up))
+
+
+@functools.cache
+def _limits() -> dict:
+    """VMware's documented limits the planner checks, read from ``data/`` (with their provenance)."""
+    return {
+        "vmotion_max_rtt_s": data.value("vmotion2020/external_vmotion_streams", "max_rtt", "si"),
+        "vcha_max_rtt_s": vcha.paper_value("text_best_practices", "max_supported_vcha_network_latency"),
+    }
+
+
+@functools.cache
+def _robo_range() -> dict:
+    """The ROBO study's measured links (Table 1) and hosts: outside them an answer is extrapolated."""
+    links = [robo.preset(n) for n in robo.preset_names()]
+    return {"bw": (min(lk.bandwidth_bps for lk in links), max(lk.bandwidth_bps for lk in links)),
+            "rtt": max(lk.rtt_s for lk in links), "loss": max(lk.loss for lk in links),
+            "hosts": robo.testbed().esxi_hosts}
+
+
+@dataclass(frozen=True)
+class BranchWork:
+    """A branch office's host sync, statistics and one vCenter operation on its link (ROBO)."""
+
+    spec: Branch
+    study = robo.STUDY
+    kind = "branch"
+    quantities = ("operation_latency_s", "statistics_delay_s")
+    #: The direction whose flow binds a quantity (default: the workload's most constrained flow).
+    directions = {"statistics_delay_s": "up"}
+
+    def _vms(self):
+        return robo.testbed().powered_on_vms_per_host if self.spec.vms_per_host is None else self.spec.vms_per_host
+
+    def _plan(self, link, params):
+        s = self.spec
+        return robo.plan(link, s.hosts, s.stats_level, s.operation, powered_on_vms=self._vms(), params=params)
+
+    def answers(self, link, params):
+        b = self._plan(link, params)
+        return np.array([float(b.operation_latency_s), float(b.statistics_delay_s)])
+
+    def flows(self, spec: LinkSpec, params):
+        b = self._plan(as_link(spec), params)
+        up = float(b.offered_load) * as_link(spec).up_bps
+        name = f"branch {self.spec.name}"
+        return [(f"{name}: host sync + statistics", "up", up),
+                (f"{name}: host sync + operations", "down", float(b.sync_down_bps))]
+
+    def flags(self, spec: LinkSpec):
+        r, s, out = _robo_range(), self.spec, []
+        if not r["bw"][0] <= spec.bandwidth_bps <= r["bw"][1] or spec.rtt_s > r["rtt"] or spec.loss > r["loss"]:
+            out.append(f"extrapolation: link {spec.name} outside the ROBO study's measured links "
+                       f"({r['bw'][0] / 1e6:g}-{r['bw'][1] / 1e6:g} Mbit/s, RTT <= {r['rtt'] * 1e3:g} ms, "
+                       f"loss <= {r['loss']:g})")
+        if s.hosts > r["hosts"]:
+            out.append(f"extrapolation: {s.hosts:g} hosts beyond the ROBO test bed's {r['hosts']:g}")
+        return out
+
+
+@dataclass(frozen=True)
+class MigrationWork:
+    """``count`` vMotions over a link, ``concurrency`` at a time (vMotion study)."""
+
+    spec: MigrationSpec
+    study = vm.STUDY
+    kind = "migration"
+    quantities = ("migration_time_s", "downtime_s")
+
+    def _vm(self, params):
+        w, s = vm.workloads()["typical"], self.spec
+        mem = w.memory_bytes if s.memory_bytes is None else s.memory_bytes
+        ws = min(w.working_set_bytes if s.working_set_bytes is None else s.working_set_bytes, mem)
+        tps = w.baseline_tps if s.dirty_rate_bytes_per_s is None else max(
+            s.dirty_rate_bytes_per_s / params.dirty_bytes_per_transaction, 1e-9)
+        return mem, (w.vcpus if s.vcpus is None else s.vcpus), ws, tps
+
+    def answers(self, link, params):
+        s = self.spec
+        rate = link.down_bps if s.direction == "down" else link.up_bps
+        try:
+            m = vm.migrate_testbed(*self._vm(params), s.release, rate, params=params, rtt_s=link.rtt_s,
+                                   n_vmknics=s.vmknics)
+        except ValueError:  # a share below the migration model's domain (e.g. < 1 Mbit/s): no answer (flagged)
+            return np.array([math.nan, math.nan])
+        batches = math.ceil(s.count / s.concurrency)
+        return np.array([float(m.migration_time_s) * batches, float(m.switchover_time_s)])
+
+    def flows(self, spec: LinkSpec, params):
+        return [(f"migration {self.spec.name} #{i + 1}", self.spec.direction, math.inf)
+                for i in range(self.spec.concurrency)]
+
+    def flags(self, spec: LinkSpec):
+        out, lim = [], _limits()
+        if spec.rtt_s > lim["vmotion_max_rtt_s"]:
+            out.append(f"limit: link {spec.name} RTT {spec.rtt_s * 1e3:g} ms beyond vMotion's documented "
+                       f"{lim['vmotion_max_rtt_s'] * 1e3:g} ms (vSphere, 'Round-Trip Time for Long-Distance vMotion')")
+        if spec.rtt_s > 0 or spec.loss > 0:
+            out.append(f"extrapolation: the vMotion study measured a LAN; link {spec.name}'s RTT and loss are "
+                       "modelled through TCP windows only (loss not modelled)")
+        return out
+
+
+@dataclass(frozen=True)
+class DeploymentWork:
+    """``count`` simultaneous template deployments over a link (Content Library study)."""
+
+    spec: DeploymentSpec
+    study = contentlib.STUDY
+    kind = "deployment"
+    quantities = ("deployment_time_s",)
+
+    def _time(self, rate_bps, rtt_s, loss, params):
+        # The link carries the path's network hop at TCP's rate over it (streaming: vCenter -> host on the
+        # management network; the other paths: host to host on the data network); the sites' own
+        # networks stay the study's 1 GbE.
+        wan = network.tcp_throughput_bps(rate_bps, rtt_s, loss)
+        nets = {"network_bps": contentlib.DEFAULT_NETWORK_BPS, "mgmt_network_bps": contentlib.DEFAULT_MGMT_NETWORK_BPS}
+        hop = "mgmt_network_bps" if self.spec.path == "streaming" else "network_bps"
+        nets[hop] = np.minimum(wan, nets[hop])
+        return contentlib.deploy_time_s(self.spec.path, self.spec.size_bytes, params=params, **nets)
+
+    def answers(self, link, params):
+        rate = link.down_bps if self.spec.direction == "down" else link.up_bps
+        return np.array([float(self._time(rate, link.rtt_s, link.loss, params))])
+
+    def flows(self, spec: LinkSpec, params):
+        lk = as_link(spec)
+        rate = lk.down_bps if self.spec.direction == "down" else lk.up_bps
+        alone = float(self._time(rate, spec.rtt_s, spec.loss, params))
+        demand = 8.0 * self.spec.size_bytes / network.TCP_PAYLOAD_FRACTION / alone  # its own pace, on the wire
+        return [(f"deployment {self.spec.name} #{i + 1}", self.spec.direction, demand)
+                for i in range(self.spec.count)]
+
+    def flags(self, spec: LinkSpec):
+        if spec.bandwidth_bps < contentlib.DEFAULT_NETWORK_BPS or spec.rtt_s > 0 or spec.loss > 0:
+            return [f"extrapolation: the Content Library study measured 1 GbE LANs; link {spec.name} is slower "
+                    "or longer (its rate, RTT and loss enter through TCP's throughput)"]
+        return []
+
+
+@dataclass(frozen=True)
+class VchaWork:
+    """VCHA's replication across a link: vCenter's throughput and latency with it (VCHA study)."""
+
+    spec: VCenter
+    study = vcha.STUDY
+    kind = "vcha"
+    quantities = ("vcha_throughput_loss", "vcha_latency_s")
+
+    def _kw(self):
+        return vcha.appliance(self.spec.size) if self.spec.size else vcha.testbed().appliance()
+
+    def _runs(self, link, params):
+        rate = link.down_bps if self.spec.vcha.direction == "down" else link.up_bps
+        if rate < 1e6:  # below the VCbench model's domain: no answer (flagged)
+            return None, None
+        added = max(link.rtt_s - vcha.LAN_RTT_S, 0.0)
+        on = vcha.vcbench(self.spec.clients, True, min(added, 1.0), params=params, bandwidth_bps=min(rate, 1e12),
+                          loss=min(link.loss, 0.2), **self._kw())
+        off = vcha.vcbench(self.spec.clients, False, params=params, **self._kw())
+        return on, off
+
+    def answers(self, link, params):
+        on, off = self._runs(link, params)
+        if on is None:
+            return np.array([math.nan, math.nan])
+        return np.array([1.0 - float(on.throughput_per_s) / float(off.throughput_per_s), float(on.response_time_s)])
+
+    def flows(self, spec: LinkSpec, params):
+        on, _ = self._runs(as_link(spec), params)
+        x = 0.0 if on is None else float(on.throughput_per_s)
+        wal = vcha.replication_traffic_bytes_per_s(x, params.wal)
+        return [("VCHA replication (WAL)", self.spec.vcha.direction,
+                 float(network.wire_rate_bps(8.0 * wal)))]
+
+    def flags(self, spec: LinkSpec):
+        out, lim = [], _limits()
+        if spec.rtt_s > lim["vcha_max_rtt_s"]:
+            out.append(f"limit: link {spec.name} RTT {spec.rtt_s * 1e3:g} ms beyond VCHA's supported "
+                       f"{lim['vcha_max_rtt_s'] * 1e3:g} ms between nodes (VCHA performance study, Best Practices)")
+        tb = vcha.testbed().replication_bandwidth_bps
+        if spec.bandwidth_bps < tb or spec.loss > 0:
+            out.append(f"extrapolation: VCHA measured a {tb / 1e9:g} Gbit/s lossless private network; link "
+                       f"{spec.name} is slower or lossy")
+        return out
+
+
+@dataclass(frozen=True)
+class FtWork:
+    """``count`` FT VMs logging over a link (FT study)."""
+
+    spec: FtSpec
+    study = ft.STUDY
+    kind = "ft"
+    quantities = ("ft_overhead", "ft_output_delay_s")
+
+    def answers(self, link, params):
+        s = self.spec
+        rate = link.down_bps if s.direction == "down" else link.up_bps
+        c = ft.checkpoint_cycle(s.dirty_rate_bytes_per_s, params.checkpoint_interval_s, rate,
+                                ft_ack_rtt_s=link.rtt_s, ft_link_loss=link.loss, vcpus=s.vcpus)
+        return np.array([1.0 / float(c.run_fraction) - 1.0, float(c.output_commit_delay_s)])
+
+    def flows(self, spec: LinkSpec, params):
+        s = self.spec
+        lk = as_link(spec)
+        rate = lk.down_bps if s.direction == "down" else lk.up_bps
+        bw = float(ft.ft_logging_bandwidth_bps(
+            s.receive_rate_bps, s.dirty_rate_bytes_per_s, params.checkpoint_interval_s, rate,
+            transmit_rate_bps=s.transmit_rate_bps, ft_ack_rtt_s=spec.rtt_s, ft_link_loss=spec.loss, vcpus=s.vcpus))
+        return [(f"FT {s.name} #{i + 1} logging", s.direction, bw) for i in range(s.count)]
+
+    def flags(self, spec: LinkSpec):
+        s = self.spec
+        out = [f"limit: {f}" for f in ft.limit_flags(spec.bandwidth_bps, s.vcpus, s.count)]
+        if spec.rtt_s > ft.DEFAULT_FT_ACK_RTT_S * 10 or spec.loss > 0:
+            out.append(f"extrapolation: FT measured a LAN logging link; link {spec.name}'s RTT and loss enter "
+                       "through the checkpoint's acknowledgement and TCP")
+        return out
+
+
+def workloads(plan) -> list:
+    """Every workload of ``plan`` as an adaptor, with the name of the link it crosses."""
+    out = [(BranchWork(b), b.link) for b in plan.branches]
+    out += [(MigrationWork(m), m.link) for m in plan.migrations]
+    out += [(DeploymentWork(d), d.link) for d in plan.deployments]
+    if plan.vcenter.vcha is not None:
+        out.append((VchaWork(plan.vcenter), plan.vcenter.vcha.link))
+    out += [(FtWork(f), f.link) for f in plan.ft]
+    return out
+
+
+def calibrated(study: str):
+    """The study's calibrated parameters (disk-cached)."""
+    return protocol.calibrated(study)

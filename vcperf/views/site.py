@@ -1,0 +1,374 @@
+"""The site planner's readouts: the plan as text (Markdown, CSV, JSON: ``vcperf plan``), its figures
+(per-link utilisation stacked by flow; each answer against its target) and the what-if panel where
+the link is entered once (:func:`site_planner`, its pure :func:`site_update`).
+
+Numbers are written by :mod:`vcperf.views.format`; the model is :mod:`vcperf.site`.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+
+from vcperf import site
+from vcperf.site.plan import TARGET_QUANTITIES
+from vcperf.views.format import fmt_band, fmt_bps, fmt_duration, fmt_num, fmt_percent
+from vcperf.widgets import ExactSliders, PanelFigure, fast_redraw, readout_style, style_sliders
+
+#: The example plans shipped with the repository (``examples/*.yaml``).
+EXAMPLES_DIR = Path(__file__).resolve().parents[2] / "examples"
+#: The plan the app's planner opens on.
+DEFAULT_EXAMPLE = "branch_20_hosts_10mbit"
+#: Readable names of the target quantities.
+LABELS = {
+    "operation_latency_s": "vCenter operation latency", "statistics_delay_s": "statistics upload delay",
+    "migration_time_s": "migration time", "downtime_s": "vMotion downtime", "deployment_time_s": "deployment time",
+    "vcha_throughput_loss": "VCHA throughput loss", "vcha_latency_s": "latency with VCHA",
+    "ft_overhead": "FT run-time overhead", "ft_output_delay_s": "FT output delay",
+}
+
+
+def example_names() -> list[str]:
+    """Names of the example plans (``examples/<name>.yaml``).
+
+    Examples
+    --------
+    >>> "metro_vmotion" in example_names()
+    True
+    """
+    return sorted(p.stem for p in EXAMPLES_DIR.glob("*.yaml"))
+
+
+def example(name: str) -> site.Plan:
+    """The example plan ``name`` (:func:`example_names`).
+
+    Examples
+    --------
+    >>> example("small_branch_dsl").links[0].name
+    'dsl'
+    """
+    names = example_names()
+    if name not in names:
+        raise ValueError(f"example must be one of {names}; got {name!r}")
+    return site.load(EXAMPLES_DIR / f"{name}.yaml")
+
+
+def fmt_quantity(quantity: str, x: float) -> str:
+    """A value of a target quantity in its unit (durations or percents).
+
+    Examples
+    --------
+    >>> fmt_quantity("downtime_s", 0.6), fmt_quantity("ft_overhead", 0.21)
+    ('600 ms', '21 %')
+    """
+    return fmt_percent(x) if TARGET_QUANTITIES[quantity][0] == "fraction" else fmt_duration(x)
+
+
+def formatter(quantity: str):
+    """The formatter of a target quantity's values (:func:`~vcperf.views.format.fmt_percent` or
+    :func:`~vcperf.views.format.fmt_duration`).
+
+    Examples
+    --------
+    >>> formatter("downtime_s")(0.5)
+    '500 ms'
+    """
+    return fmt_percent if TARGET_QUANTITIES[quantity][0] == "fraction" else fmt_duration
+
+
+def verdict(a) -> str:
+    """``"meets"``, ``"MISSES"`` or ``"no target"`` for a :class:`vcperf.site.Answer`."""
+    if a.ok is None:
+        return "no target"
+    return "meets" if a.ok else "MISSES"
+
+
+def _link_line(spec) -> str:
+    up = spec.up_bandwidth_bps or spec.bandwidth_bps
+    return (f"{fmt_bps(spec.bandwidth_bps)} down / {fmt_bps(up)} up, RTT {fmt_duration(spec.rtt_s)}, "
+            f"loss {fmt_percent(spec.loss)}")
+
+
+def _rate(x: float) -> str:
+    return "all it can get" if math.isinf(x) else fmt_bps(x)
+
+
+def render_markdown(e: site.Evaluation, reverse=()) -> str:
+    """The plan as Markdown: verdicts first, then a table per link and per workload, flags, reverse answers.
+
+    Parameters
+    ----------
+    e : vcperf.site.Evaluation
+    reverse : sequence of vcperf.site.Reverse
+
+    Examples
+    --------
+    >>> text = render_markdown(site.evaluate(example("small_branch_dsl"), intervals=False))
+    >>> text.splitlines()[0]
+    '# Site plan: Small branch on DSL'
+    """
+    out = [f"# Site plan: {e.plan.name}", ""]
+    with_t = [a for a in e.answers if a.ok is not None]
+    miss = [a for a in with_t if not a.ok]
+    out.append(f"**Verdict: {'every target met' if not miss else f'{len(miss)} of {len(with_t)} targets missed'}**"
+               + ("" if not any(f.split(': ', 2)[1].startswith('limit') for f in e.flags if ': ' in f)
+                  else " — beyond a VMware documented limit (see flags)"))
+    out.append("")
+    for a in with_t:
+        out.append(f"- {'✅' if a.ok else '❌'} {a.workload}: {LABELS[a.quantity]} "
+                   f"{formatter(a.quantity)(a.value)} vs target {formatter(a.quantity)(a.target)}"
+                   + ("" if a.ok else f" (binding flow: {a.flow} on {a.link})"))
+    for r in reverse:
+        out.append(f"- ↔ {r.question} of {r.subject}: {fmt_reverse(r)}"
+                   + (f", bound by {r.workload}'s {LABELS.get(r.quantity, r.quantity)} ({r.flow})" if r.workload
+                      else "") + (f" — {r.note}" if r.note else ""))
+    if e.flags:
+        out += ["", "## Flags (VMware limits, extrapolation)", ""] + [f"- {f}" for f in e.flags]
+    out += ["", "## Links", ""]
+    for spec in e.plan.links:
+        out += [f"### {spec.name}: {_link_line(spec)}", "",
+                "| direction | flow | workload | asks | gets | available to it | share of the link |",
+                "|---|---|---|---|---|---|---|"]
+        rows = [(d, s) for d in e.loads if d.link == spec.name for s in d.flows]
+        for d, s in rows:
+            out.append(f"| {d.direction} | {s.flow.name} | {s.flow.workload} | {_rate(s.flow.demand_bps)} | "
+                       f"{fmt_bps(s.allocated_bps)} | {fmt_bps(s.available_bps)} | {fmt_percent(s.share)} |")
+        if not rows:
+            out.append("| – | no flow | | | | | |")
+        out.append("")
+    out += ["## Workloads", "",
+            "| workload | study | quantity | answer (90 % interval) | alone on the link | target | verdict "
+            "| binding flow |",
+            "|---|---|---|---|---|---|---|---|"]
+    for a in e.answers:
+        f = formatter(a.quantity)
+        out.append(f"| {a.workload} | {a.study} | {LABELS[a.quantity]} | {fmt_band(a.value, a.low, a.high, fmt=f)} | "
+                   f"{f(a.alone)} | {'–' if math.isnan(a.target) else f(a.target)} | {verdict(a)} | {a.flow} |")
+    return "\n".join(out) + "\n"
+
+
+def fmt_reverse(r) -> str:
+    """The value of a :class:`vcperf.site.Reverse` in its unit (or why there is none)."""
+    if r.unit == "bit/s":
+        return fmt_bps(r.value) if math.isfinite(r.value) else "none is enough"
+    if r.unit == "s":
+        return fmt_duration(r.value) if math.isfinite(r.value) else "none"
+    return f"{fmt_num(r.value)} hosts"
+
+
+def _records(e: site.Evaluation, reverse=()):
+    answers = [{"workload": a.workload, "kind": a.kind, "study": a.study, "quantity": a.quantity, "value": a.value,
+                "low": a.low, "high": a.high, "alone": a.alone, "target": a.target, "ok": a.ok, "link": a.link,
+                "flow": a.flow} for a in e.answers]
+    flows = [{"link": d.link, "direction": d.direction, "capacity_bps": d.capacity_bps, "flow": s.flow.name,
+              "workload": s.flow.workload, "demand_bps": s.flow.demand_bps, "allocated_bps": s.allocated_bps,
+              "available_bps": s.available_bps, "share": s.share} for d in e.loads for s in d.flows]
+    rev = [{"question": r.question, "subject": r.subject, "value": r.value, "unit": r.unit, "workload": r.workload,
+            "quantity": r.quantity, "flow": r.flow, "note": r.note} for r in reverse]
+    return answers, flows, rev
+
+
+def render(e: site.Evaluation, fmt: str = "md", reverse=()) -> str:
+    """The evaluated plan as ``"md"`` (:func:`render_markdown`), ``"csv"`` (one row per answer, flow and
+    reverse answer, a ``table`` column) or ``"json"``.
+
+    Examples
+    --------
+    >>> e = site.evaluate(example("metro_vmotion"), intervals=False)
+    >>> render(e, "csv").splitlines()[0].split(",")[:3]
+    ['table', 'workload', 'kind']
+    >>> sorted(json.loads(render(e, "json")))
+    ['answers', 'flags', 'flows', 'name', 'ok', 'reverse']
+    """
+    if fmt == "md":
+        return render_markdown(e, reverse)
+    answers, flows, rev = _records(e, reverse)
+    if fmt == "json":
+        def clean(x):
+            return None if isinstance(x, float) and not math.isfinite(x) else x
+
+        doc = {"name": e.plan.name, "ok": e.ok, "flags": list(e.flags),
+               "answers": [{k: clean(x) for k, x in r.items()} for r in answers],
+               "flows": [{k: clean(x) for k, x in r.items()} for r in flows],
+               "reverse": [{k: clean(x) for k, x in r.items()} for r in rev]}
+        return json.dumps(doc, indent=2, ensure_ascii=False) + "\n"
+    if fmt == "csv":
+        import csv
+        import io
+
+        cols = ["table"] + list(dict.fromkeys(k for r in answers + flows + rev for k in r))
+        buf = io.StringIO()
+        wr = csv.DictWriter(buf, cols, lineterminator="\n")
+        wr.writeheader()
+        for table, rows in (("answer", answers), ("flow", flows), ("reverse", rev)):
+            for r in rows:
+                wr.writerow({"table": table, **{k: (f"{x:.6g}" if isinstance(x, float) else x) for k, x in r.items()}})
+        return buf.getvalue()
+    raise ValueError(f"fmt must be one of ['md', 'csv', 'json']; got {fmt!r}")
+
+
+def utilisation_figure(e: site.Evaluation, ax=None):
+    """Per link and direction, each flow's share of the line rate, stacked (bulk flows: while they run).
+
+    Returns the matplotlib Axes.
+    """
+    import matplotlib.pyplot as plt
+
+    if ax is None:
+        _, ax = plt.subplots(figsize=(8, 0.6 + 0.5 * len(e.loads)))
+    loads = [d for d in e.loads if d.flows]
+    names = sorted({s.flow.workload for d in loads for s in d.flows})
+    colours = {n: plt.cm.tab10(i % 10) for i, n in enumerate(names)}
+    seen = set()
+    for y, d in enumerate(loads):
+        left = 0.0
+        for s in d.flows:
+            w = s.flow.workload
+            ax.barh(y, s.share, left=left, color=colours[w], edgecolor="white",
+                    label=None if w in seen else w)
+            seen.add(w)
+            left += s.share
+    ax.set_yticks(range(len(loads)), [f"{d.link} {d.direction}\n{fmt_bps(d.capacity_bps)}" for d in loads])
+    ax.set_xlim(0, 1.0)
+    ax.set_xlabel("share of the line rate (max-min fair; bulk transfers while they run)")
+    ax.invert_yaxis()
+    ax.legend(loc="lower right", fontsize="small", frameon=False)
+    return ax
+
+
+def answers_figure(e: site.Evaluation, ax=None):
+    """Each answer with a target, as a ratio to its target, with its 90 % interval (log axis; < 1 meets it).
+
+    Returns the matplotlib Axes.
+    """
+    import matplotlib.pyplot as plt
+
+    rows = [a for a in e.answers if a.ok is not None and math.isfinite(a.value)]
+    if ax is None:
+        _, ax = plt.subplots(figsize=(8, 0.6 + 0.45 * max(len(rows), 1)))
+    for y, a in enumerate(rows):
+        r = a.value / a.target
+        lo = a.low / a.target if math.isfinite(a.low) else r
+        hi = a.high / a.target if math.isfinite(a.high) else r
+        ax.errorbar(r, y, xerr=[[r - lo], [hi - r]], fmt="o", color="tab:green" if a.ok else "tab:red", capsize=3)
+    from matplotlib.ticker import FuncFormatter, NullFormatter
+
+    ax.axvline(1.0, color="black", lw=1)
+    ax.set_xscale("log")
+    ax.xaxis.set_major_formatter(FuncFormatter(lambda x, _: f"{x:g}"))
+    ax.xaxis.set_minor_formatter(NullFormatter())
+    ax.set_yticks(range(len(rows)), [f"{a.workload}: {LABELS[a.quantity]}" for a in rows])
+    ax.invert_yaxis()
+    ax.set_xlabel("answer / target (90 % interval); right of 1 misses")
+    return ax
+
+
+class _PlannerFigure(PanelFigure):
+    """The planner panel's figure: utilisation by flow (left) and answers against targets (right)."""
+
+    def __init__(self):
+        super().__init__((11, 3.6), ncols=2)
+
+    def draw(self, e: site.Evaluation) -> bytes:
+        for ax in self.axes:
+            ax.clear()
+        utilisation_figure(e, self.axes[0])
+        answers_figure(e, self.axes[1])
+        # the same layout for the same plan, whatever was drawn before: start tight_layout from the defaults
+        self.fig.subplots_adjust(left=0.125, right=0.9, bottom=0.11, top=0.88, wspace=0.2, hspace=0.2)
+        self.fig.tight_layout()
+        return self.png()
+
+
+def _readout_html(e: site.Evaluation, link: str = "") -> str:
+    marks = {True: "<span style='color:green'>meets</span>", False: "<b style='color:#c00'>MISSES</b>", None: "·"}
+    rows = "".join(
+        f"<tr><td>{marks[a.ok]}</td><td>{a.workload}</td>"
+        f"<td>{LABELS[a.quantity]}</td><td>{fmt_band(a.value, a.low, a.high, fmt=formatter(a.quantity))}</td>"
+        f"<td>{'–' if math.isnan(a.target) else formatter(a.quantity)(a.target)}</td></tr>" for a in e.answers)
+    flags = "".join(f"<li>{f}</li>" for f in e.flags)
+    head = "every target met" if e.ok else f"{len(e.failing)} target(s) missed"
+    where = ""
+    if link:
+        spec = e.plan.link(link)
+        where = f" — link {link} at {fmt_bps(spec.bandwidth_bps)}, RTT {fmt_duration(spec.rtt_s)}"
+    return (f"<b>{e.plan.name}{where}: {head}</b><table><tr><th></th><th>workload</th><th>quantity</th>"
+            f"<th>answer (90 %)</th><th>target</th></tr>{rows}</table>"
+            + (f"<ul style='font-size:smaller'>{flags}</ul>" if flags else ""))
+
+
+@fast_redraw
+def site_update(plan: site.Plan | None = None, link: str | None = None, bandwidth_bps: float | None = None,
+                rtt_s: float | None = None, *, intervals: bool = True):
+    """Model + redraw for the planner: ``plan`` with ``link`` at ``bandwidth_bps`` (the uplink scaled with it)
+    and ``rtt_s``; returns ``(readout_html, png_bytes)``.
+
+    Defaults: the app's first plan (:data:`DEFAULT_EXAMPLE`), its first link, that link's rate and RTT.
+
+    Examples
+    --------
+    >>> import matplotlib
+    >>> matplotlib.use("Agg")
+    >>> html, png = site_update(example("small_branch_dsl"), "dsl", 8e6, 0.05, intervals=False)
+    >>> png[:4] == b"\\x89PNG" and "shop" in html
+    True
+    """
+    plan = example(DEFAULT_EXAMPLE) if plan is None else plan
+    spec = plan.link(plan.links[0].name if link is None else link)
+    link = spec.name
+    bandwidth_bps = spec.bandwidth_bps if bandwidth_bps is None else bandwidth_bps
+    rtt_s = spec.rtt_s if rtt_s is None else rtt_s
+    up = None if spec.up_bandwidth_bps is None else spec.up_bandwidth_bps * bandwidth_bps / spec.bandwidth_bps
+    e = site.evaluate(plan.with_link(link, bandwidth_bps=bandwidth_bps, up_bandwidth_bps=up, rtt_s=rtt_s),
+                      intervals=intervals)
+    return _readout_html(e, link), _PlannerFigure.shared().draw(e)
+
+
+def site_planner(name: str = DEFAULT_EXAMPLE):
+    """The planner panel: pick a plan, enter its link once (rate, RTT), see every workload's answer.
+
+    Parameters
+    ----------
+    name : str
+        The example plan it opens on (:func:`example_names`).
+    """
+    import ipywidgets as w
+
+    plan = {"plan": example(name)}
+    pick = w.Dropdown(options=example_names(), value=name, description="plan")
+    which = w.Dropdown(options=[lk.name for lk in plan["plan"].links], description="link")
+    bw = w.FloatLogSlider(base=10, min=-1, max=5, step=0.01, description="rate Mbit/s", readout_format=".3g")
+    rtt = w.FloatLogSlider(base=10, min=-2, max=3, step=0.01, description="RTT ms", readout_format=".3g")
+    style_sliders(bw, rtt)
+    readout = w.HTML()
+    image = w.Image(format="png")
+
+    def redraw(*_):
+        readout.value, image.value = site_update(plan["plan"], which.value, guard.state["bw"] * 1e6,
+                                                 guard.state["rtt"] * 1e-3)
+
+    guard = ExactSliders({"bw": bw, "rtt": rtt}, lambda key: redraw())
+
+    def load_link(*_):
+        spec = plan["plan"].link(which.value)
+        guard.set(bw=spec.bandwidth_bps / 1e6, rtt=max(spec.rtt_s * 1e3, 0.01))
+        redraw()
+
+    def load_plan(change):
+        plan["plan"] = example(change["new"])
+        names = [lk.name for lk in plan["plan"].links]
+        which.unobserve(load_link, names="value")
+        which.options = names
+        which.value = names[0]
+        which.observe(load_link, names="value")
+        load_link()
+
+    pick.observe(load_plan, names="value")
+    which.observe(load_link, names="value")
+    load_link()
+    return w.VBox([w.HBox([pick, which]), bw, rtt, readout, image, readout_style()])
+
+
+#: The planner panel, by tab title (the app opens on it: :func:`vcperf.views.panels`).
+PANELS = {"Site planner": site_planner}
