@@ -184,7 +184,9 @@ def test_answers_finite_nonnegative_and_move_with_the_link(bw, rtt, loss, hosts,
          "deployments": [{"name": "tpl", "link": "wan", "size": 1e9}]}
     e = site.evaluate(site.from_dict(d), intervals=False)
     for a in e.answers:
-        assert math.isfinite(a.value) and a.value >= 0, a
+        assert a.value >= 0, a
+        # infinite only where the evaluation says why: the branch's flows overload its link
+        assert math.isfinite(a.value) or any(f"overload: branch {a.workload}" in f for f in e.flags), a
     d["links"][0]["bandwidth"] = bw / 4
     slower = site.evaluate(site.from_dict(d), intervals=False)
     for a in e.answers:

@@ -87,6 +87,10 @@ class BranchWork:
                        f"loss <= {r['loss']:g})")
         if s.hosts > r["hosts"]:
             out.append(f"extrapolation: {s.hosts:g} hosts beyond the ROBO test bed's {r['hosts']:g}")
+        b = self._plan(as_link(spec), None)
+        if bool(np.any(b.overloaded)):  # the branch's own flows exceed the link: its answers are infinite
+            out.append(f"overload: branch {s.name}'s flows offer {float(np.max(b.offered_load)):.0%} of link "
+                       f"{spec.name} (dominant: {np.asarray(b.dominant_flow).flat[0]}); its times are infinite")
         return out
 
 

@@ -58,7 +58,9 @@ def switchover_metadata_bytes(memory_bytes, release, remaining_bytes=0.0, swappe
     pages = np.ceil(mem / PAGE_BYTES)
     if release == "6.7":
         return np.broadcast_to(BITMAPS_AT_SWITCHOVER * np.ceil(pages / 8.0), np.broadcast(mem, rem, swp).shape) * 1.0
-    return (np.ceil(rem / PAGE_BYTES) + np.ceil(swp / PAGE_BYTES)) * PAGE_NUMBER_BYTES
+    # ``remaining_bytes`` is an expected remainder (continuous in the link and the dirty rate), so its page
+    # count is an expectation too: no whole-page step that would make a faster link lengthen the list's time
+    return (rem / PAGE_BYTES + np.ceil(swp / PAGE_BYTES)) * PAGE_NUMBER_BYTES
 
 
 def metadata_entries(metadata_bytes, release):
