@@ -980,3 +980,58 @@ def test_issue25_documented_limits_are_flagged(kw, kwargs, needle):
     assert base.flags == ()
     lim = vm.limits()
     assert (lim.min_bps_per_vmotion, lim.max_rtt_s) == (250e6, 0.15)
+
+
+# ---------------------------------------------------------------- issue 26: the panel shows flags and reasons
+
+
+@pytest.mark.parametrize("kw, flag", [
+    ({"rtt_ms": 200.0}, "unsupported: rtt_s=0.2 s is above VMware's 150 ms"),
+    ({"link_speed_gbps": 1.0, "link_count": 1, "concurrent": 8}, "below VMware's 250 Mbit/s"),
+    ({"vcpus": 1000, "release": "7.0u1"}, "unsupported: vcpus=1000 exceeds 7.0u1's 768"),
+    ({"vcpus": 300, "release": "6.7"}, "unsupported: vcpus=300 exceeds 6.7's 256"),
+])
+def test_panel_readout_shows_the_flag_of_an_input_beyond_a_documented_limit(kw, flag):
+    from vcperf.views import vmotion as views
+
+    readout, _ = views.migration_whatif_update(**kw)
+    assert flag in readout
+    assert flag in views._WhatifPanel.shared().flags.get_text()  # and in amber on the figure
+    plain, _ = views.migration_whatif_update()
+    assert "unsupported" not in plain and views._WhatifPanel.shared().flags.get_text() == ""
+
+
+def test_panel_readout_states_why_no_link_meets_a_target_below_the_checkpoint():
+    from vcperf.views import vmotion as views
+
+    readout, _ = views.migration_whatif_update(downtime_target_s=0.5 * vm.calibrate().checkpoint_time_s)
+    assert "below the switch-over checkpoint" in readout
+
+
+def test_panel_reads_an_idle_vm_and_states_a_round_cap_reason():
+    from vcperf.views import vmotion as views
+
+    readout, png = views.migration_whatif_update(dirty_rate_mb_per_s=0.0)
+    assert "converged" in readout and png
+    for line in views._WhatifPanel.shared().lines.values():
+        assert np.all(np.isfinite(line.get_data()[1]))
+
+
+@pytest.mark.parametrize("kw, mechanism, reads_worse", [
+    ({"memory_gib": 1.0, "vcpus": 12, "dirty_rate_mb_per_s": 0.0, "working_set_gib": 0.25},
+     "weighs more in the average", lambda old, new: new.average_loss > old.average_loss),
+    ({"memory_gib": 4.0, "vcpus": 72, "dirty_rate_mb_per_s": 3000.0, "working_set_gib": 4.0},
+     "dirties memory faster", lambda old, new: new.switchover_time_s > old.switchover_time_s),
+])
+def test_panel_names_the_release_order_mechanism_when_70u1_reads_worse(kw, mechanism, reads_worse):
+    """(1) an idle 1 GiB VM: 7.0 U1's shorter migration weighs the same stall more in its average loss;
+    (2) a small busy VM: 7.0 U1's guest, slowed less by tracing, leaves more at the last boundary."""
+    from vcperf.views import vmotion as views
+
+    p, s = vm.calibrate(), vm.settings()
+    mem, cpus, ws, tps, link, pkw = views._whatif_inputs(kw["memory_gib"], kw["vcpus"], kw["dirty_rate_mb_per_s"],
+                                                         kw["working_set_gib"], 40.0, 4, 1, 0.0, 0.0, 1)
+    old, new = (vm.migrate(mem, cpus, ws, tps, r, link, params=p, settings=s, **pkw) for r in ("6.7", "7.0u1"))
+    assert bool(reads_worse(old, new))
+    assert mechanism in views.migration_whatif_update(**kw)[0]
+    assert mechanism not in views.migration_whatif_update()[0]

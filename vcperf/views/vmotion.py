@@ -6,6 +6,8 @@ Every figure draws the model (lines) and the paper's stated numbers (black marke
 
 from __future__ import annotations
 
+import dataclasses
+
 import numpy as np
 
 from vcperf import _validate as v
@@ -18,6 +20,7 @@ from vcperf.widgets import PanelFigure, fast_redraw, style_sliders, whatif_panel
 GIB = 2.0**30
 RELEASE_LABEL = {"6.7": "vSphere 6.7", "7.0u1": "vSphere 7.0 U1"}
 RELEASE_COLOR = {"6.7": "tab:red", "7.0u1": "tab:blue"}
+AMBER = "#b8860b"  # flags: inputs beyond VMware's documented limits or the calibrated ranges
 
 
 def _paper(key):
@@ -326,7 +329,7 @@ def tpcx_profile_figure():
 
 def _whatif_inputs(memory_gib, vcpus, dirty_rate_mb_per_s, working_set_gib, link_speed_gbps, link_count,
                    streams_per_vmknic, rtt_ms, encryption_gb_per_core_s, concurrent):
-    v.positive("dirty_rate_mb_per_s", dirty_rate_mb_per_s)
+    v.nonneg("dirty_rate_mb_per_s", dirty_rate_mb_per_s)
     v.nonneg("encryption_gb_per_core_s", encryption_gb_per_core_s)
     p = vm.calibrate()
     mem = memory_gib * GIB
@@ -390,21 +393,45 @@ class _WhatifPanel(PanelFigure):
         ax.set_ylim(0, 110)
         # above the axes, in one row: inside them it covered the switch-over dips of one release or the other
         ax.legend(fontsize=7, frameon=False, loc="lower center", bbox_to_anchor=(0.5, 1.0), ncol=2)
+        # the result's flags (inputs beyond VMware's limits or the calibrated ranges), in amber
+        self.flags = ax.text(0.01, 0.03, "", transform=ax.transAxes, fontsize=7, color=AMBER, ha="left",
+                             va="bottom", zorder=5, bbox={"facecolor": "white", "alpha": 0.85, "edgecolor": AMBER})
         plotting.fast_layout(fig, top=0.91)
-        self.keep_background(list(self.lines.values()))
+        self.keep_background([*self.lines.values(), self.flags])
 
-    def draw(self, migs, tps, release) -> bytes:
+    def draw(self, migs, tps, release, flags=()) -> bytes:
+        self.flags.set_text("\n".join(f"\u26a0 {f}" for f in flags))
         shown = max(_until_recovered_s(m) for m in migs.values())
         lead = 0.1 * shown + 1.0
         end = 2 * lead + shown
         for r, m in migs.items():
-            t, x = vm.throughput_series(m, 0.5, lead, end)
+            # as a share of the baseline (the series is linear in it): an idle VM (0 tps) has a share too
+            t, x = vm.throughput_series(dataclasses.replace(m, baseline_tps=np.float64(1.0)), 0.5, lead, end)
             line = self.lines[r]
-            line.set_data(np.concatenate([[0.0], t]), np.concatenate([[100.0], 100 * x / tps]))
+            line.set_data(np.concatenate([[0.0], t]), np.concatenate([[100.0], 100 * x]))
             line.set_linewidth(2.4 if r == release else 1.0)
             line.set_alpha(1.0 if r == release else 0.6)
         self.ax.set_xlim(0.0, end)
         return self.png(key=release)
+
+
+def _release_order_note(migs) -> str:
+    """The mechanism when 7.0 U1 reads worse than 6.7 (:func:`vcperf.vmotion.migrate`, "Release order")."""
+    old, new = migs["6.7"], migs["7.0u1"]
+    notes = []
+    if float(new.average_loss) > float(old.average_loss) * (1 + 1e-9):
+        notes.append("7.0 U1's average loss is higher here because its migration is shorter (no stop-based "
+                     "trace phase, no destination zeroing), so the same switch-over stall weighs more in the "
+                     "average; the work it loses is not larger")
+    if float(new.switchover_time_s) > float(old.switchover_time_s) * (1 + 1e-9):
+        notes.append("7.0 U1's downtime is longer here because its guest, slowed less by tracing, dirties "
+                     "memory faster, so more is left at the last round boundary")
+    return "".join(f"; {n}" for n in notes)
+
+
+def _flags_note(flags) -> str:
+    """The result's flags (``"unsupported: ..."``, ``"extrapolated: ..."``), one after another."""
+    return "".join(f"; \u26a0 {f}" for f in flags)
 
 
 @fast_redraw
@@ -434,15 +461,19 @@ def migration_whatif_update(memory_gib: float = 64.0, vcpus: int = 12, dirty_rat
     migs = {release: ro["migration"],
             other: vm.migrate(mem, cpus, ws, tps, other, link_bps, params=p, settings=s, **kw)}
     migs = {r: migs[r] for r in vm.RELEASES}
-    png = _WhatifPanel.shared().draw(migs, tps, release)
     m = migs[release]
+    png = _WhatifPanel.shared().draw(migs, tps, release, m.flags)
     pc = m.precopy
-    conv = "converged" if bool(pc.converged) else "NOT converged (round cap)"
+    conv = "converged" if bool(np.all(pc.converged)) else str(np.ravel(pc.reason)[0])
     sdps = ", SDPS engaged" if bool(pc.sdps_engaged) else ""
     need = ro["link_for_target_gbps"]
     target = fmt_duration(downtime_target_s)
     if not np.isfinite(need):
-        need_txt = f"no link rate brings the stall under {target}"
+        if downtime_target_s <= p.checkpoint_time_s:
+            need_txt = (f"no link meets a {target} stall: below the switch-over checkpoint "
+                        f"({fmt_duration(p.checkpoint_time_s)}, device state, whatever the link)")
+        else:
+            need_txt = f"no link rate brings the stall under {target}"
     elif need <= 0.1 * (1 + 1e-9):
         need_txt = f"every link from {fmt_bps(0.1e9)} keeps the stall under {target}"
     else:
@@ -460,6 +491,7 @@ def migration_whatif_update(memory_gib: float = 64.0, vcpus: int = 12, dirty_rat
         f"downtime {fmt_band(*ro['switchover_time_s'], interval=protocol.INTERVAL)}, {conv}{sdps}; "
         f"average throughput loss {fmt_percent(float(m.average_loss))}; {need_txt}; evacuating {evacuate_vms} such "
         f"VMs {concurrent} at a time takes {fmt_duration(ro['evacuation_s'])}"
+        f"{_release_order_note(migs)}{_flags_note(m.flags)}"
     )
     return readout, png
 
@@ -474,16 +506,17 @@ def migration_whatif(memory_gib: float = 64.0, vcpus: int = 12, dirty_rate_mb_pe
 
     mem = w.FloatLogSlider(value=memory_gib, base=2, min=1, max=12.6, step=0.1, description="memory GiB",
                            readout_format=".4g")
-    cpus = w.IntSlider(value=vcpus, min=1, max=768, description="vCPUs")
-    dirty = w.FloatLogSlider(value=dirty_rate_mb_per_s, base=10, min=-1, max=3.7, step=0.05,
+    cpus = w.IntSlider(value=vcpus, min=1, max=1024, description="vCPUs")  # past 7.0 U1's 768: flagged
+    dirty = w.FloatLogSlider(value=max(dirty_rate_mb_per_s, 0.1), base=10, min=-1, max=3.7, step=0.05,
                              description="dirty MB/s", readout_format=".3g")
+    idle = w.Checkbox(value=dirty_rate_mb_per_s == 0, description="idle VM (dirty rate 0)")
     wset = w.FloatLogSlider(value=working_set_gib, base=2, min=-2, max=12.6, step=0.1,
                             description="working set GiB", readout_format=".4g")
     speed = w.Dropdown(options=[1.0, 10.0, 25.0, 40.0, 100.0], value=link_speed_gbps, description="link Gbit/s")
     count = w.IntSlider(value=link_count, min=1, max=8, description="vmknics")
     rel = w.Dropdown(options=[(RELEASE_LABEL[r], r) for r in vm.RELEASES], value=release, description="release")
     streams = w.IntSlider(value=streams_per_vmknic, min=1, max=8, description="streams/vmknic")
-    rtt = w.FloatSlider(value=rtt_ms, min=0.0, max=vm.MAX_SUPPORTED_RTT_S * 1e3, step=1.0, description="RTT ms")
+    rtt = w.FloatSlider(value=rtt_ms, min=0.0, max=2 * vm.MAX_SUPPORTED_RTT_S * 1e3, step=1.0, description="RTT ms")
     enc = w.FloatSlider(value=encryption_gb_per_core_s, min=0.0, max=10.0, step=0.25,
                         description="AES GB/s/core (0 off)")
     conc = w.IntSlider(value=concurrent, min=1, max=8, description="concurrent")
@@ -494,8 +527,12 @@ def migration_whatif(memory_gib: float = 64.0, vcpus: int = 12, dirty_rate_mb_pe
                   width="500px")
     for d in (speed, rel):
         d.style.description_width = "150px"
-    return whatif_panel([mem, cpus, dirty, wset, speed, count, rel, streams, rtt, enc, conc, target, evac],
-                        migration_whatif_update)
+
+    def update(m, c, d, is_idle, *rest):  # the checkbox sets the dirty rate to 0 (a log slider cannot)
+        return migration_whatif_update(m, c, 0.0 if is_idle else d, *rest)
+
+    return whatif_panel([mem, cpus, dirty, idle, wset, speed, count, rel, streams, rtt, enc, conc, target, evac],
+                        update)
 
 
 #: The what-if panels of the study, by tab title (the app's tabs: :func:`vcperf.views.panels`).
