@@ -50,7 +50,7 @@ def trace_figure():
            **PAPER_STYLE)
     a.set_xlabel("vCPUs")
     a.set_ylabel("guest throughput loss in trace phase (%)")
-    a.set_ylim(0, 100)
+    a.set_ylim(0, 105)  # a loss can reach 100 %: room above it so the curve is not cut at the frame
     a.legend(fontsize=7, frameon=False)
     mem = np.geomspace(4 * GIB, 6 * 2**40, 60)
     for r in vm.RELEASES:
@@ -123,7 +123,7 @@ def series_figure(name: str, releases=("6.7",), sample_s: float = 1.0, lead_s: f
         each migration, the 7.0 U1 migration ending at half the 6.7 time, the 10x shorter stall.
     """
     plt = plotting.pyplot()
-    fig, ax = plt.subplots(figsize=(7.2, 3.6))
+    fig, ax = plt.subplots(figsize=(7.2, 4.4))
     migs = {r: vm.migrate_workload(name, r) for r in releases}
     end = lead_s + max(_until_recovered_s(m) for m in migs.values()) * 1.1 + lead_s
     for r, m in migs.items():
@@ -166,7 +166,8 @@ def series_figure(name: str, releases=("6.7",), sample_s: float = 1.0, lead_s: f
     ax.set_xlabel("time (s)")
     ax.set_ylabel(f"Oracle throughput (transactions/s, {sample_s:g}-s samples)")
     ax.set_ylim(0, x0 * 1.25)
-    ax.legend(fontsize=6.5, frameon=False, loc="upper right", ncol=1)
+    # below the axes: inside, it covered the 7.0 U1 line (Figure 8) at the undisturbed throughput
+    ax.legend(fontsize=6.5, frameon=False, loc="upper center", bbox_to_anchor=(0.5, -0.16), ncol=2)
     plotting.finish(fig)
     return fig
 
@@ -207,7 +208,8 @@ def precopy_grid_figure(n_memory: int = 200, n_dirty: int = 200):
 
     Left: migration time (pre-copy + switch-over) vs dirty rate for several memory sizes, with SDPS
     (solid) and without (dashed, cut where pre-copy no longer converges within the round cap).
-    Right: map of the outcome: converged alone, converged thanks to SDPS, not converged without SDPS.
+    Right: map of the outcome: converged alone, converged thanks to SDPS, not converged even with SDPS
+    (the legend lists the outcomes the grid holds; an empty one is named in the title).
     """
     v.integer("n_memory", n_memory, 4, 2000)
     v.integer("n_dirty", n_dirty, 2, 2000)
@@ -225,18 +227,30 @@ def precopy_grid_figure(n_memory: int = 200, n_dirty: int = 200):
         a.loglog(dirty[0] / 1e9, t, "--", color=c)
     rate = float(with_sdps.transfer_rate_bytes_per_s.flat[0])
     a.axvline(rate / 1e9, color="k", lw=0.8, ls=":")
-    a.text(rate / 1e9 * 1.05, a.get_ylim()[0] * 2 if a.get_ylim()[0] > 0 else 1, "transfer rate", fontsize=7)
+    # at the top, left of the line: the legend sits in the upper left, the curves rise at the right
+    a.text(rate / 1e9 / 1.08, 0.97, "transfer rate", fontsize=7, ha="right", va="top",
+           transform=a.get_xaxis_transform())
     a.set_xlabel("dirty rate (GB/s), working set = memory")
     a.set_ylabel("pre-copy + switch-over (s)")
-    a.legend(fontsize=7, frameon=False, title="solid: SDPS, dashed: none", title_fontsize=7, loc="lower right")
+    a.legend(fontsize=7, frameon=False, title="solid: SDPS, dashed: none", title_fontsize=7, loc="upper left")
     state = np.where(without.converged, 0, np.where(with_sdps.converged, 1, 2))
-    b.pcolormesh(dirty[0] / 1e9, mem[:, 0] / GIB, state, shading="auto", cmap="RdYlGn_r", vmin=0, vmax=2,
-                 rasterized=True)  # 40,000 cells: one image in the SVG, not 40,000 paths
+    from matplotlib.colors import ListedColormap
+    from matplotlib.patches import Patch
+
+    colors = ("#1a9850", "#fee08b", "#d73027")
+    names = ("converges", "needs SDPS", "not even with SDPS")
+    b.pcolormesh(dirty[0] / 1e9, mem[:, 0] / GIB, state, shading="auto", cmap=ListedColormap(colors), vmin=-0.5,
+                 vmax=2.5, rasterized=True)  # 40,000 cells: one image in the SVG, not 40,000 paths
     b.set_xscale("log")
     b.set_yscale("log")
     b.set_xlabel("dirty rate (GB/s)")
     b.set_ylabel("VM memory (GiB)")
-    b.set_title("green: converges; yellow: needs SDPS; red: not even with SDPS", fontsize=7)
+    # a legend of the outcomes the grid holds; an empty one is said, not drawn as an unused colour
+    held = [k for k in range(3) if np.any(state == k)]
+    b.legend([Patch(color=colors[k]) for k in held], [names[k] for k in held], fontsize=7, loc="lower left",
+             framealpha=0.9)
+    empty = [names[k] for k in range(3) if k not in held]
+    b.set_title("outcome of the pre-copy" + (f" (none here: {', '.join(empty)})" if empty else ""), fontsize=7)
     plotting.finish(fig)
     return fig
 
@@ -285,8 +299,8 @@ def tpcx_figure(replications: int = 200):
 def tpcx_profile_figure():
     """Figure 11 as a model: migrations per minute and cluster throughput over a TPCx-HCI run.
 
-    Bars: the modelled migrations per minute (about 20 in warm-up, 158 over ten load changes: the
-    text's counts, printed as markers); lines: the cluster throughput each release leaves, as a
+    Bars: the modelled migrations per minute; the text's counts (about 20 in warm-up, 158 over ten load
+    changes) are totals, compared with the model's in the title (not marked on the per-minute axis); lines: the cluster throughput each release leaves, as a
     share of the undisturbed load (:func:`vcperf.vmotion.tpcx_profile`).
     """
     plt = plotting.pyplot()
@@ -297,13 +311,15 @@ def tpcx_profile_figure():
     pr = profs["7.0u1"]
     a.bar(pr.minute + 0.5, pr.migrations, 1.0, color="tab:green", alpha=0.6, label="model: migrations per minute")
     a.axvline(pr.warmup_min, color="k", lw=0.8, ls=":")
-    a.text(pr.warmup_min + 0.5, a.get_ylim()[1] * 0.9, "end of warm-up (assumed: one phase)", fontsize=7)
+    a.text(pr.warmup_min - 0.5, 0.4, "end of warm-up (assumed: one phase)", fontsize=7, rotation=90, va="center",
+           ha="right",
+           transform=a.get_xaxis_transform())
     warm = float(pr.migrations[pr.minute < pr.warmup_min].sum())
     run = float(pr.migrations[pr.minute >= pr.warmup_min].sum())
-    a.plot([pr.warmup_min / 2], [warm], label=f"paper: about 20 in warm-up (model {warm:.0f})", **PAPER_STYLE)
-    a.plot([pr.warmup_min + 1.0], [setup.migrations_per_run / setup.phases],
-           label=f"paper: 158 in the run, 10 load changes (model {run:.0f}, per change: marker)",
-           **{**PAPER_STYLE, "marker": "s"})
+    # the paper's counts are totals, not per minute: stated in the title, not marked on the per-minute axis
+    a.set_title(f"migrations in warm-up: model {warm:.0f}, paper about {setup.warmup_migrations:.0f}; "
+                f"in the run: model {run:.0f}, paper {setup.migrations_per_run:.0f} over {setup.phases} load changes",
+                fontsize=8)
     a.set_xlabel("time (min)")
     a.set_ylabel("migrations per minute")
     b = a.twinx()
@@ -311,7 +327,8 @@ def tpcx_profile_figure():
         b.plot(prof.minute + 0.5, 100 * prof.throughput_share, color=RELEASE_COLOR[r], lw=1.2,
                label=f"{RELEASE_LABEL[r]}: model throughput")
     b.set_ylabel("cluster throughput (% of undisturbed)")
-    b.set_ylim(90, 100.5)
+    b.set_ylim(90, 101)  # the undisturbed 100 % clear of the frame
+    a.set_ylim(0, 1.6 * float(pr.migrations.max()))  # the bars end below the throughput dips at 97-100 %
     b.grid(False)
     h1, l1 = a.get_legend_handles_labels()
     h2, l2 = b.get_legend_handles_labels()
