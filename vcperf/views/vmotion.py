@@ -301,7 +301,8 @@ def tpcx_profile_figure():
 
     Bars: the modelled migrations per minute; the text's counts (about 20 in warm-up, 158 over ten load
     changes) are totals, compared with the model's in the title (not marked on the per-minute axis);
-    lines: the cluster throughput each release leaves, as a share of the undisturbed load (:func:`vcperf.vmotion.tpcx_profile`).
+    lines: the cluster throughput each release leaves, as a share of the undisturbed load
+    (:func:`vcperf.vmotion.tpcx_profile`).
     """
     plt = plotting.pyplot()
     p, setup = vm.calibrate(), vm.tpcx_setup()
