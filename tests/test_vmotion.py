@@ -1035,3 +1035,51 @@ def test_panel_names_the_release_order_mechanism_when_70u1_reads_worse(kw, mecha
     assert bool(reads_worse(old, new))
     assert mechanism in views.migration_whatif_update(**kw)[0]
     assert mechanism not in views.migration_whatif_update()[0]
+
+
+# ---------------------------------------------------------------- issue 25: the figures say what they draw
+
+
+def test_precopy_grid_figure_legend_keeps_clear_of_the_label_and_lists_only_present_outcomes():
+    import matplotlib.pyplot as plt
+
+    from vcperf.views import vmotion as views
+
+    fig = views.precopy_grid_figure(20, 20)
+    try:
+        a, b = fig.axes[:2]
+        fig.canvas.draw()
+        renderer = fig.canvas.get_renderer()
+        label = next(t for t in a.texts if t.get_text() == "transfer rate")
+        assert not label.get_window_extent(renderer).overlaps(a.get_legend().get_window_extent(renderer))
+        shown = [t.get_text() for t in b.get_legend().get_texts()]
+        assert shown and "needs SDPS" in shown
+        for name in ("converges", "needs SDPS", "not even with SDPS"):  # in the legend, or named empty in the title
+            assert (name in shown) != (name in b.get_title())
+    finally:
+        plt.close(fig)
+
+
+def test_figure8_legend_does_not_cover_the_lines_and_figure11_marks_no_totals_per_minute():
+    import matplotlib.pyplot as plt
+
+    from vcperf.views import vmotion as views
+
+    fig = views.series_figure("large_1tb", ("6.7", "7.0u1"), paper_figure8=True)
+    try:
+        ax = fig.axes[0]
+        fig.canvas.draw()
+        legend = ax.get_legend().get_window_extent(fig.canvas.get_renderer())
+        assert legend.y1 <= ax.get_window_extent().y0  # below the axes, over no line
+    finally:
+        plt.close(fig)
+    fig = views.tpcx_profile_figure()
+    try:
+        a = fig.axes[0]
+        setup = vm.tpcx_setup()
+        assert not [ln for ln in a.get_lines() if ln.get_label().startswith("paper")]  # no totals on the per-minute axis
+        assert f"paper {setup.migrations_per_run:.0f}" in a.get_title()
+        tops = [p.get_height() for p in a.patches]
+        assert max(tops) < a.get_ylim()[1]
+    finally:
+        plt.close(fig)
