@@ -1077,7 +1077,7 @@ def test_figure8_legend_does_not_cover_the_lines_and_figure11_marks_no_totals_pe
     try:
         a = fig.axes[0]
         setup = vm.tpcx_setup()
-        assert not [ln for ln in a.get_lines() if ln.get_label().startswith("paper")]  # no totals on the per-minute axis
+        assert not [ln for ln in a.get_lines() if ln.get_label().startswith("paper")]  # no totals per minute
         assert f"paper {setup.migrations_per_run:.0f}" in a.get_title()
         tops = [p.get_height() for p in a.patches]
         assert max(tops) < a.get_ylim()[1]
