@@ -447,6 +447,12 @@ def _release_order_note(migs) -> str:
     return "".join(f"; {n}" for n in notes)
 
 
+def _rounds(rounds) -> str:
+    """The pre-copy's round count (-1: open-ended, no convergence)."""
+    n = int(np.ravel(rounds)[0])
+    return "open-ended rounds" if n < 0 else f"{n} round{'' if n == 1 else 's'}"
+
+
 def _flags_note(flags) -> str:
     """The result's flags (``"unsupported: ..."``, ``"extrapolated: ..."``), one after another."""
     return "".join(f"; \u26a0 {f}" for f in flags)
@@ -505,7 +511,7 @@ def migration_whatif_update(memory_gib: float = 64.0, vcpus: int = 12, dirty_rat
         f"): "
         f"migration {fmt_band(*ro['migration_time_s'], interval=protocol.INTERVAL)} "
         f"(trace {fmt_duration(float(m.trace_time_s))}, "
-        f"pre-copy {fmt_duration(float(m.precopy_time_s))} in {int(pc.rounds)} rounds), "
+        f"pre-copy {fmt_duration(float(m.precopy_time_s))} in {_rounds(pc.rounds)}), "
         f"downtime {fmt_band(*ro['switchover_time_s'], interval=protocol.INTERVAL)}, {conv}{sdps}; "
         f"average throughput loss {fmt_percent(float(m.average_loss))}; {need_txt}; evacuating {evacuate_vms} such "
         f"VMs {concurrent} at a time takes {fmt_duration(ro['evacuation_s'])}"

@@ -138,12 +138,14 @@ def _ops_per_min(x: float) -> str:
 
 def vcbench_whatif_table(clients: int = 256, replication_rtt_ms: float = 5.0, stats_level: int = 1,
                          vcha_enabled: bool = True, bandwidth_gbps: float = 10.0, loss_percent: float = 0.0,
-                         appliance: str = "testbed", psc_mode: str = "external"):
+                         appliance: str = "testbed", psc_mode: str = "external", db_connections: float = 50.0,
+                         passive_flush_ms: float | None = None):
     """The what-if scenario as a table: throughput and latency with their 90 % intervals
-    (:func:`vcperf.protocol.with_interval`), VCHA overhead, CPU, pool, link and sync wait."""
+    (:func:`vcperf.protocol.with_interval`), VCHA overhead, CPU, pool, link and sync wait (inputs as
+    :func:`vcbench_whatif_update`)."""
     import pandas as pd
 
-    scn = scenario(bandwidth_gbps, loss_percent, appliance, psc_mode)
+    scn = scenario(bandwidth_gbps, loss_percent, appliance, psc_mode, db_connections, passive_flush_ms)
     args = (int(clients), bool(vcha_enabled), replication_rtt_ms / 1e3, int(stats_level))
     s = _vcbench(*args, **scn)
     base = _vcbench(int(clients), False, 0.0, int(stats_level), **scn)
