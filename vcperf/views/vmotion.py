@@ -494,7 +494,7 @@ def migration_whatif_update(memory_gib: float = 64.0, vcpus: int = 12, dirty_rat
     target = fmt_duration(downtime_target_s)
     if not np.isfinite(need):
         if downtime_target_s <= p.checkpoint_time_s:
-            need_txt = (f"no link meets a {target} stall: below the switch-over checkpoint "
+            need_txt = (f"no link meets a stall under {target}: below the switch-over checkpoint "
                         f"({fmt_duration(p.checkpoint_time_s)}, device state, whatever the link)")
         else:
             need_txt = f"no link rate brings the stall under {target}"
