@@ -967,3 +967,26 @@ def test_interval_scales_with_the_stated_round_trip():
     assert e[0] < e[1] < e[2]
     assert e[1] == pytest.approx(_e(), rel=1e-9)
     assert 2e-3 < e[0] < 3e-3 and 10e-3 < e[2] < 12e-3
+
+
+# ---------------------------------------------------------------- issue 26: the panel and figures show flags and bounds
+
+
+def test_whatif_panel_readout_flags_a_logging_link_below_the_documented_10_gbit(views):
+    slow, _ = views.whatif_update(1e9)
+    assert "below the 10 Gbit/s FT logging network" in slow
+    assert ft.checkpoint_cycle(0.0, 0.01, 1e9).flags[0] in slow
+    fast, _ = views.whatif_update(10e9)
+    assert "\u26a0" not in fast
+
+
+def test_figure11_draws_the_brokerage_floor_and_figure03_names_the_framing(views, fid):
+    fig = views.figure11_brokerage_throughput(fid)
+    labels = [t.get_text() for t in fig.axes[0].get_legend().get_texts()]
+    assert any(label.startswith("floor: FT on above 40%") for label in labels), labels
+    fig3 = views.figure03_netperf_throughput_1gbps(fid)
+    caption = fig3.axes[0].get_xlabel().replace("\n", " ")
+    assert "fails by the Ethernet/TCP framing" in caption
+    from vcperf import network
+
+    assert f"{float(network.payload_rate_bps(1e9)) / 1e9:.3g} Gbit/s of TCP payload" in caption

@@ -438,7 +438,9 @@ def test_whatif_panels_react_to_controls():
     from vcperf.views import vcha as views
 
     panel = views.vcbench_whatif(clients=256, replication_rtt_ms=0.0)
-    readout = panel.children[8]  # after the 8 controls (issue 13 added link Gbps, loss, appliance, PSC)
+    # after the 11 controls (issue 13 added link Gbps, loss, appliance, PSC; issue 26 DB connections,
+    # Passive flush, memory)
+    readout = panel.children[11]
     before = readout.value
     panel.children[1].value = 10.0  # added RTT
     assert readout.value != before and "+10 ms" in readout.value
@@ -453,6 +455,10 @@ def test_whatif_panels_react_to_controls():
     assert all(c.disabled for c in link)
     panel.children[3].value = True
     assert not any(c.disabled for c in link)
+    panel.children[6].value = "testbed"
+    before = readout.value
+    panel.children[8].value = 400  # DB connections: the pool no longer binds
+    assert readout.value != before and "throughput set by the database connection pool" not in readout.value
     panel = views.lifecycle_whatif()
     panel.children[3].value = "embedded"
     assert "embedded PSC" in panel.children[4].value
@@ -834,3 +840,38 @@ def test_appliance_memory_is_an_input_flagged_when_the_model_needs_more():
     assert not any(f.startswith("memory pressure") for f in big.flags)
     with pytest.raises(ValueError, match="memory_bytes"):
         vcha.vcbench(64, True, params=P, memory_bytes=1.0, **small)
+
+
+# ---------------------------------------------------------------- issue 26: the panels show flags and reasons
+
+
+def test_whatif_readout_names_the_bottleneck_and_its_source_at_256_clients():
+    from vcperf.views import vcha as views
+
+    readout, _ = views.vcbench_whatif_update(clients=256)
+    neck = str(np.ravel(views.common._vcbench(256, True, 0.005, 1, **views.scenario()).bottleneck)[0])
+    assert neck == "database connection pool"
+    assert f"throughput set by the {neck} (50 connections; {vcha.BOTTLENECK_SOURCES[neck]}" in readout
+    small, _ = views.vcbench_whatif_update(clients=256, db_connections=400)
+    assert "throughput set by the database connection pool" not in small
+
+
+def test_whatif_readout_flags_an_unsupported_rtt_tiny_appliance_and_memory_pressure():
+    from vcperf.views import vcha as views
+
+    assert "unsupported" not in views.vcbench_whatif_update(replication_rtt_ms=5.0)[0]
+    assert "10 ms VCHA network latency VMware supports (seed, Best Practices): unsupported" in \
+        views.vcbench_whatif_update(replication_rtt_ms=30.0)[0]
+    assert "memory pressure" in views.vcbench_whatif_update(memory_gb=8.0)[0]
+    assert "memory pressure" not in views.vcbench_whatif_update()[0]
+    assert "overload" in views.vcbench_whatif_update(replication_rtt_ms=30.0, loss_percent=5.0)[0]
+    assert "Tiny, 2 vCPUs, is not supported" in views.lifecycle_whatif_update(vcpus=2.0)[0]
+    assert "unsupported" not in views.lifecycle_whatif_update(vcpus=4.0)[0]
+
+
+def test_whatif_pool_and_passive_flush_knobs_move_the_throughput():
+    from vcperf.views import vcha as views
+
+    base = views.vcbench_whatif_update()[0]
+    assert views.vcbench_whatif_update(db_connections=100)[0] != base
+    assert views.vcbench_whatif_update(passive_flush_ms=50.0)[0] != base

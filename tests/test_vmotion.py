@@ -980,3 +980,106 @@ def test_issue25_documented_limits_are_flagged(kw, kwargs, needle):
     assert base.flags == ()
     lim = vm.limits()
     assert (lim.min_bps_per_vmotion, lim.max_rtt_s) == (250e6, 0.15)
+
+
+# ---------------------------------------------------------------- issue 26: the panel shows flags and reasons
+
+
+@pytest.mark.parametrize("kw, flag", [
+    ({"rtt_ms": 200.0}, "unsupported: rtt_s=0.2 s is above VMware's 150 ms"),
+    ({"link_speed_gbps": 1.0, "link_count": 1, "concurrent": 8}, "below VMware's 250 Mbit/s"),
+    ({"vcpus": 1000, "release": "7.0u1"}, "unsupported: vcpus=1000 exceeds 7.0u1's 768"),
+    ({"vcpus": 300, "release": "6.7"}, "unsupported: vcpus=300 exceeds 6.7's 256"),
+])
+def test_panel_readout_shows_the_flag_of_an_input_beyond_a_documented_limit(kw, flag):
+    from vcperf.views import vmotion as views
+
+    readout, _ = views.migration_whatif_update(**kw)
+    assert flag in readout
+    assert flag in views._WhatifPanel.shared().flags.get_text()  # and in amber on the figure
+    plain, _ = views.migration_whatif_update()
+    assert "unsupported" not in plain and views._WhatifPanel.shared().flags.get_text() == ""
+
+
+def test_panel_readout_states_why_no_link_meets_a_target_below_the_checkpoint():
+    from vcperf.views import vmotion as views
+
+    readout, _ = views.migration_whatif_update(downtime_target_s=0.5 * vm.calibrate().checkpoint_time_s)
+    assert "below the switch-over checkpoint" in readout
+
+
+def test_panel_reads_an_idle_vm_and_states_a_round_cap_reason():
+    from vcperf.views import vmotion as views
+
+    readout, png = views.migration_whatif_update(dirty_rate_mb_per_s=0.0)
+    assert "converged" in readout and png
+    for line in views._WhatifPanel.shared().lines.values():
+        assert np.all(np.isfinite(line.get_data()[1]))
+
+
+@pytest.mark.parametrize("kw, mechanism, reads_worse", [
+    ({"memory_gib": 1.0, "vcpus": 12, "dirty_rate_mb_per_s": 0.0, "working_set_gib": 0.25},
+     "weighs more in the average", lambda old, new: new.average_loss > old.average_loss),
+    ({"memory_gib": 4.0, "vcpus": 72, "dirty_rate_mb_per_s": 3000.0, "working_set_gib": 4.0},
+     "dirties memory faster", lambda old, new: new.switchover_time_s > old.switchover_time_s),
+])
+def test_panel_names_the_release_order_mechanism_when_70u1_reads_worse(kw, mechanism, reads_worse):
+    """(1) an idle 1 GiB VM: 7.0 U1's shorter migration weighs the same stall more in its average loss;
+    (2) a small busy VM: 7.0 U1's guest, slowed less by tracing, leaves more at the last boundary."""
+    from vcperf.views import vmotion as views
+
+    p, s = vm.calibrate(), vm.settings()
+    mem, cpus, ws, tps, link, pkw = views._whatif_inputs(kw["memory_gib"], kw["vcpus"], kw["dirty_rate_mb_per_s"],
+                                                         kw["working_set_gib"], 40.0, 4, 1, 0.0, 0.0, 1)
+    old, new = (vm.migrate(mem, cpus, ws, tps, r, link, params=p, settings=s, **pkw) for r in ("6.7", "7.0u1"))
+    assert bool(reads_worse(old, new))
+    assert mechanism in views.migration_whatif_update(**kw)[0]
+    assert mechanism not in views.migration_whatif_update()[0]
+
+
+# ---------------------------------------------------------------- issue 25: the figures say what they draw
+
+
+def test_precopy_grid_figure_legend_keeps_clear_of_the_label_and_lists_only_present_outcomes():
+    import matplotlib.pyplot as plt
+
+    from vcperf.views import vmotion as views
+
+    fig = views.precopy_grid_figure(20, 20)
+    try:
+        a, b = fig.axes[:2]
+        fig.canvas.draw()
+        renderer = fig.canvas.get_renderer()
+        label = next(t for t in a.texts if t.get_text() == "transfer rate")
+        assert not label.get_window_extent(renderer).overlaps(a.get_legend().get_window_extent(renderer))
+        shown = [t.get_text() for t in b.get_legend().get_texts()]
+        assert shown and "needs SDPS" in shown
+        for name in ("converges", "needs SDPS", "not even with SDPS"):  # in the legend, or named empty in the title
+            assert (name in shown) != (name in b.get_title())
+    finally:
+        plt.close(fig)
+
+
+def test_figure8_legend_does_not_cover_the_lines_and_figure11_marks_no_totals_per_minute():
+    import matplotlib.pyplot as plt
+
+    from vcperf.views import vmotion as views
+
+    fig = views.series_figure("large_1tb", ("6.7", "7.0u1"), paper_figure8=True)
+    try:
+        ax = fig.axes[0]
+        fig.canvas.draw()
+        legend = ax.get_legend().get_window_extent(fig.canvas.get_renderer())
+        assert legend.y1 <= ax.get_window_extent().y0  # below the axes, over no line
+    finally:
+        plt.close(fig)
+    fig = views.tpcx_profile_figure()
+    try:
+        a = fig.axes[0]
+        setup = vm.tpcx_setup()
+        assert not [ln for ln in a.get_lines() if ln.get_label().startswith("paper")]  # no totals per minute
+        assert f"paper {setup.migrations_per_run:.0f}" in a.get_title()
+        tops = [p.get_height() for p in a.patches]
+        assert max(tops) < a.get_ylim()[1]
+    finally:
+        plt.close(fig)

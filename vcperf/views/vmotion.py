@@ -6,6 +6,8 @@ Every figure draws the model (lines) and the paper's stated numbers (black marke
 
 from __future__ import annotations
 
+import dataclasses
+
 import numpy as np
 
 from vcperf import _validate as v
@@ -18,6 +20,7 @@ from vcperf.widgets import PanelFigure, fast_redraw, style_sliders, whatif_panel
 GIB = 2.0**30
 RELEASE_LABEL = {"6.7": "vSphere 6.7", "7.0u1": "vSphere 7.0 U1"}
 RELEASE_COLOR = {"6.7": "tab:red", "7.0u1": "tab:blue"}
+AMBER = "#b8860b"  # flags: inputs beyond VMware's documented limits or the calibrated ranges
 
 
 def _paper(key):
@@ -47,7 +50,7 @@ def trace_figure():
            **PAPER_STYLE)
     a.set_xlabel("vCPUs")
     a.set_ylabel("guest throughput loss in trace phase (%)")
-    a.set_ylim(0, 100)
+    a.set_ylim(0, 105)  # a loss can reach 100 %: room above it so the curve is not cut at the frame
     a.legend(fontsize=7, frameon=False)
     mem = np.geomspace(4 * GIB, 6 * 2**40, 60)
     for r in vm.RELEASES:
@@ -120,7 +123,7 @@ def series_figure(name: str, releases=("6.7",), sample_s: float = 1.0, lead_s: f
         each migration, the 7.0 U1 migration ending at half the 6.7 time, the 10x shorter stall.
     """
     plt = plotting.pyplot()
-    fig, ax = plt.subplots(figsize=(7.2, 3.6))
+    fig, ax = plt.subplots(figsize=(7.2, 4.4))
     migs = {r: vm.migrate_workload(name, r) for r in releases}
     end = lead_s + max(_until_recovered_s(m) for m in migs.values()) * 1.1 + lead_s
     for r, m in migs.items():
@@ -163,7 +166,8 @@ def series_figure(name: str, releases=("6.7",), sample_s: float = 1.0, lead_s: f
     ax.set_xlabel("time (s)")
     ax.set_ylabel(f"Oracle throughput (transactions/s, {sample_s:g}-s samples)")
     ax.set_ylim(0, x0 * 1.25)
-    ax.legend(fontsize=6.5, frameon=False, loc="upper right", ncol=1)
+    # below the axes: inside, it covered the 7.0 U1 line (Figure 8) at the undisturbed throughput
+    ax.legend(fontsize=6.5, frameon=False, loc="upper center", bbox_to_anchor=(0.5, -0.16), ncol=2)
     plotting.finish(fig)
     return fig
 
@@ -204,7 +208,8 @@ def precopy_grid_figure(n_memory: int = 200, n_dirty: int = 200):
 
     Left: migration time (pre-copy + switch-over) vs dirty rate for several memory sizes, with SDPS
     (solid) and without (dashed, cut where pre-copy no longer converges within the round cap).
-    Right: map of the outcome: converged alone, converged thanks to SDPS, not converged without SDPS.
+    Right: map of the outcome: converged alone, converged thanks to SDPS, not converged even with SDPS
+    (the legend lists the outcomes the grid holds; an empty one is named in the title).
     """
     v.integer("n_memory", n_memory, 4, 2000)
     v.integer("n_dirty", n_dirty, 2, 2000)
@@ -222,18 +227,30 @@ def precopy_grid_figure(n_memory: int = 200, n_dirty: int = 200):
         a.loglog(dirty[0] / 1e9, t, "--", color=c)
     rate = float(with_sdps.transfer_rate_bytes_per_s.flat[0])
     a.axvline(rate / 1e9, color="k", lw=0.8, ls=":")
-    a.text(rate / 1e9 * 1.05, a.get_ylim()[0] * 2 if a.get_ylim()[0] > 0 else 1, "transfer rate", fontsize=7)
+    # at the top, left of the line: the legend sits in the upper left, the curves rise at the right
+    a.text(rate / 1e9 / 1.08, 0.97, "transfer rate", fontsize=7, ha="right", va="top",
+           transform=a.get_xaxis_transform())
     a.set_xlabel("dirty rate (GB/s), working set = memory")
     a.set_ylabel("pre-copy + switch-over (s)")
-    a.legend(fontsize=7, frameon=False, title="solid: SDPS, dashed: none", title_fontsize=7, loc="lower right")
+    a.legend(fontsize=7, frameon=False, title="solid: SDPS, dashed: none", title_fontsize=7, loc="upper left")
     state = np.where(without.converged, 0, np.where(with_sdps.converged, 1, 2))
-    b.pcolormesh(dirty[0] / 1e9, mem[:, 0] / GIB, state, shading="auto", cmap="RdYlGn_r", vmin=0, vmax=2,
-                 rasterized=True)  # 40,000 cells: one image in the SVG, not 40,000 paths
+    from matplotlib.colors import ListedColormap
+    from matplotlib.patches import Patch
+
+    colors = ("#1a9850", "#fee08b", "#d73027")
+    names = ("converges", "needs SDPS", "not even with SDPS")
+    b.pcolormesh(dirty[0] / 1e9, mem[:, 0] / GIB, state, shading="auto", cmap=ListedColormap(colors), vmin=-0.5,
+                 vmax=2.5, rasterized=True)  # 40,000 cells: one image in the SVG, not 40,000 paths
     b.set_xscale("log")
     b.set_yscale("log")
     b.set_xlabel("dirty rate (GB/s)")
     b.set_ylabel("VM memory (GiB)")
-    b.set_title("green: converges; yellow: needs SDPS; red: not even with SDPS", fontsize=7)
+    # a legend of the outcomes the grid holds; an empty one is said, not drawn as an unused colour
+    held = [k for k in range(3) if np.any(state == k)]
+    b.legend([Patch(color=colors[k]) for k in held], [names[k] for k in held], fontsize=7, loc="lower left",
+             framealpha=0.9)
+    empty = [names[k] for k in range(3) if k not in held]
+    b.set_title("outcome of the pre-copy" + (f" (none here: {', '.join(empty)})" if empty else ""), fontsize=7)
     plotting.finish(fig)
     return fig
 
@@ -282,9 +299,10 @@ def tpcx_figure(replications: int = 200):
 def tpcx_profile_figure():
     """Figure 11 as a model: migrations per minute and cluster throughput over a TPCx-HCI run.
 
-    Bars: the modelled migrations per minute (about 20 in warm-up, 158 over ten load changes: the
-    text's counts, printed as markers); lines: the cluster throughput each release leaves, as a
-    share of the undisturbed load (:func:`vcperf.vmotion.tpcx_profile`).
+    Bars: the modelled migrations per minute; the text's counts (about 20 in warm-up, 158 over ten load
+    changes) are totals, compared with the model's in the title (not marked on the per-minute axis);
+    lines: the cluster throughput each release leaves, as a share of the undisturbed load
+    (:func:`vcperf.vmotion.tpcx_profile`).
     """
     plt = plotting.pyplot()
     p, setup = vm.calibrate(), vm.tpcx_setup()
@@ -294,13 +312,15 @@ def tpcx_profile_figure():
     pr = profs["7.0u1"]
     a.bar(pr.minute + 0.5, pr.migrations, 1.0, color="tab:green", alpha=0.6, label="model: migrations per minute")
     a.axvline(pr.warmup_min, color="k", lw=0.8, ls=":")
-    a.text(pr.warmup_min + 0.5, a.get_ylim()[1] * 0.9, "end of warm-up (assumed: one phase)", fontsize=7)
+    a.text(pr.warmup_min - 0.5, 0.4, "end of warm-up (assumed: one phase)", fontsize=7, rotation=90, va="center",
+           ha="right",
+           transform=a.get_xaxis_transform())
     warm = float(pr.migrations[pr.minute < pr.warmup_min].sum())
     run = float(pr.migrations[pr.minute >= pr.warmup_min].sum())
-    a.plot([pr.warmup_min / 2], [warm], label=f"paper: about 20 in warm-up (model {warm:.0f})", **PAPER_STYLE)
-    a.plot([pr.warmup_min + 1.0], [setup.migrations_per_run / setup.phases],
-           label=f"paper: 158 in the run, 10 load changes (model {run:.0f}, per change: marker)",
-           **{**PAPER_STYLE, "marker": "s"})
+    # the paper's counts are totals, not per minute: stated in the title, not marked on the per-minute axis
+    a.set_title(f"migrations in warm-up: model {warm:.0f}, paper about {setup.warmup_migrations:.0f}; "
+                f"in the run: model {run:.0f}, paper {setup.migrations_per_run:.0f} over {setup.phases} load changes",
+                fontsize=8)
     a.set_xlabel("time (min)")
     a.set_ylabel("migrations per minute")
     b = a.twinx()
@@ -308,7 +328,8 @@ def tpcx_profile_figure():
         b.plot(prof.minute + 0.5, 100 * prof.throughput_share, color=RELEASE_COLOR[r], lw=1.2,
                label=f"{RELEASE_LABEL[r]}: model throughput")
     b.set_ylabel("cluster throughput (% of undisturbed)")
-    b.set_ylim(90, 100.5)
+    b.set_ylim(90, 101)  # the undisturbed 100 % clear of the frame
+    a.set_ylim(0, 1.6 * float(pr.migrations.max()))  # the bars end below the throughput dips at 97-100 %
     b.grid(False)
     h1, l1 = a.get_legend_handles_labels()
     h2, l2 = b.get_legend_handles_labels()
@@ -326,7 +347,7 @@ def tpcx_profile_figure():
 
 def _whatif_inputs(memory_gib, vcpus, dirty_rate_mb_per_s, working_set_gib, link_speed_gbps, link_count,
                    streams_per_vmknic, rtt_ms, encryption_gb_per_core_s, concurrent):
-    v.positive("dirty_rate_mb_per_s", dirty_rate_mb_per_s)
+    v.nonneg("dirty_rate_mb_per_s", dirty_rate_mb_per_s)
     v.nonneg("encryption_gb_per_core_s", encryption_gb_per_core_s)
     p = vm.calibrate()
     mem = memory_gib * GIB
@@ -390,21 +411,51 @@ class _WhatifPanel(PanelFigure):
         ax.set_ylim(0, 110)
         # above the axes, in one row: inside them it covered the switch-over dips of one release or the other
         ax.legend(fontsize=7, frameon=False, loc="lower center", bbox_to_anchor=(0.5, 1.0), ncol=2)
+        # the result's flags (inputs beyond VMware's limits or the calibrated ranges), in amber
+        self.flags = ax.text(0.01, 0.03, "", transform=ax.transAxes, fontsize=7, color=AMBER, ha="left",
+                             va="bottom", zorder=5, bbox={"facecolor": "white", "alpha": 0.85, "edgecolor": AMBER})
         plotting.fast_layout(fig, top=0.91)
-        self.keep_background(list(self.lines.values()))
+        self.keep_background([*self.lines.values(), self.flags])
 
-    def draw(self, migs, tps, release) -> bytes:
+    def draw(self, migs, tps, release, flags=()) -> bytes:
+        self.flags.set_text("\n".join(f"\u26a0 {f}" for f in flags))
         shown = max(_until_recovered_s(m) for m in migs.values())
         lead = 0.1 * shown + 1.0
         end = 2 * lead + shown
         for r, m in migs.items():
-            t, x = vm.throughput_series(m, 0.5, lead, end)
+            # as a share of the baseline (the series is linear in it): an idle VM (0 tps) has a share too
+            t, x = vm.throughput_series(dataclasses.replace(m, baseline_tps=np.float64(1.0)), 0.5, lead, end)
             line = self.lines[r]
-            line.set_data(np.concatenate([[0.0], t]), np.concatenate([[100.0], 100 * x / tps]))
+            line.set_data(np.concatenate([[0.0], t]), np.concatenate([[100.0], 100 * x]))
             line.set_linewidth(2.4 if r == release else 1.0)
             line.set_alpha(1.0 if r == release else 0.6)
         self.ax.set_xlim(0.0, end)
         return self.png(key=release)
+
+
+def _release_order_note(migs) -> str:
+    """The mechanism when 7.0 U1 reads worse than 6.7 (:func:`vcperf.vmotion.migrate`, "Release order")."""
+    old, new = migs["6.7"], migs["7.0u1"]
+    notes = []
+    if float(new.average_loss) > float(old.average_loss) * (1 + 1e-9):
+        notes.append("7.0 U1's average loss is higher here because its migration is shorter (no stop-based "
+                     "trace phase, no destination zeroing), so the same switch-over stall weighs more in the "
+                     "average; the work it loses is not larger")
+    if float(new.switchover_time_s) > float(old.switchover_time_s) * (1 + 1e-9):
+        notes.append("7.0 U1's downtime is longer here because its guest, slowed less by tracing, dirties "
+                     "memory faster, so more is left at the last round boundary")
+    return "".join(f"; {n}" for n in notes)
+
+
+def _rounds(rounds) -> str:
+    """The pre-copy's round count (-1: open-ended, no convergence)."""
+    n = int(np.ravel(rounds)[0])
+    return "open-ended rounds" if n < 0 else f"{n} round{'' if n == 1 else 's'}"
+
+
+def _flags_note(flags) -> str:
+    """The result's flags (``"unsupported: ..."``, ``"extrapolated: ..."``), one after another."""
+    return "".join(f"; \u26a0 {f}" for f in flags)
 
 
 @fast_redraw
@@ -434,15 +485,19 @@ def migration_whatif_update(memory_gib: float = 64.0, vcpus: int = 12, dirty_rat
     migs = {release: ro["migration"],
             other: vm.migrate(mem, cpus, ws, tps, other, link_bps, params=p, settings=s, **kw)}
     migs = {r: migs[r] for r in vm.RELEASES}
-    png = _WhatifPanel.shared().draw(migs, tps, release)
     m = migs[release]
+    png = _WhatifPanel.shared().draw(migs, tps, release, m.flags)
     pc = m.precopy
-    conv = "converged" if bool(pc.converged) else "NOT converged (round cap)"
+    conv = "converged" if bool(np.all(pc.converged)) else str(np.ravel(pc.reason)[0])
     sdps = ", SDPS engaged" if bool(pc.sdps_engaged) else ""
     need = ro["link_for_target_gbps"]
     target = fmt_duration(downtime_target_s)
     if not np.isfinite(need):
-        need_txt = f"no link rate brings the stall under {target}"
+        if downtime_target_s <= p.checkpoint_time_s:
+            need_txt = (f"no link meets a stall under {target}: below the switch-over checkpoint "
+                        f"({fmt_duration(p.checkpoint_time_s)}, device state, whatever the link)")
+        else:
+            need_txt = f"no link rate brings the stall under {target}"
     elif need <= 0.1 * (1 + 1e-9):
         need_txt = f"every link from {fmt_bps(0.1e9)} keeps the stall under {target}"
     else:
@@ -456,10 +511,11 @@ def migration_whatif_update(memory_gib: float = 64.0, vcpus: int = 12, dirty_rat
         f"): "
         f"migration {fmt_band(*ro['migration_time_s'], interval=protocol.INTERVAL)} "
         f"(trace {fmt_duration(float(m.trace_time_s))}, "
-        f"pre-copy {fmt_duration(float(m.precopy_time_s))} in {int(pc.rounds)} rounds), "
+        f"pre-copy {fmt_duration(float(m.precopy_time_s))} in {_rounds(pc.rounds)}), "
         f"downtime {fmt_band(*ro['switchover_time_s'], interval=protocol.INTERVAL)}, {conv}{sdps}; "
         f"average throughput loss {fmt_percent(float(m.average_loss))}; {need_txt}; evacuating {evacuate_vms} such "
         f"VMs {concurrent} at a time takes {fmt_duration(ro['evacuation_s'])}"
+        f"{_release_order_note(migs)}{_flags_note(m.flags)}"
     )
     return readout, png
 
@@ -474,16 +530,17 @@ def migration_whatif(memory_gib: float = 64.0, vcpus: int = 12, dirty_rate_mb_pe
 
     mem = w.FloatLogSlider(value=memory_gib, base=2, min=1, max=12.6, step=0.1, description="memory GiB",
                            readout_format=".4g")
-    cpus = w.IntSlider(value=vcpus, min=1, max=768, description="vCPUs")
-    dirty = w.FloatLogSlider(value=dirty_rate_mb_per_s, base=10, min=-1, max=3.7, step=0.05,
+    cpus = w.IntSlider(value=vcpus, min=1, max=1024, description="vCPUs")  # past 7.0 U1's 768: flagged
+    dirty = w.FloatLogSlider(value=max(dirty_rate_mb_per_s, 0.1), base=10, min=-1, max=3.7, step=0.05,
                              description="dirty MB/s", readout_format=".3g")
+    idle = w.Checkbox(value=dirty_rate_mb_per_s == 0, description="idle VM (dirty rate 0)")
     wset = w.FloatLogSlider(value=working_set_gib, base=2, min=-2, max=12.6, step=0.1,
                             description="working set GiB", readout_format=".4g")
     speed = w.Dropdown(options=[1.0, 10.0, 25.0, 40.0, 100.0], value=link_speed_gbps, description="link Gbit/s")
     count = w.IntSlider(value=link_count, min=1, max=8, description="vmknics")
     rel = w.Dropdown(options=[(RELEASE_LABEL[r], r) for r in vm.RELEASES], value=release, description="release")
     streams = w.IntSlider(value=streams_per_vmknic, min=1, max=8, description="streams/vmknic")
-    rtt = w.FloatSlider(value=rtt_ms, min=0.0, max=vm.MAX_SUPPORTED_RTT_S * 1e3, step=1.0, description="RTT ms")
+    rtt = w.FloatSlider(value=rtt_ms, min=0.0, max=2 * vm.MAX_SUPPORTED_RTT_S * 1e3, step=1.0, description="RTT ms")
     enc = w.FloatSlider(value=encryption_gb_per_core_s, min=0.0, max=10.0, step=0.25,
                         description="AES GB/s/core (0 off)")
     conc = w.IntSlider(value=concurrent, min=1, max=8, description="concurrent")
@@ -494,8 +551,12 @@ def migration_whatif(memory_gib: float = 64.0, vcpus: int = 12, dirty_rate_mb_pe
                   width="500px")
     for d in (speed, rel):
         d.style.description_width = "150px"
-    return whatif_panel([mem, cpus, dirty, wset, speed, count, rel, streams, rtt, enc, conc, target, evac],
-                        migration_whatif_update)
+
+    def update(m, c, d, is_idle, *rest):  # the checkbox sets the dirty rate to 0 (a log slider cannot)
+        return migration_whatif_update(m, c, 0.0 if is_idle else d, *rest)
+
+    return whatif_panel([mem, cpus, dirty, idle, wset, speed, count, rel, streams, rtt, enc, conc, target, evac],
+                        update)
 
 
 #: The what-if panels of the study, by tab title (the app's tabs: :func:`vcperf.views.panels`).

@@ -15,7 +15,7 @@ import textwrap
 import numpy as np
 
 from vcperf import _validate as v
-from vcperf import ft, plotting, protocol
+from vcperf import ft, network, plotting, protocol
 from vcperf.plotting import PAPER_STYLE
 from vcperf.views.ft.common import (
     INTERVAL_GRID_S,
@@ -145,9 +145,16 @@ def netperf_throughput_figure(fid, uplink_gbps: float):
     _headroom(ax, 1.12)
     _values(ax, np.concatenate([x - w, x, x + w]), np.concatenate([off, on, log]), "{:.2f}")
     _legend_outside(ax)
+    framing = ""
+    for row, _ in _netperf_rows(fid, g):
+        if row["relation"] == ">=" and not row["passed"]:
+            payload = float(network.payload_rate_bps(row["paper_value"]))
+            framing += (f" The {row['paper_value'] / 1e9:g} Gbps bound fails by the Ethernet/TCP framing: a "
+                        f"{g:g} Gbit/s line carries at most {payload / 1e9:.3g} Gbit/s of TCP payload (1460 of "
+                        "1538 bytes per frame, network.payload_rate_bps).")
     _caption(ax, "the seed: FT traffic high when the VM receives, minimal when it transmits. 'Can meet or exceed "
                  "1 Gbps' names no direction: drawn on the direction the ledger compares ("
-             + ("the better" if num == 3 else "the worse") + ")", width=70)
+             + ("the better" if num == 3 else "the worse") + ")." + framing, width=70)
     fig.suptitle(f"Figure {num}. Netperf throughput, {g:g} Gbps VM network (higher is better)", fontsize=10)
     plotting.finish(fig)
     return fig
@@ -383,6 +390,10 @@ def figure11_brokerage_throughput(fid):
     _errorbar(ax, 1, on, yerr)
     _mark(ax, 1, off * row["paper_value"], row["relation"],
           f"paper: reduced throughput, below FT off ({'pass' if row['passed'] else 'FAIL'})")
+    floor = _paper(fid, "brokerage_throughput_floor")
+    _mark(ax, 1, off * floor["paper_value"], floor["relation"],
+          f"floor: FT on {'above' if floor['relation'].startswith('>') else floor['relation']} "
+          f"{floor['paper_value']:.0%} of FT off ({'pass' if floor['passed'] else 'FAIL'})")
     ax.set_xticks([0, 1], ["FT off", "FT on"])
     ax.set_xlim(-0.6, 1.6)
     ax.set_ylabel("transactions per second (model)")
@@ -390,7 +401,8 @@ def figure11_brokerage_throughput(fid):
     _values(ax, [0, 1], [off, on], "{:,.0f}/s", tops=[off, on + (yerr[1][0] if yerr else 0.0)])
     _legend_outside(ax)
     _caption(ax, f"FT on / FT off = {r.throughput_ratio:.2f}: 80 connections, no think time, 4 vCPUs at 60 % "
-                 f"FT off; every transaction's buffer-pool pages ship at the checkpoint (assumed, not printed)",
+                 f"FT off; every transaction's buffer-pool pages ship at the checkpoint (assumed, not printed). "
+                 f"Floor: the largest loss the seed prints (vCenter Load B), read as a bound",
              width=60)
     fig.suptitle(textwrap.fill("Figure 11. Throughput of the brokerage workload with FT off and on "
                                "(higher is better)", 90), fontsize=10)

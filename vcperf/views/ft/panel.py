@@ -87,7 +87,7 @@ def _whatif_values(e, link, rx, d):
                               background_dirty_rate_bytes_per_s=total)
     vals = np.array([float(cyc.logging_bandwidth_bps), float(cyc.output_commit_delay_s), 1.0 / rr.rate_ratio,
                      float(cyc.run_fraction), ds.throughput_ratio])
-    return vals, total, cyc
+    return vals, total, cyc, tuple(dict.fromkeys(cyc.flags + tuple(ds.flags)))
 
 
 def whatif_intervals(ft_link_bps: float = 10e9, checkpoint_interval_s: float | None = None,
@@ -109,18 +109,18 @@ def whatif_intervals(ft_link_bps: float = 10e9, checkpoint_interval_s: float | N
     calibrated = checkpoint_interval_s is None
     e = ft.calibrate().checkpoint_interval_s if calibrated else float(
         v.positive("checkpoint_interval_s", checkpoint_interval_s))
-    vals, total, cyc = _whatif_values(e, link, rx, d)
+    vals, total, cyc, flags = _whatif_values(e, link, rx, d)
     i, n = _interval_param_index()
     g = np.zeros(vals.shape + (n,))
     if calibrated:  # d value / d log e, from two extra model calls
         h = 0.01
-        up, _, _ = _whatif_values(e * np.exp(h), link, rx, d)
-        dn, _, _ = _whatif_values(e * np.exp(-h), link, rx, d)
+        up = _whatif_values(e * np.exp(h), link, rx, d)[0]
+        dn = _whatif_values(e * np.exp(-h), link, rx, d)[0]
         g[:, i] = (up - dn) / (2 * h)
     iv = protocol.interval_from_gradient(ft.STUDY, vals, g, interval=interval)
     high = np.asarray(iv.high, dtype=float).copy()
     high[3:] = np.minimum(high[3:], 1.0)  # FT on/off throughput ratios: FT never speeds a VM up
-    return vals, iv.low, high, (e, total, cyc)
+    return vals, iv.low, high, (e, total, cyc, flags)
 
 
 def whatif_update(ft_link_bps: float = 10e9, checkpoint_interval_s: float | None = None, receive_rate_bps: float = 1e9,
@@ -137,7 +137,7 @@ def whatif_update(ft_link_bps: float = 10e9, checkpoint_interval_s: float | None
     link = float(v.positive("ft_link_bps", ft_link_bps))
     rx = float(v.nonneg("receive_rate_bps", receive_rate_bps))
     d = float(v.nonneg("dirty_rate_bytes_per_s", dirty_rate_bytes_per_s))
-    val, lo, hi, (e, total, cyc) = whatif_intervals(link, checkpoint_interval_s, rx, d)
+    val, lo, hi, (e, total, cyc, flags) = whatif_intervals(link, checkpoint_interval_s, rx, d)
     hi_share = np.minimum(hi[2:], 1.0)  # a share of FT-off throughput never exceeds 1
 
     def band(fmt, i, high):
@@ -149,6 +149,7 @@ def whatif_update(ft_link_bps: float = 10e9, checkpoint_interval_s: float | None
         f"added latency per packet {band(fmt_duration, 1, hi[1])}; "
         f"throughput with FT, as a share of FT off: TCP_RR {band(fmt_percent, 2, hi_share[0])}, "
         f"CPU-bound job {band(fmt_percent, 3, hi_share[1])}, DVD Store {band(fmt_percent, 4, hi_share[2])}"
+        + "".join(f"; \u26a0 {flag}" for flag in flags)  # inputs beyond VMware's documented FT limits
     )
     return readout, _WhatifPanel.shared().draw(total, e, link, rx, d, cyc)
 

@@ -17,14 +17,28 @@ APPLIANCES = ("testbed",) + vcha.INVENTORIES
 
 
 def scenario(bandwidth_gbps: float = 10.0, loss_percent: float = 0.0, appliance: str = "testbed",
-             psc_mode: str = "external") -> dict:
+             psc_mode: str = "external", db_connections: float | None = None,
+             passive_flush_ms: float | None = None) -> dict:
     """Keyword arguments of :func:`vcperf.vcha.vcbench` for a what-if: replication link (Gbit/s, loss
-    %), appliance (``"testbed"`` or a Table 1 size: its vCPUs and inventory) and PSC mode."""
+    %), appliance (``"testbed"`` or a Table 1 size: its vCPUs and inventory), PSC mode, vpxd's
+    database connection pool (None: the appliance's, vCenter's default 50) and the Passive's WAL flush
+    per commit (ms; None: the one the fit implies)."""
     v.choice("appliance", appliance, APPLIANCES)
     app = vcha.testbed().appliance() if appliance == "testbed" else vcha.appliance(appliance)
-    return {"bandwidth_bps": float(v.check_range("bandwidth_gbps", bandwidth_gbps, 1e-3, 1e3)) * 1e9,
-            "loss": float(v.check_range("loss_percent", loss_percent, 0.0, 20.0)) / 100.0,
-            "psc_mode": psc_mode, **app}
+    out = {"bandwidth_bps": float(v.check_range("bandwidth_gbps", bandwidth_gbps, 1e-3, 1e3)) * 1e9,
+           "loss": float(v.check_range("loss_percent", loss_percent, 0.0, 20.0)) / 100.0,
+           "psc_mode": psc_mode, **app}
+    if db_connections is not None:
+        out["db_connections"] = float(v.check_range("db_connections", db_connections, 2, 10000))
+    if passive_flush_ms is not None:
+        out["passive_flush_s"] = float(v.check_range("passive_flush_ms", passive_flush_ms, 0.0, 1000.0)) / 1e3
+    return out
+
+
+def appliance_memory_bytes(appliance: str = "testbed") -> float:
+    """The appliance's memory (B, Table 1; the test bed runs X-Large)."""
+    v.choice("appliance", appliance, APPLIANCES)
+    return vcha.inventory_sizes()["x-large" if appliance == "testbed" else appliance]["memory_bytes"]
 
 
 def _vcbench(clients, vcha_enabled=False, replication_rtt_s=0.0, stats_level=1, **scn):

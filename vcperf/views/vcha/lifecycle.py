@@ -70,6 +70,7 @@ def lifecycle_whatif_update(registered_vms: float = 36864.0, vcpus: float = 32.0
         f"{registered_vms:,.0f} VMs on {vcpus:g} vCPUs, clone network {fmt_bps(bw)}, {psc_mode} "
         f"PSC: enable VCHA {_band(ei)}; each clone {fmt_duration(float(e.clone_secondary_s))}, {fmt_bytes(clone)}; "
         f"failover: vpxd ready {_band(fi)}, Web Client inventory {fmt_duration(float(f.inventory_screen_s))}"
+        + "".join(f" \u26a0 {flag}." for flag in f.flags)
     )
     return readout, png
 

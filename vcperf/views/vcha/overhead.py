@@ -21,6 +21,7 @@ from vcperf.views.vcha.common import (
     _three_panel_margins,
     _vcbench,
     _vcbench_curve_study,
+    appliance_memory_bytes,
     panel_max_clients,
     scenario,
 )
@@ -137,12 +138,14 @@ def _ops_per_min(x: float) -> str:
 
 def vcbench_whatif_table(clients: int = 256, replication_rtt_ms: float = 5.0, stats_level: int = 1,
                          vcha_enabled: bool = True, bandwidth_gbps: float = 10.0, loss_percent: float = 0.0,
-                         appliance: str = "testbed", psc_mode: str = "external"):
+                         appliance: str = "testbed", psc_mode: str = "external", db_connections: float = 50.0,
+                         passive_flush_ms: float | None = None):
     """The what-if scenario as a table: throughput and latency with their 90 % intervals
-    (:func:`vcperf.protocol.with_interval`), VCHA overhead, CPU, pool, link and sync wait."""
+    (:func:`vcperf.protocol.with_interval`), VCHA overhead, CPU, pool, link and sync wait (inputs as
+    :func:`vcbench_whatif_update`)."""
     import pandas as pd
 
-    scn = scenario(bandwidth_gbps, loss_percent, appliance, psc_mode)
+    scn = scenario(bandwidth_gbps, loss_percent, appliance, psc_mode, db_connections, passive_flush_ms)
     args = (int(clients), bool(vcha_enabled), replication_rtt_ms / 1e3, int(stats_level))
     s = _vcbench(*args, **scn)
     base = _vcbench(int(clients), False, 0.0, int(stats_level), **scn)
@@ -162,24 +165,33 @@ def vcbench_whatif_table(clients: int = 256, replication_rtt_ms: float = 5.0, st
 
 def vcbench_whatif_update(clients: int = 256, replication_rtt_ms: float = 5.0, stats_level: int = 1,
                           vcha_enabled: bool = True, bandwidth_gbps: float = 10.0, loss_percent: float = 0.0,
-                          appliance: str = "testbed", psc_mode: str = "external"):
+                          appliance: str = "testbed", psc_mode: str = "external", db_connections: float = 50.0,
+                          passive_flush_ms: float | None = None, memory_gb: float = 0.0):
     """Model + redraw for the VCbench what-if: returns ``(readout, png_bytes)``.
+
+    ``db_connections``: vpxd's database pool (vCenter's default 50); ``passive_flush_ms``: the
+    Passive's WAL flush per commit (None: the fitted one); ``memory_gb``: the appliance's memory (GB;
+    0: its Table 1 size), checked against the modelled peak (a "memory pressure" flag). The readout
+    lists the result's flags and names the station that sets the throughput and where it comes from
+    (:data:`vcperf.vcha.BOTTLENECK_SOURCES`): the knobs of the other stations have little effect there.
 
     The image is :func:`clients_figure` (``highlight=clients``, the same link, appliance and PSC
     mode) with the widget layout, drawn on one figure kept between calls: only the curves, the DB
     pool bound, the vCPU line and the marker move. Throughput and latency carry their 90 % interval.
     """
     whatif = {"bandwidth_gbps": bandwidth_gbps, "loss_percent": loss_percent, "appliance": appliance,
-              "psc_mode": psc_mode}
+              "psc_mode": psc_mode, "db_connections": db_connections, "passive_flush_ms": passive_flush_ms}
     scn = scenario(**whatif)
     args = (int(clients), bool(vcha_enabled), replication_rtt_ms / 1e3, int(stats_level))
-    s = _vcbench(*args, **scn)
+    mem = float(memory_gb) * 1e9 if memory_gb else appliance_memory_bytes(appliance)
+    s = _vcbench(*args, **scn, memory_bytes=mem)
     base = _vcbench(int(clients), False, 0.0, int(stats_level), **scn)
     png = _VcbenchPanel.shared().draw(panel_max_clients(clients), replication_rtt_ms / 1e3, int(stats_level),
                                       int(clients), **whatif)
     x = float(s.throughput_per_s)
     xi, ri, level = _vcbench_intervals(args, tuple(sorted(scn.items())))
-    head = (f"{int(clients)} clients, {appliance} ({scn['vcpus']:g} vCPUs, {scn['hosts']:,.0f} hosts), {psc_mode} PSC, "
+    head = (f"{int(clients)} clients, {appliance} ({scn['vcpus']:g} vCPUs, {mem / 1e9:.0f} GB, "
+            f"{scn['hosts']:,.0f} hosts), {psc_mode} PSC, "
             f"stats level {int(stats_level)}, VCHA {'on' if vcha_enabled else 'off'}"
             + (f" (+{fmt_duration(replication_rtt_ms / 1e3)}, {fmt_bps(scn['bandwidth_bps'])}, "
                f"{fmt_percent(scn['loss'])} loss)" if vcha_enabled else ""))
@@ -187,7 +199,8 @@ def vcbench_whatif_update(clients: int = 256, replication_rtt_ms: float = 5.0, s
     if vcha_enabled and wal_bps >= rate_bps:
         return (head + f": the replication link's TCP rate at this round trip and loss ({fmt_bps(rate_bps)}) is below "
                 f"the background WAL stream alone ({fmt_bps(wal_bps)}): the Passive cannot keep up and VCbench "
-                "stalls (model throughput ~0). Lower the loss or the latency, or raise the bandwidth."), png
+                "stalls (model throughput ~0). Lower the loss or the latency, or raise the bandwidth."
+                + _flags_note(s.flags)), png
     change = x / float(base.throughput_per_s) - 1
     readout = (
         head + f": {fmt_band(*(60 * np.asarray(xi)), fmt=_ops_per_min, interval=level)}, "
@@ -196,16 +209,43 @@ def vcbench_whatif_update(clients: int = 256, replication_rtt_ms: float = 5.0, s
         f"vpxd CPU {float(s.cpu_cores):.1f} of {scn['vcpus']:g} cores, "
         f"DB pool {fmt_percent(float(s.db_pool_utilization))} busy, "
         f"link {fmt_percent(float(s.link_utilization))} busy, sync wait {fmt_duration(float(s.sync_wait_s))} per "
-        "operation. (Lines show VCHA at the chosen latency.)"
+        f"operation; {_bottleneck_note(s, scn)}. (Lines show VCHA at the chosen "
+        f"latency.){_flags_note(s.flags)}"
     )
     return readout, png
 
 
+def _bottleneck_note(s, scn: dict) -> str:
+    """Which station sets the throughput, where its capacity comes from, and which knobs have slack
+    (their stations are far from saturation, so moving them changes the throughput little)."""
+    neck = str(np.ravel(s.bottleneck)[0])
+    if neck == "none":
+        return vcha.BOTTLENECK_SOURCES["none"]
+    busy = {"vpxd CPU": (float(np.ravel(s.cpu_utilization_per_core)[0]), "vCPUs"),
+            "database connection pool": (float(np.ravel(s.db_pool_utilization)[0]), "connections"),
+            "replication link": (float(np.ravel(s.link_utilization)[0]), "bandwidth")}
+    size = {"database connection pool": f"{scn.get('db_connections', vcha.DEFAULT_DB_CONNECTIONS):g} connections",
+            "vpxd CPU": f"{scn['vcpus']:g} vCPUs",
+            "replication link": fmt_bps(scn["bandwidth_bps"])}[neck]
+    slack = ", ".join(f"{knob} ({name} {fmt_percent(u)} busy)" for name, (u, knob) in busy.items()
+                      if name != neck and u < 0.8)
+    via = ("; commit waits hold its connections, so the replication RTT and the Passive's flush act through it"
+           if neck == "database connection pool" else "")
+    return (f"throughput set by the {neck} ({size}; {vcha.BOTTLENECK_SOURCES[neck]}){via}"
+            + (f"; {slack} change it little here" if slack else ""))
+
+
+def _flags_note(flags) -> str:
+    """The result's flags (unsupported inputs, overload, memory pressure), one after another."""
+    return "".join(f" \u26a0 {f}." for f in flags)
+
+
 def vcbench_whatif(clients: int = 256, replication_rtt_ms: float = 5.0, stats_level: int = 1,
                    vcha_enabled: bool = True, bandwidth_gbps: float = 10.0, loss_percent: float = 0.0,
-                   appliance: str = "testbed", psc_mode: str = "external"):
+                   appliance: str = "testbed", psc_mode: str = "external", db_connections: float = 50.0,
+                   passive_flush_ms: float | None = None, memory_gb: float = 0.0):
     """The VCbench what-if panel: clients, replication latency/bandwidth/loss, statistics level, VCHA
-    on/off, appliance size and PSC mode."""
+    on/off, appliance size, PSC mode, database pool, the Passive's flush and the appliance's memory."""
     import ipywidgets as w
 
     n = w.IntSlider(value=clients, min=1, max=1024, step=1, description="clients")
@@ -217,7 +257,13 @@ def vcbench_whatif(clients: int = 256, replication_rtt_ms: float = 5.0, stats_le
     loss = w.FloatSlider(value=loss_percent, min=0, max=5, step=0.01, description="loss %")
     app = w.Dropdown(options=list(APPLIANCES), value=appliance, description="appliance")
     psc = w.Dropdown(options=["external", "embedded"], value=psc_mode, description="PSC")
-    style_sliders(n, rtt, lvl, bw, loss)
+    pool = w.IntSlider(value=int(db_connections), min=2, max=400, step=1, description="DB connections")
+    fitted_flush_ms = 1e3 * _vb.standby_flush_s(vcha.calibrate().vcbench, vcha.calibrate().wal.wal_bytes_per_op)
+    flush = w.FloatLogSlider(value=fitted_flush_ms if passive_flush_ms is None else passive_flush_ms, base=10,
+                             min=-2, max=2, step=0.05, description="Passive flush ms", readout_format=".3g")
+    mem = w.FloatSlider(value=memory_gb, min=0, max=128, step=1, description="memory GB (0: Table 1)",
+                        readout_format=".0f")
+    style_sliders(n, rtt, lvl, bw, loss, pool, flush, mem, description_width="150px")
 
     def link_live(*_):  # the replication link only matters with VCHA on: say so by greying it out
         for c in (rtt, bw, loss):
@@ -225,4 +271,6 @@ def vcbench_whatif(clients: int = 256, replication_rtt_ms: float = 5.0, stats_le
 
     on.observe(link_live, names="value")
     link_live()
-    return whatif_panel([n, rtt, lvl, on, bw, loss, app, psc], vcbench_whatif_update)
+    for c in (app, psc):
+        c.style.description_width = "150px"
+    return whatif_panel([n, rtt, lvl, on, bw, loss, app, psc, pool, flush, mem], vcbench_whatif_update)
