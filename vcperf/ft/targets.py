@@ -341,7 +341,7 @@ TARGETS = (
                     note="mean FT-on minus FT-off time over the 1/2/4-vCPU configurations; fixes the compile's "
                          "dirtied memory (its only number: not estimable when left out), solved on [1 B, 1 PB]: when "
                          "the vCPU state alone adds more than the paper's increase the solve stops at the 1-byte "
-                         "floor (a fit at its bound: calibrate() warns) and this row shows the miss",
+                         "floor (a fit at its bound) and this row shows the miss",
                     model=_kernel_compile_increase),
     protocol.Target("tcp_rr_latency_ratio", _F05, "latency_ft_on_over_off", role="fit", group="netperf TCP_RR",
                     note="idle 4-vCPU guest: added latency E/2 + FT-link RTT + vCPU state transfer over the FT-off "
