@@ -331,3 +331,20 @@ def test_vcperf_plan_malformed_is_one_error_line(tmp_path, capsys):
     assert cli.main(["plan", str(f).replace("bad", "none")]) == 2
     assert cli.main(["plan", str(EXAMPLES[0]), "--solve", "bandwidth"]) == 2
     assert "--solve bandwidth needs --link" in capsys.readouterr().err
+
+
+def test_readme_plan_example_is_what_vcperf_plan_prints():
+    """The README's site-plan example shows exactly the verdicts `vcperf plan` prints for that example."""
+    import re
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parent.parent
+    readme = (root / "README.md").read_text(encoding="utf-8")
+    shown = re.search(r"which opens with its verdicts[^\n]*\n\n```\n(.*?)\n```", readme, re.S).group(1)
+    out = subprocess.run([sys.executable, "-m", "vcperf.cli", "plan", "examples/branch_20_hosts_10mbit.yaml"],
+                         capture_output=True, text=True, cwd=root, timeout=300)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.split("\n## Flags")[0].strip() == shown
+    assert not out.stderr.strip(), out.stderr  # no warning leaks into a user's terminal

@@ -154,7 +154,8 @@ def interval(study: str, fn, params=None):
                 up, dn, span = fn(protocol.with_values(p0, {name: x + h})), value, h
             except ValueError:
                 up, dn, span = value, fn(protocol.with_values(p0, {name: x - h})), h
-        grads.append((np.asarray(up, float) - np.asarray(dn, float)) / span * abs(x))
+        with np.errstate(invalid="ignore"):  # an infinite answer (overload) has no gradient: no band
+            grads.append((np.asarray(up, float) - np.asarray(dn, float)) / span * abs(x))
     return protocol.interval_from_gradient(study, value, np.stack(grads, axis=-1), interval=INTERVAL)
 
 
