@@ -441,6 +441,9 @@ def test_capacity_update_takes_verdict_load_and_dominant_flow_from_plan():
     assert f"offered load {rho} of the uplink: overloaded (host sync dominates)" in text
     assert "∞" not in text and "inf" not in text and "nan" not in text.lower() and "90 %" not in text
     assert "4 kB" not in text and "SATURATED" not in text
+    fig = views.capacity_figure(network.Link(0.5e6, link.rtt_s, link.loss, name="DSL"), 128, 1, 24.0)
+    assert fig._suptitle.get_text().endswith(f"offered load {rho} of the uplink: overloaded (host sync dominates)")
+    assert fig.axes[0].get_ylabel() == "load of the busier direction (%)"
     # below overload the verdict is plan's too, and the times come back with their bands
     few = views.capacity_update(0.5e6, link.rtt_s, link.loss, 10, 1)[0]
     assert f"offered load {fmt_percent(float(robo.plan(link, 10, 1).offered_load))} of the uplink: fits" in few

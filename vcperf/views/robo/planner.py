@@ -40,22 +40,21 @@ def _finite(values):
     return np.where(np.isfinite(v), v, np.nan)
 
 
-def _direction(load, i=-1) -> str:
-    """"uplink" or "downlink": the busier direction of entry ``i`` of a :func:`vcperf.robo.plan` result."""
-    up = float(np.broadcast_to(load.offered_load_up, np.shape(load.offered_load))[i])
-    down = float(np.broadcast_to(load.offered_load_down, np.shape(load.offered_load))[i])
-    return "uplink" if up >= down else "downlink"
+def _at(load, name: str, i: int):
+    """Entry ``i`` of field ``name`` of a :func:`vcperf.robo.plan` result, broadcast to its offered load
+    (a scalar result has one entry)."""
+    return np.ravel(np.broadcast_to(getattr(load, name), np.shape(load.offered_load)))[i]
 
 
 def verdict_text(load, i=-1) -> str:
     """"offered load 160 % of the uplink: overloaded (host sync dominates)" for entry ``i`` of a
     :func:`vcperf.robo.plan` result: every flow counted, the busier direction, the model's verdict and
     dominant flow."""
-    shape = np.shape(load.offered_load)
-    rho = float(np.broadcast_to(load.offered_load, shape)[i])
-    verdict = str(np.broadcast_to(load.verdict, shape)[i])
-    dominant = str(np.broadcast_to(load.dominant_flow, shape)[i]).replace("_", " ")
-    return f"offered load {fmt_percent(rho)} of the {_direction(load, i)}: {verdict} ({dominant} dominates)"
+    direction = "uplink" if float(_at(load, "offered_load_up", i)) >= float(_at(load, "offered_load_down", i)) \
+        else "downlink"
+    dominant = str(_at(load, "dominant_flow", i)).replace("_", " ")
+    return (f"offered load {fmt_percent(float(_at(load, 'offered_load', i)))} of the {direction}: "
+            f"{_at(load, 'verdict', i)} ({dominant} dominates)")
 
 
 @functools.lru_cache(maxsize=64)
