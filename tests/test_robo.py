@@ -462,6 +462,26 @@ def test_capacity_update_says_why_the_vm_spread_moves_nothing():
     assert spread == plain + f"; note: {robo.statistics.SD_NOTE}"
 
 
+def test_operations_update_says_why_clients_leave_the_latency_unmoved():
+    """Up to one client per vCenter vCPU the latencies are one client's: the readout says so, and only
+    then (beyond, queueing moves them)."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    from vcperf.views import robo as views
+
+    link = robo.preset("dsl_512k")
+    vcpus = robo.testbed().vcenter_vcpus
+    one = robo.vcbench(link, 1).per_operation_latency_s["clone_vm"]
+    assert robo.vcbench(link, vcpus).per_operation_latency_s["clone_vm"] == one
+    assert robo.vcbench(link, 4 * vcpus).per_operation_latency_s["clone_vm"] > one
+    at = views.operations_update(link.bandwidth_bps, link.rtt_s, link.loss, vcpus, "clone_vm")[0]
+    assert f"note: latencies as with 1 client: {vcpus} clients <= vCenter's {vcpus} vCPUs" in at
+    for clients in (1, 4 * vcpus):
+        text = views.operations_update(link.bandwidth_bps, link.rtt_s, link.loss, clients, "clone_vm")[0]
+        assert "note:" not in text
+
+
 def test_operations_update_uses_the_same_model_as_vcbench():
     import matplotlib
 
