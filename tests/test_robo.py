@@ -416,11 +416,70 @@ def test_whatif_updates_return_readout_and_png():
         assert png[:4] == b"\x89PNG" and "500 kbit/s" in text
 
     text, png = views.capacity_update(0.5e6, 0.1, 5e-4, 200, 4, 24.0)
-    assert png[:8] == b"\x89PNG\r\n\x1a\n" and "SATURATED" in text
+    assert png[:8] == b"\x89PNG\r\n\x1a\n" and ": overloaded (" in text
     text, png = views.capacity_update(1e9, 0.001, 1e-4, 10, 1, 24.0)
     assert png[:4] == b"\x89PNG" and "fits" in text
     text, png = views.operations_update(0.5e6, 0.1, 5e-4, 8, "create_vm")
     assert png[:4] == b"\x89PNG" and "create_vm" in text and "ops/min" in text
+
+
+def test_capacity_update_takes_verdict_load_and_dominant_flow_from_plan():
+    """128 hosts on 0.5 Mbit/s at Level 1: robo.plan says overloaded by host sync, and so does the panel --
+    no infinite or NaN time, no band, no statistics-only "4 kB message" delay."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    from vcperf.views import robo as views
+    from vcperf.views.format import fmt_percent
+
+    link = robo.preset("dsl_512k")
+    load = robo.plan(network.Link(0.5e6, link.rtt_s, link.loss), 128, 1, "clone_vm")
+    assert str(load.verdict) == "overloaded" and str(load.dominant_flow) == "host_sync"
+    text, png = views.capacity_update(0.5e6, link.rtt_s, link.loss, 128, 1)
+    assert png[:4] == b"\x89PNG"
+    rho = fmt_percent(float(load.offered_load))
+    assert f"offered load {rho} of the uplink: overloaded (host sync dominates)" in text
+    assert "∞" not in text and "inf" not in text and "nan" not in text.lower() and "90 %" not in text
+    assert "4 kB" not in text and "SATURATED" not in text
+    fig = views.capacity_figure(network.Link(0.5e6, link.rtt_s, link.loss, name="DSL"), 128, 1, 24.0)
+    assert fig._suptitle.get_text().endswith(f"offered load {rho} of the uplink: overloaded (host sync dominates)")
+    assert fig.axes[0].get_ylabel() == "load of the busier direction (%)"
+    # below overload the verdict is plan's too, and the times come back with their bands
+    few = views.capacity_update(0.5e6, link.rtt_s, link.loss, 10, 1)[0]
+    assert f"offered load {fmt_percent(float(robo.plan(link, 10, 1).offered_load))} of the uplink: fits" in few
+    assert "90 %" in few
+
+
+def test_capacity_update_says_why_the_vm_spread_moves_nothing():
+    import matplotlib
+
+    matplotlib.use("Agg")
+    from vcperf.views import robo as views
+
+    plain = views.capacity_update(n_hosts=20)[0]
+    spread = views.capacity_update(n_hosts=20, powered_on_vms_sd=5.0)[0]
+    assert "powered_on_vms_sd" not in plain
+    assert spread == plain + f"; note: {robo.statistics.SD_NOTE}"
+
+
+def test_operations_update_says_why_clients_leave_the_latency_unmoved():
+    """Up to one client per vCenter vCPU the latencies are one client's: the readout says so, and only
+    then (beyond, queueing moves them)."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    from vcperf.views import robo as views
+
+    link = robo.preset("dsl_512k")
+    vcpus = robo.testbed().vcenter_vcpus
+    one = robo.vcbench(link, 1).per_operation_latency_s["clone_vm"]
+    assert robo.vcbench(link, vcpus).per_operation_latency_s["clone_vm"] == one
+    assert robo.vcbench(link, 4 * vcpus).per_operation_latency_s["clone_vm"] > one
+    at = views.operations_update(link.bandwidth_bps, link.rtt_s, link.loss, vcpus, "clone_vm")[0]
+    assert f"note: latencies as with 1 client: {vcpus} clients <= vCenter's {vcpus} vCPUs" in at
+    for clients in (1, 4 * vcpus):
+        text = views.operations_update(link.bandwidth_bps, link.rtt_s, link.loss, clients, "clone_vm")[0]
+        assert "note:" not in text
 
 
 def test_operations_update_uses_the_same_model_as_vcbench():

@@ -59,6 +59,19 @@ def test_robo_planner_and_operations_panels_start_on_the_preset_and_ignore_slide
         assert choose.value == "satellite" and "10 Mbit/s" in readout.value
 
 
+def test_planner_bandwidth_reaches_64_kbps_and_a_one_step_move_is_not_an_echo():
+    import numpy as np
+
+    views = _robo_views()
+    box = views.capacity_planner("dsl_512k")
+    choose, bw, readout = box.children[0], box.children[1], box.children[-3]
+    first = readout.value
+    bw.value = 10 ** (round(float(np.log10(0.5)), 2) - bw.step)  # one step down from the shown 0.501
+    assert choose.value == "custom" and readout.value != first and "490 kbit/s" in readout.value
+    bw.value = 0.064  # an ISDN channel
+    assert bw.value == 0.064 and "on 64 kbit/s" in readout.value
+
+
 def test_capacity_planner_vm_slider_reaches_the_parameter_range():
     views = _robo_views()
     box = views.capacity_planner("dsl_512k")
@@ -210,6 +223,8 @@ def test_exact_sliders_ignore_the_browsers_echo_and_set_quietly():
     assert moves == [] and log.value == 2.0 and exact.state["bw"] == 2.0
     lin.value = 250.0
     assert moves == ["rtt"] and exact.state["rtt"] == 250.0
+    log.value = 10 ** (round(math.log10(2.0), 2) - 0.01)  # one step down from the shown value: the user
+    assert moves == ["rtt", "bw"] and exact.state["bw"] == log.value
 
 
 def test_planner_readout_and_required_bandwidth_agree_with_the_model():

@@ -229,8 +229,10 @@ class ExactSliders:
     """Sliders whose exact values the model reads, guarded against the browser's echo of a rounded value.
 
     A log slider rounds its value to its step (0.5 Mbit/s shows as 0.501) and the browser echoes the
-    rounded value back: a change within one step of the exact value (a log slider: one step of its
-    exponent; a linear slider: half a step) is that echo, not the user, and is ignored. :attr:`state`
+    rounded value back: a change within half a step of the exact value (a log slider: of its exponent)
+    is that echo, not the user, and is ignored. The front end rounds to the nearest step, so an echo
+    moves the value by at most half a step, and a user's move of one step (from the rounded value the
+    slider shows) by more: it is never taken for an echo. :attr:`state`
     holds the exact values (slider units); a real move updates it and calls ``on_move(key)``;
     :meth:`set` moves state and sliders together without calling it (e.g. when a preset is picked).
 
@@ -253,9 +255,8 @@ class ExactSliders:
             slider.observe(functools.partial(self._changed, key), names="value")
 
     def is_echo(self, key, new) -> bool:
-        """Whether ``new`` for slider ``key`` is within one step of the exact state (an echo)."""
-        slider = self.sliders[key]
-        return within_steps(slider, self.state[key], new, 1.0 if hasattr(slider, "base") else 0.5)
+        """Whether ``new`` for slider ``key`` is within half a step of the exact state (an echo)."""
+        return within_steps(self.sliders[key], self.state[key], new, 0.5)
 
     def set(self, **values) -> None:
         """Set exact values and move the sliders to them, without calling ``on_move``."""

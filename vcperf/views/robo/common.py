@@ -11,6 +11,8 @@ from vcperf.widgets import ExactSliders
 
 #: Table 1 network every what-if panel starts from (its link settings are the panels' defaults).
 START_PRESET = "dsl_512k"
+#: Range of the bandwidth sliders as log10(Mbit/s): 63 kbit/s (a 64 kbit/s ISDN channel fits) .. 10 Gbit/s.
+BANDWIDTH_LOG10_MBPS = (-1.2, 4.0)
 #: Statistics levels' labels.
 LEVEL_LABELS = {lvl: f"Level-{lvl}" for lvl in robo.LEVELS}
 
@@ -84,7 +86,8 @@ def link_controls(preset: str, redraw, extra: dict | None = None):
     start = robo.preset(preset)
     choose = w.Dropdown(options=[("custom", "custom")] + [(preset_label(n), n) for n in robo.preset_names()],
                         value=preset, description="network")
-    bw = w.FloatLogSlider(value=start.bandwidth_bps / 1e6, base=10, min=-1, max=4, step=0.01,
+    bw = w.FloatLogSlider(value=start.bandwidth_bps / 1e6, base=10, min=BANDWIDTH_LOG10_MBPS[0],
+                          max=BANDWIDTH_LOG10_MBPS[1], step=0.01,
                           description="bandwidth Mbit/s", readout_format=".3g")
     rtt = w.FloatSlider(value=start.rtt_s * 1e3, min=0, max=1000, step=1, description="RTT ms")
     loss = w.FloatSlider(value=start.loss * 100, min=0, max=5, step=0.01, description="loss %", readout_format=".2f")

@@ -260,8 +260,23 @@ def operations_update(bandwidth_bps=None, rtt_s=None, loss=None, clients=8, oper
         f"{operation} {band(lat_iv)} (network {fmt_duration(net_t)}); mean latency "
         f"{band(mean_iv)}, throughput {fmt_band(*x_iv, fmt=lambda x: f'{fmt_num(x * 60, 4)} ops/min')}, "
         f"vCenter vCPU busy {fmt_percent(res.vcenter_utilization)}"
+        + _clients_note(link, clients, operation)
     )
     return readout, panel.png()
+
+
+def _clients_note(link, clients, operation) -> str:
+    """Why the latencies do not move with ``clients`` when they equal one client's (the clients knob
+    then moves only throughput and vCPU busy); empty otherwise."""
+    vc_t, net_t, res = operation_split(link, clients, operation)
+    vc_1, net_1, one = operation_split(link, 1, operation)
+    same = res.mean_latency_s == one.mean_latency_s and vc_t + net_t == vc_1 + net_1
+    vcpus = robo.testbed().vcenter_vcpus
+    if clients == 1 or clients > vcpus or not same:
+        return ""
+    return (f"; note: latencies as with 1 client: {clients} clients <= vCenter's {vcpus} vCPUs "
+            f"each have a vCPU (no queueing) and the link is not the bottleneck, so clients move only the "
+            f"throughput and vCPU busy")
 
 
 class _OperationsPanel(PanelFigure):

@@ -1,6 +1,6 @@
 """ROBO branch-link planner (notebook robo_background_and_statistics): hosts behind one shared link --
-statistics load, an operation's latency during a statistics burst, the smallest link for a target --
-as a figure and as the capacity what-if panel."""
+the offered load of every flow and its verdict (:func:`vcperf.robo.plan`), an operation's latency
+during a statistics burst, the smallest link for a target -- as a figure and as the capacity panel."""
 
 from __future__ import annotations
 
@@ -31,9 +31,30 @@ PLANNER_MAX_VMS = 200
 
 def _planner_curves(link, level, powered_on_vms, max_hosts, operation="clone_vm"):
     hosts = np.unique(np.round(np.logspace(0, np.log10(max_hosts), 60)))
-    load = robo.statistics_link_load(hosts, link, level, powered_on_vms)
-    shared = robo.plan(link, hosts, level, operation, powered_on_vms)
-    return hosts, load, shared
+    return hosts, robo.plan(link, hosts, level, operation, powered_on_vms)
+
+
+def _finite(values):
+    """``values`` as floats with the overload's infinite times as NaN (a gap in the plotted curve)."""
+    v = np.asarray(values, dtype=float)
+    return np.where(np.isfinite(v), v, np.nan)
+
+
+def _at(load, name: str, i: int):
+    """Entry ``i`` of field ``name`` of a :func:`vcperf.robo.plan` result, broadcast to its offered load
+    (a scalar result has one entry)."""
+    return np.ravel(np.broadcast_to(getattr(load, name), np.shape(load.offered_load)))[i]
+
+
+def verdict_text(load, i=-1) -> str:
+    """"offered load 160 % of the uplink: overloaded (host sync dominates)" for entry ``i`` of a
+    :func:`vcperf.robo.plan` result: every flow counted, the busier direction, the model's verdict and
+    dominant flow."""
+    direction = "uplink" if float(_at(load, "offered_load_up", i)) >= float(_at(load, "offered_load_down", i)) \
+        else "downlink"
+    dominant = str(_at(load, "dominant_flow", i)).replace("_", " ")
+    return (f"offered load {fmt_percent(float(_at(load, 'offered_load', i)))} of the {direction}: "
+            f"{_at(load, 'verdict', i)} ({dominant} dominates)")
 
 
 @functools.lru_cache(maxsize=64)
@@ -63,26 +84,27 @@ def _required_text(target_s, link, n_hosts, level, powered_on_vms, operation):
 
 def capacity_figure(link, n_hosts, level, powered_on_vms, powered_on_vms_sd=0.0, max_hosts=500,
                     operation="clone_vm"):
-    """Branch planner: statistics load, the PS delay they add to a 4 kB message, and an operation's
-    latency during a statistics burst, vs hosts behind ``link`` (one shared link, TCP flows)."""
+    """Branch planner: the shared link's offered load (every flow, busier direction) and an operation's
+    latency during a statistics burst, vs hosts behind ``link`` (:func:`vcperf.robo.plan`); an
+    overloaded link has no finite time (a gap in the curve). ``powered_on_vms_sd`` moves nothing
+    (:data:`vcperf.robo.statistics.SD_NOTE`)."""
     plt = plotting.pyplot()
-    hosts, load, shared = _planner_curves(link, level, powered_on_vms, max_hosts, operation)
+    hosts, shared = _planner_curves(link, level, powered_on_vms, max_hosts, operation)
     here = robo.plan(link, n_hosts, level, operation, powered_on_vms)
     fig, axes = plt.subplots(1, 2, figsize=(9.0, 3.4))
-    axes[0].loglog(hosts, 100 * load.busy_fraction, label="statistics offered load")
+    axes[0].loglog(hosts, 100 * np.asarray(shared.offered_load), label="offered load (every flow)")
     axes[0].axhline(100, color="k", ls=":", lw=0.8)
-    axes[0].plot([n_hosts], [100 * float(here.offered_load)], "o", color="C3", label=f"{n_hosts:g} hosts (all traffic)")
-    axes[0].set_ylabel("uplink load (%)")
-    axes[1].loglog(hosts, np.maximum(load.added_delay_s, 1e-6), label="delay added to a 4 kB message (PS)")
-    axes[1].loglog(hosts, shared.operation_latency_s, label=f"{operation} during a burst")
-    axes[1].loglog(hosts, shared.operation_latency_idle_s, ls="--", color="C1", lw=0.8, label=f"{operation}, no burst")
-    axes[1].plot([n_hosts], [float(here.operation_latency_s)], "o", color="C3")
+    axes[0].plot([n_hosts], [100 * float(here.offered_load)], "o", color="C3", label=f"{n_hosts:g} hosts")
+    axes[0].set_ylabel("load of the busier direction (%)")
+    axes[1].loglog(hosts, _finite(shared.operation_latency_s), label=f"{operation} during a burst")
+    axes[1].loglog(hosts, _finite(np.broadcast_to(shared.operation_latency_idle_s, hosts.shape)), ls="--",
+                   color="C1", lw=0.8, label=f"{operation}, no burst")
+    axes[1].plot([n_hosts], [float(_finite(here.operation_latency_s))], "o", color="C3")
     axes[1].set_ylabel("time (s)")
     for ax in axes:
         ax.set_xlabel("hosts behind the link")
         ax.legend(fontsize=7, frameon=False)
-    fig.suptitle(f"{link.name}: Level-{level}, {powered_on_vms:g} VMs/host (one shared link, processor sharing)",
-                 fontsize=9)
+    fig.suptitle(f"{link.name}: Level-{level}, {powered_on_vms:g} VMs/host, {verdict_text(here)}", fontsize=9)
     plotting.finish(fig)
     return fig
 
@@ -94,36 +116,47 @@ def capacity_update(bandwidth_bps=None, rtt_s=None, loss=None, n_hosts=10, level
 
     Defaults are the panel's starting values: the :data:`START_PRESET` link, 10 hosts, Level-1,
     the testbed's powered-on VMs per host (:func:`vcperf.robo.testbed_powered_on_vms`), ``clone_vm``
-    and a 10 s target. ``powered_on_vms_sd`` is accepted for compatibility (processor sharing is
-    insensitive to it). The operation's latency during the burst and one upload's time carry their
-    90 % intervals (:func:`plan_intervals`).
+    and a 10 s target. The verdict, offered load (every flow, busier direction) and dominant flow are
+    :func:`vcperf.robo.plan`'s; an overloaded link is said to be so (no time, no band). Otherwise the
+    operation's latency during the burst and one upload's time carry their 90 % intervals
+    (:func:`plan_intervals`). ``powered_on_vms_sd`` moves no number: the readout says why (the
+    ``notes`` of :func:`vcperf.robo.statistics_link_load`).
+
+    Examples
+    --------
+    >>> text, png = capacity_update(0.5e6, n_hosts=128, level=1)
+    >>> "overloaded (host sync dominates)" in text
+    True
     """
     bandwidth_bps, rtt_s, loss = start_link(bandwidth_bps, rtt_s, loss)
     powered_on_vms = testbed_vms() if powered_on_vms is None else powered_on_vms
     link = network.Link(bandwidth_bps, rtt_s, loss, name=name)
-    load = robo.statistics_link_load(n_hosts, link, level, powered_on_vms, powered_on_vms_sd)
+    notes = robo.statistics_link_load(n_hosts, link, level, powered_on_vms, powered_on_vms_sd).notes
     # one vectorised model call: the figure's host axis and the chosen hosts (last), with the parameters
     # stacked for the readout's intervals (:func:`plan_intervals`)
     grid = np.append(_PLANNER_HOSTS, float(n_hosts))
-    both, lat_iv, delay_iv = plan_intervals(link, grid, level, operation, powered_on_vms)
-    lat = np.broadcast_to(both.operation_latency_s, grid.shape)  # folder operations: no host call, a scalar
-    idle = np.broadcast_to(both.operation_latency_idle_s, grid.shape)
+    with np.errstate(invalid="ignore"):  # an overloaded answer (inf) has no gradient: its band is NaN
+        both, lat_iv, delay_iv = plan_intervals(link, grid, level, operation, powered_on_vms)
+    lat = _finite(np.broadcast_to(both.operation_latency_s, grid.shape))  # folder operations: a scalar
+    idle = _finite(np.broadcast_to(both.operation_latency_idle_s, grid.shape))
+    load = np.asarray(np.broadcast_to(both.offered_load, grid.shape), dtype=float)
     k = np.broadcast_to(both.concurrent_uploads, grid.shape)[-1]
-    rho = float(load.busy_fraction)
-    verdict = "SATURATED (busy >= 100 %)" if rho >= 1 else ("heavily loaded" if rho > 0.5 else "fits")
+    payload = float(np.broadcast_to(both.payload_bytes, grid.shape)[-1])
+    if bool(np.broadcast_to(both.overloaded, grid.shape)[-1]):
+        times = (f"the link cannot carry its offered load: the burst's uploads and {operation} never finish "
+                 f"(no time, no band)")
+    else:
+        times = (f"{int(float(k))} uploads in a burst, each {band(delay_iv)}; {operation} during the burst "
+                 f"{band(lat_iv)} (no burst {fmt_duration(float(idle[-1]))})")
     readout = (
         f"{fmt_num(n_hosts)} hosts, Level-{level}, {fmt_num(powered_on_vms)} VMs/host on {fmt_bps(bandwidth_bps)} / "
-        f"{fmt_num(rtt_s * 1e3)} ms: upload {fmt_bytes(float(load.payload_bytes))}; statistics load "
-        f"{fmt_percent(rho)} -> {verdict}; delay added to a 4 kB message "
-        f"{fmt_duration(float(load.added_delay_s))} (PS); {int(float(k))} uploads in a burst, each "
-        f"{band(delay_iv)}; {operation} during the burst {band(lat_iv)} "
-        f"(no burst {fmt_duration(float(idle[-1]))}); "
+        f"{fmt_num(rtt_s * 1e3)} ms: {verdict_text(both)}; upload {fmt_bytes(payload)}; {times}; "
         + _required_text(target_s, link, n_hosts, level, powered_on_vms, operation)
+        + "".join(f"; note: {n}" for n in notes)
     )
-    curves = robo.statistics_link_load(_PLANNER_HOSTS, link, level, powered_on_vms)
     panel = _CapacityPanel.shared()
-    panel.draw(_PLANNER_HOSTS, curves, lat[:-1], idle[:-1], n_hosts, load, float(lat[-1]), target_s,
-               f"{link.name}: Level-{level}, {fmt_num(powered_on_vms)} VMs/host, {operation} (processor sharing)")
+    panel.draw(_PLANNER_HOSTS, load[:-1], lat[:-1], idle[:-1], n_hosts, float(load[-1]), float(lat[-1]), target_s,
+               f"{link.name}: Level-{level}, {fmt_num(powered_on_vms)} VMs/host, {operation} (one shared link)")
     return readout, panel.png(key=panel.title.get_text())
 
 
@@ -172,11 +205,10 @@ class _CapacityPanel(PanelFigure):
             ax.set_ylim(0.1, 100)  # set by every draw (decades); never autoscaled
             ax.set_autoscale_on(False)
             ax.set_xlabel("hosts behind the link")
-        (self.busy,) = busy_ax.plot([], [], label="statistics offered load")
+        (self.busy,) = busy_ax.plot([], [], label="offered load (every flow)")
         busy_ax.axhline(100, color="k", ls=":", lw=0.8)
         (self.busy_here,) = busy_ax.plot([], [], "o", color="C3", label="chosen hosts")
-        busy_ax.set_ylabel("statistics load (%)")
-        (self.wait,) = wait_ax.plot([], [], label="delay added to 4 kB (PS)")
+        busy_ax.set_ylabel("load of the busier direction (%)")
         (self.op,) = wait_ax.plot([], [], label="operation during a burst")
         (self.op_idle,) = wait_ax.plot([], [], ls="--", lw=0.8, color="C1", label="operation, no burst")
         self.target = wait_ax.axhline(1.0, color="C2", ls="-.", lw=1.0, label="target")
@@ -187,23 +219,21 @@ class _CapacityPanel(PanelFigure):
         self.title = self.fig.suptitle("", fontsize=9)
         self.fig.subplots_adjust(left=0.08, right=0.98, bottom=0.13, top=0.9, wspace=0.25)
         lean_axes(self.fig)
-        self.keep_background([self.busy, self.busy_here, self.wait, self.op, self.op_idle,
-                                             self.target, self.wait_here])
+        self.keep_background([self.busy, self.busy_here, self.op, self.op_idle, self.target, self.wait_here])
 
     def draw(self, hosts, load, latency_s, idle_s, n_hosts, here_load, here_latency_s, target_s, title):
-        busy = 100 * np.asarray(load.busy_fraction, dtype=float)
-        wait = np.maximum(np.asarray(load.added_delay_s, dtype=float), 1e-6)
+        """Offered load (fraction, busier direction) and times (s, NaN when overloaded) vs ``hosts``."""
+        busy = 100 * np.asarray(load, dtype=float)
         self.busy.set_data(hosts, busy)
-        here_busy = 100 * float(here_load.busy_fraction)
+        here_busy = 100 * float(here_load)
         self.busy_here.set_data([n_hosts], [here_busy])
-        self.wait.set_data(hosts, wait)
         self.op.set_data(hosts, latency_s)
         self.op_idle.set_data(hosts, idle_s)
         self.target.set_ydata([target_s, target_s])
         self.wait_here.set_data([n_hosts], [here_latency_s])
         self.title.set_text(title)
         self.axes[0].set_ylim(*_decade_limits(np.append(busy, [here_busy, 100.0]), floor=1e-4))
-        lo, hi = _decade_limits(np.concatenate([wait, latency_s, idle_s, [target_s]]))
+        lo, hi = _decade_limits(np.concatenate([latency_s, idle_s, [target_s]]))
         self.axes[1].set_ylim(lo, hi * 100)  # two empty decades on top hold the legend clear of the curves
         return self
 
