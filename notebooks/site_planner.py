@@ -30,11 +30,11 @@
 interactive = True  # -: show the what-if panel (regeneration runs with False)
 output_dir = "../build"  # path: folder that receives figures/ and tables/
 plan_name = "branch_20_hosts_10mbit"  # -, one of ["branch_20_hosts_10mbit", "metro_vmotion", "small_branch_dsl", "two_datacentres_vcha"]: the example plan
-link_name = "wan"  # -: the plan's link whose rate and RTT are set below ("" keeps the plan's first link as written)
-link_bandwidth_bps = 10000000.0  # bit/s, range [1e5, 1e11]: rate of that link toward the branch (the uplink scales with it)
+link_bandwidth_bps = 10000000.0  # bit/s, range [1e5, 1e11]: rate of the plan's first link (its main link) toward the branch (the uplink scales with it)
 link_rtt_s = 0.08  # s, range [0, 0.5]: round-trip time of that link
 
 # %%
+import vcperf.params; vcperf.params.check_notebook_parameters(globals(), "site_planner")  # noqa: E702, I001 - checks the parameters above, however the notebook is run
 # %matplotlib inline
 import math
 
@@ -50,7 +50,7 @@ NOTEBOOK = "site_planner"
 plotting.use_style()
 
 plan = site_views.example(plan_name)
-link = link_name or plan.links[0].name
+link = plan.links[0].name  # each example's main link comes first (wan, metro, dsl, dci)
 spec = plan.link(link)
 up = None if spec.up_bandwidth_bps is None else spec.up_bandwidth_bps * link_bandwidth_bps / spec.bandwidth_bps
 plan = plan.with_link(link, bandwidth_bps=link_bandwidth_bps, up_bandwidth_bps=up, rtt_s=link_rtt_s)

@@ -660,7 +660,10 @@ ALLOWED_NONFINITE = {
 #: Study-local validation helpers: they raise on behalf of their caller, naming the caller's
 #: parameter (``check_le("working_set_bytes", ws, memory_bytes)``), so their own argument names never
 #: appear in the message by design. Their callers are fuzzed.
-NOT_ENTRY_POINTS = frozenset({"vcperf.vmotion.core.check_le", "vcperf.network.check_link"})
+#: ``params.did_you_mean`` is a hint appended while raising another error (any key a user typed, of
+#: any type): it never raises itself, so that it cannot mask the error it decorates.
+NOT_ENTRY_POINTS = frozenset({"vcperf.vmotion.core.check_le", "vcperf.network.check_link",
+                              "vcperf.params.did_you_mean"})
 
 
 def _floats(obj, depth=0):
