@@ -69,9 +69,9 @@ display(Markdown(f"**{plan.name}** — link `{link}` at {fmt.fmt_bps(link_bandwi
 # %%
 answers = pd.DataFrame([{
     "workload": a.workload, "study": a.study, "quantity": a.quantity,
-    "answer (90 % interval)": fmt.fmt_band(a.value, a.low, a.high, fmt=site_views.formatter(a.quantity)),
-    "alone on the link": site_views.fmt_quantity(a.quantity, a.alone),
-    "target": "–" if math.isnan(a.target) else site_views.fmt_quantity(a.quantity, a.target),
+    "answer (90 % interval)": site_views.answer_text(a),
+    "alone on the link": site_views.formatter(a.quantity)(a.alone),
+    "target": "–" if math.isnan(a.target) else site_views.formatter(a.quantity)(a.target),
     "verdict": site_views.verdict(a), "binding flow": a.flow} for a in evaluation.answers])
 plotting.save_table(answers, output_dir, NOTEBOOK, "answers")
 display(answers)
@@ -80,8 +80,8 @@ slowest = max(judged, key=lambda a: a.value / a.alone)
 display(Markdown(f"Of the answers with a target, sharing costs most for **{slowest.workload}**: its "
                  f"{site_views.LABELS[slowest.quantity]} is "
                  f"{fmt.fmt_num(slowest.value / slowest.alone)} times its answer alone on `{slowest.link}` "
-                 f"({site_views.fmt_quantity(slowest.quantity, slowest.value)} against "
-                 f"{site_views.fmt_quantity(slowest.quantity, slowest.alone)})."))
+                 f"({site_views.formatter(slowest.quantity)(slowest.value)} against "
+                 f"{site_views.formatter(slowest.quantity)(slowest.alone)})."))
 for f in evaluation.flags:
     print("flag:", f)
 
@@ -116,7 +116,7 @@ display(flows)
 reverse = [site.smallest_bandwidth(plan, link), site.largest_rtt(plan, link)]
 if plan.branches:
     reverse.append(site.most_hosts(plan))
-rev = pd.DataFrame([{"question": r.question, "of": r.subject, "answer": site_views.fmt_reverse(r),
+rev = pd.DataFrame([{"question": r.question, "of": r.subject, "answer": site_views.reverse_answer(r),
                      "binding workload": r.workload, "quantity": r.quantity, "flow": r.flow, "note": r.note}
                     for r in reverse])
 plotting.save_table(rev, output_dir, NOTEBOOK, "reverse")
@@ -126,7 +126,7 @@ if math.isinf(bw.value):
     display(Markdown(f"No rate of `{link}` meets every target: {bw.workload}'s "
                      f"{site_views.LABELS[bw.quantity]} misses at any rate ({bw.note})."))
 else:
-    display(Markdown(f"The link `{link}` needs at least **{site_views.fmt_reverse(bw)}**"
+    display(Markdown(f"The link `{link}` needs at least **{site_views.reverse_answer(bw)}**"
                      + (f", bound by {bw.workload}'s {site_views.LABELS[bw.quantity]} ({bw.flow})." if bw.workload
                         else f": {bw.note}.")))
 

@@ -257,3 +257,36 @@ def fmt_band(value: float, low: float, high: float, fmt=None, interval: float = 
     if len(lo_parts) == 2 and len(hi_parts) == 2 and lo_parts[1] == hi_parts[1]:
         lo_s = lo_parts[0]
     return f"{v_s} ({lo_s}–{hi_s}, {100 * interval:.0f} %)"
+
+
+#: Unit words :func:`fmt_in_unit` knows (anything else is written after the number).
+_BY_UNIT = {"fraction": "percent", "1": "percent", "time": "duration", "s": "duration", "bit/s": "bps", "B": "bytes"}
+
+
+def fmt_in_unit(x: float, unit: str, sig: int = 3) -> str:
+    """``x`` written in ``unit`` with the formatter of that unit: a fraction as a percent, a time
+    (``"time"`` or ``"s"``) as a duration, ``"bit/s"`` as a rate, ``"B"`` as a size; any other unit is
+    written after the number (``"12 hosts"``). An infinite value reads ``∞`` (an overloaded link).
+
+    Parameters
+    ----------
+    x : float
+        The value, in SI (fractions as fractions).
+    unit : str
+        ``"fraction"``/``"1"``, ``"time"``/``"s"``, ``"bit/s"``, ``"B"``, or a word such as ``"hosts"``.
+    sig : int, optional
+        Significant digits (default 3).
+
+    Examples
+    --------
+    >>> fmt_in_unit(0.6, "time"), fmt_in_unit(0.21, "fraction"), fmt_in_unit(2e6, "bit/s"), fmt_in_unit(12, "hosts")
+    ('600 ms', '21 %', '2 Mbit/s', '12 hosts')
+    >>> fmt_in_unit(float("inf"), "time")
+    '∞'
+    """
+    if math.isinf(float(x)) and float(x) > 0:
+        return "∞"
+    kind = _BY_UNIT.get(unit)
+    if kind is None:
+        return f"{fmt_num(x, sig)} {unit}"
+    return {"percent": fmt_percent, "duration": fmt_duration, "bps": fmt_bps, "bytes": fmt_bytes}[kind](x, sig)

@@ -13,7 +13,7 @@ from pathlib import Path
 
 from vcperf import site
 from vcperf.site.plan import TARGET_QUANTITIES
-from vcperf.views.format import fmt_band, fmt_bps, fmt_duration, fmt_num, fmt_percent
+from vcperf.views.format import fmt_band, fmt_bps, fmt_duration, fmt_in_unit, fmt_percent
 from vcperf.widgets import ExactSliders, PanelFigure, fast_redraw, readout_style, style_sliders
 
 #: The example plans shipped with the repository (``examples/*.yaml``).
@@ -54,27 +54,30 @@ def example(name: str) -> site.Plan:
     return site.load(EXAMPLES_DIR / f"{name}.yaml")
 
 
-def fmt_quantity(quantity: str, x: float) -> str:
-    """A value of a target quantity in its unit (durations or percents).
-
-    Examples
-    --------
-    >>> fmt_quantity("downtime_s", 0.6), fmt_quantity("ft_overhead", 0.21)
-    ('600 ms', '21 %')
-    """
-    return fmt_percent(x) if TARGET_QUANTITIES[quantity][0] == "fraction" else fmt_duration(x)
-
-
 def formatter(quantity: str):
-    """The formatter of a target quantity's values (:func:`~vcperf.views.format.fmt_percent` or
-    :func:`~vcperf.views.format.fmt_duration`).
+    """The formatter of a target quantity's values (:func:`~vcperf.views.format.fmt_in_unit` in its unit).
 
     Examples
     --------
-    >>> formatter("downtime_s")(0.5)
-    '500 ms'
+    >>> formatter("downtime_s")(0.5), formatter("ft_overhead")(0.21)
+    ('500 ms', '21 %')
     """
-    return fmt_percent if TARGET_QUANTITIES[quantity][0] == "fraction" else fmt_duration
+    unit = TARGET_QUANTITIES[quantity][0]
+    return lambda x: fmt_in_unit(x, unit)
+
+
+def answer_text(a) -> str:
+    """An answer with its 90 % interval, or why it has none: an infinite answer is an overloaded link.
+
+    Examples
+    --------
+    >>> from types import SimpleNamespace as A
+    >>> answer_text(A(quantity="downtime_s", value=float("inf"), low=float("nan"), high=float("nan")))
+    '∞: the link is overloaded (no finite time, no band)'
+    """
+    if math.isinf(a.value):
+        return "∞: the link is overloaded (no finite time, no band)"
+    return fmt_band(a.value, a.low, a.high, fmt=formatter(a.quantity))
 
 
 def verdict(a) -> str:
@@ -120,7 +123,7 @@ def render_markdown(e: site.Evaluation, reverse=()) -> str:
                    f"{formatter(a.quantity)(a.value)} vs target {formatter(a.quantity)(a.target)}"
                    + ("" if a.ok else f" (binding flow: {a.flow} on {a.link})"))
     for r in reverse:
-        out.append(f"- ↔ {r.question} of {r.subject}: {fmt_reverse(r)}"
+        out.append(f"- ↔ {r.question} of {r.subject}: {reverse_answer(r)}"
                    + (f", bound by {r.workload}'s {LABELS.get(r.quantity, r.quantity)} ({r.flow})" if r.workload
                       else "") + (f" — {r.note}" if r.note else ""))
     if e.flags:
@@ -148,13 +151,11 @@ def render_markdown(e: site.Evaluation, reverse=()) -> str:
     return "\n".join(out) + "\n"
 
 
-def fmt_reverse(r) -> str:
+def reverse_answer(r) -> str:
     """The value of a :class:`vcperf.site.Reverse` in its unit (or why there is none)."""
-    if r.unit == "bit/s":
-        return fmt_bps(r.value) if math.isfinite(r.value) else "none is enough"
-    if r.unit == "s":
-        return fmt_duration(r.value) if math.isfinite(r.value) else "none"
-    return f"{fmt_num(r.value)} hosts"
+    if not math.isfinite(r.value):
+        return "none is enough" if r.unit == "bit/s" else "none"
+    return fmt_in_unit(r.value, r.unit)
 
 
 def _records(e: site.Evaluation, reverse=()):
@@ -285,7 +286,7 @@ def _readout_html(e: site.Evaluation, link: str = "") -> str:
     marks = {True: "<span style='color:green'>meets</span>", False: "<b style='color:#c00'>MISSES</b>", None: "·"}
     rows = "".join(
         f"<tr><td>{marks[a.ok]}</td><td>{a.workload}</td>"
-        f"<td>{LABELS[a.quantity]}</td><td>{fmt_band(a.value, a.low, a.high, fmt=formatter(a.quantity))}</td>"
+        f"<td>{LABELS[a.quantity]}</td><td>{answer_text(a)}</td>"
         f"<td>{'–' if math.isnan(a.target) else formatter(a.quantity)(a.target)}</td></tr>" for a in e.answers)
     flags = "".join(f"<li>{f}</li>" for f in e.flags)
     head = "every target met" if e.ok else f"{len(e.failing)} target(s) missed"
