@@ -35,7 +35,10 @@
 # | Content Library deployment | a VAAI array copy is fastest; a compressed template streamed through vCenter is about seven times slower | [contentlib_deploy](contentlib_deploy.py) |
 # | vMotion in vSphere 7.0 U1 | the new page tracing and switch-over cut migration time and guest impact, up to monster VMs | [vmotion_precopy](vmotion_precopy.py) |
 #
-# **What-if planner**: every panel above in one tabbed page, [app](app.py); as an app without code,
+# **Site planner**: all five studies on the links a site shares — a branch, a vMotion, a deployment, VCHA
+# and FT on one link, each answer against its target, and the reverse questions — [site_planner](site_planner.py).
+#
+# **What-if planner**: the site planner and every panel above in one tabbed page, [app](app.py); as an app without code,
 # `make app` (Voilà on http://127.0.0.1:8866/) or the second Binder badge of the README.
 
 # %% tags=["parameters"]

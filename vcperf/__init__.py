@@ -11,7 +11,9 @@ __version__ = "0.1.0"
 #: Every public submodule and study subpackage, imported on first attribute access
 #: (``vcperf.robo`` imports ``vcperf.robo``); ``import vcperf`` itself imports neither numpy nor pandas.
 _SUBMODULES = (
-    # primitives and data
+    # primitives, the registry and data
+    "studies",
+    "prose",
     "network",
     "queueing",
     "data",
@@ -34,6 +36,8 @@ _SUBMODULES = (
     "ft",
     "contentlib",
     "vmotion",
+    # the five studies on shared links
+    "site",
 )
 
 

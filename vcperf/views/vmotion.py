@@ -11,7 +11,7 @@ import dataclasses
 import numpy as np
 
 from vcperf import _validate as v
-from vcperf import network, plotting, protocol
+from vcperf import plotting, protocol
 from vcperf import vmotion as vm
 from vcperf.plotting import PAPER_STYLE
 from vcperf.views.format import fmt_band, fmt_bps, fmt_bytes_per_s, fmt_duration, fmt_percent
@@ -502,12 +502,15 @@ def migration_whatif_update(memory_gib: float = 64.0, vcpus: int = 12, dirty_rat
         need_txt = f"every link from {fmt_bps(0.1e9)} keeps the stall under {target}"
     else:
         need_txt = f"a stall under {target} needs {fmt_bps(need * 1e9)} in all"
-    rtt_txt = (f"RTT {fmt_duration(rtt_ms / 1e3)}, the TCP window caps a stream at "
-               f"{fmt_bytes_per_s(network.DEFAULT_RWND_BYTES / (rtt_ms / 1e3))}" if rtt_ms > 0 else "RTT 0 ms")
+    rtt_txt = (f"RTT {fmt_duration(rtt_ms / 1e3)}: vMotion's socket buffers follow the bandwidth-delay product, "
+               f"so it lengthens the stall, not the rate" if rtt_ms > 0 else "RTT 0 ms")
+    aes_txt = ("no encryption" if encryption_gb_per_core_s <= 0 else
+               f"AES {fmt_bytes_per_s(encryption_gb_per_core_s * 1e9)} per core")
     readout = (
         f"{RELEASE_LABEL[release]}: {memory_gib:.4g} GiB, {vcpus} vCPUs, "
         f"{link_count} x {fmt_bps(link_speed_gbps * 1e9)} "
-        f"({link_count * streams_per_vmknic} streams, {rtt_txt}; {fmt_bytes_per_s(float(pc.transfer_rate_bytes_per_s))}"
+        f"({link_count * streams_per_vmknic} streams, {rtt_txt}, {aes_txt}"
+        f"; {fmt_bytes_per_s(float(pc.transfer_rate_bytes_per_s))}"
         f"): "
         f"migration {fmt_band(*ro['migration_time_s'], interval=protocol.INTERVAL)} "
         f"(trace {fmt_duration(float(m.trace_time_s))}, "

@@ -194,7 +194,10 @@ def vcbench_whatif_update(clients: int = 256, replication_rtt_ms: float = 5.0, s
             f"{scn['hosts']:,.0f} hosts), {psc_mode} PSC, "
             f"stats level {int(stats_level)}, VCHA {'on' if vcha_enabled else 'off'}"
             + (f" (+{fmt_duration(replication_rtt_ms / 1e3)}, {fmt_bps(scn['bandwidth_bps'])}, "
-               f"{fmt_percent(scn['loss'])} loss)" if vcha_enabled else ""))
+               f"{fmt_percent(scn['loss'])} loss, Passive flush "
+               + ("fitted" if passive_flush_ms is None else fmt_duration(passive_flush_ms / 1e3)) + ")"
+               if vcha_enabled else "")
+            + f", DB pool of {db_connections:.0f}")
     rate_bps, wal_bps = _link_rates_bps(replication_rtt_ms / 1e3, scn["bandwidth_bps"], scn["loss"])
     if vcha_enabled and wal_bps >= rate_bps:
         return (head + f": the replication link's TCP rate at this round trip and loss ({fmt_bps(rate_bps)}) is below "
