@@ -34,8 +34,8 @@ MIN_SUPPORTED_VCPUS = 4.0
 #: Where each bottleneck a VCbench result can name comes from.
 BOTTLENECK_SOURCES = {
     "database connection pool": "vpxd's pool of DEFAULT_DB_CONNECTIONS = 50 connections: vCenter's documented "
-                                "default maximum (VMware's vCenter Server upgrade guide; the VCHA paper prints no "
-                                "pool size)",
+                                "default maximum (external source: VMware's vCenter Server upgrade guide; the VCHA "
+                                "paper prints no pool size)",
     "vpxd CPU": "the appliance's vCPUs minus the inventory's background work (Table 1 sizes; fitted demand)",
     "replication link": "the VCHA private network's TCP rate carrying the WAL stream (bandwidth, RTT, loss inputs)",
     "none": "no station is near saturation: think time and host delays bound the throughput",
