@@ -189,7 +189,7 @@ def subscription_sync_time_s(item_bytes, link: network.Link, *, n_items: int = 1
     item_bytes : float or array_like
         Size of each library item (bytes), > 0.
     link : vcperf.network.Link
-        The publisher-to-subscriber link (bandwidth, RTT, loss), e.g. ``vcperf.network.preset("satellite")``.
+        The publisher-to-subscriber link (bandwidth, RTT, loss), e.g. ``vcperf.robo.preset("satellite")``.
     n_items : int
         Items pulled one after another, in [1, 10**6]. Default 1.
     other_bps : float
