@@ -14,7 +14,8 @@ from hypothesis import strategies as st
 from vcperf import cli, contentlib, ft, robo, site, vcha
 from vcperf import vmotion as vm
 
-HYP = settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+HYP = settings(max_examples=12, deadline=None, derandomize=True, database=None,
+               suppress_health_check=[HealthCheck.too_slow])
 
 
 def _plan(**kw):
@@ -196,7 +197,8 @@ def test_answers_finite_nonnegative_and_move_with_the_link(bw, rtt, loss, hosts,
     fast = site.evaluate(site.from_dict(d), intervals=False).answer("tpl", "deployment_time_s").value
     d["links"][0]["bandwidth"] = bw / 4
     slow = site.evaluate(site.from_dict(d), intervals=False).answer("tpl", "deployment_time_s").value
-    if bw / 4 < contentlib.DEFAULT_NETWORK_BPS:  # the WAN is the deployment's slowest network
+    # at a WAN of exactly 1 GbE the branch's host sync shares it, so it is still slower than the 1 GbE hops: `<=`
+    if bw / 4 <= contentlib.DEFAULT_NETWORK_BPS:  # the WAN is (one of) the deployment's slowest networks
         assert slow > fast
     else:  # the sites' own 1 GbE networks bound it
         assert slow == pytest.approx(fast, rel=1e-12)
