@@ -8,10 +8,16 @@ STAMP  := $(VENV)/.installed
 
 # Create .venv with the pinned dependencies and the package (editable). Re-runs only when
 # pyproject.toml or the lock change; no network is needed after this step.
-$(STAMP): pyproject.toml requirements/lock.txt binder/overrides.json
+# The lock is installed with uv (pinned in requirements/bootstrap.txt; it reads the same pinned
+# requirements as pip, in parallel: about 3x faster on a fresh machine); pip does it if uv cannot be had.
+$(STAMP): pyproject.toml requirements/lock.txt requirements/bootstrap.txt binder/overrides.json
 	$(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet --disable-pip-version-check -r requirements/lock.txt
-	$(BIN)/python -m pip install --quiet --disable-pip-version-check --no-deps -e .
+	{ $(BIN)/python -m pip install --quiet --disable-pip-version-check -r requirements/bootstrap.txt && \
+	  $(BIN)/uv pip install --quiet --python $(BIN)/python -r requirements/lock.txt && \
+	  $(BIN)/uv pip install --quiet --python $(BIN)/python --no-deps -e . ; } || \
+	{ echo "note: uv failed; installing with pip" && \
+	  $(BIN)/python -m pip install --quiet --disable-pip-version-check -r requirements/lock.txt && \
+	  $(BIN)/python -m pip install --quiet --disable-pip-version-check --no-deps -e . ; }
 	@# JupyterLab of this venv opens notebooks/*.py as notebooks (Jupytext Notebook the default viewer of
 	@# Python files), as binder/postBuild sets it up on Binder.
 	mkdir -p $(VENV)/share/jupyter/lab/settings

@@ -152,6 +152,19 @@ def test_local_jupyterlab_opens_py_notebooks_as_notebooks_like_binder():
     assert app_settings == (Path(sys.prefix) / "share" / "jupyter" / "lab" / "settings").resolve()
 
 
+def test_setup_installs_the_lock_with_pinned_uv_and_falls_back_to_pip():
+    """Set-up speed (issue 31): the lock goes in with uv (pinned, itself installed by pip), and the same
+    lock with pip if uv fails; a change of the pin re-runs the set-up."""
+    make = (ROOT / "Makefile").read_text()
+    stamp = make.split("$(STAMP):", 1)[1].split("\n\n", 1)[0]
+    assert "requirements/bootstrap.txt" in stamp.splitlines()[0]
+    pins = [ln for ln in (ROOT / "requirements" / "bootstrap.txt").read_text().splitlines() if ln and ln[0] != "#"]
+    assert len(pins) == 1 and re.fullmatch(r"uv==\d+\.\d+\.\d+", pins[0]), pins
+    assert "$(BIN)/uv pip install --quiet --python $(BIN)/python -r requirements/lock.txt" in stamp
+    assert "|| \\\n\t{ echo \"note: uv failed; installing with pip\"" in stamp
+    assert "$(BIN)/python -m pip install --quiet --disable-pip-version-check -r requirements/lock.txt" in stamp
+
+
 def test_data_check_needs_nothing_outside_the_checkout():
     make = (ROOT / "Makefile").read_text()
     assert "../" not in make and "shared/" not in make
