@@ -1,5 +1,7 @@
 """VCHA study models (``000_bf7f1144753162c9.txt``): mechanisms, laws, fidelity, ledger roles, bad input."""
 
+import dataclasses
+
 import numpy as np
 import pytest
 
@@ -734,6 +736,28 @@ def test_property_passive_disk_and_replies_finite_and_bounded(x, w):
     assert np.isfinite(rx) and rx > 0
 
 
+def test_sdf_bytes_physical_over_wide_ranges_and_params_refuse_negatives():
+    """Issue 30: sdf bytes = checkpoint background (>= 0) + evictions growing as rate^2 (>= 0): finite,
+    non-negative, non-decreasing and convex in throughput for any physical parameters; the fitted
+    background and eviction coefficient are positive; a negative one is refused, naming it."""
+    x = np.linspace(0.0, 5000.0, 401)
+    for bg in (0.0, 1.0, P.disk.sdf_background_bytes_per_s, 1e9):
+        for c in (0.0, 1e-3, P.disk.sdf_eviction_bytes_s_per_op2, 1e6):
+            d = dataclasses.replace(P.disk, sdf_background_bytes_per_s=bg, sdf_eviction_bytes_s_per_op2=c)
+            b = vdisk.sdf_bytes_per_s(x, d)
+            assert np.all(np.isfinite(b)) and np.all(b >= 0) and np.all(np.diff(b) >= 0)
+            assert np.all(np.diff(b, 2) >= -1e-9 * np.max(b))
+    assert P.disk.sdf_background_bytes_per_s > 0 and P.disk.sdf_eviction_bytes_s_per_op2 > 0
+    # bytes per operation grow with load (Tables 9-10: faster than linear in every column)
+    b = vdisk.sdf_bytes_per_s(np.array([40.0, 110.0]), P.disk)
+    assert b[1] / 110.0 > b[0] / 40.0
+    for name in ("sdf_background_bytes_per_s", "sdf_eviction_bytes_s_per_op2", "sdh_background_bytes_per_s"):
+        with pytest.raises(ValueError, match=name):
+            dataclasses.replace(P.disk, **{name: -1.0})
+    with pytest.raises(ValueError, match="sdf_write_bytes"):
+        dataclasses.replace(P.disk, sdf_write_bytes=0.0)
+
+
 def test_sdf_average_write_grows_with_load_as_printed():
     """Tables 9-10: sdf's average write grows from 64 to 256 clients in every column (baseline 18 -> 20
     KB, Active 17 -> 19, Passive 14 -> 18): a floor of small writes (>= 0, fitted) plus data writes of
@@ -747,8 +771,12 @@ def test_sdf_average_write_grows_with_load_as_printed():
     size = w.bytes_per_s["sdf"][live] / w.writes_per_s["sdf"][live]
     assert np.all(np.diff(size) > 0) and np.all(size >= vdisk.FS_BLOCK_BYTES) and np.all(size < d.sdf_write_bytes)
     assert np.all(np.diff(w.writes_per_s["sdf"]) >= 0)
-    # at zero data volume there are no writes (the floor never makes a write smaller than a block)
-    assert float(vdisk.disk_writes(0.0, "active", d, P.wal).writes_per_s["sdf"]) == 0.0
+    # at zero data volume there are no writes (the floor never makes a write smaller than a block); the
+    # fitted sdf has a checkpoint background at zero VCbench load, so zero volume needs it set to 0
+    idle = dataclasses.replace(d, sdf_background_bytes_per_s=0.0)
+    assert float(vdisk.disk_writes(0.0, "active", idle, P.wal).writes_per_s["sdf"]) == 0.0
+    z = vdisk.disk_writes(0.0, "active", d, P.wal)
+    assert 0.0 < float(z.writes_per_s["sdf"]) * vdisk.FS_BLOCK_BYTES <= float(z.bytes_per_s["sdf"])
 
 
 # --- issue 26: knobs that mean something, limits as data, explicit overload ----------------------------

@@ -4,18 +4,27 @@ Tables 9, 10 and the eth1 receive rate of Table 11).
 Three virtual disks carry the VCbench load: sdf (PostgreSQL core tables), sdg (WAL) and sdh (SEAT
 tables: statistics, events, alarms, tasks). On the baseline appliance and the Active node:
 
-* **sdf, sdh**: data pages written back by the checkpointer and background writer, a background
-  rate (statistics, events, tasks of the inventory) plus bytes per VCbench operation; each write is
-  an average I/O of ``*_write_bytes`` (so writes/s = bytes/s / I/O size). The background may come
-  out negative (sdf: pages re-dirtied between two checkpoints are written once, so at low load
-  writes grow faster than linearly from zero): the rate is the line clipped at zero. sdf also
-  carries a floor of small writes that does not scale with the data volume
+* **sdf** (core tables): two writers of data pages. The checkpointer writes every page dirtied
+  since the last checkpoint once; the hot core-table pages (host and VM rows that host sync keeps
+  dirty) are dirtied in every checkpoint interval whatever the load, a background rate
+  (``sdf_background_bytes_per_s``, >= 0). The rest comes from dirty-buffer evictions (PostgreSQL's
+  background writer and backends write a dirty victim before reusing its buffer): buffer
+  replacements grow with the operation rate and so does the share of victims that are dirty (pages
+  are dirtied at the operation rate), so these bytes grow as rate^2
+  (``sdf_eviction_bytes_s_per_op2``, >= 0): each operation writes more as the load rises, as the
+  bytes per operation of Tables 9-10 do from 64 to 256 clients in every column. The square holds
+  while dirty victims are a small share of the replacements (a load-driven write-back
+  amplification, not a fitted exponent). sdf also carries a floor of small writes that does not
+  scale with the data volume
   (``sdf_small_writes_per_s``: filesystem journal commits and metadata of the relation files each
   checkpoint syncs, single-page writes of the time-driven background writer), which is why
   its average write grows with load in every column of Tables 9-10 (baseline 18 -> 20 KB, Active
   17 -> 19 KB, Passive 14 -> 18 KB from 64 to 256 clients). The floor never makes a write smaller
-  than one filesystem block (:data:`FS_BLOCK_BYTES`): writes/s <= bytes/s / 4 KiB. sdh shows the
-  opposite (its writes grow faster than its bytes, 30 -> 22 KB), so it has no such floor;
+  than one filesystem block (:data:`FS_BLOCK_BYTES`): writes/s <= bytes/s / 4 KiB; each data
+  write is an average I/O of ``sdf_write_bytes``;
+* **sdh** (SEAT tables): a background rate (statistics, events, tasks of the inventory) plus bytes
+  per VCbench operation, each write an average I/O of ``sdh_write_bytes``. sdh shows the opposite
+  of sdf (its writes grow faster than its bytes, 30 -> 22 KB), so it has no floor;
 * **sdg**: one write per WAL flush (group commit: a background rate of flushes plus flushes per
   operation); each flush rewrites the current WAL page (:data:`~vcperf.vcha.wal.WAL_PAGE_BYTES`) and
   the new WAL bytes are written once (:func:`vcperf.vcha.wal.wal_disk_write_bytes_per_s`).
@@ -83,6 +92,15 @@ class DiskWrites:
 
     writes_per_s: dict
     bytes_per_s: dict
+
+
+def sdf_bytes_per_s(throughput_per_s, params: DiskParams):
+    """sdf (core tables) write rate, B/s, at a VCbench throughput (ops/s): the checkpoint background
+    plus dirty-buffer evictions that grow as the square of the rate (module docstring). Non-negative,
+    non-decreasing and convex in the throughput (every parameter is >= 0)."""
+    x = np.asarray(v.nonneg("throughput_per_s", throughput_per_s), dtype=float)
+    v.instance("params", params, DiskParams, "the study's DiskParams (vcperf.vcha.calibrate().disk)")
+    return params.sdf_background_bytes_per_s + params.sdf_eviction_bytes_s_per_op2 * x * x
 
 
 def wal_flushes_per_s(throughput_per_s, params: DiskParams):
@@ -178,8 +196,8 @@ def disk_writes(throughput_per_s, node: str, params: DiskParams, wal: WalParams,
     v.instance("params", params, DiskParams, "the study's DiskParams (vcperf.vcha.calibrate().disk)")
     v.instance("wal", wal, WalParams, "the study's WalParams (vcperf.vcha.calibrate().wal)")
     p = params
-    sdf = np.maximum(p.sdf_background_bytes_per_s + p.sdf_bytes_per_op * x, 0.0)
-    sdh = np.maximum(p.sdh_background_bytes_per_s + p.sdh_bytes_per_op * x, 0.0)
+    sdf = sdf_bytes_per_s(x, p)
+    sdh = p.sdh_background_bytes_per_s + p.sdh_bytes_per_op * x
     flushes = _wal_flushes(x, p)
     if node == "passive":
         flushes = _standby_flushes(flushes, _cycle_s(flush_wait_s, flushes))
