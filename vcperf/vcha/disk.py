@@ -44,10 +44,16 @@ exchange), and a message arriving at a random time waits for the cycle in progre
 ``rho = flushes x s``, mean residual ``s/2``) and then its own, ``W = s (1 + rho/2)``;
 :func:`walreceiver_cycle_s` solves that for ``s`` at the run's flush rate. Each Passive flush
 rewrites the partly filled filesystem block (:data:`FS_BLOCK_BYTES`), not a whole WAL page, plus the
-WAL bytes. Its replies go back on eth1: TCP ACKs for the WAL stream (one per
-:data:`vcperf.network.DEFAULT_PACKETS_PER_ACK` segments) and two standby status messages per cycle
-(PostgreSQL's walreceiver reports its new write position after reading and its new flush position
-after the ``fdatasync``).
+WAL bytes. Its replies go back on eth1 (:func:`standby_reply_bytes_per_s`), per cycle: one pure TCP
+ACK for the WAL the cycle reads and two standby status messages (PostgreSQL's walreceiver reports
+its new write position after reading and its new flush position after the ``fdatasync``). The WAL
+of a cycle arrives as one train of back-to-back segments (what the walsender sent since the
+previous read), which the receive offload (LRO/GRO) hands to TCP as one segment: the kernel
+acknowledges the train once, not once per two wire segments, and the status replies carry the
+acknowledgement of anything later. So the receive rate follows the walreceiver's cycles, not the
+WAL volume: Table 11 prints it falling from 64 to 256 clients while the WAL it acknowledges grows
+by more than half, as the Passive's printed flush counts (its cycles, Tables 9-10) fall. Every
+frame carries TCP timestamps (:data:`TCP_TIMESTAMP_OPTION_BYTES`, on by default in Linux).
 
 This module is a pure model: parameters are arguments (:mod:`vcperf.vcha.params`; the study's values
 are fitted by :mod:`vcperf.vcha.calibration`).
@@ -66,9 +72,14 @@ from vcperf.vcha.wal import WAL_PAGE_BYTES, replication_traffic_bytes_per_s
 
 #: Filesystem block (ext3/ext4 default 4 KiB) that a partial write rewrites.
 FS_BLOCK_BYTES = 4096.0
-#: Bytes on the wire of a pure TCP ACK: IPv4 + TCP headers (40 B) + Ethernet header (14 B), as the
-#: interface counters count them.
-ACK_FRAME_BYTES = network.IP_TCP_HEADER_BYTES + 14.0
+#: The TCP timestamps option (RFC 7323: 10 bytes, padded to 12) that Linux puts on every segment
+#: (``net.ipv4.tcp_timestamps = 1``, the kernel default), so on every ACK and reply of the Passive.
+TCP_TIMESTAMP_OPTION_BYTES = 12.0
+#: Bytes on the wire of a pure TCP ACK: IPv4 + TCP headers (40 B) + timestamps option (12 B) +
+#: Ethernet header (14 B), as the interface counters count them.
+ACK_FRAME_BYTES = network.IP_TCP_HEADER_BYTES + TCP_TIMESTAMP_OPTION_BYTES + 14.0
+#: Pure ACKs per walreceiver cycle: the cycle's WAL train is acknowledged once (module docstring).
+ACKS_PER_CYCLE = 1.0
 #: Standby status replies per walreceiver cycle: the write position after the messages are written,
 #: the flush position after the ``fdatasync`` (PostgreSQL ``walreceiver.c``: ``XLogWalRcvSendReply``
 #: after processing the received data and again in ``XLogWalRcvFlush``).
@@ -209,17 +220,17 @@ def disk_writes(throughput_per_s, node: str, params: DiskParams, wal: WalParams,
                       {"sdf": sdf, "sdg": sdg, "sdh": sdh})
 
 
-def standby_reply_bytes_per_s(throughput_per_s, params: DiskParams, wal: WalParams, flush_wait_s):
-    """eth1 receive rate of the Active (B/s): the Passive's TCP ACKs for the WAL stream plus
-    :data:`STATUS_REPLIES_PER_FLUSH` status replies per walreceiver cycle (Table 11, eth1 receive).
+def standby_reply_bytes_per_s(throughput_per_s, params: DiskParams, flush_wait_s):
+    """eth1 receive rate of the Active (B/s): per walreceiver cycle of the Passive, one pure TCP ACK
+    for the WAL train it reads (:data:`ACKS_PER_CYCLE`) and :data:`STATUS_REPLIES_PER_FLUSH` status
+    replies (Table 11, eth1 receive). The cycles are the Passive's flushes (:func:`disk_writes`),
+    so the rate is at most ``(ACK + 2 replies) / cycle`` and never grows with the WAL volume alone.
     ``flush_wait_s`` as :func:`disk_writes`. No fitted parameter of its own."""
     x = v.nonneg("throughput_per_s", throughput_per_s)
     v.instance("params", params, DiskParams, "the study's DiskParams (vcperf.vcha.calibrate().disk)")
-    v.instance("wal", wal, WalParams, "the study's WalParams (vcperf.vcha.calibrate().wal)")
     v.nonneg("flush_wait_s", flush_wait_s)
     v.broadcast(throughput_per_s=x, flush_wait_s=flush_wait_s)
-    wal_bytes = replication_traffic_bytes_per_s(x, wal)
-    acks = wal_bytes / (network.DEFAULT_MSS_BYTES * network.DEFAULT_PACKETS_PER_ACK) * ACK_FRAME_BYTES
     lam = _wal_flushes(x, params)
     cycles = _standby_flushes(lam, _cycle_s(flush_wait_s, lam))
-    return np.asarray(acks + STATUS_REPLIES_PER_FLUSH * cycles * STATUS_REPLY_BYTES, dtype=float)
+    per_cycle = ACKS_PER_CYCLE * ACK_FRAME_BYTES + STATUS_REPLIES_PER_FLUSH * STATUS_REPLY_BYTES
+    return np.asarray(cycles * per_cycle, dtype=float)
