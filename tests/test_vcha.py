@@ -184,7 +184,9 @@ def test_fidelity_per_table(rows, prefix):
 
 
 #: Rows the disk/memory/reply models added (issue 13), with the tolerance of today's honest model:
-#: sdf grows faster than linearly with throughput (its fitted line has a negative intercept), the
+#: sdf grows faster than linearly with throughput (issue 30, h-vcha wave 3: a checkpoint background >= 0
+#: plus evictions growing as rate^2 replace a line with a negative intercept; sdf bandwidth 0.6 -> 0.1,
+#: Passive 0.6 -> 0.2), the
 #: Passive's walreceiver coalesces the Active's flushes with one cycle time at both loads (the paper's
 #: Passive flushes fall from 64 to 256 clients: -24 % and -12 %), and the eth1 receive rate (0.3-0.4
 #: MB/s printed to one decimal) has no parameter of its own.
@@ -205,10 +207,10 @@ def test_fidelity_per_table(rows, prefix):
 #: to -7 % .. +1 %, measured honestly (the 5 % Table 9/10 tolerance -> 0.1 for these four rows).
 _NEW_ROW_TOLERANCE = {
     **{f"t{t}_{d}_{m}_{n}_{s}": tol for t, n in (("09", 64), ("10", 256)) for s in ("disabled", "enabled")
-       for d, m, tol in (("sdf", "tps", 0.1), ("sdf", "bw", 0.6), ("sdg", "tps", 0.1), ("sdh", "tps", 0.3),
+       for d, m, tol in (("sdf", "tps", 0.1), ("sdf", "bw", 0.1), ("sdg", "tps", 0.1), ("sdh", "tps", 0.3),
                          ("sdh", "bw", 0.08), ("sdg", "bw", 0.1))},
     **{f"t{t}_{d}_{m}_{n}_enabled_passive": tol for t, n in (("09", 64), ("10", 256))
-       for d, m, tol in (("sdf", "tps", 0.25), ("sdf", "bw", 0.6), ("sdg", "tps", 0.3), ("sdg", "bw", 0.2),
+       for d, m, tol in (("sdf", "tps", 0.25), ("sdf", "bw", 0.2), ("sdg", "tps", 0.3), ("sdg", "bw", 0.2),
                          ("sdh", "tps", 0.25), ("sdh", "bw", 0.06))},
     "t11_eth1_rx_64_enabled": 0.3, "t11_eth1_rx_256_enabled": 0.05,
 }
