@@ -230,8 +230,8 @@ t[["locator", "quantity"] + COLS].round(3)
 # has no disk contention on the Passive, whose replay writes much more sdf data at 256 clients on the same
 # datastore). The model writes the Passive's sdf pages with the Active's floor, while the printed Passive
 # writes smaller I/Os for a reason the paper does not give. The eth1 receive rate is, per walreceiver
-# cycle, one TCP ACK for the WAL train the cycle reads (the receive offload hands a back-to-back train to
-# TCP as one segment, acknowledged once) plus two status replies (PostgreSQL reports the write position
+# cycle, a TCP ACK for the WAL train the cycle reads (the receive offload merges a back-to-back train
+# into one large segment for TCP, acknowledged once) plus two status replies (PostgreSQL reports the write position
 # after reading and the flush position after the `fdatasync`), every frame with TCP timestamps, with no
 # parameter of its own; the 256-client row is *predicted* and counted: its printed value equals a
 # difference of two fitted eth0 rates only by a rounding coincidence. The printed receive rate *falls*
@@ -275,8 +275,10 @@ _needed = [_s_grid[np.argmin(np.abs(standby_flushes_per_s(lam, _s_grid) / lam - 
 _sdf_bytes = io("sdf", 256, "enabled_passive")[1] / io("sdf", 64, "enabled_passive")[1]
 _sdf_p = ledger.loc["t09_sdf_tps_64_enabled_passive"]
 _eth1 = [ledger.loc[f"t11_eth1_rx_{n}_enabled"] for n in (64, 256)]
-_per_cycle = vdisk.ACKS_PER_CYCLE * vdisk.ACK_FRAME_BYTES + vdisk.STATUS_REPLIES_PER_FLUSH * vdisk.STATUS_REPLY_BYTES
-_eth1_printed_cycles = [io("sdg", n, "enabled_passive")[0] * _per_cycle for n in (64, 256)]
+_cycles_printed = np.array([io("sdg", n, "enabled_passive")[0] for n in (64, 256)])
+_train = np.array([ledger.loc[f"t11_eth1_tx_{n}_enabled"].paper_value for n in (64, 256)]) / _cycles_printed
+_per_cycle = vdisk.reply_bytes_per_cycle(_train)
+_eth1_printed_cycles = _cycles_printed * _per_cycle
 _sdf_x = np.array([ledger.loc[f"t05_throughput_{n}_disabled"].paper_value for n in (64, 256)])
 _sdf_per_op = vdisk.sdf_bytes_per_s(_sdf_x, P.disk) / _sdf_x
 display(Markdown(
@@ -303,7 +305,7 @@ display(Markdown(
     f"{avg_kb('sdf', 64, 'enabled_passive')} KB against the Active's {avg_kb('sdf', 64, 'enabled')} KB. The eth1 receive "
     f"rate: {prose.pct(_eth1[0].rel_error, signed=True)} and {prose.pct(_eth1[1].rel_error, signed=True)} against the "
     f"printed {_eth1[0].paper_value / 1e6:.1f} and {_eth1[1].paper_value / 1e6:.1f} MB/s; at the printed Passive "
-    f"flush counts ({_per_cycle:.0f} B per cycle) the same mechanism gives {_eth1_printed_cycles[0] / 1e6:.2f} and "
+    f"flush counts ({_per_cycle[0]:.0f} B per cycle) the same mechanism gives {_eth1_printed_cycles[0] / 1e6:.2f} and "
     f"{_eth1_printed_cycles[1] / 1e6:.2f} MB/s: the 64-client miss is the model's Passive cycle count."))
 
 # %% [markdown]

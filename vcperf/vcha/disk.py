@@ -48,8 +48,9 @@ WAL bytes. Its replies go back on eth1 (:func:`standby_reply_bytes_per_s`), per 
 ACK for the WAL the cycle reads and two standby status messages (PostgreSQL's walreceiver reports
 its new write position after reading and its new flush position after the ``fdatasync``). The WAL
 of a cycle arrives as one train of back-to-back segments (what the walsender sent since the
-previous read), which the receive offload (LRO/GRO) hands to TCP as one segment: the kernel
-acknowledges the train once, not once per two wire segments, and the status replies carry the
+previous read), which the receive offload (LRO/GRO) hands to TCP as one segment (up to
+:data:`GRO_MAX_BYTES`): the kernel acknowledges the train once per merged segment, not once per
+two wire segments, and the status replies carry the
 acknowledgement of anything later. So the receive rate follows the walreceiver's cycles, not the
 WAL volume: Table 11 prints it falling from 64 to 256 clients while the WAL it acknowledges grows
 by more than half, as the Passive's printed flush counts (its cycles, Tables 9-10) fall. Every
@@ -78,8 +79,9 @@ TCP_TIMESTAMP_OPTION_BYTES = 12.0
 #: Bytes on the wire of a pure TCP ACK: IPv4 + TCP headers (40 B) + timestamps option (12 B) +
 #: Ethernet header (14 B), as the interface counters count them.
 ACK_FRAME_BYTES = network.IP_TCP_HEADER_BYTES + TCP_TIMESTAMP_OPTION_BYTES + 14.0
-#: Pure ACKs per walreceiver cycle: the cycle's WAL train is acknowledged once (module docstring).
-ACKS_PER_CYCLE = 1.0
+#: The largest segment the receive offload merges a train into (Linux ``GRO_MAX_SIZE``, 64 KiB): a
+#: cycle's WAL train is acknowledged once per merged segment, at least once (module docstring).
+GRO_MAX_BYTES = 65536.0
 #: Standby status replies per walreceiver cycle: the write position after the messages are written,
 #: the flush position after the ``fdatasync`` (PostgreSQL ``walreceiver.c``: ``XLogWalRcvSendReply``
 #: after processing the received data and again in ``XLogWalRcvFlush``).
@@ -220,17 +222,40 @@ def disk_writes(throughput_per_s, node: str, params: DiskParams, wal: WalParams,
                       {"sdf": sdf, "sdg": sdg, "sdh": sdh})
 
 
-def standby_reply_bytes_per_s(throughput_per_s, params: DiskParams, flush_wait_s):
-    """eth1 receive rate of the Active (B/s): per walreceiver cycle of the Passive, one pure TCP ACK
-    for the WAL train it reads (:data:`ACKS_PER_CYCLE`) and :data:`STATUS_REPLIES_PER_FLUSH` status
-    replies (Table 11, eth1 receive). The cycles are the Passive's flushes (:func:`disk_writes`),
-    so the rate is at most ``(ACK + 2 replies) / cycle`` and never grows with the WAL volume alone.
-    ``flush_wait_s`` as :func:`disk_writes`. No fitted parameter of its own."""
+def reply_bytes_per_cycle(wal_bytes_per_cycle):
+    """Bytes the Passive sends back on eth1 per walreceiver cycle (B): pure TCP ACKs for the cycle's
+    WAL train, one per merged receive segment of up to :data:`GRO_MAX_BYTES` and at least one, each
+    :data:`ACK_FRAME_BYTES`, plus :data:`STATUS_REPLIES_PER_FLUSH` status replies of
+    :data:`STATUS_REPLY_BYTES`.
+
+    Parameters
+    ----------
+    wal_bytes_per_cycle : float or array_like
+        WAL bytes one walreceiver cycle reads, B, >= 0.
+    """
+    b = np.asarray(v.nonneg("wal_bytes_per_cycle", wal_bytes_per_cycle), dtype=float)
+    return _reply_bytes_per_cycle(b)
+
+
+def _reply_bytes_per_cycle(b):
+    """:func:`reply_bytes_per_cycle` of validated bytes."""
+    acks = np.maximum(1.0, b / GRO_MAX_BYTES)
+    return acks * ACK_FRAME_BYTES + STATUS_REPLIES_PER_FLUSH * STATUS_REPLY_BYTES
+
+
+def standby_reply_bytes_per_s(throughput_per_s, params: DiskParams, wal: WalParams, flush_wait_s):
+    """eth1 receive rate of the Active (B/s): per walreceiver cycle of the Passive, the ACKs of the
+    WAL train it reads and :data:`STATUS_REPLIES_PER_FLUSH` status replies
+    (:func:`reply_bytes_per_cycle`; Table 11, eth1 receive). The cycles are the Passive's flushes
+    (:func:`disk_writes`), so at the study's loads (a train well under :data:`GRO_MAX_BYTES`) the rate
+    follows the cycles, not the WAL volume. ``flush_wait_s`` as :func:`disk_writes`. No fitted
+    parameter of its own."""
     x = v.nonneg("throughput_per_s", throughput_per_s)
     v.instance("params", params, DiskParams, "the study's DiskParams (vcperf.vcha.calibrate().disk)")
+    v.instance("wal", wal, WalParams, "the study's WalParams (vcperf.vcha.calibrate().wal)")
     v.nonneg("flush_wait_s", flush_wait_s)
     v.broadcast(throughput_per_s=x, flush_wait_s=flush_wait_s)
     lam = _wal_flushes(x, params)
     cycles = _standby_flushes(lam, _cycle_s(flush_wait_s, lam))
-    per_cycle = ACKS_PER_CYCLE * ACK_FRAME_BYTES + STATUS_REPLIES_PER_FLUSH * STATUS_REPLY_BYTES
-    return np.asarray(cycles * per_cycle, dtype=float)
+    train = replication_traffic_bytes_per_s(x, wal) / cycles
+    return np.asarray(cycles * _reply_bytes_per_cycle(train), dtype=float)

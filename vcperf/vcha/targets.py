@@ -171,9 +171,10 @@ def _build() -> tuple:
                 # tests/test_fidelity.py names the coincidence)
                 add(f"t11_eth1_rx_{n}_{s}", "table11_network", "network_receive_rate",
                     {"clients": n, "vcha": s, "node": node, "interface": "eth1"},
-                    lambda P, n=n, vc=vc: float(standby_reply_bytes_per_s(_x(P, n, vc), P.disk, _flush_wait(P))),
+                    lambda P, n=n, vc=vc: float(standby_reply_bytes_per_s(_x(P, n, vc), P.disk, P.wal,
+                                                                          _flush_wait(P))),
                     role="predicted",
-                    note="per walreceiver cycle of the Passive: one TCP ACK for the WAL train it reads + two status "
+                    note="per walreceiver cycle of the Passive: a TCP ACK for the WAL train it reads + two status "
                          "replies (no parameter of its own); the cycles are the model's Passive flushes (sdg "
                          "writes/s), whose error this row inherits")
             # Table 8: peak resident memory of the run
