@@ -65,6 +65,7 @@ import numpy as np
 from IPython.display import Markdown, display
 
 from vcperf import fidelity, plotting, prose, protocol, vcha
+from vcperf.vcha import disk as vdisk
 from vcperf.vcha.disk import standby_flushes_per_s, walreceiver_cycle_s
 from vcperf.views import vcha as vcha_views
 
@@ -208,9 +209,12 @@ t[["locator", "quantity"] + COLS].round(3)
 # disk sdg writes once per WAL flush (group commit: a background flush rate plus flushes per
 # operation, fitted to the sdg writes/s) and each flush rewrites the current 8 KiB WAL page plus the
 # new WAL bytes (*predicted* bandwidth, flush rate input = the run's measured writes/s, as before).
-# sdf and sdh are a line in throughput each (bytes) and an average write size (writes/s); sdf's line
-# has a negative intercept: its writes grow faster than throughput (pages re-dirtied between
-# checkpoints are written once at low load). sdf's average write grows with load in every column, so its
+# sdh is a line in throughput (bytes) and an average write size (writes/s). sdf's bytes per operation
+# grow with load in every column, so sdf has two writers, both non-negative: the checkpointer writing
+# the hot core-table pages once per checkpoint whatever the load (a background rate), and dirty-buffer
+# evictions, whose count grows with the operation rate (buffer replacements) times the share of
+# victims that are dirty (pages are dirtied at the operation rate): bytes growing as rate squared
+# (values below the table). sdf's average write grows with load in every column, so its
 # writes/s carry a floor of small writes that have no data volume of their own (journal commits, file
 # metadata, single-page background-writer rounds); sdh shows the opposite and has no floor: one average
 # write size does not hold at both loads, and sdh's writes/s at low load are the largest fitted miss. The
@@ -225,12 +229,15 @@ t[["locator", "quantity"] + COLS].round(3)
 # filesystem block plus the WAL bytes. All *predicted*. One cycle time cannot give both loads (the model
 # has no disk contention on the Passive, whose replay writes much more sdf data at 256 clients on the same
 # datastore). The model writes the Passive's sdf pages with the Active's floor, while the printed Passive
-# writes smaller I/Os for a reason the paper does not give. The eth1 receive rate is the Passive's TCP ACKs
-# (one per two segments of WAL) plus two status replies per walreceiver cycle (PostgreSQL reports the write
-# position after reading and the flush position after the `fdatasync`), with no parameter of its own; the
-# 256-client row is *predicted* and counted: its printed value equals a difference of two fitted eth0 rates
-# only by a rounding coincidence. The printed receive rate *falls* with load, as the Passive's flushes do;
-# the model's ACKs grow with the WAL bytes. The numbers are below the table.
+# writes smaller I/Os for a reason the paper does not give. The eth1 receive rate is, per walreceiver
+# cycle, a TCP ACK for the WAL train the cycle reads (the receive offload merges a back-to-back train
+# into one large segment for TCP, acknowledged once) plus two status replies (PostgreSQL reports the write position
+# after reading and the flush position after the `fdatasync`), every frame with TCP timestamps, with no
+# parameter of its own; the 256-client row is *predicted* and counted: its printed value equals a
+# difference of two fitted eth0 rates only by a rounding coincidence. The printed receive rate *falls*
+# with load, as the Passive's flushes (its cycles) do, while the WAL it acknowledges grows: one ACK per
+# two WAL segments could not fall. The rows inherit the model's Passive cycle count. The numbers are
+# below the table.
 
 # %%
 t = __import__("pandas").concat([fidelity.paper_vs_model("vcha2016", f"vcha2016/{name}") for name in
@@ -268,10 +275,20 @@ _needed = [_s_grid[np.argmin(np.abs(standby_flushes_per_s(lam, _s_grid) / lam - 
 _sdf_bytes = io("sdf", 256, "enabled_passive")[1] / io("sdf", 64, "enabled_passive")[1]
 _sdf_p = ledger.loc["t09_sdf_tps_64_enabled_passive"]
 _eth1 = [ledger.loc[f"t11_eth1_rx_{n}_enabled"] for n in (64, 256)]
+_cycles_printed = np.array([io("sdg", n, "enabled_passive")[0] for n in (64, 256)])
+_train = np.array([ledger.loc[f"t11_eth1_tx_{n}_enabled"].paper_value for n in (64, 256)]) / _cycles_printed
+_per_cycle = vdisk.reply_bytes_per_cycle(_train)
+_eth1_printed_cycles = _cycles_printed * _per_cycle
+_sdf_x = np.array([ledger.loc[f"t05_throughput_{n}_disabled"].paper_value for n in (64, 256)])
+_sdf_per_op = vdisk.sdf_bytes_per_s(_sdf_x, P.disk) / _sdf_x
 display(Markdown(
     f"sdf's average write from 64 to 256 clients: {_growth}; sdh's (baseline) {avg_kb('sdh', 64, 'disabled')} -> "
     f"{avg_kb('sdh', 256, 'disabled')} KB. The fitted floor is {P.disk.sdf_small_writes_per_s:.0f} small writes/s "
-    f"beside a {P.disk.sdf_write_bytes / 1e3:.0f} KB data write. Fitted rows land within "
+    f"beside a {P.disk.sdf_write_bytes / 1e3:.0f} KB data write. sdf's checkpoint background is "
+    f"{P.disk.sdf_background_bytes_per_s / 1e6:.2f} MB/s and its evictions "
+    f"{P.disk.sdf_eviction_bytes_s_per_op2:,.0f} B s/op² x rate², so the model writes "
+    f"{_sdf_per_op[0] / 1e3:.0f} -> {_sdf_per_op[1] / 1e3:.0f} KB per operation from 64 to 256 clients (baseline). "
+    f"Fitted rows land within "
     f"{prose.pct(_io_fit.drop(_sdh_low.index)['rel_error'].abs().max())} except sdh's writes/s at low load "
     f"({prose.pct(_sdh_low.max(), signed=True)}).\n\n"
     f"The walreceiver cycle `s` is {_cycle[0] * 1e3:.2f} and {_cycle[1] * 1e3:.2f} ms at the 64- and 256-client flush "
@@ -287,7 +304,9 @@ display(Markdown(
     f"{'low' if _sdf_p.rel_error < 0 else 'high'}; the printed Passive's average write is "
     f"{avg_kb('sdf', 64, 'enabled_passive')} KB against the Active's {avg_kb('sdf', 64, 'enabled')} KB. The eth1 receive "
     f"rate: {prose.pct(_eth1[0].rel_error, signed=True)} and {prose.pct(_eth1[1].rel_error, signed=True)} against the "
-    f"printed {_eth1[0].paper_value / 1e6:.1f} and {_eth1[1].paper_value / 1e6:.1f} MB/s."))
+    f"printed {_eth1[0].paper_value / 1e6:.1f} and {_eth1[1].paper_value / 1e6:.1f} MB/s; at the printed Passive "
+    f"flush counts ({_per_cycle[0]:.0f} B per cycle) the same mechanism gives {_eth1_printed_cycles[0] / 1e6:.2f} and "
+    f"{_eth1_printed_cycles[1] / 1e6:.2f} MB/s: the 64-client miss is the model's Passive cycle count."))
 
 # %% [markdown]
 # ## Table 12 / Figure 10 — statistics level

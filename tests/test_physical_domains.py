@@ -15,11 +15,7 @@ from vcperf import protocol, studies
 
 #: (study, parameter) pairs known to be fitted outside their domain, each with its open issue. The
 #: test for them is xfail(strict=True): once the fit is fixed it passes, and this entry must go.
-KNOWN_UNPHYSICAL = {
-    ("vcha2016", "disk.sdf_background_bytes_per_s"):
-        "issue 30: the default VCHA calibration fits a negative background sdf write rate (-4.9e6 B/s); "
-        "the vcha helper is constraining that fit",
-}
+KNOWN_UNPHYSICAL: dict = {}
 
 
 def domain(unit: str, name: str, meaning: str) -> tuple[float, float]:

@@ -17,9 +17,11 @@ Each sub-model is fitted to the fit targets that concern it (their ``stage`` tag
    bytes + bytes/VM x registered VMs) over the 10 Gbps clone network; configuration = mean.
 4. **Failover** (:class:`~vcperf.vcha.params.FailoverParams`): linear least squares on Tables 2,
    17 (External InProgress), 16 (Embedded) and 3.
-5. **Disks** (:class:`~vcperf.vcha.params.DiskParams`): sdf/sdh bytes = line in the measured
-   throughput, writes = bytes / I/O size (sdf: plus a floor of small writes, >= 0); sdg writes =
-   flush line (Tables 9-10, baseline and Active).
+5. **Disks** (:class:`~vcperf.vcha.params.DiskParams`): sdf bytes = checkpoint background +
+   eviction coefficient x the measured throughput squared, sdh bytes = line in the measured
+   throughput, writes = bytes / I/O size (sdf: plus a floor of small writes); sdg writes = flush
+   line (Tables 9-10, baseline and Active). Every coefficient is held >= 0 (bounded linear least
+   squares), so no refit leaves the physical domain.
 6. **Memory** (:class:`~vcperf.vcha.params.MemoryParams`): Table 8, linear least squares.
 
 The model is evaluated with explicit parameters only (the VCbench network through
@@ -215,6 +217,19 @@ def _lstsq(a, b, prior) -> np.ndarray:
     return prior + delta
 
 
+def _nonneg_lstsq(a, b, prior) -> np.ndarray:
+    """:func:`_lstsq` with every coefficient held >= 0: the unconstrained solution when it is
+    physical, else the bounded least squares (columns scaled to unit size for conditioning)."""
+    x = _lstsq(a, b, prior)
+    if np.all(x >= 0.0):
+        return x
+    from scipy.optimize import lsq_linear
+
+    a = np.asarray(a, dtype=float)
+    scale = np.maximum(np.abs(a).max(axis=0), 1e-300)
+    return lsq_linear(a / scale, np.asarray(b, dtype=float), bounds=(0.0, np.inf)).x / scale
+
+
 #: Prior values of the linear sub-fits' parameters, kept where a refit has too few points to
 #: determine them (orders of magnitude only; they never reach a ledger row: such rows are "not
 #: estimable").
@@ -226,6 +241,7 @@ _PRIOR = {
     "psc": 30.0,  # s
     "screens": (400.0, 2e-3, 15.0, 30.0, 60.0),  # core-s, s/VM, offsets s
     "disk_line": (1e6, 1e5),  # background B/s, B/op
+    "sdf_line": (1e6, 1e3),  # background B/s, eviction B s/op^2
     "flush_line": (1000.0, 5.0),  # background 1/s, 1/op
     "inv_write": 1.0 / 2e4,  # 1/B
     "small_writes": (20.0, 1.0 / 2e4),  # sdf small writes 1/s, 1/B
@@ -243,23 +259,24 @@ def _measured_x(k) -> float:
 
 
 def _fit_disk(by_stage: dict) -> DiskParams:
-    """sdf/sdh: bytes = background + per-op x measured throughput (the run's Table 5); sdh writes =
-    bytes / I/O size; sdf writes = small writes/s + bytes / I/O size (the floor kept >= 0); sdg:
-    flushes = background + per-op x throughput. Linear least squares each."""
+    """sdf: bytes = background + eviction coefficient x (measured throughput)^2; sdh: bytes =
+    background + per-op x measured throughput (the run's Table 5); sdh writes = bytes / I/O size;
+    sdf writes = small writes/s + bytes / I/O size; sdg: flushes = background + per-op x
+    throughput. Linear least squares each, every coefficient >= 0."""
     out = {}
-    for disk in ("sdf", "sdh"):
+    for disk, power, prior in (("sdf", 2, _PRIOR["sdf_line"]), ("sdh", 1, _PRIOR["disk_line"])):
         bw_keys = sorted(by_stage.get(f"{disk}_bw", []))
-        bg, per_op = _lstsq([[1.0, _measured_x(k)] for k in bw_keys], [_paper(k) for k in bw_keys],
-                            _PRIOR["disk_line"])
+        bg, load = _nonneg_lstsq([[1.0, _measured_x(k) ** power] for k in bw_keys], [_paper(k) for k in bw_keys],
+                                 prior)
         tps_keys = sorted(by_stage.get(f"{disk}_tps", []))
-        rows = [[1.0, bg + per_op * _measured_x(k)] for k in tps_keys]
+        rows = [[1.0, bg + load * _measured_x(k) ** power] for k in tps_keys]
         tps = [_paper(k) for k in tps_keys]
         small, inv = (0.0, None) if disk == "sdh" else _lstsq(rows, tps, _PRIOR["small_writes"])
-        if inv is None or small < 0.0:  # no floor (sdh), or a refit that wants a negative one
+        if inv is None or small < 0.0 or inv <= 0.0:  # no floor (sdh), or a refit that wants a negative one
             small, inv = 0.0, _lstsq([r[1:] for r in rows], tps, [_PRIOR["inv_write"]])[0]
-        out[disk] = (float(per_op), float(bg), float(1.0 / inv), float(small))
+        out[disk] = (float(load), float(bg), float(1.0 / inv), float(small))
     keys = sorted(by_stage.get("sdg_tps", []))
-    fbg, fop = _lstsq([[1.0, _measured_x(k)] for k in keys], [_paper(k) for k in keys], _PRIOR["flush_line"])
+    fbg, fop = _nonneg_lstsq([[1.0, _measured_x(k)] for k in keys], [_paper(k) for k in keys], _PRIOR["flush_line"])
     return DiskParams(*out["sdf"][:3], *out["sdh"][:3], float(fop), float(fbg), out["sdf"][3])
 
 

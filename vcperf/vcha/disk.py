@@ -4,18 +4,27 @@ Tables 9, 10 and the eth1 receive rate of Table 11).
 Three virtual disks carry the VCbench load: sdf (PostgreSQL core tables), sdg (WAL) and sdh (SEAT
 tables: statistics, events, alarms, tasks). On the baseline appliance and the Active node:
 
-* **sdf, sdh**: data pages written back by the checkpointer and background writer, a background
-  rate (statistics, events, tasks of the inventory) plus bytes per VCbench operation; each write is
-  an average I/O of ``*_write_bytes`` (so writes/s = bytes/s / I/O size). The background may come
-  out negative (sdf: pages re-dirtied between two checkpoints are written once, so at low load
-  writes grow faster than linearly from zero): the rate is the line clipped at zero. sdf also
-  carries a floor of small writes that does not scale with the data volume
+* **sdf** (core tables): two writers of data pages. The checkpointer writes every page dirtied
+  since the last checkpoint once; the hot core-table pages (host and VM rows that host sync keeps
+  dirty) are dirtied in every checkpoint interval whatever the load, a background rate
+  (``sdf_background_bytes_per_s``, >= 0). The rest comes from dirty-buffer evictions (PostgreSQL's
+  background writer and backends write a dirty victim before reusing its buffer): buffer
+  replacements grow with the operation rate and so does the share of victims that are dirty (pages
+  are dirtied at the operation rate), so these bytes grow as rate^2
+  (``sdf_eviction_bytes_s_per_op2``, >= 0): each operation writes more as the load rises, as the
+  bytes per operation of Tables 9-10 do from 64 to 256 clients in every column. The square holds
+  while dirty victims are a small share of the replacements (a load-driven write-back
+  amplification, not a fitted exponent). sdf also carries a floor of small writes that does not
+  scale with the data volume
   (``sdf_small_writes_per_s``: filesystem journal commits and metadata of the relation files each
   checkpoint syncs, single-page writes of the time-driven background writer), which is why
   its average write grows with load in every column of Tables 9-10 (baseline 18 -> 20 KB, Active
   17 -> 19 KB, Passive 14 -> 18 KB from 64 to 256 clients). The floor never makes a write smaller
-  than one filesystem block (:data:`FS_BLOCK_BYTES`): writes/s <= bytes/s / 4 KiB. sdh shows the
-  opposite (its writes grow faster than its bytes, 30 -> 22 KB), so it has no such floor;
+  than one filesystem block (:data:`FS_BLOCK_BYTES`): writes/s <= bytes/s / 4 KiB; each data
+  write is an average I/O of ``sdf_write_bytes``;
+* **sdh** (SEAT tables): a background rate (statistics, events, tasks of the inventory) plus bytes
+  per VCbench operation, each write an average I/O of ``sdh_write_bytes``. sdh shows the opposite
+  of sdf (its writes grow faster than its bytes, 30 -> 22 KB), so it has no floor;
 * **sdg**: one write per WAL flush (group commit: a background rate of flushes plus flushes per
   operation); each flush rewrites the current WAL page (:data:`~vcperf.vcha.wal.WAL_PAGE_BYTES`) and
   the new WAL bytes are written once (:func:`vcperf.vcha.wal.wal_disk_write_bytes_per_s`).
@@ -35,10 +44,17 @@ exchange), and a message arriving at a random time waits for the cycle in progre
 ``rho = flushes x s``, mean residual ``s/2``) and then its own, ``W = s (1 + rho/2)``;
 :func:`walreceiver_cycle_s` solves that for ``s`` at the run's flush rate. Each Passive flush
 rewrites the partly filled filesystem block (:data:`FS_BLOCK_BYTES`), not a whole WAL page, plus the
-WAL bytes. Its replies go back on eth1: TCP ACKs for the WAL stream (one per
-:data:`vcperf.network.DEFAULT_PACKETS_PER_ACK` segments) and two standby status messages per cycle
-(PostgreSQL's walreceiver reports its new write position after reading and its new flush position
-after the ``fdatasync``).
+WAL bytes. Its replies go back on eth1 (:func:`standby_reply_bytes_per_s`), per cycle: one pure TCP
+ACK for the WAL the cycle reads and two standby status messages (PostgreSQL's walreceiver reports
+its new write position after reading and its new flush position after the ``fdatasync``). The WAL
+of a cycle arrives as one train of back-to-back segments (what the walsender sent since the
+previous read), which the receive offload (LRO/GRO) hands to TCP as one segment (up to
+:data:`GRO_MAX_BYTES`): the kernel acknowledges the train once per merged segment, not once per
+two wire segments, and the status replies carry the
+acknowledgement of anything later. So the receive rate follows the walreceiver's cycles, not the
+WAL volume: Table 11 prints it falling from 64 to 256 clients while the WAL it acknowledges grows
+by more than half, as the Passive's printed flush counts (its cycles, Tables 9-10) fall. Every
+frame carries TCP timestamps (:data:`TCP_TIMESTAMP_OPTION_BYTES`, on by default in Linux).
 
 This module is a pure model: parameters are arguments (:mod:`vcperf.vcha.params`; the study's values
 are fitted by :mod:`vcperf.vcha.calibration`).
@@ -57,9 +73,15 @@ from vcperf.vcha.wal import WAL_PAGE_BYTES, replication_traffic_bytes_per_s
 
 #: Filesystem block (ext3/ext4 default 4 KiB) that a partial write rewrites.
 FS_BLOCK_BYTES = 4096.0
-#: Bytes on the wire of a pure TCP ACK: IPv4 + TCP headers (40 B) + Ethernet header (14 B), as the
-#: interface counters count them.
-ACK_FRAME_BYTES = network.IP_TCP_HEADER_BYTES + 14.0
+#: The TCP timestamps option (RFC 7323: 10 bytes, padded to 12) that Linux puts on every segment
+#: (``net.ipv4.tcp_timestamps = 1``, the kernel default), so on every ACK and reply of the Passive.
+TCP_TIMESTAMP_OPTION_BYTES = 12.0
+#: Bytes on the wire of a pure TCP ACK: IPv4 + TCP headers (40 B) + timestamps option (12 B) +
+#: Ethernet header (14 B), as the interface counters count them.
+ACK_FRAME_BYTES = network.IP_TCP_HEADER_BYTES + TCP_TIMESTAMP_OPTION_BYTES + 14.0
+#: The largest segment the receive offload merges a train into (Linux ``GRO_MAX_SIZE``, 64 KiB): a
+#: cycle's WAL train is acknowledged once per merged segment, at least once (module docstring).
+GRO_MAX_BYTES = 65536.0
 #: Standby status replies per walreceiver cycle: the write position after the messages are written,
 #: the flush position after the ``fdatasync`` (PostgreSQL ``walreceiver.c``: ``XLogWalRcvSendReply``
 #: after processing the received data and again in ``XLogWalRcvFlush``).
@@ -83,6 +105,15 @@ class DiskWrites:
 
     writes_per_s: dict
     bytes_per_s: dict
+
+
+def sdf_bytes_per_s(throughput_per_s, params: DiskParams):
+    """sdf (core tables) write rate, B/s, at a VCbench throughput (ops/s): the checkpoint background
+    plus dirty-buffer evictions that grow as the square of the rate (module docstring). Non-negative,
+    non-decreasing and convex in the throughput (every parameter is >= 0)."""
+    x = np.asarray(v.nonneg("throughput_per_s", throughput_per_s), dtype=float)
+    v.instance("params", params, DiskParams, "the study's DiskParams (vcperf.vcha.calibrate().disk)")
+    return params.sdf_background_bytes_per_s + params.sdf_eviction_bytes_s_per_op2 * x * x
 
 
 def wal_flushes_per_s(throughput_per_s, params: DiskParams):
@@ -178,8 +209,8 @@ def disk_writes(throughput_per_s, node: str, params: DiskParams, wal: WalParams,
     v.instance("params", params, DiskParams, "the study's DiskParams (vcperf.vcha.calibrate().disk)")
     v.instance("wal", wal, WalParams, "the study's WalParams (vcperf.vcha.calibrate().wal)")
     p = params
-    sdf = np.maximum(p.sdf_background_bytes_per_s + p.sdf_bytes_per_op * x, 0.0)
-    sdh = np.maximum(p.sdh_background_bytes_per_s + p.sdh_bytes_per_op * x, 0.0)
+    sdf = sdf_bytes_per_s(x, p)
+    sdh = p.sdh_background_bytes_per_s + p.sdh_bytes_per_op * x
     flushes = _wal_flushes(x, p)
     if node == "passive":
         flushes = _standby_flushes(flushes, _cycle_s(flush_wait_s, flushes))
@@ -191,17 +222,40 @@ def disk_writes(throughput_per_s, node: str, params: DiskParams, wal: WalParams,
                       {"sdf": sdf, "sdg": sdg, "sdh": sdh})
 
 
+def reply_bytes_per_cycle(wal_bytes_per_cycle):
+    """Bytes the Passive sends back on eth1 per walreceiver cycle (B): pure TCP ACKs for the cycle's
+    WAL train, one per merged receive segment of up to :data:`GRO_MAX_BYTES` and at least one, each
+    :data:`ACK_FRAME_BYTES`, plus :data:`STATUS_REPLIES_PER_FLUSH` status replies of
+    :data:`STATUS_REPLY_BYTES`.
+
+    Parameters
+    ----------
+    wal_bytes_per_cycle : float or array_like
+        WAL bytes one walreceiver cycle reads, B, >= 0.
+    """
+    b = np.asarray(v.nonneg("wal_bytes_per_cycle", wal_bytes_per_cycle), dtype=float)
+    return _reply_bytes_per_cycle(b)
+
+
+def _reply_bytes_per_cycle(b):
+    """:func:`reply_bytes_per_cycle` of validated bytes."""
+    acks = np.maximum(1.0, b / GRO_MAX_BYTES)
+    return acks * ACK_FRAME_BYTES + STATUS_REPLIES_PER_FLUSH * STATUS_REPLY_BYTES
+
+
 def standby_reply_bytes_per_s(throughput_per_s, params: DiskParams, wal: WalParams, flush_wait_s):
-    """eth1 receive rate of the Active (B/s): the Passive's TCP ACKs for the WAL stream plus
-    :data:`STATUS_REPLIES_PER_FLUSH` status replies per walreceiver cycle (Table 11, eth1 receive).
-    ``flush_wait_s`` as :func:`disk_writes`. No fitted parameter of its own."""
+    """eth1 receive rate of the Active (B/s): per walreceiver cycle of the Passive, the ACKs of the
+    WAL train it reads and :data:`STATUS_REPLIES_PER_FLUSH` status replies
+    (:func:`reply_bytes_per_cycle`; Table 11, eth1 receive). The cycles are the Passive's flushes
+    (:func:`disk_writes`), so at the study's loads (a train well under :data:`GRO_MAX_BYTES`) the rate
+    follows the cycles, not the WAL volume. ``flush_wait_s`` as :func:`disk_writes`. No fitted
+    parameter of its own."""
     x = v.nonneg("throughput_per_s", throughput_per_s)
     v.instance("params", params, DiskParams, "the study's DiskParams (vcperf.vcha.calibrate().disk)")
     v.instance("wal", wal, WalParams, "the study's WalParams (vcperf.vcha.calibrate().wal)")
     v.nonneg("flush_wait_s", flush_wait_s)
     v.broadcast(throughput_per_s=x, flush_wait_s=flush_wait_s)
-    wal_bytes = replication_traffic_bytes_per_s(x, wal)
-    acks = wal_bytes / (network.DEFAULT_MSS_BYTES * network.DEFAULT_PACKETS_PER_ACK) * ACK_FRAME_BYTES
     lam = _wal_flushes(x, params)
     cycles = _standby_flushes(lam, _cycle_s(flush_wait_s, lam))
-    return np.asarray(acks + STATUS_REPLIES_PER_FLUSH * cycles * STATUS_REPLY_BYTES, dtype=float)
+    train = replication_traffic_bytes_per_s(x, wal) / cycles
+    return np.asarray(cycles * _reply_bytes_per_cycle(train), dtype=float)

@@ -27,6 +27,15 @@ def _check_finite(params) -> None:
             raise ValueError(f"{f.name} must be a finite number ({type(params).__name__}); got {value!r}")
 
 
+def _check_domain(params, positive=()) -> None:
+    """Refuse a field below its physical domain: every field >= 0, the names in ``positive`` > 0."""
+    for f in fields(params):
+        value, pos = getattr(params, f.name), f.name in positive
+        if value < 0.0 or (pos and value == 0.0):
+            raise ValueError(f"{f.name} must be {'> 0' if pos else '>= 0'} ({type(params).__name__}, valid range "
+                             f"{'(0' if pos else '[0'}, inf)); got {value!r}")
+
+
 @dataclass(frozen=True)
 class VcbenchParams:
     """Parameters of the VCbench closed network (one set for Tables 5-7, 12-15).
@@ -180,12 +189,20 @@ class DiskParams:
 
     Attributes
     ----------
-    sdf_bytes_per_op, sdh_bytes_per_op : float
-        Data-page bytes written per VCbench operation on sdf (core tables) and sdh (SEAT tables), B.
-        Fitted: Tables 9-10, baseline and Active rows.
-    sdf_background_bytes_per_s, sdh_background_bytes_per_s : float
-        Intercept of the write rate at zero VCbench load (statistics, events, tasks; negative when
-        checkpoints absorb re-dirtied pages at low load), B/s. Fitted: as above.
+    sdf_eviction_bytes_s_per_op2 : float
+        sdf (core tables) bytes written back by dirty-buffer evictions, per operation and per
+        operation-per-second of load, B s/op^2, >= 0: buffer replacements grow with the operation
+        rate and so does the share of victims that are dirty, so these writes grow as rate^2
+        (:func:`vcperf.vcha.disk.disk_writes`). Fitted: Tables 9-10 sdf bandwidth, baseline and Active.
+    sdf_background_bytes_per_s : float
+        sdf writes whatever the VCbench load: the checkpointer writing the hot core-table pages
+        (host and VM rows that the 2,000 hosts' sync keeps dirty) once per checkpoint, B/s, >= 0.
+        Fitted: as above.
+    sdh_bytes_per_op : float
+        Data-page bytes written per VCbench operation on sdh (SEAT tables), B, >= 0. Fitted: Tables
+        9-10 sdh bandwidth, baseline and Active.
+    sdh_background_bytes_per_s : float
+        sdh writes independent of VCbench (statistics, events, tasks), B/s, >= 0. Fitted: as above.
     sdf_write_bytes, sdh_write_bytes : float
         Average size of one data write (B). Fitted: the writes/s rows of Tables 9-10.
     sdf_small_writes_per_s : float
@@ -198,7 +215,7 @@ class DiskParams:
         WAL flushes independent of VCbench (WAL writer, background commits), 1/s. Fitted: as above.
     """
 
-    sdf_bytes_per_op: float
+    sdf_eviction_bytes_s_per_op2: float
     sdf_background_bytes_per_s: float
     sdf_write_bytes: float
     sdh_bytes_per_op: float
@@ -210,6 +227,7 @@ class DiskParams:
 
     def __post_init__(self):
         _check_finite(self)
+        _check_domain(self, positive=("sdf_write_bytes", "sdh_write_bytes"))
 
 
 @dataclass(frozen=True)
@@ -305,8 +323,10 @@ PARAM_DOCS = {
     "failover.blue_screen_offset_s": ("s", "blue screen after the blank screen"),
     "failover.inventory_screen_offset_s": ("s", "inventory after the blank screen"),
     "failover.vc_summary_offset_s": ("s", "VC-summary page after the blank screen"),
-    "disk.sdf_bytes_per_op": ("B/op", "sdf (core tables) page writes per VCbench operation"),
-    "disk.sdf_background_bytes_per_s": ("B/s", "sdf page writes independent of VCbench"),
+    "disk.sdf_eviction_bytes_s_per_op2": ("B s/op^2", "sdf (core tables) dirty-buffer eviction writes per "
+                                                      "operation, per operation/s of load (writes grow as rate^2)"),
+    "disk.sdf_background_bytes_per_s": ("B/s", "sdf checkpoint writes of the hot core-table pages, whatever "
+                                               "the VCbench load"),
     "disk.sdf_write_bytes": ("B", "average sdf data write"),
     "disk.sdf_small_writes_per_s": ("1/s", "sdf writes carrying no data volume (journal, metadata, single pages)"),
     "disk.sdh_bytes_per_op": ("B/op", "sdh (SEAT tables) page writes per VCbench operation"),

@@ -174,8 +174,9 @@ def _build() -> tuple:
                     lambda P, n=n, vc=vc: float(standby_reply_bytes_per_s(_x(P, n, vc), P.disk, P.wal,
                                                                           _flush_wait(P))),
                     role="predicted",
-                    note="Passive's TCP ACKs for the WAL stream + two status replies per walreceiver cycle (no "
-                         "parameter of its own)")
+                    note="per walreceiver cycle of the Passive: a TCP ACK for the WAL train it reads + two status "
+                         "replies (no parameter of its own); the cycles are the model's Passive flushes (sdg "
+                         "writes/s), whose error this row inherits")
             # Table 8: peak resident memory of the run
             for nd in nodes:
                 cnode = "" if nd == "baseline" else nd
