@@ -851,20 +851,11 @@ _WIDE_TABLES_JS = f"""() => Array.from(document.querySelectorAll('table'))
   .filter(x => x[0] > {REPORT_WIDTH_PX} || x[1] > {REPORT_WIDTH_PX})"""
 
 
-@pytest.fixture(scope="module")
-def regenerated(tmp_path_factory):
-    """A default regeneration into a temporary build folder."""
-    from vcperf import regenerate
-
-    target = tmp_path_factory.mktemp("report") / "build"
-    assert regenerate.run(target, jobs=2) == []
-    return target
-
-
-def test_report_has_a_nav_and_no_table_wider_than_the_page(regenerated, browser_page):
+def test_report_has_a_nav_and_no_table_wider_than_the_page(default_build, browser_page):
+    """The report of the session's one default regeneration (tests/conftest.py)."""
     page, problems = browser_page
     page.set_viewport_size({"width": REPORT_WIDTH_PX, "height": 1000})
-    index = regenerated / "report" / "index.html"
+    index = default_build / "report" / "index.html"
     page.goto(index.as_uri())
     assert page.locator("nav").count() >= 1, "the report index has no <nav>"
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
