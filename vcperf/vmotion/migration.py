@@ -20,8 +20,8 @@ from vcperf.vmotion.trace import _trace_phase
 #: Most samples :func:`throughput_series` returns (two float64 series of this length: 160 MiB).
 MAX_SERIES_SAMPLES = 10_000_000
 #: Keywords of :func:`vcperf.vmotion.precopy` that take arrays (checked against the other arrays' shapes).
-_ARRAY_PRECOPY_KW = ("swapped_bytes", "n_vmknics", "streams_per_vmknic", "rtt_s", "encryption_cpu_s_per_byte",
-                     "concurrent")
+_ARRAY_PRECOPY_KW = ("swapped_bytes", "zero_bytes", "n_vmknics", "streams_per_vmknic", "rtt_s",
+                     "encryption_cpu_s_per_byte", "zeroing_cpu_s_per_byte", "concurrent")
 
 
 @dataclass(frozen=True)
@@ -88,7 +88,8 @@ def migrate(memory_bytes, vcpus, working_set_bytes, baseline_tps, release, link_
     settings : Settings
         :func:`vcperf.vmotion.settings`.
     **precopy_kw
-        Passed to :func:`precopy` (``max_rounds``, ``sdps``, ``sdps_fraction``, ``swapped_bytes``).
+        Passed to :func:`precopy` (``max_rounds``, ``sdps``, ``sdps_fraction``, ``swapped_bytes``,
+        ``zero_bytes``: never-touched memory, not sent; ``zeroing_cpu_s_per_byte``, ...).
 
     Examples
     --------
