@@ -389,7 +389,8 @@ STUDY_BASELINES = {
             "settings": _Lazy(lambda: _vmotion().settings()), "setup": _Lazy(lambda: _vmotion().tpcx_setup()),
             "m": _Lazy(lambda: _vmotion().migrate_workload("typical", "7.0u1")),
             # the fields of Params and TpcxParams (about their calibrated values)
-            "vcpu_stop_cost_s": 2e-5, "trace_install_cost_s_per_page": 3e-6, "dirty_bytes_per_transaction": 3e5,
+            "vcpu_stop_cost_s": 2e-5, "trace_install_cost_s_per_page": 1.3e-7, "trace_fire_cost_s": 1.6e-6,
+            "dirty_bytes_per_transaction": 1e6, "zero_bytes": 0.0,
             "metadata_cost_s_per_entry": 1e-8, "checkpoint_time_s": 0.1, "trace_pages_per_install_phase": 7e3,
             "zeroing_cpu_s_per_byte": 5e-11, "peak_vm_utilization": 0.5, "dirty_scale": 0.4,
         },
