@@ -652,6 +652,8 @@ ALLOWED_NONFINITE = {
     "vcperf.contentlib.subscription_sync_time_s": "inf when other traffic leaves the link no capacity (documented)",
     "vcperf.contentlib.recommend_path": "times_s holds NaN for the paths the layout does not offer",
     "vcperf.vmotion.link_for_downtime_bps": "nan when even hi_bps does not meet the target (documented)",
+    "vcperf.vmotion.link_for_downtime": "link_bps nan when even hi_bps does not meet the target (documented, with "
+                                        "the named bottleneck)",
     "vcperf.site.evaluate": "an answer without a target has target NaN; without intervals low/high are NaN",
     "vcperf.site.smallest_bandwidth": "inf when no rate meets every target (documented); its evaluation's NaN targets",
     "vcperf.site.largest_rtt": "nan when even an RTT of 0 misses a target (documented); its evaluation's NaN targets",
