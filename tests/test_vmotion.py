@@ -1097,6 +1097,14 @@ def test_panel_readout_states_why_no_link_meets_a_target_below_the_checkpoint():
     assert "below the switch-over checkpoint" in readout
 
 
+def test_panel_readout_names_the_bottleneck_when_no_link_meets_the_target():
+    """Above the checkpoint but out of reach: the readout names what blocks it (here 4 streams' CPU ceiling)."""
+    from vcperf.views import vmotion as views
+
+    readout, _ = views.migration_whatif_update(downtime_target_s=0.3, link_count=4)
+    assert "no link rate brings the stall under" in readout and "ceiling" in readout and "checkpoint" in readout
+
+
 def test_panel_reads_an_idle_vm_and_states_a_round_cap_reason():
     from vcperf.views import vmotion as views
 
