@@ -389,7 +389,8 @@ STUDY_BASELINES = {
             "settings": _Lazy(lambda: _vmotion().settings()), "setup": _Lazy(lambda: _vmotion().tpcx_setup()),
             "m": _Lazy(lambda: _vmotion().migrate_workload("typical", "7.0u1")),
             # the fields of Params and TpcxParams (about their calibrated values)
-            "vcpu_stop_cost_s": 2e-5, "trace_install_cost_s_per_page": 3e-6, "dirty_bytes_per_transaction": 3e5,
+            "vcpu_stop_cost_s": 2e-5, "trace_install_cost_s_per_page": 1.3e-7, "trace_fire_cost_s": 1.6e-6,
+            "dirty_bytes_per_transaction": 1e6, "zero_bytes": 0.0,
             "metadata_cost_s_per_entry": 1e-8, "checkpoint_time_s": 0.1, "trace_pages_per_install_phase": 7e3,
             "zeroing_cpu_s_per_byte": 5e-11, "peak_vm_utilization": 0.5, "dirty_scale": 0.4,
         },
@@ -651,6 +652,8 @@ ALLOWED_NONFINITE = {
     "vcperf.contentlib.subscription_sync_time_s": "inf when other traffic leaves the link no capacity (documented)",
     "vcperf.contentlib.recommend_path": "times_s holds NaN for the paths the layout does not offer",
     "vcperf.vmotion.link_for_downtime_bps": "nan when even hi_bps does not meet the target (documented)",
+    "vcperf.vmotion.link_for_downtime": "link_bps nan when even hi_bps does not meet the target (documented, with "
+                                        "the named bottleneck)",
     "vcperf.site.evaluate": "an answer without a target has target NaN; without intervals low/high are NaN",
     "vcperf.site.smallest_bandwidth": "inf when no rate meets every target (documented); its evaluation's NaN targets",
     "vcperf.site.largest_rtt": "nan when even an RTT of 0 misses a target (documented); its evaluation's NaN targets",

@@ -195,13 +195,12 @@ def test_stop_based_trace_grows_with_vcpus_and_memory_loose_does_not(p, kw):
     cpus = np.arange(1, 4097)
     t67 = vm.trace_phase(1 * TIB, cpus, "6.7", **kw)
     assert np.all((t67.throughput_loss > 0) & (t67.throughput_loss < 1))
-    # the per-phase stall c_stop V + P c_install / V is smallest at V* = sqrt(P c_install / c_stop);
-    # above V* stopping more vCPUs costs more: loss and duration grow with the vCPU count
-    v_star = math.sqrt(p.trace_pages_per_install_phase * p.trace_install_cost_s_per_page / p.vcpu_stop_cost_s)
-    assert abs(cpus[np.argmin(t67.throughput_loss)] - v_star) <= 1
-    above = cpus > v_star + 1
-    assert np.all(np.diff(t67.throughput_loss[above]) > 0)
-    assert np.all(np.diff(t67.duration_s[above]) > 0)
+    # the per-phase stall c_stop V + P c_install grows with every vCPU that must be stopped: loss and
+    # duration grow with the vCPU count from one vCPU on (the install part does not shrink with V)
+    assert np.all(np.diff(t67.throughput_loss) > 0)
+    assert np.all(np.diff(t67.duration_s) > 0)
+    stall = p.vcpu_stop_cost_s * cpus + p.trace_pages_per_install_phase * p.trace_install_cost_s_per_page
+    np.testing.assert_allclose(t67.throughput_loss, stall / (stall + vm.settings().guest_slice_s), rtol=1e-12)
     assert t67.throughput_loss[-1] > 0.95  # stopping thousands of vCPUs leaves the guest little
     mem = np.geomspace(GIB, 6 * TIB, 20)
     d67 = vm.trace_phase(mem, 72, "6.7", **kw).duration_s
@@ -220,6 +219,53 @@ def test_stop_based_trace_grows_with_vcpus_and_memory_loose_does_not(p, kw):
     assert np.all(one.throughput_loss < 1)
     area = vm.migration_delay_area_s2(mem, 1, 0.5, "7.0u1", 40e9, **kw)
     assert np.all(np.isfinite(area))
+
+
+def test_property_67_trace_cost_never_falls_with_vcpus(kw):
+    """Issue 25: 6.7 trace cost is non-decreasing in vCPUs over vCPUs 1-768 and memory 1 GiB-6 TiB (the seed:
+    "the more vCPUs the VM is configured with, the longer it takes to stop and resume them"): duration, loss
+    and the guest time lost (loss x duration)."""
+    cpus = np.arange(1, 769)[:, None]
+    mem = np.geomspace(GIB, 6 * TIB, 25)[None, :]
+    t = vm.trace_phase(mem, cpus, "6.7", **kw)
+    lost = t.throughput_loss * t.duration_s
+    for a in (t.duration_s, t.throughput_loss, lost):
+        assert np.all(np.isfinite(a)) and np.all(a > 0)
+        assert np.all(np.diff(a, axis=0) >= 0)
+    assert np.all(np.diff(t.duration_s, axis=1) > 0)  # and grows with memory
+    assert len(np.unique(np.round(t.duration_s, 9))) > 1000  # the answer moves with the question
+
+
+def test_small_vms_trace_in_under_ten_seconds_on_67(kw):
+    """Seed, "vSphere 6.7 Page Tracing": "the trace-install duration can range from less than ten seconds
+    to hundreds of seconds" and "This approach worked fine for small-to-medium-sized VMs, because stopping
+    a few vCPUs is not too expensive": every VM of <= 8 vCPUs and <= 64 GiB traces in under 10 s."""
+    cpus = np.arange(1, 9)[:, None]
+    mem = np.geomspace(GIB, 64 * GIB, 13)[None, :]
+    d = vm.trace_phase(mem, cpus, "6.7", **kw).duration_s
+    assert np.all(d < 10.0)
+    assert float(vm.trace_phase(6 * TIB, 12, "6.7", **kw).duration_s) >= 100.0  # "hundreds of seconds"
+
+
+def test_zero_pages_are_not_sent_and_bad_counts_are_refused(kw):
+    """Seed (Figure 6 text): "vSphere has optimizations to reduce the amount of data transferred for zero
+    pages"; Test 1's freshly booted typical VM (Figures 5, 10) has them, the pre-touched VMs do not. Round 0
+    sends only the touched memory, so more zero pages never lengthen the pre-copy; the 6.7 trace phase
+    still traces every page."""
+    zero = np.linspace(0.0, 39 * GIB, 14)
+    for r in vm.RELEASES:
+        m = vm.migrate(64 * GIB, 12, 25 * GIB, 4500.0, r, 160e9, n_vmknics=4, zero_bytes=zero, **kw)
+        assert np.all(np.diff(m.precopy.round0_time_s) < 0) and np.all(np.diff(m.precopy_time_s) <= 1e-12)
+        assert np.all(m.precopy.precopy_bytes >= 64 * GIB - zero)
+        assert np.ptp(m.trace_time_s) == 0.0
+    w = vm.workloads()
+    assert w["typical_fresh"].zero_bytes == w["typical"].memory_bytes - w["typical"].working_set_bytes
+    assert all(w[n].zero_bytes == 0.0 for n in w if n != "typical_fresh")
+    fresh, touched = (vm.migrate_workload(n, "7.0u1") for n in ("typical_fresh", "typical"))
+    assert float(fresh.migration_time_s) < float(touched.migration_time_s)
+    for bad in (-1.0, 40 * GIB, 64 * GIB):
+        with pytest.raises(ValueError, match="zero_bytes"):
+            vm.precopy(64 * GIB, 1e9, 160e9, 25 * GIB, 12, "7.0u1", zero_bytes=bad, **kw)
 
 
 def test_precopy_trace_loss_bounds_and_release_order(p):
@@ -334,7 +380,9 @@ def test_fidelity_rows_fitted_within_10_percent_median_below_3():
     ("typical_tps_70u1", 0.03), ("typical_tps_67", 0.03), ("typical_migration_time_reduction", 0.03),
     ("failed_checks_67u3", 0.03),
     # predicted (invalid_runs_67u3) and derived (the rest)
-    ("conclusion_duration_reduction", 0.10), ("typical_improvement", 0.10), ("invalid_runs_67u3", 0.25),
+    # conclusion_duration_reduction was 0.10: Table 1's VMs were pre-touched (seed, Table 1 text) and its typical
+    # VM now sends all 64 GB, unlike Figure 10's freshly booted one, so its reduction is 28 % (mean 43 %)
+    ("conclusion_duration_reduction", 0.15), ("typical_improvement", 0.10), ("invalid_runs_67u3", 0.25),
 ])
 def test_fidelity_tolerance_per_row(rows, key, tol):
     assert abs(rows[key].rel_error) <= tol
@@ -395,9 +443,10 @@ def test_bound_statements_hold():
     assert float(b.loc[b["key"] == "avg_loss_large_70u1", "model_value"].iloc[0]) < 0.05
     ledger = [r for r in vm.fidelity_rows() if r.kind == "bound"]
     assert len(ledger) == int(b["in_ledger"].sum()) >= 8
-    # issue 25: a bound row passes only if its whole 90 % interval does; these two model values hold but
-    # their intervals straddle the bound (measured honestly, not counted as passes)
-    straddle = {"avg_loss_large_70u1", "tpcx_downtime_67u3"}
+    # issue 25: a bound row passes only if its whole 90 % interval does; this model value holds but its
+    # interval straddles the bound (measured honestly, not counted as a pass). The TPCx-HCI 6.7 U3 downtime
+    # straddled its 1 s too until the 6.7 stop-based stall grew with every vCPU (its interval is above 1 s now)
+    straddle = {"avg_loss_large_70u1"}
     assert all(r.passed for r in ledger if r.key not in straddle)
     for r in ledger:
         if r.key in straddle:
@@ -413,7 +462,13 @@ def test_leave_one_out_reports_every_fitted_row():
     for _, r in loo.iterrows():
         assert math.isfinite(r["model_value"]) or r["note"].startswith("not estimable"), r["key"]
     est = loo[loo["estimable"]]
-    assert len(est) >= 5
+    assert len(est) >= 3
+    # both typical-VM runs are predicted by the rest; the large VM's 7.0 U1 run is not: it is the only run
+    # that shows a 7.0 U1 switch-over, and without it the typical VM's averages drive the checkpoint to 0
+    # (was "estimable" at a refitted checkpoint of 2.2 s that only balanced those averages: 2.7x for 10x)
+    by = loo.set_index("key")
+    assert by.loc[["typical_tps_67", "typical_tps_70u1", "typical_migration_time_reduction"], "estimable"].all()
+    assert not by.loc["switchover_improvement_large", "estimable"]
     # without the large VM's 7.0 U1 run or either typical-VM run the rest still predicts it within 75 %
     # (was 45 %; session 3: without the 7.0 U1 run seven numbers remain for seven parameters, the refit is
     # exact and the checkpoint time it picks (2.2 s) only balances the typical VM's averages, so the 10x
@@ -679,8 +734,11 @@ def test_properties_monotone_bounded_finite(mem_gib, link_gbps, dirty, vcpus, rt
 
 
 def test_link_for_downtime_target(kw, p):
-    # the stall never falls below the fitted checkpoint: a target 0.15 s above it has a finite answer
-    target = p.checkpoint_time_s + 0.15
+    # the stall never falls below the fitted checkpoint plus the stop rule's last pages: a target between the
+    # stalls at 1 and 1000 Gb/s has a finite answer
+    slow, fast = (float(vm.migrate(64 * GIB, 12, 25 * GIB, 4500.0, "7.0u1", b, n_vmknics=16, **kw).switchover_time_s)
+                  for b in (1e9, 1e12))
+    target = 0.5 * (slow + fast)
     link = vm.link_for_downtime_bps(target, 64 * GIB, 12, 25 * GIB, 4500.0, "7.0u1", n_vmknics=16, **kw)
     assert np.isfinite(link) and 1e8 < link < 1e12
     at = vm.migrate(64 * GIB, 12, 25 * GIB, 4500.0, "7.0u1", link, n_vmknics=16, **kw)
@@ -692,6 +750,31 @@ def test_link_for_downtime_target(kw, p):
                                                n_vmknics=16, **kw))
     # 6.7's 1 TB bitmaps alone exceed 1 s: no link helps
     assert math.isnan(vm.link_for_downtime_bps(1.0, TIB, 72, 25 * GIB, 4500.0, "6.7", **kw))
+
+
+def test_link_for_a_300_ms_downtime_of_a_64_gib_vm(kw, p):
+    """Issue 25: a 64 GiB VM at a 0.3 s target on 7.0 U1. The seed prints the 6.7 switch-over of the 1 TB VM
+    (six seconds) and 7.0 U1's improvement "by an order of magnitude", under the one-second goal; the fitted
+    checkpoint (device state) is part of it and below 0.3 s, so enough streams reach the target, and the
+    forward model agrees at the link found. With 16 streams the streams' CPU ceiling caps the transfer: the
+    answer is an explicit infeasible result naming that bottleneck, and a target below the checkpoint names
+    the checkpoint."""
+    args = (0.3, 64 * GIB, 12, 25 * GIB, 4500.0, "7.0u1")
+    assert p.checkpoint_time_s < 0.3
+    ans = vm.link_for_downtime(*args, n_vmknics=64, **kw)
+    assert ans.feasible and ans.bottleneck == "" and 1e9 < ans.link_bps < 1e12
+    at = vm.migrate(*args[1:], ans.link_bps, n_vmknics=64, **kw)
+    below = vm.migrate(*args[1:], 0.99 * ans.link_bps, n_vmknics=64, **kw)
+    assert float(at.switchover_time_s) <= 0.3 < float(below.switchover_time_s)
+    assert ans.link_bps == vm.link_for_downtime_bps(*args, n_vmknics=64, **kw)
+    capped = vm.link_for_downtime(*args, n_vmknics=16, **kw)
+    assert not capped.feasible and math.isnan(capped.link_bps)
+    assert capped.bottleneck == "stream ceiling" and capped.reason.startswith("infeasible: ")
+    assert capped.floor_s > 0.3
+    low = vm.link_for_downtime(0.9 * p.checkpoint_time_s, *args[1:], n_vmknics=64, **kw)
+    assert low.bottleneck == "checkpoint" and "checkpoint" in low.reason and not low.feasible
+    bitmaps = vm.link_for_downtime(1.0, TIB, 72, 25 * GIB, 4500.0, "6.7", n_vmknics=64, **kw)
+    assert bitmaps.bottleneck == "metadata"
 
 
 def test_tpcx_profile_places_the_printed_migrations(kw, p):
@@ -829,7 +912,13 @@ def test_figure9_gain_grows_with_size_and_typical_gain_near_paper():
     t1 = vm.table1_model()
     gain = t1["throughput_improvement"].to_numpy()
     assert np.all(np.diff(gain) > 0)
-    assert gain[0] == pytest.approx(3480 / 2403, rel=0.05)  # Figure 10's two fitted averages, as a ratio
+    # Figure 10's two fitted averages, as a ratio: Test 1's freshly booted typical VM (zero pages not sent)
+    fresh = [vm.migrate_workload("typical_fresh", r) for r in vm.RELEASES]
+    fresh_gain = float((1 - fresh[1].average_loss) / (1 - fresh[0].average_loss))
+    assert fresh_gain == pytest.approx(3480 / 2403, rel=0.05)
+    # Table 1's typical VM was pre-touched: its longer pre-copy, where 6.7 loses more than 7.0 U1 but less
+    # than in the trace phase, dilutes the gain
+    assert 1.0 < gain[0] < fresh_gain
 
 
 def test_whatif_panel_shows_both_releases_back_at_full_speed():
@@ -1006,6 +1095,14 @@ def test_panel_readout_states_why_no_link_meets_a_target_below_the_checkpoint():
 
     readout, _ = views.migration_whatif_update(downtime_target_s=0.5 * vm.calibrate().checkpoint_time_s)
     assert "below the switch-over checkpoint" in readout
+
+
+def test_panel_readout_names_the_bottleneck_when_no_link_meets_the_target():
+    """Above the checkpoint but out of reach: the readout names what blocks it (here 4 streams' CPU ceiling)."""
+    from vcperf.views import vmotion as views
+
+    readout, _ = views.migration_whatif_update(downtime_target_s=0.3, link_count=4)
+    assert "no link rate brings the stall under" in readout and "ceiling" in readout and "checkpoint" in readout
 
 
 def test_panel_reads_an_idle_vm_and_states_a_round_cap_reason():

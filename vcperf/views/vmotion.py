@@ -368,8 +368,9 @@ def migration_whatif_readout(memory_gib: float = 64.0, vcpus: int = 12, dirty_ra
     Intervals: :func:`vcperf.protocol.with_interval` on :func:`vcperf.vmotion.times_s` (both readouts
     in one delta-method pass over the calibration's covariance). ``link_for_target_gbps``: smallest
     aggregate line rate (same vmknics and streams) with a switch-over stall within
-    ``downtime_target_s`` (:func:`vcperf.vmotion.link_for_downtime_bps`; NaN: no link rate reaches
-    it). ``evacuation_s``: ``evacuate_vms`` such VMs moved off the host ``concurrent`` at a time
+    ``downtime_target_s`` (NaN: no link rate reaches it; ``link_for_target``, the
+    :class:`vcperf.vmotion.LinkAnswer` of :func:`vcperf.vmotion.link_for_downtime`, names why).
+    ``evacuation_s``: ``evacuate_vms`` such VMs moved off the host ``concurrent`` at a time
     (:func:`vcperf.vmotion.evacuation_time_s`; the two wave sizes in one vectorised call).
     """
     mem, cpus, ws, tps, link_bps, kw = _whatif_inputs(memory_gib, vcpus, dirty_rate_mb_per_s, working_set_gib,
@@ -381,8 +382,9 @@ def migration_whatif_readout(memory_gib: float = 64.0, vcpus: int = 12, dirty_ra
     out = {name: (float(r.value[i]), float(r.low[i]), float(r.high[i]))
            for i, name in enumerate(("migration_time_s", "switchover_time_s"))}
     out["migration"] = vm.migrate(*args, params=p, settings=s, **kw)
-    out["link_for_target_gbps"] = vm.link_for_downtime_bps(downtime_target_s, mem, cpus, ws, tps, release,
-                                                           params=p, settings=s, **kw) / 1e9
+    out["link_for_target"] = vm.link_for_downtime(downtime_target_s, mem, cpus, ws, tps, release, params=p,
+                                                  settings=s, **kw)
+    out["link_for_target_gbps"] = out["link_for_target"].link_bps / 1e9
     n = int(evacuate_vms)
     k = min(int(concurrent), n)
     waves = np.array(sorted({k, n % k} - {0}), dtype=float)
@@ -497,7 +499,8 @@ def migration_whatif_update(memory_gib: float = 64.0, vcpus: int = 12, dirty_rat
             need_txt = (f"no link meets a stall under {target}: below the switch-over checkpoint "
                         f"({fmt_duration(p.checkpoint_time_s)}, device state, whatever the link)")
         else:
-            need_txt = f"no link rate brings the stall under {target}"
+            why = ro["link_for_target"].reason.removeprefix("infeasible: ")
+            need_txt = f"no link rate brings the stall under {target}: {why}"
     elif need <= 0.1 * (1 + 1e-9):
         need_txt = f"every link from {fmt_bps(0.1e9)} keeps the stall under {target}"
     else:

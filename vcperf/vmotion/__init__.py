@@ -55,7 +55,15 @@ from vcperf.vmotion.memory import (
     precopy,
     stop_threshold_bytes,
 )
-from vcperf.vmotion.migration import Migration, link_for_downtime_bps, migrate, throughput_series, times_s
+from vcperf.vmotion.migration import (
+    LinkAnswer,
+    Migration,
+    link_for_downtime,
+    link_for_downtime_bps,
+    migrate,
+    throughput_series,
+    times_s,
+)
 from vcperf.vmotion.params import PARAM_DOCS, STUDY, Params, TpcxParams
 from vcperf.vmotion.switchover import metadata_entries, post_switchover_phase, switchover_metadata_bytes
 from vcperf.vmotion.targets import FIT_KEYS, TARGETS, sampling_variances, targets
@@ -105,10 +113,10 @@ from vcperf.vmotion.validation import (
 __all__ = [
     "BITMAPS_AT_SWITCHOVER", "DEFAULT_SDPS_FRACTION", "DEFAULT_STREAMS_PER_VMKNIC", "FIT_KEYS", "MAX_SUPPORTED_RTT_S",
     "MIN_BUDGET_FRACTION", "PAGES_PER_1GB", "PAGES_PER_2MB", "PAGE_BYTES", "PAGE_NUMBER_BYTES", "PARAM_DOCS",
-    "PTES_PER_TABLE", "RELEASES", "STUDY", "TARGETS", "Limits", "Migration", "Params", "PrecopyResult", "Settings",
-    "Testbed", "TpcxExpectation", "TpcxParams", "TpcxProfile", "TpcxResult", "TpcxSetup", "TracePhase", "Workload",
-    "bound_checks", "calibrate", "calibrate_tpcx", "evacuation_time_s", "fidelity_rows",
-    "leave_one_out", "limits", "link_for_downtime_bps", "metadata_entries", "migrate",
+    "PTES_PER_TABLE", "RELEASES", "STUDY", "TARGETS", "LinkAnswer", "Limits", "Migration", "Params", "PrecopyResult",
+    "Settings", "Testbed", "TpcxExpectation", "TpcxParams", "TpcxProfile", "TpcxResult", "TpcxSetup", "TracePhase",
+    "Workload", "bound_checks", "calibrate", "calibrate_tpcx", "evacuation_time_s", "fidelity_rows",
+    "leave_one_out", "limits", "link_for_downtime", "link_for_downtime_bps", "metadata_entries", "migrate",
     "migrate_testbed", "migrate_workload", "migration_delay_area_s2", "parameter_table", "post_switchover_phase",
     "precopy", "precopy_testbed", "precopy_trace_loss", "predict", "sampling_variances", "settings",
     "stop_threshold_bytes", "stream_rate_bytes_per_s", "streams", "switchover_metadata_bytes", "table1_model",

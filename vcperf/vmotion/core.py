@@ -73,7 +73,8 @@ class Workload:
     """One Oracle/HammerDB VM of the study: size, writable working set and undisturbed throughput.
 
     The writable working set is the Oracle SGA (Table 1): the buffer cache and log buffer are where
-    the database writes.
+    the database writes. ``zero_bytes``: guest memory never touched since boot (zero pages, which
+    vMotion does not send); 0 for a VM whose memory was pre-touched.
     """
 
     name: str
@@ -81,6 +82,7 @@ class Workload:
     memory_bytes: float
     working_set_bytes: float
     baseline_tps: float
+    zero_bytes: float = 0.0
 
 
 def vm_memory_bytes(value, unit: str) -> float:

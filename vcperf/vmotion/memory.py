@@ -126,10 +126,12 @@ def precopy(
     sdps: bool = True,
     sdps_fraction: float = DEFAULT_SDPS_FRACTION,
     swapped_bytes=0.0,
+    zero_bytes=0.0,
     n_vmknics=1,
     streams_per_vmknic=None,
     rtt_s=0.0,
     encryption_cpu_s_per_byte=0.0,
+    zeroing_cpu_s_per_byte=0.0,
     concurrent=1,
 ) -> PrecopyResult:
     """Iterative memory pre-copy and switch-over for a grid of cases, in one vectorized call.
@@ -141,8 +143,10 @@ def precopy(
     CPU-bound worker (``settings.stream_bytes_per_cpu_s``, with ``encryption_cpu_s_per_byte`` extra)
     and a TCP window at ``rtt_s`` sized as ESXi sizes it (:func:`vcperf.vmotion.vmotion_window_bytes`:
     the bandwidth-delay product), together at most the NICs' TCP goodput shared by ``concurrent``
-    migrations: rate ``B``. 6.7's round 0 also zeroes every large page the destination allocates
-    (``params.zeroing_cpu_s_per_byte`` on each worker): rate ``B0 <= B``; 7.0 U1 skips it.
+    migrations: rate ``B``. 6.7's round 0 may also zero every large page the destination allocates
+    (``zeroing_cpu_s_per_byte`` on each worker, a what-if: the paper's numbers leave no room for it,
+    see :mod:`vcperf.vmotion.calibration`): rate ``B0 <= B``; 7.0 U1 skips it. Zero pages of a
+    freshly booted guest (``zero_bytes``) are not sent: round 0 sends ``M - Z``.
 
     Rounds: round 0 sends all ``M`` at ``B0``; round ``k >= 1`` sends what the guest dirtied during
     round ``k-1``, ``D_k = min(W, d T_{k-1})`` with ``T_k = D_k / B``: the dirty pages saturate at the
@@ -196,6 +200,10 @@ def precopy(
         modelling choice).
     swapped_bytes : float or array_like
         Swapped-out guest bytes, in [0, M] (adds switch-over metadata; default 0).
+    zero_bytes : float or array_like
+        Guest bytes never touched since boot (zero pages), in [0, M - W] and below M: not sent in
+        round 0 (the seed: "vSphere has optimizations to reduce the amount of data transferred for
+        zero pages"; the study's Test 1 VM is freshly booted, its large VMs pre-touched). Default 0.
     n_vmknics : int or array_like of int
         vMotion vmknics, integers in [1, 64] (one stream each by default; testbed: 4). Default 1.
     streams_per_vmknic : int or array_like of int, optional
@@ -205,6 +213,10 @@ def precopy(
         the result is flagged).
     encryption_cpu_s_per_byte : float or array_like
         Extra worker CPU per byte for encrypted vMotion, >= 0 (default 0: off).
+    zeroing_cpu_s_per_byte : float or array_like
+        6.7 only: CPU-seconds per byte a destination worker spends zeroing each newly allocated large
+        page in round 0 ("Improved Heuristics to Minimize Zeroing Cost"), >= 0 (default 0: not
+        charged; the calibration finds no room for it).
     concurrent : int or array_like of int
         Migrations sharing the NICs, integers in [1, 4096] (default 1).
 
@@ -232,11 +244,13 @@ def precopy(
     n_str = streams(n_vmknics, streams_per_vmknic, release)
     rtt = v.check_range("rtt_s", rtt_s, 0.0, 10.0)
     enc = v.nonneg("encryption_cpu_s_per_byte", encryption_cpu_s_per_byte)
+    zcpu = v.nonneg("zeroing_cpu_s_per_byte", zeroing_cpu_s_per_byte)
     k_conc = v.integers("concurrent", concurrent, 1, 4096) * 1.0
     ws = mem if working_set_bytes is None else v.nonneg("working_set_bytes", working_set_bytes)
     v.broadcast(memory_bytes=mem, dirty_rate_bytes_per_s=d0, link_bps=link, working_set_bytes=ws, vcpus=vcpus,
-                swapped_bytes=swapped_bytes, n_vmknics=n_vmknics, streams_per_vmknic=streams_per_vmknic, rtt_s=rtt,
-                encryption_cpu_s_per_byte=enc, concurrent=k_conc)
+                swapped_bytes=swapped_bytes, zero_bytes=zero_bytes, n_vmknics=n_vmknics,
+                streams_per_vmknic=streams_per_vmknic, rtt_s=rtt,
+                encryption_cpu_s_per_byte=enc, zeroing_cpu_s_per_byte=zcpu, concurrent=k_conc)
     check_le("working_set_bytes", ws, mem)
     cpus = np.nan if vcpus is None else v.check_range("vcpus", vcpus, 1, 4096)
     check_release(release)
@@ -246,6 +260,14 @@ def precopy(
     frac = v.scalar("sdps_fraction", sdps_fraction, 0.0, 1.0, lo_open=True, hi_open=True)
     swp = v.nonneg("swapped_bytes", swapped_bytes)
     check_le("swapped_bytes", swp, mem)
+    zero = v.nonneg("zero_bytes", zero_bytes)
+    touched = np.asarray(mem) - np.asarray(ws)
+    bad = (np.asarray(zero) > touched) | (np.asarray(zero) >= np.asarray(mem))
+    if np.any(bad):
+        first = np.broadcast_to(zero, bad.shape)[bad].flat[0]
+        limit = np.broadcast_to(touched, bad.shape)[bad].flat[0]
+        raise ValueError(f"zero_bytes must be in [0, memory_bytes - working_set_bytes={limit:g}] and below "
+                         f"memory_bytes (never-touched memory holds no working set); got {first:g}")
     p = check_params(params)
     s = check_settings(settings)
 
@@ -253,11 +275,11 @@ def precopy(
     tr_kw = {"n_streams": n_str, "stream_bytes_per_cpu_s": s.stream_bytes_per_cpu_s, "rtt_s": rtt,
              "concurrent": k_conc, "rwnd_bytes": window}
     rate = transfer_rate_bytes_per_s(link, extra_cpu_s_per_byte=enc, **tr_kw)
-    zeroing = max(p.zeroing_cpu_s_per_byte, 0.0) if release == "6.7" else 0.0
+    zeroing = zcpu if release == "6.7" else 0.0
     rate0 = transfer_rate_bytes_per_s(link, extra_cpu_s_per_byte=enc + zeroing, **tr_kw)
-    mem, d0, rate, ws, cpus, swp, rate0 = np.broadcast_arrays(mem, d0, rate, ws, cpus, swp, rate0)
+    mem, d0, rate, ws, cpus, swp, rate0, zero = np.broadcast_arrays(mem, d0, rate, ws, cpus, swp, rate0, zero)
     shape = mem.shape
-    flat = [a.ravel() for a in (mem, d0, rate, ws, cpus, swp, rate0)]
+    flat = [a.ravel() for a in (mem, d0, rate, ws, cpus, swp, rate0, zero)]
     n = flat[0].size
     out = {k: np.empty(n, dtype=bool if k in ("converged", "sdps_engaged") else object if k == "reason" else float)
            for k in ("rounds", "precopy_bytes", "precopy_time_s", "switchover_bytes", "converged",
@@ -265,7 +287,8 @@ def precopy(
                      "round0_time_s", "resend_trace_loss", "reason")}
     for lo in range(0, n, _BLOCK):
         sl = slice(lo, min(n, lo + _BLOCK))
-        res = _precopy_block(*(a[sl] for a in flat[:5]), flat[6][sl], release, p, s, rounds_cap, sdps, frac)
+        res = _precopy_block(*(a[sl] for a in flat[:5]), flat[6][sl], flat[7][sl], release, p, s, rounds_cap, sdps,
+                             frac)
         for k, val in res.items():
             out[k][sl] = val
     mem_f, rate_f, swp_f = flat[0], flat[2], flat[5]
@@ -365,7 +388,7 @@ def _expected_phase_factor(q):
     return np.where(inner, -np.expm1(np.log(safe)) / -np.log(safe), np.where(q >= 1.0, 1.0, 0.0))
 
 
-def _precopy_block(mem, d0, rate, ws, cpus, rate0, release, p: Params, s: Settings, rounds_cap, sdps, frac):
+def _precopy_block(mem, d0, rate, ws, cpus, rate0, zero, release, p: Params, s: Settings, rounds_cap, sdps, frac):
     """Pre-copy for 1-d arrays of cases, in closed form (geometric re-send rounds; no iteration).
 
     Round 0 sends ``M`` at ``B0`` in ``T0``; it leaves ``D_1 = min(W, d0' T0)`` dirty. Round
@@ -386,12 +409,13 @@ def _precopy_block(mem, d0, rate, ws, cpus, rate0, release, p: Params, s: Settin
     after that many rounds (round 0 included), the case then switched over with what is left and
     flagged.
     """
-    t0 = mem / rate0
+    sent0 = mem - zero  # zero pages are not sent (the destination maps them to its shared zero page)
+    t0 = sent0 / rate0
     traced = ~np.isnan(cpus)
     c = np.where(traced, cpus, 1.0)
     # round 0 sends all memory: at most the hot working set fires, once, and is re-traced when sent
     dirty0 = np.minimum(ws, d0 * t0)
-    loss0 = _precopy_round_loss(dirty0 / t0, dirty0 / mem, rate0, c, ws, t0, release, p)
+    loss0 = _precopy_round_loss(dirty0 / t0, dirty0 / sent0, rate0, c, ws, t0, release, p)
     # a re-send round lasts no longer than the guest takes to dirty it: its pages fire at d
     loss_k = _precopy_round_loss(d0, 1.0, rate, c, 0.0 * ws, t0, release, p)
     d_r0 = d0 * (1.0 - np.where(traced, loss0, 0.0))
@@ -433,7 +457,7 @@ def _precopy_block(mem, d0, rate, ws, cpus, rate0, release, p: Params, s: Settin
                                            "sends it and SDPS is off, so the re-send rounds never shrink", ""))
     return {
         "rounds": np.where(open_ended, -1.0, 1.0 + np.ceil(m - 1e-9)),
-        "precopy_bytes": np.where(open_ended, np.inf, mem + resent),
+        "precopy_bytes": np.where(open_ended, np.inf, sent0 + resent),
         "precopy_time_s": np.where(open_ended, np.inf, t0 + resent / rate),
         "switchover_bytes": np.where(open_ended, np.inf, np.minimum(rem, mem)),
         "converged": conv,

@@ -20,8 +20,8 @@ from vcperf.vmotion.trace import _trace_phase
 #: Most samples :func:`throughput_series` returns (two float64 series of this length: 160 MiB).
 MAX_SERIES_SAMPLES = 10_000_000
 #: Keywords of :func:`vcperf.vmotion.precopy` that take arrays (checked against the other arrays' shapes).
-_ARRAY_PRECOPY_KW = ("swapped_bytes", "n_vmknics", "streams_per_vmknic", "rtt_s", "encryption_cpu_s_per_byte",
-                     "concurrent")
+_ARRAY_PRECOPY_KW = ("swapped_bytes", "zero_bytes", "n_vmknics", "streams_per_vmknic", "rtt_s",
+                     "encryption_cpu_s_per_byte", "zeroing_cpu_s_per_byte", "concurrent")
 
 
 @dataclass(frozen=True)
@@ -88,7 +88,8 @@ def migrate(memory_bytes, vcpus, working_set_bytes, baseline_tps, release, link_
     settings : Settings
         :func:`vcperf.vmotion.settings`.
     **precopy_kw
-        Passed to :func:`precopy` (``max_rounds``, ``sdps``, ``sdps_fraction``, ``swapped_bytes``).
+        Passed to :func:`precopy` (``max_rounds``, ``sdps``, ``sdps_fraction``, ``swapped_bytes``,
+        ``zero_bytes``: never-touched memory, not sent; ``zeroing_cpu_s_per_byte``, ...).
 
     Examples
     --------
@@ -254,18 +255,40 @@ def times_s(memory_bytes, vcpus, working_set_bytes, baseline_tps, release, link_
 _LINK_GRID = 97
 
 
+@dataclass(frozen=True)
+class LinkAnswer:
+    """Answer of :func:`link_for_downtime`: the smallest link rate meeting a downtime target, or why none does.
+
+    Attributes
+    ----------
+    link_bps : float
+        Smallest aggregate line rate (bit/s) whose switch-over stall meets the target; NaN when infeasible.
+    feasible : bool
+        Whether some rate in the searched range meets the target.
+    floor_s : float
+        The stall at the fastest rate searched (s): the lowest the search reaches.
+    bottleneck : str
+        ``""`` when feasible; else what keeps the stall above the target, named: ``"checkpoint"``,
+        ``"metadata"`` (6.7's full bitmaps, or the page list and RTT), ``"stream ceiling"`` (the streams'
+        CPU or window limit, not the line rate, caps the transfer) or ``"remaining pages"`` (the stop
+        rule's last pages, which shrink only slowly as the link grows).
+    reason : str
+        ``""`` when feasible; else ``"infeasible: ..."`` with the stall's parts in seconds.
+    """
+
+    link_bps: float
+    feasible: bool
+    floor_s: float
+    bottleneck: str
+    reason: str
+
+
 def link_for_downtime_bps(target_downtime_s, memory_bytes, vcpus, working_set_bytes, baseline_tps, release, *,
                           params: Params, settings: Settings, lo_bps=1e8, hi_bps=1e12, **precopy_kw) -> float:
     """Smallest aggregate line rate (bit/s) whose switch-over stall stays within ``target_downtime_s``.
 
-    "What link do I need for a downtime under 1 s?" The stall of :func:`migrate` never grows with the
-    line rate (the expected remainder at the stopping round boundary and the metadata's transfer both
-    shrink with it, :func:`vcperf.vmotion.precopy`), so
-    the boundary is found on a log grid of ``[lo_bps, hi_bps]`` evaluated in one vectorised call,
-    refined once on the bracketing cell (to better than 0.1 %; the upper end of the bracket is
-    returned, so the stall there meets the target). Returns ``lo_bps`` if that already meets the
-    target, ``nan`` if even ``hi_bps`` does not (e.g. a target below the checkpoint, 6.7's bitmaps
-    alone exceed the target, or the streams' CPU ceiling caps the rate: add vmknics).
+    :attr:`LinkAnswer.link_bps` of :func:`link_for_downtime` (NaN when no rate up to ``hi_bps`` meets
+    the target; :func:`link_for_downtime` says why).
 
     Parameters
     ----------
@@ -286,11 +309,52 @@ def link_for_downtime_bps(target_downtime_s, memory_bytes, vcpus, working_set_by
     >>> from vcperf import vmotion as vm
     >>> p, s = vm.calibrate(), vm.settings()
     >>> typical = (64 * 2**30, 12, 25 * 2**30, 4500.0, "7.0u1")
-    >>> bool(1e9 < vm.link_for_downtime_bps(0.5, *typical, params=p, settings=s, n_vmknics=16) < 1e12)
+    >>> bool(1e9 < vm.link_for_downtime_bps(0.6, *typical, params=p, settings=s, n_vmknics=16) < 1e12)
     True
     >>> args = (1.0, 2**40, 12, 500 * 2**30, 45000.0)
     >>> math.isnan(vm.link_for_downtime_bps(*args, "6.7", params=p, settings=s, n_vmknics=4))  # 6.7's bitmaps
     True
+    """
+    return link_for_downtime(target_downtime_s, memory_bytes, vcpus, working_set_bytes, baseline_tps, release,
+                             params=params, settings=settings, lo_bps=lo_bps, hi_bps=hi_bps, **precopy_kw).link_bps
+
+
+def link_for_downtime(target_downtime_s, memory_bytes, vcpus, working_set_bytes, baseline_tps, release, *,
+                      params: Params, settings: Settings, lo_bps=1e8, hi_bps=1e12, **precopy_kw) -> LinkAnswer:
+    """Smallest aggregate line rate meeting a switch-over downtime target, or the named reason none does.
+
+    "What link do I need for a downtime under 1 s?" The stall of :func:`migrate` never grows with the
+    line rate (the expected remainder at the stopping round boundary and the metadata's transfer both
+    shrink with it, :func:`vcperf.vmotion.precopy`), so the boundary is found on a log grid of
+    ``[lo_bps, hi_bps]`` evaluated in one vectorised call, refined once on the bracketing cell (to
+    better than 0.1 %; the upper end of the bracket is returned, so the stall there meets the target).
+    ``lo_bps`` if that already meets the target. If even ``hi_bps`` does not, the answer is infeasible
+    and names the part of the stall at ``hi_bps`` that blocks it: the checkpoint alone, the metadata
+    (6.7's full bitmaps), a transfer capped by the streams' CPU or window ceiling rather than the line
+    rate (add vmknics or streams), or the pages left at the stop boundary (7.0 U1 stops once what is
+    left fits the page goal; the expected remainder falls only slowly as the rate grows).
+
+    Parameters
+    ----------
+    target_downtime_s : float
+        Largest acceptable switch-over stall (s), > 0.
+    memory_bytes, vcpus, working_set_bytes, baseline_tps, release
+        As in :func:`migrate` (scalars).
+    params, settings
+        As in :func:`migrate`.
+    lo_bps, hi_bps : float
+        Search range (bit/s), ``0 < lo_bps < hi_bps``.
+    **precopy_kw
+        Passed to :func:`migrate` (``n_vmknics``, ``streams_per_vmknic``, ``rtt_s``, ...).
+
+    Examples
+    --------
+    >>> from vcperf import vmotion as vm
+    >>> p, s = vm.calibrate(), vm.settings()
+    >>> a = vm.link_for_downtime(0.9 * p.checkpoint_time_s, 64 * 2**30, 12, 25 * 2**30, 4500.0, "7.0u1",
+    ...                          params=p, settings=s, n_vmknics=16)
+    >>> a.feasible, a.bottleneck
+    (False, 'checkpoint')
     """
     target = v.scalar("target_downtime_s", target_downtime_s, 0.0, math.inf, lo_open=True, hi_open=True)
     lo = v.scalar("lo_bps", lo_bps, MIN_LINK_BPS, math.inf, hi_open=True)
@@ -302,18 +366,46 @@ def link_for_downtime_bps(target_downtime_s, memory_bytes, vcpus, working_set_by
         if np.size(val) != 1:
             raise ValueError(f"{name} must be a scalar; got shape {np.shape(val)}")
 
-    def stall(links):
-        return np.asarray(migrate(memory_bytes, vcpus, working_set_bytes, baseline_tps, release, links,
-                                  params=params, settings=settings, **precopy_kw).switchover_time_s).ravel()
+    def run(links):
+        return migrate(memory_bytes, vcpus, working_set_bytes, baseline_tps, release, links, params=params,
+                       settings=settings, **precopy_kw)
 
     a, b = math.log(lo), math.log(hi)
+    floor = math.nan
     for _ in range(2):
         grid = np.exp(np.linspace(a, b, _LINK_GRID))
-        ok = stall(grid) <= target
+        stall = np.asarray(run(grid).switchover_time_s).ravel()
+        floor = float(stall[-1]) if math.isnan(floor) else floor  # the first pass ends at hi_bps
+        ok = stall <= target
         if ok[0] and a == math.log(lo):
-            return lo
+            return LinkAnswer(lo, True, floor, "", "")
         if not ok[-1]:
-            return math.nan
+            return _infeasible(target, run(np.array([hi, hi / 2.0])), hi, check_params(params))
         j = int(np.argmax(ok))  # first rate that meets the target (the stall never grows with the rate)
         a, b = math.log(grid[j - 1]), math.log(grid[j])
-    return math.exp(b)
+    return LinkAnswer(math.exp(b), True, floor, "", "")
+
+
+def _infeasible(target: float, m: Migration, hi: float, p: Params) -> LinkAnswer:
+    """The named bottleneck of a stall that exceeds ``target`` at ``hi`` (``m``: the migration at hi, hi / 2)."""
+    stall = float(np.ravel(m.switchover_time_s)[0])
+    pages = float(np.ravel(m.precopy.switchover_bytes / m.precopy.transfer_rate_bytes_per_s)[0])
+    ckpt = p.checkpoint_time_s
+    other = stall - ckpt - pages  # metadata transfer and processing, half an RTT
+    rate = np.ravel(m.precopy.transfer_rate_bytes_per_s)
+    parts = (f"checkpoint {ckpt:.3g} s + remaining pages {pages:.3g} s + metadata and RTT {other:.3g} s = "
+             f"{stall:.3g} s at {hi:.3g} bit/s")
+    if ckpt >= target:
+        name, why = "checkpoint", f"the switch-over checkpoint {ckpt:.3g} s alone exceeds the target {target:g} s"
+    elif ckpt + other >= target:
+        name, why = "metadata", (f"the checkpoint and the switch-over metadata ({ckpt + other:.3g} s: 6.7's full "
+                                 f"bitmaps, or the page list and the RTT) exceed the target {target:g} s")
+    elif rate[0] <= rate[1] * (1.0 + 1e-9):
+        name, why = "stream ceiling", (f"the streams' CPU or window ceiling, not the line rate, caps the transfer "
+                                       f"at {rate[0] / 1e9:.3g} GB/s (add vmknics or streams): the stall stays above "
+                                       f"the target {target:g} s")
+    else:
+        name, why = "remaining pages", (f"the pages left at the stop boundary keep the stall above the target "
+                                        f"{target:g} s up to {hi:.3g} bit/s (they shrink only slowly as the link "
+                                        f"grows)")
+    return LinkAnswer(math.nan, False, stall, name, f"infeasible: {why} ({parts})")

@@ -54,10 +54,20 @@ class Params:
     ----------
     vcpu_stop_cost_s : float
         s per vCPU: time added to one 6.7 stop-based phase (trace install, re-install, large-page
-        rebuild) per vCPU that must be stopped, TLB-flushed and resumed.
+        rebuild) per vCPU that must be stopped, TLB-flushed and resumed (the rendezvous grows with
+        every vCPU). Fitted from the large VM's 6.7 trace-phase loss and the typical VM's 6.7 run;
+        checked against the seed's "a few hundred microseconds" for a few vCPUs.
     trace_install_cost_s_per_page : float
-        vCPU-seconds to install (write-protect) one trace entry; also one 7.0 U1 trace fire or split
-        handled by the faulting vCPU, and one page-table entry remapped by the 6.7 large-page rebuild.
+        s per 4 KB trace: time one trace adds to a stop-based phase. The write-protect stores are
+        shared among the stopped vCPUs, but every vCPU must then drop the page's translation from its
+        own TLB before it resumes ("flushes each vCPU's TLB ... and ensures the modified page table
+        entries are honored"), so the phase lasts this per page whatever the vCPU count. Also one
+        7.0 U1 loose install or 1 GB/2 MB split on one vCPU, and one page-table entry remapped by the
+        6.7 large-page rebuild. Fitted from the 6.7 trace and pre-copy drops and migration times.
+    trace_fire_cost_s : float
+        vCPU-seconds the faulting vCPU spends on one trace fire (write fault on a traced page,
+        VMM handling, notification of vMotion), both releases. Fitted from the 6.7 pre-copy drop and
+        the typical VM's 7.0 U1 throughput.
     dirty_bytes_per_transaction : float
         Bytes of distinct guest pages the Oracle workload dirties per transaction (sets the dirty
         rate from the throughput).
@@ -70,21 +80,17 @@ class Params:
         4 KB traces installed by one 6.7 stop-based install phase (the batch all vCPUs share
         between two guest slices); in the pre-copy, the chunk of transmitted pages one stop-based
         phase re-traces.
-    zeroing_cpu_s_per_byte : float
-        CPU-seconds per byte a 6.7 destination stream worker spends zeroing each newly allocated
-        large page before receiving into it (round 0 only; "Improved Heuristics to Minimize Zeroing
-        Cost": 7.0 U1 skips it when the source 2 MB range is backed large).
     tpcx : TpcxParams
         The TPCx-HCI part.
     """
 
     vcpu_stop_cost_s: float
     trace_install_cost_s_per_page: float
+    trace_fire_cost_s: float
     dirty_bytes_per_transaction: float
     metadata_cost_s_per_entry: float
     checkpoint_time_s: float
     trace_pages_per_install_phase: float
-    zeroing_cpu_s_per_byte: float
     tpcx: TpcxParams
 
     def __post_init__(self):
@@ -97,8 +103,11 @@ class Params:
 #: Parameter name -> (unit, meaning), one per float leaf of :class:`Params`.
 PARAM_DOCS = {
     "vcpu_stop_cost_s": ("s per vCPU", "stop, TLB flush and resume of one vCPU per 6.7 stop-based phase"),
-    "trace_install_cost_s_per_page": ("s per trace", "vCPU time to install (write-protect) one trace entry; one "
-                                                     "7.0 U1 trace fire or split"),
+    "trace_install_cost_s_per_page": ("s per trace", "time one 4 KB trace adds to a 6.7 stop-based phase (every "
+                                                     "vCPU drops it from its TLB); one 7.0 U1 loose install or "
+                                                     "split"),
+    "trace_fire_cost_s": ("s per fire", "faulting vCPU's time to handle one trace fire (write fault, notify "
+                                        "vMotion)"),
     "dirty_bytes_per_transaction": ("B per transaction", "distinct guest bytes the Oracle workload dirties per "
                                                          "transaction"),
     "metadata_cost_s_per_entry": ("s per entry", "destination cost of one switch-over metadata entry (bitmap bit "
@@ -106,8 +115,6 @@ PARAM_DOCS = {
     "checkpoint_time_s": ("s", "device-state checkpoint, transfer and restore at switch-over"),
     "trace_pages_per_install_phase": ("traces per phase", "4 KB traces installed by one 6.7 stop-based phase "
                                                           "(also the sent chunk one phase re-traces)"),
-    "zeroing_cpu_s_per_byte": ("CPU s per B", "6.7 destination zeroing of newly allocated large pages, per byte "
-                                               "received in round 0 (skipped by 7.0 U1)"),
     "tpcx.peak_vm_utilization": ("fraction", "highest load of a TPCx-HCI VM, share of its vCPUs"),
     "tpcx.dirty_scale": ("1", "TPCx-HCI VM's dirty rate per busy vCPU relative to the Oracle VM's"),
 }

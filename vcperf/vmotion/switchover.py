@@ -21,6 +21,7 @@ from vcperf.vmotion.core import (
     check_settings,
 )
 from vcperf.vmotion.params import Params
+from vcperf.vmotion.trace import _stop_phase_stall
 
 
 def switchover_metadata_bytes(memory_bytes, release, remaining_bytes=0.0, swapped_bytes=0.0):
@@ -98,7 +99,7 @@ def post_switchover_phase(remaining_bytes, working_set_bytes, vcpus, release, *,
     The remaining pages fall on ``n (1 - exp(-pages / n))`` of the ``n`` 2 MB regions of the working
     set (pages spread at random); rebuilding one remaps its 512 4 KB entries. Remapping a live guest's
     pages needs the same stop-and-flush of all vCPUs as 6.7's trace install, so it runs in the same
-    phases (``P`` entries per phase, stall ``c_stop V + P c_install / V``, guest slice ``tau``):
+    phases (``P`` entries per phase, stall ``c_stop V + P c_install``, guest slice ``tau``):
     duration ``entries / P x (stall + tau)``, loss ``stall / (stall + tau)``. No new parameter. The
     phase follows the migration: it is not part of the paper's "during vMotion" averages.
 
@@ -139,7 +140,7 @@ def _post_phase(rem, ws, cpus, release, p: Params, s: Settings):
     regions = np.maximum(np.ceil(np.maximum(ws, rem) / (PAGE_BYTES * PAGES_PER_2MB)), 1.0)
     touched = regions * -np.expm1(-(rem / PAGE_BYTES) / regions)
     per_phase = p.trace_pages_per_install_phase
-    stall = p.vcpu_stop_cost_s * cpus + per_phase * p.trace_install_cost_s_per_page / cpus
+    stall = _stop_phase_stall(cpus, per_phase, p)
     tau = s.guest_slice_s
     duration = touched * PTES_PER_TABLE / per_phase * (stall + tau)
     loss = np.where(duration > 0, stall / (stall + tau), 0.0)

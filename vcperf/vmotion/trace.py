@@ -38,15 +38,20 @@ def trace_phase(memory_bytes, vcpus, release, *, params: Params, settings: Setti
     Figures 1-2.
 
     6.7 (stop-based): one trace per 4 KB page, ``N = M / 4 KiB``, installed in phases of ``P``
-    traces. Each phase stops all ``V`` vCPUs (``c_stop V``), shares the ``P c_install`` of install
-    work among them (``P c_install / V``), flushes and resumes; a guest slice ``tau`` follows. Per
-    phase the guest is stalled ``s = c_stop V + P c_install / V``: loss ``s / (s + tau)``, duration
-    ``N / P (s + tau)``. The stall is smallest at ``V = sqrt(P c_install / c_stop)``; above it the
-    stop of ever more vCPUs dominates (the paper's large-VM problem). 7.0 U1 (loose): one trace per
-    1 GB region, ``w = ceil(M / 1 GiB) c_install`` of work on one vCPU while the others run (lazy TLB
-    flush); like 6.7 it hands its vCPU back to the guest for a slice ``tau`` after each batch of
-    ``P`` traces, so the phase lasts ``w + ceil(N / P) tau`` and the VM loses ``w / duration / V``
-    (below 1 even for one vCPU).
+    traces. Each phase stops all ``V`` vCPUs and resumes them (``c_stop V``: "the more vCPUs the VM is
+    configured with, the longer it takes to stop and resume them") and installs its ``P`` traces
+    (``P c_install``): the write-protect stores are shared among the stopped vCPUs ("distribute the
+    work of installing the traces to all the vCPUs"), but every vCPU must drop each newly traced
+    page from its own TLB before it resumes ("flushes each vCPU's TLB ... and ensures the modified
+    page table entries are honored"), so the install part does not shrink with ``V``. A guest slice
+    ``tau`` follows. Per phase the guest is stalled ``s = c_stop V + P c_install`` (``_stop_phase_stall``):
+    loss ``s / (s + tau)``, duration ``N / P (s + tau)``, both growing with every vCPU from one on:
+    small VMs trace in seconds (the seed: "This approach worked fine for small-to-medium-sized VMs,
+    because stopping a few vCPUs is not too expensive"), large ones lose most of their throughput.
+    7.0 U1 (loose): one trace per 1 GB region, ``w = ceil(M / 1 GiB) c_install`` of work on one vCPU
+    while the others run (lazy TLB flush); like 6.7 it hands its vCPU back to the guest for a slice
+    ``tau`` after each batch of ``P`` traces, so the phase lasts ``w + ceil(N / P) tau`` and the VM
+    loses ``w / duration / V`` (below 1 even for one vCPU).
 
     Parameters
     ----------
@@ -81,7 +86,7 @@ def _trace_phase(mem, cpus, release, p: Params, s: Settings) -> TracePhase:
     if release == "6.7":
         traces = np.ceil(mem / PAGE_BYTES)
         per_phase = p.trace_pages_per_install_phase
-        stall = p.vcpu_stop_cost_s * cpus + per_phase * p.trace_install_cost_s_per_page / cpus
+        stall = _stop_phase_stall(cpus, per_phase, p)
         loss = stall / (stall + tau)
         duration = traces / per_phase * (stall + tau)
     else:
@@ -95,6 +100,13 @@ def _trace_phase(mem, cpus, release, p: Params, s: Settings) -> TracePhase:
                       np.broadcast_to(traces, b) * 1.0)
 
 
+def _stop_phase_stall(cpus, pages, p: Params):
+    """Guest stall (s) of one 6.7 stop-based phase that (re-)traces ``pages`` 4 KB pages on ``cpus`` vCPUs:
+    stop and resume every vCPU, then the pages' install, which every vCPU's TLB shoot-down makes
+    no shorter with more vCPUs (:func:`trace_phase`)."""
+    return p.vcpu_stop_cost_s * cpus + pages * p.trace_install_cost_s_per_page
+
+
 def precopy_trace_loss(dirty_rate_bytes_per_s, vcpus, working_set_bytes, precopy_time_s, release, *,
                        params: Params, transfer_rate_bytes_per_s, dirty_share=1.0):
     """Guest throughput loss (fraction) from trace fires and re-traces during a pre-copy round.
@@ -104,17 +116,18 @@ def precopy_trace_loss(dirty_rate_bytes_per_s, vcpus, working_set_bytes, precopy
     Tracing" (one vCPU does the tracing work; a fire impacts only one vCPU; "a page is either traced
     or selected for transmission") and "Large Trace Install" (the 1 GB -> 2 MB -> 4 KB split).
 
-    Every fire is a fault handled by the faulting vCPU (``c_install``, i.e. ``c_install / V`` of the
-    VM). A fired page stays untraced until vMotion sends it, so ``dirty_rate_bytes_per_s`` is the
-    rate of first writes to traced pages (bounded by the hot working set over a long round 0: see
+    Every fire is a fault handled by the faulting vCPU (``c_fire``, i.e. ``c_fire / V`` of the VM). A
+    fired page stays untraced until vMotion sends it, so ``dirty_rate_bytes_per_s`` is the rate of
+    first writes to traced pages (bounded by the hot working set over a long round 0: see
     :func:`vcperf.vmotion.precopy`). Sent dirty pages are re-traced:
 
     - 6.7 re-traces with its stop-based phases, one per transmitted chunk of ``P`` pages (the install
-      phase's batch) that holds a dirty page: ``c_stop V`` per phase plus ``c_install / V`` per page.
+      phase's batch) that holds a dirty page: ``c_stop V`` per phase plus ``c_install`` per page, with
+      all vCPUs stopped (the stall of the trace phase's phases, :func:`trace_phase`).
       A chunk holds a dirty page with probability ``1 - exp(-P s)`` for a dirty share ``s`` of the
       pages sent (1 in a re-send round). The loss therefore follows the transfer, not the fire rate:
       a faster link re-traces more often.
-    - 7.0 U1 re-traces loosely on one vCPU (``c_install`` per page, the same count as the fires) and
+    - 7.0 U1 re-traces loosely on the faulting vCPU (``c_install`` per page after its ``c_fire``) and
       splits each 1 GB trace into 512 2 MB traces and each 2 MB trace into 512 4 KB traces once over
       the working set (one ``c_install`` per split, spread over ``precopy_time_s``; the seed: the extra
       trace-fire work is "negligible compared to the savings from the trace-install path").
@@ -167,10 +180,10 @@ def _precopy_round_loss(fire_rate, dirty_share, transfer_rate, cpus, ws, t, rele
         per_phase = p.trace_pages_per_install_phase
         sent_pages = transfer_rate / PAGE_BYTES
         stops_per_s = sent_pages / per_phase * -np.expm1(-per_phase * dirty_share)
-        a = (stops_per_s * p.vcpu_stop_cost_s * cpus + sent_pages * dirty_share * c / cpus
-             + fires_per_s * c / cpus)
+        a = (stops_per_s * p.vcpu_stop_cost_s * cpus + sent_pages * dirty_share * c
+             + fires_per_s * p.trace_fire_cost_s / cpus)
     else:
         splits = (np.minimum(fires_per_s * t, np.ceil(ws / (PAGE_BYTES * PAGES_PER_2MB)))
                   + np.minimum(fires_per_s * t, np.ceil(ws / (PAGE_BYTES * PAGES_PER_1GB))))
-        a = (2.0 * fires_per_s * c + splits * c / t) / cpus  # the fire, then the loose re-install
+        a = (fires_per_s * (p.trace_fire_cost_s + c) + splits * c / t) / cpus  # the fire, then the loose re-install
     return a / (1.0 + a)
