@@ -380,9 +380,12 @@ def test_fidelity_rows_fitted_within_10_percent_median_below_3():
     ("typical_tps_70u1", 0.03), ("typical_tps_67", 0.03), ("typical_migration_time_reduction", 0.03),
     ("failed_checks_67u3", 0.03),
     # predicted (invalid_runs_67u3) and derived (the rest)
-    # conclusion_duration_reduction was 0.10: Table 1's VMs were pre-touched (seed, Table 1 text) and its typical
-    # VM now sends all 64 GB, unlike Figure 10's freshly booted one, so its reduction is 28 % (mean 43 %)
-    ("conclusion_duration_reduction", 0.15), ("typical_improvement", 0.10), ("invalid_runs_67u3", 0.25),
+    # A known miss, kept at its tolerance and shown: Table 1's VMs were pre-touched (seed, Table 1 text), so its
+    # typical VM sends all 64 GB, unlike Figure 10's freshly booted one, and its reduction is 28 % (mean 43 %).
+    pytest.param("conclusion_duration_reduction", 0.10, marks=pytest.mark.xfail(strict=True, reason=(
+        "known miss (-13 %): Table 1's pre-touched typical VM sends all its memory, so the model's "
+        "duration reduction is 28 % where the conclusion prints the mean 43 %"))),
+    ("typical_improvement", 0.10), ("invalid_runs_67u3", 0.25),
 ])
 def test_fidelity_tolerance_per_row(rows, key, tol):
     assert abs(rows[key].rel_error) <= tol
