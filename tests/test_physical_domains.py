@@ -13,10 +13,6 @@ import pytest
 
 from vcperf import protocol, studies
 
-#: (study, parameter) pairs known to be fitted outside their domain, each with its open issue. The
-#: test for them is xfail(strict=True): once the fit is fixed it passes, and this entry must go.
-KNOWN_UNPHYSICAL: dict = {}
-
 
 def domain(unit: str, name: str, meaning: str) -> tuple[float, float]:
     """[lo, hi] of a parameter from its unit, name and meaning."""
@@ -52,16 +48,9 @@ def test_domain_rules_read_units_names_and_meanings():
 def test_calibrated_parameters_and_their_intervals_lie_in_their_physical_domain(study):
     rows = _rows(study)
     assert rows, f"{study}: no parameters"
-    bad = [msg for r in rows if (study, r.name) not in KNOWN_UNPHYSICAL for msg in _outside(study, r)]
+    bad = [msg for r in rows for msg in _outside(study, r)]
     assert not bad, "\n".join(bad)
 
-
-@pytest.mark.parametrize("case", [pytest.param(k, marks=pytest.mark.xfail(strict=True, reason=why))
-                                  for k, why in KNOWN_UNPHYSICAL.items()], ids=lambda k: f"{k[0]}-{k[1]}")
-def test_known_unphysical_fits(case):
-    study, name = case
-    (row,) = [r for r in _rows(study) if r.name == name]
-    assert not _outside(study, row)
 
 
 @pytest.mark.slow
