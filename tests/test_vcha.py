@@ -206,14 +206,20 @@ def test_fidelity_per_table(rows, prefix):
 #: Issue 26: the Active's sdg bandwidth no longer takes the same run's *measured* sdg writes/s as input
 #: but the model's own flush rate (fitted to those rows, -2 % .. +6 %): its error grows from -3 % .. +1 %
 #: to -7 % .. +1 %, measured honestly (the 5 % Table 9/10 tolerance -> 0.1 for these four rows).
+#: Issue 26 (h-vcha2, wave 3): the walreceiver cycle is fitted to the Passive's flush counts (its sdg
+#: writes/s, now fitted rows: -24 % / -12 % -> -8 % / +8 %, tolerance 0.3 -> 0.1) instead of solved from
+#: the commit acknowledgement's whole flush wait (which also holds walsender and wake-up delay). The
+#: Passive sdg bandwidth improves (-19 % / -5 % -> -13 % / 0 %: 0.2 -> 0.15) and so does the 64-client eth1
+#: receive rate (-29 % -> -15 %: 0.3 -> 0.2); the 256-client one, right before only because a -12 % cycle
+#: count met a +13 % reply size per cycle, now shows that reply-size miss: -1 % -> +22 % (0.05 -> 0.25).
 _NEW_ROW_TOLERANCE = {
     **{f"t{t}_{d}_{m}_{n}_{s}": tol for t, n in (("09", 64), ("10", 256)) for s in ("disabled", "enabled")
        for d, m, tol in (("sdf", "tps", 0.1), ("sdf", "bw", 0.1), ("sdg", "tps", 0.1), ("sdh", "tps", 0.3),
                          ("sdh", "bw", 0.08), ("sdg", "bw", 0.1))},
     **{f"t{t}_{d}_{m}_{n}_enabled_passive": tol for t, n in (("09", 64), ("10", 256))
-       for d, m, tol in (("sdf", "tps", 0.25), ("sdf", "bw", 0.2), ("sdg", "tps", 0.3), ("sdg", "bw", 0.2),
+       for d, m, tol in (("sdf", "tps", 0.25), ("sdf", "bw", 0.2), ("sdg", "tps", 0.1), ("sdg", "bw", 0.15),
                          ("sdh", "tps", 0.25), ("sdh", "bw", 0.06))},
-    "t11_eth1_rx_64_enabled": 0.3, "t11_eth1_rx_256_enabled": 0.05,
+    "t11_eth1_rx_64_enabled": 0.2, "t11_eth1_rx_256_enabled": 0.25,
 }
 
 
@@ -340,8 +346,9 @@ def test_difference_rows_are_the_difference(rows):
 def test_leave_one_out_drops_the_whole_run():
     loo = vcha.leave_one_out().set_index("key")
     # Tables 5, 6, 7, 11 (x3) of the run, and since issue 13 also Table 8 (postgres, vcha, Passive postgres and
-    # vcha: 4; vpxd is derived) and Table 10's Active sdf/sdh writes and bandwidth and sdg writes (5)
-    assert loo.loc["t05_throughput_256_enabled", "n_held_out"] == 6 + 4 + 5
+    # vcha: 4; vpxd is derived) and Table 10's Active sdf/sdh writes and bandwidth and sdg writes (5), and
+    # since h-vcha2 the Passive's sdg writes (its flush counts, which fit the walreceiver cycle: 1)
+    assert loo.loc["t05_throughput_256_enabled", "n_held_out"] == 6 + 4 + 5 + 1
     # eth1 is two points for two WAL parameters. Since issue 13 the commit record (WAL bytes per
     # commit) crosses the replication link, so Table 13's 5/10 ms rows (where the 6 MiB window caps TCP
     # below 10 Gbps) depend on wal_bytes_per_op by ~1e-5: the protocol's Jacobian probe then calls the
@@ -685,23 +692,31 @@ from vcperf.vcha import disk as vdisk  # noqa: E402
 
 def test_passive_flushes_fewer_times_than_the_active_and_fewer_at_higher_load_share():
     """Tables 9-10: the Passive's sdg writes/s are below the Active's (1,345 vs 1,505 at 64 clients,
-    1,224 vs 1,710 at 256), more so at 256 clients. The walreceiver's cycle comes from the fitted
-    commit acknowledgement (no parameter of its own)."""
+    1,224 vs 1,710 at 256), more so at 256 clients. The walreceiver's cycle is fitted to those flush
+    counts; its own wait ``s (1 + rho / 2)`` is a part of the fitted commit acknowledgement's flush
+    wait (the rest, walsender and wake-up delay, is >= 0)."""
     w = vcha.standby_flush_s(P.vcbench, P.wal.wal_bytes_per_op)
+    s = P.disk.walreceiver_cycle_s
     ratio = {}
     for n in (64, 256):
         x = vcha.paper_value("table05_throughput", "throughput", clients=n, vcha="enabled")
         act = vdisk.disk_writes(x, "active", P.disk, P.wal).writes_per_s["sdg"]
-        pas = vdisk.disk_writes(x, "passive", P.disk, P.wal, w).writes_per_s["sdg"]
+        pas = vdisk.disk_writes(x, "passive", P.disk, P.wal).writes_per_s["sdg"]
         ratio[n] = float(pas / act)
         lam = float(act)
-        s = vdisk.walreceiver_cycle_s(w, lam)
-        assert w / 1.5 <= s <= w
-        rho = float(pas) * s
-        np.testing.assert_allclose(s * (1 + rho / 2), w, rtol=1e-9)  # the wait it was solved for
+        wait = float(vdisk.cycle_wait_s(s, lam))
+        assert s <= wait <= 1.5 * s and wait <= w  # the cycle's wait fits inside the fitted flush wait
+        np.testing.assert_allclose(wait, s * (1 + float(pas) * s / 2), rtol=1e-12)
+        np.testing.assert_allclose(vdisk.walreceiver_cycle_s(wait, lam), s, rtol=1e-9)  # its inverse
+        # a slower Passive storage coalesces more: fewer Passive flushes, never more than the Active's
+        slow = vdisk.disk_writes(x, "passive", P.disk, P.wal, cycle_s=2 * s).writes_per_s["sdg"]
+        assert float(slow) < float(pas) <= float(act)
     assert 0 < ratio[256] < ratio[64] < 1
-    with pytest.raises(ValueError, match="flush_wait_s"):
-        vdisk.disk_writes(10.0, "passive", P.disk, P.wal)
+    for bad in (0.0, -1e-3):
+        with pytest.raises(ValueError, match="cycle_s"):
+            vdisk.disk_writes(10.0, "passive", P.disk, P.wal, cycle_s=bad)
+    with pytest.raises(ValueError, match="walreceiver_cycle_s"):
+        dataclasses.replace(P.disk, walreceiver_cycle_s=0.0)
 
 
 @settings(max_examples=60, deadline=None, derandomize=True)
@@ -733,7 +748,7 @@ def test_property_walreceiver_cycle_from_the_wait(w, lam, k):
 @given(st.floats(0.0, 500.0), st.floats(1e-5, 0.05))
 def test_property_passive_disk_and_replies_finite_and_bounded(x, w):
     act = vdisk.disk_writes(x, "active", P.disk, P.wal)
-    pas = vdisk.disk_writes(x, "passive", P.disk, P.wal, w)
+    pas = vdisk.disk_writes(x, "passive", P.disk, P.wal, cycle_s=w)
     for d in ("sdf", "sdg", "sdh"):
         assert np.isfinite(float(pas.writes_per_s[d])) and np.isfinite(float(pas.bytes_per_s[d]))
     assert float(pas.writes_per_s["sdg"]) <= float(act.writes_per_s["sdg"]) * (1 + 1e-12)
@@ -741,7 +756,7 @@ def test_property_passive_disk_and_replies_finite_and_bounded(x, w):
         assert float(pas.writes_per_s[d]) * vdisk.FS_BLOCK_BYTES <= float(pas.bytes_per_s[d]) * (1 + 1e-12)
         assert float(pas.writes_per_s[d]) == float(act.writes_per_s[d])
     assert float(pas.bytes_per_s["sdg"]) >= float(vcha.replication_traffic_bytes_per_s(x, P.wal))
-    rx = float(vdisk.standby_reply_bytes_per_s(x, P.disk, P.wal, w))
+    rx = float(vdisk.standby_reply_bytes_per_s(x, P.disk, P.wal, cycle_s=w))
     assert np.isfinite(rx) and rx > 0
     cycles = float(pas.writes_per_s["sdg"])
     train = float(vcha.replication_traffic_bytes_per_s(x, P.wal)) / cycles

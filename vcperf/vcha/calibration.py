@@ -21,7 +21,9 @@ Each sub-model is fitted to the fit targets that concern it (their ``stage`` tag
    eviction coefficient x the measured throughput squared, sdh bytes = line in the measured
    throughput, writes = bytes / I/O size (sdf: plus a floor of small writes); sdg writes = flush
    line (Tables 9-10, baseline and Active). Every coefficient is held >= 0 (bounded linear least
-   squares), so no refit leaves the physical domain.
+   squares), so no refit leaves the physical domain. Then the Passive's walreceiver cycle to its
+   sdg writes/s (its flush counts: the bulk-service coalescing of that flush line's Active flushes,
+   :func:`~vcperf.vcha.disk.standby_flushes_per_s`; log residuals, one bounded scalar).
 6. **Memory** (:class:`~vcperf.vcha.params.MemoryParams`): Table 8, linear least squares.
 
 The model is evaluated with explicit parameters only (the VCbench network through
@@ -37,6 +39,7 @@ import math
 import numpy as np
 
 from vcperf import network, protocol
+from vcperf.vcha.disk import standby_flushes_per_s
 from vcperf.vcha.params import (
     STUDY,
     DiskParams,
@@ -136,7 +139,7 @@ def _fit_vcbench(by_stage: dict, wal: WalParams) -> VcbenchParams:
     app = tb.appliance()
     lo = [1e-4, 0.0, 1e-4, 0.0, 0.0, 0.0]
     hi = [5.0, (tb.vcpus - 2.0) / tb.hosts, 10.0, 10.0, 5.0, 1.0]
-    rest = (EnableParams(0.0, 0.0, 0.0), FailoverParams(*([0.0] * 9)), DiskParams(*([1.0] * 9)),
+    rest = (EnableParams(0.0, 0.0, 0.0), FailoverParams(*([0.0] * 9)), DiskParams(*([1.0] * 10)),
             MemoryParams(*([0.0] * 5)))
 
     def make(q, nc=_NC0, stats=_STATS0, psc=_PSC0):
@@ -243,6 +246,7 @@ _PRIOR = {
     "disk_line": (1e6, 1e5),  # background B/s, B/op
     "sdf_line": (1e6, 1e3),  # background B/s, eviction B s/op^2
     "flush_line": (1000.0, 5.0),  # background 1/s, 1/op
+    "cycle": 5e-4,  # s, the Passive's walreceiver cycle
     "inv_write": 1.0 / 2e4,  # 1/B
     "small_writes": (20.0, 1.0 / 2e4),  # sdf small writes 1/s, 1/B
     "vpxd": (5e6, 2e7),  # B/host, B/client
@@ -277,7 +281,27 @@ def _fit_disk(by_stage: dict) -> DiskParams:
         out[disk] = (float(load), float(bg), float(1.0 / inv), float(small))
     keys = sorted(by_stage.get("sdg_tps", []))
     fbg, fop = _nonneg_lstsq([[1.0, _measured_x(k)] for k in keys], [_paper(k) for k in keys], _PRIOR["flush_line"])
-    return DiskParams(*out["sdf"][:3], *out["sdh"][:3], float(fop), float(fbg), out["sdf"][3])
+    cycle = _fit_cycle(sorted(by_stage.get("sdg_passive", [])), float(fbg), float(fop))
+    return DiskParams(*out["sdf"][:3], *out["sdh"][:3], float(fop), float(fbg), out["sdf"][3], cycle)
+
+
+def _fit_cycle(keys, fbg: float, fop: float) -> float:
+    """The Passive's walreceiver cycle (s) whose coalescing of the fitted flush line's Active flushes
+    (at the run's measured throughput) best matches the Passive's sdg writes/s (log residuals); the
+    prior without rows."""
+    if not keys:
+        return _PRIOR["cycle"]
+    from scipy.optimize import minimize_scalar
+
+    lam = np.array([fbg + fop * _measured_x(k) for k in keys])
+    ln_paper = np.log([_paper(k) for k in keys])
+
+    def sse(log_s):
+        return float(((np.log(standby_flushes_per_s(lam, math.exp(log_s))) - ln_paper) ** 2).sum())
+
+    sol = minimize_scalar(sse, bounds=(math.log(1e-6), math.log(1.0)), method="bounded",
+                          options={"xatol": 1e-10})
+    return float(math.exp(sol.x))
 
 
 def _fit_memory(by_stage: dict) -> MemoryParams:

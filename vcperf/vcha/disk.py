@@ -37,12 +37,14 @@ every message that arrives waits and the next cycle flushes them together. With 
 of rate ``lam`` (the Active's flushes) and a cycle of ``s`` seconds this is a bulk-service queue
 with unlimited batches: a busy period of ``k`` cycles continues with probability ``1 - exp(-lam s)``
 each, so the Passive flushes ``lam / (lam s + exp(-lam s))`` times per second
-(:func:`standby_flushes_per_s`): ``lam`` at light load, never more than ``1/s``. The cycle ``s`` has
-no parameter of its own: the fitted commit acknowledgement already holds the Passive's flush wait
-(:func:`vcperf.vcha.vcbench.standby_flush_s`: what one commit's wait leaves after the LAN
-exchange), and a message arriving at a random time waits for the cycle in progress (probability
-``rho = flushes x s``, mean residual ``s/2``) and then its own, ``W = s (1 + rho/2)``;
-:func:`walreceiver_cycle_s` solves that for ``s`` at the run's flush rate. Each Passive flush
+(:func:`standby_flushes_per_s`): ``lam`` at light load, never more than ``1/s``. The cycle ``s`` is
+the Passive's own storage flush (``walreceiver_cycle_s``, fitted to the Passive's printed flush counts,
+its sdg writes/s of Tables 9-10). It is one part of the fitted commit acknowledgement's flush wait
+(:func:`vcperf.vcha.vcbench.standby_flush_s`): a message arriving at a random time waits for the
+cycle in progress (probability ``rho = flushes x s``, mean residual ``s/2``) and then its own,
+``s (1 + rho/2)`` (:func:`cycle_wait_s`; :func:`walreceiver_cycle_s` inverts it); the rest of the
+flush wait is the walsender's send and the walreceiver's wake-up, which no printed number separates
+and no flush count depends on. Each Passive flush
 rewrites the partly filled filesystem block (:data:`FS_BLOCK_BYTES`), not a whole WAL page, plus the
 WAL bytes. Its replies go back on eth1 (:func:`standby_reply_bytes_per_s`), per cycle: one pure TCP
 ACK for the WAL the cycle reads and two standby status messages (PostgreSQL's walreceiver reports
@@ -180,8 +182,36 @@ def _cycle_s(flush_wait_s, active_flushes_per_s):
     return float(out) if out.ndim == 0 else out
 
 
-def disk_writes(throughput_per_s, node: str, params: DiskParams, wal: WalParams,
-                flush_wait_s=None) -> DiskWrites:
+def _cycle_or_default(cycle_s, params: DiskParams, x):
+    """The Passive's validated walreceiver cycle (s): ``cycle_s`` (> 0, broadcast with the throughput
+    ``x``) or the fitted ``params.walreceiver_cycle_s``."""
+    if cycle_s is None:
+        return params.walreceiver_cycle_s
+    s = v.positive("cycle_s", cycle_s)
+    v.broadcast(throughput_per_s=x, cycle_s=s)
+    return s
+
+
+def cycle_wait_s(cycle_s, active_flushes_per_s):
+    """Mean wait (s) of a WAL message at the Passive for its flush: the cycle in progress (busy with
+    probability ``rho = flushes x s``, mean residual ``s / 2``), then its own, ``s (1 + rho / 2)``;
+    :func:`walreceiver_cycle_s` is its inverse. Non-decreasing in both inputs; between ``s`` and
+    ``1.5 s``.
+
+    Parameters
+    ----------
+    cycle_s : float or array_like
+        The walreceiver cycle, s, >= 0 (the study's: ``vcperf.vcha.calibrate().disk.walreceiver_cycle_s``).
+    active_flushes_per_s : float or array_like
+        The Active's WAL flushes per second, >= 0.
+    """
+    s = np.asarray(v.nonneg("cycle_s", cycle_s), dtype=float)
+    lam = np.asarray(v.nonneg("active_flushes_per_s", active_flushes_per_s), dtype=float)
+    v.broadcast(cycle_s=s, active_flushes_per_s=lam)
+    return s * (1.0 + 0.5 * _standby_flushes(lam, s) * s)
+
+
+def disk_writes(throughput_per_s, node: str, params: DiskParams, wal: WalParams, cycle_s=None) -> DiskWrites:
     """Writes/s and bytes/s of sdf, sdg, sdh on a node at a VCbench throughput (Tables 9, 10).
 
     Parameters
@@ -194,26 +224,23 @@ def disk_writes(throughput_per_s, node: str, params: DiskParams, wal: WalParams,
         The study's: ``vcperf.vcha.calibrate().disk``.
     wal : WalParams
         The study's: ``vcperf.vcha.calibrate().wal`` (WAL bytes streamed to the Passive).
-    flush_wait_s : float, optional
-        Passive only (required there): mean time from a WAL message's arrival to its flush at the
-        Passive, s (the study's: :func:`vcperf.vcha.vcbench.standby_flush_s`); sets how many Active
-        flushes the walreceiver coalesces (:func:`walreceiver_cycle_s`, :func:`standby_flushes_per_s`).
+    cycle_s : float or array_like, optional
+        Passive only: its walreceiver cycle (WAL write + ``fdatasync`` on its storage), s, > 0;
+        sets how many Active flushes it coalesces (:func:`standby_flushes_per_s`). Default: the
+        fitted ``params.walreceiver_cycle_s``; another value asks "what if the Passive's storage
+        flushed faster or slower".
     """
     x = v.nonneg("throughput_per_s", throughput_per_s)
     v.choice("node", node, ("baseline", "active", "passive"))
-    if node == "passive" and flush_wait_s is None:
-        raise ValueError("flush_wait_s is required for node='passive' (vcperf.vcha.standby_flush_s)")
-    if flush_wait_s is not None:
-        v.nonneg("flush_wait_s", flush_wait_s)
-        v.broadcast(throughput_per_s=x, flush_wait_s=flush_wait_s)
     v.instance("params", params, DiskParams, "the study's DiskParams (vcperf.vcha.calibrate().disk)")
+    s = _cycle_or_default(cycle_s, params, x)
     v.instance("wal", wal, WalParams, "the study's WalParams (vcperf.vcha.calibrate().wal)")
     p = params
     sdf = sdf_bytes_per_s(x, p)
     sdh = p.sdh_background_bytes_per_s + p.sdh_bytes_per_op * x
     flushes = _wal_flushes(x, p)
     if node == "passive":
-        flushes = _standby_flushes(flushes, _cycle_s(flush_wait_s, flushes))
+        flushes = _standby_flushes(flushes, s)
     wal_bytes = replication_traffic_bytes_per_s(x, wal)
     page = FS_BLOCK_BYTES if node == "passive" else WAL_PAGE_BYTES
     sdg = flushes * page + wal_bytes
@@ -243,19 +270,17 @@ def _reply_bytes_per_cycle(b):
     return acks * ACK_FRAME_BYTES + STATUS_REPLIES_PER_FLUSH * STATUS_REPLY_BYTES
 
 
-def standby_reply_bytes_per_s(throughput_per_s, params: DiskParams, wal: WalParams, flush_wait_s):
+def standby_reply_bytes_per_s(throughput_per_s, params: DiskParams, wal: WalParams, cycle_s=None):
     """eth1 receive rate of the Active (B/s): per walreceiver cycle of the Passive, the ACKs of the
     WAL train it reads and :data:`STATUS_REPLIES_PER_FLUSH` status replies
     (:func:`reply_bytes_per_cycle`; Table 11, eth1 receive). The cycles are the Passive's flushes
     (:func:`disk_writes`), so at the study's loads (a train well under :data:`GRO_MAX_BYTES`) the rate
-    follows the cycles, not the WAL volume. ``flush_wait_s`` as :func:`disk_writes`. No fitted
-    parameter of its own."""
+    follows the cycles, not the WAL volume. ``cycle_s`` as :func:`disk_writes`. No fitted
+    parameter of its own (the cycle is fitted to the Passive's flush counts, not to this rate)."""
     x = v.nonneg("throughput_per_s", throughput_per_s)
     v.instance("params", params, DiskParams, "the study's DiskParams (vcperf.vcha.calibrate().disk)")
     v.instance("wal", wal, WalParams, "the study's WalParams (vcperf.vcha.calibrate().wal)")
-    v.nonneg("flush_wait_s", flush_wait_s)
-    v.broadcast(throughput_per_s=x, flush_wait_s=flush_wait_s)
     lam = _wal_flushes(x, params)
-    cycles = _standby_flushes(lam, _cycle_s(flush_wait_s, lam))
+    cycles = _standby_flushes(lam, _cycle_or_default(cycle_s, params, x))
     train = replication_traffic_bytes_per_s(x, wal) / cycles
     return np.asarray(cycles * _reply_bytes_per_cycle(train), dtype=float)

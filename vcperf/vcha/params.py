@@ -213,6 +213,12 @@ class DiskParams:
         WAL flushes (sdg writes) per VCbench operation. Fitted: Tables 9-10 sdg writes/s.
     wal_background_flushes_per_s : float
         WAL flushes independent of VCbench (WAL writer, background commits), 1/s. Fitted: as above.
+    walreceiver_cycle_s : float
+        One cycle of the Passive's walreceiver (write the WAL read so far + ``fdatasync``), s, > 0:
+        the Passive's own storage flush, which sets how many Active flushes it coalesces
+        (:func:`vcperf.vcha.disk.standby_flushes_per_s`). Fitted: the Passive's sdg writes/s of
+        Tables 9-10 (its flush counts). The rest of the commit's flush wait
+        (:func:`vcperf.vcha.vcbench.standby_flush_s`) is walsender and wake-up delay.
     """
 
     sdf_eviction_bytes_s_per_op2: float
@@ -224,10 +230,11 @@ class DiskParams:
     wal_flushes_per_op: float
     wal_background_flushes_per_s: float
     sdf_small_writes_per_s: float
+    walreceiver_cycle_s: float
 
     def __post_init__(self):
         _check_finite(self)
-        _check_domain(self, positive=("sdf_write_bytes", "sdh_write_bytes"))
+        _check_domain(self, positive=("sdf_write_bytes", "sdh_write_bytes", "walreceiver_cycle_s"))
 
 
 @dataclass(frozen=True)
@@ -334,6 +341,7 @@ PARAM_DOCS = {
     "disk.sdh_write_bytes": ("B", "average sdh write"),
     "disk.wal_flushes_per_op": ("1/op", "WAL flushes (sdg writes) per VCbench operation"),
     "disk.wal_background_flushes_per_s": ("1/s", "WAL flushes independent of VCbench"),
+    "disk.walreceiver_cycle_s": ("s", "the Passive's walreceiver cycle (WAL write + fdatasync on its storage)"),
     "memory.vpxd_bytes_per_host": ("B/host", "vpxd inventory cache per managed host"),
     "memory.vpxd_bytes_per_client": ("B/client", "vpxd session state per VCbench client"),
     "memory.postgres_bytes": ("B", "PostgreSQL on the baseline or Active node"),

@@ -17,7 +17,8 @@ Ledger roles and why:
   overhead at levels 2-4 and Tables 14/15's Embedded-vs-External Differences (one side predicted)
   are ``predicted``; Table 5/6's and Table 16's Differences (both sides fitted) are ``derived``
   changes; copies (Table 12 level 1 = Table 5) are ``derived`` from the row they copy, not scored;
-* every Passive-node disk number, the sdg bandwidths (from the model's own flush rate) and the eth1
+* the Passive's sdg writes/s (its flush counts, which fit its walreceiver cycle) are ``fit``; every
+  other Passive-node disk number, the sdg bandwidths (from the model's own flush rate) and the eth1
   receive rate are ``predicted`` (the 64-client Passive sdh bandwidth is printed equal to the
   Active's fitted one, so it is shown ``derived``; the 256-client eth1 receive rate equals a difference
   of two fitted eth0 rates only by a rounding coincidence and is counted); Table 8's vpxd rows with
@@ -41,7 +42,7 @@ from vcperf.vcha.failover import failover_times
 from vcperf.vcha.memory import peak_memory_bytes
 from vcperf.vcha.params import STUDY, Params
 from vcperf.vcha.testbed import INVENTORIES, inventory_sizes, testbed
-from vcperf.vcha.vcbench import standby_flush_s, vcbench
+from vcperf.vcha.vcbench import vcbench
 from vcperf.vcha.wal import management_traffic_bytes_per_s, replication_traffic_bytes_per_s
 
 #: The Web Client screens of Table 3, in the order they appear after a failover.
@@ -80,11 +81,6 @@ def _vb(P: Params, n: int, vc: bool, rtt_s: float = 0.0, level: int = 1, psc: st
 
 def _x(P, n, vc, rtt_s=0.0, level=1) -> float:
     return float(_vb(P, n, vc, rtt_s, level).throughput_per_s)
-
-
-def _flush_wait(P: Params) -> float:
-    """The Passive's flush wait per commit implied by the fitted commit acknowledgement (s)."""
-    return standby_flush_s(P.vcbench, P.wal.wal_bytes_per_op)
 
 
 def _fo(P: Params, size: str, psc_mode: str = "external"):
@@ -141,8 +137,7 @@ def _build() -> tuple:
                         key = f"{tt}_{disk}_{short}_{n}_{s}" + ("_passive" if nd == "passive" else "")
 
                         def model(P, n=n, vc=vc, nd=nd, disk=disk, attr=attr):
-                            return float(getattr(disk_writes(_x(P, n, vc), nd, P.disk, P.wal, _flush_wait(P)),
-                                                     attr)[disk])
+                            return float(getattr(disk_writes(_x(P, n, vc), nd, P.disk, P.wal), attr)[disk])
 
                         cond = {"clients": n, "vcha": s, "node": cnode, "disk": disk}
                         if nd == "passive" and key == "t09_sdh_bw_64_enabled_passive":
@@ -150,9 +145,12 @@ def _build() -> tuple:
                                 depends_on=("t09_sdh_bw_64_enabled",),
                                 note="printed equal to the Active's (1.6 MB/s), which is fitted; the model gives the "
                                      "Passive the Active's sdh writes, so this row is that fitted value")
+                        elif nd == "passive" and disk == "sdg" and short == "tps":
+                            # the Passive's flush counts: its walreceiver cycles, which fit the cycle time
+                            add(key, disk_table, q, cond, model, group=run, stage="sdg_passive", run=(n, vc))
                         elif nd == "passive":
-                            note = {"sdg": "walreceiver: coalesces the Active's flushes (cycle from the fitted "
-                                           "commit ack), each rewriting a 4 KiB block, plus the WAL bytes"}.get(
+                            note = {"sdg": "walreceiver: the model's Passive flushes (cycle fitted to the flush "
+                                           "counts), each rewriting a 4 KiB block, plus the WAL bytes"}.get(
                                 disk, "replay dirties the Active's pages: the Active's writes (the model claims "
                                       "no Passive effect: this restates the Active's fitted row)")
                             active = f"{tt}_{disk}_{short}_{n}_{s}"
@@ -171,12 +169,12 @@ def _build() -> tuple:
                 # tests/test_fidelity.py names the coincidence)
                 add(f"t11_eth1_rx_{n}_{s}", "table11_network", "network_receive_rate",
                     {"clients": n, "vcha": s, "node": node, "interface": "eth1"},
-                    lambda P, n=n, vc=vc: float(standby_reply_bytes_per_s(_x(P, n, vc), P.disk, P.wal,
-                                                                          _flush_wait(P))),
+                    lambda P, n=n, vc=vc: float(standby_reply_bytes_per_s(_x(P, n, vc), P.disk, P.wal)),
                     role="predicted",
                     note="per walreceiver cycle of the Passive: a TCP ACK for the WAL train it reads + two status "
-                         "replies (no parameter of its own); the cycles are the model's Passive flushes (sdg "
-                         "writes/s), whose error this row inherits")
+                         "replies (no parameter of its own); the cycles are the model's Passive flushes (the "
+                         "cycle time is fitted to the Passive's sdg writes/s of both runs), whose error this "
+                         "row inherits")
             # Table 8: peak resident memory of the run
             for nd in nodes:
                 cnode = "" if nd == "baseline" else nd
