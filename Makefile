@@ -33,10 +33,11 @@ reproduce: $(STAMP)
 	$(BIN)/vcperf regenerate --jobs 2
 
 ## Lint, then the whole test suite (data validation, models, notebooks, environment files,
-## and a real-browser test of a notebook in JupyterLab).
+## and a real-browser test of a notebook in JupyterLab) on every core (pytest-xdist; tests sharing an
+## expensive fixture run on one worker: tests/conftest.py).
 test: $(STAMP) browser
 	$(BIN)/ruff check .
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest -n auto --dist loadgroup
 
 ## Chromium for the browser test, from Debian (needs root; without it the browser test is skipped
 ## with a message). Playwright drives it; Playwright never downloads a browser here.

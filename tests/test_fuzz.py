@@ -407,7 +407,7 @@ STUDY_BASELINES = {
             "size": "small", "registered_vms": 1440.0, "commit_bytes": 1e4, "bandwidth_bps": 1e10, "rtt_s": 2e-4,
             "throughput_per_s": 20.0, "node": "active", "wal_flushes_per_s": 10.0, "vcpus": 16, "clients": 64,
             "hosts": 2000.0, "powered_on_vms": 25000.0, "wal_bytes_per_op": 1e4, "flush_wait_s": 1e-3,
-            "active_flushes_per_s": 1500.0, "cycle_s": 5e-4,
+            "active_flushes_per_s": 1500.0, "cycle_s": 5e-4, "wal_bytes_per_cycle": 8e3,
             "p": _Lazy(lambda: _vcha_params().vcbench), "params": _Lazy(_vcha_params),
         },
     },

@@ -259,6 +259,19 @@ def reply_bytes_per_cycle(wal_bytes_per_cycle):
     ----------
     wal_bytes_per_cycle : float or array_like
         WAL bytes one walreceiver cycle reads, B, >= 0.
+
+    Returns
+    -------
+    numpy.ndarray
+        Bytes sent back per cycle, B: the same for every train up to one merged segment.
+
+    Examples
+    --------
+    >>> from vcperf.vcha.disk import reply_bytes_per_cycle
+    >>> bool(reply_bytes_per_cycle(0.0) == reply_bytes_per_cycle(8e3))
+    True
+    >>> bool(reply_bytes_per_cycle(1e6) > reply_bytes_per_cycle(8e3))
+    True
     """
     b = np.asarray(v.nonneg("wal_bytes_per_cycle", wal_bytes_per_cycle), dtype=float)
     return _reply_bytes_per_cycle(b)
