@@ -204,6 +204,14 @@ def cycle_wait_s(cycle_s, active_flushes_per_s):
         The walreceiver cycle, s, >= 0 (the study's: ``vcperf.vcha.calibrate().disk.walreceiver_cycle_s``).
     active_flushes_per_s : float or array_like
         The Active's WAL flushes per second, >= 0.
+
+    Examples
+    --------
+    >>> from vcperf import vcha
+    >>> from vcperf.vcha import disk
+    >>> s = vcha.calibrate().disk.walreceiver_cycle_s
+    >>> bool(s < float(disk.cycle_wait_s(s, 1500.0)) < 1.5 * s)
+    True
     """
     s = np.asarray(v.nonneg("cycle_s", cycle_s), dtype=float)
     lam = np.asarray(v.nonneg("active_flushes_per_s", active_flushes_per_s), dtype=float)
