@@ -27,9 +27,10 @@ def test_params_unknown_notebook_is_one_error_line(capsys):
     assert err.startswith("vcperf: error: notebook must be one of") and err.count("\n") == 1
 
 
-def test_fidelity_text_fits_100_columns_and_shows_every_row(capsys):
+def test_fidelity_text_fits_100_columns_and_shows_every_row(capsys, monkeypatch):
     from vcperf import fidelity
 
+    monkeypatch.delenv("COLUMNS", raising=False)  # output not a terminal: 100 columns (pytest-xdist sets COLUMNS)
     assert cli.main(["fidelity", "--study", "contentlib2015", "--study", "robo2019"]) == 0
     out = capsys.readouterr().out.splitlines()
     assert max(len(line) for line in out) <= 100
