@@ -395,20 +395,23 @@ def measure_tree(measure: Measure, tree: Tree, parts: set[str], *, jobs: int = 2
                  log: Callable[[str], None] = print) -> dict[str, tuple[float | None, dict]]:
     """Headline key -> ``(value, record)`` of the ``parts`` measured on ``tree`` (``warm``: also
     ``regenerate_warm_s``)."""
+    steps = [("regenerate_warm_s", warm, f"vcperf regenerate --jobs {jobs} (warm)",
+              lambda: regenerate_warm(measure, tree, jobs)),
+             ("regenerate_cold_s", "cold" in parts, f"vcperf regenerate --jobs {jobs}, empty calibration cache",
+              lambda: regenerate_cold(measure, tree, jobs)),
+             ("app_first_render_s", "app" in parts, "Voila app: first render in Chromium",
+              lambda: app_first_render(measure, tree, loads=app_loads)),
+             ("setup_s", "setup" in parts, "set-up: fresh venv, lock, vcperf editable", lambda: setup(measure, tree)),
+             ("make_test_s", "tests" in parts, f"make test ({'parallel' if parallel else 'serial'}; minutes)",
+              lambda: make_test(measure, tree, parallel=parallel, pytest_args=pytest_args))]
     out: dict[str, tuple[float | None, dict]] = {}
-    if warm:
-        log(f"[{tree.label}] vcperf regenerate --jobs {jobs} (warm) ...")
-        out["regenerate_warm_s"] = regenerate_warm(measure, tree, jobs)
-    if "cold" in parts:
-        log(f"[{tree.label}] vcperf regenerate --jobs {jobs}, empty calibration cache ...")
-        out["regenerate_cold_s"] = regenerate_cold(measure, tree, jobs)
-    if "app" in parts:
-        log(f"[{tree.label}] Voila app: first render in Chromium ...")
-        out["app_first_render_s"] = app_first_render(measure, tree, loads=app_loads)
-    if "setup" in parts:
-        log(f"[{tree.label}] set-up: fresh venv, lock, vcperf editable ...")
-        out["setup_s"] = setup(measure, tree)
-    if "tests" in parts:
-        log(f"[{tree.label}] make test ({'parallel' if parallel else 'serial'}; minutes) ...")
-        out["make_test_s"] = make_test(measure, tree, parallel=parallel, pytest_args=pytest_args)
+    for key, wanted, what, step in steps:
+        if not wanted:
+            continue
+        log(f"[{tree.label}] {what} ...")
+        try:
+            out[key] = step()
+        except Exception as err:  # noqa: BLE001 - a path that cannot be measured shows "—"; the bench goes on
+            out[key] = (None, {"status": f"not measured: {type(err).__name__}: {str(err)[:1000]}"})
+            log(f"  {out[key][1]['status']}")
     return out

@@ -351,3 +351,23 @@ def test_tests_are_opt_in_and_the_baseline_is_a_git_ref():
     assert run.OPT_IN == {"tests"} and set(paths.PART_KEYS) <= set(run.PARTS)
     assert set(paths.PART_KEYS.values()) <= set(report.HEADLINE)
     assert paths.BASELINE_DIR.relative_to(REPO / "build")
+
+
+def test_a_path_missing_or_failing_at_a_tree_is_not_measured_and_the_bench_goes_on(tmp_path, monkeypatch):
+    from bench import paths
+
+    def broken(*args, **kwargs):
+        raise RuntimeError("no python3.11")
+
+    monkeypatch.setattr(paths, "setup", broken)
+    out = paths.measure_tree(lambda *a, **k: {}, paths.Tree(root=tmp_path, label="previous"), {"app", "setup"},
+                             log=str)
+    assert out["app_first_render_s"] == (None, {"status": "not measured: no vcperf/app.py"})
+    assert out["setup_s"] == (None, {"status": "not measured: RuntimeError: no python3.11"})
+    results = {"measurements": {}}
+    from bench import run
+
+    run.record_previous(results, paths.Tree(root=tmp_path, commit="abc", notes={"ref": "v1"}), out)
+    assert results["previous"] == {"ref": "v1", "commit": "abc",
+                                   "values": {"app_first_render_s": None, "setup_s": None}}
+    assert report.ratio_cell(1.0, results["previous"]["values"]["setup_s"]) == "—"
