@@ -188,10 +188,11 @@ OPT_IN = {"tests"}  # minutes: only with --with-tests or --only tests
 
 def record_previous(results: dict, tree, measured: dict) -> None:
     """The previous release's values (``results["previous"]``) and records (``measurements["previous"]``)."""
-    prev = results.setdefault("previous", {})
-    prev.update({"ref": tree.notes.get("ref"), "commit": tree.commit})
-    prev.setdefault("values", {}).update({k: v for k, (v, _) in measured.items()})
-    results["measurements"].setdefault("previous", {}).update({k: r for k, (_, r) in measured.items()})
+    earlier = results.get("previous", {})  # --update: an earlier run's, kept where not measured again
+    results["previous"] = {"ref": tree.notes.get("ref"), "commit": tree.commit,
+                           "values": {**earlier.get("values", {}), **{k: v for k, (v, _) in measured.items()}}}
+    rec = results["measurements"]
+    rec["previous"] = {**rec.get("previous", {}), **{k: r for k, (_, r) in measured.items()}}
 
 
 def start_from(earlier: dict, fresh: dict) -> dict:
