@@ -287,7 +287,8 @@ def _cache_state(installer: str) -> dict:
     else:
         where = Path(os.environ.get("PIP_CACHE_DIR") or Path.home() / ".cache" / "pip")
     warm = where.is_dir() and any(p.is_dir() for p in where.iterdir())
-    return {"installer": installer, "cache_dir": str(where), "cache_warm": bool(warm)}
+    links = os.environ.get("UV_FIND_LINKS" if installer == "uv" else "PIP_FIND_LINKS")  # a local wheel folder
+    return {"installer": installer, "cache_dir": str(where), "cache_warm": bool(warm), "find_links": links}
 
 
 def setup_commands(tree: Tree, venv: Path, installer: str) -> list[list[str]]:
