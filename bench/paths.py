@@ -98,7 +98,7 @@ def _git(*args: str, cwd: Path = ROOT) -> str:
 
 @contextlib.contextmanager
 def baseline_tree(ref: str, where: Path = BASELINE_DIR) -> Iterator[Tree]:
-    """``git worktree add --detach`` of ``ref`` at ``where``; removed (and pruned) on exit."""
+    """``git worktree add --detach`` of ``ref`` at ``where``; removed on exit (only this worktree: no prune)."""
     if where.exists():  # a run that was killed left it behind
         subprocess.run(["git", "worktree", "remove", "--force", str(where)], cwd=ROOT, capture_output=True)
         shutil.rmtree(where, ignore_errors=True)
@@ -106,11 +106,10 @@ def baseline_tree(ref: str, where: Path = BASELINE_DIR) -> Iterator[Tree]:
     commit = _git("rev-parse", "--verify", f"{ref}^{{commit}}")
     _git("worktree", "add", "--detach", str(where), commit)
     try:
-        yield Tree(root=where, label="previous", commit=commit)
+        yield Tree(root=where, label="previous", commit=commit, notes={"ref": ref})
     finally:
         subprocess.run(["git", "worktree", "remove", "--force", str(where)], cwd=ROOT, capture_output=True)
         shutil.rmtree(where, ignore_errors=True)
-        subprocess.run(["git", "worktree", "prune"], cwd=ROOT, capture_output=True)
 
 
 def this_tree() -> Tree:

@@ -290,7 +290,6 @@ def main(argv=None) -> int:
         print(f"previous release {args.baseline}: git worktree under {paths.BASELINE_DIR} ...", flush=True)
         try:
             with paths.baseline_tree(args.baseline) as base:
-                base.notes["ref"] = args.baseline
                 record_previous(results, base, paths.measure_tree(
                     measured, base, parts, app_loads=args.app_loads, warm=warm_too, parallel=False, log=log))
         except Exception as err:  # noqa: BLE001 - no baseline: the "previous" column shows "—"
