@@ -73,8 +73,9 @@ clean:
 	rm -rf $(VENV) .venv-peers build .pytest_cache
 
 ## Benchmarks (a report, never a test): the speed a user feels with its goals met/missed -- regenerate
-## --jobs 2 warm, `vcperf fidelity` warm, every what-if update, every panel in JupyterLab in headless
-## Chromium, a Dask speed-up -- then exact MVA vs line-solver and SimPy, batched sweep, import time,
+## --jobs 2 warm and cold, `vcperf fidelity` warm, every what-if update, every panel in JupyterLab in headless
+## Chromium, a Dask speed-up, the Voila app's first render, the set-up recipe (and `make test` with
+## BENCH_ARGS=--with-tests), each beside the previous release (--baseline REF) measured in the same run -- then exact MVA vs line-solver and SimPy, batched sweep, import time,
 ## vMotion grid -> build/bench/results.json and a printed table. The 1-min load average is recorded with
 ## every measurement and a measurement started on a busy machine is repeated (BENCH_ARGS, e.g.
 ## BENCH_ARGS="--attempts 5 --wait 60"; `python bench/run.py --help`).

@@ -19,15 +19,20 @@ RESULTS = ROOT / "build" / "bench" / "results.json"
 README_START = "<!-- bench:start -->"
 README_END = "<!-- bench:end -->"
 
-#: The user-facing goals of issue 16: headline key -> (comparison, goal, what it measures).
+#: The user-facing goals of issues 16 and 31: headline key -> (comparison, goal, what it measures).
 HEADLINE = {
     "regenerate_warm_s": ("<=", 20.0, "`vcperf regenerate --jobs 2`, warm cache, into a temporary build folder"),
+    "regenerate_cold_s": ("<=", 40.0, "`vcperf regenerate --jobs 2`, empty calibration cache (every fit redone)"),
+    "app_first_render_s": ("<=", 2.0, "Voilà app, warm server: page opened to the first tab's panel shown"),
+    "setup_s": ("<=", 30.0, "set-up: fresh venv, the lock, vcperf editable (`make`'s recipe)"),
+    "make_test_s": ("<=", 360.0, "`make test`: `ruff check .` + the whole suite"),
     "fidelity_cli_s": ("<=", 2.0, "`vcperf fidelity`, warm cache (command wall time)"),
     "whatif_update_ms": ("<=", 50.0, "what-if update (model + redraw), warm"),
     "browser_update_ms": ("<=", 150.0, "seen in the browser, change to new image"),
     "dask_speedup": (">", 1.0, "Dask speed-up, 2-worker LocalCluster vs in-process"),
 }
-UNITS = {"regenerate_warm_s": "s", "fidelity_cli_s": "s", "whatif_update_ms": "ms", "browser_update_ms": "ms",
+UNITS = {"regenerate_warm_s": "s", "regenerate_cold_s": "s", "app_first_render_s": "s", "setup_s": "s",
+         "make_test_s": "s", "fidelity_cli_s": "s", "whatif_update_ms": "ms", "browser_update_ms": "ms",
          "dask_speedup": "x"}
 
 
@@ -50,6 +55,13 @@ def _fmt(value, unit: str) -> str:
     return f"{value:.3g} {unit}"
 
 
+def ratio_cell(now, previous) -> str:
+    """``now / previous`` as ``"0.45"`` (two significant decimals), ``"—"`` when either is missing or not positive."""
+    if not all(isinstance(v, (int, float)) and math.isfinite(v) for v in (now, previous)) or previous <= 0:
+        return "—"
+    return f"{now / previous:.2f}"
+
+
 def _load_cells(rec: dict | None) -> dict:
     """Load before the kept attempt (marked busy), other processes' CPU during it, and the attempts made."""
     if not rec or not rec.get("attempts"):
@@ -70,6 +82,12 @@ def _panel_note(rec: dict | None) -> str:
     detail = rec["attempts"][rec.get("kept", -1)].get("detail", {})
     if "control" in detail:
         return f" ({detail['control']}, median of {len(detail.get('samples_ms', []))})"
+    if "counts" in detail:
+        return f" ({detail.get('tests', 0):,} tests, {detail.get('mode', 'parallel')})"
+    if "installer" in rec:
+        return f" ({rec['installer']}, its cache {'warm' if rec.get('cache_warm') else 'empty'})"
+    if "samples_s" in detail and "selector" in rec:
+        return f" (median of {len(detail['samples_s'])} loads)"
     if "model" in rec:
         return (f" ({rec['model'].rsplit('.', 1)[-1]}, {rec.get('simulated_runs', 0):,} runs; "
                 f"in-process {detail.get('in_process_s', float('nan')):.2g} s)")
@@ -80,36 +98,43 @@ def headline_rows(results: dict) -> list[dict]:
     """One row per headline number (panels one row each): what, value, goal, status, load, attempts."""
     rows = []
     records = results.get("measurements", {})
+    previous = results.get("previous", {}).get("values", {})
     for key, (op, goal, what) in HEADLINE.items():
         unit = UNITS[key]
         value = results.get(key)
+        prev = previous.get(key)
         if isinstance(value, dict) or key in ("whatif_update_ms", "browser_update_ms"):
             value = value or {}
             recs = records.get(key, {})
+            prev = prev if isinstance(prev, dict) else {}
             if not value:
                 rows.append({"key": key, "what": what, "value": None, "unit": unit, "op": op, "goal": goal,
-                             "status": "—", **_load_cells(None)})
+                             "status": "—", "previous": None, "ratio": "—", **_load_cells(None)})
             for panel, v in value.items():
                 rows.append({"key": f"{key}.{panel}", "what": f"{what}: `{panel}`{_panel_note(recs.get(panel))}",
                              "value": v, "unit": unit, "op": op, "goal": goal, "status": goal_status(v, op, goal),
+                             "previous": prev.get(panel), "ratio": ratio_cell(v, prev.get(panel)),
                              **_load_cells(recs.get(panel))})
         else:
             rows.append({"key": key, "what": what + _panel_note(records.get(key)), "value": value, "unit": unit,
-                         "op": op, "goal": goal, "status": goal_status(value, op, goal),
-                         **_load_cells(records.get(key))})
+                         "op": op, "goal": goal, "status": goal_status(value, op, goal), "previous": prev,
+                         "ratio": ratio_cell(value, prev), **_load_cells(records.get(key))})
     return rows
 
 
 def headline_table(results: dict) -> str:
-    """The goals table: measured value, goal met/missed, 1-min load average before the kept attempt, other
-    processes' CPU (cores) during it, attempts made."""
-    lines = ["| measurement | measured | goal | load (1 min) | others' CPU (cores) | attempts |",
-             "|---|---:|---|---:|---:|---:|"]
+    """The goals table: measured value, goal met/missed, the previous release's value of the same path measured in
+    the same run and the ratio now / previous, 1-min load average before the kept attempt, other processes' CPU
+    (cores) during it, attempts made."""
+    lines = ["| measurement | measured | goal | previous | ratio (now / previous) | load (1 min) "
+             "| others' CPU (cores) | attempts |",
+             "|---|---:|---|---:|---:|---:|---:|---:|"]
     for r in headline_rows(results):
         goal = f"{'≤' if r['op'] == '<=' else '>'} {_fmt(r['goal'], r['unit'])}"
         status = f"{goal}: {r['status']}" if r["value"] is not None else goal
-        lines.append(f"| {r['what']} | {_fmt(r['value'], r['unit'])} | {status} | {r['load']} | {r['others']} "
-                     f"| {r['attempts']} |")
+        prev = "—" if r["previous"] is None else _fmt(r["previous"], r["unit"])
+        lines.append(f"| {r['what']} | {_fmt(r['value'], r['unit'])} | {status} | {prev} | {r['ratio']} "
+                     f"| {r['load']} | {r['others']} | {r['attempts']} |")
     return "\n".join(lines)
 
 
@@ -128,10 +153,13 @@ def machine_line(results: dict) -> str:
                      + f" is repeated (up to {attempts} attempts)" for busy, others, attempts in sorted(
                          policies, key=lambda p: (p[0], p[1] or 0.0, p[2])))
     rule = f"; {rule}" if rule else ""
+    prev = results.get("previous", {})
+    baseline = (f" *Previous*: the release `{prev.get('ref')}` ({(prev.get('commit') or '?')[:7]}) checked out beside "
+                f"it and measured in the same run." if prev.get("values") else "")
     return (f"Measured with `make bench` on {m.get('date_utc', '?')[:10]} on an \"{m.get('cpu_model', '?')}\" machine, "
             f"{m.get('cores', '?')} cores, Python {m.get('python', '?')}, numpy "
             f"{m.get('versions', {}).get('numpy', '?')}; 1-min load average {span} at the start of the "
-            f"measurements{rule}.")
+            f"measurements{rule}.{baseline}")
 
 
 def _all_records(results: dict):

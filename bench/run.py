@@ -11,6 +11,21 @@ The speed a user feels (issue 16; bench/user.py, bench/browser.py), each with it
   slider to the new image loaded (median of several changes).
 - ``dask_speedup``: the TPCx-HCI Monte Carlo on a 2-worker LocalCluster vs in-process.
 
+The paths a person waits for (issue 31; bench/paths.py), part names in brackets (``--only``):
+
+- ``regenerate_cold_s`` [cold]: ``vcperf regenerate --jobs 2`` with an empty calibration cache.
+- ``app_first_render_s`` [app]: the Voilà app on a warm server, page opened to the first tab's panel shown
+  (headless Chromium, median of ``--app-loads``).
+- ``setup_s`` [setup]: ``make``'s set-up recipe (fresh venv, the lock with uv, vcperf editable) into a temporary
+  folder; whether the installer's cache was warm is recorded.
+- ``make_test_s`` [tests, opt-in: ``--with-tests``]: ``ruff check .`` + ``python -m pytest -n auto --dist
+  loadgroup``, with the test count.
+
+The previous release (``--baseline REF``, default e84b8cd; ``--no-baseline`` to skip) is checked out with ``git
+worktree add --detach`` under build/bench/baseline and the same paths are measured there in the same run
+(its warm and cold regeneration, its app, its set-up recipe with pip, its suite run serially as its ``make test``
+did); results.json keeps them under ``previous`` and the goals table shows them with the ratio now / previous.
+
 Each goes through bench/measure.py: the 1-minute load average is recorded before and after every
 attempt, and an attempt that started while the machine was busy (1-min load above the number of
 cores, by default) is repeated, up to ``--attempts``; all attempts are kept in results.json under
@@ -43,7 +58,7 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:  # `python bench/run.py`: the bench package sits beside vcperf
     sys.path.insert(0, str(ROOT))
 
-from bench import browser, hotpaths, mva, report, user  # noqa: E402
+from bench import browser, hotpaths, mva, paths, report, user  # noqa: E402
 from bench.measure import Policy, cores, load_1m, measure  # noqa: E402
 
 OUT = ROOT / "build" / "bench"
@@ -167,7 +182,17 @@ def detail_table(results: dict) -> str:
 # The run
 # --------------------------------------------------------------------------------------------
 
-PARTS = ("user", "browser", "hotpaths")
+PARTS = ("user", "browser", "hotpaths", "cold", "app", "setup", "tests")
+OPT_IN = {"tests"}  # minutes: only with --with-tests or --only tests
+
+
+def record_previous(results: dict, tree, measured: dict) -> None:
+    """The previous release's values (``results["previous"]``) and records (``measurements["previous"]``)."""
+    earlier = results.get("previous", {})  # --update: an earlier run's, kept where not measured again
+    results["previous"] = {"ref": tree.notes.get("ref"), "commit": tree.commit,
+                           "values": {**earlier.get("values", {}), **{k: v for k, (v, _) in measured.items()}}}
+    rec = results["measurements"]
+    rec["previous"] = {**rec.get("previous", {}), **{k: r for k, (_, r) in measured.items()}}
 
 
 def start_from(earlier: dict, fresh: dict) -> dict:
@@ -184,7 +209,13 @@ def main(argv=None) -> int:
     ap.add_argument("--repeats", type=int, default=7, help="timed repetitions per measurement (median)")
     ap.add_argument("--sim-repeats", type=int, default=3, help="SimPy runs (seeds) per population")
     ap.add_argument("--only", action="append", choices=PARTS,
-                    help="measure only these parts (repeatable; default: all)")
+                    help="measure only these parts (repeatable; default: all but tests)")
+    ap.add_argument("--with-tests", action="store_true",
+                    help="also time `make test` (ruff + the whole suite; minutes, twice with the baseline)")
+    ap.add_argument("--baseline", default=paths.DEFAULT_BASELINE,
+                    help="git ref of the previous release, measured side by side (default: %(default)s)")
+    ap.add_argument("--no-baseline", action="store_true", help="do not measure the previous release")
+    ap.add_argument("--app-loads", type=int, default=3, help="page loads timed for the app's first render (median)")
     ap.add_argument("--skip-regenerate", action="store_true", help="do not time `vcperf regenerate`")
     ap.add_argument("--no-regenerate-warmup", action="store_true",
                     help="the calibration cache is known to be warm: no warm-up regeneration")
@@ -200,7 +231,7 @@ def main(argv=None) -> int:
     ap.add_argument("--update", action="store_true",
                     help="keep what --out already holds and replace only the parts measured now (with --only)")
     args = ap.parse_args(argv)
-    parts = set(args.only or PARTS)
+    parts = set(args.only or set(PARTS) - OPT_IN) | ({"tests"} if args.with_tests else set())
 
     policy = Policy(busy_load=args.busy_load, busy_others=args.busy_others, attempts=args.attempts, wait_s=args.wait)
 
@@ -249,6 +280,21 @@ def main(argv=None) -> int:
         results["sweep_module"] = hotpaths.bench_sweep_module()
         print("site planner: one evaluation, one reverse question ...", flush=True)
         results["site"] = hotpaths.bench_site(args.repeats)
+
+    log = lambda s: print(s, flush=True)  # noqa: E731
+    now = paths.measure_tree(measured, paths.this_tree(), parts, app_loads=args.app_loads, log=log)
+    for key, (value, record) in now.items():
+        results[key], rec[key] = value, record
+    warm_too = "user" in parts and not args.skip_regenerate
+    if not args.no_baseline and (warm_too or parts & set(paths.PART_KEYS)):
+        print(f"previous release {args.baseline}: git worktree under {paths.BASELINE_DIR} ...", flush=True)
+        try:
+            with paths.baseline_tree(args.baseline) as base:
+                record_previous(results, base, paths.measure_tree(
+                    measured, base, parts, app_loads=args.app_loads, warm=warm_too, parallel=False, log=log))
+        except Exception as err:  # noqa: BLE001 - no baseline: the "previous" column shows "—"
+            results["notes"]["previous"] = f"not measured: {type(err).__name__}: {err}"
+            print(f"  previous release: {results['notes']['previous']}", flush=True)
 
     results["machine"]["load_average_1m_at_end"] = load_1m()
     results["table_markdown"] = detail_table(results)

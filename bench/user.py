@@ -55,10 +55,13 @@ def notebooks_finished(stderr: str) -> dict:
             for m in FINISHED_RE.finditer(stderr)}
 
 
-def _regenerate_once(target: Path, jobs: int) -> tuple[float | None, dict]:
-    cmd = [*vcperf_command(), "regenerate", "--jobs", str(jobs), "--output", str(target)]
+def regenerate_once(target: Path, jobs: int, root: Path = ROOT, env: dict | None = None,
+                    command: list[str] | None = None) -> tuple[float | None, dict]:
+    """One ``vcperf regenerate --jobs`` of the checkout ``root`` (``command``: how vcperf is started, in ``env``)
+    into ``target``; its wall time and per-notebook finish times."""
+    cmd = [*(command or vcperf_command()), "regenerate", "--jobs", str(jobs), "--output", str(target)]
     t0 = time.perf_counter()
-    proc = subprocess.run(cmd, capture_output=True, text=True, cwd=ROOT, timeout=3600)
+    proc = subprocess.run(cmd, capture_output=True, text=True, cwd=root, env=env, timeout=3600)
     wall = time.perf_counter() - t0
     detail = {"returncode": proc.returncode, "notebooks": notebooks_finished(proc.stderr)}
     if proc.returncode:
@@ -67,19 +70,25 @@ def _regenerate_once(target: Path, jobs: int) -> tuple[float | None, dict]:
     return wall, detail
 
 
-def regenerate_warm(measure: Measure, jobs: int = 2, warmup: bool = True) -> tuple[float | None, dict]:
+def regenerate_warm(measure: Measure, jobs: int = 2, warmup: bool = True, root: Path = ROOT,
+                    env: dict | None = None, command: list[str] | None = None, label: str = ""
+                    ) -> tuple[float | None, dict]:
+    """Warm ``vcperf regenerate --jobs`` of the checkout ``root`` (see :func:`regenerate_once`)."""
     scratch = Path(tempfile.mkdtemp(prefix="vcperf-bench-regen-"))
+
+    def once(name: str) -> tuple[float | None, dict]:
+        return regenerate_once(scratch / name, jobs, root=root, env=env, command=command)
+
     try:
         warm = {}
         if warmup:  # fills the calibration cache if the sources changed since it was last filled
-            wall, detail = _regenerate_once(scratch / "warm-up", jobs)
+            wall, detail = once("warm-up")
             warm = {"warmup_s": wall, "warmup_returncode": detail["returncode"]}
-            print(f"  regenerate warm-up: {wall if wall is None else round(wall, 1)} s", flush=True)
+            print(f"  {label}regenerate warm-up: {wall if wall is None else round(wall, 1)} s", flush=True)
         counter = iter(range(1000))
-        rec = measure(f"regenerate --jobs {jobs}", lambda: _regenerate_once(scratch / f"timed-{next(counter)}", jobs),
-                      unit="s")
+        rec = measure(f"{label}regenerate --jobs {jobs}", lambda: once(f"timed-{next(counter)}"), unit="s")
         rec.update(warm)
-        rec["notebooks"] = sorted(p.stem for p in (ROOT / "notebooks").glob("*.py"))
+        rec["notebooks"] = sorted(p.stem for p in (root / "notebooks").glob("*.py"))
         return rec["value"], rec
     finally:
         shutil.rmtree(scratch, ignore_errors=True)

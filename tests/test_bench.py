@@ -55,18 +55,18 @@ def _row(table: str, needle: str) -> list[str]:
 
 def test_headline_table_has_every_issue_key_with_goal_met_or_missed(sample):
     table = report.headline_table(sample)
-    # measurement | measured | goal | load | others | attempts
-    assert _row(table, "regenerate") == [report.HEADLINE["regenerate_warm_s"][2], "18.5 s", "≤ 20 s: met",
-                                         "1.40", "0.3", "3"]
+    # measurement | measured | goal | previous | ratio | load | others | attempts
+    assert _row(table, "warm cache, into") == [report.HEADLINE["regenerate_warm_s"][2], "18.5 s", "≤ 20 s: met",
+                                               "—", "—", "1.40", "0.3", "3"]
     assert _row(table, "`vcperf fidelity`")[1:3] == ["2.6 s", "≤ 2 s: missed (1.3x)"]
     assert _row(table, "robo.operations_update")[1:3] == ["41 ms", "≤ 50 ms: met"]
-    assert _row(table, "migration_whatif_update")[1:] == ["64 ms", "≤ 50 ms: missed (1.3x)", "2.20 (busy)", "0.3",
-                                                         "3"]
+    assert _row(table, "migration_whatif_update")[1:] == ["64 ms", "≤ 50 ms: missed (1.3x)", "—", "—", "2.20 (busy)",
+                                                         "0.3", "3"]
     assert _row(table, "robo_networks[0]")[1:3] == ["120 ms", "≤ 150 ms: met"]
     assert _row(table, "vcha_overhead[0]")[1:3] == ["300 ms", "≤ 150 ms: missed (2.0x)"]
-    assert _row(table, "Dask")[1:5] == ["1.60x", "> 1.00x: met", "1.10", "0.8"]
-    # one row per panel plus one per scalar key, nothing else
-    assert len(table.splitlines()) == 2 + 3 + 2 + 2
+    assert _row(table, "Dask")[1:7] == ["1.60x", "> 1.00x: met", "—", "—", "1.10", "0.8"]
+    # one row per panel plus one per scalar key (the paths of issue 31 not measured here), nothing else
+    assert len(table.splitlines()) == 2 + 7 + 2 + 2
 
 
 def test_missing_measurements_are_shown_as_not_measured(sample):
@@ -74,7 +74,8 @@ def test_missing_measurements_are_shown_as_not_measured(sample):
         sample.pop(key)
         sample["measurements"].pop(key)
     table = report.headline_table(sample)
-    for needle in ("regenerate", "in the browser", "Dask"):
+    for needle in ("warm cache, into", "in the browser", "Dask", "empty calibration cache", "Voilà app", "set-up",
+                   "`make test`"):
         row = _row(table, needle)
         assert row[1] == "not measured" and "met" not in row[2] and "missed" not in row[2], row
     assert _row(table, "robo.operations_update")[2] == "≤ 50 ms: met"
@@ -252,3 +253,121 @@ def test_notebook_finish_times_are_read_from_regenerate_output():
         "vcha_overhead": {"finished_at_s": 17.0, "status": "failed"},
         "robo_networks": {"finished_at_s": 21.25, "status": "done"},
     }
+
+
+# --------------------------------------------------------------------------------------------
+# Issue 31: cold regeneration, the app's first render, set-up, make test, and the previous release
+# --------------------------------------------------------------------------------------------
+
+
+@pytest.fixture
+def with_paths(sample) -> dict:
+    """``sample`` with the paths of issue 31 measured now and (some of them) at the previous release."""
+    sample.update({"regenerate_cold_s": 52.0, "app_first_render_s": 1.5, "setup_s": 24.0, "make_test_s": 300.0})
+    rec = sample["measurements"]
+    rec["regenerate_cold_s"] = _rec(52.0, [1.0])
+    rec["app_first_render_s"] = {**_rec(1.5, [1.2]), "selector": ".widget-html-content"}
+    rec["app_first_render_s"]["attempts"][-1]["detail"] = {"samples_s": [1.4, 1.5, 1.9]}
+    rec["setup_s"] = {**_rec(24.0, [0.8]), "installer": "uv", "cache_warm": True}
+    rec["make_test_s"] = _rec(300.0, [1.9])
+    rec["make_test_s"]["attempts"][-1]["detail"] = {"counts": {"passed": 1790, "skipped": 2}, "tests": 1792,
+                                                    "mode": "parallel"}
+    sample["previous"] = {"ref": "e84b8cd", "commit": "e84b8cd0123456789",
+                          "values": {"regenerate_warm_s": 37.0, "regenerate_cold_s": 57.0, "app_first_render_s": 7.5,
+                                     "setup_s": None, "browser_update_ms": {"robo_networks[0]": 100.0}}}
+    rec["previous"] = {"regenerate_cold_s": _rec(57.0, [1.1])}
+    return sample
+
+
+def test_new_paths_have_their_goals_and_the_previous_release_beside_them(with_paths):
+    table = report.headline_table(with_paths)
+    assert _row(table, "empty calibration cache") == [
+        report.HEADLINE["regenerate_cold_s"][2], "52 s", "≤ 40 s: missed (1.3x)", "57 s", "0.91", "1.00", "0.3", "1"]
+    assert _row(table, "warm cache, into")[1:5] == ["18.5 s", "≤ 20 s: met", "37 s", "0.50"]
+    assert _row(table, "Voilà app")[1:5] == ["1.5 s", "≤ 2 s: met", "7.5 s", "0.20"]
+    assert "(median of 3 loads)" in _row(table, "Voilà app")[0]
+    # measured now, not at the previous release: "—" in both columns
+    assert _row(table, "set-up")[1:5] == ["24 s", "≤ 30 s: met", "—", "—"]
+    assert "(uv, its cache warm)" in _row(table, "set-up")[0]
+    assert _row(table, "`make test`")[1:5] == ["300 s", "≤ 360 s: met", "—", "—"]
+    assert "(1,792 tests, parallel)" in _row(table, "`make test`")[0]
+    # a panel measured at both, a panel only now
+    assert _row(table, "robo_networks[0]")[1:5] == ["120 ms", "≤ 150 ms: met", "100 ms", "1.20"]
+    assert _row(table, "vcha_overhead[0]")[3:5] == ["—", "—"]
+    assert "release `e84b8cd` (e84b8cd) checked out beside it" in report.machine_line(with_paths)
+    assert "release" not in report.machine_line({**with_paths, "previous": {}})
+    # the previous release's records count in the load span of the machine line
+    assert "0.8–3.1" in report.machine_line(with_paths)
+
+
+def test_new_paths_missing_now_but_measured_before_show_the_previous_value(with_paths):
+    for key in ("regenerate_cold_s", "make_test_s"):
+        with_paths.pop(key)
+        with_paths["measurements"].pop(key)
+    table = report.headline_table(with_paths)
+    assert _row(table, "empty calibration cache")[1:5] == ["not measured", "≤ 40 s", "57 s", "—"]
+    assert _row(table, "`make test`")[1:5] == ["not measured", "≤ 360 s", "—", "—"]
+
+
+@pytest.mark.parametrize(("now", "previous", "expected"), [
+    (18.5, 37.0, "0.50"), (2.0, 1.0, "2.00"), (1.234, 1.0, "1.23"), (None, 1.0, "—"), (1.0, None, "—"),
+    (1.0, 0.0, "—"), (float("nan"), 1.0, "—"), (1.0, float("inf"), "—"), (1.0, {}, "—"),
+])
+def test_ratio_cell(now, previous, expected):
+    assert report.ratio_cell(now, previous) == expected
+
+
+def test_pytest_summary_gives_the_test_count():
+    from bench import paths
+
+    out = ("....\n= 1772 passed, 3 skipped, 2 xfailed, 1 deselected, 1 warning in 681.20s (0:11:21) =\n")
+    assert paths.pytest_counts(out) == {"passed": 1772, "skipped": 3, "xfailed": 2, "deselected": 1}
+    assert paths.pytest_counts("1 failed, 10 passed, 2 errors in 3.1s") == {"failed": 1, "passed": 10, "error": 2}
+    assert paths.pytest_counts("no summary here") == {}
+
+
+def test_setup_recipe_is_the_makefiles(tmp_path):
+    """The timed set-up runs the commands of the Makefile's $(STAMP) recipe (uv now, pip at the old release)."""
+    from bench import paths
+
+    make = (REPO / "Makefile").read_text(encoding="utf-8")
+    tree = paths.Tree(root=REPO)
+    uv = [" ".join(c[1:]) for c in paths.setup_commands(tree, tmp_path / "v", "uv")]
+    assert uv[0] == f"-m venv {tmp_path / 'v'}" and "-r requirements/bootstrap.txt" in uv[1]
+    assert uv[2].startswith("pip install --quiet --python") and uv[2].endswith("-r requirements/lock.txt")
+    assert uv[3].endswith("--no-deps -e .")
+    for piece in ("-r requirements/bootstrap.txt",
+                  "uv pip install --quiet --python $(BIN)/python -r requirements/lock.txt",
+                  "uv pip install --quiet --python $(BIN)/python --no-deps -e ."):
+        assert piece in make, piece
+    pip = [" ".join(c[1:]) for c in paths.setup_commands(tree, tmp_path / "v", "pip")]
+    assert len(pip) == 3 and pip[1].endswith("-r requirements/lock.txt") and pip[2].endswith("--no-deps -e .")
+    assert all("uv" not in c for c in pip)
+
+
+def test_tests_are_opt_in_and_the_baseline_is_a_git_ref():
+    from bench import paths, run
+
+    assert run.OPT_IN == {"tests"} and set(paths.PART_KEYS) <= set(run.PARTS)
+    assert set(paths.PART_KEYS.values()) <= set(report.HEADLINE)
+    assert paths.BASELINE_DIR.relative_to(REPO / "build")
+
+
+def test_a_path_missing_or_failing_at_a_tree_is_not_measured_and_the_bench_goes_on(tmp_path, monkeypatch):
+    from bench import paths
+
+    def broken(*args, **kwargs):
+        raise RuntimeError("no python3.11")
+
+    monkeypatch.setattr(paths, "setup", broken)
+    out = paths.measure_tree(lambda *a, **k: {}, paths.Tree(root=tmp_path, label="previous"), {"app", "setup"},
+                             log=str)
+    assert out["app_first_render_s"] == (None, {"status": "not measured: no vcperf/app.py"})
+    assert out["setup_s"] == (None, {"status": "not measured: RuntimeError: no python3.11"})
+    results = {"measurements": {}}
+    from bench import run
+
+    run.record_previous(results, paths.Tree(root=tmp_path, commit="abc", notes={"ref": "v1"}), out)
+    assert results["previous"] == {"ref": "v1", "commit": "abc",
+                                   "values": {"app_first_render_s": None, "setup_s": None}}
+    assert report.ratio_cell(1.0, results["previous"]["values"]["setup_s"]) == "—"
