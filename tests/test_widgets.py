@@ -42,7 +42,6 @@ def _robo_views():
 
 
 def test_robo_planner_and_operations_panels_start_on_the_preset_and_ignore_slider_echo():
-    import numpy as np
 
     views = _robo_views()
     for make in (views.capacity_planner, views.operations_whatif):
@@ -51,23 +50,33 @@ def test_robo_planner_and_operations_panels_start_on_the_preset_and_ignore_slide
         assert choose.value == "dsl_512k"  # starts on the preset, not "custom"
         first = readout.value
         assert "500 kbit/s" in first  # exactly, not the slider's 0.501 Mbit/s
-        bw.value = 10 ** round(float(np.log10(0.5)), 2)  # the browser echoes the rounded 0.501
-        assert choose.value == "dsl_512k" and readout.value == first  # an echo is not the user
+        bw.value = _snapped(bw, 0.5)  # the browser echoes the value rounded to the slider's step
+        assert bw.value != 0.5 and choose.value == "dsl_512k" and readout.value == first  # an echo is not the user
         bw.value = 2.0  # a real move
         assert choose.value == "custom" and "2 Mbit/s" in readout.value
         choose.value = "satellite"
         assert choose.value == "satellite" and "10 Mbit/s" in readout.value
 
 
+def _snapped(slider, value: float) -> float:
+    """``value`` as a browser's slider shows it: snapped to the step grid (from ``min``; a log slider's, of
+    its exponent)."""
+    if hasattr(slider, "base"):
+        k = round((math.log(value, slider.base) - slider.min) / slider.step)
+        return slider.base ** (slider.min + k * slider.step)
+    return slider.min + round((value - slider.min) / slider.step) * slider.step
+
+
 def test_planner_bandwidth_reaches_64_kbps_and_a_one_step_move_is_not_an_echo():
-    import numpy as np
 
     views = _robo_views()
     box = views.capacity_planner("dsl_512k")
     choose, bw, readout = box.children[0], box.children[1], box.children[-3]
     first = readout.value
-    bw.value = 10 ** (round(float(np.log10(0.5)), 2) - bw.step)  # one step down from the shown 0.501
-    assert choose.value == "custom" and readout.value != first and "490 kbit/s" in readout.value
+    bw.value = _snapped(bw, 0.5) * bw.base ** -bw.step  # one step down from the shown (snapped) value
+    assert choose.value == "custom"  # a move, not an echo (a step, 0.002 %, is too small for the readout to show)
+    bw.value = 0.49  # typed: the model follows, exactly
+    assert readout.value != first and "490 kbit/s" in readout.value
     bw.value = 0.064  # an ISDN channel
     assert bw.value == 0.064 and "on 64 kbit/s" in readout.value
 

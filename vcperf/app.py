@@ -15,12 +15,17 @@ import os
 import sys
 from pathlib import Path
 
+from vcperf import protocol, studies
 from vcperf.params import read_notebook
 
 ROOT = Path(__file__).resolve().parent.parent
 SOURCE = ROOT / "notebooks" / "app.py"
 DEFAULT_DIR = ROOT / "build" / "app"
 DEFAULT_PORT = 8866
+#: A kernel whose page is closed (no browser connected) and that has been idle this long is shut down.
+CULL_IDLE_TIMEOUT_S = 600
+#: How often Voilà looks for such kernels.
+CULL_INTERVAL_S = 60
 
 
 def build_notebook(output: Path = DEFAULT_DIR, source: Path = SOURCE) -> Path:
@@ -40,11 +45,49 @@ def build_notebook(output: Path = DEFAULT_DIR, source: Path = SOURCE) -> Path:
     return target
 
 
-def voila_command(notebook: Path, port: int = DEFAULT_PORT) -> list[str]:
-    """The Voilà command line serving ``notebook`` on 127.0.0.1:``port`` (no browser, no code)."""
+def voila_command(notebook: Path, port: int = DEFAULT_PORT, cull_idle_timeout_s: int = CULL_IDLE_TIMEOUT_S,
+                  cull_interval_s: int = CULL_INTERVAL_S) -> list[str]:
+    """The Voilà command line serving ``notebook`` on 127.0.0.1:``port`` (no browser, no code).
+
+    One kernel is kept pre-heated (the notebook already run in it, its first tab built), so a page
+    opens at once; another is started after each page is served. A kernel that no page is connected to
+    any more (a closed tab, a lost connection) is shut down after ``cull_idle_timeout_s`` seconds of
+    idleness, checked every ``cull_interval_s`` seconds (the pre-heated kernel is never culled).
+
+    Parameters
+    ----------
+    notebook : pathlib.Path
+        The ``.ipynb`` to serve (:func:`build_notebook`).
+    port : int
+        Port on 127.0.0.1.
+    cull_idle_timeout_s, cull_interval_s : int
+        Seconds (>= 1) before an idle, unconnected kernel is shut down; seconds between checks.
+
+    Examples
+    --------
+    >>> cmd = voila_command(Path("app.ipynb"), 8866, cull_idle_timeout_s=120)
+    >>> "--MappingKernelManager.cull_idle_timeout=120" in cmd and "--Voila.ip=127.0.0.1" in cmd
+    True
+    """
+    for name, value in (("cull_idle_timeout_s", cull_idle_timeout_s), ("cull_interval_s", cull_interval_s)):
+        if not (isinstance(value, int) and value >= 1):
+            raise ValueError(f"{name} must be an integer number of seconds >= 1; got {value!r}")
     voila = Path(sys.executable).parent / "voila"
     return [str(voila) if voila.exists() else "voila", str(notebook), "--no-browser", "--Voila.ip=127.0.0.1",
-            f"--port={port}", "--Voila.port_retries=0", "--strip_sources=True"]
+            f"--port={port}", "--Voila.port_retries=0", "--strip_sources=True",
+            "--preheat_kernel=True", "--pool_size=1",
+            f"--MappingKernelManager.cull_idle_timeout={cull_idle_timeout_s}",
+            f"--MappingKernelManager.cull_interval={cull_interval_s}",
+            "--MappingKernelManager.cull_connected=False", "--MappingKernelManager.cull_busy=False"]
+
+
+def warm_cache() -> None:
+    """Compute every study's calibration and its uncertainty into the disk cache (:func:`vcperf.protocol.calibrated`,
+    :func:`vcperf.protocol.uncertainty`), so the app's kernels read them and never refit (seconds once per
+    source change, milliseconds after)."""
+    for name in studies.names():
+        protocol.calibrated(name)
+        protocol.uncertainty(name)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -59,6 +102,7 @@ def main(argv: list[str] | None = None) -> int:
     print(f"vcperf app: {nb}", file=sys.stderr)
     if args.build_only:
         return 0
+    warm_cache()
     cmd = voila_command(nb, args.port)
     print(f"vcperf app: http://127.0.0.1:{args.port}/  ({' '.join(cmd)})", file=sys.stderr, flush=True)
     os.execv(cmd[0], cmd) if os.path.isabs(cmd[0]) else os.execvp(cmd[0], cmd)

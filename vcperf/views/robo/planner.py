@@ -20,7 +20,15 @@ from vcperf.views.robo.common import (
     start_link,
     testbed_vms,
 )
-from vcperf.widgets import PanelFigure, fast_redraw, readout_label, readout_style, style_sliders
+from vcperf.widgets import (
+    TYPED_FORMAT,
+    PanelFigure,
+    fast_redraw,
+    readout_label,
+    readout_style,
+    style_sliders,
+    typed_step,
+)
 
 #: Data tables whose misfit the planner's bands carry (:mod:`vcperf.robo.readouts`).
 LATENCY_TABLE, UPLOAD_TABLE = readouts.LATENCY_TABLE, readouts.UPLOAD_TABLE
@@ -249,8 +257,8 @@ def capacity_planner(preset=START_PRESET, n_hosts=10, level=1, powered_on_vms=No
     lvl = w.Dropdown(options=[(LEVEL_LABELS[x], x) for x in robo.LEVELS], value=level, description="stats level")
     vms = w.FloatSlider(value=powered_on_vms, min=0, max=PLANNER_MAX_VMS, step=1, description="VMs per host")
     op = w.Dropdown(options=[*robo.operation_names(), "create_vm"], value=operation, description="operation")
-    target = w.FloatLogSlider(value=target_s, base=10, min=0, max=3, step=0.01, description="target s",
-                              readout_format=".3g")
+    target = w.FloatLogSlider(value=target_s, base=10, min=0, max=3, step=typed_step(), description="target s",
+                              readout_format=TYPED_FORMAT)
     readout = readout_label()
     image = w.Image(format="png")
 
