@@ -454,8 +454,8 @@ def side_by_side(panel, controls_width_px: int = CONTROLS_WIDTH_PX):
     >>> import ipywidgets as w
     >>> png = b"\\x89PNG\\r\\n\\x1a\\n" + bytes(8) + (640).to_bytes(4, "big") + (360).to_bytes(4, "big")
     >>> box = side_by_side(w.VBox([w.IntSlider(), w.Label("x"), w.Image(value=png, format="png")]))
-    >>> box.layout.display, box.children[2].layout.grid_column, box.children[2].layout.width
-    ('grid', '2', '640px')
+    >>> box.layout.display, box.children[2].layout.grid_area, box.children[2].layout.width
+    ('grid', '1 / 2 / span 2 / 3', '640px')
     """
     import ipywidgets as w
 
@@ -475,13 +475,14 @@ def side_by_side(panel, controls_width_px: int = CONTROLS_WIDTH_PX):
     panel.layout.grid_template_rows = f"repeat({n}, auto) 1fr"
     panel.layout.grid_gap = "2px 16px"
     panel.layout.align_items = "flex-start"
+    # grid-area (row-start / column-start / row-end / column-end), not grid-row and grid-column: a widget's
+    # layout view clears grid-area after those two, and with it the placement they set
     for c in controls:
-        c.layout.grid_column = "1"
+        c.layout.grid_area = "auto / 1 / auto / 2"
     for c in text:
-        c.layout.grid_column = "1 / span 2"
+        c.layout.grid_area = "auto / 1 / auto / 3"
         c.layout.max_width = "none"
-    image.layout.grid_column = "2"
-    image.layout.grid_row = f"1 / span {n + 1}"
+    image.layout.grid_area = f"1 / 2 / span {n + 1} / 3"
     if image.value:
         image.layout.width = f"{round(png_size(image.value)[0] / screen_scale())}px"
     image.layout.max_width = "100%"

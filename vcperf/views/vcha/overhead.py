@@ -267,7 +267,8 @@ def vcbench_whatif(clients: int = 256, replication_rtt_ms: float = 5.0, stats_le
                              readout_format=TYPED_FORMAT)
     mem = w.FloatSlider(value=memory_gb, min=0, max=128, step=1, description="memory GB (0: Table 1)",
                         readout_format=".0f")
-    style_sliders(n, rtt, lvl, bw, loss, pool, flush, mem, description_width="150px")
+    # 170 px: "memory GB (0: Table 1)" was cut at 150
+    style_sliders(n, rtt, lvl, bw, loss, pool, flush, mem, description_width="170px")
 
     def link_live(*_):  # the replication link only matters with VCHA on: say so by greying it out
         for c in (rtt, bw, loss):
@@ -276,5 +277,5 @@ def vcbench_whatif(clients: int = 256, replication_rtt_ms: float = 5.0, stats_le
     on.observe(link_live, names="value")
     link_live()
     for c in (app, psc):
-        c.style.description_width = "150px"
+        c.style.description_width = "170px"
     return whatif_panel([n, rtt, lvl, on, bw, loss, app, psc, pool, flush, mem], vcbench_whatif_update)
