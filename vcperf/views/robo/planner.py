@@ -35,6 +35,8 @@ LATENCY_TABLE, UPLOAD_TABLE = readouts.LATENCY_TABLE, readouts.UPLOAD_TABLE
 
 #: Largest VMs per host of the planner (the slider's max and the notebook parameter's range).
 PLANNER_MAX_VMS = 200
+#: The statistics level the planner starts on: the notebook's ``planner_level`` (the paper's Level-4 case).
+START_LEVEL = 4
 
 
 def _planner_curves(link, level, powered_on_vms, max_hosts, operation="clone_vm"):
@@ -118,11 +120,11 @@ def capacity_figure(link, n_hosts, level, powered_on_vms, powered_on_vms_sd=0.0,
 
 
 @fast_redraw
-def capacity_update(bandwidth_bps=None, rtt_s=None, loss=None, n_hosts=10, level=1, powered_on_vms=None,
+def capacity_update(bandwidth_bps=None, rtt_s=None, loss=None, n_hosts=10, level=START_LEVEL, powered_on_vms=None,
                     powered_on_vms_sd=0.0, name="what-if", operation="clone_vm", target_s=10.0):
     """Model + redraw for the branch-link planner: returns ``(readout, png_bytes)``.
 
-    Defaults are the panel's starting values: the :data:`START_PRESET` link, 10 hosts, Level-1,
+    Defaults are the panel's starting values: the :data:`START_PRESET` link, 10 hosts, Level-4 (:data:`START_LEVEL`),
     the testbed's powered-on VMs per host (:func:`vcperf.robo.testbed_powered_on_vms`), ``clone_vm``
     and a 10 s target. The verdict, offered load (every flow, busier direction) and dominant flow are
     :func:`vcperf.robo.plan`'s; an overloaded link is said to be so (no time, no band). Otherwise the
@@ -246,7 +248,7 @@ class _CapacityPanel(PanelFigure):
         return self
 
 
-def capacity_planner(preset=START_PRESET, n_hosts=10, level=1, powered_on_vms=None, operation="clone_vm",
+def capacity_planner(preset=START_PRESET, n_hosts=10, level=START_LEVEL, powered_on_vms=None, operation="clone_vm",
                      target_s=10.0):
     """Branch-link planner: H hosts on a chosen link -- statistics load, an operation's latency during
     the burst, and the smallest link that keeps it under a target."""
