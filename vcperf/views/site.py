@@ -345,8 +345,11 @@ def site_planner(name: str = DEFAULT_EXAMPLE):
     import ipywidgets as w
 
     plan = {"plan": example(name)}
-    pick = w.Dropdown(options=example_names(), value=name, description="plan")
-    which = w.Dropdown(options=[lk.name for lk in plan["plan"].links], description="link")
+    # narrow enough to sit beside each other in the app's control column (vcperf.widgets.side_by_side)
+    pick = w.Dropdown(options=example_names(), value=name, description="plan",
+                      layout=w.Layout(width="270px"), style={"description_width": "40px"})
+    which = w.Dropdown(options=[lk.name for lk in plan["plan"].links], description="link",
+                       layout=w.Layout(width="180px"), style={"description_width": "40px"})
     bw = w.FloatLogSlider(base=10, min=-1, max=5, step=typed_step(), description="rate Mbit/s",
                           readout_format=TYPED_FORMAT)
     rtt = w.FloatLogSlider(base=10, min=-2, max=3, step=typed_step(), description="RTT ms",
