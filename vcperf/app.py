@@ -15,6 +15,8 @@ import os
 import sys
 from pathlib import Path
 
+from jupyter_server.services.kernels.kernelmanager import AsyncMappingKernelManager
+
 from vcperf import protocol, studies
 from vcperf.params import read_notebook
 
@@ -22,10 +24,12 @@ ROOT = Path(__file__).resolve().parent.parent
 SOURCE = ROOT / "notebooks" / "app.py"
 DEFAULT_DIR = ROOT / "build" / "app"
 DEFAULT_PORT = 8866
-#: A kernel whose page is closed (no browser connected) and that has been idle this long is shut down.
-CULL_IDLE_TIMEOUT_S = 600
+#: A kernel whose page is closed (no browser connected) and that has been idle this long is shut down (a
+#: page that is open keeps its kernel however long it idles). Voilà's own shut-down request when a page
+#: closes is refused (no XSRF token), so without this every closed page kept its kernel until the server stopped.
+CULL_IDLE_TIMEOUT_S = 120
 #: How often Voilà looks for such kernels.
-CULL_INTERVAL_S = 60
+CULL_INTERVAL_S = 30
 
 
 def build_notebook(output: Path = DEFAULT_DIR, source: Path = SOURCE) -> Path:
@@ -76,9 +80,35 @@ def voila_command(notebook: Path, port: int = DEFAULT_PORT, cull_idle_timeout_s:
     return [str(voila) if voila.exists() else "voila", str(notebook), "--no-browser", "--Voila.ip=127.0.0.1",
             f"--port={port}", "--Voila.port_retries=0", "--strip_sources=True",
             "--preheat_kernel=True", "--pool_size=1",
+            f"--VoilaConfiguration.multi_kernel_manager_class={__name__}.AppKernelManager",
             f"--MappingKernelManager.cull_idle_timeout={cull_idle_timeout_s}",
             f"--MappingKernelManager.cull_interval={cull_interval_s}",
             "--MappingKernelManager.cull_connected=False", "--MappingKernelManager.cull_busy=False"]
+
+
+class AppKernelManager(AsyncMappingKernelManager):
+    """Voilà's kernel manager for the app: a kernel's idle time is counted from when it left the pre-heated pool.
+
+    A pre-heated kernel may wait in the pool for hours (Voilà never culls it there); once a page takes it,
+    its last activity is that old, so the culler could shut it down before the page's browser has even
+    connected. Here the first cull check that sees a kernel outside the pool restarts its idle clock: it
+    is culled only after :data:`CULL_IDLE_TIMEOUT_S` more seconds idle with no page connected.
+    """
+
+    def __init__(self, **kwargs):
+        super().__init__(**kwargs)
+        self._seen_unpooled: set = set()
+
+    async def cull_kernel_if_idle(self, kernel_id):
+        if kernel_id not in self._seen_unpooled:
+            self._seen_unpooled.add(kernel_id)
+            kernel = self._kernels.get(kernel_id)
+            if kernel is not None and hasattr(kernel, "last_activity"):
+                from jupyter_server._tz import utcnow
+
+                kernel.last_activity = utcnow()
+            return None
+        return await super().cull_kernel_if_idle(kernel_id)
 
 
 def warm_cache() -> None:

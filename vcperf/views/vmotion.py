@@ -551,7 +551,7 @@ def migration_whatif(memory_gib: float = 64.0, vcpus: int = 12, dirty_rate_mb_pe
     evac = w.IntSlider(value=evacuate_vms, min=1, max=64, description="VMs to evacuate")
     # wider labels: "AES GB/s/core (0 off)" and "downtime target s" were cut at the default 110 px
     style_sliders(mem, cpus, dirty, wset, count, streams, rtt, enc, conc, target, evac, description_width="150px",
-                  width="500px")
+                  width="470px")  # the app's control column (widgets.CONTROLS_WIDTH_PX)
     for d in (speed, rel):
         d.style.description_width = "150px"
 
