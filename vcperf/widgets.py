@@ -355,8 +355,9 @@ def readout_style():
     return style
 
 
-#: Readout format of a log slider: 4 significant digits with trailing zeros trimmed (d3-format's
-#: type-less ``.4``: 0.5 shows as 0.5, not 0.500; 1000 as 1000, not 1.00e+3), with :func:`typed_step`.
+#: Readout format of a float slider: 4 significant digits with trailing zeros trimmed (d3-format's
+#: type-less ``.4``: 0.5 shows as 0.5, not 0.500; 1000 as 1000, not 1.00e+3; 80 ms as 80, not 80.00); a log
+#: slider's step is :func:`typed_step`.
 TYPED_FORMAT = ".4"
 
 

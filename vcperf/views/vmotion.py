@@ -543,11 +543,13 @@ def migration_whatif(memory_gib: float = 64.0, vcpus: int = 12, dirty_rate_mb_pe
     count = w.IntSlider(value=link_count, min=1, max=8, description="vmknics")
     rel = w.Dropdown(options=[(RELEASE_LABEL[r], r) for r in vm.RELEASES], value=release, description="release")
     streams = w.IntSlider(value=streams_per_vmknic, min=1, max=8, description="streams/vmknic")
-    rtt = w.FloatSlider(value=rtt_ms, min=0.0, max=2 * vm.MAX_SUPPORTED_RTT_S * 1e3, step=1.0, description="RTT ms")
+    rtt = w.FloatSlider(value=rtt_ms, min=0.0, max=2 * vm.MAX_SUPPORTED_RTT_S * 1e3, step=1.0, description="RTT ms",
+                        readout_format=TYPED_FORMAT)
     enc = w.FloatSlider(value=encryption_gb_per_core_s, min=0.0, max=10.0, step=0.25,
-                        description="AES GB/s/core (0 off)")
+                        description="AES GB/s/core (0 off)", readout_format=TYPED_FORMAT)
     conc = w.IntSlider(value=concurrent, min=1, max=8, description="concurrent")
-    target = w.FloatSlider(value=downtime_target_s, min=0.1, max=5.0, step=0.05, description="downtime target s")
+    target = w.FloatSlider(value=downtime_target_s, min=0.1, max=5.0, step=0.05, description="downtime target s",
+                           readout_format=TYPED_FORMAT)
     evac = w.IntSlider(value=evacuate_vms, min=1, max=64, description="VMs to evacuate")
     # wider labels: "AES GB/s/core (0 off)" and "downtime target s" were cut at the default 110 px
     style_sliders(mem, cpus, dirty, wset, count, streams, rtt, enc, conc, target, evac, description_width="150px",

@@ -189,8 +189,10 @@ def whatif(ft_link_bps: float = 10e9, checkpoint_interval_s: float | None = None
                             description="FT link Gbit/s", readout_format=TYPED_FORMAT)
     interval = w.FloatLogSlider(value=e * 1e3, base=10, min=-0.5, max=2, step=typed_step(), description="interval ms",
                                 readout_format=TYPED_FORMAT)
-    rx = w.FloatSlider(value=receive_rate_bps / 1e9, min=0, max=10, step=0.05, description="receive Gbit/s")
-    dirty = w.FloatSlider(value=dirty_rate_bytes_per_s / 1e6, min=0, max=2000, step=10, description="dirty MB/s")
+    rx = w.FloatSlider(value=receive_rate_bps / 1e9, min=0, max=10, step=0.05, description="receive Gbit/s",
+                       readout_format=TYPED_FORMAT)
+    dirty = w.FloatSlider(value=dirty_rate_bytes_per_s / 1e6, min=0, max=2000, step=10, description="dirty MB/s",
+                          readout_format=TYPED_FORMAT)
     style_sliders(link, interval, rx, dirty)
     start_ms = interval.value  # the slider at its start: the calibrated interval, with its uncertainty
     calibrated = checkpoint_interval_s is None

@@ -89,7 +89,8 @@ def link_controls(preset: str, redraw, extra: dict | None = None):
     bw = w.FloatLogSlider(value=start.bandwidth_bps / 1e6, base=10, min=BANDWIDTH_LOG10_MBPS[0],
                           max=BANDWIDTH_LOG10_MBPS[1], step=typed_step(),
                           description="bandwidth Mbit/s", readout_format=TYPED_FORMAT)
-    rtt = w.FloatSlider(value=start.rtt_s * 1e3, min=0, max=1000, step=1, description="RTT ms")
+    rtt = w.FloatSlider(value=start.rtt_s * 1e3, min=0, max=1000, step=1, description="RTT ms",
+                        readout_format=TYPED_FORMAT)
     loss = w.FloatSlider(value=start.loss * 100, min=0, max=5, step=0.01, description="loss %", readout_format=".2f")
     extra = dict(extra or {})
 

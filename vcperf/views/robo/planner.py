@@ -257,7 +257,8 @@ def capacity_planner(preset=START_PRESET, n_hosts=10, level=START_LEVEL, powered
     powered_on_vms = robo.testbed_powered_on_vms() if powered_on_vms is None else powered_on_vms
     hosts = w.IntSlider(value=n_hosts, min=1, max=500, description="hosts")
     lvl = w.Dropdown(options=[(LEVEL_LABELS[x], x) for x in robo.LEVELS], value=level, description="stats level")
-    vms = w.FloatSlider(value=powered_on_vms, min=0, max=PLANNER_MAX_VMS, step=1, description="VMs per host")
+    vms = w.FloatSlider(value=powered_on_vms, min=0, max=PLANNER_MAX_VMS, step=1, description="VMs per host",
+                        readout_format=TYPED_FORMAT)
     op = w.Dropdown(options=[*robo.operation_names(), "create_vm"], value=operation, description="operation")
     target = w.FloatLogSlider(value=target_s, base=10, min=0, max=3, step=typed_step(), description="target s",
                               readout_format=TYPED_FORMAT)

@@ -252,12 +252,13 @@ def vcbench_whatif(clients: int = 256, replication_rtt_ms: float = 5.0, stats_le
     import ipywidgets as w
 
     n = w.IntSlider(value=clients, min=1, max=1024, step=1, description="clients")
-    rtt = w.FloatSlider(value=replication_rtt_ms, min=0, max=30, step=0.5, description="added RTT ms")
+    rtt = w.FloatSlider(value=replication_rtt_ms, min=0, max=30, step=0.5, description="added RTT ms",
+                        readout_format=TYPED_FORMAT)
     lvl = w.IntSlider(value=stats_level, min=1, max=4, step=1, description="stats level")
     on = w.Checkbox(value=vcha_enabled, description="VCHA enabled")
     bw = w.FloatLogSlider(value=bandwidth_gbps, base=10, min=-2, max=2, step=typed_step(), description="link Gbit/s",
                           readout_format=TYPED_FORMAT)
-    loss = w.FloatSlider(value=loss_percent, min=0, max=5, step=0.01, description="loss %")
+    loss = w.FloatSlider(value=loss_percent, min=0, max=5, step=0.01, description="loss %", readout_format=TYPED_FORMAT)
     app = w.Dropdown(options=list(APPLIANCES), value=appliance, description="appliance")
     psc = w.Dropdown(options=["external", "embedded"], value=psc_mode, description="PSC")
     pool = w.IntSlider(value=int(db_connections), min=2, max=400, step=1, description="DB connections")
