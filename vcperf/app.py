@@ -3,9 +3,14 @@
 Voilà's own server reads files with Jupyter's plain contents manager, which opens a jupytext
 ``.py`` as one code cell (the title and prose would be lost). So the app's ``.ipynb`` is built first
 from its percent source, deterministically (cell ids ``cell-NN``, no outputs), into
-``build/app/app.ipynb``; then Voilà serves it, without code, on 127.0.0.1::
+``build/app/app.ipynb``; every study's calibration is computed into the disk cache (the app's kernels
+read it, never refit); then Voilà serves it, without code, on 127.0.0.1::
 
     python -m vcperf.app [--port 8866] [--output build/app]
+
+A page opens at once: one kernel is kept pre-heated (the notebook already run, the first tab -- the
+site planner -- built; the other tabs are built when first opened). A kernel whose page is closed is
+shut down after :data:`CULL_IDLE_TIMEOUT_S` idle seconds (:func:`voila_command`).
 """
 
 from __future__ import annotations
