@@ -53,10 +53,11 @@ CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--
 SERVER_START_TIMEOUT_S = 120.0
 PAGE_TIMEOUT_MS = 120_000
 
-#: True once the first tab of the app shows its panel: inside the first ``.widget-tab``'s contents (not its tab
-#: bar), a visible HTML readout or slider readout with text, or a decoded image. Lazy panels may change the DOM:
-#: adjust this one predicate (and :data:`READY_SELECTOR`) and nothing else.
-READY_SELECTOR = ".widget-html-content, .widget-readout, img"
+#: True once the first tab of the app (the site planner) shows its answer: inside the first ``.widget-tab``'s
+#: contents (not its tab bar), a visible HTML readout holding the planner's "answer (90 %)" heading -- the
+#: same condition as tests/test_browser.py's first-page test, and the same text at the baseline release.
+READY_SELECTOR = ".widget-html"
+READY_TEXT = "answer (90 %)"
 FIRST_PANEL_READY_JS = """(selector) => {
   const tab = document.querySelector('.widget-tab');
   if (!tab) return false;
@@ -64,10 +65,10 @@ FIRST_PANEL_READY_JS = """(selector) => {
     && !el.closest('.lm-mod-hidden, .p-mod-hidden');
   for (const el of tab.querySelectorAll(selector)) {
     if (el.closest('.lm-TabBar, .p-TabBar') || !visible(el)) continue;
-    if (el.tagName === 'IMG' ? (el.complete && el.naturalWidth > 0) : el.textContent.trim().length > 0) return true;
+    if (el.textContent.includes(READY_TEXT)) return true;
   }
   return false;
-}"""
+}""".replace("READY_TEXT", repr(READY_TEXT))
 
 
 @dataclass

@@ -30,14 +30,12 @@ output_dir = "../build"  # path: folder that receives figures/ and tables/ (unus
 
 # %%
 import vcperf.params; vcperf.params.check_notebook_parameters(globals(), "app")  # noqa: E702, I001 - checks the parameters above, however the notebook is run
-import ipywidgets as w
-from IPython.display import display
-
 from vcperf import views
 
 # Tab title -> the study's own panel constructor (each returns a VBox of controls, readout and image),
-# called with its defaults: the starting point of each panel is the one its notebook documents. The
-# studies are the registry's (vcperf.studies), each study's panels its view module's PANELS.
+# called with its defaults: the starting point of each panel is the one its notebook's parameters give
+# (vcperf.views.NOTEBOOK_PARAMETERS). The studies are the registry's (vcperf.studies), each study's panels
+# its view module's PANELS.
 PANELS = views.panels()
 
 # %%
@@ -46,7 +44,15 @@ WRAP_READOUTS = ("<style>.widget-tab .widget-vbox > .widget-label, .widget-tab .
                  "{white-space: normal; height: auto; line-height: 1.35; max-width: 100%;}</style>")
 
 if interactive:
-    tabs = w.Tab(children=[make() for make in PANELS.values()], titles=tuple(PANELS))
+    import ipywidgets as w
+    from IPython.display import display
+
+    from vcperf import widgets
+
+    # Pictures sharp on HiDPI (2x) screens, shown at their own width beside the controls; the first tab (the
+    # site planner) is built now, every other tab's panel when that tab is first opened.
+    widgets.set_screen_scale(2)
+    tabs = widgets.lazy_tabs({title: (lambda make=make: widgets.side_by_side(make())) for title, make in PANELS.items()})
     display(w.VBox([w.HTML(WRAP_READOUTS), tabs]))
 else:  # headless (regeneration): no widgets (their state would differ from run to run); the study notebooks
     # save each panel's picture and table headlessly.

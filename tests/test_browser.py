@@ -13,6 +13,7 @@ Skipped only when no Chromium is installed (``make browser`` installs it from De
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import os
@@ -20,6 +21,7 @@ import re
 import shutil
 import signal
 import socket
+import statistics
 import subprocess
 import sys
 import time
@@ -671,6 +673,9 @@ def test_landing_notebook_links_open_every_study_in_jupyterlab(lab_server, brows
             "vcperf", timeout=PAGE_TIMEOUT_MS)
         assert page.locator(".jp-FileEditor:visible").count() == 0
         step("index.py opened as a notebook")
+        SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+        page.set_viewport_size({"width": 1280, "height": 800})
+        page.screenshot(path=str(SCREENSHOTS / "jupyterlab_index_py_1280x800.png"))
         page.goto(f"{base}/lab/tree/index.ipynb?reset", wait_until="domcontentloaded", timeout=PAGE_TIMEOUT_MS)
         landing = page.locator(".jp-NotebookPanel:visible").first
         expect(landing.locator(".jp-RenderedMarkdown h1").first).to_contain_text("vcperf", timeout=PAGE_TIMEOUT_MS)
@@ -713,12 +718,12 @@ def test_landing_notebook_links_open_every_study_in_jupyterlab(lab_server, brows
 # --------------------------------------------------------------------------------------------
 
 
-@pytest.fixture(scope="module")
-def voila_app(tmp_path_factory):
-    """``python -m vcperf.app``'s Voila server on a free port; yields ``(base_url, log)``."""
+@contextlib.contextmanager
+def _voila_server(tmp: Path, **cull):
+    """``python -m vcperf.app``'s Voila server (``app.voila_command``, ``cull``: its culling arguments) on a
+    free port, over a temporary folder; yields ``(base_url, log, process)`` and stops it."""
     from vcperf import app
 
-    tmp = tmp_path_factory.mktemp("voila")
     nb = app.build_notebook(tmp / "app")
     env = {k: v for k, v in os.environ.items() if not k.startswith(("JUPYTER", "JPY_"))}
     for var, sub in [("JUPYTER_CONFIG_DIR", "config"), ("JUPYTER_RUNTIME_DIR", "runtime"), ("IPYTHONDIR", "ipython"),
@@ -732,8 +737,8 @@ def voila_app(tmp_path_factory):
     base = f"http://127.0.0.1:{port}"
     log = tmp / "voila.log"
     with open(log, "wb") as logf:
-        proc = subprocess.Popen(app.voila_command(nb, port), cwd=tmp, env=env, stdout=logf, stderr=subprocess.STDOUT,
-                                stdin=subprocess.DEVNULL, start_new_session=True)
+        proc = subprocess.Popen(app.voila_command(nb, port, **cull), cwd=tmp, env=env, stdout=logf,
+                                stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, start_new_session=True)
     try:
         deadline = time.monotonic() + SERVER_START_TIMEOUT_S
         while True:
@@ -749,16 +754,85 @@ def voila_app(tmp_path_factory):
             if time.monotonic() > deadline:
                 pytest.fail(f"Voila not ready after {SERVER_START_TIMEOUT_S} s:\n{_tail(log)}")
             time.sleep(0.2)
-        yield base, log
+        yield base, log, proc
     finally:
         _stop(proc)
+
+
+@pytest.fixture(scope="module")
+def voila_app(tmp_path_factory):
+    """``python -m vcperf.app``'s Voila server on a free port; yields ``(base_url, log, process)``."""
+    with _voila_server(tmp_path_factory.mktemp("voila")) as (base, log, proc):
+        yield base, log, proc
+
+
+def _kernels(server: subprocess.Popen) -> list[int]:
+    """Process ids of the kernels a server started (its child processes running ipykernel; Linux /proc)."""
+    out = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+            cmdline = (stat.parent / "cmdline").read_bytes()
+        except OSError:
+            continue
+        if int(fields[1]) == server.pid and b"ipykernel" in cmdline:
+            out.append(int(stat.parent.name))
+    return sorted(out)
+
+
+def _cpu_ticks(pids) -> int:
+    total = 0
+    for pid in pids:
+        try:
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        total += int(fields[11]) + int(fields[12])  # utime + stime
+    return total
+
+
+def _wait_kernels(server: subprocess.Popen, count: int | None = None, timeout_s: float = 120.0,
+                  quiet_s: float = 1.5) -> list[int]:
+    """Wait until the server runs ``count`` kernels (default: any, at least one) and none of them used CPU for
+    ``quiet_s`` (the pre-heated one has run the notebook); return their process ids."""
+    deadline = time.monotonic() + timeout_s
+    last, since = None, time.monotonic()
+    while True:
+        pids = _kernels(server)
+        state = (pids, _cpu_ticks(pids))
+        now = time.monotonic()
+        if state != last:
+            last, since = state, now
+        elif (len(pids) == count if count is not None else len(pids) >= 1) and now - since >= quiet_s:
+            return pids
+        assert now < deadline, f"expected {count} idle kernel(s) within {timeout_s} s; have {pids}"
+        time.sleep(0.25)
+
+
+#: The app's first page is usable this soon after its URL is opened (a warm server: its kernel pre-heated).
+FIRST_RENDER_GOAL_S = 2.0
+FIRST_RENDER_LOADS = 3
+
+
+# Where a panel's controls and picture sit on the screen (the page scrolled to the top).
+_SEEN_AT_ONCE_JS = """(box) => {
+  const controls = Array.from(box.children).filter(c => c.matches('.widget-slider, .widget-dropdown, .widget-checkbox, '
+                                                                + '.widget-hbox'));
+  const img = Array.from(box.children).find(c => c.tagName === 'IMG');
+  const r = img.getBoundingClientRect();
+  return {view_height: window.innerHeight,
+          controls_bottom: Math.round(Math.max(...controls.map(c => c.getBoundingClientRect().bottom))),
+          controls_right: Math.round(Math.max(...controls.map(c => c.getBoundingClientRect().right))),
+          image_left: Math.round(r.left), image_bottom: Math.round(r.bottom), image_width: Math.round(r.width),
+          natural_width: img.naturalWidth};
+}"""
 
 
 def test_every_tab_of_the_voila_app(voila_app, browser_page):
     """The planner in Voila: no code shown; in every tab, every control moved in turn changes readout or picture."""
     from playwright.sync_api import Error as PlaywrightError
 
-    base, log = voila_app
+    base, log, _server = voila_app
     page, problems = browser_page
     steps: list[str] = []
     step = _stepper(time.monotonic(), steps)
@@ -778,6 +852,7 @@ def test_every_tab_of_the_voila_app(voila_app, browser_page):
         assert page.locator(".jp-CodeMirrorEditor, .jp-InputArea-editor").count() == 0, "Voila shows code"
         assert "import " not in page.locator("body").inner_text(), "Voila shows code"
         root = page.locator("body")
+        page.set_viewport_size({"width": 1280, "height": 800})  # a laptop screen
         for i, title in enumerate(titles):
             tabs.nth(i).click()
             deadline = time.monotonic() + UPDATE_TIMEOUT_MS / 1000
@@ -786,6 +861,16 @@ def test_every_tab_of_the_voila_app(voila_app, browser_page):
                 time.sleep(0.2)
             box = page.locator("[data-vcpanel='0']")
             slug = re.sub(r"[^a-z0-9]+", "_", title.lower()).strip("_")
+            _settle_generic(box)
+            page.evaluate("window.scrollTo(0, 0)")
+            page.screenshot(path=str(SCREENSHOTS / f"voila_tab_{i}_{slug}_1280x800.png"))
+            seen = box.evaluate(_SEEN_AT_ONCE_JS)
+            step(f"{title}: {seen}")
+            assert seen["controls_bottom"] <= seen["view_height"], f"tab {title!r}: controls below the screen {seen}"
+            assert seen["image_bottom"] <= seen["view_height"], f"tab {title!r}: picture below the screen {seen}"
+            assert seen["image_left"] >= seen["controls_right"], f"tab {title!r}: picture not beside controls {seen}"
+            # shown at (or below) its own width, rendered at 2x: sharp on a HiDPI screen, never stretched
+            assert seen["natural_width"] >= 2 * seen["image_width"] - 1, f"tab {title!r}: picture stretched {seen}"
             _drive_every_control(page, box, f"voila_{i}_{slug}", step)
         errors = root.evaluate(_ERRORS_JS)
         assert not errors, f"error output in the app: {errors}"
@@ -794,12 +879,81 @@ def test_every_tab_of_the_voila_app(voila_app, browser_page):
                              + f"\nvoila log (tail):\n{_tail(log)}") from e
 
 
+def test_voila_app_first_page_shows_the_site_planner_and_records_its_time(voila_app, browser_page):
+    """Each fresh browser profile (nothing cached) opening the app's URL on a warm server (its pre-heated
+    kernel ready) gets the site planner's readout; the time from opening the URL until it is visible is
+    recorded in build/screenshots/voila_first_render.json with the machine's load, beside the 2 s goal.
+    The goal itself is judged by ``make bench`` (``app_first_render_s``), never by a test: a wall time
+    depends on the machine and its load."""
+    base, log, server = voila_app
+    page, problems = browser_page
+    browser = page.context.browser
+    samples = []
+    try:
+        for attempt in range(FIRST_RENDER_LOADS + 1):  # the first load warms the server (and Chromium) up
+            _wait_kernels(server)  # the pre-heated kernel has run the notebook
+            context = browser.new_context(viewport={"width": 1280, "height": 800})
+            try:
+                fresh = context.new_page()
+                t0 = time.monotonic()
+                fresh.goto(f"{base}/", wait_until="commit", timeout=PAGE_TIMEOUT_MS)
+                fresh.locator(".widget-html").filter(has_text="answer (90 %)").first.wait_for(
+                    state="visible", timeout=VOILA_LOAD_TIMEOUT_MS)
+                elapsed = time.monotonic() - t0
+                if attempt:
+                    samples.append(round(elapsed, 3))
+                fresh.close(run_before_unload=True)  # as a person closing the tab
+            finally:
+                context.close()
+        load, cpus = os.getloadavg()[0], os.cpu_count() or 1
+        record = {"what": "Voila app: URL opened -> site planner readout visible (warm server, fresh browser)",
+                  "samples_s": samples, "median_s": statistics.median(samples), "best_s": min(samples),
+                  "goal_s": FIRST_RENDER_GOAL_S, "load_1min": load, "cpus": cpus}
+        SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+        (SCREENSHOTS / "voila_first_render.json").write_text(json.dumps(record, indent=2) + "\n")
+        print(record)
+        assert len(samples) == FIRST_RENDER_LOADS, record
+    except AssertionError as e:
+        raise AssertionError(f"{e}\nbrowser errors:\n" + "\n".join(problems[-20:])
+                             + f"\nvoila log (tail):\n{_tail(log)}") from e
+
+
+def test_voila_culls_the_kernel_of_a_closed_page(tmp_path, browser_page):
+    """A closed page leaves its kernel idle and unconnected (Voila's own shut-down request on closing is
+    refused, and a crashed tab or a lost connection sends none); Voila shuts it down after the idle timeout
+    (here 15 s) instead of keeping it until the server stops. An open page's kernel stays however long it
+    idles; the pre-heated kernel stays."""
+    page, problems = browser_page
+    idle_s = 15
+    with _voila_server(tmp_path, cull_idle_timeout_s=idle_s, cull_interval_s=1) as (base, log, server):
+        try:
+            (heated,) = _wait_kernels(server, 1)
+            context = page.context.browser.new_context()
+            viewer = context.new_page()
+            viewer.goto(f"{base}/", wait_until="commit", timeout=PAGE_TIMEOUT_MS)
+            viewer.locator(".widget-html").filter(has_text="answer (90 %)").first.wait_for(
+                state="visible", timeout=VOILA_LOAD_TIMEOUT_MS)
+            pids = _wait_kernels(server, 2)  # the page's (the one pre-heated) and a new pre-heated one
+            assert heated in pids, pids
+            time.sleep(idle_s + 5)  # past the idle timeout: an open page keeps its kernel
+            assert heated in _kernels(server), "the kernel of an open page was culled"
+            viewer.close(run_before_unload=False)
+            context.close()
+            deadline = time.monotonic() + 60
+            while heated in _kernels(server):
+                assert time.monotonic() < deadline, "the closed page's kernel is still running after 60 s"
+                time.sleep(0.5)
+            assert len(_kernels(server)) == 1, _kernels(server)  # the new pre-heated kernel stays
+        except AssertionError as e:
+            raise AssertionError(f"{e}\nvoila log (tail):\n{_tail(log)}") from e
+
+
 def test_voila_app_opens_on_the_site_planner(voila_app, browser_page):
     """The app's first tab is the site planner: the link entered once (its rate typed into the slider's
     readout) changes every workload's answer that crosses it; screenshots before and after."""
     from playwright.sync_api import Error as PlaywrightError
 
-    base, log = voila_app
+    base, log, _server = voila_app
     page, problems = browser_page
     try:
         page.goto(f"{base}/", wait_until="domcontentloaded", timeout=PAGE_TIMEOUT_MS)
@@ -854,7 +1008,7 @@ _WIDE_TABLES_JS = f"""() => Array.from(document.querySelectorAll('table'))
 def test_report_has_a_nav_and_no_table_wider_than_the_page(default_build, browser_page):
     """The report of the session's one default regeneration (tests/conftest.py)."""
     page, problems = browser_page
-    page.set_viewport_size({"width": REPORT_WIDTH_PX, "height": 1000})
+    page.set_viewport_size({"width": REPORT_WIDTH_PX, "height": 800})  # a laptop screen
     index = default_build / "report" / "index.html"
     page.goto(index.as_uri())
     assert page.locator("nav").count() >= 1, "the report index has no <nav>"

@@ -42,7 +42,6 @@ def _robo_views():
 
 
 def test_robo_planner_and_operations_panels_start_on_the_preset_and_ignore_slider_echo():
-    import numpy as np
 
     views = _robo_views()
     for make in (views.capacity_planner, views.operations_whatif):
@@ -51,23 +50,33 @@ def test_robo_planner_and_operations_panels_start_on_the_preset_and_ignore_slide
         assert choose.value == "dsl_512k"  # starts on the preset, not "custom"
         first = readout.value
         assert "500 kbit/s" in first  # exactly, not the slider's 0.501 Mbit/s
-        bw.value = 10 ** round(float(np.log10(0.5)), 2)  # the browser echoes the rounded 0.501
-        assert choose.value == "dsl_512k" and readout.value == first  # an echo is not the user
+        bw.value = _snapped(bw, 0.5)  # the browser echoes the value rounded to the slider's step
+        assert bw.value != 0.5 and choose.value == "dsl_512k" and readout.value == first  # an echo is not the user
         bw.value = 2.0  # a real move
         assert choose.value == "custom" and "2 Mbit/s" in readout.value
         choose.value = "satellite"
         assert choose.value == "satellite" and "10 Mbit/s" in readout.value
 
 
+def _snapped(slider, value: float) -> float:
+    """``value`` as a browser's slider shows it: snapped to the step grid (from ``min``; a log slider's, of
+    its exponent)."""
+    if hasattr(slider, "base"):
+        k = round((math.log(value, slider.base) - slider.min) / slider.step)
+        return slider.base ** (slider.min + k * slider.step)
+    return slider.min + round((value - slider.min) / slider.step) * slider.step
+
+
 def test_planner_bandwidth_reaches_64_kbps_and_a_one_step_move_is_not_an_echo():
-    import numpy as np
 
     views = _robo_views()
     box = views.capacity_planner("dsl_512k")
     choose, bw, readout = box.children[0], box.children[1], box.children[-3]
     first = readout.value
-    bw.value = 10 ** (round(float(np.log10(0.5)), 2) - bw.step)  # one step down from the shown 0.501
-    assert choose.value == "custom" and readout.value != first and "490 kbit/s" in readout.value
+    bw.value = _snapped(bw, 0.5) * bw.base ** -bw.step  # one step down from the shown (snapped) value
+    assert choose.value == "custom"  # a move, not an echo (a step, 0.002 %, is too small for the readout to show)
+    bw.value = 0.49  # typed: the model follows, exactly
+    assert readout.value != first and "490 kbit/s" in readout.value
     bw.value = 0.064  # an ISDN channel
     assert bw.value == 0.064 and "on 64 kbit/s" in readout.value
 
@@ -238,3 +247,124 @@ def test_planner_readout_and_required_bandwidth_agree_with_the_model():
     assert f"clone_vm during the burst {fmt.fmt_duration(float(here.operation_latency_s))}" in text
     need = robo.required_bandwidth_bps(20.0, 37, link.rtt_s, link.loss, 2, "operation_latency", "clone_vm")
     assert fmt.fmt_bps(need) in text
+
+
+def test_panels_start_where_their_notebooks_parameters_do():
+    """One set of starting values: every app panel's own defaults (its constructor's, what the app opens
+    with) equal its notebook's parameter defaults (what `vcperf params` lists and `vcperf regenerate -p`
+    overrides), argument by argument through vcperf.views.NOTEBOOK_PARAMETERS -- e.g. the capacity
+    planner's statistics level is the notebook's planner_level (4), not 1."""
+    import inspect
+
+    import matplotlib
+    import pytest
+
+    matplotlib.use("Agg")
+    from vcperf import contentlib, params, robo, views
+    from vcperf.views import site
+
+    panels = views.panels()
+    assert set(views.NOTEBOOK_PARAMETERS) == set(panels)
+    # a None default means "the test bed's", documented by the constructor
+    resolved = {("ROBO capacity", "powered_on_vms"): robo.testbed_powered_on_vms(),
+                ("Content Library", "size_bytes"): contentlib.testbed().template_size_bytes}
+    for title, (notebook, mapping) in views.NOTEBOOK_PARAMETERS.items():
+        declared = params.read_parameters(params.NOTEBOOK_DIR / f"{notebook}.py")
+        signature = inspect.signature(panels[title]).parameters
+        for name, (arg, factor) in mapping.items():
+            own = signature[arg].default
+            own = resolved[(title, arg)] if own is None else own
+            want = declared[name].default
+            if isinstance(want, float) or factor != 1:
+                assert own == pytest.approx(want * factor, rel=1e-12), (title, name, arg, own, want)
+            else:
+                assert own == want and type(own) is type(want), (title, name, arg, own, want)
+        if notebook == "site_planner":  # the notebook's link is the plan's own first link
+            link = site.example(declared["plan_name"].default).links[0]
+            assert (link.bandwidth_bps, link.rtt_s) == (declared["link_bandwidth_bps"].default,
+                                                        declared["link_rtt_s"].default)
+    assert inspect.signature(panels["ROBO capacity"]).parameters["level"].default == 4
+
+
+def test_log_sliders_show_typed_values_as_typed():
+    """A value a person types into a log slider's readout comes back from the front end snapped to the
+    slider's step and is shown in its readout format: 0.5 Mbit/s shows as 0.5 (not 0.501), 3.5 MB as 3.5
+    (not 3.47), in every log slider of every panel."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    for name, make in _panels().items():
+        box = make()
+        logs = [c for c in _widgets(box) if isinstance(c, w.FloatLogSlider)]
+        for s in logs:
+            assert s.readout_format == widgets.TYPED_FORMAT, (name, s.description)
+            lo, hi = s.base ** s.min, s.base ** s.max
+            for typed in (0.064, 0.5, 2.5, 3.5, 10.0, 25.0, 80.0, 123.0, 1000.0, 4096.0):
+                if lo <= typed <= hi:
+                    shown = float(f"{_snapped(s, typed):.4g}")  # d3-format ".4": 4 significant digits, trimmed
+                    assert shown == typed, (name, s.description, typed, _snapped(s, typed))
+
+
+def test_lazy_tabs_build_a_panel_once_when_its_tab_is_first_selected():
+    calls = []
+
+    def maker(title):
+        def make():
+            calls.append(title)
+            return w.Label(title)
+        return make
+
+    tabs = widgets.lazy_tabs({t: maker(t) for t in ("first", "second", "third")})
+    assert calls == ["first"] and tabs.titles == ("first", "second", "third") and tabs.selected_index == 0
+    assert tabs.children[0].children[0].value == "first"
+    assert "Building" in tabs.children[2].children[0].value  # a placeholder until it is opened
+    tabs.selected_index = 2
+    tabs.selected_index = 0
+    tabs.selected_index = 2
+    assert calls == ["first", "third"] and tabs.children[2].children[0].value == "third"
+
+
+def test_side_by_side_shows_the_picture_at_its_width_for_the_screen_scale():
+    """The app's layout: controls in the left column, the picture right (its CSS width = PNG pixels / screen
+    scale: rendered at 2x for HiDPI screens, shown at the figure's own size), the readout across below."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    from vcperf.views import vmotion
+
+    headless = vmotion.migration_whatif_update()[1]
+    widgets.set_screen_scale(2)
+    try:
+        box = widgets.side_by_side(vmotion.migration_whatif())
+        sharp = next(c for c in box.children if isinstance(c, w.Image)).value
+    finally:
+        widgets.set_screen_scale(1)
+    assert widgets.png_size(sharp) == tuple(2 * n for n in widgets.png_size(headless))  # 2x the pixels
+    assert vmotion.migration_whatif_update()[1] == headless  # scale 1 again: the headless picture, unchanged
+    image = next(c for c in box.children if isinstance(c, w.Image))
+    assert image.layout.width == f"{widgets.png_size(headless)[0]}px" and image.layout.max_width == "100%"
+    assert box.layout.display == "grid" and image.layout.grid_area.startswith("1 / 2 /")
+    readout = next(c for c in box.children if isinstance(c, w.Label))
+    assert readout.layout.grid_area == "auto / 1 / auto / 3"
+    assert all(c.layout.grid_area == "auto / 1 / auto / 2" for c in box.children
+               if isinstance(c, w.ValueWidget) and not isinstance(c, w.Label | w.HTML | w.HTMLMath | w.Image))
+
+
+def test_app_voila_command_preheats_and_culls_idle_kernels():
+    """`make app`'s Voila: 127.0.0.1 only, one pre-heated kernel (the first page at once), and a kernel whose
+    page is closed is shut down after an idle timeout (not kept until the server stops)."""
+    from pathlib import Path
+
+    import pytest
+
+    from vcperf import app
+
+    cmd = app.voila_command(Path("app.ipynb"), 8866)
+    assert "--Voila.ip=127.0.0.1" in cmd and "--preheat_kernel=True" in cmd and "--pool_size=1" in cmd
+    assert f"--MappingKernelManager.cull_idle_timeout={app.CULL_IDLE_TIMEOUT_S}" in cmd
+    assert f"--MappingKernelManager.cull_interval={app.CULL_INTERVAL_S}" in cmd
+    assert "--MappingKernelManager.cull_connected=False" in cmd  # a page still open keeps its kernel
+    assert 0 < app.CULL_INTERVAL_S <= app.CULL_IDLE_TIMEOUT_S <= 3600
+    assert "--MappingKernelManager.cull_idle_timeout=5" in app.voila_command(Path("a.ipynb"), 1, 5, 1)
+    with pytest.raises(ValueError, match="cull_idle_timeout_s"):
+        app.voila_command(Path("a.ipynb"), 1, 0)

@@ -3,9 +3,14 @@
 Voilà's own server reads files with Jupyter's plain contents manager, which opens a jupytext
 ``.py`` as one code cell (the title and prose would be lost). So the app's ``.ipynb`` is built first
 from its percent source, deterministically (cell ids ``cell-NN``, no outputs), into
-``build/app/app.ipynb``; then Voilà serves it, without code, on 127.0.0.1::
+``build/app/app.ipynb``; every study's calibration is computed into the disk cache (the app's kernels
+read it, never refit); then Voilà serves it, without code, on 127.0.0.1::
 
     python -m vcperf.app [--port 8866] [--output build/app]
+
+A page opens at once: one kernel is kept pre-heated (the notebook already run, the first tab -- the
+site planner -- built; the other tabs are built when first opened). A kernel whose page is closed is
+shut down after :data:`CULL_IDLE_TIMEOUT_S` idle seconds (:func:`voila_command`).
 """
 
 from __future__ import annotations
@@ -15,12 +20,21 @@ import os
 import sys
 from pathlib import Path
 
+from jupyter_server.services.kernels.kernelmanager import AsyncMappingKernelManager
+
+from vcperf import protocol, studies
 from vcperf.params import read_notebook
 
 ROOT = Path(__file__).resolve().parent.parent
 SOURCE = ROOT / "notebooks" / "app.py"
 DEFAULT_DIR = ROOT / "build" / "app"
 DEFAULT_PORT = 8866
+#: A kernel whose page is closed (no browser connected) and that has been idle this long is shut down (a
+#: page that is open keeps its kernel however long it idles). Voilà's own shut-down request when a page
+#: closes is refused (no XSRF token), so without this every closed page kept its kernel until the server stopped.
+CULL_IDLE_TIMEOUT_S = 120
+#: How often Voilà looks for such kernels.
+CULL_INTERVAL_S = 30
 
 
 def build_notebook(output: Path = DEFAULT_DIR, source: Path = SOURCE) -> Path:
@@ -40,11 +54,75 @@ def build_notebook(output: Path = DEFAULT_DIR, source: Path = SOURCE) -> Path:
     return target
 
 
-def voila_command(notebook: Path, port: int = DEFAULT_PORT) -> list[str]:
-    """The Voilà command line serving ``notebook`` on 127.0.0.1:``port`` (no browser, no code)."""
+def voila_command(notebook: Path, port: int = DEFAULT_PORT, cull_idle_timeout_s: int = CULL_IDLE_TIMEOUT_S,
+                  cull_interval_s: int = CULL_INTERVAL_S) -> list[str]:
+    """The Voilà command line serving ``notebook`` on 127.0.0.1:``port`` (no browser, no code).
+
+    One kernel is kept pre-heated (the notebook already run in it, its first tab built), so a page
+    opens at once; another is started after each page is served. A kernel that no page is connected to
+    any more (a closed tab, a lost connection) is shut down after ``cull_idle_timeout_s`` seconds of
+    idleness, checked every ``cull_interval_s`` seconds (the pre-heated kernel is never culled).
+
+    Parameters
+    ----------
+    notebook : pathlib.Path
+        The ``.ipynb`` to serve (:func:`build_notebook`).
+    port : int
+        Port on 127.0.0.1.
+    cull_idle_timeout_s, cull_interval_s : int
+        Seconds (>= 1) before an idle, unconnected kernel is shut down; seconds between checks.
+
+    Examples
+    --------
+    >>> cmd = voila_command(Path("app.ipynb"), 8866, cull_idle_timeout_s=120)
+    >>> "--MappingKernelManager.cull_idle_timeout=120" in cmd and "--Voila.ip=127.0.0.1" in cmd
+    True
+    """
+    for name, value in (("cull_idle_timeout_s", cull_idle_timeout_s), ("cull_interval_s", cull_interval_s)):
+        if not (isinstance(value, int) and value >= 1):
+            raise ValueError(f"{name} must be an integer number of seconds >= 1; got {value!r}")
     voila = Path(sys.executable).parent / "voila"
     return [str(voila) if voila.exists() else "voila", str(notebook), "--no-browser", "--Voila.ip=127.0.0.1",
-            f"--port={port}", "--Voila.port_retries=0", "--strip_sources=True"]
+            f"--port={port}", "--Voila.port_retries=0", "--strip_sources=True",
+            "--preheat_kernel=True", "--pool_size=1",
+            f"--VoilaConfiguration.multi_kernel_manager_class={__name__}.AppKernelManager",
+            f"--MappingKernelManager.cull_idle_timeout={cull_idle_timeout_s}",
+            f"--MappingKernelManager.cull_interval={cull_interval_s}",
+            "--MappingKernelManager.cull_connected=False", "--MappingKernelManager.cull_busy=False"]
+
+
+class AppKernelManager(AsyncMappingKernelManager):
+    """Voilà's kernel manager for the app: a kernel's idle time is counted from when it left the pre-heated pool.
+
+    A pre-heated kernel may wait in the pool for hours (Voilà never culls it there); once a page takes it,
+    its last activity is that old, so the culler could shut it down before the page's browser has even
+    connected. Here the first cull check that sees a kernel outside the pool restarts its idle clock: it
+    is culled only after :data:`CULL_IDLE_TIMEOUT_S` more seconds idle with no page connected.
+    """
+
+    def __init__(self, **kwargs):
+        super().__init__(**kwargs)
+        self._seen_unpooled: set = set()
+
+    async def cull_kernel_if_idle(self, kernel_id):
+        if kernel_id not in self._seen_unpooled:
+            self._seen_unpooled.add(kernel_id)
+            kernel = self._kernels.get(kernel_id)
+            if kernel is not None and hasattr(kernel, "last_activity"):
+                from jupyter_server._tz import utcnow
+
+                kernel.last_activity = utcnow()
+            return None
+        return await super().cull_kernel_if_idle(kernel_id)
+
+
+def warm_cache() -> None:
+    """Compute every study's calibration and its uncertainty into the disk cache (:func:`vcperf.protocol.calibrated`,
+    :func:`vcperf.protocol.uncertainty`), so the app's kernels read them and never refit (seconds once per
+    source change, milliseconds after)."""
+    for name in studies.names():
+        protocol.calibrated(name)
+        protocol.uncertainty(name)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -59,6 +137,7 @@ def main(argv: list[str] | None = None) -> int:
     print(f"vcperf app: {nb}", file=sys.stderr)
     if args.build_only:
         return 0
+    warm_cache()
     cmd = voila_command(nb, args.port)
     print(f"vcperf app: http://127.0.0.1:{args.port}/  ({' '.join(cmd)})", file=sys.stderr, flush=True)
     os.execv(cmd[0], cmd) if os.path.isabs(cmd[0]) else os.execvp(cmd[0], cmd)

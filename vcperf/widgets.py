@@ -16,15 +16,65 @@ from vcperf import plotting
 from vcperf.plotting import use_style
 
 
-def png_bytes(fig) -> bytes:
-    """Render a matplotlib figure to PNG bytes (no software tag) and close it."""
+def png_bytes(fig, dpi: float | None = None) -> bytes:
+    """Render a matplotlib figure to PNG bytes (no software tag) and close it.
+
+    ``dpi``: pixels per inch of the PNG (default: the saved-figure setting, ``savefig.dpi``).
+    """
     import matplotlib.pyplot as plt
 
     buf = io.BytesIO()
     # Fast zlib level: the image lives for one redraw; size matters less than the ~10 ms saved.
-    fig.savefig(buf, format="png", metadata={"Software": None}, pil_kwargs={"compress_level": 1})
+    kwargs = {} if dpi is None else {"dpi": dpi}
+    fig.savefig(buf, format="png", metadata={"Software": None}, pil_kwargs={"compress_level": 1}, **kwargs)
     plt.close(fig)
     return buf.getvalue()
+
+
+#: Device pixels per CSS pixel that panel pictures are rendered for (:func:`set_screen_scale`): 1, the
+#: default, is what headless runs save; the app renders for 2x (HiDPI) displays.
+_SCREEN = {"scale": 1.0}
+
+
+def set_screen_scale(scale: float) -> None:
+    """Render every panel picture from now on at ``scale`` device pixels per CSS pixel.
+
+    A picture is shown at its figure's own width in CSS pixels (:func:`side_by_side`: 100 per inch) and
+    rendered at ``scale`` times that many pixels, so it is sharp on a display of that pixel ratio
+    (``window.devicePixelRatio``; 2 on a HiDPI laptop). Headless runs keep 1 (their saved PNGs do not move).
+
+    Parameters
+    ----------
+    scale : float
+        Device pixels per CSS pixel, in [1, 4].
+
+    Examples
+    --------
+    >>> set_screen_scale(2); screen_scale()
+    2.0
+    >>> set_screen_scale(1)
+    """
+    if not 1.0 <= float(scale) <= 4.0:
+        raise ValueError(f"scale must be in [1, 4] device pixels per CSS pixel; got {scale!r}")
+    _SCREEN["scale"] = float(scale)
+
+
+def screen_scale() -> float:
+    """Device pixels per CSS pixel of panel pictures (:func:`set_screen_scale`)."""
+    return _SCREEN["scale"]
+
+
+def png_size(png: bytes) -> tuple[int, int]:
+    """``(width, height)`` in pixels of PNG bytes (read from the IHDR chunk).
+
+    Examples
+    --------
+    >>> png_size(b"\\x89PNG\\r\\n\\x1a\\n" + bytes(8) + (640).to_bytes(4, "big") + (360).to_bytes(4, "big"))
+    (640, 360)
+    """
+    if len(png) < 24 or bytes(png[:8]) != b"\x89PNG\r\n\x1a\n":
+        raise ValueError("png must be the bytes of a PNG image")
+    return int.from_bytes(png[16:20], "big"), int.from_bytes(png[20:24], "big")
 
 
 def style_sliders(*sliders, description_width: str = "110px", width: str = "460px") -> None:
@@ -140,7 +190,7 @@ class PanelCanvas:
 
         use_style()
         canvas = self.fig.canvas
-        full_key = (tuple((ax.get_xlim(), ax.get_ylim()) for ax in self.fig.axes), key)
+        full_key = (tuple((ax.get_xlim(), ax.get_ylim()) for ax in self.fig.axes), self.fig.dpi, key)
         if full_key != self._key:
             for label in self._late_labels:  # drawn by their Axis, whatever its animated flag
                 label.set_visible(False)
@@ -184,6 +234,7 @@ class PanelFigure:
     def __init__(self, figsize, ncols: int = 1, **subplot_kw):
         self.fig, self.axes = panel_figure(figsize, ncols, **subplot_kw)
         self.canvas = None
+        self._dpi = self.fig.dpi  # pixels per inch at screen scale 1 (what headless runs save)
 
     @classmethod
     def shared(cls):
@@ -205,9 +256,13 @@ class PanelFigure:
             ax.autoscale_view()
 
     def png(self, key=()) -> bytes:
-        """PNG bytes of the figure as it is now (``key``: what else the kept background depends on)."""
+        """PNG bytes of the figure as it is now (``key``: what else the kept background depends on), at
+        :func:`screen_scale` device pixels per CSS pixel."""
+        scale = screen_scale()
         if self.canvas is None:
-            return png_bytes(self.fig)
+            return png_bytes(self.fig) if scale == 1.0 else png_bytes(self.fig, dpi=self._dpi * scale)
+        if self.fig.dpi != self._dpi * scale:
+            self.fig.set_dpi(self._dpi * scale)
         return self.canvas.png(key=key)
 
 
@@ -300,13 +355,151 @@ def readout_style():
     return style
 
 
+#: Readout format of a float slider: 4 significant digits with trailing zeros trimmed (d3-format's
+#: type-less ``.4``: 0.5 shows as 0.5, not 0.500; 1000 as 1000, not 1.00e+3; 80 ms as 80, not 80.00); a log
+#: slider's step is :func:`typed_step`.
+TYPED_FORMAT = ".4"
+
+
+def typed_step(base: float = 10.0, digits: int = 4) -> float:
+    """The step of a log slider's exponent at which a typed value shows as typed.
+
+    A front end snaps a log slider's value to its step grid and shows the snapped value (step 0.01
+    shows a typed 0.5 as 0.501, 3.5 as 3.47). This is the largest power of ten for the exponent whose
+    snap (at most half a step) moves a value by less than half a unit in the last of ``digits``
+    significant digits, so the readout (:data:`TYPED_FORMAT`: ``digits`` = 4) shows what was typed.
+
+    Parameters
+    ----------
+    base : float
+        The slider's base (> 1).
+    digits : int
+        Significant digits of the readout (1..6).
+
+    Examples
+    --------
+    >>> typed_step(10, 3), typed_step(), typed_step(2)
+    (0.0001, 1e-05, 0.0001)
+    """
+    import math
+
+    if not base > 1:
+        raise ValueError(f"base must be > 1; got {base!r}")
+    if not 1 <= int(digits) <= 6:
+        raise ValueError(f"digits must be in [1, 6]; got {digits!r}")
+    largest = 2 * math.log(1 + 0.5 * 10.0 ** -int(digits), base)
+    return 10.0 ** math.floor(math.log10(largest))
+
+
+def lazy_tabs(makers: dict):
+    """A Tab whose first page is built at once and every other page when its tab is first selected.
+
+    Each page is a VBox holding a placeholder until its panel is built (``makers[title]()``), so the
+    first page shows without waiting for the others.
+
+    Parameters
+    ----------
+    makers : dict
+        Tab title -> panel constructor (called with no arguments, at most once).
+
+    Examples
+    --------
+    >>> built = []
+    >>> tabs = lazy_tabs({t: (lambda t=t: built.append(t) or __import__("ipywidgets").Label(t)) for t in "ab"})
+    >>> built, tabs.titles
+    (['a'], ('a', 'b'))
+    >>> tabs.selected_index = 1
+    >>> built, tabs.children[1].children[0].value
+    (['a', 'b'], 'b')
+    """
+    import ipywidgets as w
+
+    titles = tuple(makers)
+    pages = [w.VBox([w.HTML(f"<i>Building the {title} panel…</i>")]) for title in titles]
+    built = set()
+
+    def build(index) -> None:
+        if index is None or index in built:
+            return
+        pages[index].children = (makers[titles[index]](),)
+        built.add(index)
+
+    build(0)
+    tabs = w.Tab(children=pages, titles=titles)
+    tabs.observe(lambda change: build(change["new"]), names="selected_index")
+    return tabs
+
+
+#: Width (CSS px) of a panel's control column in :func:`side_by_side`: a slider (:func:`style_sliders`)
+#: with its label and readout.
+CONTROLS_WIDTH_PX = 470
+
+
+def side_by_side(panel, controls_width_px: int = CONTROLS_WIDTH_PX):
+    """Lay a what-if panel out for a laptop screen (1280x800): controls left, picture right, readout below.
+
+    The picture is shown at its figure's own width (:func:`screen_scale`: the PNG's pixels over the
+    scale, 100 CSS px per figure inch), shrunk to the column if it is wider; the readout (the
+    panel's visible Label/HTML children) spans both columns under them. Only CSS grid placement is
+    set: the children and their order stay (a panel is driven the same way). Returns ``panel``.
+
+    Parameters
+    ----------
+    panel : ipywidgets.Box
+        A what-if panel: controls, readout, one Image, style (:func:`whatif_panel`).
+    controls_width_px : int
+        Width of the control column (CSS px).
+
+    Examples
+    --------
+    >>> import ipywidgets as w
+    >>> png = b"\\x89PNG\\r\\n\\x1a\\n" + bytes(8) + (640).to_bytes(4, "big") + (360).to_bytes(4, "big")
+    >>> box = side_by_side(w.VBox([w.IntSlider(), w.Label("x"), w.Image(value=png, format="png")]))
+    >>> box.layout.display, box.children[2].layout.grid_area, box.children[2].layout.width
+    ('grid', '1 / 2 / span 2 / 3', '640px')
+    """
+    import ipywidgets as w
+
+    kids = list(panel.children)
+    images = [c for c in kids if isinstance(c, w.Image)]
+    if len(images) != 1:
+        raise ValueError(f"panel must hold exactly one Image; got {len(images)}")
+    image = images[0]
+    shown = [c for c in kids if c is not image and c.layout.display != "none"]
+    text = [c for c in shown if isinstance(c, w.Label | w.HTML | w.HTMLMath)]
+    controls = [c for c in shown if all(c is not t for t in text)]
+    n = max(len(controls), 1)
+    panel.layout.display = "grid"
+    panel.layout.grid_template_columns = f"{int(controls_width_px)}px minmax(0, 1fr)"
+    # one row per control and a flexible one after them: a picture taller than the controls grows that row,
+    # not the controls' rows
+    panel.layout.grid_template_rows = f"repeat({n}, auto) 1fr"
+    panel.layout.grid_gap = "2px 16px"
+    panel.layout.align_items = "flex-start"
+    # grid-area (row-start / column-start / row-end / column-end), not grid-row and grid-column: a widget's
+    # layout view clears grid-area after those two, and with it the placement they set
+    for c in controls:
+        c.layout.grid_area = "auto / 1 / auto / 2"
+    for c in text:
+        c.layout.grid_area = "auto / 1 / auto / 3"
+        c.layout.max_width = "none"
+    image.layout.grid_area = f"1 / 2 / span {n + 1} / 3"
+    if image.value:
+        image.layout.width = f"{round(png_size(image.value)[0] / screen_scale())}px"
+    image.layout.max_width = "100%"
+    image.layout.height = "auto"
+    return panel
+
+
 def whatif_panel(controls, update):
     """A what-if panel: ``controls``, a readout Label (wrapping) and an Image; every change redraws.
 
     Parameters
     ----------
     controls : sequence of ipywidgets value widgets
-        Shown in this order; their ``.value`` s are passed to ``update`` in the same order.
+        Shown in this order; their ``.value`` s are passed to ``update`` in the same order. A float
+        slider's value is its exact one (:class:`ExactSliders`: the browser's echo of a value rounded to
+        the slider's step is not a move).
     update : callable
         ``update(*values) -> (readout_text, png_bytes)`` (model + redraw; unit conversions here).
 
@@ -318,9 +511,12 @@ def whatif_panel(controls, update):
     image = w.Image(format="png")
 
     def redraw(*_):
-        readout.value, image.value = update(*(c.value for c in controls))
+        readout.value, image.value = update(*(exact.state.get(i, c.value) for i, c in enumerate(controls)))
 
-    for c in controls:
-        c.observe(redraw, names="value")
+    exact = ExactSliders({i: c for i, c in enumerate(controls) if isinstance(c, w.FloatSlider | w.FloatLogSlider)},
+                         redraw)
+    for i, c in enumerate(controls):
+        if i not in exact.sliders:
+            c.observe(redraw, names="value")
     redraw()
     return w.VBox([*controls, readout, image, readout_style()])

@@ -13,7 +13,7 @@ from vcperf import contentlib as cl
 from vcperf import plotting, protocol
 from vcperf.plotting import PAPER_STYLE
 from vcperf.views.format import fmt_band, fmt_bytes, fmt_bytes_per_s, fmt_duration
-from vcperf.widgets import PanelFigure, style_sliders, whatif_panel
+from vcperf.widgets import TYPED_FORMAT, PanelFigure, style_sliders, typed_step, whatif_panel
 
 #: Data-network axis of the network figure: 100 Mbit/s .. 100 Gbit/s.
 NETWORK_GRID_BPS = np.logspace(8, 11, 61)
@@ -206,12 +206,12 @@ def deploy_whatif(size_bytes: float | None = None, layout: str = "different_host
                       vcenter_vcpus=vcenter_vcpus, decompression_streams=decompression_streams)  # validates
 
     lay = w.Dropdown(options=[(cl.LAYOUT_LABELS[k], k) for k in cl.LAYOUTS], value=layout, description="layout")
-    size = w.FloatLogSlider(value=size_bytes / 1e9, base=10, min=-1, max=4, step=0.01,
-                            description="template GB", readout_format=".3g")
-    net = w.FloatLogSlider(value=network_bps / 1e9, base=10, min=-1, max=2, step=0.01,
-                           description="data net Gbit/s", readout_format=".3g")
-    mgmt = w.FloatLogSlider(value=mgmt_network_bps / 1e9, base=10, min=-1, max=2, step=0.01,
-                            description="mgmt net Gbit/s", readout_format=".3g")
+    size = w.FloatLogSlider(value=size_bytes / 1e9, base=10, min=-1, max=4, step=typed_step(),
+                            description="template GB", readout_format=TYPED_FORMAT)
+    net = w.FloatLogSlider(value=network_bps / 1e9, base=10, min=-1, max=2, step=typed_step(),
+                           description="data net Gbit/s", readout_format=TYPED_FORMAT)
+    mgmt = w.FloatLogSlider(value=mgmt_network_bps / 1e9, base=10, min=-1, max=2, step=typed_step(),
+                            description="mgmt net Gbit/s", readout_format=TYPED_FORMAT)
     vcpus = w.IntSlider(value=vcenter_vcpus, min=1, max=64, description="vCenter vCPUs")
     streams = w.IntSlider(value=decompression_streams, min=1, max=16, description="disks in parallel")
     style_sliders(size, net, mgmt, vcpus, streams)

@@ -14,7 +14,15 @@ from pathlib import Path
 from vcperf import site
 from vcperf.site.plan import TARGET_QUANTITIES
 from vcperf.views.format import fmt_band, fmt_bps, fmt_duration, fmt_in_unit, fmt_percent
-from vcperf.widgets import ExactSliders, PanelFigure, fast_redraw, readout_style, style_sliders
+from vcperf.widgets import (
+    TYPED_FORMAT,
+    ExactSliders,
+    PanelFigure,
+    fast_redraw,
+    readout_style,
+    style_sliders,
+    typed_step,
+)
 
 #: The example plans shipped with the repository (``examples/*.yaml``).
 EXAMPLES_DIR = Path(__file__).resolve().parents[2] / "examples"
@@ -337,10 +345,15 @@ def site_planner(name: str = DEFAULT_EXAMPLE):
     import ipywidgets as w
 
     plan = {"plan": example(name)}
-    pick = w.Dropdown(options=example_names(), value=name, description="plan")
-    which = w.Dropdown(options=[lk.name for lk in plan["plan"].links], description="link")
-    bw = w.FloatLogSlider(base=10, min=-1, max=5, step=0.01, description="rate Mbit/s", readout_format=".3g")
-    rtt = w.FloatLogSlider(base=10, min=-2, max=3, step=0.01, description="RTT ms", readout_format=".3g")
+    # narrow enough to sit beside each other in the app's control column (vcperf.widgets.side_by_side)
+    pick = w.Dropdown(options=example_names(), value=name, description="plan",
+                      layout=w.Layout(width="270px"), style={"description_width": "40px"})
+    which = w.Dropdown(options=[lk.name for lk in plan["plan"].links], description="link",
+                       layout=w.Layout(width="180px"), style={"description_width": "40px"})
+    bw = w.FloatLogSlider(base=10, min=-1, max=5, step=typed_step(), description="rate Mbit/s",
+                          readout_format=TYPED_FORMAT)
+    rtt = w.FloatLogSlider(base=10, min=-2, max=3, step=typed_step(), description="RTT ms",
+                           readout_format=TYPED_FORMAT)
     style_sliders(bw, rtt)
     readout = w.HTML()
     image = w.Image(format="png")

@@ -15,7 +15,7 @@ from vcperf import plotting, protocol
 from vcperf import vmotion as vm
 from vcperf.plotting import PAPER_STYLE
 from vcperf.views.format import fmt_band, fmt_bps, fmt_bytes_per_s, fmt_duration, fmt_percent
-from vcperf.widgets import PanelFigure, fast_redraw, style_sliders, whatif_panel
+from vcperf.widgets import TYPED_FORMAT, PanelFigure, fast_redraw, style_sliders, typed_step, whatif_panel
 
 GIB = 2.0**30
 RELEASE_LABEL = {"6.7": "vSphere 6.7", "7.0u1": "vSphere 7.0 U1"}
@@ -534,27 +534,29 @@ def migration_whatif(memory_gib: float = 64.0, vcpus: int = 12, dirty_rate_mb_pe
     """The vMotion what-if panel: VM, dirty rate, links and streams, RTT, encryption, sharing, target."""
     import ipywidgets as w
 
-    mem = w.FloatLogSlider(value=memory_gib, base=2, min=1, max=12.6, step=0.1, description="memory GiB",
-                           readout_format=".4g")
+    mem = w.FloatLogSlider(value=memory_gib, base=2, min=1, max=12.6, step=typed_step(2), description="memory GiB",
+                           readout_format=TYPED_FORMAT)
     cpus = w.IntSlider(value=vcpus, min=1, max=1024, description="vCPUs")  # past 7.0 U1's 768: flagged
-    dirty = w.FloatLogSlider(value=max(dirty_rate_mb_per_s, 0.1), base=10, min=-1, max=3.7, step=0.05,
-                             description="dirty MB/s", readout_format=".3g")
+    dirty = w.FloatLogSlider(value=max(dirty_rate_mb_per_s, 0.1), base=10, min=-1, max=3.7, step=typed_step(),
+                             description="dirty MB/s", readout_format=TYPED_FORMAT)
     idle = w.Checkbox(value=dirty_rate_mb_per_s == 0, description="idle VM (dirty rate 0)")
-    wset = w.FloatLogSlider(value=working_set_gib, base=2, min=-2, max=12.6, step=0.1,
-                            description="working set GiB", readout_format=".4g")
+    wset = w.FloatLogSlider(value=working_set_gib, base=2, min=-2, max=12.6, step=typed_step(2),
+                            description="working set GiB", readout_format=TYPED_FORMAT)
     speed = w.Dropdown(options=[1.0, 10.0, 25.0, 40.0, 100.0], value=link_speed_gbps, description="link Gbit/s")
     count = w.IntSlider(value=link_count, min=1, max=8, description="vmknics")
     rel = w.Dropdown(options=[(RELEASE_LABEL[r], r) for r in vm.RELEASES], value=release, description="release")
     streams = w.IntSlider(value=streams_per_vmknic, min=1, max=8, description="streams/vmknic")
-    rtt = w.FloatSlider(value=rtt_ms, min=0.0, max=2 * vm.MAX_SUPPORTED_RTT_S * 1e3, step=1.0, description="RTT ms")
+    rtt = w.FloatSlider(value=rtt_ms, min=0.0, max=2 * vm.MAX_SUPPORTED_RTT_S * 1e3, step=1.0, description="RTT ms",
+                        readout_format=TYPED_FORMAT)
     enc = w.FloatSlider(value=encryption_gb_per_core_s, min=0.0, max=10.0, step=0.25,
-                        description="AES GB/s/core (0 off)")
+                        description="AES GB/s/core (0 off)", readout_format=TYPED_FORMAT)
     conc = w.IntSlider(value=concurrent, min=1, max=8, description="concurrent")
-    target = w.FloatSlider(value=downtime_target_s, min=0.1, max=5.0, step=0.05, description="downtime target s")
+    target = w.FloatSlider(value=downtime_target_s, min=0.1, max=5.0, step=0.05, description="downtime target s",
+                           readout_format=TYPED_FORMAT)
     evac = w.IntSlider(value=evacuate_vms, min=1, max=64, description="VMs to evacuate")
     # wider labels: "AES GB/s/core (0 off)" and "downtime target s" were cut at the default 110 px
     style_sliders(mem, cpus, dirty, wset, count, streams, rtt, enc, conc, target, evac, description_width="150px",
-                  width="500px")
+                  width="470px")  # the app's control column (widgets.CONTROLS_WIDTH_PX)
     for d in (speed, rel):
         d.style.description_width = "150px"
 

@@ -12,7 +12,7 @@ from vcperf import _validate as v
 from vcperf import ft, plotting, protocol
 from vcperf.views.format import fmt_band, fmt_bps, fmt_duration, fmt_percent
 from vcperf.views.ft.common import INTERVAL_GRID_S, LOG, ON, RECEIVE_GRID_BPS
-from vcperf.widgets import PanelFigure, style_sliders, whatif_panel, within_steps
+from vcperf.widgets import TYPED_FORMAT, PanelFigure, style_sliders, typed_step, whatif_panel, within_steps
 
 
 class _WhatifPanel(PanelFigure):
@@ -185,12 +185,14 @@ def whatif(ft_link_bps: float = 10e9, checkpoint_interval_s: float | None = None
     import ipywidgets as w
 
     e = ft.calibrate().checkpoint_interval_s if checkpoint_interval_s is None else checkpoint_interval_s
-    link = w.FloatLogSlider(value=ft_link_bps / 1e9, base=10, min=0, max=2, step=0.01, description="FT link Gbit/s",
-                            readout_format=".3g")
-    interval = w.FloatLogSlider(value=e * 1e3, base=10, min=-0.5, max=2, step=0.01, description="interval ms",
-                                readout_format=".3g")
-    rx = w.FloatSlider(value=receive_rate_bps / 1e9, min=0, max=10, step=0.05, description="receive Gbit/s")
-    dirty = w.FloatSlider(value=dirty_rate_bytes_per_s / 1e6, min=0, max=2000, step=10, description="dirty MB/s")
+    link = w.FloatLogSlider(value=ft_link_bps / 1e9, base=10, min=0, max=2, step=typed_step(),
+                            description="FT link Gbit/s", readout_format=TYPED_FORMAT)
+    interval = w.FloatLogSlider(value=e * 1e3, base=10, min=-0.5, max=2, step=typed_step(), description="interval ms",
+                                readout_format=TYPED_FORMAT)
+    rx = w.FloatSlider(value=receive_rate_bps / 1e9, min=0, max=10, step=0.05, description="receive Gbit/s",
+                       readout_format=TYPED_FORMAT)
+    dirty = w.FloatSlider(value=dirty_rate_bytes_per_s / 1e6, min=0, max=2000, step=10, description="dirty MB/s",
+                          readout_format=TYPED_FORMAT)
     style_sliders(link, interval, rx, dirty)
     start_ms = interval.value  # the slider at its start: the calibrated interval, with its uncertainty
     calibrated = checkpoint_interval_s is None

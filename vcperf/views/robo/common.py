@@ -7,7 +7,7 @@ import functools
 
 from vcperf import protocol, robo
 from vcperf.views.format import fmt_band
-from vcperf.widgets import ExactSliders
+from vcperf.widgets import TYPED_FORMAT, ExactSliders, typed_step
 
 #: Table 1 network every what-if panel starts from (its link settings are the panels' defaults).
 START_PRESET = "dsl_512k"
@@ -87,9 +87,10 @@ def link_controls(preset: str, redraw, extra: dict | None = None):
     choose = w.Dropdown(options=[("custom", "custom")] + [(preset_label(n), n) for n in robo.preset_names()],
                         value=preset, description="network")
     bw = w.FloatLogSlider(value=start.bandwidth_bps / 1e6, base=10, min=BANDWIDTH_LOG10_MBPS[0],
-                          max=BANDWIDTH_LOG10_MBPS[1], step=0.01,
-                          description="bandwidth Mbit/s", readout_format=".3g")
-    rtt = w.FloatSlider(value=start.rtt_s * 1e3, min=0, max=1000, step=1, description="RTT ms")
+                          max=BANDWIDTH_LOG10_MBPS[1], step=typed_step(),
+                          description="bandwidth Mbit/s", readout_format=TYPED_FORMAT)
+    rtt = w.FloatSlider(value=start.rtt_s * 1e3, min=0, max=1000, step=1, description="RTT ms",
+                        readout_format=TYPED_FORMAT)
     loss = w.FloatSlider(value=start.loss * 100, min=0, max=5, step=0.01, description="loss %", readout_format=".2f")
     extra = dict(extra or {})
 

@@ -20,13 +20,23 @@ from vcperf.views.robo.common import (
     start_link,
     testbed_vms,
 )
-from vcperf.widgets import PanelFigure, fast_redraw, readout_label, readout_style, style_sliders
+from vcperf.widgets import (
+    TYPED_FORMAT,
+    PanelFigure,
+    fast_redraw,
+    readout_label,
+    readout_style,
+    style_sliders,
+    typed_step,
+)
 
 #: Data tables whose misfit the planner's bands carry (:mod:`vcperf.robo.readouts`).
 LATENCY_TABLE, UPLOAD_TABLE = readouts.LATENCY_TABLE, readouts.UPLOAD_TABLE
 
 #: Largest VMs per host of the planner (the slider's max and the notebook parameter's range).
 PLANNER_MAX_VMS = 200
+#: The statistics level the planner starts on: the notebook's ``planner_level`` (the paper's Level-4 case).
+START_LEVEL = 4
 
 
 def _planner_curves(link, level, powered_on_vms, max_hosts, operation="clone_vm"):
@@ -110,11 +120,11 @@ def capacity_figure(link, n_hosts, level, powered_on_vms, powered_on_vms_sd=0.0,
 
 
 @fast_redraw
-def capacity_update(bandwidth_bps=None, rtt_s=None, loss=None, n_hosts=10, level=1, powered_on_vms=None,
+def capacity_update(bandwidth_bps=None, rtt_s=None, loss=None, n_hosts=10, level=START_LEVEL, powered_on_vms=None,
                     powered_on_vms_sd=0.0, name="what-if", operation="clone_vm", target_s=10.0):
     """Model + redraw for the branch-link planner: returns ``(readout, png_bytes)``.
 
-    Defaults are the panel's starting values: the :data:`START_PRESET` link, 10 hosts, Level-1,
+    Defaults are the panel's starting values: the :data:`START_PRESET` link, 10 hosts, Level-4 (:data:`START_LEVEL`),
     the testbed's powered-on VMs per host (:func:`vcperf.robo.testbed_powered_on_vms`), ``clone_vm``
     and a 10 s target. The verdict, offered load (every flow, busier direction) and dominant flow are
     :func:`vcperf.robo.plan`'s; an overloaded link is said to be so (no time, no band). Otherwise the
@@ -238,7 +248,7 @@ class _CapacityPanel(PanelFigure):
         return self
 
 
-def capacity_planner(preset=START_PRESET, n_hosts=10, level=1, powered_on_vms=None, operation="clone_vm",
+def capacity_planner(preset=START_PRESET, n_hosts=10, level=START_LEVEL, powered_on_vms=None, operation="clone_vm",
                      target_s=10.0):
     """Branch-link planner: H hosts on a chosen link -- statistics load, an operation's latency during
     the burst, and the smallest link that keeps it under a target."""
@@ -247,10 +257,11 @@ def capacity_planner(preset=START_PRESET, n_hosts=10, level=1, powered_on_vms=No
     powered_on_vms = robo.testbed_powered_on_vms() if powered_on_vms is None else powered_on_vms
     hosts = w.IntSlider(value=n_hosts, min=1, max=500, description="hosts")
     lvl = w.Dropdown(options=[(LEVEL_LABELS[x], x) for x in robo.LEVELS], value=level, description="stats level")
-    vms = w.FloatSlider(value=powered_on_vms, min=0, max=PLANNER_MAX_VMS, step=1, description="VMs per host")
+    vms = w.FloatSlider(value=powered_on_vms, min=0, max=PLANNER_MAX_VMS, step=1, description="VMs per host",
+                        readout_format=TYPED_FORMAT)
     op = w.Dropdown(options=[*robo.operation_names(), "create_vm"], value=operation, description="operation")
-    target = w.FloatLogSlider(value=target_s, base=10, min=0, max=3, step=0.01, description="target s",
-                              readout_format=".3g")
+    target = w.FloatLogSlider(value=target_s, base=10, min=0, max=3, step=typed_step(), description="target s",
+                              readout_format=TYPED_FORMAT)
     readout = readout_label()
     image = w.Image(format="png")
 

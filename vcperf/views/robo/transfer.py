@@ -12,7 +12,15 @@ from vcperf.plotting import PAPER_STYLE
 from vcperf.robo import readouts
 from vcperf.views.format import fmt_bps, fmt_bytes, fmt_num, fmt_percent
 from vcperf.views.robo.common import START_PRESET, band, lean_axes, link_controls, start_link
-from vcperf.widgets import PanelFigure, fast_redraw, readout_label, readout_style, style_sliders
+from vcperf.widgets import (
+    TYPED_FORMAT,
+    PanelFigure,
+    fast_redraw,
+    readout_label,
+    readout_style,
+    style_sliders,
+    typed_step,
+)
 
 #: Payload axis of the ROBO transfer-time figure: 1 kB .. 10 GB.
 PAYLOAD_GRID_BYTES = np.logspace(3, 10, 60)
@@ -86,8 +94,8 @@ def network_whatif(preset: str = START_PRESET, payload_bytes: float = START_PAYL
     """The ROBO network what-if panel: pick a Table 1 preset or set bandwidth, RTT, loss, payload."""
     import ipywidgets as w
 
-    size = w.FloatLogSlider(value=payload_bytes / 1e6, base=10, min=-3, max=4, step=0.01,
-                            description="payload MB", readout_format=".3g")
+    size = w.FloatLogSlider(value=payload_bytes / 1e6, base=10, min=-3, max=4, step=typed_step(),
+                            description="payload MB", readout_format=TYPED_FORMAT)
     readout = readout_label()
     image = w.Image(format="png")
 

@@ -10,7 +10,7 @@ from vcperf import plotting, protocol, vcha
 from vcperf.plotting import PAPER_STYLE
 from vcperf.views.format import fmt_band, fmt_bps, fmt_bytes, fmt_duration
 from vcperf.views.vcha.common import _enable_bars, _enable_times, _failover_times, _rescale_from_zero
-from vcperf.widgets import PanelFigure, style_sliders, whatif_panel
+from vcperf.widgets import TYPED_FORMAT, PanelFigure, style_sliders, typed_step, whatif_panel
 
 
 class _LifecyclePanel(PanelFigure):
@@ -103,8 +103,8 @@ def lifecycle_whatif(registered_vms: float = 36864.0, vcpus: float = 32.0, clone
     vms = w.FloatSlider(value=registered_vms, min=0, max=40000, step=100, description="registered VMs",
                         readout_format=",.0f")
     cpu = w.FloatSlider(value=vcpus, min=2, max=64, step=1, description="vCPUs", readout_format=".0f")
-    bw = w.FloatLogSlider(value=clone_bandwidth_gbps, base=10, min=-1, max=1.6, step=0.01,
-                          description="clone Gbit/s", readout_format=".3g")
+    bw = w.FloatLogSlider(value=clone_bandwidth_gbps, base=10, min=-1, max=1.6, step=typed_step(),
+                          description="clone Gbit/s", readout_format=TYPED_FORMAT)
     psc = w.Dropdown(options=["external", "embedded"], value=psc_mode, description="PSC")
     style_sliders(vms, cpu, bw)
     return whatif_panel([vms, cpu, bw, psc], lifecycle_whatif_update)

@@ -25,7 +25,7 @@ from vcperf.views.vcha.common import (
     panel_max_clients,
     scenario,
 )
-from vcperf.widgets import PanelFigure, style_sliders, whatif_panel
+from vcperf.widgets import TYPED_FORMAT, PanelFigure, style_sliders, typed_step, whatif_panel
 
 #: The VCbench model module (its name is shadowed in ``vcperf.vcha`` by the function it defines).
 _vb = importlib.import_module("vcperf.vcha.vcbench")
@@ -252,21 +252,24 @@ def vcbench_whatif(clients: int = 256, replication_rtt_ms: float = 5.0, stats_le
     import ipywidgets as w
 
     n = w.IntSlider(value=clients, min=1, max=1024, step=1, description="clients")
-    rtt = w.FloatSlider(value=replication_rtt_ms, min=0, max=30, step=0.5, description="added RTT ms")
+    rtt = w.FloatSlider(value=replication_rtt_ms, min=0, max=30, step=0.5, description="added RTT ms",
+                        readout_format=TYPED_FORMAT)
     lvl = w.IntSlider(value=stats_level, min=1, max=4, step=1, description="stats level")
     on = w.Checkbox(value=vcha_enabled, description="VCHA enabled")
-    bw = w.FloatLogSlider(value=bandwidth_gbps, base=10, min=-2, max=2, step=0.01, description="link Gbit/s",
-                          readout_format=".3g")
-    loss = w.FloatSlider(value=loss_percent, min=0, max=5, step=0.01, description="loss %")
+    bw = w.FloatLogSlider(value=bandwidth_gbps, base=10, min=-2, max=2, step=typed_step(), description="link Gbit/s",
+                          readout_format=TYPED_FORMAT)
+    loss = w.FloatSlider(value=loss_percent, min=0, max=5, step=0.01, description="loss %", readout_format=TYPED_FORMAT)
     app = w.Dropdown(options=list(APPLIANCES), value=appliance, description="appliance")
     psc = w.Dropdown(options=["external", "embedded"], value=psc_mode, description="PSC")
     pool = w.IntSlider(value=int(db_connections), min=2, max=400, step=1, description="DB connections")
     fitted_flush_ms = 1e3 * _vb.standby_flush_s(vcha.calibrate().vcbench, vcha.calibrate().wal.wal_bytes_per_op)
     flush = w.FloatLogSlider(value=fitted_flush_ms if passive_flush_ms is None else passive_flush_ms, base=10,
-                             min=-2, max=2, step=0.05, description="Passive flush ms", readout_format=".3g")
+                             min=-2, max=2, step=typed_step(), description="Passive flush ms",
+                             readout_format=TYPED_FORMAT)
     mem = w.FloatSlider(value=memory_gb, min=0, max=128, step=1, description="memory GB (0: Table 1)",
                         readout_format=".0f")
-    style_sliders(n, rtt, lvl, bw, loss, pool, flush, mem, description_width="150px")
+    # 170 px: "memory GB (0: Table 1)" was cut at 150
+    style_sliders(n, rtt, lvl, bw, loss, pool, flush, mem, description_width="170px")
 
     def link_live(*_):  # the replication link only matters with VCHA on: say so by greying it out
         for c in (rtt, bw, loss):
@@ -275,5 +278,5 @@ def vcbench_whatif(clients: int = 256, replication_rtt_ms: float = 5.0, stats_le
     on.observe(link_live, names="value")
     link_live()
     for c in (app, psc):
-        c.style.description_width = "150px"
+        c.style.description_width = "170px"
     return whatif_panel([n, rtt, lvl, on, bw, loss, app, psc, pool, flush, mem], vcbench_whatif_update)
