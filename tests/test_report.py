@@ -290,6 +290,9 @@ def test_a_named_index_keeps_its_row_labels():
              "<tr>\n<th>DSL</th>\n<td>0.5 Mbps</td>\n</tr>\n</tbody>\n</table>")
     out = report.format_frames(pivot)
     assert "<th>DSL</th>" in out and "network label" in out
+    # one header row: the index's name heads its column, the columns' name ("quantity") is not a cell
+    assert out.count("<tr><th>") == 2 and "<tr><th>network label</th><th>bandwidth</th></tr>" in out
+    assert "quantity" not in out
 
 
 def test_readme_opens_with_a_whatif_example_whose_output_is_what_it_prints(capsys):

@@ -67,6 +67,11 @@ def _format_frame(table: str) -> str:
     # pandas' default index (0, 1, 2, ...) says nothing: dropped. A named index (a pivot's row labels) stays.
     if body and len(header_rows) == 1 and all(r[0][0] == "th" and r[0][2].strip().isdigit() for r in body):
         header_rows, body = [r[1:] for r in header_rows], [r[1:] for r in body]
+    # A pivot's two header rows (the columns' name over the labels, then the index's name over blanks) read
+    # as one: the index's name heads its column, the labels head theirs.
+    if len(header_rows) == 2 and len(header_rows[0]) == len(header_rows[1]) and header_rows[1][0][2].strip() \
+            and not any(c.strip() for _, _, c in header_rows[1][1:]):
+        header_rows = [[header_rows[1][0], *header_rows[0][1:]]]
     head = [c.strip() for _, _, c in header_rows[-1]] if header_rows else []
     if header_rows and len(body[0] if body else []) == len(head) + 1:  # a named index: its column has no header
         head = ["", *head]
