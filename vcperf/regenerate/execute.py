@@ -26,9 +26,9 @@ from vcperf import _validate, report
 from vcperf import params as nbparams
 from vcperf.regenerate import schedule
 from vcperf.regenerate.lock import HeldLock, build_lock
-from vcperf.regenerate.notebook import Failure, execute, fidelity_failure, write_fidelity
+from vcperf.regenerate.notebook import Failure, execute, fidelity_failure, worker_init, write_fidelity
 from vcperf.regenerate.paths import check_links, check_target, lock_root, no_link, notebooks
-from vcperf.regenerate.processes import Interrupted, Signals, stop_pool, worker_init
+from vcperf.regenerate.processes import Interrupted, Signals, stop_pool
 
 #: Parameters regenerate sets itself (they decide where files are written).
 RESERVED_PARAMETERS = ("output_dir",)

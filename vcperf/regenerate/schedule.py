@@ -22,6 +22,7 @@ except ImportError:  # Windows: this process's own CPU time only
     resource = None
 
 from vcperf import protocol
+from vcperf.regenerate import forkserver
 
 #: The record of the last CPU seconds of each notebook, in :func:`vcperf.protocol.cache_dir`.
 RECORD = "regenerate-cpu-seconds.json"
@@ -73,11 +74,12 @@ def remember(seconds: dict[str, float]) -> None:
 
 
 def cpu_seconds() -> float:
-    """CPU seconds (user + system) of this process and of its finished children (the kernels)."""
+    """CPU seconds (user + system) of this process and of its finished kernels (its children, or its
+    kernel server's: :data:`vcperf.regenerate.forkserver.REAPED_CPU`)."""
     if resource is None:
         return time.process_time()
     own, children = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
-    return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
+    return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime + forkserver.REAPED_CPU["s"]
 
 
 def timed(step, *args):
