@@ -22,6 +22,7 @@ import builtins
 import contextlib
 import functools
 import importlib
+import importlib.util
 import multiprocessing.util
 import os
 import signal
@@ -152,7 +153,11 @@ def _fork_kernel(args: list[str], env: dict, cwd: str, conn) -> int:
         os.environ.clear()
         os.environ.update(env)
         os.environ["JPY_PARENT_PID"] = str(os.getppid())
-        sys.argv[:] = [LAUNCHER, *args]
+        script = sys.argv[0] if sys.argv and sys.argv[0] not in ("", "-c", "-m") else ""
+        if sys.path and not sys.flags.safe_path and sys.path[0] in ("", os.path.dirname(os.path.abspath(script))):
+            del sys.path[0]  # this process's script folder: not on a kernel's path (ipykernel_launcher drops its own)
+        spec = importlib.util.find_spec(LAUNCHER)  # `python -m` puts the module's file in argv[0]
+        sys.argv[:] = [spec.origin if spec is not None and spec.origin else LAUNCHER, *args]
         from ipykernel import kernelapp
 
         kernelapp.launch_new_instance()
