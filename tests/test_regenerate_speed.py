@@ -45,13 +45,15 @@ plt.show()
 @pytest.mark.skipif(not hasattr(os, "fork"), reason="kernels are forked only where there is fork()")
 def test_a_forked_kernel_prints_and_draws_what_a_started_kernel_does(tmp_path):
     """The same notebook executed by a kernel started as a process and by one forked from the kernel
-    server (pandas' Jupyter display width, the inline figure, the working folder, argv) is byte-identical."""
+    server (pandas' Jupyter display width, the inline figure, the working folder, argv, sys.path) is
+    byte-identical, whatever the process that starts the server had imported."""
     src = tmp_path / "nbs" / "probe.py"
     src.parent.mkdir()
     src.write_text(_PROBE)
     script = textwrap.dedent(f"""
         import sys
         from pathlib import Path
+        import pandas  # imported outside any kernel, as a test runner may have it: kernels must not inherit it
         from vcperf.regenerate import forkserver, notebook
         if sys.argv[1] == "fork":
             forkserver.start()

@@ -2,7 +2,7 @@
 
 A kernel started as ``python -m ipykernel_launcher`` spends over a second of CPU importing IPython,
 numpy, pandas, scipy, matplotlib and vcperf before a notebook's first line runs; eleven notebooks pay
-it eleven times. Each pool worker instead forks a *kernel server* when it starts
+it eleven times. Each pool worker instead starts a *kernel server* (a new interpreter)
 (:func:`start`): it imports :data:`PRELOAD` once (nothing else: no kernel, no socket, no thread,
 no calibration), then forks one child per kernel, which runs ``ipykernel_launcher`` exactly as
 the command line would (its arguments, environment and working folder; a session of its own; the
@@ -26,11 +26,12 @@ import importlib.util
 import multiprocessing.util
 import os
 import signal
+import socket
 import subprocess
 import sys
 import threading
 import time
-from multiprocessing.connection import Pipe
+from multiprocessing.connection import Connection
 
 from vcperf.regenerate.processes import die_with_parent
 
@@ -51,42 +52,49 @@ REAPED_CPU = {"s": 0.0}
 
 
 def start() -> None:
-    """Fork this worker's kernel server (once; from :func:`~vcperf.regenerate.processes.worker_init`)."""
+    """Start this worker's kernel server (once; from :func:`vcperf.regenerate.notebook.worker_init`).
+
+    The server is a new interpreter (``python -c``), not a fork of the worker: what a kernel inherits
+    must not depend on what the process that started the run had imported (a test runner's pandas, imported
+    outside a kernel, prints tables as wide as a terminal).
+    """
     if _SERVER or not hasattr(os, "fork"):
         return
-    mine, theirs = Pipe()
-    _flush()
-    pid = os.fork()
-    if pid == 0:  # the server
+    mine, theirs = socket.socketpair()
+    code = f"from vcperf.regenerate import forkserver; forkserver.serve({theirs.fileno()})"
+    try:
+        proc = subprocess.Popen([sys.executable, "-c", code], pass_fds=(theirs.fileno(),), stdin=subprocess.DEVNULL)
+    except OSError:
         mine.close()
-        code = 0
-        try:
-            _serve(theirs)
-        except BaseException:  # noqa: BLE001 - the server ends quietly; its worker starts kernels itself
-            code = 1
-        finally:
-            os._exit(code)
-    theirs.close()
-    _SERVER.update(conn=mine, pid=pid)
+        return
+    finally:
+        theirs.close()
+    _SERVER.update(conn=Connection(mine.detach()), proc=proc)
     multiprocessing.util.Finalize(None, stop, exitpriority=10)  # run when the pool worker exits
 
 
 def stop(wait_s: float = 5.0) -> None:
     """End this worker's kernel server and reap it (its kernels' CPU time then counts in this process's
     ``RUSAGE_CHILDREN``, as started kernels' would)."""
-    conn, pid = _SERVER.pop("conn", None), _SERVER.pop("pid", None)
+    conn, proc = _SERVER.pop("conn", None), _SERVER.pop("proc", None)
     if conn is not None:
-        conn.close()  # the server sees the end of its pipe and exits
-    if pid is None:
+        conn.close()  # the server sees the end of its socket and exits
+    if proc is None:
         return
-    deadline = time.monotonic() + wait_s
-    with contextlib.suppress(ChildProcessError):
-        while os.waitpid(pid, os.WNOHANG)[0] == 0:
-            if time.monotonic() > deadline:
-                os.kill(pid, signal.SIGKILL)
-                os.waitpid(pid, 0)
-                break
-            time.sleep(0.01)
+    try:
+        proc.wait(timeout=wait_s)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait()
+
+
+def serve(fd: int) -> None:
+    """The kernel server's main: import :data:`PRELOAD`, then fork a kernel for each request on socket ``fd``."""
+    try:
+        _serve(Connection(fd))
+    except BaseException:  # noqa: BLE001 - the server ends quietly; its worker starts kernels itself
+        os._exit(1)
+    os._exit(0)
 
 
 def _serve(conn) -> None:
