@@ -1,14 +1,25 @@
 """The calibration cache: default calibrations, refits and their uncertainty computed once per
 process and once per source digest on disk, so every notebook kernel and ``vcperf fidelity`` share
-one fit."""
+one fit.
+
+Processes that need the same result at the same time (the kernels of a parallel regeneration and
+its fidelity table) compute it once: the first takes a lock on the result's file
+(:func:`_disk_lock`), the others wait for it and read what it wrote.
+"""
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import hashlib
 import os
 import pickle
 from pathlib import Path
+
+try:
+    import fcntl
+except ImportError:  # Windows: no cross-process lock; a result may then be computed twice
+    fcntl = None
 
 from vcperf import data
 from vcperf.protocol.targets import STUDY_MODULES, study_module
@@ -55,28 +66,80 @@ def _disk_path(module, what: str):
     return folder / f"{module.STUDY}-{what}-{source_digest()[:20]}.pickle"
 
 
+#: A missing or unreadable disk entry.
+_MISSING = object()
+#: Lock files this process holds (a result computed inside its own computation, e.g. ``calibrate``
+#: through :func:`calibrated`, must not wait for itself: ``flock`` locks are per open file).
+_HELD: set = set()
+
+
+def _read(path):
+    if path is None or not path.exists():
+        return _MISSING
+    try:
+        return pickle.loads(path.read_bytes())  # our own cache, keyed by the source digest
+    except Exception:  # noqa: BLE001 - a corrupt or foreign file is recomputed and replaced
+        return _MISSING
+
+
+@contextlib.contextmanager
+def _disk_lock(path):
+    """Hold an exclusive lock on ``<path>.lock`` (or nothing where the folder cannot hold one).
+
+    A computation nested in another takes a lower-level result's lock (a leave-one-out table takes its
+    refits' and the calibration's, never the reverse), so two processes never wait for each other.
+    """
+    handle = None
+    if path is not None and fcntl is not None and path not in _HELD:
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            handle = open(path.with_suffix(".lock"), "a")  # noqa: SIM115 - closed below
+            fcntl.flock(handle, fcntl.LOCK_EX)
+        except OSError:
+            if handle is not None:
+                handle.close()
+            handle = None
+    if handle is not None:
+        _HELD.add(path)
+    try:
+        yield
+    finally:
+        if handle is not None:
+            _HELD.discard(path)
+            handle.close()  # releases the lock
+
+
 def _cached(module, what: str, compute):
-    """``compute()`` once per process, and once per source digest on disk (pickled, written atomically)."""
+    """``compute()`` once per process, and once per source digest on disk (pickled, written atomically).
+
+    A process that finds the file missing takes its lock and looks again: another process computing
+    the same result writes it before it lets go, so it is computed once however many processes ask.
+    """
     key = (module.STUDY, what)
     if key in _CACHE:
         return _CACHE[key]
     path = _disk_path(module, what)
-    if path is not None and path.exists():
-        try:
-            _CACHE[key] = pickle.loads(path.read_bytes())  # our own cache, keyed by the source digest
-            return _CACHE[key]
-        except Exception:  # noqa: BLE001 - a corrupt or foreign file is recomputed and replaced
-            pass
-    _CACHE[key] = value = compute()
-    if path is not None:
-        try:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            tmp = path.with_suffix(f".{os.getpid()}.tmp")
-            tmp.write_bytes(pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL))
-            os.replace(tmp, path)
-        except OSError:
-            pass  # a read-only home: the in-process cache still holds
+    value = _read(path)
+    if value is _MISSING:
+        with _disk_lock(path):
+            value = _read(path)
+            if value is _MISSING:
+                value = compute()
+                _write(path, value)
+    _CACHE[key] = value
     return value
+
+
+def _write(path, value) -> None:
+    if path is None:
+        return
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_suffix(f".{os.getpid()}.tmp")
+        tmp.write_bytes(pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL))
+        os.replace(tmp, path)
+    except OSError:
+        pass  # a read-only home: the in-process cache still holds
 
 
 def _calibrated(module):
@@ -84,13 +147,15 @@ def _calibrated(module):
 
 
 def cached_calibration(study: str, fit_on, fit, keys: tuple):
-    """``fit(keys)``, a study's calibration on the resolved ``keys``; the default one (``fit_on`` None)
-    once per process and once per source digest on disk (:func:`cache_dir`), so every kernel of a
-    regeneration and every notebook reads it instead of refitting (the vMotion fit takes seconds).
-    Each study's ``calibrate`` ends with this."""
-    if fit_on is not None:
-        return fit(keys)
-    return _cached(study_module(study), "calibrate", lambda: fit(keys))
+    """``fit(keys)``, a study's calibration on the resolved ``keys``, once per process and once per
+    source digest on disk (:func:`cache_dir`), so every kernel of a regeneration and every notebook
+    reads it instead of refitting (the vMotion fit takes seconds). The default one (``fit_on`` None) is
+    stored as ``calibrate``; a refit on other keys (a notebook's leave-one-out, the ledger's loo rows)
+    under ``refit-<digest of the keys>``. Each study's ``calibrate`` ends with this."""
+    if fit_on is None:
+        return _cached(study_module(study), "calibrate", lambda: fit(keys))
+    digest = hashlib.sha256(repr(tuple(keys)).encode()).hexdigest()[:16]
+    return _cached(study_module(study), f"refit-{digest}", lambda: fit(keys))
 
 
 def calibrated(study: str):

@@ -23,12 +23,14 @@ One module per concern:
   folder; tests point ``paths.NOTEBOOK_DIR`` at a temporary folder);
 * :mod:`~vcperf.regenerate.lock`: one run per build root at a time;
 * :mod:`~vcperf.regenerate.processes`: signals, pool workers, killing process trees;
+* :mod:`~vcperf.regenerate.forkserver`: kernels forked from a process with the notebooks' imports done;
 * :mod:`~vcperf.regenerate.notebook`: one notebook (or the fidelity table) in a worker;
+* :mod:`~vcperf.regenerate.schedule`: the order notebooks start in (the costliest first, timed last run);
 * :mod:`~vcperf.regenerate.execute`: a run (staging copy, worker pool, swap);
 * :mod:`~vcperf.regenerate.command`: the ``vcperf regenerate`` command line.
 """
 
-from vcperf.regenerate import command, execute, lock, notebook, paths, processes
+from vcperf.regenerate import command, execute, forkserver, lock, notebook, paths, processes, schedule
 from vcperf.regenerate.command import load_params_file, main, target_of
 from vcperf.regenerate.execute import (
     RESERVED_PARAMETERS,
@@ -44,6 +46,7 @@ from vcperf.regenerate.processes import Interrupted, kill_tree
 
 __all__ = [
     "RESERVED_PARAMETERS", "SKIPPED", "BuildLocked", "Failure", "Interrupted", "check_scenario", "check_target",
-    "command", "execute", "kill_tree", "load_params_file", "lock", "main", "normalise_notebook", "notebook",
-    "notebooks", "paths", "processes", "route_overrides", "run", "target_of", "write_scenario_index",
+    "command", "execute", "forkserver", "kill_tree", "load_params_file", "lock", "main", "normalise_notebook",
+    "notebook", "notebooks", "paths", "processes", "schedule", "route_overrides", "run", "target_of",
+    "write_scenario_index",
 ]

@@ -16,6 +16,7 @@ from pathlib import Path
 
 from vcperf import fidelity
 from vcperf import params as nbparams
+from vcperf.regenerate import forkserver, processes
 
 KERNEL = "python3"
 CELL_TIMEOUT_S = 600
@@ -78,7 +79,7 @@ def execute(name: str, src: str, out_dir: str, overrides: dict) -> Failure | Non
                 nbparams.read_notebook(Path(src)), str(executed), parameters=parameters, kernel_name=KERNEL,
                 cwd=str(Path(src).parent),
                 execution_timeout=CELL_TIMEOUT_S, progress_bar=False, log_output=False,
-                request_save_on_cell_execute=False,
+                request_save_on_cell_execute=False, kernel_manager_class=forkserver.kernel_manager_class(),
                 # Quiet kernel log: jupyter_client interrupts every kernel before shutting it down,
                 # which ipykernel would report as "ERROR | KeyboardInterrupt caught in kernel".
                 extra_arguments=["--IPKernelApp.log_level=CRITICAL"],
@@ -94,6 +95,13 @@ def execute(name: str, src: str, out_dir: str, overrides: dict) -> Failure | Non
         except Exception as err:  # noqa: BLE001 - report any failure with the notebook named
             return Failure(name, None, f"{type(err).__name__}: {err}", executed if executed.exists() else None)
     return None
+
+
+def worker_init(parent: int, close_fds: tuple[int, ...] = (), scratch: str | None = None) -> None:
+    """Pool worker set-up (:func:`vcperf.regenerate.processes.worker_init`), then its kernel server
+    (:func:`vcperf.regenerate.forkserver.start`: kernels forked with the notebooks' imports done)."""
+    processes.worker_init(parent, close_fds, scratch)
+    forkserver.start()
 
 
 def write_fidelity(out_dir: str) -> None:
