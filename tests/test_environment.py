@@ -170,3 +170,19 @@ def test_data_check_needs_nothing_outside_the_checkout():
     assert "../" not in make and "shared/" not in make
     target = make.split("\ndata-check:", 1)[1].split("\n\n", 1)[0]
     assert "vcperf data validate" in target
+
+
+def test_tests_sharing_an_expensive_fixture_run_on_one_worker(tmp_path):
+    """`make test` runs on every core (pytest-xdist, --dist loadgroup); the tests using a fixture of
+    tests/conftest.py's GROUPS must all run on one worker, so that fixture is built once per run."""
+    (tmp_path / "conftest.py").write_text((ROOT / "tests" / "conftest.py").read_text())
+    (tmp_path / "test_grouping.py").write_text(
+        "import pytest\n\n\n@pytest.fixture(scope='module')\ndef wheel():\n    return 1\n\n\n"
+        + "".join(f"def test_uses_{i}(wheel):\n    pass\n\n\ndef test_alone_{i}():\n    pass\n\n\n" for i in range(4)))
+    done = subprocess.run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-n", "2", "--dist", "loadgroup",
+                           "-v", "-o", "addopts=", "test_grouping.py"], cwd=tmp_path, capture_output=True, text=True,
+                          timeout=300)
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-2000:]
+    workers = set(re.findall(r"\[(gw\d+)\].*PASSED test_grouping\.py::test_uses_\d+@wheel", done.stdout))
+    assert len(workers) == 1, done.stdout[-3000:]
+    assert len(re.findall(r"PASSED test_grouping\.py::test_uses_\d+@wheel", done.stdout)) == 4
