@@ -368,3 +368,19 @@ def test_app_voila_command_preheats_and_culls_idle_kernels():
     assert "--MappingKernelManager.cull_idle_timeout=5" in app.voila_command(Path("a.ipynb"), 1, 5, 1)
     with pytest.raises(ValueError, match="cull_idle_timeout_s"):
         app.voila_command(Path("a.ipynb"), 1, 0)
+
+
+def test_app_kernel_manager_class_resolves_when_run_as_a_script():
+    """`make app` runs ``python -m vcperf.app``, where the module's ``__name__`` is ``__main__``: the kernel
+    manager class Voila is told to load must still be the importable ``vcperf.app.AppKernelManager`` (it
+    once read ``__main__.AppKernelManager`` and Voila exited at start-up)."""
+    import runpy
+    from pathlib import Path
+
+    from traitlets.utils.importstring import import_item
+
+    script = runpy.run_module("vcperf.app", run_name="__vcperf_app_as_a_script__")
+    cmd = script["voila_command"](Path("app.ipynb"), 8866)
+    (path,) = [a.split("=", 1)[1] for a in cmd if a.startswith("--VoilaConfiguration.multi_kernel_manager_class=")]
+    cls = import_item(path)
+    assert cls.__name__ == "AppKernelManager" and cls.__module__ == "vcperf.app", path

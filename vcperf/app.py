@@ -85,7 +85,8 @@ def voila_command(notebook: Path, port: int = DEFAULT_PORT, cull_idle_timeout_s:
     return [str(voila) if voila.exists() else "voila", str(notebook), "--no-browser", "--Voila.ip=127.0.0.1",
             f"--port={port}", "--Voila.port_retries=0", "--strip_sources=True",
             "--preheat_kernel=True", "--pool_size=1",
-            f"--VoilaConfiguration.multi_kernel_manager_class={__name__}.AppKernelManager",
+            # the importable name, not __name__ (which is __main__ under `python -m vcperf.app`)
+            "--VoilaConfiguration.multi_kernel_manager_class=vcperf.app.AppKernelManager",
             f"--MappingKernelManager.cull_idle_timeout={cull_idle_timeout_s}",
             f"--MappingKernelManager.cull_interval={cull_interval_s}",
             "--MappingKernelManager.cull_connected=False", "--MappingKernelManager.cull_busy=False"]
