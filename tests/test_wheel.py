@@ -97,9 +97,13 @@ def venv(wheel, tmp_path_factory):
                                check=True, capture_output=True, text=True).stdout.strip())
     shared = dict.fromkeys(sysconfig.get_paths()[k] for k in ("purelib", "platlib"))
     (site / "vcperf-test-shared-deps.pth").write_text("".join(f"{p}\n" for p in shared))
-    subprocess.run([sys.executable, "-m", "pip", "--python", str(py), "install", "--quiet", "--no-deps",
-                    "--no-index", "--disable-pip-version-check", str(wheel)], check=True)
     env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "PYTHONHOME", "VIRTUAL_ENV")}
+    # pip runs outside the checkout and without PYTHONPATH: with the checkout on its sys.path (its root as
+    # the working directory, or PYTHONPATH), `python -m pip` sees the set-up's vcperf.egg-info (the editable
+    # install's metadata), takes vcperf as installed elsewhere and puts nothing in the venv.
+    subprocess.run([sys.executable, "-m", "pip", "--python", str(py), "install", "--quiet", "--no-deps",
+                    "--no-index", "--disable-pip-version-check", str(wheel)], check=True, cwd=tmp, env=env)
+    assert (site / "vcperf" / "__init__.py").is_file(), "the wheel was not installed into the venv"
     env["PATH"] = f"{env_dir / 'bin'}{os.pathsep}{env['PATH']}"
     env["MPLBACKEND"] = "Agg"
     outside = tmp / "elsewhere"  # a working directory outside the checkout
