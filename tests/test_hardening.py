@@ -588,3 +588,16 @@ def test_calibrate_fit_on_that_is_not_keys_is_a_clear_error(fit_on):
     targets = protocol.study_module("ft2016").targets()
     with pytest.raises(ValueError, match="fit_on must be"):
         protocol.resolve_fit_on("ft2016", targets, fit_on)
+
+
+def test_a_retried_kernel_start_is_not_reported_twice():
+    """nbclient logs a kernel that died at start before `execute` retries it (and names the error itself if
+    every try fails): the workers drop that log line, so an interrupted run still prints its one line."""
+    import logging
+
+    from vcperf.regenerate import notebook
+
+    drop = notebook._RetriedKernelStart()
+    died = "Error occurred while starting new kernel client for kernel k1: Kernel died before replying to kernel_info"
+    assert not drop.filter(logging.LogRecord("papermill", logging.ERROR, __file__, 1, died, None, None))
+    assert drop.filter(logging.LogRecord("papermill", logging.ERROR, __file__, 1, "Executing notebook", None, None))

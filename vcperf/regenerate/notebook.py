@@ -10,6 +10,7 @@ notebook, ``..``), so two runs give a byte-identical build. A failure is returne
 from __future__ import annotations
 
 import json
+import logging
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -97,10 +98,21 @@ def execute(name: str, src: str, out_dir: str, overrides: dict) -> Failure | Non
     return None
 
 
+class _RetriedKernelStart(logging.Filter):
+    """Drops nbclient's "Error occurred while starting new kernel client" record: :func:`execute` retries
+    a kernel that died at start and reports the notebook as failed, naming the error, if every try
+    fails, so the line would only be noise on the user's terminal (and in a signal's one-line report)."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return not str(record.msg).startswith("Error occurred while starting new kernel client")
+
+
 def worker_init(parent: int, close_fds: tuple[int, ...] = (), scratch: str | None = None) -> None:
     """Pool worker set-up (:func:`vcperf.regenerate.processes.worker_init`), then its kernel server
     (:func:`vcperf.regenerate.forkserver.start`: kernels forked with the notebooks' imports done)."""
     processes.worker_init(parent, close_fds, scratch)
+    for name in ("papermill", "traitlets", "nbclient"):  # papermill hands its logger to nbclient
+        logging.getLogger(name).addFilter(_RetriedKernelStart())
     forkserver.start()
 
 
