@@ -60,15 +60,22 @@ def test_receive_heavy_loads_the_ft_link_more_than_transmit_heavy():
 
 def test_netperf_transmit_keeps_line_rate_receive_is_bounded_by_the_ft_link():
     e = _e()
+    seed_vm = dict(vcpus=ft.testbed().netperf_vcpus, **_net())  # Figures 3-4's 4-vCPU netperf VM
     for uplink in (1e9, 10e9):
-        tx = ft.netperf_throughput_bps(uplink, "transmit", True, e, **_net())
-        rx = ft.netperf_throughput_bps(uplink, "receive", True, e, **_net())
+        tx = ft.netperf_throughput_bps(uplink, "transmit", True, e, **seed_vm)
+        rx = ft.netperf_throughput_bps(uplink, "receive", True, e, **seed_vm)
         assert rx < tx <= network.payload_rate_bps(uplink) < uplink
         # FT off: the uplink's TCP payload (one definition of payload on a wire), not its line rate
-        assert ft.netperf_throughput_bps(uplink, "receive", False, e, **_net()) == pytest.approx(
+        assert ft.netperf_throughput_bps(uplink, "receive", False, e, **seed_vm) == pytest.approx(
             network.payload_rate_bps(uplink))
         # FT on, transmit keeps the uplink's payload capacity (the NIC drains the held output)
         assert tx == pytest.approx(network.payload_rate_bps(uplink), rel=1e-9)
+    # ... unless the guest's stack binds: one vCPU produces at most its stack rate, and only while it runs
+    tx1 = float(ft.netperf_throughput_bps(10e9, "transmit", True, e, vcpus=1, **_net()))
+    phi = float(ft.checkpoint_cycle(ft.DEFAULT_DIRTY_BYTES_PER_TRANSMITTED_BYTE * ft.DEFAULT_GUEST_STACK_BPS_PER_VCPU
+                                    / 8.0, e, vcpus=1).run_fraction)
+    assert tx1 == pytest.approx(ft.DEFAULT_GUEST_STACK_BPS_PER_VCPU * phi, rel=1e-6)
+    assert tx1 < network.payload_rate_bps(10e9)
     # receive ceiling ~ L eff / (logged bytes per received byte), whatever the VM uplink
     ceiling = 10e9 * TCP_PAYLOAD_FRACTION / ft.DEFAULT_LOGGED_BYTES_PER_RECEIVED_BYTE
     assert ft.netperf_throughput_bps(100e9, "receive", True, e, **_net()) < ceiling
@@ -879,6 +886,32 @@ def test_netperf_ft_on_monotone_over_uplink_and_ft_link(direction, vcpus):
         assert np.all(x * ft.DEFAULT_LOGGED_BYTES_PER_RECEIVED_BYTE <= network.payload_rate_bps(_FT_LINKS) * (1 + 1e-9))
 
 
+@pytest.mark.parametrize("direction", ["receive", "transmit"])
+@pytest.mark.parametrize("release", ["6.0", "6.7"])
+def test_netperf_over_vcpus_rises_where_the_stack_binds_and_costs_only_state_elsewhere(direction, release):
+    """Uplink 0.1-100 Gb/s x FT link 0.5-100 Gb/s x interval 0.5-50 ms, every vCPU count the release allows.
+    Receive-side scaling gives each vCPU its share of the guest stack, so FT off never slows with more vCPUs
+    and speeds up where the stack binds; FT on, each vCPU also ships its state at every checkpoint, so where
+    the stack does not bind the answer may fall, by at most twice that state's share of the epoch."""
+    kw = _net()
+    top = ft.FT_MAX_VCPUS[release]
+    n = np.arange(1, top + 1, dtype=float)[:, None, None, None]
+    u, link, e = _UPLINKS[None], _FT_LINKS[None], _INTERVALS[None]
+    off = ft.netperf_throughput_bps(u, direction, False, e, link, vcpus=n, release=release, **kw)
+    on = ft.netperf_throughput_bps(u, direction, True, e, link, vcpus=n, release=release, **kw)
+    assert np.all(np.diff(off, axis=0) >= -1e-12 * off[1:]), "FT off fell with more vCPUs"
+    stack = np.minimum(n, kw["streams"]) * ft.DEFAULT_GUEST_STACK_BPS_PER_VCPU
+    gain = np.diff(off, axis=0) > 0.2 * off[:-1]
+    assert np.any(gain), "FT off never gained from more vCPUs"
+    stack = np.broadcast_to(stack, off.shape)
+    assert np.all(off[:-1][gain] >= stack[:-1][gain] * (1 - 1e-9)), "FT off gained where the stack did not bind"
+    share = 8.0 * ft.VCPU_STATE_BYTES / (network.payload_rate_bps(link) * e)
+    d = np.diff(on, axis=0)
+    # the state lengthens the stun and, through it, the output commit: at most twice its share of the epoch
+    assert np.all(d >= -2 * share * on[:-1]), "FT on fell by more than one vCPU's state"
+    assert np.any(d > 0.2 * on[:-1]), "FT on never gained from more vCPUs"
+
+
 def test_netperf_receive_no_longer_drops_between_2_and_5_gbps():
     e = _e()
     x = [float(ft.netperf_throughput_bps(u, "receive", True, e, 10e9, vcpus=4, **_net())) for u in (1e9, 2e9, 5e9,
@@ -888,11 +921,13 @@ def test_netperf_receive_no_longer_drops_between_2_and_5_gbps():
 
 
 def test_netperf_vcpus_cost_only_their_state():
-    """Each vCPU ships its state (VCPU_STATE_BYTES) at every checkpoint: FT-on throughput changes with the vCPUs
-    by at most that share of the epoch, never by the uplink-sized checkpoint it used to."""
+    """Each vCPU ships its state (VCPU_STATE_BYTES) at every checkpoint: with the guest stack held fixed (the
+    vCPUs' other effect, receive-side scaling, is tested above), FT-on throughput changes with the vCPUs by at
+    most that share of the epoch, never by the uplink-sized checkpoint it used to."""
     e = _e()
     for u in (1e9, 10e9, 40e9):
-        x = np.array([float(ft.netperf_throughput_bps(u, "receive", True, e, vcpus=c, **_net())) for c in (1, 2, 3, 4)])
+        x = np.array([float(ft.netperf_throughput_bps(u, "receive", True, e, vcpus=c, guest_stack_bps=20e9, **_net()))
+                      for c in (1, 2, 3, 4)])
         share = 8.0 * ft.VCPU_STATE_BYTES / (network.payload_rate_bps(ft.DEFAULT_FT_LINK_BPS) * e)
         assert np.all(np.abs(np.diff(x)) <= 2 * share * x[1:]), x
         assert np.all(np.diff(x) <= 0)  # more state, never faster: the direction is the mechanism's

@@ -69,6 +69,7 @@ from vcperf.ft.kernelcompile import (
 )
 from vcperf.ft.lifecycle import failover_time_s, turn_on_time_s
 from vcperf.ft.netperf import (
+    DEFAULT_GUEST_STACK_BPS_PER_VCPU,
     DEFAULT_VM_ROUND_TRIP_S,
     TcpRrResult,
     interval_from_latency_ratio,
@@ -121,7 +122,8 @@ __all__ = [
     "workload_vcpus", "DEFAULT_FT_LINK_BPS", "DEFAULT_FT_ACK_RTT_S", "DEFAULT_STUN_FIXED_S",
     "DEFAULT_LOGGED_BYTES_PER_RECEIVED_BYTE", "CheckpointCycle", "checkpoint_cycle", "ft_logging_bandwidth_bps",
     "output_commit_delay_s", "run_fraction_at", "activity_time_s", "kernel_compile_overhead_fraction",
-    "DEFAULT_VM_ROUND_TRIP_S", "TcpRrResult", "tcp_rr", "netperf_throughput_bps", "netperf_ft_logging_bps",
+    "DEFAULT_VM_ROUND_TRIP_S",
+    "DEFAULT_GUEST_STACK_BPS_PER_VCPU", "TcpRrResult", "tcp_rr", "netperf_throughput_bps", "netperf_ft_logging_bps",
     "interval_from_latency_ratio", "ClosedLoopResult", "closed_loop", "closed_loop_at_utilization",
     "cpu_for_utilization", "iometer", "DEFAULT_DIRTY_BYTES_PER_TRANSMITTED_BYTE", "DEFAULT_RELEASE", "FT_MAX_VCPUS",
     "VCPU_STATE_BYTES", "KernelCompile", "check_ft_vcpus", "failover_time_s", "ft_link_goodput_bps", "kernel_compile",

@@ -24,6 +24,7 @@ from vcperf.ft.checkpoint import (
     MAX_CHECKPOINT_INTERVAL_S,
     _link_consts,
     check_interval,
+    check_vcpus,
     checkpoint_cycle,
     output_commit_delay_s,
 )
@@ -35,9 +36,12 @@ from vcperf.ft.checkpoint import (
 #: the test bed reads (a test checks the two agree). Figure 5's 57x ratio is relative to it, so the
 #: calibrated checkpoint interval scales with it (25 or 100 us give about 2.6 or 11 ms).
 DEFAULT_VM_ROUND_TRIP_S = 50e-6
-#: Rate at which the 4-vCPU netperf guest's TCP stack can produce or consume data while it runs
-#: (assumed: VMXNET3 with TSO/LRO moves well over 10 Gbps; the seed's FT-off runs are uplink bound).
-DEFAULT_GUEST_STACK_BPS = 20e9
+#: Rate at which one vCPU of the guest's TCP stack can produce or consume data while it runs (assumed:
+#: VMXNET3 with TSO/LRO keeps one 10 GbE link busy per vCPU; the seed's FT-off runs are uplink bound, so
+#: no figure fixes it). Receive-side scaling spreads the streams over the vCPUs, one stream on one vCPU
+#: at a time, so the guest stack moves ``min(vcpus, streams)`` times this: 40 Gbps for the seed's
+#: 4-vCPU netperf VM.
+DEFAULT_GUEST_STACK_BPS_PER_VCPU = 10e9
 #: Bisection steps of the FT-on netperf fixed point: 2**-200 of the bracket, below one ulp of any rate.
 _BISECT_STEPS = 200
 
@@ -107,7 +111,11 @@ def _check_netperf(uplink_bps, direction, checkpoint_interval_s, ft_link_bps, st
     g = v.nonneg("guest_dirty_rate_bytes_per_s", guest_dirty_rate_bytes_per_s)
     c = v.nonneg("logged_bytes_per_received_byte", logged_bytes_per_received_byte)
     ct = v.nonneg("dirty_bytes_per_transmitted_byte", dirty_bytes_per_transmitted_byte)
-    stack = v.positive("guest_stack_bps", guest_stack_bps)
+    if guest_stack_bps is None:  # receive-side scaling: one stream per vCPU at a time
+        vcpus = check_vcpus(cycle_kw.get("vcpus", 1), cycle_kw.get("release", DEFAULT_RELEASE))
+        stack = np.minimum(vcpus, n_streams) * DEFAULT_GUEST_STACK_BPS_PER_VCPU
+    else:
+        stack = v.positive("guest_stack_bps", guest_stack_bps)
     v.broadcast(uplink_bps=u, checkpoint_interval_s=e, ft_link_bps=ft_link_bps, streams=streams,
                 socket_bytes=socket_bytes, guest_dirty_rate_bytes_per_s=g, logged_bytes_per_received_byte=c,
                 dirty_bytes_per_transmitted_byte=ct, vm_round_trip_s=rt, guest_stack_bps=stack, **cycle_kw)
@@ -128,7 +136,7 @@ def netperf_throughput_bps(
     logged_bytes_per_received_byte=DEFAULT_LOGGED_BYTES_PER_RECEIVED_BYTE,
     dirty_bytes_per_transmitted_byte=DEFAULT_DIRTY_BYTES_PER_TRANSMITTED_BYTE,
     vm_round_trip_s=DEFAULT_VM_ROUND_TRIP_S,
-    guest_stack_bps=DEFAULT_GUEST_STACK_BPS,
+    guest_stack_bps=None,
     **cycle_kw,
 ):
     """Unidirectional netperf TCP throughput (payload bit/s) of the VM, FT on or off (Figures 3-4).
@@ -145,7 +153,10 @@ def netperf_throughput_bps(
     Transmit: the guest produces only while running (at most the stack rate), the uplink drains the
     held output during the stun, so the wall rate is also at most the TCP rate over the delayed round
     trip; transmit dirties only headers and descriptors (``dirty_bytes_per_transmitted_byte``).
-    Non-decreasing in the uplink, the FT link and the stack rate.
+    Non-decreasing in the uplink, the FT link and the stack rate. More vCPUs raise the stack rate
+    (default ``guest_stack_bps``) and add their state to every checkpoint: FT on, the answer rises
+    with the vCPUs where the stack binds and falls by at most the state's share of the epoch
+    (:data:`vcperf.ft.VCPU_STATE_BYTES`, about 0.1 % per vCPU on a 10 Gbps FT link) where it does not.
 
     Parameters
     ----------
@@ -166,8 +177,12 @@ def netperf_throughput_bps(
         See :func:`vcperf.ft.ft_logging_bandwidth_bps`.
     vm_round_trip_s : float
         Base round trip VM <-> client, s (default :data:`DEFAULT_VM_ROUND_TRIP_S`).
-    guest_stack_bps : float
-        Guest TCP stack rate while running, bit/s (default 20 Gbps, assumed), > 0.
+    guest_stack_bps : float, optional
+        Guest TCP stack rate while running, bit/s, > 0. Default: ``min(vcpus, streams)`` x
+        :data:`DEFAULT_GUEST_STACK_BPS_PER_VCPU` (10 Gbps per vCPU, assumed; 40 Gbps for the seed's
+        4 vCPUs): receive-side scaling puts each stream on one vCPU, so more vCPUs move more data
+        where the stack binds, while each vCPU's state lengthens every checkpoint (FT on) where the
+        link binds.
 
     Returns
     -------
@@ -207,7 +222,7 @@ def netperf_ft_logging_bps(
     logged_bytes_per_received_byte=DEFAULT_LOGGED_BYTES_PER_RECEIVED_BYTE,
     dirty_bytes_per_transmitted_byte=DEFAULT_DIRTY_BYTES_PER_TRANSMITTED_BYTE,
     vm_round_trip_s=DEFAULT_VM_ROUND_TRIP_S,
-    guest_stack_bps=DEFAULT_GUEST_STACK_BPS,
+    guest_stack_bps=None,
     **cycle_kw,
 ):
     """FT logging traffic (bit/s on the wire) while netperf runs under FT (the reference traffic of Figures 3-4).
