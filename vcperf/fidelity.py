@@ -72,7 +72,8 @@ def summary(df):
     of another change) by ``|model - paper|`` in units of the reference run, with their interval
     coverage; the predicted ones count in ``coverage`` too. ``extrapolation``
     scores the study's holdouts (:func:`vcperf.protocol.extrapolation`: e.g. every run of the
-    largest appliance size and inventory refitted without) with their own coverage. Bounds are
+    largest appliance size and inventory refitted without) with their own coverage;
+    ``coverage_all`` (``n_interval_all`` rows) pools them with the loo and predicted rows. Bounds are
     pass/fail, never in skill.
     """
     import pandas as pd
@@ -119,6 +120,11 @@ def summary(df):
         ext = protocol.extrapolation(study_module(study))
         _errors(rec, "extrapolation", ext["rel_error"].abs())
         rec["extrapolation_coverage"] = _coverage(ext)[0]
+        # the interval's coverage over every scored row, the holdouts' included: the pool a user's own
+        # question falls in, whether inside the calibrated range or beyond its largest size
+        both = pd.concat([scored[["paper_value", "model_low", "model_high"]],
+                          ext[["paper_value", "model_low", "model_high"]]], ignore_index=True)
+        rec["coverage_all"], rec["n_interval_all"] = _coverage(both)
         ident = protocol.identifiability(study_module(study))
         rec.update({k: ident[k] for k in ("n_params", "n_fit_points", "n_fit_groups", "jacobian_rank")})
         out.append(rec)
@@ -137,6 +143,13 @@ def _coverage(rows) -> tuple:
     rows = rows[rows["model_low"].notna() & rows["model_high"].notna()]
     inside = (rows["model_low"] <= rows["paper_value"]) & (rows["paper_value"] <= rows["model_high"])
     return (float(inside.mean()) if len(rows) else math.nan), len(rows)
+
+
+def _with_holdouts(r) -> str:
+    """"; with the holdouts C (n)": the coverage pooled with the extrapolation rows, if there are any."""
+    if r["n_interval_all"] == r["n_interval"]:
+        return ""
+    return f"; with the holdouts {_pct(r['coverage_all'])} ({r['n_interval_all']})"
 
 
 def _pct(x: float) -> str:
@@ -159,7 +172,7 @@ def format_summary(summ) -> str:
             f"| {r['n_predicted_new']}, {_pct(r['predicted_new_median'])}, {_pct(r['predicted_new_max'])} "
             f"| {r['n_difference']}, {_pct(r['difference_median'])}, {_pct(r['difference_max'])}, "
             f"{_pct(r['difference_coverage'])} "
-            f"| {_pct(r['coverage'])} ({r['n_interval']}), {_pct(r['median_width'])} "
+            f"| {_pct(r['coverage'])} ({r['n_interval']}), {_pct(r['median_width'])}{_with_holdouts(r)} "
             f"| {r['n_extrapolation']}, {_pct(r['extrapolation_median'])}, {_pct(r['extrapolation_max'])}, "
             f"{_pct(r['extrapolation_coverage'])} "
             f"| {r['bounds_passed']} of {r['n_bound']} "
@@ -183,7 +196,7 @@ def format_summary_text(summ) -> str:
                      f"({r['n_difference']}, cov. {_pct(r['difference_coverage'])}); extrapolation "
                      f"{_pct(r['extrapolation_median'])}, {_pct(r['extrapolation_max'])} "
                      f"({r['n_extrapolation']}, cov. {_pct(r['extrapolation_coverage'])})")
-        lines.append(f"    90 % interval covers {_pct(r['coverage'])} of {r['n_interval']}; bounds "
+        lines.append(f"    90 % interval covers {_pct(r['coverage'])} of {r['n_interval']}{_with_holdouts(r)}; bounds "
                      f"{r['bounds_passed']}/{r['n_bound']}; fitted {_pct(r['fitted_median'])} median "
                      f"({r['n_fitted']}); {r['n_params']} params / {r['n_fit_points']} points")
     return "\n".join(lines)
