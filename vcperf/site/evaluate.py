@@ -155,24 +155,25 @@ def _run(fn, q):
         return _REJECTED
 
 
-def _gradient(fn, value, p0, reads=None, many=None) -> np.ndarray:
-    """``d fn / d parameter x |parameter|`` by central differences (one-sided at a domain edge), the
-    last axis over :func:`vcperf.protocol.param_names`.
+def _value_and_gradient(fn, p0, reads=None, many=None) -> tuple:
+    """``(fn(p0), d fn / d parameter x |parameter|)`` by central differences (one-sided at a domain
+    edge), the gradient's last axis over :func:`vcperf.protocol.param_names`.
 
     ``reads``: the parameter names ``fn`` reads (None: all); every other one has a gradient of exactly
-    0 and is not evaluated. ``many``: ``many(list of params) -> list of outputs``, the perturbed
-    evaluations in one batched call (it raises ValueError where one is outside the model's domain:
+    0 and is not evaluated. ``many``: ``many(list of params) -> list of outputs``, ``p0`` and the
+    perturbed sets in one batched call (it raises ValueError where one is outside the model's domain:
     then each is evaluated alone, as without it).
     """
     steps = _perturbations(p0)
     todo = [s for s in steps if s[2] and (reads is None or s[0] in reads or _REJECTED in s[3:])]
     done = {}
-    if many is not None and todo:
-        qs = [q for s in todo for q in s[3:] if q is not _REJECTED]
+    if many is not None:
+        qs = [p0] + [q for s in todo for q in s[3:] if q is not _REJECTED]
         try:
             done = dict(zip(map(id, qs), many(qs), strict=True))
         except ValueError:
             done = {}
+    value = np.asarray(done[id(p0)] if id(p0) in done else fn(p0), dtype=float)
     grads = []
     for name, x, h, up_p, dn_p in steps:
         if not h or (reads is not None and name not in reads and _REJECTED not in (up_p, dn_p)):
@@ -190,7 +191,7 @@ def _gradient(fn, value, p0, reads=None, many=None) -> np.ndarray:
             raise ValueError(f"params: {name} = {x!r} has no neighbour inside its model's domain")
         with np.errstate(invalid="ignore"):  # an infinite answer (overload) has no gradient: no band
             grads.append((np.asarray(up, float) - np.asarray(dn, float)) / span * abs(x))
-    return np.stack(grads, axis=-1)
+    return value, np.stack(grads, axis=-1)
 
 
 def interval(study: str, fn, params=None, *, reads=None, many=None):
@@ -208,8 +209,8 @@ def interval(study: str, fn, params=None, *, reads=None, many=None):
         The parameters ``fn`` reads (names of :func:`vcperf.protocol.param_names`); the others have a
         derivative of exactly 0 and are not evaluated. Default: all.
     many : callable, optional
-        ``many(list of params) -> list of outputs``: ``fn`` of every perturbed parameter set in one
-        batched call (the same values as ``fn`` one at a time).
+        ``many(list of params) -> list of outputs``: ``fn`` of the parameters and of every perturbed
+        set in one batched call (the same values as ``fn`` one at a time).
 
     Returns
     -------
@@ -232,8 +233,7 @@ def interval(study: str, fn, params=None, *, reads=None, many=None):
         p0 = v.instance("params", params, type(p0))
     if not callable(fn):
         raise ValueError(f"fn must be a callable fn(params) -> array; got {fn!r}")
-    value = np.asarray(fn(p0), dtype=float)
-    g = _gradient(fn, value, p0, None if reads is None else frozenset(reads), many)
+    value, g = _value_and_gradient(fn, p0, None if reads is None else frozenset(reads), many)
     return protocol.interval_from_gradient(study, value, g, interval=INTERVAL)
 
 
