@@ -159,6 +159,8 @@ class MigrationWork:
     study = vm.STUDY
     kind = "migration"
     quantities = ("migration_time_s", "downtime_s")
+    #: The parameters a migration reads: all but the TPCx-HCI group (read by the TPCx-HCI checks only).
+    reads = tuple(f.name for f in dataclasses.fields(vm.Params) if f.name != "tpcx")
 
     def _vm(self, params):
         w, s = vm.workloads()["typical"], self.spec
