@@ -6,7 +6,9 @@ Steps: each workload's flows and their demands on its link alone
 (:func:`vcperf.site.links.direction_load`); each workload's answers on the rates available to it
 (its flows' available rates, the link's RTT and loss). The interval is the delta method of
 :func:`vcperf.protocol.interval_from_gradient` on the study's calibration, its gradient from one
-pair of evaluations per parameter at the shared rates (Bates & Watts 1988).
+pair of evaluations per parameter at the shared rates (Bates & Watts 1988): the perturbed parameter
+sets are built once per calibration, a parameter the workload never reads has a derivative of exactly
+0 and is not evaluated, and ROBO's branch evaluates its perturbations in one stacked call.
 """
 
 from __future__ import annotations
@@ -245,8 +247,8 @@ def evaluate(plan: Plan, *, intervals: bool = True) -> Evaluation:
     plan : Plan
         The site (:func:`vcperf.site.from_dict`, :func:`vcperf.site.load`).
     intervals : bool
-        Compute the 90 % intervals (one pair of model calls per calibrated parameter); without,
-        ``low`` and ``high`` are NaN (what the reverse questions bisect on).
+        Compute the 90 % intervals (one pair of model calls per calibrated parameter the workload
+        reads); without, ``low`` and ``high`` are NaN (what the reverse questions bisect on).
 
     Returns
     -------
