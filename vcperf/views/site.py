@@ -276,9 +276,10 @@ def answers_figure(e: site.Evaluation, ax=None):
 
 
 def _empty(ax) -> None:
-    """Empty ``ax`` of what :func:`utilisation_figure` and :func:`answers_figure` draw and set, to the
-    state ``ax.clear()`` leaves them in, but keep its Axis objects: building their ticks anew is most
-    of a redraw's cost (the pixels are those of a cleared Axes)."""
+    """Empty ``ax`` of what :func:`utilisation_figure` and :func:`answers_figure` draw and set (their
+    artists, legend, scale, inversion, label, limits), as ``ax.clear()`` would for them, but keep its
+    Axis objects: building their ticks anew is most of a redraw's cost. The pictures are the bytes of
+    cleared Axes (tests/test_widgets.py)."""
     for c in list(ax.containers):
         c.remove()
     for a in (*ax.patches, *ax.lines, *ax.collections, *ax.texts):
@@ -382,6 +383,8 @@ def site_update(plan: site.Plan | None = None, link: str | None = None, bandwidt
     and ``rtt_s``; returns ``(readout_html, png_bytes)``.
 
     Defaults: the app's first plan (:data:`DEFAULT_EXAMPLE`), its first link, that link's rate and RTT.
+    The figure keeps the layout of ``plan`` on its own links (``tight_layout`` once per plan), so a
+    what-if moves only the data.
 
     Examples
     --------
