@@ -211,6 +211,30 @@ def test_intervals_bracket_the_answer():
         assert a.low < a.high, a
 
 
+def test_interval_shortcuts_change_no_answer():
+    """The interval's shortcuts (parameters a workload never reads skipped, ROBO's perturbations in one
+    stacked call) give bit for bit the plain delta method: two model calls per parameter."""
+    from vcperf.site import workloads as wl
+    from vcperf.views.site import example, example_names
+
+    plans = [site.from_dict(FULL)] + [example(n) for n in example_names()]
+    seen = set()
+    for plan in plans:
+        for w, lk in wl.workloads(plan):
+            seen.add(w.kind)
+            p = wl.calibrated(w.study)
+            for down in (plan.link(lk).bandwidth_bps, 3e5, 2e9):  # inside and outside the models' domains
+                shared = wl.as_link(plan.link(lk), down, down / 4)
+                many = getattr(w, "answers_many", None)
+                fast = site.interval(w.study, lambda q, w=w, lk=shared: w.answers(lk, q), p,
+                                     reads=getattr(w, "reads", None),
+                                     many=None if many is None else lambda qs, m=many, lk=shared: m(lk, qs))
+                plain = site.interval(w.study, lambda q, w=w, lk=shared: w.answers(lk, q), p)
+                for a, b in ((fast.value, plain.value), (fast.low, plain.low), (fast.high, plain.high)):
+                    np.testing.assert_array_equal(a, b, err_msg=f"{w.kind} at {down:g} bit/s")
+    assert seen == {"branch", "migration", "deployment", "vcha", "ft"}
+
+
 # -- reverse questions -----------------------------------------------------------------------------------------------
 
 REV = {"links": [{"name": "wan", "bandwidth": 10e6, "rtt": 0.08}],

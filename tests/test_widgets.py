@@ -384,3 +384,35 @@ def test_app_kernel_manager_class_resolves_when_run_as_a_script():
     (path,) = [a.split("=", 1)[1] for a in cmd if a.startswith("--VoilaConfiguration.multi_kernel_manager_class=")]
     cls = import_item(path)
     assert cls.__name__ == "AppKernelManager" and cls.__module__ == "vcperf.app", path
+
+
+
+def test_site_planner_figure_is_the_plans_own_whatever_came_before():
+    """The planner's figure is laid out once per plan (tight_layout of the plan on its own links) and
+    redrawn into kept Axes: a plan's picture, at its own link or a what-if, is the same bytes whatever
+    was drawn before, and the same bytes as a figure whose Axes are cleared (``ax.clear()``) each time."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    from vcperf import site as model
+    from vcperf.views import site
+
+    a, b = site.example("branch_20_hosts_10mbit"), site.example("two_datacentres_vcha")
+    own, what_if = site.site_update(a), site.site_update(a, "wan", 3e6, 0.2)
+    site.site_update(b, "dci", 5e8, 0.001)
+    assert site.site_update(a, "wan", 3e6, 0.2) == what_if
+    assert site.site_update(a) == own
+
+    class Cleared(site._PlannerFigure):
+        def _plot(self, e):
+            for ax in self.axes:
+                ax.clear()
+            site.utilisation_figure(e, self.axes[0])
+            site.answers_figure(e, self.axes[1])
+
+    kept, cleared = site._PlannerFigure(), Cleared()
+    for plan, bw in ((a, 3e6), (b, 5e8), (a, 1e5)):
+        e = model.evaluate(plan.with_link(plan.links[0].name, bandwidth_bps=bw))
+        layout = cleared.layout(plan)
+        assert kept.layout(plan) == layout
+        assert kept.draw(e, layout) == cleared.draw(e, layout)

@@ -6,7 +6,9 @@ Steps: each workload's flows and their demands on its link alone
 (:func:`vcperf.site.links.direction_load`); each workload's answers on the rates available to it
 (its flows' available rates, the link's RTT and loss). The interval is the delta method of
 :func:`vcperf.protocol.interval_from_gradient` on the study's calibration, its gradient from one
-pair of evaluations per parameter at the shared rates (Bates & Watts 1988).
+pair of evaluations per parameter at the shared rates (Bates & Watts 1988): the perturbed parameter
+sets are built once per calibration, a parameter the workload never reads has a derivative of exactly
+0 and is not evaluated, and ROBO's branch evaluates its perturbations in one stacked call.
 """
 
 from __future__ import annotations
@@ -21,7 +23,7 @@ from vcperf import _validate as v
 from vcperf import protocol
 from vcperf.site import links as _links
 from vcperf.site.plan import TARGET_QUANTITIES, Plan, check_plan
-from vcperf.site.workloads import as_link, calibrated, workloads
+from vcperf.site.workloads import as_link, calibrated, one_evaluation, workloads
 
 __all__ = ["INTERVAL", "Answer", "Evaluation", "evaluate", "interval"]
 
@@ -105,7 +107,96 @@ def _leaf(params, name: str) -> float:
     return float(functools.reduce(getattr, name.split("."), params))
 
 
-def interval(study: str, fn, params=None):
+#: Relative step of the interval's central differences (on each parameter's own scale).
+STEP = 1e-4
+#: A perturbed parameter set that its dataclass rejects (a parameter at the edge of its domain).
+_REJECTED = object()
+
+
+def _perturbed(p0, name: str, x: float):
+    try:
+        return protocol.with_values(p0, {name: x})
+    except ValueError:
+        return _REJECTED
+
+
+def _perturb(p0) -> tuple:
+    """``(name, x, h, params at x + h, params at x - h)`` for every parameter of ``p0`` (``h`` 0: a
+    parameter at 0 or not finite, no gradient). They depend on the parameters only, so the calibration's
+    are built once (:func:`_perturbations`), not on every evaluation."""
+    out = []
+    for name in protocol.param_names(p0):
+        x = _leaf(p0, name)
+        if x == 0.0 or not math.isfinite(x):
+            out.append((name, x, 0.0, None, None))
+            continue
+        h = STEP * abs(x)
+        out.append((name, x, h, _perturbed(p0, name, x + h), _perturbed(p0, name, x - h)))
+    return tuple(out)
+
+
+_perturb_cached = functools.lru_cache(maxsize=32)(_perturb)
+
+
+def _perturbations(p0) -> tuple:
+    """:func:`_perturb`, cached for hashable (frozen, scalar) parameters."""
+    try:
+        hash(p0)
+    except TypeError:  # array-valued parameters: built each time
+        return _perturb(p0)
+    return _perturb_cached(p0)
+
+
+def _run(fn, q):
+    """``fn(q)``, or ``_REJECTED`` where ``q`` is rejected or ``fn`` raises ValueError (outside its domain)."""
+    if q is _REJECTED:
+        return _REJECTED
+    try:
+        return fn(q)
+    except ValueError:
+        return _REJECTED
+
+
+def _value_and_gradient(fn, p0, reads=None, many=None) -> tuple:
+    """``(fn(p0), d fn / d parameter x |parameter|)`` by central differences (one-sided at a domain
+    edge), the gradient's last axis over :func:`vcperf.protocol.param_names`.
+
+    ``reads``: the parameter names ``fn`` reads (None: all); every other one has a gradient of exactly
+    0 and is not evaluated. ``many``: ``many(list of params) -> list of outputs``, ``p0`` and the
+    perturbed sets in one batched call (it raises ValueError where one is outside the model's domain:
+    then each is evaluated alone, as without it).
+    """
+    steps = _perturbations(p0)
+    todo = [s for s in steps if s[2] and (reads is None or s[0] in reads or _REJECTED in s[3:])]
+    done = {}
+    if many is not None:
+        qs = [p0] + [q for s in todo for q in s[3:] if q is not _REJECTED]
+        try:
+            done = dict(zip(map(id, qs), many(qs), strict=True))
+        except ValueError:
+            done = {}
+    value = np.asarray(done[id(p0)] if id(p0) in done else fn(p0), dtype=float)
+    grads = []
+    for name, x, h, up_p, dn_p in steps:
+        if not h or (reads is not None and name not in reads and _REJECTED not in (up_p, dn_p)):
+            grads.append(np.zeros_like(value))
+            continue
+        up, dn = (done[id(q)] if id(q) in done else _run(fn, q) for q in (up_p, dn_p))
+        if up is not _REJECTED and dn is not _REJECTED:
+            span = 2 * h
+        elif up is not _REJECTED:  # a parameter at the edge of its domain: one-sided
+            dn, span = value, h
+        elif dn is not _REJECTED:
+            up, span = value, h
+        else:  # neither side is inside the domain: the model's own error, as evaluated alone
+            fn(protocol.with_values(p0, {name: x - h}))
+            raise ValueError(f"params: {name} = {x!r} has no neighbour inside its model's domain")
+        with np.errstate(invalid="ignore"):  # an infinite answer (overload) has no gradient: no band
+            grads.append((np.asarray(up, float) - np.asarray(dn, float)) / span * abs(x))
+    return value, np.stack(grads, axis=-1)
+
+
+def interval(study: str, fn, params=None, *, reads=None, many=None):
     """``fn(params)`` (a vector of a study's outputs) with its 90 % interval by the delta method.
 
     Parameters
@@ -116,6 +207,12 @@ def interval(study: str, fn, params=None):
         ``fn(params) -> array``, the outputs at the study's parameters.
     params : optional
         Default: the calibration.
+    reads : collection of str, optional
+        The parameters ``fn`` reads (names of :func:`vcperf.protocol.param_names`); the others have a
+        derivative of exactly 0 and are not evaluated. Default: all.
+    many : callable, optional
+        ``many(list of params) -> list of outputs``: ``fn`` of the parameters and of every perturbed
+        set in one batched call (the same values as ``fn`` one at a time).
 
     Returns
     -------
@@ -138,25 +235,8 @@ def interval(study: str, fn, params=None):
         p0 = v.instance("params", params, type(p0))
     if not callable(fn):
         raise ValueError(f"fn must be a callable fn(params) -> array; got {fn!r}")
-    value = np.asarray(fn(p0), dtype=float)
-    grads = []
-    for name in protocol.param_names(p0):
-        x = _leaf(p0, name)
-        if x == 0.0 or not math.isfinite(x):
-            grads.append(np.zeros_like(value))
-            continue
-        h = 1e-4 * abs(x)
-        try:
-            up, dn, span = (fn(protocol.with_values(p0, {name: x + h})), fn(protocol.with_values(p0, {name: x - h})),
-                            2 * h)
-        except ValueError:  # a parameter at the edge of its domain: one-sided
-            try:
-                up, dn, span = fn(protocol.with_values(p0, {name: x + h})), value, h
-            except ValueError:
-                up, dn, span = value, fn(protocol.with_values(p0, {name: x - h})), h
-        with np.errstate(invalid="ignore"):  # an infinite answer (overload) has no gradient: no band
-            grads.append((np.asarray(up, float) - np.asarray(dn, float)) / span * abs(x))
-    return protocol.interval_from_gradient(study, value, np.stack(grads, axis=-1), interval=INTERVAL)
+    value, g = _value_and_gradient(fn, p0, None if reads is None else frozenset(reads), many)
+    return protocol.interval_from_gradient(study, value, g, interval=INTERVAL)
 
 
 def evaluate(plan: Plan, *, intervals: bool = True) -> Evaluation:
@@ -167,8 +247,8 @@ def evaluate(plan: Plan, *, intervals: bool = True) -> Evaluation:
     plan : Plan
         The site (:func:`vcperf.site.from_dict`, :func:`vcperf.site.load`).
     intervals : bool
-        Compute the 90 % intervals (one pair of model calls per calibrated parameter); without,
-        ``low`` and ``high`` are NaN (what the reverse questions bisect on).
+        Compute the 90 % intervals (one pair of model calls per calibrated parameter the workload
+        reads); without, ``low`` and ``high`` are NaN (what the reverse questions bisect on).
 
     Returns
     -------
@@ -187,6 +267,12 @@ def evaluate(plan: Plan, *, intervals: bool = True) -> Evaluation:
     """
     check_plan(plan)
     intervals = v.boolean("intervals", intervals)
+    with one_evaluation():
+        return _evaluate(plan, intervals)
+
+
+def _evaluate(plan: Plan, intervals: bool) -> Evaluation:
+    """:func:`evaluate` on a checked plan."""
     work = workloads(plan)
     flows, owner = [], {}
     for w, lk in work:
@@ -216,7 +302,10 @@ def evaluate(plan: Plan, *, intervals: bool = True) -> Evaluation:
         shared = as_link(spec, rates.get("down", full.down_bps), rates.get("up", full.up_bps))
         alone = w.answers(full, p)
         if intervals:
-            iv = interval(w.study, lambda q, w=w, shared=shared: w.answers(shared, q), p)
+            many = getattr(w, "answers_many", None)
+            iv = interval(w.study, lambda q, w=w, shared=shared: w.answers(shared, q), p,
+                          reads=getattr(w, "reads", None),
+                          many=None if many is None else lambda qs, many=many, shared=shared: many(shared, qs))
             val, lo, hi = (np.asarray(x, float) for x in (iv.value, iv.low, iv.high))
             for i, q in enumerate(w.quantities):  # a share stays a share: the interval inside [0, 1]
                 if TARGET_QUANTITIES[q][0] == "fraction" and q != "ft_overhead":

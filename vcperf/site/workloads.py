@@ -7,11 +7,18 @@ migration (:func:`vcperf.vmotion.migrate_testbed`), the Content Library's deploy
 (:func:`vcperf.contentlib.deploy_time_s`), VCHA's VCbench network (:func:`vcperf.vcha.vcbench`) and
 FT's checkpoint cycle (:func:`vcperf.ft.checkpoint_cycle`). ``answers(link, params)`` is a vector of
 the workload's quantities on a :class:`vcperf.network.Link` (its available rates) under the study's
-``params``, so the interval's parameter gradient is one pair of calls per parameter.
+``params``, so the interval's parameter gradient is one pair of calls per parameter. An adaptor may
+name the parameters its answers read (``reads``: the others' derivatives are exactly 0) and answer
+for many parameter sets in one call (``answers_many``: ROBO's branch model broadcasts its
+parameters). Model results that do not depend on the link (VCHA without replication) are cached on
+the hashable, frozen inputs; those one evaluation asks for more than once (a branch on its full
+link: its flows, flags and answer alone) are kept for that evaluation only (:func:`one_evaluation`).
 """
 
 from __future__ import annotations
 
+import contextlib
+import dataclasses
 import functools
 import math
 from dataclasses import dataclass
@@ -21,6 +28,7 @@ import numpy as np
 from vcperf import contentlib, data, ft, network, protocol, robo, vcha
 from vcperf import vmotion as vm
 from vcperf.site.plan import Branch, DeploymentSpec, FtSpec, LinkSpec, MigrationSpec, VCenter
+from vcperf.vcha.vcbench import VCBENCH_PARAM_FIELDS
 
 __all__ = ["BranchWork", "MigrationWork", "DeploymentWork", "VchaWork", "FtWork"]
 
@@ -50,6 +58,27 @@ def _robo_range() -> dict:
             "hosts": robo.testbed().esxi_hosts}
 
 
+#: The parameters :func:`vcperf.robo.plan` reads: its host-sync, statistics and operation groups (the
+#: add-host group is never read).
+_BRANCH_READS = tuple(f"{group}.{f.name}" for group, cls in (
+    ("hostsync", robo.HostSyncParams), ("stats", robo.StatsParams), ("ops", robo.OpsParams))
+    for f in dataclasses.fields(cls))
+
+
+#: Branch plans of the evaluation under way, by (workload, link, params): :func:`one_evaluation`.
+_EVALUATION: dict = {}
+
+
+@contextlib.contextmanager
+def one_evaluation():
+    """Within this block a branch's plan on a link is computed once (its flows, flags and answer alone
+    ask for the full link's); forgotten at its end, so an evaluation repeated recomputes everything."""
+    try:
+        yield
+    finally:
+        _EVALUATION.clear()
+
+
 @dataclass(frozen=True)
 class BranchWork:
     """A branch office's host sync, statistics and one vCenter operation on its link (ROBO)."""
@@ -60,17 +89,45 @@ class BranchWork:
     quantities = ("operation_latency_s", "statistics_delay_s")
     #: The direction whose flow binds a quantity (default: the workload's most constrained flow).
     directions = {"statistics_delay_s": "up"}
+    reads = _BRANCH_READS
 
     def _vms(self):
         return robo.testbed().powered_on_vms_per_host if self.spec.vms_per_host is None else self.spec.vms_per_host
 
-    def _plan(self, link, params):
+    def _run_plan(self, link, params):
         s = self.spec
         return robo.plan(link, s.hosts, s.stats_level, s.operation, powered_on_vms=self._vms(), params=params)
+
+    def _plan(self, link, params):
+        key = (self, link, params)
+        if key not in _EVALUATION:
+            _EVALUATION[key] = self._run_plan(link, params)
+        return _EVALUATION[key]
 
     def answers(self, link, params):
         b = self._plan(link, params)
         return np.array([float(b.operation_latency_s), float(b.statistics_delay_s)])
+
+    def answers_many(self, link, params_list):
+        """:meth:`answers` at each of ``params_list``: the sets that share their host-sync group (the
+        VM-state size is a scalar of the model) in one call with the others stacked as arrays."""
+        groups: dict = {}
+        for j, q in enumerate(params_list):
+            groups.setdefault(q.hostsync, []).append(j)
+        out = [None] * len(params_list)
+        for hostsync, idx in groups.items():
+            qs = [params_list[j] for j in idx]
+            if len(qs) == 1:
+                out[idx[0]] = self.answers(link, qs[0])
+                continue
+            stack = robo.Params(hostsync, robo.StatsParams(np.array([q.stats.bytes_per_sample for q in qs])),
+                                robo.OpsParams(np.array([q.ops.vcenter_demand_per_step_s for q in qs]),
+                                               np.array([q.ops.round_trips_per_call for q in qs])), qs[0].addhost)
+            b = self._run_plan(link, stack)
+            lat, stats = (np.broadcast_to(x, (len(qs),)) for x in (b.operation_latency_s, b.statistics_delay_s))
+            for k, j in enumerate(idx):
+                out[j] = np.array([float(lat[k]), float(stats[k])])
+        return out
 
     def flows(self, spec: LinkSpec, params):
         b = self._plan(as_link(spec), params)
@@ -87,7 +144,7 @@ class BranchWork:
                        f"loss <= {r['loss']:g})")
         if s.hosts > r["hosts"]:
             out.append(f"extrapolation: {s.hosts:g} hosts beyond the ROBO test bed's {r['hosts']:g}")
-        b = self._plan(as_link(spec), None)
+        b = self._plan(as_link(spec), calibrated(self.study))
         if bool(np.any(b.overloaded)):  # the branch's own flows exceed the link: its answers are infinite
             out.append(f"overload: branch {s.name}'s flows offer {float(np.max(b.offered_load)):.0%} of link "
                        f"{spec.name} (dominant: {np.asarray(b.dominant_flow).flat[0]}); its times are infinite")
@@ -102,6 +159,8 @@ class MigrationWork:
     study = vm.STUDY
     kind = "migration"
     quantities = ("migration_time_s", "downtime_s")
+    #: The parameters a migration reads: all but the TPCx-HCI group (read by the TPCx-HCI checks only).
+    reads = tuple(f.name for f in dataclasses.fields(vm.Params) if f.name != "tpcx")
 
     def _vm(self, params):
         w, s = vm.workloads()["typical"], self.spec
@@ -175,6 +234,12 @@ class DeploymentWork:
         return []
 
 
+@functools.lru_cache(maxsize=256)
+def _vcbench_off(work, params):
+    """VCbench without VCHA: independent of the link, so one per parameter set (cached)."""
+    return vcha.vcbench(work.spec.clients, False, params=params, **work._kw())
+
+
 @dataclass(frozen=True)
 class VchaWork:
     """VCHA's replication across a link: vCenter's throughput and latency with it (VCHA study)."""
@@ -183,6 +248,8 @@ class VchaWork:
     study = vcha.STUDY
     kind = "vcha"
     quantities = ("vcha_throughput_loss", "vcha_latency_s")
+    #: The parameters VCbench reads (:data:`vcperf.vcha.vcbench.VCBENCH_PARAM_FIELDS`).
+    reads = tuple(f"{group}.{name}" for group, name in VCBENCH_PARAM_FIELDS)
 
     def _kw(self):
         return vcha.appliance(self.spec.size) if self.spec.size else vcha.testbed().appliance()
@@ -194,8 +261,7 @@ class VchaWork:
         added = max(link.rtt_s - vcha.LAN_RTT_S, 0.0)
         on = vcha.vcbench(self.spec.clients, True, min(added, 1.0), params=params, bandwidth_bps=min(rate, 1e12),
                           loss=min(link.loss, 0.2), **self._kw())
-        off = vcha.vcbench(self.spec.clients, False, params=params, **self._kw())
-        return on, off
+        return on, _vcbench_off(self, params)
 
     def answers(self, link, params):
         on, off = self._runs(link, params)
@@ -230,6 +296,8 @@ class FtWork:
     study = ft.STUDY
     kind = "ft"
     quantities = ("ft_overhead", "ft_output_delay_s")
+    #: The one parameter the checkpoint cycle reads.
+    reads = ("checkpoint_interval_s",)
 
     def answers(self, link, params):
         s = self.spec

@@ -7,6 +7,7 @@ Numbers are written by :mod:`vcperf.views.format`; the model is :mod:`vcperf.sit
 
 from __future__ import annotations
 
+import io
 import json
 import math
 from pathlib import Path
@@ -20,6 +21,7 @@ from vcperf.widgets import (
     PanelFigure,
     fast_redraw,
     readout_style,
+    screen_scale,
     style_sliders,
     typed_step,
 )
@@ -273,21 +275,88 @@ def answers_figure(e: site.Evaluation, ax=None):
     return ax
 
 
+def _empty(ax) -> None:
+    """Empty ``ax`` of what :func:`utilisation_figure` and :func:`answers_figure` draw and set (their
+    artists, legend, scale, inversion, label, limits), as ``ax.clear()`` would for them, but keep its
+    Axis objects: building their ticks anew is most of a redraw's cost. The pictures are the bytes of
+    cleared Axes (tests/test_widgets.py)."""
+    for c in list(ax.containers):
+        c.remove()
+    for a in (*ax.patches, *ax.lines, *ax.collections, *ax.texts):
+        a.remove()
+    if ax.legend_ is not None:
+        ax.legend_.remove()
+    ax.set_xscale("linear")
+    ax.xaxis.set_inverted(False)
+    ax.yaxis.set_inverted(False)
+    ax.set_xlabel("")
+    ax.set_autoscale_on(True)
+    ax.relim()
+
+
+#: Plans whose figure layout :class:`_PlannerFigure` keeps (the oldest is forgotten first).
+_LAYOUTS_KEPT = 32
+
+
 class _PlannerFigure(PanelFigure):
-    """The planner panel's figure: utilisation by flow (left) and answers against targets (right)."""
+    """The planner panel's figure: utilisation by flow (left) and answers against targets (right).
+
+    Its layout is computed once per plan (:meth:`layout`): ``tight_layout`` of the plan evaluated on
+    its own links, kept for every what-if of that plan, so a redraw only draws.
+    """
 
     def __init__(self):
         super().__init__((11, 3.6), ncols=2)
+        self._layouts: dict = {}
 
-    def draw(self, e: site.Evaluation) -> bytes:
+    def _plot(self, e: site.Evaluation) -> None:
         for ax in self.axes:
-            ax.clear()
+            _empty(ax)
         utilisation_figure(e, self.axes[0])
         answers_figure(e, self.axes[1])
+
+    def _tight(self) -> dict:
         # the same layout for the same plan, whatever was drawn before: start tight_layout from the defaults
         self.fig.subplots_adjust(left=0.125, right=0.9, bottom=0.11, top=0.88, wspace=0.2, hspace=0.2)
         self.fig.tight_layout()
-        return self.png()
+        sp = self.fig.subplotpars
+        return {k: getattr(sp, k) for k in ("left", "right", "bottom", "top", "wspace", "hspace")}
+
+    def layout(self, plan: site.Plan, intervals: bool = True, e: site.Evaluation | None = None) -> dict:
+        """The subplot parameters of ``plan``: ``tight_layout`` of ``e`` (default: the plan evaluated on
+        its own links), computed on the first call for the plan and kept (deterministic per plan)."""
+        key = (plan, intervals)
+        if key not in self._layouts:
+            self._plot(site.evaluate(plan, intervals=intervals) if e is None else e)
+            if len(self._layouts) >= _LAYOUTS_KEPT:
+                del self._layouts[next(iter(self._layouts))]
+            self._layouts[key] = self._tight()
+        return self._layouts[key]
+
+    def draw(self, e: site.Evaluation, layout: dict | None = None) -> bytes:
+        """PNG bytes of ``e`` with the subplot parameters ``layout`` (default: ``tight_layout`` of ``e``)."""
+        self._plot(e)
+        if layout is None:
+            self._tight()
+        else:
+            self.fig.subplots_adjust(**layout)
+        return self._png()
+
+    def _png(self) -> bytes:
+        """:meth:`png` without ``savefig``'s overhead: the Agg canvas drawn and written as
+        :func:`vcperf.widgets.png_bytes` writes it (the same bytes), at :func:`screen_scale`."""
+        import matplotlib.image
+
+        fig, dpi = self.fig, self._dpi * screen_scale()
+        fig.dpi = dpi
+        try:
+            fig.canvas.draw()
+            buf = io.BytesIO()
+            matplotlib.image.imsave(buf, fig.canvas.buffer_rgba(), format="png", origin="upper", dpi=dpi,
+                                    metadata={"Software": None}, pil_kwargs={"compress_level": 1})
+        finally:
+            fig.dpi = self._dpi
+        return buf.getvalue()
 
 
 def _readout_html(e: site.Evaluation, link: str = "") -> str:
@@ -314,6 +383,8 @@ def site_update(plan: site.Plan | None = None, link: str | None = None, bandwidt
     and ``rtt_s``; returns ``(readout_html, png_bytes)``.
 
     Defaults: the app's first plan (:data:`DEFAULT_EXAMPLE`), its first link, that link's rate and RTT.
+    The figure keeps the layout of ``plan`` on its own links (``tight_layout`` once per plan), so a
+    what-if moves only the data.
 
     Examples
     --------
@@ -329,9 +400,10 @@ def site_update(plan: site.Plan | None = None, link: str | None = None, bandwidt
     bandwidth_bps = spec.bandwidth_bps if bandwidth_bps is None else bandwidth_bps
     rtt_s = spec.rtt_s if rtt_s is None else rtt_s
     up = None if spec.up_bandwidth_bps is None else spec.up_bandwidth_bps * bandwidth_bps / spec.bandwidth_bps
-    e = site.evaluate(plan.with_link(link, bandwidth_bps=bandwidth_bps, up_bandwidth_bps=up, rtt_s=rtt_s),
-                      intervals=intervals)
-    return _readout_html(e, link), _PlannerFigure.shared().draw(e)
+    what_if = plan.with_link(link, bandwidth_bps=bandwidth_bps, up_bandwidth_bps=up, rtt_s=rtt_s)
+    e = site.evaluate(what_if, intervals=intervals)
+    figure = _PlannerFigure.shared()
+    return _readout_html(e, link), figure.draw(e, figure.layout(plan, intervals, e if what_if == plan else None))
 
 
 def site_planner(name: str = DEFAULT_EXAMPLE):
