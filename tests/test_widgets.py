@@ -388,9 +388,9 @@ def test_app_kernel_manager_class_resolves_when_run_as_a_script():
 
 
 def test_site_planner_figure_is_the_plans_own_whatever_came_before():
-    """The planner's figure is laid out once per plan (tight_layout of the plan on its own links) and
-    redrawn into kept Axes: a plan's picture, at its own link or a what-if, is the same bytes whatever
-    was drawn before, and the same bytes as a figure whose Axes are cleared (``ax.clear()``) each time."""
+    """The planner's figure is built once per plan and redrawn over a kept background: a plan's picture,
+    at its own link or a what-if, is the same bytes whatever was drawn before, and the same bytes as a
+    figure built afresh for that input (nothing of an earlier plan or rate stays in it)."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -403,16 +403,69 @@ def test_site_planner_figure_is_the_plans_own_whatever_came_before():
     assert site.site_update(a, "wan", 3e6, 0.2) == what_if
     assert site.site_update(a) == own
 
-    class Cleared(site._PlannerFigure):
-        def _plot(self, e):
-            for ax in self.axes:
-                ax.clear()
-            site.utilisation_figure(e, self.axes[0])
-            site.answers_figure(e, self.axes[1])
-
-    kept, cleared = site._PlannerFigure(), Cleared()
+    kept = site._PlannerFigure()
     for plan, bw in ((a, 3e6), (b, 5e8), (a, 1e5)):
         e = model.evaluate(plan.with_link(plan.links[0].name, bandwidth_bps=bw))
-        layout = cleared.layout(plan)
-        assert kept.layout(plan) == layout
-        assert kept.draw(e, layout) == cleared.draw(e, layout)
+        assert kept.draw(e) == site._PlannerFigure().draw(e)
+
+
+def test_site_planner_kept_background_draws_what_a_fresh_panel_draws():
+    """An update drawn over the cached background, after updates of other plans, rates and round
+    trips (other axis limits, overloaded answers, another screen scale), is the same PNG as a fresh
+    panel drawing the same input; and the bars, rates and answers it moves are this input's."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    from vcperf import site as model
+    from vcperf.views import site
+
+    inputs = []
+    for plan in (site.example(name) for name in site.example_names()):
+        link = plan.links[0]
+        for factor, rtt in ((1.0, link.rtt_s), (1.06, link.rtt_s), (0.03, link.rtt_s * 5), (30.0, link.rtt_s)):
+            inputs.append(model.evaluate(plan.with_link(link.name, bandwidth_bps=link.bandwidth_bps * factor,
+                                                        rtt_s=rtt)))
+    assert any(not math.isfinite(a.value) for e in inputs for a in e.answers if a.ok is not None)
+    kept = site._PlannerFigure()
+    order = list(range(len(inputs)))
+    try:
+        for scale in (1, 2):
+            widgets.set_screen_scale(scale)
+            for i in order + order[::-1]:
+                e = inputs[i]
+                png = kept.draw(e)
+                assert png == site._PlannerFigure().draw(e), (e.plan.name, scale)
+                assert widgets.png_size(png) == (round(72 * 10 * scale), round(30 * 10 * scale))
+                moving = [r.get_width() for bars in kept.bars for r in bars]
+                assert moving == [s.share for d in e.loads if d.flows for s in d.flows]
+                assert [t.get_text() for t in kept.rates] == [fmt.fmt_bps(d.capacity_bps) for d in e.loads if d.flows]
+                rows = [a for a in e.answers if a.ok is not None]
+                assert [p.get_visible() for p in kept.points] == [math.isfinite(a.value) for a in rows]
+                for p, a in zip(kept.points, rows, strict=True):
+                    if math.isfinite(a.value):
+                        assert p.get_xdata()[0] == a.value / a.target
+    finally:
+        widgets.set_screen_scale(1)
+
+
+def test_opaque_png_bytes_is_the_same_pixels_and_rejects_transparency():
+    """The planner's PNG writer (RGB, unfiltered rows) decodes to the canvas' pixels; a transparent or
+    malformed buffer is refused, naming the parameter."""
+    import io
+
+    import numpy as np
+    import pytest
+    from PIL import Image
+
+    rng = np.random.default_rng(31)
+    rgba = rng.integers(0, 256, size=(37, 53, 4), dtype=np.uint8)
+    rgba[..., 3] = 255
+    png = widgets.opaque_png_bytes(rgba)
+    decoded = Image.open(io.BytesIO(png))
+    assert decoded.mode == "RGB" and widgets.png_size(png) == (53, 37)
+    assert np.array_equal(np.asarray(decoded), rgba[..., :3])
+    rgba[3, 4, 3] = 254
+    with pytest.raises(ValueError, match="rgba"):
+        widgets.opaque_png_bytes(rgba)
+    with pytest.raises(ValueError, match="rgba"):
+        widgets.opaque_png_bytes(np.zeros((4, 4, 3), np.uint8))

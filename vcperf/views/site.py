@@ -7,7 +7,6 @@ Numbers are written by :mod:`vcperf.views.format`; the model is :mod:`vcperf.sit
 
 from __future__ import annotations
 
-import io
 import json
 import math
 from pathlib import Path
@@ -20,8 +19,8 @@ from vcperf.widgets import (
     ExactSliders,
     PanelFigure,
     fast_redraw,
+    opaque_png_bytes,
     readout_style,
-    screen_scale,
     style_sliders,
     typed_step,
 )
@@ -275,88 +274,173 @@ def answers_figure(e: site.Evaluation, ax=None):
     return ax
 
 
-def _empty(ax) -> None:
-    """Empty ``ax`` of what :func:`utilisation_figure` and :func:`answers_figure` draw and set (their
-    artists, legend, scale, inversion, label, limits), as ``ax.clear()`` would for them, but keep its
-    Axis objects: building their ticks anew is most of a redraw's cost. The pictures are the bytes of
-    cleared Axes (tests/test_widgets.py)."""
-    for c in list(ax.containers):
-        c.remove()
-    for a in (*ax.patches, *ax.lines, *ax.collections, *ax.texts):
-        a.remove()
-    if ax.legend_ is not None:
-        ax.legend_.remove()
-    ax.set_xscale("linear")
-    ax.xaxis.set_inverted(False)
-    ax.yaxis.set_inverted(False)
-    ax.set_xlabel("")
-    ax.set_autoscale_on(True)
-    ax.relim()
+#: The planner panel's figure size (inches, 100 CSS px each): the app shows it at its own size in the
+#: picture column beside the controls on a 1280 x 800 screen (:func:`vcperf.widgets.side_by_side`).
+PLANNER_FIGSIZE = (7.2, 3.0)
+#: Font size of the planner panel's text (points).
+_FONT = 8
+#: Zorders of the planner panel: names and legend (kept in the background), then what moves.
+_Z_KEPT, _Z_MOVING = 0.5, 2.0
+#: Limits of the answers' axis snap to this fraction of a decade (a small move keeps the axes).
+_SNAP_DECADES = 0.5
+#: The widest capacity text a link's label reserves room for (the layout is computed once per plan).
+_WIDEST_RATE = "88.8 Mbit/s"
 
 
-#: Plans whose figure layout :class:`_PlannerFigure` keeps (the oldest is forgotten first).
-_LAYOUTS_KEPT = 32
+def _figure_shape(e: site.Evaluation) -> tuple:
+    """What the planner figure's structure depends on: its bars (link, direction, the flows' workloads)
+    and its answer rows (workload, quantity of each answer with a target); not on the link's rate."""
+    loads = tuple((d.link, d.direction, tuple(s.flow.workload for s in d.flows)) for d in e.loads if d.flows)
+    return loads, tuple((a.workload, a.quantity) for a in e.answers if a.ok is not None)
+
+
+def _snapped_log_limits(values) -> tuple[float, float]:
+    """Log-axis limits around the positive finite ``values`` and 1 (the target), snapped outwards to
+    :data:`_SNAP_DECADES` with at least 0.05 decade of margin."""
+    logs = [math.log10(x) for x in values if math.isfinite(x) and x > 0] + [0.0]
+    q = 1.0 / _SNAP_DECADES
+    return 10 ** (math.floor((min(logs) - 0.05) * q) / q), 10 ** (math.ceil((max(logs) + 0.05) * q) / q)
+
+
+def _leading_digit(x: float) -> int:
+    """The first significant digit of ``x`` > 0 (2 for 0.2 and 200)."""
+    return round(x / 10 ** math.floor(math.log10(x) + 1e-9))
+
+
+def _ratios(a) -> tuple[float, float, float]:
+    """An answer over its target with its 90 % interval (the answer where the interval is not finite)."""
+    r = a.value / a.target
+    return (r, a.low / a.target if math.isfinite(a.low) else r, a.high / a.target if math.isfinite(a.high) else r)
 
 
 class _PlannerFigure(PanelFigure):
-    """The planner panel's figure: utilisation by flow (left) and answers against targets (right).
+    """The planner panel's figure: utilisation by flow (left) and answers against targets (right), the
+    information of :func:`utilisation_figure` and :func:`answers_figure` drawn for the panel.
 
-    Its layout is computed once per plan (:meth:`layout`): ``tight_layout`` of the plan evaluated on
-    its own links, kept for every what-if of that plan, so a redraw only draws.
+    Its structure (bars, answer rows, names, legend, layout) is built once per plan shape
+    (:func:`_figure_shape`) and kept in a :class:`vcperf.widgets.PanelCanvas` background with the
+    axes' frames and ticks; an update moves only the bars, the links' rates, the answers' points and
+    intervals (an infinite answer: an arrow at the right edge, "∞ overloaded"). The answers' axis is
+    snapped to half decades, so a small move keeps the background. The picture is a function of the
+    evaluation only, whatever was drawn before.
     """
 
     def __init__(self):
-        super().__init__((11, 3.6), ncols=2)
+        super().__init__(PLANNER_FIGSIZE, ncols=2)
+        self.shape = None
         self._layouts: dict = {}
 
-    def _plot(self, e: site.Evaluation) -> None:
+    def _build(self, shape: tuple) -> None:
+        """Empty the Axes and build the artists and layout of a figure of ``shape``."""
+        from matplotlib import colormaps
+        from matplotlib.patches import Patch
+        from matplotlib.ticker import FuncFormatter, NullFormatter
+        from matplotlib.transforms import ScaledTranslation
+
+        loads, rows = shape
+        if self.canvas is not None:
+            for a in self.canvas.foreground:
+                a.set_animated(False)
+        left, right = self.axes
         for ax in self.axes:
-            _empty(ax)
-        utilisation_figure(e, self.axes[0])
-        answers_figure(e, self.axes[1])
+            ax.clear()
+            ax.tick_params(which="both", labelsize=_FONT)
+        # left: per link and direction, each flow's share of the line rate, stacked
+        names = sorted({w for *_, ws in loads for w in ws})
+        colours = {n: colormaps["tab10"](i % 10) for i, n in enumerate(names)}
+        self.bars = [left.barh([y] * len(ws), [0.0] * len(ws), color=[colours[w] for w in ws], edgecolor="white")
+                     for y, (*_, ws) in enumerate(loads)]
+        # a link's label is two lines at its tick: its name (kept) over its rate (moving)
+        left.set_yticks(range(len(loads)), [""] * len(loads))
+        at = left.yaxis.get_major_ticks()[0].label1.get_transform() if loads else left.get_yaxis_transform()
+        gap = _FONT * 0.2 / 72  # inches
+        for y, (link, direction, _) in enumerate(loads):
+            left.text(0, y, f"{link} {direction}", transform=at + ScaledTranslation(0, gap, self.fig.dpi_scale_trans),
+                      ha="right", va="baseline", fontsize=_FONT, clip_on=False, zorder=_Z_KEPT)
+        below = at + ScaledTranslation(0, -gap, self.fig.dpi_scale_trans)
+        self.rates = [left.text(0, y, _WIDEST_RATE, transform=below, ha="right", va="top", fontsize=_FONT,
+                                clip_on=False, zorder=_Z_MOVING) for y in range(len(loads))]
+        left.set_xlim(0.0, 1.0)
+        left.set_ylim(len(loads) - 0.5, -0.5)
+        left.set_xlabel("share of the line rate\n(max-min fair; bulk transfers while they run)", fontsize=_FONT)
+        seen = list(dict.fromkeys(w for *_, ws in loads for w in ws))
+        leg = left.legend([Patch(facecolor=colours[w], edgecolor="white") for w in seen], seen, loc="upper left",
+                          bbox_to_anchor=(0.005, 0.995), bbox_transform=self.fig.transFigure, ncol=max(len(seen), 1),
+                          frameon=False, fontsize=_FONT - 1, handlelength=1.2, columnspacing=1.2, borderaxespad=0.0)
+        leg.set_zorder(_Z_KEPT)
+        leg.set_in_layout(False)
+        # right: each answer with a target over its target, with its 90 % interval (log axis; < 1 meets it)
+        right.set_xscale("log")
+        right.xaxis.set_major_formatter(FuncFormatter(lambda x, _: f"{x:g}"))
+        # minor ticks at 2 and 5 labelled on a short axis (up to 2 decades), none on a longer one
+        self.minor_labels = (FuncFormatter(lambda x, _: f"{x:g}" if _leading_digit(x) in (2, 5) else ""),
+                             NullFormatter())
+        right.axvline(1.0, color="black", lw=1, zorder=_Z_KEPT)
+        right.set_yticks(range(len(rows)), [f"{w}: {LABELS[q]}" for w, q in rows])
+        right.set_ylim(len(rows) - 0.5, -0.5)
+        right.set_xlabel("answer / target (90 % interval)\nright of 1 misses", fontsize=_FONT)
+        self.whiskers, self.caps, self.points, self.overloaded = [], [], [], []
+        edge = right.get_yaxis_transform()  # x in Axes fractions, y in data
+        for y in range(len(rows)):
+            self.whiskers.append(right.plot([1, 1], [y, y], lw=1.5, zorder=_Z_MOVING)[0])
+            self.caps.append(right.plot([1, 1], [y, y], ls="none", marker="|", ms=6, zorder=_Z_MOVING)[0])
+            self.points.append(right.plot([1], [y], "o", zorder=_Z_MOVING)[0])
+            arrow = right.plot([0.985], [y], ">", color="tab:red", transform=edge, clip_on=False, zorder=_Z_MOVING)[0]
+            note = right.text(0.955, y, "∞ overloaded", transform=edge, ha="right", va="center", color="tab:red",
+                              fontsize=_FONT, zorder=_Z_MOVING)
+            self.overloaded.append((arrow, note))
+        right.set_xlim(1e-2, 1e3)  # the layout leaves room for the widest tick labels at the edges
+        self.fig.subplots_adjust(**self._layout(shape))
+        self.keep_background([*(r for bars in self.bars for r in bars), *self.rates, *self.whiskers, *self.caps,
+                              *self.points, *(a for pair in self.overloaded for a in pair)], opaque_png_bytes)
+        self.shape = shape
 
-    def _tight(self) -> dict:
-        # the same layout for the same plan, whatever was drawn before: start tight_layout from the defaults
-        self.fig.subplots_adjust(left=0.125, right=0.9, bottom=0.11, top=0.88, wspace=0.2, hspace=0.2)
-        self.fig.tight_layout()
-        sp = self.fig.subplotpars
-        return {k: getattr(sp, k) for k in ("left", "right", "bottom", "top", "wspace", "hspace")}
+    def _layout(self, shape: tuple) -> dict:
+        """Subplot parameters of ``shape``: ``tight_layout`` below the legend, at screen scale 1, from
+        the default parameters; computed once per shape (the same whatever was drawn before)."""
+        if shape not in self._layouts:
+            fig, dpi = self.fig, self.fig.dpi
+            fig.set_dpi(self._dpi)
+            try:
+                fig.subplots_adjust(left=0.125, right=0.9, bottom=0.11, top=0.88, wspace=0.2, hspace=0.2)
+                fig.tight_layout(pad=0.6, w_pad=1.5, rect=(0.0, 0.0, 1.0, 1.0 - 0.22 / PLANNER_FIGSIZE[1]))
+            finally:
+                fig.set_dpi(dpi)
+            sp = fig.subplotpars
+            self._layouts[shape] = {k: getattr(sp, k) for k in ("left", "right", "bottom", "top", "wspace")}
+        return self._layouts[shape]
 
-    def layout(self, plan: site.Plan, intervals: bool = True, e: site.Evaluation | None = None) -> dict:
-        """The subplot parameters of ``plan``: ``tight_layout`` of ``e`` (default: the plan evaluated on
-        its own links), computed on the first call for the plan and kept (deterministic per plan)."""
-        key = (plan, intervals)
-        if key not in self._layouts:
-            self._plot(site.evaluate(plan, intervals=intervals) if e is None else e)
-            if len(self._layouts) >= _LAYOUTS_KEPT:
-                del self._layouts[next(iter(self._layouts))]
-            self._layouts[key] = self._tight()
-        return self._layouts[key]
-
-    def draw(self, e: site.Evaluation, layout: dict | None = None) -> bytes:
-        """PNG bytes of ``e`` with the subplot parameters ``layout`` (default: ``tight_layout`` of ``e``)."""
-        self._plot(e)
-        if layout is None:
-            self._tight()
-        else:
-            self.fig.subplots_adjust(**layout)
-        return self._png()
-
-    def _png(self) -> bytes:
-        """:meth:`png` without ``savefig``'s overhead: the Agg canvas drawn and written as
-        :func:`vcperf.widgets.png_bytes` writes it (the same bytes), at :func:`screen_scale`."""
-        import matplotlib.image
-
-        fig, dpi = self.fig, self._dpi * screen_scale()
-        fig.dpi = dpi
-        try:
-            fig.canvas.draw()
-            buf = io.BytesIO()
-            matplotlib.image.imsave(buf, fig.canvas.buffer_rgba(), format="png", origin="upper", dpi=dpi,
-                                    metadata={"Software": None}, pil_kwargs={"compress_level": 1})
-        finally:
-            fig.dpi = self._dpi
-        return buf.getvalue()
+    def draw(self, e: site.Evaluation) -> bytes:
+        """PNG bytes of ``e`` (at :func:`vcperf.widgets.screen_scale`)."""
+        shape = _figure_shape(e)
+        if shape != self.shape:
+            self._build(shape)
+        for bars, d in zip(self.bars, (d for d in e.loads if d.flows), strict=True):
+            x = 0.0
+            for rect, s in zip(bars, d.flows, strict=True):
+                rect.set_x(x)
+                rect.set_width(s.share)
+                x += s.share
+        for text, d in zip(self.rates, (d for d in e.loads if d.flows), strict=True):
+            text.set_text(fmt_bps(d.capacity_bps))
+        rows = [a for a in e.answers if a.ok is not None]
+        finite = [_ratios(a) for a in rows if math.isfinite(a.value)]
+        lo, hi = _snapped_log_limits([x for r in finite for x in r])
+        self.axes[1].set_xlim(lo, hi)
+        self.axes[1].xaxis.set_minor_formatter(self.minor_labels[math.log10(hi / lo) > 2.01])
+        for y, a in enumerate(rows):
+            shown = math.isfinite(a.value)
+            colour = "tab:green" if a.ok else "tab:red"
+            r, lo, hi = _ratios(a) if shown else (1.0, 1.0, 1.0)
+            self.whiskers[y].set_xdata([lo, hi])
+            self.caps[y].set_xdata([lo, hi])
+            self.points[y].set_xdata([r])
+            for line in (self.whiskers[y], self.caps[y], self.points[y]):
+                line.set_color(colour)
+                line.set_visible(shown)
+            for artist in self.overloaded[y]:
+                artist.set_visible(not shown)
+        return self.png(key=shape)
 
 
 def _readout_html(e: site.Evaluation, link: str = "") -> str:
@@ -383,8 +467,8 @@ def site_update(plan: site.Plan | None = None, link: str | None = None, bandwidt
     and ``rtt_s``; returns ``(readout_html, png_bytes)``.
 
     Defaults: the app's first plan (:data:`DEFAULT_EXAMPLE`), its first link, that link's rate and RTT.
-    The figure keeps the layout of ``plan`` on its own links (``tight_layout`` once per plan), so a
-    what-if moves only the data.
+    The figure's frames, names, legend and layout are built once per plan (:class:`_PlannerFigure`) and
+    kept as a background, so a what-if redraws only what it moves.
 
     Examples
     --------
@@ -402,8 +486,7 @@ def site_update(plan: site.Plan | None = None, link: str | None = None, bandwidt
     up = None if spec.up_bandwidth_bps is None else spec.up_bandwidth_bps * bandwidth_bps / spec.bandwidth_bps
     what_if = plan.with_link(link, bandwidth_bps=bandwidth_bps, up_bandwidth_bps=up, rtt_s=rtt_s)
     e = site.evaluate(what_if, intervals=intervals)
-    figure = _PlannerFigure.shared()
-    return _readout_html(e, link), figure.draw(e, figure.layout(plan, intervals, e if what_if == plan else None))
+    return _readout_html(e, link), _PlannerFigure.shared().draw(e)
 
 
 def site_planner(name: str = DEFAULT_EXAMPLE):
