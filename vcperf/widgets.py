@@ -58,14 +58,16 @@ def opaque_png_bytes(rgba) -> bytes:
     if a.ndim != 3 or a.shape[2] != 4 or a.dtype != np.uint8 or a[..., 3].min(initial=255) < 255:
         raise ValueError(f"rgba must be opaque (height, width, 4) uint8 pixels; got {a.dtype} {a.shape}")
     h, w = a.shape[:2]
-    rows = np.zeros((h, 3 * w + 1), np.uint8)  # each row: filter type 0 (none), then its RGB bytes
-    rows[:, 1:].reshape(h, w, 3)[...] = a[..., :3]
+    rows = np.empty((h, 3 * w + 1), np.uint8)  # each row: filter type 0 (none), then its RGB bytes
+    rows[:, 0] = 0
+    rgb = np.arange(4 * w).reshape(w, 4)[:, :3].ravel()  # a gather by index is faster than a strided copy
+    np.take(a.reshape(h, 4 * w), rgb, axis=1, out=rows[:, 1:])
 
     def chunk(kind: bytes, data: bytes) -> bytes:
         return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
 
     return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", w, h, 8, 2, 0, 0, 0))
-            + chunk(b"IDAT", zlib.compress(rows.tobytes(), 1)) + chunk(b"IEND", b""))
+            + chunk(b"IDAT", zlib.compress(rows, 1)) + chunk(b"IEND", b""))
 
 
 #: Device pixels per CSS pixel that panel pictures are rendered for (:func:`set_screen_scale`): 1, the

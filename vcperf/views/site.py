@@ -283,6 +283,8 @@ _FONT = 8
 _Z_KEPT, _Z_MOVING = 0.5, 2.0
 #: Limits of the answers' axis snap to this fraction of a decade (a small move keeps the axes).
 _SNAP_DECADES = 0.5
+#: Plan shapes whose layout :class:`_PlannerFigure` keeps (the oldest is forgotten first).
+_LAYOUTS_KEPT = 32
 #: The widest capacity text a link's label reserves room for (the layout is computed once per plan).
 _WIDEST_RATE = "88.8 Mbit/s"
 
@@ -407,6 +409,8 @@ class _PlannerFigure(PanelFigure):
             finally:
                 fig.set_dpi(dpi)
             sp = fig.subplotpars
+            if len(self._layouts) >= _LAYOUTS_KEPT:
+                del self._layouts[next(iter(self._layouts))]
             self._layouts[shape] = {k: getattr(sp, k) for k in ("left", "right", "bottom", "top", "wspace")}
         return self._layouts[shape]
 
