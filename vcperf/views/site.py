@@ -298,7 +298,13 @@ def _figure_shape(e: site.Evaluation) -> tuple:
 
 def _snapped_log_limits(values) -> tuple[float, float]:
     """Log-axis limits around the positive finite ``values`` and 1 (the target), snapped outwards to
-    :data:`_SNAP_DECADES` with at least 0.05 decade of margin."""
+    :data:`_SNAP_DECADES` with at least 0.05 decade of margin.
+
+    Examples
+    --------
+    >>> [round(x, 3) for x in _snapped_log_limits([0.5, 0.62, 1.8, float("inf"), 0.0])]
+    [0.316, 3.162]
+    """
     logs = [math.log10(x) for x in values if math.isfinite(x) and x > 0] + [0.0]
     q = 1.0 / _SNAP_DECADES
     return 10 ** (math.floor((min(logs) - 0.05) * q) / q), 10 ** (math.ceil((max(logs) + 0.05) * q) / q)
