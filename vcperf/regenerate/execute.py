@@ -25,6 +25,7 @@ from pathlib import Path
 from vcperf import _validate, report
 from vcperf import params as nbparams
 from vcperf.regenerate import schedule
+from vcperf.regenerate.forkserver import skip_unused_format_checker
 from vcperf.regenerate.lock import HeldLock, build_lock
 from vcperf.regenerate.notebook import Failure, execute, fidelity_failure, worker_init, write_fidelity
 from vcperf.regenerate.paths import check_links, check_target, lock_root, no_link, notebooks
@@ -34,17 +35,6 @@ from vcperf.regenerate.processes import Interrupted, Signals, stop_pool
 RESERVED_PARAMETERS = ("output_dir",)
 #: Notebooks skipped by the last :func:`run` because they declare none of the overrides (for the CLI).
 SKIPPED: list[str] = []
-
-
-def skip_unused_format_checker() -> None:
-    """Keep jsonschema from building the IRI format checker when nbformat first imports it.
-
-    jsonschema compiles 38 grammars (``rfc3987_syntax``, about 1.2 s of CPU) at import for its
-    ``iri`` format checks, which nbformat's validation never asks for (it passes no format checker);
-    a run imports nbformat in its main process, and the workers it forks inherit it.
-    """
-    if "jsonschema" not in sys.modules:
-        sys.modules.setdefault("rfc3987_syntax", None)  # an import of it raises ImportError: skipped
 
 
 def check_reserved(overrides: dict) -> None:

@@ -38,8 +38,10 @@ from vcperf.regenerate.processes import die_with_parent
 #: What the kernel server imports before it forks kernels: the kernel itself and what the notebooks import.
 #: Not modules that act on the running kernel when imported (``matplotlib_inline.backend_inline`` hooks
 #: the figures' display, ``ipywidgets`` registers its comm target): a kernel imports those itself.
+#: ``jupytext``: every notebook's first cell reads its own parameters cell with it
+#: (:func:`vcperf.params.check_notebook_parameters`).
 PRELOAD = ("IPython", "ipykernel.kernelapp", "ipykernel.ipkernel", "numpy", "pandas", "scipy.optimize", "scipy.stats",
-           "matplotlib.pyplot", "vcperf.fidelity", "vcperf.plotting", "vcperf.prose", "vcperf.protocol",
+           "matplotlib.pyplot", "jupytext", "vcperf.fidelity", "vcperf.plotting", "vcperf.prose", "vcperf.protocol",
            *(f"vcperf.{name}" for name in ("vcha", "robo", "ft", "contentlib", "vmotion", "site")))
 #: The module a kernel command runs (``python -m ipykernel_launcher -f <connection file> ...``).
 LAUNCHER = "ipykernel_launcher"
@@ -49,6 +51,18 @@ _LOCK = threading.Lock()
 #: CPU seconds (user + system) of the kernels this worker's server has reaped (not in this process's
 #: ``RUSAGE_CHILDREN``: the kernels are the server's children).
 REAPED_CPU = {"s": 0.0}
+
+
+def skip_unused_format_checker() -> None:
+    """Keep jsonschema from building the IRI format checker when nbformat first imports it.
+
+    jsonschema compiles 38 grammars (``rfc3987_syntax``, about 1.2 s of CPU) at import for its
+    ``iri`` format checks, which nbformat's validation never asks for (it passes no format checker).
+    A run imports nbformat in its main process (the workers it forks inherit it) and the kernel server
+    imports it (jupytext, :data:`PRELOAD`) for the kernels it forks.
+    """
+    if "jsonschema" not in sys.modules:
+        sys.modules.setdefault("rfc3987_syntax", None)  # an import of it raises ImportError: skipped
 
 
 def start() -> None:
@@ -108,6 +122,7 @@ def _serve(conn) -> None:
     # pandas decides at import whether it runs in a Jupyter kernel (display.max_columns 20, not the terminal's
     # width): it asks the `get_ipython` built-in that a kernel defines; answer as the kernel will.
     builtins.get_ipython = _KernelShell
+    skip_unused_format_checker()
     try:
         for name in PRELOAD:
             with contextlib.suppress(ImportError):
