@@ -82,8 +82,14 @@ def save_figure(fig, output_dir, notebook: str, name: str) -> list[Path]:
     """
     import io
 
+    from matplotlib.layout_engine import PlaceHolderLayoutEngine
+
     folder = _dir(output_dir, "figures", notebook)
     png, svg = folder / f"{name}.png", folder / f"{name}.svg"
+    if isinstance(fig.get_layout_engine(), PlaceHolderLayoutEngine):
+        # What ``tight_layout`` leaves behind: a layout engine that does nothing, yet makes every savefig draw
+        # the figure once more before drawing it (as it must for a real engine). Without it: the same bytes.
+        fig.set_layout_engine(None)
     buf = io.BytesIO()
     fig.savefig(buf, format="png", metadata={"Software": None})
     data = buf.getvalue()
