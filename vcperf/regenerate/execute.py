@@ -187,6 +187,7 @@ def _run_locked(target: Path, root: Path, lock: HeldLock, selected, available, c
         futures = {pool.submit(schedule.timed, execute, n, str(available[n]), str(staging), checked[n]): n
                    for n in schedule.order(selected, available)}  # the costliest first
         t0 = time.perf_counter()
+        report.warm_up()  # the report's one-time costs while the notebooks run, not after the last one
         seconds = {}
         for done, fut in enumerate(as_completed(futures), start=1):
             f, seconds[futures[fut]] = fut.result()
