@@ -452,3 +452,22 @@ def test_width_drivers_shares_add_up_and_name_the_parameters(study):
         total = d[["noise", "model_form", *names]].sum(axis=1)
         assert np.allclose(total, 1.0, atol=1e-9)
         assert (d["noise"] > 0).all() and (d["width_relative"] > 0).all() and (d["model_form"] >= 0).all()
+
+
+def test_the_row_space_of_a_jacobian_is_computed_once_and_is_the_svds():
+    """Every interval band tests its gradient against the fit Jacobian's row space: one SVD per Jacobian (by
+    its bytes), the same basis a fresh SVD gives, read-only so no caller can change the shared one."""
+    import importlib
+
+    jacobian = importlib.import_module("vcperf.protocol.jacobian")
+    rng = np.random.default_rng(7)
+    jac = rng.normal(size=(12, 5)) @ np.diag([1.0, 1.0, 1.0, 1.0, 0.0])  # rank 4: the last column never moves
+    jacobian._ROW_SPACES.clear()
+    first = jacobian._row_space(jac)
+    assert jacobian._row_space(jac.copy()) is first and len(jacobian._ROW_SPACES) == 1
+    _, s, vt = np.linalg.svd(jac, full_matrices=False)
+    assert first.shape == (5, 4) and np.array_equal(first, vt[:4].T)
+    assert not first.flags.writeable
+    assert jacobian.estimable(jac, np.eye(5)[0]) and not jacobian.estimable(jac, np.eye(5)[4])
+    other = jac[:, [1, 0, 2, 3, 4]]
+    assert jacobian._row_space(other) is not first and len(jacobian._ROW_SPACES) == 2

@@ -273,3 +273,17 @@ def _cell_outputs(path: Path) -> dict[str, str]:
     nb = nbformat.read(path, as_version=4)
     return {f"{path.name}#{c.id}": hashlib.sha256(json.dumps(c.outputs, sort_keys=True).encode()).hexdigest()
             for c in nb.cells if c.cell_type == "code"}
+
+
+def test_a_saved_figure_is_shown_as_the_png_written(built):
+    """A notebook shows each figure it saved as the very PNG in figures/ (not drawn a second time), with the
+    figure's own text, so the report and JupyterLab show what the build holds."""
+    import base64
+
+    nb = nbformat.read(built / "notebooks" / "robo_networks.ipynb", as_version=4)
+    shown = [o for c in nb.cells if c.cell_type == "code" for o in c.get("outputs", [])
+             if "image/png" in o.get("data", {})]
+    saved = {p.read_bytes() for p in (built / "figures" / "robo_networks").glob("*.png")}
+    assert shown and saved
+    assert all(base64.b64decode(o["data"]["image/png"]) in saved for o in shown)
+    assert all(o["data"]["text/plain"].startswith("<Figure size") for o in shown)

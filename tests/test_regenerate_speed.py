@@ -32,7 +32,8 @@ output_dir = "../build"
 import os, sys
 import matplotlib.pyplot as plt
 import pandas as pd
-print(pd.get_option("display.max_columns"), os.path.basename(os.getcwd()), sys.argv[0], sys.path)
+print(pd.get_option("display.max_columns"), os.path.basename(os.getcwd()), sys.argv[0], sys.path,
+      os.environ.get("PYDEVD_USE_FRAME_EVAL"))  # set by the debugger ipykernel imports at start
 pd.DataFrame({f"column_{i}": [i * 1.5] * 3 for i in range(30)})
 
 # %%
@@ -46,7 +47,8 @@ plt.show()
 def test_a_forked_kernel_prints_and_draws_what_a_started_kernel_does(tmp_path):
     """The same notebook executed by a kernel started as a process and by one forked from the kernel
     server (pandas' Jupyter display width, the inline figure, the working folder, argv, sys.path) is
-    byte-identical, whatever the process that starts the server had imported."""
+    byte-identical, whatever the process that starts the server had imported (and what the server's own
+    imports put in its environment)."""
     src = tmp_path / "nbs" / "probe.py"
     src.parent.mkdir()
     src.write_text(_PROBE)

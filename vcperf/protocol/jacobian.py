@@ -87,12 +87,27 @@ def jacobian(module, params, keys) -> tuple[np.ndarray, list[str]]:
     return jac, names
 
 
+#: Row spaces of the Jacobians seen in this process (by their bytes): a study's interval bands test
+#: every target against the same fit Jacobian, one SVD instead of one per target.
+_ROW_SPACES: dict = {}
+_ROW_SPACES_MAX = 16
+
+
 def _row_space(jac: np.ndarray) -> np.ndarray:
+    """Orthonormal basis (columns, read-only) of the row space of ``jac``."""
     if jac.size == 0:
         return np.zeros((jac.shape[1], 0))
-    _, s, vt = np.linalg.svd(jac, full_matrices=False)
-    rank = int((s > RANK_TOL * max(s.max(initial=0.0), 1e-300)).sum())
-    return vt[:rank].T
+    key = (jac.shape, jac.dtype.str, np.ascontiguousarray(jac).tobytes())
+    basis = _ROW_SPACES.get(key)
+    if basis is None:
+        _, s, vt = np.linalg.svd(jac, full_matrices=False)
+        rank = int((s > RANK_TOL * max(s.max(initial=0.0), 1e-300)).sum())
+        basis = vt[:rank].T
+        basis.flags.writeable = False
+        if len(_ROW_SPACES) >= _ROW_SPACES_MAX:
+            _ROW_SPACES.clear()
+        _ROW_SPACES[key] = basis
+    return basis
 
 
 def rank(jac: np.ndarray) -> int:

@@ -22,11 +22,19 @@ import time
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from pathlib import Path
 
-from vcperf import _validate, report
+from vcperf import _validate, fidelity, protocol, report
 from vcperf import params as nbparams
 from vcperf.regenerate import schedule
+from vcperf.regenerate.forkserver import skip_unused_format_checker
 from vcperf.regenerate.lock import HeldLock, build_lock
-from vcperf.regenerate.notebook import Failure, execute, fidelity_failure, worker_init, write_fidelity
+from vcperf.regenerate.notebook import (
+    Failure,
+    execute,
+    fidelity_failure,
+    warm_study,
+    worker_init,
+    write_fidelity,
+)
 from vcperf.regenerate.paths import check_links, check_target, lock_root, no_link, notebooks
 from vcperf.regenerate.processes import Interrupted, Signals, stop_pool
 
@@ -34,17 +42,6 @@ from vcperf.regenerate.processes import Interrupted, Signals, stop_pool
 RESERVED_PARAMETERS = ("output_dir",)
 #: Notebooks skipped by the last :func:`run` because they declare none of the overrides (for the CLI).
 SKIPPED: list[str] = []
-
-
-def skip_unused_format_checker() -> None:
-    """Keep jsonschema from building the IRI format checker when nbformat first imports it.
-
-    jsonschema compiles 38 grammars (``rfc3987_syntax``, about 1.2 s of CPU) at import for its
-    ``iri`` format checks, which nbformat's validation never asks for (it passes no format checker);
-    a run imports nbformat in its main process, and the workers it forks inherit it.
-    """
-    if "jsonschema" not in sys.modules:
-        sys.modules.setdefault("rfc3987_syntax", None)  # an import of it raises ImportError: skipped
 
 
 def check_reserved(overrides: dict) -> None:
@@ -192,11 +189,19 @@ def _run_locked(target: Path, root: Path, lock: HeldLock, selected, available, c
         pool = ProcessPoolExecutor(max_workers=jobs, initializer=worker_init,
                                    initargs=(os.getpid(), (lock.fd,) if lock.fd is not None else (), str(kernels)))
         # The fidelity table runs beside the notebooks (it recalibrates every model: seconds; the
-        # notebooks wait for, never redo, a calibration it is computing: vcperf.protocol.cache).
-        fid = pool.submit(write_fidelity, str(staging)) if default_scenario else None
+        # notebooks wait for, never redo, a calibration it is computing: vcperf.protocol.cache). With a disk
+        # cache, one task per study computes its rows first (a cold cache's calibrations and refits shared
+        # by the workers) and the table is written last, from the cache.
+        shared = default_scenario and protocol.cache_dir() is not None
+        fid = pool.submit(write_fidelity, str(staging)) if default_scenario and not shared else None
+        for study in fidelity.modelled_studies() if shared else ():
+            pool.submit(warm_study, study)
         futures = {pool.submit(schedule.timed, execute, n, str(available[n]), str(staging), checked[n]): n
                    for n in schedule.order(selected, available)}  # the costliest first
+        if shared:
+            fid = pool.submit(write_fidelity, str(staging))
         t0 = time.perf_counter()
+        report.warm_up()  # the report's one-time costs while the notebooks run, not after the last one
         seconds = {}
         for done, fut in enumerate(as_completed(futures), start=1):
             f, seconds[futures[fut]] = fut.result()

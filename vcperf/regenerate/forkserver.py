@@ -21,8 +21,10 @@ from __future__ import annotations
 import builtins
 import contextlib
 import functools
+import gc
 import importlib
 import importlib.util
+import io
 import multiprocessing.util
 import os
 import signal
@@ -38,17 +40,35 @@ from vcperf.regenerate.processes import die_with_parent
 #: What the kernel server imports before it forks kernels: the kernel itself and what the notebooks import.
 #: Not modules that act on the running kernel when imported (``matplotlib_inline.backend_inline`` hooks
 #: the figures' display, ``ipywidgets`` registers its comm target): a kernel imports those itself.
-PRELOAD = ("IPython", "ipykernel.kernelapp", "ipykernel.ipkernel", "numpy", "pandas", "scipy.optimize", "scipy.stats",
-           "matplotlib.pyplot", "vcperf.fidelity", "vcperf.plotting", "vcperf.prose", "vcperf.protocol",
+#: ``ipykernel.debugger``: every kernel imports it at start (debugpy, 0.15 s); ``jupytext``: every notebook's first
+#: cell reads its own parameters cell with it (:func:`vcperf.params.check_notebook_parameters`).
+PRELOAD = ("IPython", "ipykernel.kernelapp", "ipykernel.ipkernel", "ipykernel.debugger", "numpy", "pandas",
+           "scipy.optimize", "scipy.stats", "matplotlib.pyplot", "jupytext", "vcperf.fidelity", "vcperf.plotting",
+           "vcperf.prose", "vcperf.protocol",
            *(f"vcperf.{name}" for name in ("vcha", "robo", "ft", "contentlib", "vmotion", "site")))
 #: The module a kernel command runs (``python -m ipykernel_launcher -f <connection file> ...``).
 LAUNCHER = "ipykernel_launcher"
 
+#: What the :data:`PRELOAD` imports put in the server's environment (debugpy: ``PYDEVD_USE_FRAME_EVAL``): a kernel
+#: sets it again where its environment does not have it, as its own imports would.
+_IMPORTED_ENV: dict = {}
 _SERVER: dict = {}  # "conn": this worker's end of the pipe to its server, "pid": the server's pid
 _LOCK = threading.Lock()
 #: CPU seconds (user + system) of the kernels this worker's server has reaped (not in this process's
 #: ``RUSAGE_CHILDREN``: the kernels are the server's children).
 REAPED_CPU = {"s": 0.0}
+
+
+def skip_unused_format_checker() -> None:
+    """Keep jsonschema from building the IRI format checker when nbformat first imports it.
+
+    jsonschema compiles 38 grammars (``rfc3987_syntax``, about 1.2 s of CPU) at import for its
+    ``iri`` format checks, which nbformat's validation never asks for (it passes no format checker).
+    A run imports nbformat in its main process (the workers it forks inherit it) and the kernel server
+    imports it (jupytext, :data:`PRELOAD`) for the kernels it forks.
+    """
+    if "jsonschema" not in sys.modules:
+        sys.modules.setdefault("rfc3987_syntax", None)  # an import of it raises ImportError: skipped
 
 
 def start() -> None:
@@ -108,12 +128,21 @@ def _serve(conn) -> None:
     # pandas decides at import whether it runs in a Jupyter kernel (display.max_columns 20, not the terminal's
     # width): it asks the `get_ipython` built-in that a kernel defines; answer as the kernel will.
     builtins.get_ipython = _KernelShell
+    skip_unused_format_checker()
+    before = dict(os.environ)
     try:
-        for name in PRELOAD:
-            with contextlib.suppress(ImportError):
-                importlib.import_module(name)
+        # Import-time warnings (debugpy's about frozen modules) are not the user's: a started kernel writes them to
+        # its output stream before any cell, where no notebook shows them.
+        with contextlib.redirect_stderr(io.StringIO()):
+            for name in PRELOAD:
+                with contextlib.suppress(ImportError):
+                    importlib.import_module(name)
     finally:
         del builtins.get_ipython
+    _IMPORTED_ENV.update({k: v for k, v in os.environ.items() if before.get(k) != v})
+    # The imported modules' objects never die: out of the garbage collector's reach, a kernel's collections do not
+    # walk (and copy, page by page, from this process) the hundreds of thousands of objects it inherits.
+    gc.freeze()
     while True:
         try:
             request = conn.recv()
@@ -160,6 +189,8 @@ def _fork_kernel(args: list[str], env: dict, cwd: str, conn) -> int:
         os.chdir(cwd)
         os.environ.clear()
         os.environ.update(env)
+        for key, value in _IMPORTED_ENV.items():
+            os.environ.setdefault(key, value)
         os.environ["JPY_PARENT_PID"] = str(os.getppid())
         script = sys.argv[0] if sys.argv and sys.argv[0] not in ("", "-c", "-m") else ""
         if sys.path and not sys.flags.safe_path and sys.path[0] in ("", os.path.dirname(os.path.abspath(script))):

@@ -116,6 +116,18 @@ def worker_init(parent: int, close_fds: tuple[int, ...] = (), scratch: str | Non
     forkserver.start()
 
 
+def warm_study(study: str) -> None:
+    """Compute one study's ledger rows into the disk cache (in a worker; a cold cache's calibrations and
+    leave-one-out refits, one study per task, so the workers share them instead of one computing all five).
+
+    An error is left to :func:`write_fidelity`, which meets it again and reports it with the step named.
+    """
+    try:
+        fidelity.rows([study])
+    except Exception:  # noqa: BLE001, S110 - reported by write_fidelity, which computes the same rows
+        pass
+
+
 def write_fidelity(out_dir: str) -> None:
     """Compute the fidelity table (in a worker, beside the notebooks) into ``<out_dir>/fidelity.csv``."""
     path = Path(out_dir) / "fidelity.csv"

@@ -28,6 +28,7 @@ from vcperf.report.pages import (
     notebook_title,
     page_of,
     references,
+    warm_up,
     whatif_parameters,
     write_index,
     write_scenario_index,
@@ -50,5 +51,5 @@ from vcperf.report.tables import (
 __all__ = [
     "ERROR_COLUMNS", "MISS_REL_ERROR", "OVERVIEW", "SIGNIFICANT_DIGITS", "STUDIES", "STUDY_OF_PREFIX",
     "broken_links", "caption", "clean_conditions", "format_frames", "format_number", "notebook_title", "page_of",
-    "references", "whatif_parameters", "write_index", "write_scenario_index",
+    "references", "warm_up", "whatif_parameters", "write_index", "write_scenario_index",
 ]
