@@ -196,6 +196,17 @@ def _value_and_gradient(fn, p0, reads=None, many=None) -> tuple:
     return value, np.stack(grads, axis=-1)
 
 
+def _check_reads(reads, params):
+    """``reads`` as a frozenset of ``params``' names (None: all), else a ValueError naming the valid ones."""
+    if reads is None:
+        return None
+    names = protocol.param_names(params)
+    ok = isinstance(reads, (list, tuple, set, frozenset)) and all(isinstance(r, str) for r in reads)
+    if not ok or not set(reads) <= set(names):
+        raise ValueError(f"reads must be None or a collection of parameter names among {names}; got {reads!r}")
+    return frozenset(reads)
+
+
 def interval(study: str, fn, params=None, *, reads=None, many=None):
     """``fn(params)`` (a vector of a study's outputs) with its 90 % interval by the delta method.
 
@@ -235,7 +246,9 @@ def interval(study: str, fn, params=None, *, reads=None, many=None):
         p0 = v.instance("params", params, type(p0))
     if not callable(fn):
         raise ValueError(f"fn must be a callable fn(params) -> array; got {fn!r}")
-    value, g = _value_and_gradient(fn, p0, None if reads is None else frozenset(reads), many)
+    if many is not None and not callable(many):
+        raise ValueError(f"many must be None or a callable many(list of params) -> list of outputs; got {many!r}")
+    value, g = _value_and_gradient(fn, p0, _check_reads(reads, p0), many)
     return protocol.interval_from_gradient(study, value, g, interval=INTERVAL)
 
 
