@@ -178,6 +178,18 @@ def test_data_check_needs_nothing_outside_the_checkout():
     assert "vcperf data validate" in target
 
 
+def test_make_test_runs_one_worker_more_than_the_cores(tmp_path):
+    """`make test`'s `-n auto` starts cores + 1 workers (tests/conftest.py): a worker waiting on a browser or a
+    kernel leaves its core to the extra one."""
+    (tmp_path / "conftest.py").write_text((ROOT / "tests" / "conftest.py").read_text())
+    (tmp_path / "test_one.py").write_text("def test_one():\n    pass\n")
+    done = subprocess.run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-n", "auto", "-o", "addopts=",
+                           "test_one.py"], cwd=tmp_path, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-2000:]
+    n = (os.cpu_count() or 1) + 1
+    assert re.search(rf"\b{n} workers\b", done.stdout), done.stdout[-3000:]
+
+
 def test_tests_sharing_an_expensive_fixture_run_on_one_worker(tmp_path):
     """`make test` runs on every core (pytest-xdist, --dist loadgroup); the tests using a fixture of
     tests/conftest.py's GROUPS must all run on one worker, so that fixture is built once per run."""
