@@ -10,7 +10,7 @@ import numpy as np
 
 from vcperf import _validate as v
 from vcperf import studies
-from vcperf.protocol.cache import _CACHE, _calibrated
+from vcperf.protocol.cache import _calibrated
 from vcperf.protocol.jacobian import ESTIMABLE_TOL, _get, _row_space, _steps, param_names, with_values
 from vcperf.protocol.misfit import INTERVAL, _bounds, uncertainty
 from vcperf.protocol.targets import study_module
@@ -108,17 +108,6 @@ def with_interval(fn, *args, output: str | None = None, interval: float = INTERV
     return interval_from_gradient(module.STUDY, value, g, data_table=data_table, interval=interval)
 
 
-
-def _estimable_basis(study, unc) -> np.ndarray:
-    """The row space of ``unc``'s fit Jacobian (the directions the fit determines): one SVD per
-    calibration, kept in the process cache beside it (cleared with it by ``clear_caches``)."""
-    key = (study_module(study).STUDY, "row_space")
-    hit = _CACHE.get(key)
-    if hit is None or hit[0] is not unc:
-        hit = _CACHE[key] = (unc, _row_space(unc.jac))
-    return hit[1]
-
-
 def interval_from_gradient(study, value, gradient, *, data_table: str | None = None,
                            interval: float = INTERVAL) -> Interval:
     """The predictive interval of a model output from its parameter gradient (the delta method).
@@ -141,7 +130,7 @@ def interval_from_gradient(study, value, gradient, *, data_table: str | None = N
     with np.errstate(over="ignore", invalid="ignore"):
         var = np.einsum("...i,ij,...j->...", g, unc.cov, g) + (sd * value) ** 2
     lo_all, hi_all = _bounds(value, np.sqrt(np.maximum(var, 0.0)), interval, dof)
-    basis = _estimable_basis(study, unc)
+    basis = _row_space(unc.jac)  # one SVD per fit Jacobian, kept by jacobian._row_space
     flat = g.reshape(-1, g.shape[-1])
     flat = flat / np.maximum(np.abs(flat).max(axis=1, initial=0.0), 1e-300)[:, None]  # no overflow in norms
     resid = flat - (flat @ basis) @ basis.T
