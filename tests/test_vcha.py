@@ -559,12 +559,22 @@ _loss = st.floats(0.0, 0.05)
 _level = st.sampled_from([1, 2, 3, 4])
 
 
+def _worse_never_helps(a, b):
+    """``b`` on a worse link than ``a``: never more throughput while both replicate the same way; where only
+    ``b`` falls back to asynchronous replication it runs faster, but its Passive falls behind (RPO > 0)."""
+    if str(a.replication) == str(b.replication):
+        assert float(b.throughput_per_s) <= float(a.throughput_per_s) * (1 + 1e-9)
+    else:
+        assert str(b.replication) == "asynchronous" and float(b.rpo_growth_bytes_per_s) > 0
+    assert float(b.rpo_growth_bytes_per_s) >= float(a.rpo_growth_bytes_per_s) - 1e-9
+
+
 @settings(max_examples=40, deadline=None, derandomize=True)
 @given(_clients, _rtt, st.floats(1e-4, 0.05), _bw, _loss, _level)
 def test_property_latency_never_helps(n, rtt, extra, bw, loss, lvl):
     a = run(n, True, rtt, lvl, bandwidth_bps=bw, loss=loss)
     b = run(n, True, rtt + extra, lvl, bandwidth_bps=bw, loss=loss)
-    assert float(b.throughput_per_s) <= float(a.throughput_per_s) * (1 + 1e-9)
+    _worse_never_helps(a, b)
 
 
 @settings(max_examples=40, deadline=None, derandomize=True)
@@ -572,7 +582,7 @@ def test_property_latency_never_helps(n, rtt, extra, bw, loss, lvl):
 def test_property_loss_never_helps(n, rtt, bw, loss, extra, lvl):
     a = run(n, True, rtt, lvl, bandwidth_bps=bw, loss=loss)
     b = run(n, True, rtt, lvl, bandwidth_bps=bw, loss=min(loss + extra, 0.2))
-    assert float(b.throughput_per_s) <= float(a.throughput_per_s) * (1 + 1e-9)
+    _worse_never_helps(a, b)
 
 
 @settings(max_examples=40, deadline=None, derandomize=True)
@@ -580,7 +590,11 @@ def test_property_loss_never_helps(n, rtt, bw, loss, extra, lvl):
 def test_property_bandwidth_never_hurts(n, rtt, bw, factor, loss, lvl):
     a = run(n, True, rtt, lvl, bandwidth_bps=bw, loss=loss)
     b = run(n, True, rtt, lvl, bandwidth_bps=min(bw * factor, 1e12), loss=loss)
-    assert float(b.throughput_per_s) >= float(a.throughput_per_s) * (1 - 1e-9)
+    if str(a.replication) == str(b.replication):
+        assert float(b.throughput_per_s) >= float(a.throughput_per_s) * (1 - 1e-9)
+    else:  # across the fallback the slower link runs asynchronously: faster, but its Passive falls behind
+        assert str(a.replication) == "asynchronous" and float(a.rpo_growth_bytes_per_s) > 0
+    assert float(b.rpo_growth_bytes_per_s) <= float(a.rpo_growth_bytes_per_s) + 1e-9
 
 
 @settings(max_examples=60, deadline=None, derandomize=True)
@@ -591,9 +605,9 @@ def test_property_bounded_and_finite(n, on, rtt, bw, loss, lvl, vcpus, hosts, vm
     # connections held (statistics + VCbench, Little's law) never above the pool
     assert float(s.db_connections_held) <= TB.db_connections * (1 + 1e-9)
     assert float(s.stats_db_connections) <= TB.db_connections - 1.0
-    if bool(s.overloaded):  # issue 26: a link that cannot carry the WAL is an explicit overload, never 1e-9 ops/s
-        assert on and float(s.throughput_per_s) == 0.0 and any(f.startswith("overload") for f in s.flags)
-        return
+    if bool(s.overloaded):  # a link that cannot carry the WAL: the asynchronous fallback, flagged (RPO > 0)
+        assert on and str(s.replication) == "asynchronous" and any(f.startswith("fallback") for f in s.flags)
+        assert float(s.throughput_per_s) > 0 and float(s.rpo_growth_bytes_per_s) > 0
     for f in (s.throughput_per_s, s.response_time_s, s.cpu_cores, s.db_pool_utilization, s.link_utilization,
               s.sync_wait_s):
         assert np.all(np.isfinite(f))
@@ -882,10 +896,16 @@ def test_unsupported_inputs_are_flagged_and_overload_is_explicit():
     assert any("Tiny" in f for f in tiny.flags) and vcha.failover_times(4.0, 1440.0).flags == ()
     assert any("Tiny" in f for f in run(64, True, vcpus=2.0, hosts=10.0, powered_on_vms=100.0).flags)
     slow = run(256, True, bandwidth_bps=1e6)
-    assert bool(slow.overloaded) and float(slow.throughput_per_s) == 0.0 and np.isinf(slow.response_time_s)
-    assert any(f.startswith("overload") for f in slow.flags)
+    # The closed loop never stops: PostgreSQL falls back to asynchronous replication (seed, Best Practices),
+    # the appliance runs as without the synchronous wait and the Passive falls behind (RPO > 0).
+    off = run(256, False)
+    assert bool(slow.overloaded) and str(slow.replication) == "asynchronous"
+    assert float(slow.throughput_per_s) == pytest.approx(float(off.throughput_per_s), rel=1e-12)
+    assert np.isfinite(slow.response_time_s) and float(slow.rpo_growth_bytes_per_s) > 0
+    assert any(f.startswith("fallback") and "RPO > 0" in f for f in slow.flags)
     ok = run(256, True, bandwidth_bps=1e9)
-    assert not bool(ok.overloaded) and float(ok.throughput_per_s) > 0
+    assert not bool(ok.overloaded) and float(ok.throughput_per_s) > 0 and str(ok.replication) == "synchronous"
+    assert float(ok.rpo_growth_bytes_per_s) == 0.0
 
 
 def test_documented_limits_agree_with_their_data_rows():
@@ -938,7 +958,7 @@ def test_whatif_readout_flags_an_unsupported_rtt_tiny_appliance_and_memory_press
         views.vcbench_whatif_update(replication_rtt_ms=30.0)[0]
     assert "memory pressure" in views.vcbench_whatif_update(memory_gb=8.0)[0]
     assert "memory pressure" not in views.vcbench_whatif_update()[0]
-    assert "overload" in views.vcbench_whatif_update(replication_rtt_ms=30.0, loss_percent=5.0)[0]
+    assert "asynchronous replication (RPO > 0" in views.vcbench_whatif_update(replication_rtt_ms=30.0, loss_percent=5.0)[0]
     assert "Tiny, 2 vCPUs, is not supported" in views.lifecycle_whatif_update(vcpus=2.0)[0]
     assert "unsupported" not in views.lifecycle_whatif_update(vcpus=4.0)[0]
 
@@ -949,3 +969,26 @@ def test_whatif_pool_and_passive_flush_knobs_move_the_throughput():
     base = views.vcbench_whatif_update()[0]
     assert views.vcbench_whatif_update(db_connections=100)[0] != base
     assert views.vcbench_whatif_update(passive_flush_ms=50.0)[0] != base
+
+
+def test_vcha_closed_loop_slows_with_the_link_and_falls_back_instead_of_stopping():
+    """Issue 36: over links from 1 kbit/s to 10 Gbit/s the commits' closed loop slows down, never stops. While
+    replication is synchronous its throughput is positive, non-decreasing in the link rate and at most what the
+    link's TCP rate carries of its WAL; where the link cannot carry the background WAL the fallback is
+    asynchronous (RPO > 0), the Passive falling behind by less as the link grows."""
+    from vcperf import network
+    from vcperf.vcha.vcbench import LAN_RTT_S
+
+    bws = np.geomspace(1e3, 10e9, 200)
+    s = run(256, True, 0.005, bandwidth_bps=bws, loss=0.001)
+    x = np.asarray(s.throughput_per_s).ravel()
+    mode = np.asarray(s.replication).ravel()
+    assert np.all(x > 0) and np.all(np.isfinite(s.response_time_s))
+    sync = mode == "synchronous"
+    assert sync.any() and (~sync).any()
+    assert np.all(np.diff(x[sync]) >= -1e-9 * x[sync][1:])
+    wal = vcha.calibrate().wal
+    carry = network.tcp_throughput_bps(bws, LAN_RTT_S + 0.005, 0.001) / 8.0
+    assert np.all(x[sync] * wal.wal_bytes_per_op <= carry[sync] * (1 + 1e-9))
+    lag = np.asarray(s.rpo_growth_bytes_per_s).ravel()
+    assert np.all(lag[~sync] > 0) and np.all(np.diff(lag[~sync]) <= 1e-9) and np.all(lag[sync] == 0)

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from vcperf import _validate as v
+from vcperf import network
 from vcperf.contentlib.params import Params
 from vcperf.contentlib.paths import (
     DEFAULT_DECOMPRESSION_STREAMS,
@@ -20,9 +21,12 @@ from vcperf.contentlib.paths import (
     DEFAULT_NETWORK_BPS,
     DEFAULT_VCENTER_VCPUS,
     PATHS,
+    WAN_HOP,
     _deploy_time,
     _inputs,
+    _link_inputs,
     _resolve,
+    _wan_inputs,
 )
 
 
@@ -108,6 +112,9 @@ class Recommendation:
         Path -> deployment time (s); NaN for the paths the layout does not offer.
     available : tuple of str
         The paths the layout offers (:meth:`Layout.available_paths`).
+    wan_hop : str
+        The hop of the chosen path that crosses the WAN (``link`` of :func:`recommend_path`): ``""``
+        without a WAN, ``"none"`` when the path moves no byte over a network.
     """
 
     layout: str
@@ -115,12 +122,14 @@ class Recommendation:
     time_s: float
     times_s: dict
     available: tuple
+    wan_hop: str = ""
 
 
 def recommend_path(layout, size_bytes, *, network_bps=DEFAULT_NETWORK_BPS,
                    mgmt_network_bps=DEFAULT_MGMT_NETWORK_BPS, fc_bandwidth_bps=DEFAULT_FC_BANDWIDTH_BPS,
                    vcenter_vcpus=DEFAULT_VCENTER_VCPUS, decompression_streams=DEFAULT_DECOMPRESSION_STREAMS,
-                   setup_time_s=0.0, params: Params | None = None) -> Recommendation:
+                   setup_time_s=0.0, rtt_s=0.0, loss=0.0, link: network.Link | None = None,
+                   params: Params | None = None) -> Recommendation:
     """The fastest deployment path the storage ``layout`` allows, with its predicted time.
 
     This turns the study's Conclusions (VAAI array > one host on both datastores > host to host,
@@ -144,6 +153,11 @@ def recommend_path(layout, size_bytes, *, network_bps=DEFAULT_NETWORK_BPS,
         Disks decompressed at once by the Transfer Service, in [1, 1024]. Default 1.
     setup_time_s : float
         Fixed cost of any deployment (s), >= 0. Default 0.
+    rtt_s, loss : float
+        Round trip (s) and packet loss of the sites' own Ethernet hops. Default 0 (a LAN).
+    link : vcperf.network.Link, optional
+        A WAN between the library's site and the destination host (a branch): crossed by the hop
+        :data:`~vcperf.contentlib.paths.WAN_HOP` names, at TCP's rate over its rate, RTT and loss.
     params : Params, optional
         Calibrated rates; default: the study's calibration (:func:`vcperf.contentlib.calibrate`).
 
@@ -188,8 +202,13 @@ def recommend_path(layout, size_bytes, *, network_bps=DEFAULT_NETWORK_BPS,
             raise ValueError(f"{pname} must be a scalar for recommend_path; got shape {np.shape(val)}")
     checked = _inputs(size_bytes, network_bps, mgmt_network_bps, fc_bandwidth_bps, vcenter_vcpus,
                       decompression_streams, setup_time_s)
+    lan = _link_inputs(v.scalar("rtt_s", rtt_s, 0.0, np.inf, hi_open=True), v.scalar("loss", loss, 0.0, 1.0,
+                                                                                     hi_open=True), 0.0)
+    wan = _wan_inputs(link)
     p = _resolve(params)
     available = lay.available_paths()
-    times = {path: float(_deploy_time(path, checked, p)) if path in available else float("nan") for path in PATHS}
+    times = {path: float(_deploy_time(path, checked, p, lan, wan)) if path in available else float("nan")
+             for path in PATHS}
     best = min(available, key=lambda path: times[path])
-    return Recommendation(layout=name, path=best, time_s=times[best], times_s=times, available=available)
+    hop = "" if wan is None else (WAN_HOP[best] or "none")
+    return Recommendation(layout=name, path=best, time_s=times[best], times_s=times, available=available, wan_hop=hop)

@@ -151,6 +151,28 @@ VCPUS_NOTE = ("vcenter_vcpus beyond decompression_streams changes nothing: each 
               "one thread on one vCPU, so only min(vCPUs, streams) vCPUs work")
 #: A LAN of the study's test bed: no RTT worth counting, no loss, no other traffic ``(rtt_s, loss, other_bps)``.
 LAN = (0.0, 0.0, 0.0)
+#: The hop of each path that crosses a WAN between the library's site and the destination host (``link``
+#: of :func:`deploy_time_s`); None: the path moves no byte over a network, so no WAN can be on it.
+WAN_HOP = {"vaai": None, "host_fc": None, "host_to_host": "host to host (NFC over the data network)",
+           "streaming": "vCenter to host (NFC over the management network)"}
+
+
+def _wan_inputs(link):
+    """``link`` checked: None, or ``(rate_bps, rtt_s, loss)`` of a :class:`vcperf.network.Link` toward the host."""
+    if link is None:
+        return None
+    link = network.check_link("link", link)
+    return (float(link.down_bps), float(link.rtt_s), float(link.loss))
+
+
+def _wan_note(path: str, wan) -> tuple:
+    if wan is None:
+        return ()
+    hop = WAN_HOP[path]
+    if hop is None:
+        return (f"link: path {path} moves no byte over a network; the WAN does not enter its time",)
+    return (f"link: the WAN is crossed by the {hop} hop (TCP over its rate, RTT and loss); the site's own "
+            "Ethernet hops stay LANs",)
 
 
 def _link_inputs(rtt_s, loss, other_bps) -> tuple:
@@ -198,38 +220,54 @@ def _network_rate(line, link: tuple):
     return np.where(ok, rate, 0.0)
 
 
-def _stages(path: str, net, mgmt, fc, vcpus, streams, p: Params, link: tuple = LAN) -> Stages:
-    """Stage rates of ``path`` from validated inputs (:func:`_inputs`, :func:`_link_inputs`) and resolved ``p``."""
+def _stages(path: str, net, mgmt, fc, vcpus, streams, p: Params, link: tuple = LAN, wan=None) -> Stages:
+    """Stage rates of ``path`` from validated inputs (:func:`_inputs`, :func:`_link_inputs`, :func:`_wan_inputs`)
+    and resolved ``p``.
+
+    NFC reaches ``nfc_efficiency`` of the host's own Ethernet hop (a cap of the protocol on the NIC it runs
+    over, fitted on the test bed's 1 GbE); a WAN on the hop is a stage of its own, one TCP connection over
+    the WAN's rate, RTT and loss, so a WAN slower than NFC's cap sets the rate once (NFC's efficiency is
+    not applied to it again)."""
     array = np.asarray(p.array_copy_rate_bytes_per_s, dtype=float)
     fc_payload = fc * FC_ENCODING_EFFICIENCY / 8.0
     mover = 1.0 / (1.0 / array + 1.0 / fc_payload)  # Little's law: array service + FC wire per I/O
     if path == "vaai":
-        return Stages({"array_copy": array}, {})
+        return Stages({"array_copy": array}, {}, _wan_note(path, wan))
     if path == "host_fc":
-        return Stages({"host_data_mover": mover}, {})
+        return Stages({"host_data_mover": mover}, {}, _wan_note(path, wan))
     if path == "host_to_host":
         eth = _network_rate(net, link)  # the one transfer model of vcperf.network
-        return Stages({"source_data_mover": mover, "ethernet": eth, "nfc_ethernet": p.nfc_efficiency * eth,
-                       "destination_data_mover": mover}, {})
+        stages = {"source_data_mover": mover, "ethernet": eth, "nfc_ethernet": p.nfc_efficiency * eth,
+                  "destination_data_mover": mover}
+        if wan is not None:
+            stages["wan"] = _network_rate(wan[0], (wan[1], wan[2], 0.0))
+        return Stages(stages, {}, _wan_note(path, wan))
     source = p.compression_ratio * _network_rate(net, link)  # compressed bytes on the wire
     decompress = p.decompression_rate_bytes_per_s * np.minimum(vcpus, streams)
     to_host = p.nfc_efficiency * _network_rate(mgmt, link)
-    notes = (VCPUS_NOTE,) if np.any(np.asarray(vcpus) > np.asarray(streams)) else ()
+    if wan is not None:  # the same hop, over the WAN: the slower of NFC's cap and TCP over the WAN
+        to_host = np.minimum(to_host, _network_rate(wan[0], (wan[1], wan[2], 0.0)))
+    notes = ((VCPUS_NOTE,) if np.any(np.asarray(vcpus) > np.asarray(streams)) else ()) + _wan_note(path, wan)
     return Stages({"destination_data_mover": mover},
                   {"source_read_compressed": source, "decompression": decompress, "nfc_to_host": to_host}, notes)
 
 
-def _deploy_time(path: str, checked: tuple, p: Params, link: tuple = LAN):
-    """Deployment time from validated inputs (the tuples :func:`_inputs` and :func:`_link_inputs` return)
-    and resolved ``p``: ``setup + size x time per byte``, plus, on paths over Ethernet, the transfer's
-    start-up (half an RTT and slow start, :func:`vcperf.network.transfer_time_s`); ``inf`` when other
-    traffic leaves a hop nothing."""
+def _deploy_time(path: str, checked: tuple, p: Params, link: tuple = LAN, wan=None):
+    """Deployment time from validated inputs (the tuples :func:`_inputs`, :func:`_link_inputs` and
+    :func:`_wan_inputs` return) and resolved ``p``: ``setup + size x time per byte``, plus, on paths over
+    Ethernet, the transfer's start-up (half an RTT and slow start, :func:`vcperf.network.transfer_time_s`)
+    on the hop's network (the WAN where one is crossed); ``inf`` when other traffic leaves a hop nothing."""
     size, net, mgmt, fc, vcpus, streams, setup = checked
     shape = np.broadcast_shapes(*(np.shape(a) for a in (*checked, *link)))  # every input broadcasts, used or not
-    stages = _stages(path, net, mgmt, fc, vcpus, streams, p, link)
+    stages = _stages(path, net, mgmt, fc, vcpus, streams, p, link, wan)
     with np.errstate(divide="ignore"):
         t = setup + size * stages.time_per_byte_s()
-        if path in ("host_to_host", "streaming"):
+        if path in ("host_to_host", "streaming") and wan is not None:
+            rate = _network_rate(wan[0], (wan[1], wan[2], 0.0))
+            start = network.transfer_time_s(0.0, 8.0 * rate, wan[1], wan[2]) + _slow_start_idle_s(
+                size, 8.0 * rate, wan[1])
+            t = t + start
+        elif path in ("host_to_host", "streaming"):
             rtt, loss, other = link
             rate = _network_rate(net, link)
             ok = rate > 0
@@ -249,7 +287,7 @@ def _slow_start_idle_s(size, rate_bps, rtt):
 def path_stages(path: str, *, network_bps=DEFAULT_NETWORK_BPS, mgmt_network_bps=DEFAULT_MGMT_NETWORK_BPS,
                 fc_bandwidth_bps=DEFAULT_FC_BANDWIDTH_BPS, vcenter_vcpus=DEFAULT_VCENTER_VCPUS,
                 decompression_streams=DEFAULT_DECOMPRESSION_STREAMS, rtt_s=0.0, loss=0.0, other_bps=0.0,
-                params: Params | None = None) -> Stages:
+                link: network.Link | None = None, params: Params | None = None) -> Stages:
     """Stage rates of ``path`` (see the module docstring for the mechanism of each stage).
 
     Vectorised: every numeric argument may be an array; they broadcast together.
@@ -276,6 +314,11 @@ def path_stages(path: str, *, network_bps=DEFAULT_NETWORK_BPS, mgmt_network_bps=
         Packet loss probability of the Ethernet hops, in [0, 1). Default 0.
     other_bps : float or array_like
         Other traffic on the Ethernet hops (bit/s), >= 0, served ahead of the copy. Default 0.
+    link : vcperf.network.Link, optional
+        A WAN between the library's site and the destination host (its rate toward the host,
+        ``down_bps``, its RTT and loss): crossed by the hop :data:`WAN_HOP` names (host to host, or
+        vCenter to host when streaming), a TCP connection over it; ``rtt_s``, ``loss`` and ``other_bps``
+        stay those of the sites' own Ethernet hops. Default None: every hop is a LAN (the test bed).
     params : Params, optional
         Calibrated rates; default: the study's calibration (:func:`vcperf.contentlib.calibrate`).
 
@@ -311,16 +354,17 @@ def path_stages(path: str, *, network_bps=DEFAULT_NETWORK_BPS, mgmt_network_bps=
     _check_path(path)
     _, net, mgmt, fc, vcpus, streams, _ = _inputs(0.0, network_bps, mgmt_network_bps, fc_bandwidth_bps,
                                                    vcenter_vcpus, decompression_streams, 0.0)
-    link = _link_inputs(rtt_s, loss, other_bps)
+    wan_link, link = link, _link_inputs(rtt_s, loss, other_bps)
     v.broadcast(network_bps=net, mgmt_network_bps=mgmt, fc_bandwidth_bps=fc, vcenter_vcpus=vcpus,
                 decompression_streams=streams, rtt_s=link[0], loss=link[1], other_bps=link[2])
-    return _stages(path, net, mgmt, fc, vcpus, streams, _resolve(params), link)
+    return _stages(path, net, mgmt, fc, vcpus, streams, _resolve(params), link, _wan_inputs(wan_link))
 
 
 def deploy_time_s(path: str, size_bytes, *, network_bps=DEFAULT_NETWORK_BPS,
                   mgmt_network_bps=DEFAULT_MGMT_NETWORK_BPS, fc_bandwidth_bps=DEFAULT_FC_BANDWIDTH_BPS,
                   vcenter_vcpus=DEFAULT_VCENTER_VCPUS, decompression_streams=DEFAULT_DECOMPRESSION_STREAMS,
-                  setup_time_s=0.0, rtt_s=0.0, loss=0.0, other_bps=0.0, params: Params | None = None):
+                  setup_time_s=0.0, rtt_s=0.0, loss=0.0, other_bps=0.0, link: network.Link | None = None,
+                  params: Params | None = None):
     """Completion time (s) of deploying a ``size_bytes`` template over ``path``.
 
     Vectorised: every numeric argument may be an array; they broadcast together.
@@ -350,6 +394,11 @@ def deploy_time_s(path: str, size_bytes, *, network_bps=DEFAULT_NETWORK_BPS,
         Packet loss probability of the Ethernet hops, in [0, 1). Default 0.
     other_bps : float or array_like
         Other traffic on the Ethernet hops (bit/s), >= 0, served ahead of the copy. Default 0.
+    link : vcperf.network.Link, optional
+        A WAN between the library's site and the destination host (its rate toward the host,
+        ``down_bps``, its RTT and loss): crossed by the hop :data:`WAN_HOP` names (host to host, or
+        vCenter to host when streaming), a TCP connection over it; ``rtt_s``, ``loss`` and ``other_bps``
+        stay those of the sites' own Ethernet hops. Default None: every hop is a LAN (the test bed).
     params : Params, optional
         Calibrated rates; default: the study's calibration (:func:`vcperf.contentlib.calibrate`).
 
@@ -373,6 +422,15 @@ def deploy_time_s(path: str, size_bytes, *, network_bps=DEFAULT_NETWORK_BPS,
     >>> contentlib.deploy_time_s("host_fc", [0.0, 39e9]).shape
     (2,)
 
+    Over a branch WAN, the WAN hop sets the rate once: the same bytes take the time of one TCP transfer
+    over that link (:func:`vcperf.traffic.elastic_time_s`), whichever API asks.
+
+    >>> from vcperf import network, traffic
+    >>> wan = network.Link(10e6, 0.08, 0.001)
+    >>> t = float(contentlib.deploy_time_s("host_to_host", 40e9, link=wan))
+    >>> round(t / float(traffic.elastic_time_s(40e9, 10e6, 0.08, 0.001)), 4)
+    1.0
+
     References
     ----------
     .. [1] J. Guan and D. Bergamasco, "How to Efficiently Deploy Virtual Machines from VMware vSphere
@@ -383,8 +441,8 @@ def deploy_time_s(path: str, size_bytes, *, network_bps=DEFAULT_NETWORK_BPS,
     _check_path(path)
     checked = _inputs(size_bytes, network_bps, mgmt_network_bps, fc_bandwidth_bps, vcenter_vcpus,
                       decompression_streams, setup_time_s)
-    link = _link_inputs(rtt_s, loss, other_bps)
+    wan_link, link = link, _link_inputs(rtt_s, loss, other_bps)
     names = ("size_bytes", "network_bps", "mgmt_network_bps", "fc_bandwidth_bps", "vcenter_vcpus",
              "decompression_streams", "setup_time_s", "rtt_s", "loss", "other_bps")
     v.broadcast(**dict(zip(names, (*checked, *link), strict=True)))
-    return _deploy_time(path, checked, _resolve(params), link)
+    return _deploy_time(path, checked, _resolve(params), link, _wan_inputs(wan_link))

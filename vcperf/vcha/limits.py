@@ -88,13 +88,16 @@ def _vcpu_flags(vcpus) -> tuple:
     return ()
 
 
-def _overload_flags(over, background_wal_bytes_per_s: float, bandwidth_bps) -> tuple:
-    """Flag a replication link the background WAL alone fills (no VCbench operation completes)."""
+def _fallback_flags(over, background_wal_bytes_per_s: float, bandwidth_bps, behind_bytes_per_s) -> tuple:
+    """Flag a replication link the background WAL alone fills: VCHA falls back to asynchronous replication
+    (RPO > 0), the Passive falling behind by ``behind_bytes_per_s``."""
     if not np.any(over):
         return ()
-    return (f"overload: the replication link cannot carry the background WAL "
-            f"({8e-6 * background_wal_bytes_per_s:.1f} Mbit/s) at bandwidth_bps={float(np.min(bandwidth_bps)):g}: "
-            "no operation completes (throughput 0)",)
+    lag = float(np.max(behind_bytes_per_s))
+    return (f"fallback: the replication link cannot carry the background WAL "
+            f"({8e-6 * background_wal_bytes_per_s:.3g} Mbit/s) at bandwidth_bps={float(np.min(bandwidth_bps)):g}: "
+            f"PostgreSQL falls back to asynchronous replication (RPO > 0; the Passive falls behind by "
+            f"{lag / 1e6:.3g} MB/s, so a failover loses data and the Passive may need a full resync)",)
 
 
 def _pool_flags(stats_demand: float, stats_held, pool_size: float) -> tuple:

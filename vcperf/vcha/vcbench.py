@@ -115,8 +115,15 @@ class VcbenchResult:
         Connections held on average: statistics writes plus VCbench's (Little's law, ``X x hold``);
         never above ``db_connections``.
     overloaded : ndarray of bool
-        The replication link cannot carry the background WAL alone (VCHA on): no operation completes;
-        ``throughput_per_s`` is 0 and ``response_time_s`` infinite there, said in ``flags``.
+        The replication link cannot carry the background WAL alone (VCHA on): the Passive falls behind
+        and replication falls back to asynchronous (``replication``), said in ``flags``. The appliance
+        then runs without the synchronous wait (a closed loop never stops), and the WAL the link cannot
+        carry accumulates (``rpo_growth_bytes_per_s``).
+    replication : ndarray of str
+        ``"synchronous"`` (RPO = 0), ``"asynchronous"`` (the fallback: RPO > 0) or ``"off"`` (no VCHA).
+    rpo_growth_bytes_per_s : ndarray
+        How fast the Passive falls behind in the fallback (WAL produced minus what the link's TCP rate
+        carries, B/s); 0 while replication is synchronous.
     bottleneck : ndarray of str
         The station nearest saturation (a key of :data:`vcperf.vcha.limits.BOTTLENECK_SOURCES`, which
         names its source), ``"none"`` below 80 % busy.
@@ -139,6 +146,8 @@ class VcbenchResult:
     db_pool_bound_per_s: float
     db_connections_held: np.ndarray
     overloaded: np.ndarray
+    replication: np.ndarray
+    rpo_growth_bytes_per_s: np.ndarray
     bottleneck: np.ndarray
     flags: tuple = ()
 
@@ -370,7 +379,7 @@ def vcbench(clients, vcha_enabled: bool = False, replication_rtt_s=0.0, stats_le
     db_connections : float
         vpxd's database connection pool, in [2, 10000] (default: vCenter's 50).
     bandwidth_bps : float or array_like
-        Replication link rate, bit/s, in [1e6, 1e12] (test bed: 10 Gbps).
+        Replication link rate, bit/s, in [1e3, 1e12] (test bed: 10 Gbps).
     loss : float or array_like
         Packet loss on the replication link, in [0, 0.2].
     psc_mode : {"external", "embedded"}
@@ -391,7 +400,8 @@ def vcbench(clients, vcha_enabled: bool = False, replication_rtt_s=0.0, stats_le
     VcbenchResult
         Arrays of shape ``broadcast(replication_rtt_s, bandwidth_bps, loss).shape + np.shape(clients)``;
         ``flags`` names inputs beyond VMware's documented limits (VCHA network RTT above 10 ms, an
-        appliance smaller than Small), an overloaded replication link (``overloaded``: throughput 0)
+        appliance smaller than Small), a replication link that cannot carry the WAL (``overloaded``: the
+        asynchronous fallback, RPO > 0)
         and a statistics load that saturates the pool; ``bottleneck`` names the binding station and
         :data:`vcperf.vcha.limits.BOTTLENECK_SOURCES` its source.
 
@@ -425,7 +435,7 @@ def vcbench(clients, vcha_enabled: bool = False, replication_rtt_s=0.0, stats_le
         raise ValueError(f"clients must be integers in [1, 4096]; got {n[n != np.round(n)].flat[0]:g}")
     n = n.astype(int)
     rtt = v.check_range("replication_rtt_s", replication_rtt_s, 0.0, 1.0)
-    bw = v.check_range("bandwidth_bps", bandwidth_bps, 1e6, 1e12)
+    bw = v.check_range("bandwidth_bps", bandwidth_bps, 1e3, 1e12)
     loss_ = v.check_range("loss", loss, 0.0, 0.2)
     if not isinstance(vcha_enabled, bool | np.bool_):
         raise ValueError(f"vcha_enabled must be True or False; got {vcha_enabled!r}")
@@ -453,15 +463,34 @@ def vcbench(clients, vcha_enabled: bool = False, replication_rtt_s=0.0, stats_le
     idx = n - 1
     grow = (Ellipsis,) + (None,) * n.ndim
     over = np.broadcast_to(np.asarray(rho_bg >= 1.0)[grow], sol.throughput_per_s[..., idx].shape)
-    x = np.where(over, 0.0, sol.throughput_per_s[..., idx])
-    r = np.where(over, np.inf, sol.response_time_s[..., idx])
+    x, r = sol.throughput_per_s[..., idx], sol.response_time_s[..., idx]
+    if np.any(over):
+        # The Passive falls behind: PostgreSQL "falls back to asynchronous mode" (seed, Best Practices;
+        # data/vcha2016/text_best_practices: replication_falls_back_to_async). Commits no longer wait for the
+        # Passive nor queue on the link: the appliance runs as without the synchronous wait, and the WAL the
+        # link cannot carry accumulates on the Active (RPO > 0, growing).
+        d_async, hold_a, pool_a, _, _, _, held_a, _ = _station_demands(
+            p, wal, False, rtt, stats_level, c, h, vms, pool_size, bw, loss_, psc_cpu, flush)
+        sol_a = queueing.mva(d_async, int(n.max()), p.think_time_s, _DELAY_MASK)
+        x = np.where(over, sol_a.throughput_per_s[..., idx], x)
+        r = np.where(over, sol_a.response_time_s[..., idx], r)
+        overg = np.asarray(rho_bg >= 1.0)
+        sync = np.where(overg, 0.0, sync)
+        hold = np.where(overg, hold_a, hold)
+        link = np.where(overg, 0.0, link)
+        stats_held = np.where(overg, held_a, stats_held)
+        pool = np.where(overg, pool_a, pool)
+    rate_bps = _tcp_rate_bps(bw, LAN_RTT_S + np.asarray(rtt, float), loss_) if vcha_enabled else np.inf
+    wal_bytes_per_s = (x * wal.wal_bytes_per_op + wal.background_wal_bytes_per_s) if vcha_enabled else 0.0 * x
+    behind = np.where(over, np.maximum(wal_bytes_per_s - np.asarray(rate_bps / 8.0)[grow], 0.0), 0.0)
     cpu = bg + x * p.cpu_demand_s
     stats_demand = p.stats_db_connections_per_vm * vms * STATS_LEVEL_HIGH[stats_level]
     flags = (limits._vcpu_flags(c) + (limits._rtt_flags(rtt) if vcha_enabled else ())
-             + limits._overload_flags(over, wal.background_wal_bytes_per_s, bw)
+             + limits._fallback_flags(over, wal.background_wal_bytes_per_s, bw, behind)
              + limits._pool_flags(stats_demand, stats_held, pool_size) + mem_flags)
     util = np.stack(np.broadcast_arrays((cpu + x * psc_cpu) / c, x * np.asarray(hold)[grow] / np.asarray(pool)[grow],
-                                        np.asarray(rho_bg)[grow] + x * np.asarray(link * (1.0 - rho_bg))[grow]))
+                                        np.where(over, 1.0, np.asarray(rho_bg)[grow]
+                                                 + x * np.asarray(link * (1.0 - rho_bg))[grow])))
     names = np.array(["vpxd CPU", "database connection pool", "replication link"])
     neck = np.where(over, "replication link", np.where(util.max(axis=0) >= 0.8, names[util.argmax(axis=0)], "none"))
     return VcbenchResult(
@@ -472,7 +501,7 @@ def vcbench(clients, vcha_enabled: bool = False, replication_rtt_s=0.0, stats_le
         cpu_utilization_per_core=(cpu + x * psc_cpu) / c,
         psc_cpu_cores=x * psc_cpu,
         db_pool_utilization=x * np.asarray(hold)[grow] / np.asarray(pool)[grow],
-        link_utilization=np.asarray(rho_bg)[grow] + x * np.asarray(link * (1.0 - rho_bg))[grow],
+        link_utilization=util[2],  # carried: a link the fallback leaves behind is busy all the time (1)
         sync_wait_s=np.broadcast_to(np.asarray(sync)[grow], x.shape).copy(),
         stats_db_connections=np.broadcast_to(np.asarray(stats_held)[grow], x.shape).copy(),
         background_cpu_cores=float(bg),
@@ -480,6 +509,8 @@ def vcbench(clients, vcha_enabled: bool = False, replication_rtt_s=0.0, stats_le
         db_pool_bound_per_s=float(max(pool_size - stats_demand, 1.0) / p.db_hold_s),
         db_connections_held=np.asarray(stats_held)[grow] + x * np.asarray(hold)[grow],
         overloaded=over.copy(),
+        replication=np.where(over, "asynchronous", "synchronous" if vcha_enabled else "off"),
+        rpo_growth_bytes_per_s=np.asarray(behind, dtype=float) + np.zeros(x.shape),
         bottleneck=neck,
         flags=flags,
     )
