@@ -199,7 +199,8 @@ class DirectionLoad:
         Line rate (bit/s).
     flows : tuple of FlowShare
     steady_load : float
-        Offered load of the paced and closed-loop flows over the capacity (may exceed 1: overload).
+        Offered load of the paced flows over the capacity (may exceed 1: overload, a backlog). Closed loops
+        are not counted: they slow to what they get.
     saturated : bool
         The flows together ask for at least the capacity (an unbounded elastic flow always does).
     queue : str
@@ -342,7 +343,7 @@ def direction_load(link: str, direction: str, capacity_bps: float, flows, *, rtt
         greedy[i] = math.inf
         backlog = max(f.demand_bps - alloc[i], 0.0) if f.kind == "paced" else 0.0
         shares.append(FlowShare(f, alloc[i], _water_fill(c, greedy)[i], alloc[i] / c, backlog))
-    steady = sum(f.demand_bps for f in flows if f.kind != "elastic" and math.isfinite(f.demand_bps)) / c
+    steady = sum(f.demand_bps for f in flows if f.kind == "paced") / c
     # An elastic flow fills the bottleneck when it is held below its own demand by the others (it would
     # take more): TCP then keeps the buffer full.
     filled = any(f.kind == "elastic" and alloc[i] < f.demand_bps * (1.0 - 1e-9) for i, f in enumerate(flows))

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from vcperf import _validate as v
-from vcperf import contentlib, robo, vcha
+from vcperf import contentlib, robo, traffic, vcha
 from vcperf import vmotion as vm
 from vcperf.site.quantities import choice, quantity
 
@@ -38,13 +38,18 @@ _MAX_BPS, _MAX_RTT_S, _MAX_COUNT = 1e12, 10.0, 1000.0
 @dataclass(frozen=True)
 class LinkSpec:
     """A link between two sites: rate toward the branch (``bandwidth_bps``), from it (``up_bandwidth_bps``,
-    ``None``: symmetric), round trip ``rtt_s`` and packet loss ``loss``."""
+    ``None``: symmetric), round trip ``rtt_s`` and packet loss ``loss``; its bottleneck's queue discipline
+    ``queue`` (``"fifo"``: drop-tail, where a bulk flow keeps a standing queue every round trip waits in;
+    ``"fair"``: fq_codel-like) and buffer ``buffer_bytes`` (``None``: one bandwidth-delay product)
+    (:func:`vcperf.traffic.standing_queue_s`)."""
 
     name: str
     bandwidth_bps: float
     rtt_s: float
     loss: float = 0.0
     up_bandwidth_bps: float | None = None
+    queue: str = "fifo"
+    buffer_bytes: float | None = None
 
 
 @dataclass(frozen=True)
@@ -187,17 +192,24 @@ def _links(raw) -> tuple[LinkSpec, ...]:
     for i, item in enumerate(_list("links", raw)):
         p = f"links[{i}]"
         d = _mapping(p, item)
-        _fields(p, d, ("name", "bandwidth", "up_bandwidth", "rtt", "loss"))
+        _fields(p, d, ("name", "bandwidth", "up_bandwidth", "rtt", "loss", "queue", "buffer"))
         if "bandwidth" not in d:
             raise ValueError(f"{p}.bandwidth is required (bit/s or e.g. '10 Mbit/s')")
         up = d.get("up_bandwidth")
+        loss = d.get("loss", 0.0)
+        if isinstance(loss, int | float) and not isinstance(loss, bool) and loss != 0:
+            raise ValueError(f"{p}.loss must carry its unit, e.g. '{loss:g} %' (a percentage) or "
+                             f"'{loss * 100:g} %' (if {loss:g} is a fraction); got {loss!r}")
+        buf = d.get("buffer")
         out.append(LinkSpec(
             name=_name(p, d),
             bandwidth_bps=quantity(f"{p}.bandwidth", d["bandwidth"], "rate", 0.0, _MAX_BPS, lo_open=True),
             rtt_s=quantity(f"{p}.rtt", d.get("rtt", 0.0), "time", 0.0, _MAX_RTT_S),
-            loss=quantity(f"{p}.loss", d.get("loss", 0.0), "fraction", 0.0, 0.5),
+            loss=quantity(f"{p}.loss", loss, "fraction", 0.0, 0.5),
             up_bandwidth_bps=None if up is None else quantity(f"{p}.up_bandwidth", up, "rate", 0.0, _MAX_BPS,
-                                                               lo_open=True)))
+                                                               lo_open=True),
+            queue=choice(f"{p}.queue", d.get("queue", "fifo"), traffic.DISCIPLINES),
+            buffer_bytes=None if buf is None else quantity(f"{p}.buffer", buf, "size", 0.0, 1e12)))
     if not out:
         raise ValueError("links must list at least one link (name, bandwidth, rtt)")
     names = [lk.name for lk in out]
@@ -379,6 +391,9 @@ def check_plan(plan: Plan) -> Plan:
         quantity(f"links[{i}].loss", lk.loss, "fraction", 0.0, 0.5)
         if lk.up_bandwidth_bps is not None:
             quantity(f"links[{i}].up_bandwidth", lk.up_bandwidth_bps, "rate", 0.0, _MAX_BPS, lo_open=True)
+        choice(f"links[{i}].queue", lk.queue, traffic.DISCIPLINES)
+        if lk.buffer_bytes is not None:
+            quantity(f"links[{i}].buffer", lk.buffer_bytes, "size", 0.0, 1e12)
     seen = set()
     for kind, items in (("branches", plan.branches), ("migrations", plan.migrations),
                         ("deployments", plan.deployments), ("ft", plan.ft)):

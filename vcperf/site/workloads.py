@@ -1,5 +1,7 @@
 """Each workload of a site plan as its study's model on one link: what it asks of the link (its
-flows) and its answers on the rate available to it.
+flows, each of a kind of :mod:`vcperf.traffic`: elastic, paced or closed-loop), its answers on the rate
+available to it, and its study's own flags at that rate, passed through unchanged
+(:class:`vcperf.traffic.Flag`).
 
 A workload adaptor holds the plan's description of it and calls only the study's public API
 (``vcperf.<study>`` exports): ROBO's shared branch link (:func:`vcperf.robo.plan`), vMotion's
@@ -25,7 +27,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from vcperf import contentlib, data, ft, network, protocol, robo, vcha
+from vcperf import contentlib, ft, network, protocol, robo, traffic, vcha
 from vcperf import vmotion as vm
 from vcperf.site.plan import Branch, DeploymentSpec, FtSpec, LinkSpec, MigrationSpec, VCenter
 from vcperf.vcha.vcbench import VCBENCH_PARAM_FIELDS
@@ -38,15 +40,6 @@ def as_link(spec: LinkSpec, down_bps=None, up_bps=None) -> network.Link:
     down = spec.bandwidth_bps if down_bps is None else down_bps
     up = (spec.up_bandwidth_bps or spec.bandwidth_bps) if up_bps is None else up_bps
     return network.Link(float(down), spec.rtt_s, spec.loss, spec.name, float(up))
-
-
-@functools.cache
-def _limits() -> dict:
-    """VMware's documented limits the planner checks, read from ``data/`` (with their provenance)."""
-    return {
-        "vmotion_max_rtt_s": data.value("vmotion2020/external_vmotion_streams", "max_rtt", "si"),
-        "vcha_max_rtt_s": vcha.paper_value("text_best_practices", "max_supported_vcha_network_latency"),
-    }
 
 
 @functools.cache
@@ -90,6 +83,8 @@ class BranchWork:
     #: The direction whose flow binds a quantity (default: the workload's most constrained flow).
     directions = {"statistics_delay_s": "up"}
     reads = _BRANCH_READS
+    #: Its answers are round trips: they wait in a standing queue of the link.
+    latency_bound = True
 
     def _vms(self):
         return robo.testbed().powered_on_vms_per_host if self.spec.vms_per_host is None else self.spec.vms_per_host
@@ -133,10 +128,15 @@ class BranchWork:
         b = self._plan(as_link(spec), params)
         up = float(b.offered_load) * as_link(spec).up_bps
         name = f"branch {self.spec.name}"
-        return [(f"{name}: host sync + statistics", "up", up),
-                (f"{name}: host sync + operations", "down", float(b.sync_down_bps))]
+        return [(f"{name}: host sync + statistics", "up", up, "paced"),
+                (f"{name}: host sync + operations", "down", float(b.sync_down_bps), "paced")]
 
-    def flags(self, spec: LinkSpec):
+    def flags(self, spec: LinkSpec, link=None):
+        """The study's flags on ``link`` (the rates available to it; default the whole link) as
+        :class:`vcperf.traffic.Flag`."""
+        return traffic.as_flags(self._flag_text(spec, as_link(spec) if link is None else link), self.study)
+
+    def _flag_text(self, spec: LinkSpec, link):
         r, s, out = _robo_range(), self.spec, []
         if not r["bw"][0] <= spec.bandwidth_bps <= r["bw"][1] or spec.rtt_s > r["rtt"] or spec.loss > r["loss"]:
             out.append(f"extrapolation: link {spec.name} outside the ROBO study's measured links "
@@ -144,10 +144,11 @@ class BranchWork:
                        f"loss <= {r['loss']:g})")
         if s.hosts > r["hosts"]:
             out.append(f"extrapolation: {s.hosts:g} hosts beyond the ROBO test bed's {r['hosts']:g}")
-        b = self._plan(as_link(spec), calibrated(self.study))
+        b = self._plan(link, calibrated(self.study))
         if bool(np.any(b.overloaded)):  # the branch's own flows exceed the link: its answers are infinite
-            out.append(f"overload: branch {s.name}'s flows offer {float(np.max(b.offered_load)):.0%} of link "
-                       f"{spec.name} (dominant: {np.asarray(b.dominant_flow).flat[0]}); its times are infinite")
+            out.append(f"overload: branch {s.name}'s flows offer {float(np.max(b.offered_load)):.0%} of the rate "
+                       f"link {spec.name} leaves them (dominant: {np.asarray(b.dominant_flow).flat[0]}); their "
+                       "queue grows without bound, so its times are infinite")
         return out
 
 
@@ -161,6 +162,7 @@ class MigrationWork:
     quantities = ("migration_time_s", "downtime_s")
     #: The parameters a migration reads: all but the TPCx-HCI group (read by the TPCx-HCI checks only).
     reads = tuple(f.name for f in dataclasses.fields(vm.Params) if f.name != "tpcx")
+    latency_bound = False
 
     def _vm(self, params):
         w, s = vm.workloads()["typical"], self.spec
@@ -170,30 +172,37 @@ class MigrationWork:
             s.dirty_rate_bytes_per_s / params.dirty_bytes_per_transaction, 1e-9)
         return mem, (w.vcpus if s.vcpus is None else s.vcpus), ws, tps
 
-    def answers(self, link, params):
+    def _migrate(self, link, params):
         s = self.spec
         rate = link.down_bps if s.direction == "down" else link.up_bps
+        return vm.migrate_testbed(*self._vm(params), s.release, rate, params=params, rtt_s=link.rtt_s,
+                                  n_vmknics=s.vmknics)
+
+    def answers(self, link, params):
         try:
-            m = vm.migrate_testbed(*self._vm(params), s.release, rate, params=params, rtt_s=link.rtt_s,
-                                   n_vmknics=s.vmknics)
+            m = self._migrate(link, params)
         except ValueError:  # a share below the migration model's domain (e.g. < 1 Mbit/s): no answer (flagged)
             return np.array([math.nan, math.nan])
-        batches = math.ceil(s.count / s.concurrency)
+        batches = math.ceil(self.spec.count / self.spec.concurrency)
         return np.array([float(m.migration_time_s) * batches, float(m.switchover_time_s)])
 
     def flows(self, spec: LinkSpec, params):
-        return [(f"migration {self.spec.name} #{i + 1}", self.spec.direction, math.inf)
+        return [(f"migration {self.spec.name} #{i + 1}", self.spec.direction, math.inf, "elastic")
                 for i in range(self.spec.concurrency)]
 
-    def flags(self, spec: LinkSpec):
-        out, lim = [], _limits()
-        if spec.rtt_s > lim["vmotion_max_rtt_s"]:
-            out.append(f"limit: link {spec.name} RTT {spec.rtt_s * 1e3:g} ms beyond vMotion's documented "
-                       f"{lim['vmotion_max_rtt_s'] * 1e3:g} ms (vSphere, 'Round-Trip Time for Long-Distance vMotion')")
+    def flags(self, spec: LinkSpec, link=None):
+        """The vMotion model's own flags at the rate each concurrent migration gets (VMware's 250 Mbit/s per
+        concurrent vMotion, its RTT limit, memory and vCPUs beyond the calibration), unchanged, plus the
+        extrapolation of a LAN study to a WAN."""
+        link = as_link(spec) if link is None else link
+        try:
+            out = list(traffic.as_flags(self._migrate(link, calibrated(self.study)).flags, self.study))
+        except ValueError as e:
+            out = [traffic.Flag("limit", f"outside the vMotion model's domain: {e}", self.study)]
         if spec.rtt_s > 0 or spec.loss > 0:
-            out.append(f"extrapolation: the vMotion study measured a LAN; link {spec.name}'s RTT and loss are "
-                       "modelled through TCP windows only (loss not modelled)")
-        return out
+            out.append(traffic.Flag("extrapolation", f"extrapolation: the vMotion study measured a LAN; link "
+                                    f"{spec.name}'s RTT and loss enter through TCP's windows only", self.study))
+        return tuple(out)
 
 
 @dataclass(frozen=True)
@@ -204,34 +213,36 @@ class DeploymentWork:
     study = contentlib.STUDY
     kind = "deployment"
     quantities = ("deployment_time_s",)
+    latency_bound = False
 
-    def _time(self, rate_bps, rtt_s, loss, params):
-        # The link carries the path's network hop at TCP's rate over it (streaming: vCenter -> host on the
-        # management network; the other paths: host to host on the data network); the sites' own
-        # networks stay the study's 1 GbE.
-        wan = network.tcp_throughput_bps(rate_bps, rtt_s, loss)
-        nets = {"network_bps": contentlib.DEFAULT_NETWORK_BPS, "mgmt_network_bps": contentlib.DEFAULT_MGMT_NETWORK_BPS}
-        hop = "mgmt_network_bps" if self.spec.path == "streaming" else "network_bps"
-        nets[hop] = np.minimum(wan, nets[hop])
-        return contentlib.deploy_time_s(self.spec.path, self.spec.size_bytes, params=params, **nets)
+    def _link(self, link):
+        """The plan's link as the WAN of the deployment's path, toward the destination host."""
+        rate = link.down_bps if self.spec.direction == "down" else link.up_bps
+        return network.Link(float(rate), link.rtt_s, link.loss, link.name)
 
     def answers(self, link, params):
-        rate = link.down_bps if self.spec.direction == "down" else link.up_bps
-        return np.array([float(self._time(rate, link.rtt_s, link.loss, params))])
+        # The link is the WAN the path's network hop crosses (host to host; vCenter to host when streaming):
+        # one TCP connection over it, NFC's own cap applied once (contentlib.WAN_HOP).
+        s = self.spec
+        return np.array([float(contentlib.deploy_time_s(s.path, s.size_bytes, link=self._link(link), params=params))])
 
     def flows(self, spec: LinkSpec, params):
-        lk = as_link(spec)
-        rate = lk.down_bps if self.spec.direction == "down" else lk.up_bps
-        alone = float(self._time(rate, spec.rtt_s, spec.loss, params))
-        demand = 8.0 * self.spec.size_bytes / network.TCP_PAYLOAD_FRACTION / alone  # its own pace, on the wire
-        return [(f"deployment {self.spec.name} #{i + 1}", self.spec.direction, demand)
-                for i in range(self.spec.count)]
+        # Elastic: it asks for the wire rate its path reaches alone on the link (its slowest stage: TCP over
+        # the WAN, or NFC / a data mover when those are slower), so on a link with room it is never slowed.
+        s = self.spec
+        st = contentlib.path_stages(s.path, link=self._link(as_link(spec)), params=params)
+        per_byte = float(st.time_per_byte_s())
+        demand = math.inf if contentlib.WAN_HOP[s.path] is None or per_byte <= 0 else float(
+            network.wire_rate_bps(8.0 / per_byte))
+        return [(f"deployment {s.name} #{i + 1}", s.direction, demand, "elastic") for i in range(s.count)]
 
-    def flags(self, spec: LinkSpec):
+    def flags(self, spec: LinkSpec, link=None):
         if spec.bandwidth_bps < contentlib.DEFAULT_NETWORK_BPS or spec.rtt_s > 0 or spec.loss > 0:
-            return [f"extrapolation: the Content Library study measured 1 GbE LANs; link {spec.name} is slower "
-                    "or longer (its rate, RTT and loss enter through TCP's throughput)"]
-        return []
+            hop = contentlib.WAN_HOP[self.spec.path] or "no"
+            return (traffic.Flag("extrapolation", f"extrapolation: the Content Library study measured 1 GbE LANs; "
+                                 f"link {spec.name} is slower or longer (it is crossed by the {hop} hop, TCP over "
+                                 "its rate, RTT and loss)", self.study),)
+        return ()
 
 
 @functools.lru_cache(maxsize=256)
@@ -250,13 +261,15 @@ class VchaWork:
     quantities = ("vcha_throughput_loss", "vcha_latency_s")
     #: The parameters VCbench reads (:data:`vcperf.vcha.vcbench.VCBENCH_PARAM_FIELDS`).
     reads = tuple(f"{group}.{name}" for group, name in VCBENCH_PARAM_FIELDS)
+    #: Commits are round trips to the Passive: they wait in a standing queue of the link.
+    latency_bound = True
 
     def _kw(self):
         return vcha.appliance(self.spec.size) if self.spec.size else vcha.testbed().appliance()
 
     def _runs(self, link, params):
         rate = link.down_bps if self.spec.vcha.direction == "down" else link.up_bps
-        if rate < 1e6:  # below the VCbench model's domain: no answer (flagged)
+        if rate < 1e3:  # below the VCbench model's domain: no answer (flagged)
             return None, None
         added = max(link.rtt_s - vcha.LAN_RTT_S, 0.0)
         on = vcha.vcbench(self.spec.clients, True, min(added, 1.0), params=params, bandwidth_bps=min(rate, 1e12),
@@ -273,19 +286,23 @@ class VchaWork:
         on, _ = self._runs(as_link(spec), params)
         x = 0.0 if on is None else float(on.throughput_per_s)
         wal = vcha.replication_traffic_bytes_per_s(x, params.wal)
-        return [("VCHA replication (WAL)", self.spec.vcha.direction,
-                 float(network.wire_rate_bps(8.0 * wal)))]
+        # A closed loop: commits wait for the Passive, so its rate adapts to what the link gives.
+        return [("VCHA replication (WAL)", self.spec.vcha.direction, float(network.wire_rate_bps(8.0 * wal)),
+                 "closed_loop")]
 
-    def flags(self, spec: LinkSpec):
-        out, lim = [], _limits()
-        if spec.rtt_s > lim["vcha_max_rtt_s"]:
-            out.append(f"limit: link {spec.name} RTT {spec.rtt_s * 1e3:g} ms beyond VCHA's supported "
-                       f"{lim['vcha_max_rtt_s'] * 1e3:g} ms between nodes (VCHA performance study, Best Practices)")
+    def flags(self, spec: LinkSpec, link=None):
+        """VCbench's own flags on the rate available to the replication (the 10 ms VCHA network limit, the
+        asynchronous fallback: RPO > 0), unchanged, plus the extrapolation beyond its test bed."""
+        link = as_link(spec) if link is None else link
+        on, _ = self._runs(link, calibrated(self.study))
+        out = [traffic.Flag("limit", f"VCHA's replication gets under {1e3:g} bit/s of link {spec.name}: outside "
+                            "the VCbench model's domain", self.study)] if on is None else list(
+            traffic.as_flags(on.flags, self.study))
         tb = vcha.testbed().replication_bandwidth_bps
         if spec.bandwidth_bps < tb or spec.loss > 0:
-            out.append(f"extrapolation: VCHA measured a {tb / 1e9:g} Gbit/s lossless private network; link "
-                       f"{spec.name} is slower or lossy")
-        return out
+            out.append(traffic.Flag("extrapolation", f"extrapolation: VCHA measured a {tb / 1e9:g} Gbit/s lossless "
+                                    f"private network; link {spec.name} is slower or lossy", self.study))
+        return tuple(out)
 
 
 @dataclass(frozen=True)
@@ -298,6 +315,8 @@ class FtWork:
     quantities = ("ft_overhead", "ft_output_delay_s")
     #: The one parameter the checkpoint cycle reads.
     reads = ("checkpoint_interval_s",)
+    #: Each checkpoint waits for the secondary's acknowledgement: a round trip in the link's standing queue.
+    latency_bound = True
 
     def answers(self, link, params):
         s = self.spec
@@ -313,15 +332,18 @@ class FtWork:
         bw = float(ft.ft_logging_bandwidth_bps(
             s.receive_rate_bps, s.dirty_rate_bytes_per_s, params.checkpoint_interval_s, rate,
             transmit_rate_bps=s.transmit_rate_bps, ft_ack_rtt_s=spec.rtt_s, ft_link_loss=spec.loss, vcpus=s.vcpus))
-        return [(f"FT {s.name} #{i + 1} logging", s.direction, bw) for i in range(s.count)]
+        return [(f"FT {s.name} #{i + 1} logging", s.direction, bw, "paced") for i in range(s.count)]
 
-    def flags(self, spec: LinkSpec):
+    def flags(self, spec: LinkSpec, link=None):
+        """FT's documented limits for the logging link, its VMs and vCPUs (:func:`vcperf.ft.limit_flags`),
+        unchanged, plus the extrapolation of a LAN study to a longer or lossy link."""
         s = self.spec
-        out = [f"limit: {f}" for f in ft.limit_flags(spec.bandwidth_bps, s.vcpus, s.count)]
+        out = [traffic.Flag("limit", f, self.study) for f in ft.limit_flags(spec.bandwidth_bps, s.vcpus, s.count)]
         if spec.rtt_s > ft.DEFAULT_FT_ACK_RTT_S * 10 or spec.loss > 0:
-            out.append(f"extrapolation: FT measured a LAN logging link; link {spec.name}'s RTT and loss enter "
-                       "through the checkpoint's acknowledgement and TCP")
-        return out
+            out.append(traffic.Flag("extrapolation", f"extrapolation: FT measured a LAN logging link; link "
+                                    f"{spec.name}'s RTT and loss enter through the checkpoint's acknowledgement "
+                                    "and TCP", self.study))
+        return tuple(out)
 
 
 def workloads(plan) -> list:

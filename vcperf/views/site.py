@@ -7,11 +7,13 @@ Numbers are written by :mod:`vcperf.views.format`; the model is :mod:`vcperf.sit
 
 from __future__ import annotations
 
+import html
 import json
 import math
 from pathlib import Path
 
 from vcperf import site
+from vcperf.traffic import FLAG_KINDS
 from vcperf.site.plan import TARGET_QUANTITIES
 from vcperf.views.format import fmt_band, fmt_bps, fmt_duration, fmt_in_unit, fmt_percent
 from vcperf.widgets import (
@@ -89,11 +91,17 @@ def answer_text(a) -> str:
     return fmt_band(a.value, a.low, a.high, fmt=formatter(a.quantity))
 
 
+#: The mark of each :attr:`vcperf.site.Answer.status`.
+MARKS = {"met": "✅", "met beyond a limit": "⚠️", "missed": "❌", "no target": "·"}
+#: What a serious flag kind means for a met target, in words.
+FLAG_WORDS = {"limit": "beyond a VMware documented limit", "backlog": "with a growing backlog",
+              "fallback": "in an asynchronous fallback (RPO > 0)"}
+
+
 def verdict(a) -> str:
-    """``"meets"``, ``"MISSES"`` or ``"no target"`` for a :class:`vcperf.site.Answer`."""
-    if a.ok is None:
-        return "no target"
-    return "meets" if a.ok else "MISSES"
+    """``"meets"``, ``"meets, beyond a limit"``, ``"MISSES"`` or ``"no target"`` for a :class:`vcperf.site.Answer`."""
+    return {"no target": "no target", "missed": "MISSES", "met": "meets",
+            "met beyond a limit": "meets, beyond a limit"}[a.status]
 
 
 def _link_line(spec) -> str:
@@ -122,21 +130,21 @@ def render_markdown(e: site.Evaluation, reverse=()) -> str:
     """
     out = [f"# Site plan: {e.plan.name}", ""]
     with_t = [a for a in e.answers if a.ok is not None]
-    miss = [a for a in with_t if not a.ok]
-    out.append(f"**Verdict: {'every target met' if not miss else f'{len(miss)} of {len(with_t)} targets missed'}**"
-               + ("" if not any(f.split(': ', 2)[1].startswith('limit') for f in e.flags if ': ' in f)
-                  else " — beyond a VMware documented limit (see flags)"))
+    out.append(f"**Verdict: {e.verdict}**" + (" (see flags)" if any(a.serious for a in with_t) else ""))
     out.append("")
     for a in with_t:
-        out.append(f"- {'✅' if a.ok else '❌'} {a.workload}: {LABELS[a.quantity]} "
+        out.append(f"- {MARKS[a.status]} {a.workload}: {LABELS[a.quantity]} "
                    f"{formatter(a.quantity)(a.value)} vs target {formatter(a.quantity)(a.target)}"
-                   + ("" if a.ok else f" (binding flow: {a.flow} on {a.link})"))
+                   + ("" if a.ok else f" (binding flow: {a.flow} on {a.link})")
+                   + (f" — {', '.join(sorted({FLAG_WORDS[f.kind] for f in a.serious}))}" if a.ok and a.serious
+                      else ""))
     for r in reverse:
         out.append(f"- ↔ {r.question} of {r.subject}: {reverse_answer(r)}"
                    + (f", bound by {r.workload}'s {LABELS.get(r.quantity, r.quantity)} ({r.flow})" if r.workload
                       else "") + (f" — {r.note}" if r.note else ""))
     if e.flags:
-        out += ["", "## Flags (VMware limits, extrapolation)", ""] + [f"- {f}" for f in e.flags]
+        out += ["", "## Flags (VMware limits, backlogs, fallbacks, extrapolation)", ""] + [
+            f"- **{f.kind}** {f.message}" for f in sorted(e.flags, key=lambda f: FLAG_KINDS.index(f.kind))]
     out += ["", "## Links", ""]
     for spec in e.plan.links:
         out += [f"### {spec.name}: {_link_line(spec)}", "",
@@ -169,11 +177,12 @@ def reverse_answer(r) -> str:
 
 def _records(e: site.Evaluation, reverse=()):
     answers = [{"workload": a.workload, "kind": a.kind, "study": a.study, "quantity": a.quantity, "value": a.value,
-                "low": a.low, "high": a.high, "alone": a.alone, "target": a.target, "ok": a.ok, "link": a.link,
-                "flow": a.flow} for a in e.answers]
+                "low": a.low, "high": a.high, "alone": a.alone, "target": a.target, "ok": a.ok, "status": a.status,
+                "link": a.link, "flow": a.flow, "flags": "; ".join(f.message for f in a.serious)} for a in e.answers]
     flows = [{"link": d.link, "direction": d.direction, "capacity_bps": d.capacity_bps, "flow": s.flow.name,
-              "workload": s.flow.workload, "demand_bps": s.flow.demand_bps, "allocated_bps": s.allocated_bps,
-              "available_bps": s.available_bps, "share": s.share} for d in e.loads for s in d.flows]
+              "workload": s.flow.workload, "flow_kind": s.flow.kind, "demand_bps": s.flow.demand_bps,
+              "allocated_bps": s.allocated_bps, "available_bps": s.available_bps, "share": s.share,
+              "backlog_bps": s.backlog_bps, "queue_delay_s": d.queue_delay_s} for d in e.loads for s in d.flows]
     rev = [{"question": r.question, "subject": r.subject, "value": r.value, "unit": r.unit, "workload": r.workload,
             "quantity": r.quantity, "flow": r.flow, "note": r.note} for r in reverse]
     return answers, flows, rev
@@ -189,7 +198,7 @@ def render(e: site.Evaluation, fmt: str = "md", reverse=()) -> str:
     >>> render(e, "csv").splitlines()[0].split(",")[:3]
     ['table', 'workload', 'kind']
     >>> sorted(json.loads(render(e, "json")))
-    ['answers', 'flags', 'flows', 'name', 'ok', 'reverse']
+    ['answers', 'flags', 'flows', 'name', 'ok', 'reverse', 'verdict']
     """
     if fmt == "md":
         return render_markdown(e, reverse)
@@ -198,7 +207,8 @@ def render(e: site.Evaluation, fmt: str = "md", reverse=()) -> str:
         def clean(x):
             return None if isinstance(x, float) and not math.isfinite(x) else x
 
-        doc = {"name": e.plan.name, "ok": e.ok, "flags": list(e.flags),
+        doc = {"name": e.plan.name, "ok": e.ok, "verdict": e.verdict,
+               "flags": [{"kind": f.kind, "source": f.source, "message": f.message} for f in e.flags],
                "answers": [{k: clean(x) for k, x in r.items()} for r in answers],
                "flows": [{k: clean(x) for k, x in r.items()} for r in flows],
                "reverse": [{k: clean(x) for k, x in r.items()} for r in rev]}
@@ -454,13 +464,14 @@ class _PlannerFigure(PanelFigure):
 
 
 def _readout_html(e: site.Evaluation, link: str = "") -> str:
-    marks = {True: "<span style='color:green'>meets</span>", False: "<b style='color:#c00'>MISSES</b>", None: "·"}
+    marks = {"met": "<span style='color:green'>meets</span>", "missed": "<b style='color:#c00'>MISSES</b>",
+             "met beyond a limit": "<b style='color:#b60'>meets, beyond a limit</b>", "no target": "·"}
     rows = "".join(
-        f"<tr><td>{marks[a.ok]}</td><td>{a.workload}</td>"
+        f"<tr><td>{marks[a.status]}</td><td>{a.workload}</td>"
         f"<td>{LABELS[a.quantity]}</td><td>{answer_text(a)}</td>"
         f"<td>{'–' if math.isnan(a.target) else formatter(a.quantity)(a.target)}</td></tr>" for a in e.answers)
-    flags = "".join(f"<li>{f}</li>" for f in e.flags)
-    head = "every target met" if e.ok else f"{len(e.failing)} target(s) missed"
+    flags = "".join(f"<li><b>{f.kind}</b> {html.escape(f.message)}</li>" for f in e.flags)
+    head = e.verdict
     where = ""
     if link:
         spec = e.plan.link(link)
