@@ -958,7 +958,8 @@ def test_whatif_readout_flags_an_unsupported_rtt_tiny_appliance_and_memory_press
         views.vcbench_whatif_update(replication_rtt_ms=30.0)[0]
     assert "memory pressure" in views.vcbench_whatif_update(memory_gb=8.0)[0]
     assert "memory pressure" not in views.vcbench_whatif_update()[0]
-    assert "asynchronous replication (RPO > 0" in views.vcbench_whatif_update(replication_rtt_ms=30.0, loss_percent=5.0)[0]
+    lossy = views.vcbench_whatif_update(replication_rtt_ms=30.0, loss_percent=5.0)[0]
+    assert "asynchronous replication (RPO > 0" in lossy
     assert "Tiny, 2 vCPUs, is not supported" in views.lifecycle_whatif_update(vcpus=2.0)[0]
     assert "unsupported" not in views.lifecycle_whatif_update(vcpus=4.0)[0]
 

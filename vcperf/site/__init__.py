@@ -21,7 +21,6 @@ True
 """
 
 from vcperf.site.evaluate import INTERVAL, Answer, Evaluation, evaluate, interval
-from vcperf.traffic import DirectionLoad, Flag, Flow, FlowShare, direction_load, water_fill
 from vcperf.site.plan import (
     TARGET_QUANTITIES,
     Branch,
@@ -37,6 +36,7 @@ from vcperf.site.plan import (
     load,
 )
 from vcperf.site.reverse import Reverse, largest_rtt, most_hosts, smallest_bandwidth
+from vcperf.traffic import DirectionLoad, Flag, Flow, FlowShare, direction_load, water_fill
 
 __all__ = [
     "INTERVAL", "Answer", "Evaluation", "evaluate", "interval", "DirectionLoad", "Flag", "Flow", "FlowShare",

@@ -13,8 +13,8 @@ import math
 from pathlib import Path
 
 from vcperf import site
-from vcperf.traffic import FLAG_KINDS
 from vcperf.site.plan import TARGET_QUANTITIES
+from vcperf.traffic import FLAG_KINDS
 from vcperf.views.format import fmt_band, fmt_bps, fmt_duration, fmt_in_unit, fmt_percent
 from vcperf.widgets import (
     TYPED_FORMAT,
