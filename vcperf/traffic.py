@@ -64,12 +64,14 @@ KINDS = ("elastic", "paced", "closed_loop")
 DISCIPLINES = ("fifo", "fair")
 #: Kinds of flag, most serious first: beyond a VMware documented limit; a backlog growing without bound
 #: (a paced flow short of its rate, an overloaded link); a fallback (VCHA to asynchronous replication:
-#: RPO > 0); outside what the study measured (extrapolation).
-FLAG_KINDS = ("limit", "backlog", "fallback", "extrapolation")
+#: RPO > 0); a standing queue round trips wait in (a mechanism of the link, not of the study); outside what
+#: the study measured (extrapolation).
+FLAG_KINDS = ("limit", "backlog", "fallback", "queue", "extrapolation")
 
 #: The prefixes the study models write their flags with, and the kind each one is.
 _PREFIX_KIND = {"unsupported": "limit", "limit": "limit", "overload": "backlog", "backlog": "backlog",
-                "fallback": "fallback", "extrapolated": "extrapolation", "extrapolation": "extrapolation"}
+                "fallback": "fallback", "queue": "queue", "extrapolated": "extrapolation",
+                "extrapolation": "extrapolation"}
 
 
 @dataclass(frozen=True)
@@ -105,7 +107,8 @@ class Flag:
         """A study's flag string (``"<prefix>: <message>"``) as a :class:`Flag`, its text unchanged.
 
         A prefix that is not one of the known ones (``unsupported``, ``limit``, ``overload``, ``backlog``,
-        ``fallback``, ``extrapolated``, ``extrapolation``) is a limit: a flag is never silently demoted.
+        ``fallback``, ``queue``, ``extrapolated``, ``extrapolation``) is a limit: a flag is never silently
+        demoted.
         """
         v.instance("text", text, str, "a str")
         head = text.split(":", 1)[0].strip().lower()

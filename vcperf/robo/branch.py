@@ -50,8 +50,9 @@ from vcperf.robo.wire import ack_bytes, wire_bytes
 
 #: The flows of a branch, in the order of :attr:`BranchLoad.flow_load`.
 FLOWS = ("host_sync", "statistics", "operations", "transfers")
-#: Offered load from which the verdict is "heavily loaded": a PS flow then takes >= 1 / (1 - 0.7)
-#: ~ 3.3 times its time alone on average (M/G/1-PS, Kleinrock 1976).
+#: Offered load from which the verdict is "heavily loaded": a PS flow's transfer time (its bytes on the link;
+#: not its round trips nor vCenter's own work, which do not queue there) is then >= 1 / (1 - 0.7) ~ 3.3 times
+#: its time alone on average (M/G/1-PS, Kleinrock 1976), so an operation of many round trips slows far less.
 HEAVY_LOAD = 0.7
 #: ACK bytes per data byte on the wire of a bulk transfer: one 40 B ACK per two full segments.
 BULK_ACK_RATIO = network.IP_TCP_HEADER_BYTES / (network.DEFAULT_PACKETS_PER_ACK * network.ETHERNET_MTU_BYTES)
@@ -330,11 +331,18 @@ def _branch_load(link: network.Link, n, level, vms, hostsync: HostSyncParams, st
     # Overloaded when the flows that must be carried continuously (all but the elastic transfers) do not fit.
     full = np.maximum((steady_up + flows["statistics"][0]) / up_c, steady_down / down_c) >= 1.0
     up_free, down_free = up_c - steady_up, down_c - steady_down
+    # Processor sharing at the whole offered load (M/G/1-PS: a job of x bits takes x / (C - every other
+    # flow's average), the statistics' average included): no delay is shorter than that, so each grows
+    # smoothly and without bound as the load reaches the rate, continuous in hosts, VMs and operations up to
+    # saturation. At light load the stagger groups' bursts bind instead (below).
+    ps_up = up_c - steady_up - flows["statistics"][0]
     k = _concurrent(n, payload, up_free, schedule)
     ok = ~full & (up_free > 0) & (down_free > 0)
     safe = lambda x: np.where(ok, x, 1.0)  # noqa: E731 -- evaluate only where capacity remains
-    stats_delay = np.where(ok, network.message_time_s(payload, safe(up_free / k), link.rtt_s, link.loss), np.inf)
+    stats_delay = np.where(ok, np.maximum(network.message_time_s(payload, safe(up_free / k), link.rtt_s, link.loss),
+                                          network.message_time_s(payload, safe(ps_up), link.rtt_s, link.loss)), np.inf)
     lat_idle = _latency_s(stages, (safe(down_free), safe(up_free), link.rtt_s, link.loss), ops, vm_state_bytes_)
+    lat_ps = _latency_s(stages, (safe(down_free), safe(ps_up), link.rtt_s, link.loss), ops, vm_state_bytes_)
     done = network._shared_transfer_times_s(sizes_a, down_c, link.rtt_s, link.loss, np.maximum(steady_down, 0.0))
     done = np.where(np.expand_dims(ok, -1), done, np.inf)
     # A transfer shares the downlink with the operation only while it runs: it counts as a flow for
@@ -346,7 +354,7 @@ def _branch_load(link: network.Link, n, level, vms, hostsync: HostSyncParams, st
     busy = _latency_s(stages, (safe(down_share), safe(up_share), link.rtt_s, link.loss), ops, vm_state_bytes_)
     queued = (k * 8.0 * wire_bytes(payload) / safe(up_free)
               + float(np.sum(8.0 * wire_bytes(sizes_a))) / safe(down_free))
-    lat = np.where(ok, np.minimum(busy, lat_idle + queued), np.inf)
+    lat = np.where(ok, np.maximum(lat_ps, np.minimum(busy, lat_idle + queued)), np.inf)
     deploy = (_latency_s(deploy_stages, (safe(down_share), safe(up_share), link.rtt_s, link.loss), ops,
                          vm_state_bytes_) if deploy_stages else np.zeros(np.shape(lat)))
     lat_idle = np.where(ok, lat_idle, np.inf)

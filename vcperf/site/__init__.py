@@ -20,7 +20,7 @@ Examples
 True
 """
 
-from vcperf.site.evaluate import INTERVAL, Answer, Evaluation, evaluate, interval
+from vcperf.site.evaluate import INTERVAL, SERIOUS, Answer, Evaluation, evaluate, interval
 from vcperf.site.plan import (
     TARGET_QUANTITIES,
     Branch,
@@ -39,7 +39,7 @@ from vcperf.site.reverse import Reverse, largest_rtt, most_hosts, smallest_bandw
 from vcperf.traffic import DirectionLoad, Flag, Flow, FlowShare, direction_load, water_fill
 
 __all__ = [
-    "INTERVAL", "Answer", "Evaluation", "evaluate", "interval", "DirectionLoad", "Flag", "Flow", "FlowShare",
+    "INTERVAL", "SERIOUS", "Answer", "Evaluation", "evaluate", "interval", "DirectionLoad", "Flag", "Flow", "FlowShare",
     "direction_load", "water_fill", "TARGET_QUANTITIES", "Branch", "DeploymentSpec", "FtSpec", "LinkSpec",
     "MigrationSpec", "Plan", "VCenter", "Vcha", "check_plan", "from_dict", "load",
     "Reverse", "largest_rtt", "most_hosts", "smallest_bandwidth",

@@ -394,7 +394,7 @@ def _evaluate(plan: Plan, intervals: bool) -> Evaluation:
                     f"{sh.flow.direction} and gets {sh.allocated_bps / 1e6:.4g}: its queue grows by "
                     f"{sh.backlog_bps * 3600 / 8e6:.4g} MB every hour"), "plan"))
         if queued[lk] > 0 and w.latency_bound:
-            mine_flags.append(traffic.Flag("extrapolation", (
+            mine_flags.append(traffic.Flag("queue", (
                 f"queue: a bulk flow keeps link {lk}'s {spec.queue.upper()} queue full: every round trip waits "
                 f"{queued[lk] * 1e3:.4g} ms more (buffer "
                 f"{'one bandwidth-delay product' if spec.buffer_bytes is None else f'{spec.buffer_bytes:g} B'}; "

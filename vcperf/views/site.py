@@ -10,6 +10,7 @@ from __future__ import annotations
 import html
 import json
 import math
+from dataclasses import replace
 from pathlib import Path
 
 from vcperf import site
@@ -142,6 +143,12 @@ def render_markdown(e: site.Evaluation, reverse=()) -> str:
         out.append(f"- ↔ {r.question} of {r.subject}: {reverse_answer(r)}"
                    + (f", bound by {r.workload}'s {LABELS.get(r.quantity, r.quantity)} ({r.flow})" if r.workload
                       else "") + (f" — {r.note}" if r.note else ""))
+        if r.alone:
+            out.append("  - each workload alone on the link needs: " + "; ".join(
+                f"{w} {reverse_answer(replace(r, value=x))}" for w, x in r.alone.items()))
+        serious = [f for f in r.flags if f.kind in site.SERIOUS]
+        if serious:
+            out.append("  - at that answer: " + "; ".join(f"**{f.kind}** {f.message}" for f in serious))
     if e.flags:
         out += ["", "## Flags (VMware limits, backlogs, fallbacks, extrapolation)", ""] + [
             f"- **{f.kind}** {f.message}" for f in sorted(e.flags, key=lambda f: FLAG_KINDS.index(f.kind))]
@@ -184,7 +191,9 @@ def _records(e: site.Evaluation, reverse=()):
               "allocated_bps": s.allocated_bps, "available_bps": s.available_bps, "share": s.share,
               "backlog_bps": s.backlog_bps, "queue_delay_s": d.queue_delay_s} for d in e.loads for s in d.flows]
     rev = [{"question": r.question, "subject": r.subject, "value": r.value, "unit": r.unit, "workload": r.workload,
-            "quantity": r.quantity, "flow": r.flow, "note": r.note} for r in reverse]
+            "quantity": r.quantity, "flow": r.flow, "note": r.note,
+            "flags": "; ".join(f"{f.kind}: {f.message}" for f in r.flags if f.kind in site.SERIOUS),
+            "alone": "; ".join(f"{w}={x:.6g}" for w, x in (r.alone or {}).items())} for r in reverse]
     return answers, flows, rev
 
 
