@@ -4,8 +4,8 @@ hosts at a branch that meet every target, each naming the binding workload and f
 Each is a bisection on the forward evaluation (:func:`vcperf.site.evaluate`, without intervals) for
 "every target met, sustainably": no paced flow in a backlog and VCHA not in its asynchronous fallback (a
 target "met" by a Passive that falls behind is no answer). Documented limits at the answer are reported
-with it (:attr:`Reverse.flags`), never hidden. The verdict is monotone in the link's rate (more rate never slows a flow: the
-max-min shares grow, and each study's answer falls with its rate), in its RTT and in the hosts. The
+with it (:attr:`Reverse.flags`), never hidden. The verdict is monotone in the link's rate (more rate never
+slows a flow: the max-min shares grow, and each study's answer falls with its rate), in its RTT and in the hosts. The
 binding workload is the one that fails first just past the answer (the largest ratio of answer to
 target there), with its most constrained flow.
 """
