@@ -231,9 +231,11 @@ class DeploymentWork:
         # the WAN, or NFC / a data mover when those are slower), so on a link with room it is never slowed.
         s = self.spec
         st = contentlib.path_stages(s.path, link=self._link(as_link(spec)), params=params)
-        per_byte = float(st.time_per_byte_s())
-        demand = math.inf if contentlib.WAN_HOP[s.path] is None or per_byte <= 0 else float(
-            network.wire_rate_bps(8.0 / per_byte))
+        # While it sends, the path's network hop runs at the slowest of the pipelined stages and the hop itself
+        # (streaming reads and decompresses a chunk before sending it: its sends are bursts at that rate).
+        hop = min([*map(float, st.pipelined.values()), float(st.serial.get("nfc_to_host", math.inf))])
+        demand = math.inf if contentlib.WAN_HOP[s.path] is None or hop <= 0 else float(
+            network.wire_rate_bps(8.0 * hop))
         return [(f"deployment {s.name} #{i + 1}", s.direction, demand, "elastic") for i in range(s.count)]
 
     def flags(self, spec: LinkSpec, link=None):
