@@ -37,6 +37,7 @@ link_rtt_s = 0.08  # s, range [0, 0.5]: round-trip time of that link
 import vcperf.params; vcperf.params.check_notebook_parameters(globals(), "site_planner")  # noqa: E702, I001 - checks the parameters above, however the notebook is run
 # %matplotlib inline
 import math
+from dataclasses import replace
 
 import matplotlib.pyplot as plt
 import pandas as pd
@@ -57,14 +58,16 @@ plan = plan.with_link(link, bandwidth_bps=link_bandwidth_bps, up_bandwidth_bps=u
 evaluation = site.evaluate(plan)
 display(Markdown(f"**{plan.name}** — link `{link}` at {fmt.fmt_bps(link_bandwidth_bps)}, RTT "
                  f"{fmt.fmt_duration(link_rtt_s)}: "
-                 + ("every target met." if evaluation.ok else f"{len(evaluation.failing)} target(s) missed.")))
+                 + evaluation.verdict + "."))
 
 # %% [markdown]
 # ## Verdicts and answers
 #
 # Each workload's answer on its shared link with its 90 % interval (the delta method on its study's
 # calibration), its answer alone on the link, its target, and the flow that binds it (its flow with
-# the smallest rate available).
+# the smallest rate available). A target met while its study flags a VMware documented limit, a paced
+# flow's growing backlog or VCHA's asynchronous fallback reads "meets, beyond a limit", never a plain
+# "meets": each study's flag reaches the plan unchanged (`vcperf.traffic.Flag`).
 
 # %%
 answers = pd.DataFrame([{
@@ -83,13 +86,17 @@ display(Markdown(f"Of the answers with a target, sharing costs most for **{slowe
                  f"({site_views.formatter(slowest.quantity)(slowest.value)} against "
                  f"{site_views.formatter(slowest.quantity)(slowest.alone)})."))
 for f in evaluation.flags:
-    print("flag:", f)
+    print(f"{f.kind}:", f.message)
 
 # %% [markdown]
 # ## Per-link utilisation, stacked by flow
 #
 # Each bar is one direction of one link; each segment a flow's max-min fair rate over the line rate
-# (a bulk transfer's while it runs). The table lists what each flow asks, gets, and could get.
+# (a bulk transfer's while it runs). The table lists each flow's kind in the one traffic model
+# (`vcperf/traffic.py`: *elastic* bytes to move, *paced* rate it needs, *closed-loop* requests that wait
+# for their answers), what it asks, gets and could get, a paced flow's backlog, and the standing queue a
+# bulk flow keeps in the link's FIFO buffer, which every round trip of the branch's operations, VCHA's
+# commits and FT's acknowledgements waits in (`queue: fair` in the plan removes it).
 
 # %%
 fig, axes = plt.subplots(1, 2, figsize=(13, 0.9 + 0.55 * max(len(evaluation.loads), len(evaluation.answers))))
@@ -101,8 +108,10 @@ plt.show()
 flows = pd.DataFrame([{
     "link": d.link, "direction": d.direction, "line rate": fmt.fmt_bps(d.capacity_bps), "flow": s.flow.name,
     "asks": "all it can get" if math.isinf(s.flow.demand_bps) else fmt.fmt_bps(s.flow.demand_bps),
-    "gets": fmt.fmt_bps(s.allocated_bps), "available to it": fmt.fmt_bps(s.available_bps),
-    "share": fmt.fmt_percent(s.share)} for d in evaluation.loads for s in d.flows])
+    "kind": s.flow.kind, "gets": fmt.fmt_bps(s.allocated_bps), "available to it": fmt.fmt_bps(s.available_bps),
+    "share": fmt.fmt_percent(s.share), "backlog": fmt.fmt_bps(s.backlog_bps) if s.backlog_bps else "–",
+    "standing queue": fmt.fmt_duration(d.queue_delay_s) if d.queue_delay_s else "–"}
+    for d in evaluation.loads for s in d.flows])
 plotting.save_table(flows, output_dir, NOTEBOOK, "flows")
 display(flows)
 
@@ -117,7 +126,10 @@ reverse = [site.smallest_bandwidth(plan, link), site.largest_rtt(plan, link)]
 if plan.branches:
     reverse.append(site.most_hosts(plan))
 rev = pd.DataFrame([{"question": r.question, "of": r.subject, "answer": site_views.reverse_answer(r),
-                     "binding workload": r.workload, "quantity": r.quantity, "flow": r.flow, "note": r.note}
+                     "binding workload": r.workload, "quantity": r.quantity, "flow": r.flow, "note": r.note,
+                     "flags at the answer": "; ".join(f.message for f in r.flags if f.kind in site.SERIOUS) or "–",
+                     "each workload alone": "; ".join(f"{w}: {site_views.reverse_answer(replace(r, value=x))}"
+                                                      for w, x in (r.alone or {}).items()) or "–"}
                     for r in reverse])
 plotting.save_table(rev, output_dir, NOTEBOOK, "reverse")
 display(rev)

@@ -163,7 +163,7 @@ def test_a_bulk_flow_on_a_fifo_link_adds_its_standing_queue_to_an_operations_rou
     assert any(f.kind == "queue" for f in fifo.answer("b", "operation_latency_s").flags)
 
 
-# -- continuity up to saturation, traffic within its link ---------------------------------------------------------------
+# -- continuity up to saturation, traffic within its link ---------------------------------------------------------
 
 @pytest.mark.parametrize("knob", ["hosts", "vms", "rate"])
 def test_branch_delays_are_continuous_up_to_saturation(knob):
@@ -186,3 +186,18 @@ def test_branch_delays_are_continuous_up_to_saturation(knob):
     # and each step of the fine grid changes the delay by a bounded factor where the load is below 0.98
     calm = np.flatnonzero(finite[:-1] & finite[1:] & (off[1:] < 0.98))
     assert np.all(lat[calm + 1] / lat[calm] < 1.1) and np.all(stats[calm + 1] / stats[calm] < 1.1)
+
+
+@pytest.mark.parametrize("hosts", [1, 8, 128])
+def test_vcbench_traffic_never_exceeds_its_host_link(hosts):
+    """Operations share each host link with its host sync and statistics (one ``tc`` filter per host, seed
+    Appendix A): a host link's traffic stays within its rate down to 8 kbit/s, and the test bed's 128 links
+    do not hold VCbench to one link's capacity."""
+    for bw in np.geomspace(8e3, 1e9, 25):
+        lk = network.Link(float(bw), 0.1, 0.0)
+        t = robo.vcbench_host_traffic(lk, n_hosts=hosts)
+        assert t.host_to_vc_bps <= bw * (1 + 1e-9) and t.vc_to_host_bps <= bw * (1 + 1e-9)
+    slow = network.Link(64e3, 0.1, 0.0)
+    one, many = robo.vcbench_host_traffic(slow, n_hosts=1), robo.vcbench_host_traffic(slow, n_hosts=128)
+    assert one.host_to_vc_bps == pytest.approx(64e3, rel=1e-9)  # one link: the operations fill what is left
+    assert many.host_to_vc_bps < 0.5 * 64e3  # 128 links: each carries 1/128 of the operations

@@ -414,17 +414,24 @@ def _stations(d_vc: float, vcenter_vcpus: int, d_net: float, clients: int):
     return [d_vc / m, d_vc * (m - 1) / m, d_net]
 
 
-def _link_demands(mix: dict, link: network.Link, vm_state_bytes_: float) -> float:
-    """Wire time (s) per operation of the mix on the busier direction of the link (uniform mix)."""
+def _link_demands(mix: dict, link: network.Link, vm_state_bytes_: float, n_links: float = 1.0,
+                  background_bps=(0.0, 0.0)) -> float:
+    """Wire time (s) per operation of the mix on the busier direction of the links (uniform mix): the
+    operations spread over ``n_links`` host links alike (the study's one ``tc`` filter per host), each
+    direction at the rate its steady ``background_bps`` (host sync and statistics, ``(up, down)``) leaves;
+    ``inf`` when the background alone fills a direction (no operation gets through)."""
     up, down = np.mean([_traffic_bytes(stages, vm_state_bytes_) for stages in mix.values()], axis=0)
-    return max(8.0 * float(up) / link.up_bps, 8.0 * float(down) / link.down_bps)
+    free_up, free_down = link.up_bps - background_bps[0], link.down_bps - background_bps[1]
+    if free_up <= 0 or free_down <= 0:
+        return math.inf
+    return max(8.0 * float(up) / free_up, 8.0 * float(down) / free_down) / n_links
 
 
 def _link_bound(n, x, r, z, d_link):
     """Throughput and response time of ``n`` clients held to the link's capacity: the asymptotic bound
     of a closed network, ``X(n) <= 1 / D_link`` (Denning & Buzen 1978), with the response time that
     Little's law then gives, ``n / X - Z``. Below the bound the network is unchanged."""
-    cap = 1.0 / d_link if d_link > 0 else np.inf
+    cap = 1.0 / d_link if d_link > 0 else np.inf  # 0 when the background fills the link: no operation
     x_b = np.minimum(x, cap)
     return x_b, np.maximum(r, n / x_b - z)
 
@@ -434,7 +441,8 @@ def _mix_demands(params: OpsParams, mix: dict) -> dict:
 
 
 def vcbench(link: network.Link, params: OpsParams, mix: dict, clients: int, vcenter_vcpus: int,
-            think_time_s: float = 0.0, vm_state_bytes_: float = 0.0) -> VcbenchResult:
+            think_time_s: float = 0.0, vm_state_bytes_: float = 0.0, *, n_links: float = 1.0,
+            background_bps=(0.0, 0.0)) -> VcbenchResult:
     """VCbench throughput and latency over ``link`` (Figures 9-11 of ``001_36d9adf7ffa34fcf.txt``).
 
     A closed queueing network solved by exact MVA (:func:`vcperf.queueing.mva`): ``clients``
@@ -466,6 +474,11 @@ def vcbench(link: network.Link, params: OpsParams, mix: dict, clients: int, vcen
         Client think time between operations; 0: VCbench issues the next operation at once.
     vm_state_bytes_ : float
         Bytes of one VM's state (:func:`vm_state_bytes`) in the Get-Changes responses.
+    n_links : float
+        Host links the operations spread over alike, >= 1 (the study: one ``tc`` filter per host, 128).
+    background_bps : (float, float)
+        Steady traffic of each host link ``(up, down)`` (bit/s), >= 0: host sync and statistics, which
+        the operations share the link with (so a link's total traffic never exceeds its rate).
 
     References
     ----------
@@ -475,6 +488,8 @@ def vcbench(link: network.Link, params: OpsParams, mix: dict, clients: int, vcen
        Computing Surveys 10(3), 1978 (the bottleneck bound X <= 1 / D_max).
     """
     network.check_link("link", link)
+    n_links = v.scalar("n_links", n_links, 1.0, math.inf, hi_open=True)
+    background_bps = _background(background_bps)
     v.instance("params", params, OpsParams)
     _mix(mix)
     n = v.integer("clients", clients, 1, 1000)
@@ -491,7 +506,7 @@ def vcbench(link: network.Link, params: OpsParams, mix: dict, clients: int, vcen
     q_before = float(res.queue_length[n - 2, 0]) if n > 1 else 0.0  # arrival theorem
     vc_res = d_q * (1.0 + q_before) + d_d
     x, r = (float(a) for a in _link_bound(n, res.throughput_per_s[-1], res.response_time_s[-1], z,
-                                          _link_demands(mix, link, vm_state_bytes_)))
+                                          _link_demands(mix, link, vm_state_bytes_, n_links, background_bps)))
     wait = r - float(res.response_time_s[-1])  # waiting for the link when it is the bottleneck
     return VcbenchResult(
         throughput_per_s=x,
@@ -503,14 +518,25 @@ def vcbench(link: network.Link, params: OpsParams, mix: dict, clients: int, vcen
     )
 
 
+def _background(background_bps) -> tuple:
+    """``(up, down)`` steady traffic of a host link, checked (bit/s, each >= 0)."""
+    pair = v.sequence("background_bps", background_bps, "a pair (up, down) of bit/s")
+    if len(pair) != 2:
+        raise ValueError(f"background_bps must be a pair (up, down) of bit/s; got {background_bps!r}")
+    return tuple(float(v.scalar("background_bps", x, 0.0, math.inf, hi_open=True)) for x in pair)
+
+
 def vcbench_vs_clients(link: network.Link, params: OpsParams, mix: dict, max_clients: int, vcenter_vcpus: int,
-                       think_time_s: float = 0.0, vm_state_bytes_: float = 0.0):
+                       think_time_s: float = 0.0, vm_state_bytes_: float = 0.0, *, n_links: float = 1.0,
+                       background_bps=(0.0, 0.0)):
     """Throughput (ops/s) and mean latency (s) for 1..``max_clients`` closed-loop clients on ``link``.
 
-    The same network as :func:`vcbench`, solved once by MVA for every population. Returns
-    ``(clients, throughput_per_s, latency_s)`` arrays.
+    The same network as :func:`vcbench` (``n_links`` and ``background_bps`` as there), solved once by MVA
+    for every population. Returns ``(clients, throughput_per_s, latency_s)`` arrays.
     """
     network.check_link("link", link)
+    n_links = v.scalar("n_links", n_links, 1.0, math.inf, hi_open=True)
+    background_bps = _background(background_bps)
     v.instance("params", params, OpsParams)
     _mix(mix)
     n = v.integer("max_clients", max_clients, 1, 1000)
@@ -525,7 +551,7 @@ def vcbench_vs_clients(link: network.Link, params: OpsParams, mix: dict, max_cli
     few = delay.n <= m  # every client has a vCPU: no queueing at vCenter
     x, r = _link_bound(delay.n, np.where(few, delay.throughput_per_s, split.throughput_per_s),
                        np.where(few, delay.response_time_s, split.response_time_s), think_time_s,
-                       _link_demands(mix, link, vm_state_bytes_))
+                       _link_demands(mix, link, vm_state_bytes_, n_links, background_bps))
     return delay.n, x, r
 
 

@@ -311,10 +311,21 @@ def operation_traffic_bytes(operation: str) -> tuple[float, float]:
     return operations.operation_traffic_bytes(operation_calls(operation), vm_state_bytes())
 
 
+def _host_links(n_hosts=None) -> dict:
+    """The test bed's host links for VCbench: the operations spread over ``n_hosts`` (default the test bed's
+    128) links, one ``tc`` filter per host (seed, Appendix A), each carrying a 24-VM host's host sync and
+    Level-1 statistics (the figures' background) beside its share of the operations."""
+    tb = default_testbed()
+    base = statistics_traffic(1, tb.powered_on_vms_per_host)
+    hosts = tb.esxi_hosts if n_hosts is None else n_hosts
+    return {"n_links": float(hosts), "background_bps": (float(base.host_to_vc_bps), float(base.vc_to_host_bps))}
+
+
 def vcbench(link: network.Link, clients: int | None = None, params: OpsParams | None = None) -> VcbenchResult:
     """VCbench throughput and latency over ``link`` with the Table 3 mix on the test bed, at the calibration.
 
-    :func:`vcperf.robo.operations.vcbench` (exact MVA, Figures 9-11).
+    :func:`vcperf.robo.operations.vcbench` (exact MVA, Figures 9-11), the operations spread over the test
+    bed's host links, each shared with its host's steady traffic.
 
     Parameters
     ----------
@@ -339,7 +350,7 @@ def vcbench(link: network.Link, clients: int | None = None, params: OpsParams | 
     tb = default_testbed()
     ops = _given("params", params, OpsParams, lambda: _calibrated().ops)
     return operations.vcbench(link, ops, tb.mix, tb.clients if clients is None else clients,
-                              tb.vcenter_vcpus, vm_state_bytes_=vm_state_bytes())
+                              tb.vcenter_vcpus, vm_state_bytes_=vm_state_bytes(), **_host_links())
 
 
 def vcbench_vs_clients(link: network.Link, max_clients: int = 32, params: OpsParams | None = None):
@@ -371,7 +382,7 @@ def vcbench_vs_clients(link: network.Link, max_clients: int = 32, params: OpsPar
     tb = default_testbed()
     ops = _given("params", params, OpsParams, lambda: _calibrated().ops)
     return operations.vcbench_vs_clients(link, ops, tb.mix, max_clients, tb.vcenter_vcpus,
-                                         vm_state_bytes_=vm_state_bytes())
+                                         vm_state_bytes_=vm_state_bytes(), **_host_links())
 
 
 def vcbench_host_traffic(link: network.Link, n_hosts=None, clients: int | None = None) -> HostSyncTraffic:
@@ -399,7 +410,10 @@ def vcbench_host_traffic(link: network.Link, n_hosts=None, clients: int | None =
     tb = default_testbed()
     base = statistics_traffic(1, tb.powered_on_vms_per_host)
     hosts = tb.esxi_hosts if n_hosts is None else n_hosts
-    return operations.vcbench_host_traffic(vcbench(link, clients), tb.mix, hosts,
+    ops = _calibrated().ops
+    run = operations.vcbench(link, ops, tb.mix, tb.clients if clients is None else clients, tb.vcenter_vcpus,
+                             vm_state_bytes_=vm_state_bytes(), **_host_links(hosts))
+    return operations.vcbench_host_traffic(run, tb.mix, hosts,
                                            HostSyncTraffic(base.host_to_vc_bps, base.vc_to_host_bps),
                                            vm_state_bytes_=vm_state_bytes())
 

@@ -107,9 +107,12 @@ class BranchWork:
         """:meth:`answers` at each of ``params_list``: the sets that share their host-sync group (the
         VM-state size is a scalar of the model) in one call with the others stacked as arrays."""
         groups: dict = {}
-        for j, q in enumerate(params_list):
-            groups.setdefault(q.hostsync, []).append(j)
         out = [None] * len(params_list)
+        for j, q in enumerate(params_list):
+            if j == 0:  # the unperturbed set: its plan is kept for the evaluation (its flags read it too)
+                out[0] = self.answers(link, q)
+                continue
+            groups.setdefault(q.hostsync, []).append(j)
         for hostsync, idx in groups.items():
             qs = [params_list[j] for j in idx]
             if len(qs) == 1:
