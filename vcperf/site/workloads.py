@@ -62,14 +62,35 @@ _BRANCH_READS = tuple(f"{group}.{f.name}" for group, cls in (
 _EVALUATION: dict = {}
 
 
+def _once(key, compute):
+    """``compute()`` once per ``key`` within :func:`one_evaluation` (a model result its flows, answers and flags
+    all read); recomputed outside one, and for unhashable (array-valued) parameters."""
+    if not _ACTIVE:
+        return compute()
+    try:
+        hash(key)
+    except TypeError:
+        return compute()
+    if key not in _EVALUATION:
+        _EVALUATION[key] = compute()
+    return _EVALUATION[key]
+
+
 @contextlib.contextmanager
 def one_evaluation():
-    """Within this block a branch's plan on a link is computed once (its flows, flags and answer alone
-    ask for the full link's); forgotten at its end, so an evaluation repeated recomputes everything."""
+    """Within this block a workload's model on a link is computed once (its flows, flags, answer and answer
+    alone read the same results); forgotten at its end, so an evaluation repeated recomputes everything."""
+    _ACTIVE.append(True)
     try:
         yield
     finally:
-        _EVALUATION.clear()
+        _ACTIVE.pop()
+        if not _ACTIVE:
+            _EVALUATION.clear()
+
+
+#: Open :func:`one_evaluation` blocks (nested ones share the outer one's results).
+_ACTIVE: list = []
 
 
 @dataclass(frozen=True)
@@ -94,10 +115,7 @@ class BranchWork:
         return robo.plan(link, s.hosts, s.stats_level, s.operation, powered_on_vms=self._vms(), params=params)
 
     def _plan(self, link, params):
-        key = (self, link, params)
-        if key not in _EVALUATION:
-            _EVALUATION[key] = self._run_plan(link, params)
-        return _EVALUATION[key]
+        return _once((self, link, params), lambda: self._run_plan(link, params))
 
     def answers(self, link, params):
         b = self._plan(link, params)
@@ -176,6 +194,9 @@ class MigrationWork:
         return mem, (w.vcpus if s.vcpus is None else s.vcpus), ws, tps
 
     def _migrate(self, link, params):
+        return _once(("migrate", self, link, params), lambda: self._run_migrate(link, params))
+
+    def _run_migrate(self, link, params):
         s = self.spec
         rate = link.down_bps if s.direction == "down" else link.up_bps
         return vm.migrate_testbed(*self._vm(params), s.release, rate, params=params, rtt_s=link.rtt_s,
@@ -273,6 +294,9 @@ class VchaWork:
         return vcha.appliance(self.spec.size) if self.spec.size else vcha.testbed().appliance()
 
     def _runs(self, link, params):
+        return _once(("vcbench", self, link, params), lambda: self._run_vcbench(link, params))
+
+    def _run_vcbench(self, link, params):
         rate = link.down_bps if self.spec.vcha.direction == "down" else link.up_bps
         if rate < 1e3:  # below the VCbench model's domain: no answer (flagged)
             return None, None

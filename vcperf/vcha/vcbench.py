@@ -459,27 +459,23 @@ def vcbench(clients, vcha_enabled: bool = False, replication_rtt_s=0.0, stats_le
     mem_flags = () if mem is None else limits._memory_flags(float(peak_memory_bytes(
         int(n.max()), h, "active" if vcha_enabled else "baseline", (params or protocol.calibrated(STUDY)).memory,
         pool_size).total), mem)
-    sol = queueing.mva(d, int(n.max()), p.think_time_s, _DELAY_MASK)
-    idx = n - 1
-    grow = (Ellipsis,) + (None,) * n.ndim
-    over = np.broadcast_to(np.asarray(rho_bg >= 1.0)[grow], sol.throughput_per_s[..., idx].shape)
-    x, r = sol.throughput_per_s[..., idx], sol.response_time_s[..., idx]
-    if np.any(over):
+    overg = np.asarray(rho_bg >= 1.0)
+    if np.any(overg):
         # The Passive falls behind: PostgreSQL "falls back to asynchronous mode" (seed, Best Practices;
         # data/vcha2016/text_best_practices: replication_falls_back_to_async). Commits no longer wait for the
         # Passive nor queue on the link: the appliance runs as without the synchronous wait, and the WAL the
-        # link cannot carry accumulates on the Active (RPO > 0, growing).
+        # link cannot carry accumulates on the Active (RPO > 0, growing). One MVA solves both modes.
         d_async, hold_a, pool_a, _, _, _, held_a, _ = _station_demands(
             p, wal, False, rtt, stats_level, c, h, vms, pool_size, bw, loss_, psc_cpu, flush)
-        sol_a = queueing.mva(d_async, int(n.max()), p.think_time_s, _DELAY_MASK)
-        x = np.where(over, sol_a.throughput_per_s[..., idx], x)
-        r = np.where(over, sol_a.response_time_s[..., idx], r)
-        overg = np.asarray(rho_bg >= 1.0)
-        sync = np.where(overg, 0.0, sync)
-        hold = np.where(overg, hold_a, hold)
-        link = np.where(overg, 0.0, link)
+        d = np.where(overg[..., None], d_async, d)
+        sync, link = np.where(overg, 0.0, sync), np.where(overg, 0.0, link)
+        hold, pool = np.where(overg, hold_a, hold), np.where(overg, pool_a, pool)
         stats_held = np.where(overg, held_a, stats_held)
-        pool = np.where(overg, pool_a, pool)
+    sol = queueing.mva(d, int(n.max()), p.think_time_s, _DELAY_MASK)
+    idx = n - 1
+    grow = (Ellipsis,) + (None,) * n.ndim
+    over = np.broadcast_to(overg[grow], sol.throughput_per_s[..., idx].shape)
+    x, r = sol.throughput_per_s[..., idx], sol.response_time_s[..., idx]
     rate_bps = _tcp_rate_bps(bw, LAN_RTT_S + np.asarray(rtt, float), loss_) if vcha_enabled else np.inf
     wal_bytes_per_s = (x * wal.wal_bytes_per_op + wal.background_wal_bytes_per_s) if vcha_enabled else 0.0 * x
     behind = np.where(over, np.maximum(wal_bytes_per_s - np.asarray(rate_bps / 8.0)[grow], 0.0), 0.0)
