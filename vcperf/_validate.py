@@ -18,9 +18,21 @@ is an error, not 1 bit/s.
 
 from __future__ import annotations
 
+import datetime
 import math
 
 import numpy as np
+
+#: Numbers that are never a choice nor a real number here: complex, dates and durations (numpy's
+#: datetime64/timedelta64 arrays are refused by their dtype).
+_NOT_A_CHOICE = (complex, np.complexfloating, datetime.date, datetime.timedelta, np.datetime64, np.timedelta64)
+#: Types that are never a real number here.
+_NEVER_REAL = (bool, np.bool_, str, bytes, *_NOT_A_CHOICE)
+
+
+class InputTypeError(ValueError, TypeError):
+    """A value of a type the parameter never takes (a string, a bool, a complex number, a timedelta, an
+    object array). A ``TypeError``, and a ``ValueError`` too, as every input error of the package is."""
 
 
 def _fmt(x: float) -> str:
@@ -108,8 +120,9 @@ def real(name: str, value) -> np.ndarray:
     numpy only holds as an object array, naming ``name``. NaN and inf pass (the range checks
     reject them).
     """
-    if value is None or isinstance(value, (bool, np.bool_, str, bytes, complex, np.complexfloating)):
-        raise ValueError(f"{name} must be a real number (or an array of them); got {_short(value)}")
+    if value is None or isinstance(value, _NEVER_REAL):
+        raise InputTypeError(f"{name} must be a real number (or an array of them); got {_short(value)} "
+                        f"({type(value).__name__})")
     if isinstance(value, int):  # a Python int of any size: numpy holds those beyond 64 bits as objects
         try:
             return np.array(float(value))
@@ -118,15 +131,20 @@ def real(name: str, value) -> np.ndarray:
                              f"got an integer of {value.bit_length()} bits") from None
     try:
         raw = np.asarray(value)
-    except (TypeError, ValueError):  # ragged nesting
-        raise ValueError(f"{name} must be a real number (or an array of them); got {_short(value)}") from None
+    except (TypeError, ValueError, OverflowError):  # ragged nesting ("setting an array element with a sequence")
+        raise ValueError(f"{name} must be a real number or a rectangular array of them; got {_short(value)} "
+                         f"(ragged nesting)") from None
     if raw.dtype.kind not in "iuf":
-        what = "an empty list of unknown type" if raw.size == 0 and raw.dtype.kind == "O" else f"dtype {raw.dtype}"
-        raise ValueError(f"{name} must be a real number (or an array of them); got {_short(value)} ({what})")
-    try:
-        return raw.astype(float)
-    except OverflowError:  # pragma: no cover - ints beyond float range are object arrays above
-        raise ValueError(f"{name} must be a real number in float range; got {_short(value)}") from None
+        what = ("an empty list of unknown type" if raw.size == 0 and raw.dtype.kind == "O" else
+                f"a 0-d array of dtype {raw.dtype}" if raw.ndim == 0 else f"dtype {raw.dtype}")
+        raise InputTypeError(f"{name} must be a real number (or an array of them); got {_short(value)} ({what})")
+    if raw.dtype.kind == "f" and raw.dtype.itemsize > 8:  # long double: beyond float64's range becomes inf
+        with np.errstate(all="ignore"):
+            big = np.isfinite(raw) & (np.abs(raw) > np.finfo(np.float64).max)
+        if np.any(big):
+            raise ValueError(f"{name} must be a real number in float range (|x| <= 1.8e308); got "
+                             f"{raw[big].flat[0]!s} (a long double beyond float64)")
+    return raw.astype(float)
 
 
 def finite(name: str, value) -> np.ndarray:
@@ -138,11 +156,10 @@ def integer(name: str, value, lo: int = 0, hi: float = math.inf) -> int:
     """Check one scalar integer in ``[lo, hi]`` and return it as ``int`` (arrays, bools, strings,
     NaN and non-integral floats are rejected)."""
     rng = f"an integer in [{lo}, {_fmt(hi)}]"
-    if isinstance(value, np.ndarray) and value.ndim == 0:
+    if isinstance(value, np.ndarray) and value.ndim == 0 and value.dtype.kind in "iuf":
         value = value[()]
-    if isinstance(value, (bool, np.bool_, np.timedelta64, np.datetime64)) or \
-            not isinstance(value, (int, float, np.integer, np.floating)):
-        raise ValueError(f"{name} must be {rng}; got {_short(value)}")
+    if isinstance(value, _NEVER_REAL) or not isinstance(value, (int, float, np.integer, np.floating)):
+        raise InputTypeError(f"{name} must be {rng}; got {_short(value)} ({type(value).__name__})")
     if isinstance(value, int) and value.bit_length() > 64:  # beyond int64 (and perhaps float): never a count here
         raise ValueError(f"{name} must be in [{lo}, {_fmt(hi)}] (an integer of at most 64 bits); got an integer "
                          f"of {value.bit_length()} bits")
@@ -165,7 +182,7 @@ def integers(name: str, value, lo: float = 0, hi: float = math.inf) -> np.ndarra
 def choice(name: str, value, options):
     """Check ``value`` is one of ``options`` (a single hashable value: arrays and lists are rejected)."""
     try:
-        ok = not isinstance(value, (np.ndarray, list, dict, set)) and value in options
+        ok = not isinstance(value, (np.ndarray, list, dict, set, *_NOT_A_CHOICE)) and value in options
     except (TypeError, ValueError):  # unhashable, or an array compared element-wise
         ok = False
     if not ok or isinstance(value, (bool, np.bool_)) and not any(isinstance(o, bool) for o in options):
@@ -176,7 +193,7 @@ def choice(name: str, value, options):
 
 def boolean(name: str, value) -> bool:
     """Check a real boolean (``True``/``False`` or a numpy bool); strings such as ``"no"`` are errors."""
-    if isinstance(value, np.ndarray) and value.ndim == 0:
+    if isinstance(value, np.ndarray) and value.ndim == 0 and value.dtype.kind == "b":
         value = value[()]
     if not isinstance(value, (bool, np.bool_)):
         raise ValueError(f"{name} must be True or False; got {_short(value)}")
@@ -207,6 +224,23 @@ def _shape(x) -> tuple:
         return np.shape(x)
     except (TypeError, ValueError):  # a ragged or odd value: its own check names it
         return ()
+
+
+def array(name: str, value) -> np.ndarray:
+    """``np.asarray(value)``, or ``ValueError`` naming ``name`` for a ragged nesting (numpy's "setting an
+    array element with a sequence"), an int beyond 64 bits or anything numpy cannot hold as an array."""
+    if isinstance(value, np.ndarray):
+        return value
+    try:
+        return np.asarray(value)
+    except (TypeError, ValueError, OverflowError):
+        raise ValueError(f"{name} must be a number or a rectangular array; got {_short(value)} "
+                         f"(ragged nesting)") from None
+
+
+def ndim(name: str, value) -> int:
+    """The number of dimensions of ``value`` (:func:`array`'s checks: a ragged nesting names ``name``)."""
+    return array(name, value).ndim
 
 
 def broadcast(**named) -> tuple[int, ...]:

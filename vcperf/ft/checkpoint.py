@@ -162,7 +162,7 @@ def limit_flags(ft_link_bps, vcpus, n_ft_vms, release: str = DEFAULT_RELEASE) ->
     ((), 1)
     """
     link = np.asarray(v.positive("ft_link_bps", ft_link_bps))
-    c = np.asarray(v.check_range("vcpus", vcpus, 1.0, np.inf))
+    c = np.asarray(v.check_range("vcpus", vcpus, 1.0, np.inf, hi_open=True))
     n = np.asarray(v.check_range("n_ft_vms", n_ft_vms, 1.0, np.inf, hi_open=True))
     rel = v.choice("release", release, tuple(FT_MAX_VCPUS))
     out = []

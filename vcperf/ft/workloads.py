@@ -449,7 +449,7 @@ def iometer(message_bytes, write_fraction=0.0, *, lun_disks, vcpus, checkpoint_i
     """
     size = v.scalar("message_bytes", message_bytes, 0.0, math.inf, lo_open=True, hi_open=True)
     w = v.scalar("write_fraction", write_fraction, 0.0, 1.0)
-    disks = v.scalar("lun_disks", lun_disks, 1.0)
+    disks = v.scalar("lun_disks", lun_disks, 1.0, math.inf, hi_open=True)
     n = v.integer("outstanding_ios", outstanding_ios, 1, 4096)
     io_s = DISK_RANDOM_IO_S / disks + 8.0 * size / DISK_INTERFACE_BPS
     # Reads reuse the outstanding buffers (capped per epoch); mirrored writes all cross the link.

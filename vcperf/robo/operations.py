@@ -103,7 +103,8 @@ def calls_from_sequence(messages) -> tuple:
     closing host sync of one VM's final state (:func:`get_changes`). Each waits for the previous
     one's response (Figure 8: "if it receives back a response ... then"), one call per stage.
     """
-    if isinstance(messages, (str, bytes)) or not hasattr(messages, "__iter__"):
+    if isinstance(messages, (str, bytes)) or not hasattr(messages, "__iter__") or (
+            isinstance(messages, np.ndarray) and messages.ndim == 0):
         raise ValueError(f"messages must be a sequence of message names (str); got {messages!r}")
     messages = list(messages)
     for m in messages:

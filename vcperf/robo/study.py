@@ -480,8 +480,9 @@ def host_operation_time_s(operation: str, link: network.Link, registered_vms=Non
     """
     op = v.choice("operation", operation, HOST_OPERATIONS)
     tb, p = default_testbed(), _calibrated()
-    reg = tb.registered_vms_per_host if registered_vms is None else registered_vms
-    on = tb.powered_on_vms_per_host if powered_on_vms is None else powered_on_vms
+    # both checked whatever the operation (one reads only one of them): a bad value is never ignored
+    reg = v.nonneg("registered_vms", tb.registered_vms_per_host if registered_vms is None else registered_vms)
+    on = v.nonneg("powered_on_vms", tb.powered_on_vms_per_host if powered_on_vms is None else powered_on_vms)
     vm_state = vm_state_bytes()
     if op == "add_host":
         return addhost.add_host_time_s(link, p.addhost, reg, vm_state)

@@ -363,7 +363,7 @@ def link_for_downtime(target_downtime_s, memory_bytes, vcpus, working_set_bytes,
         raise ValueError(f"hi_bps must be above lo_bps={lo:g}; got hi_bps={hi:g}")
     for name, val in (("memory_bytes", memory_bytes), ("vcpus", vcpus), ("working_set_bytes", working_set_bytes),
                       ("baseline_tps", baseline_tps)):
-        if np.size(val) != 1:
+        if v.array(name, val).size != 1:
             raise ValueError(f"{name} must be a scalar; got shape {np.shape(val)}")
 
     def run(links):
