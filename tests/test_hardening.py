@@ -601,3 +601,125 @@ def test_a_retried_kernel_start_is_not_reported_twice():
     died = "Error occurred while starting new kernel client for kernel k1: Kernel died before replying to kernel_info"
     assert not drop.filter(logging.LogRecord("papermill", logging.ERROR, __file__, 1, died, None, None))
     assert drop.filter(logging.LogRecord("papermill", logging.ERROR, __file__, 1, "Executing notebook", None, None))
+
+
+# -- issue 42: one clear line for hostile values, parameter sets in range, no unbounded call --
+
+_PARAM_SETS = ("VcbenchParams", "FailoverParams", "EnableParams", "WalParams", "DiskParams", "MemoryParams")
+
+
+@pytest.mark.parametrize("cls", _PARAM_SETS)
+@pytest.mark.parametrize("bad", [-500.0, float("nan"), float("inf"), 10**400, __import__("datetime").timedelta(1),
+                                 1 + 0j, "5", True])
+def test_every_vcha_parameter_set_refuses_an_unphysical_field(cls, bad):
+    import dataclasses
+
+    from vcperf import vcha
+
+    p = vcha.calibrate()
+    part = next(getattr(p, f.name) for f in dataclasses.fields(p) if type(getattr(p, f.name)).__name__ == cls)
+    for f in dataclasses.fields(part):
+        with pytest.raises(ValueError, match=rf"{cls}: {f.name} must be .*(\[0, inf\)|\(0, inf\)|real number)"):
+            dataclasses.replace(part, **{f.name: bad})
+    # arrays of valid values pass (a batched evaluation stacks parameter values)
+    first = dataclasses.fields(part)[0].name
+    arr = dataclasses.replace(part, **{first: np.array([1.0, 2.0])})
+    assert np.array_equal(getattr(arr, first), [1.0, 2.0])
+
+
+@pytest.mark.parametrize("bad", [-1.0, float("nan"), 10**400, __import__("datetime").timedelta(1)])
+def test_other_parameter_sets_refuse_an_unphysical_field(bad):
+    import dataclasses
+
+    from vcperf import contentlib, ft, robo, vmotion
+
+    cases = [(vmotion.calibrate(), "vcpu_stop_cost_s"), (vmotion.calibrate(), "checkpoint_time_s"),
+             (vmotion.calibrate().tpcx, "dirty_scale"), (robo.calibrate().ops, "round_trips_per_call"),
+             (robo.calibrate().stats, "bytes_per_sample"), (ft.calibrate(), "checkpoint_interval_s"),
+             (contentlib.calibrate(), "nfc_efficiency")]
+    for params, name in cases:
+        with pytest.raises(ValueError, match=rf"{name} must be"):
+            dataclasses.replace(params, **{name: bad})
+
+
+def test_hostile_values_name_the_argument():
+    """The cases of issue 42: each a ValueError/TypeError naming the user's argument."""
+    import datetime
+
+    from vcperf import _validate, contentlib, ft, robo, vmotion
+    from vcperf.robo import operations
+
+    rag = [[1.0], [2.0, 3.0]]
+    with pytest.raises(ValueError, match="network_bps .*ragged"):
+        contentlib.concurrent_deploy_time_s("streaming", 1e9, 4, network_bps=rag)
+    with pytest.raises(ValueError, match="memory_bytes .*ragged"):
+        vmotion.link_for_downtime(1.0, rag, 12, 25 * 2**30, 4500.0, "7.0u1", params=vmotion.calibrate(),
+                                  settings=vmotion.settings())
+    with pytest.raises(ValueError, match="messages must be a sequence"):
+        operations.calls_from_sequence(np.array("x", dtype=object))
+    with pytest.raises(TypeError, match=r"n must be an integer .*0-d|n must be an integer .*ndarray"):
+        _validate.integer("n", np.array(1.0, dtype=object))
+    big = np.longdouble("1e4000")
+    if np.isfinite(big):  # x86: an 80-bit long double holds it
+        with pytest.raises(ValueError, match="x must be a real number in float range"):
+            _validate.check_range("x", big)
+    for bad in (1 + 0j, datetime.timedelta(1), datetime.datetime(2026, 1, 1)):
+        with pytest.raises(TypeError, match="x must be a real number"):
+            _validate.real("x", bad)
+    with pytest.raises(ValueError, match="stats_level"):
+        _validate.choice("stats_level", 1 + 0j, (1, 2, 3, 4))
+    for bad in ("abc", "", -1, float("nan"), float("inf"), True, datetime.timedelta(1), 1 + 0j):
+        with pytest.raises(ValueError, match="powered_on_vms"):
+            robo.host_operation_time_s("add_host", robo.preset("t1"), powered_on_vms=bad)
+    with pytest.raises(ValueError, match="vcpus"):
+        ft.limit_flags(10e9, float("inf"), 1.0)
+    with pytest.raises(ValueError, match="lun_disks"):
+        ft.iometer(64e3, lun_disks=float("inf"), vcpus=4, checkpoint_interval_s=5e-3)
+
+
+def _within(seconds: float, fn, *args, **kw):
+    start = time.perf_counter()
+    try:
+        out = fn(*args, **kw)
+    except ValueError as exc:
+        out = exc
+    took = time.perf_counter() - start
+    assert took < seconds, f"{fn.__name__} took {took:.2f} s"
+    return out
+
+
+def test_no_reverse_question_runs_unbounded():
+    """Degenerate targets answer at once; a tolerance at float resolution is refused (issue 42)."""
+    from vcperf import robo, site
+
+    robo.most_hosts({"statistics_delay": 60.0}, "t1")  # warm the calibration: the limit times the search
+    for q in ("operation_latency", "statistics_delay", "deployment_time"):
+        r = _within(2.0, robo.largest_rtt_s, {q: 60.0}, "t1", 10, powered_on_vms=0, transfers_bytes=[1e8])
+        assert isinstance(r, robo.BranchLimit)
+        r = _within(2.0, robo.most_hosts, {q: 60.0}, "dsl_512k", operation_rate_per_s=0, powered_on_vms=0)
+        assert isinstance(r, robo.BranchLimit) and float(r.value).is_integer()
+    plan = site.from_dict({"links": [{"name": "wan", "bandwidth": 10e6, "rtt": 0.08}],
+                           "branches": [{"name": "shop", "link": "wan", "hosts": 4}],
+                           "targets": {"statistics_delay_s": 60.0}})
+    err = _within(2.0, site.smallest_bandwidth, plan, "wan", rel_tol=5e-324)
+    assert isinstance(err, ValueError) and "rel_tol must be in [1e-09, 1)" in str(err)
+    err = _within(2.0, site.largest_rtt, plan, "wan", abs_tol_s=5e-324)
+    assert isinstance(err, ValueError) and "abs_tol_s" in str(err)
+    r = _within(2.0, site.smallest_bandwidth, plan, "wan", rel_tol=1e-9)
+    assert r.evaluation.ok
+
+
+def test_most_hosts_whole_search_is_logarithmic():
+    from vcperf.robo import limits
+
+    calls = []
+
+    def meets(n):
+        calls.append(n)
+        return n <= 73_123
+
+    assert limits._largest_whole(meets, 1, 100_000) == 73_123  # an estimate far off: O(log) calls
+    assert len(calls) < 60
+    assert limits._largest_whole(lambda n: n <= 5, 90_000, 100_000) == 5
+    assert limits._largest_whole(lambda n: False, 10, 100_000) == 0
+    assert limits._largest_whole(lambda n: True, 10, 100_000) == 100_000

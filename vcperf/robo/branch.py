@@ -365,6 +365,9 @@ def _branch_load(link: network.Link, n, level, vms, hostsync: HostSyncParams, st
 
 #: Bandwidth range searched by :func:`required_bandwidth_bps` (bit/s): 1 kb/s .. 1 Tb/s.
 SEARCH_RANGE_BPS = (1e3, 1e12)
+#: Iteration cap of the reverse searches' bracketing loops (each narrows the bracket by the grid's
+#: points, at least 2x: 200 covers any float range; a tolerance at float resolution cannot spin).
+MAX_BISECTIONS = 200
 
 
 def required_bandwidth_bps(target_s, evaluate, *, up_down_ratio=1.0, rel_tol=1e-4, points=48):
@@ -408,7 +411,9 @@ def required_bandwidth_bps(target_s, evaluate, *, up_down_ratio=1.0, rel_tol=1e-
         return math.inf
     if ends[0]:
         return math.exp(lo)
-    while hi - lo > rel_tol:  # invariant: lo misses, hi meets
+    for _ in range(MAX_BISECTIONS):  # invariant: lo misses, hi meets
+        if hi - lo <= rel_tol:
+            break
         grid = np.linspace(lo, hi, points)[1:-1]
         good = ok(grid)
         first = int(np.argmax(good)) if good.any() else len(grid)

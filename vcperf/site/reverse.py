@@ -21,6 +21,12 @@ from vcperf.site.plan import Plan, check_plan
 BANDWIDTH_RANGE_BPS = (1e3, 1e12)
 RTT_RANGE_S = (0.0, 10.0)
 HOSTS_RANGE = (1, 10000)
+#: Smallest tolerances of the bisections (a relative bracket of 1e-9 of a rate, 1 ns of RTT): below
+#: them the bracket would stall at float resolution and the loop never end.
+MIN_REL_TOL = 1e-9
+MIN_ABS_TOL_S = 1e-9
+#: Iteration cap of every bisection here (each halves the bracket: 200 covers any float range).
+MAX_BISECTIONS = 200
 
 
 @dataclass(frozen=True)
@@ -84,7 +90,7 @@ def smallest_bandwidth(plan: Plan, link: str, *, rel_tol: float = 1e-3) -> Rever
     link : str
         One of its links.
     rel_tol : float
-        Relative width of the final bracket, in (0, 1).
+        Relative width of the final bracket, in [1e-9, 1) (:data:`MIN_REL_TOL`).
 
     Returns
     -------
@@ -103,7 +109,7 @@ def smallest_bandwidth(plan: Plan, link: str, *, rel_tol: float = 1e-3) -> Rever
     check_plan(plan)
     _targets(plan)
     plan.link(link)
-    tol = v.scalar("rel_tol", rel_tol, 0.0, 1.0, lo_open=True, hi_open=True)
+    tol = v.scalar("rel_tol", rel_tol, MIN_REL_TOL, 1.0, hi_open=True)
     lo, hi = BANDWIDTH_RANGE_BPS
     e_hi = evaluate(_scaled(plan, link, hi), intervals=False)
     if not e_hi.ok:
@@ -114,7 +120,9 @@ def smallest_bandwidth(plan: Plan, link: str, *, rel_tol: float = 1e-3) -> Rever
     if e_lo.ok:
         return Reverse("smallest bandwidth", link, lo, "bit/s", "", "", "", e_lo,
                        f"every target is met at the smallest rate searched ({lo:g} bit/s)")
-    while hi / lo > 1.0 + tol:
+    for _ in range(MAX_BISECTIONS):
+        if hi / lo <= 1.0 + tol:
+            break
         mid = math.sqrt(lo * hi)
         e = evaluate(_scaled(plan, link, mid), intervals=False)
         if e.ok:
@@ -135,7 +143,7 @@ def largest_rtt(plan: Plan, link: str, *, abs_tol_s: float = 1e-4) -> Reverse:
     link : str
         One of its links.
     abs_tol_s : float
-        Width of the final bracket (s), > 0.
+        Width of the final bracket (s), >= 1e-9 (:data:`MIN_ABS_TOL_S`).
 
     Returns
     -------
@@ -154,7 +162,7 @@ def largest_rtt(plan: Plan, link: str, *, abs_tol_s: float = 1e-4) -> Reverse:
     check_plan(plan)
     _targets(plan)
     plan.link(link)
-    tol = v.positive("abs_tol_s", abs_tol_s)
+    tol = v.scalar("abs_tol_s", abs_tol_s, MIN_ABS_TOL_S, math.inf, hi_open=True)
     lo, hi = RTT_RANGE_S
     e_lo = evaluate(plan.with_link(link, rtt_s=lo), intervals=False)
     if not e_lo.ok:
@@ -164,7 +172,9 @@ def largest_rtt(plan: Plan, link: str, *, abs_tol_s: float = 1e-4) -> Reverse:
     e_hi = evaluate(plan.with_link(link, rtt_s=hi), intervals=False)
     if e_hi.ok:
         return Reverse("largest RTT", link, hi, "s", "", "", "", e_hi, f"every target is met at {hi:g} s")
-    while hi - lo > tol:
+    for _ in range(MAX_BISECTIONS):
+        if hi - lo <= tol:
+            break
         mid = 0.5 * (lo + hi)
         e = evaluate(plan.with_link(link, rtt_s=mid), intervals=False)
         if e.ok:
@@ -222,7 +232,9 @@ def most_hosts(plan: Plan, branch: str | None = None) -> Reverse:
     if e_hi.ok:
         return Reverse("most hosts", name, float(hi), "hosts", "", "", "", e_hi,
                        f"every target is met with {hi} hosts (the range searched)")
-    while hi - lo > 1:
+    for _ in range(MAX_BISECTIONS):
+        if hi - lo <= 1:
+            break
         mid = (lo + hi) // 2
         e = evaluate(_hosts(plan, name, mid), intervals=False)
         if e.ok:
