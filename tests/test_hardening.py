@@ -723,3 +723,117 @@ def test_most_hosts_whole_search_is_logarithmic():
     assert limits._largest_whole(lambda n: n <= 5, 90_000, 100_000) == 5
     assert limits._largest_whole(lambda n: False, 10, 100_000) == 0
     assert limits._largest_whole(lambda n: True, 10, 100_000) == 100_000
+
+
+@pytest.mark.parametrize(("key", "item", "match"), [
+    ("links", {"name": "l", "bandwidth": 1e7, "rtt": 0.08}, "at most 64 links"),
+    ("branches", {"name": "b", "link": "wan", "hosts": 1}, "at most 200 branches"),
+    ("deployments", {"name": "d", "link": "wan", "size": 1e9}, "at most 200 workloads"),
+])
+def test_a_huge_plan_is_refused_within_a_second(key, item, match):
+    from vcperf import site
+
+    plan = {"links": [{"name": "wan", "bandwidth": 1e7, "rtt": 0.08}], "targets": {"statistics_delay_s": 60.0}}
+    plan[key] = [dict(item, name=f"{item['name']}{i}") for i in range(100_000)]
+    start = time.perf_counter()
+    with pytest.raises(ValueError, match=match):
+        site.from_dict(plan)
+    assert time.perf_counter() - start < 1.0
+    plan[key] = plan[key][:3]
+    if key == "links":
+        plan["links"][0]["name"] = "wan"
+    assert site.from_dict(plan).links  # a plan within the limits loads
+
+
+@pytest.mark.parametrize("value", ["0x10", "1_000", "0o20", "0b1", "1j", "[1, 0x2]"])
+def test_p_numbers_are_decimal_literals_only(value, tmp_path, capsys):
+    from vcperf import params
+
+    with pytest.raises(ValueError, match=r"-p whatif_rtt_ms: a number must be a plain decimal literal"):
+        params.parse_assignment(f"whatif_rtt_ms={value}")
+    assert cli.main(_regen("-p", f"whatif_rtt_ms={value}", "--output", str(tmp_path / "b"))) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "plain decimal literal" in err[0], err
+    assert not (tmp_path / "b").exists()
+    for ok, want in (("16", 16), ("-1.5e3", -1500.0), (".5", 0.5), ("'0x10'", "0x10"), ("abc", "abc")):
+        assert params.parse_assignment(f"k={ok}") == ("k", want)
+
+
+def test_a_p_key_given_twice_is_refused(tmp_path, capsys):
+    argv = _regen("-p", "whatif_rtt_ms=10", "-p", "whatif_rtt_ms=20", "--output", str(tmp_path / "b"))
+    assert cli.main(argv) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "-p whatif_rtt_ms is given twice" in err[0], err
+    assert not (tmp_path / "b").exists()
+
+
+def _previous_build(target: Path, n_files: int = 240, size: int = 50_000) -> dict[str, str]:
+    """A previous build of ``n_files`` figures of ``size`` bytes each (12 MB by default)."""
+    rng = np.random.default_rng(42)
+    for i in range(n_files):
+        f = target / "figures" / f"nb{i % 8}" / f"fig{i}.png"
+        f.parent.mkdir(parents=True, exist_ok=True)
+        f.write_bytes(rng.bytes(size))
+    (target / "index.html").write_text("<html>previous build</html>\n")
+    return _files(target)
+
+
+@pytest.fixture
+def tiny_fs(tmp_path):
+    """A 20 MB tmpfs (root only; skipped where it cannot be mounted), unmounted at the end."""
+    where = tmp_path / "tiny"
+    where.mkdir()
+    done = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=20m", "tmpfs", str(where)], capture_output=True)
+    if done.returncode != 0:
+        pytest.skip(f"cannot mount a tmpfs here: {done.stderr.decode().strip()}")
+    try:
+        yield where
+    finally:
+        subprocess.run(["umount", "-l", str(where)], check=False)
+
+
+def test_a_full_disk_is_one_line_and_keeps_the_previous_build(tiny_fs, capsys):
+    target = tiny_fs / "build"
+    before = _previous_build(target)  # 12 MB: its staging copy cannot fit in the 8 MB left
+    assert cli.main(_regen("--output", str(target))) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1, err
+    assert f"cannot write the build in {tiny_fs} (no space left on device)" in err[0]
+    assert "MB there for its staging copy" in err[0] and len(err[0]) < 400
+    assert _files(target) == before  # byte-identical
+    assert sorted(p.name for p in tiny_fs.iterdir()) == [".build.lock", "build"]  # no staging, no kernels left
+
+
+def test_a_copy_error_list_is_one_line(tmp_path, monkeypatch, capsys):
+    """shutil.copytree's Error carries every file it could not copy: the run prints its first reason only."""
+    import shutil
+
+    target = tmp_path / "build"
+    before = _previous_build(target, n_files=4, size=100)
+
+    def full(src, dst, **kw):
+        Path(dst).mkdir(parents=True)
+        raise shutil.Error([(f"{src}/f{i}", f"{dst}/f{i}", "[Errno 28] No space left on device") for i in range(2000)])
+
+    monkeypatch.setattr(regenerate.execute.shutil, "copytree", full)
+    assert cli.main(_regen("--output", str(target))) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and f"cannot write the build in {tmp_path} (no space left on device)" in err[0], err
+    assert _files(target) == before
+    assert not (tmp_path / ".build.staging").exists()
+
+
+def test_a_read_only_folder_is_one_line(tmp_path, monkeypatch, capsys):
+    import errno
+
+    target = tmp_path / "build"
+    before = _previous_build(target, n_files=4, size=100)
+
+    def read_only(src, dst, **kw):
+        raise OSError(errno.EROFS, "Read-only file system", str(dst))
+
+    monkeypatch.setattr(regenerate.execute.shutil, "copytree", read_only)
+    assert cli.main(_regen("--output", str(target))) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and f"cannot write the build in {tmp_path} (read-only file system)" in err[0], err
+    assert _files(target) == before

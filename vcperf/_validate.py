@@ -43,6 +43,16 @@ def _fmt(x: float) -> str:
     return str(x) if isinstance(x, int) else f"{x:g}"
 
 
+#: Physical ranges of the package's inputs, generous by orders of magnitude (a vSphere host runs about a
+#: thousand VMs, a link carries at most Tbit/s), so that every quantity a model derives from them stays
+#: finite and an error names the user's argument, never a derived one (issue 42).
+MAX_COUNT = 1e9  # VMs, hosts, clients, streams, transactions per second
+MAX_BYTES = 1e18  # one exabyte: any size, window, working set or state
+MIN_RATE_BPS, MAX_RATE_BPS = 1.0, 1e15  # 1 bit/s .. 1 Pbit/s
+MIN_DURATION_S, MAX_DURATION_S = 1e-9, 1e12  # 1 ns .. 31,700 years
+MAX_RATIO = 1e6  # a dimensionless ratio (bytes logged per byte received, uplink / downlink)
+
+
 def check_range(
     name: str,
     value,
@@ -101,6 +111,26 @@ def nonneg(name: str, value) -> np.ndarray:
 def positive(name: str, value) -> np.ndarray:
     """Check ``value > 0`` (finite)."""
     return check_range(name, value, 0.0, math.inf, lo_open=True, hi_open=True)
+
+
+def count(name: str, value, lo: float = 0.0) -> np.ndarray:
+    """Check a count (VMs, hosts, streams; real, not necessarily whole) in ``[lo, MAX_COUNT]``."""
+    return check_range(name, value, lo, MAX_COUNT)
+
+
+def size_bytes(name: str, value, *, lo_open: bool = False) -> np.ndarray:
+    """Check a size in bytes in ``[0, MAX_BYTES]`` (``(0, ...]`` with ``lo_open``)."""
+    return check_range(name, value, 0.0, MAX_BYTES, lo_open=lo_open)
+
+
+def rate_bps(name: str, value) -> np.ndarray:
+    """Check a link rate in ``[MIN_RATE_BPS, MAX_RATE_BPS]`` bit/s."""
+    return check_range(name, value, MIN_RATE_BPS, MAX_RATE_BPS)
+
+
+def duration_s(name: str, value, lo: float = 0.0) -> np.ndarray:
+    """Check a duration in ``[lo, MAX_DURATION_S]`` seconds (``lo=MIN_DURATION_S`` for a divisor)."""
+    return check_range(name, value, lo, MAX_DURATION_S)
 
 
 def fraction(name: str, value, *, hi_open: bool = True) -> np.ndarray:

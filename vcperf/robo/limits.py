@@ -118,8 +118,8 @@ def _setup(n_hosts, level, operation, powered_on_vms, transfers_bytes, operation
     tb = default_testbed()
     lvl = v.integer("level", level, 1, 4)
     vms = tb.powered_on_vms_per_host if powered_on_vms is None else v.scalar(
-        "powered_on_vms", powered_on_vms, 0.0, math.inf, hi_open=True)
-    n = None if n_hosts is None else v.scalar("n_hosts", n_hosts, 1.0, math.inf, hi_open=True)
+        "powered_on_vms", powered_on_vms, 0.0, v.MAX_COUNT)
+    n = None if n_hosts is None else v.scalar("n_hosts", n_hosts, 1.0, v.MAX_COUNT)
     sizes = branch._sizes(transfers_bytes)
     rate = v.scalar("operation_rate_per_s", operation_rate_per_s, 0.0, math.inf, hi_open=True)
     p = _given("params", params, Params, _calibrated)
@@ -167,7 +167,7 @@ def smallest_link_bps(targets, n_hosts, rtt_s, loss=0.0, level=1, operation: str
     ('statistics_delay', 'statistics', True)
     """
     goals = _targets(targets)
-    v.scalar("n_hosts", n_hosts, 1.0, math.inf, hi_open=True)
+    v.scalar("n_hosts", n_hosts, 1.0, v.MAX_COUNT)
     rtt = v.scalar("rtt_s", rtt_s, 0.0, math.inf, hi_open=True)
     p_loss = v.scalar("loss", loss, 0.0, 1.0, hi_open=True)
     n, lvl, vms, stages, sizes, rate, p = _setup(n_hosts, level, operation, powered_on_vms, transfers_bytes,
@@ -210,7 +210,7 @@ def largest_rtt_s(targets, link, n_hosts, level=1, operation: str = "clone_vm", 
     """
     goals = _targets(targets)
     lk = branch_link(link)
-    v.scalar("n_hosts", n_hosts, 1.0, math.inf, hi_open=True)
+    v.scalar("n_hosts", n_hosts, 1.0, v.MAX_COUNT)
     n, lvl, vms, stages, sizes, rate, p = _setup(n_hosts, level, operation, powered_on_vms, transfers_bytes,
                                                  operation_rate_per_s, params)
 
