@@ -23,6 +23,14 @@ classifies the outcome:
 A second property gives two array parameters disagreeing shapes ``(2,)`` and ``(3,)``: the error
 must name one of them.
 
+A third, deterministic pass (:func:`test_fuzz_hostile_inputs`, issue 42) gives every parameter of every
+public callable the values no parameter takes (:data:`HOSTILE_INVALID`: a ragged nesting, a 0-d object
+array, ``10**400``, a timedelta, a datetime, a complex number, ``np.longdouble(1e4000)`` where the platform
+holds it) and the edges of float (:data:`HOSTILE_EDGES`); it counts raw errors (anything but a
+ValueError/TypeError naming the parameter), wrong-name errors (naming another parameter or a derived
+quantity) and silent acceptances, and fails on any (``python tests/test_fuzz.py --hostile [module ...]``
+lists them).
+
 Every call is counted; pytest prints the total at the end (tests/conftest.py) (the number the issue's note
 reports). Run ``python tests/test_fuzz.py [module ...]`` for a per-category report of any module,
 e.g. ``python tests/test_fuzz.py vcperf.vmotion``. Adding a module is one line in :data:`MODULES`.
@@ -977,7 +985,7 @@ def test_fuzz_hostile_inputs():
     calls = sum(CALLS.values()) - before
     print(f"hostile fuzz: {calls} calls in {time.perf_counter() - start:.1f} s, {len(findings)} findings")
     assert calls >= 5_000  # the pass ran over the public API, not an empty discovery
-    assert not findings, _report(findings)
+    assert not findings, f"hostile fuzz: {calls} calls; " + _report(findings)
 
 
 def _raises(func, *args, **kw) -> str:

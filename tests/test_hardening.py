@@ -305,11 +305,11 @@ def _alive(pid: int) -> bool:
 @pytest.mark.slow
 @pytest.mark.skipif(not Path("/proc").is_dir(), reason="reads the process table from /proc")
 @pytest.mark.parametrize(("signum", "code"), [(signal.SIGINT, 130), (signal.SIGTERM, 143)])
-def test_signal_stops_workers_and_kernels_and_leaves_the_build(slow_notebooks, signum, code):
+def test_signal_stops_workers_and_kernels_and_leaves_the_build(slow_notebooks, signum, code, runner):
     tmp = slow_notebooks
     target = tmp / "build"
     before = _files(target)
-    proc = subprocess.Popen(
+    proc = runner(
         [sys.executable, str(tmp / "runner.py"), str(tmp / "notebooks"), "regenerate", "-p", "delay_s=120.0",
          "--output", str(target), "--jobs", "2"],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env={**os.environ, "PYTHONPATH": str(ROOT)},
@@ -342,7 +342,7 @@ def test_signal_stops_workers_and_kernels_and_leaves_the_build(slow_notebooks, s
 @pytest.mark.slow
 @pytest.mark.skipif(not Path("/proc").is_dir(), reason="reads the process table from /proc")
 @pytest.mark.parametrize("signum", [signal.SIGKILL, signal.SIGHUP], ids=["SIGKILL", "SIGHUP"])
-def test_a_killed_run_never_blocks_the_next(slow_notebooks, signum):
+def test_a_killed_run_never_blocks_the_next(slow_notebooks, signum, runner):
     """SIGKILL (or SIGHUP) to the process group of `vcperf regenerate --jobs 2` mid-run: its workers and
     kernels die with it, and a new run into the same build succeeds at once, cleaning the staging
     folder and the kernel connection files the killed run left."""
@@ -350,7 +350,7 @@ def test_a_killed_run_never_blocks_the_next(slow_notebooks, signum):
     target = tmp / "build"
     before = _files(target)
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    proc = subprocess.Popen(
+    proc = runner(
         [sys.executable, str(tmp / "runner.py"), str(tmp / "notebooks"), "regenerate", "-p", "delay_s=120.0",
          "--output", str(target), "--jobs", "2"],
         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env, start_new_session=True,
@@ -837,3 +837,35 @@ def test_a_read_only_folder_is_one_line(tmp_path, monkeypatch, capsys):
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and f"cannot write the build in {tmp_path} (read-only file system)" in err[0], err
     assert _files(target) == before
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="PR_SET_PDEATHSIG is Linux")
+def test_runners_end_with_a_killed_test_session(tmp_path):
+    """A test process killed outright (a CI timeout's SIGKILL) takes the runners it started with it: the
+    runner, in its own process group, gets SIGTERM (tests/conftest.py start_runner)."""
+    script = tmp_path / "session.py"
+    script.write_text(
+        "import sys, time\n"
+        f"sys.path.insert(0, {str(ROOT / 'tests')!r})\n"
+        "import conftest\n"
+        "p = conftest.start_runner([sys.executable, '-c', 'import time; time.sleep(120)'], start_new_session=True)\n"
+        "print(p.pid, flush=True)\n"
+        "time.sleep(120)\n")
+    session = subprocess.Popen([sys.executable, str(script)], stdout=subprocess.PIPE, text=True)
+    child = int(session.stdout.readline())
+    assert _alive(child)
+    session.kill()
+    session.wait(timeout=10)
+    deadline = time.monotonic() + 5
+    while _alive(child) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not _alive(child), "the runner outlived its killed test session"
+
+
+def test_end_runners_stops_a_runner_group(tmp_path):
+    import conftest
+
+    proc = conftest.start_runner([sys.executable, "-c", "import time; time.sleep(120)"], start_new_session=True)
+    assert conftest.end_runners(wait_s=5.0) == [proc.pid]
+    assert proc.returncode == -signal.SIGTERM
+    assert conftest.end_runners() == []
