@@ -10,7 +10,14 @@ before any work is done, e.g. ``rtt_s must be in [0, inf); got -0.01``.
 * choices (:func:`choice`: one hashable option, never an array), booleans (:func:`boolean`: a real
   ``bool``, never the string ``"no"``), objects of a type (:func:`instance`, :func:`link`);
 * shapes (:func:`broadcast`): array parameters that must broadcast together, naming the ones that
-  disagree.
+  disagree; :func:`array` / :func:`ndim` name the parameter of a ragged nesting;
+* physical ranges (:func:`count`, :func:`size_bytes`, :func:`rate_bps`, :func:`duration_s`; :data:`MAX_COUNT`
+  and its siblings): generous bounds that keep every derived quantity finite, so that an error names
+  the user's argument, never a quantity computed from it.
+
+Ragged nestings, 0-d object arrays, ints and long doubles beyond float range, complex numbers, dates
+and durations are refused naming the parameter; a value of a type the parameter never takes raises
+:class:`InputTypeError` (a ``TypeError`` and a ``ValueError``).
 
 The model code never sees a value these checks have not accepted: ``tcp_throughput_bps(True, 0.05)``
 is an error, not 1 bit/s.
@@ -152,7 +159,7 @@ def real(name: str, value) -> np.ndarray:
     """
     if value is None or isinstance(value, _NEVER_REAL):
         raise InputTypeError(f"{name} must be a real number (or an array of them); got {_short(value)} "
-                        f"({type(value).__name__})")
+                             f"({type(value).__name__})")
     if isinstance(value, int):  # a Python int of any size: numpy holds those beyond 64 bits as objects
         try:
             return np.array(float(value))
