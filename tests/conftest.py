@@ -7,7 +7,11 @@ more than there are cores (:func:`pytest_xdist_auto_num_workers`). Tests that sh
 time to whichever worker is free.
 """
 
+import contextlib
+import ctypes
 import os
+import signal
+import subprocess
 import sys
 
 import pytest
@@ -53,6 +57,63 @@ def pytest_collection_modifyitems(config, items):
             item._id = NodeId.parse(f"{item.nodeid}@{'_'.join(groups)}")
 
 
+#: Regeneration runners the tests started (:func:`start_runner`), ended when the session ends.
+_RUNNERS: list[subprocess.Popen] = []
+#: ``prctl`` option: the signal a process gets when its parent dies (linux/prctl.h).
+_PR_SET_PDEATHSIG = 1
+
+
+def _die_with(parent: int):
+    """A ``preexec_fn``: the child gets SIGTERM when ``parent`` (this test process) dies, however it dies
+    (SIGKILL of a CI timeout included; Linux ``PR_SET_PDEATHSIG``); `vcperf regenerate` then stops its
+    workers and kernels and removes its staging, as on any SIGTERM."""
+    def arm():
+        with contextlib.suppress(OSError, AttributeError):
+            ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_PDEATHSIG, signal.SIGTERM, 0, 0, 0)
+        if os.getppid() != parent:  # the test process died before the signal was armed
+            os._exit(1)
+    return arm
+
+
+def start_runner(argv, **popen_kw) -> subprocess.Popen:
+    """``subprocess.Popen(argv, **popen_kw)`` of a regeneration runner (it may take its own process group,
+    ``start_new_session=True``) that ends with the test session however the session ends: on a normal
+    end or an interrupt :func:`end_runners` stops it (SIGTERM to its group, then SIGKILL); if the test
+    process is killed outright, the kernel sends the runner SIGTERM (:func:`_die_with`)."""
+    proc = subprocess.Popen(argv, preexec_fn=_die_with(os.getpid()), **popen_kw)  # noqa: PLW1509 - no threads fork here
+    _RUNNERS.append(proc)
+    return proc
+
+
+def end_runners(wait_s: float = 10.0) -> list[int]:
+    """Stop every runner of :func:`start_runner` still running (its process group if it leads one);
+    returns their pids."""
+    ended = []
+    for proc in _RUNNERS:
+        if proc.poll() is not None:
+            continue
+        ended.append(proc.pid)
+        own_group = os.getpgid(proc.pid) == proc.pid
+        for sig in (signal.SIGTERM, signal.SIGKILL):
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.killpg(proc.pid, sig) if own_group else proc.send_signal(sig)
+            try:
+                proc.wait(timeout=wait_s)
+                break
+            except subprocess.TimeoutExpired:
+                continue
+    _RUNNERS.clear()
+    return ended
+
+
+@pytest.fixture
+def runner():
+    """:func:`start_runner` for a test; its runners are ended when the test ends (and at the latest with
+    the session, :func:`pytest_sessionfinish`)."""
+    yield start_runner
+    end_runners()
+
+
 @pytest.fixture(scope="session")
 def default_build(tmp_path_factory):
     """One default regeneration (``vcperf regenerate --jobs 2``) into a scratch build folder, shared by
@@ -70,7 +131,9 @@ def _fuzz_calls() -> dict:
 
 
 def pytest_sessionfinish(session):
-    """On an xdist worker, hand the fuzz counts to the controller (the summary is printed there)."""
+    """End the regeneration runners tests started (:func:`end_runners`: also after an interrupt or a
+    failure); on an xdist worker, hand the fuzz counts to the controller (the summary is printed there)."""
+    end_runners()
     if hasattr(session.config, "workeroutput"):
         session.config.workeroutput["fuzz_calls"] = _fuzz_calls()
 

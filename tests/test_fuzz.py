@@ -23,6 +23,14 @@ classifies the outcome:
 A second property gives two array parameters disagreeing shapes ``(2,)`` and ``(3,)``: the error
 must name one of them.
 
+A third, deterministic pass (:func:`test_fuzz_hostile_inputs`, issue 42) gives every parameter of every
+public callable the values no parameter takes (:data:`HOSTILE_INVALID`: a ragged nesting, a 0-d object
+array, ``10**400``, a timedelta, a datetime, a complex number, ``np.longdouble(1e4000)`` where the platform
+holds it) and the edges of float (:data:`HOSTILE_EDGES`); it counts raw errors (anything but a
+ValueError/TypeError naming the parameter), wrong-name errors (naming another parameter or a derived
+quantity) and silent acceptances, and fails on any (``python tests/test_fuzz.py --hostile [module ...]``
+lists them).
+
 Every call is counted; pytest prints the total at the end (tests/conftest.py) (the number the issue's note
 reports). Run ``python tests/test_fuzz.py [module ...]`` for a per-category report of any module,
 e.g. ``python tests/test_fuzz.py vcperf.vmotion``. Adding a module is one line in :data:`MODULES`.
@@ -871,6 +879,115 @@ def test_fuzz_disagreeing_shapes(qualname):
     assert not findings, _report(findings)
 
 
+# --------------------------------------------------------------------------------------------
+# Hostile inputs (issue 42): one deterministic pass over every parameter of every public callable
+# --------------------------------------------------------------------------------------------
+
+
+def _longdouble_overflow():
+    """``np.longdouble(1e4000)`` where the platform's long double holds it (x86: 80-bit), else None."""
+    with warnings.catch_warnings(), np.errstate(all="ignore"):
+        warnings.simplefilter("ignore")
+        x = np.longdouble("1e4000")
+    return x if np.isfinite(x) else None
+
+
+#: Values no parameter of the package takes (never a number, a name, a flag or a model object):
+#: each must be refused with a ValueError/TypeError naming the parameter.
+HOSTILE_INVALID = tuple(x for x in (
+    [[1.0], [2.0, 3.0]],                      # ragged nesting ("setting an array element with a sequence")
+    np.array(1.0, dtype=object),              # a 0-d object array
+    10**400,                                  # an int beyond float range (OverflowError in float())
+    __import__("datetime").timedelta(seconds=5),
+    __import__("datetime").datetime(2026, 1, 1),
+    1 + 0j,
+    _longdouble_overflow(),                   # finite as long double, inf as float
+) if x is not None)
+#: Values of a valid type at the edges of float: an error, if any, must name the parameter (never a
+#: quantity derived from it), and nothing but a ValueError/TypeError may escape.
+HOSTILE_EDGES = (5e-324, 1.7e308, -1.0, math.nan, math.inf, True, "abc", "")
+#: Share of the (function, parameter) pairs the hostile pass covers in the suite (deterministic sample
+#: by a hash of the name; ``python tests/test_fuzz.py --hostile`` runs them all).
+HOSTILE_SHARE = float(os.environ.get("VCPERF_FUZZ_HOSTILE_SHARE", "1.0"))
+
+
+def _hostile_silent(kind: str, value, default) -> bool:
+    """True if accepting ``value`` for a parameter of ``kind`` is a silent acceptance."""
+    if any(value is x for x in HOSTILE_INVALID):
+        return True
+    if isinstance(value, float) and math.isnan(value):
+        return kind in ("real", "int", "none")
+    if value is True or isinstance(value, str):
+        return kind in ("real", "int") or (kind == "none" and default is None and isinstance(value, str))
+    if isinstance(value, float) and math.isinf(value):
+        return kind == "int"  # a count, an index or a vCPU number is never infinite
+    return False
+
+
+def _hostile_classify(qualname: str, func, base: dict, param: str, value, kind: str, default):
+    CALLS[qualname] += 1
+    try:
+        result = call(func, {**base, param: value})
+    except (ValueError, TypeError) as exc:
+        msg = str(exc)
+        if _names(msg, param):
+            return None
+        others = [p for p in base if p != param and _names(msg, p)]
+        lead = re.match(r"(\w+) must", msg)
+        others += [lead.group(1)] if lead and lead.group(1) != param else []
+        return ("wrong-name" if others else "raw"), f"{type(exc).__name__}: {msg[:160]}"
+    except MemoryError:
+        return "raw", "MemoryError"
+    except Exception as exc:  # noqa: BLE001 - every other type is a finding
+        return "raw", f"{type(exc).__name__}: {str(exc)[:160]}"
+    del result
+    if (qualname, param) in TAKES_A_NAME and isinstance(value, str):
+        return None
+    return ("silent", "accepted") if _hostile_silent(kind, value, default) else None
+
+
+def _sampled(qualname: str, param: str, share: float) -> bool:
+    import zlib
+
+    return share >= 1.0 or zlib.crc32(f"{qualname}:{param}".encode()) % 10_000 < share * 10_000
+
+
+def hostile_findings(modules=MODULES, share: float = 1.0) -> list:
+    """Every finding of the hostile pass: ``(category, "qualname(param=value): detail")``."""
+    findings = []
+    funcs = dict(discover(modules))
+    for qualname, param in _cases(modules):
+        if not _sampled(qualname, param, share):
+            continue
+        func = funcs[qualname]
+        base = baseline(qualname, func)
+        kind = REAL_DESPITE_INT_DEFAULT.get((qualname.rsplit(".", 1)[0], param), kind_of(base[param]))
+        sig_param = inspect.signature(func).parameters.get(param)
+        default = None if sig_param is None or sig_param.default is inspect.Parameter.empty else sig_param.default
+        for value in HOSTILE_INVALID + HOSTILE_EDGES:
+            out = _hostile_classify(qualname, func, base, param, value, kind, default)
+            if out is not None:
+                findings.append((out[0], f"{qualname}({param}={_short_repr(value)}): {out[1]}"))
+    return findings
+
+
+def _short_repr(value) -> str:
+    text = repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+def test_fuzz_hostile_inputs():
+    """Ragged and 0-d object arrays, 10**400, timedelta/datetime, complex, long double beyond float and
+    the edges of float, over every parameter of every public callable: 0 raw, 0 wrong-name, 0 silent."""
+    before = sum(CALLS.values())
+    start = time.perf_counter()
+    findings = hostile_findings(share=HOSTILE_SHARE)
+    calls = sum(CALLS.values()) - before
+    print(f"hostile fuzz: {calls} calls in {time.perf_counter() - start:.1f} s, {len(findings)} findings")
+    assert calls >= 5_000  # the pass ran over the public API, not an empty discovery
+    assert not findings, f"hostile fuzz: {calls} calls; " + _report(findings)
+
+
 def _raises(func, *args, **kw) -> str:
     with pytest.raises(ValueError) as info:
         func(*args, **kw)
@@ -903,8 +1020,17 @@ def test_issue_cases_of_the_study_packages():
 
 
 def main(modules) -> int:
-    """Per-category report for ``modules`` (default :data:`MODULES`)."""
-    modules = tuple(modules) or MODULES
+    """Per-category report for ``modules`` (default :data:`MODULES`); ``--hostile``: the hostile pass only."""
+    modules = tuple(modules)
+    if "--hostile" in modules:
+        modules = tuple(m for m in modules if m != "--hostile") or MODULES
+        found = hostile_findings(modules)
+        print(_report(found).splitlines()[0])
+        for c, d in found:
+            print(f"  [{c}] {d}")
+        print(f"fuzz: {sum(CALLS.values())} calls over {len(CALLS)} public functions")
+        return 1 if found else 0
+    modules = modules or MODULES
     findings = []
     for qualname, param in _cases(modules):
         start = time.perf_counter()

@@ -305,11 +305,11 @@ def _alive(pid: int) -> bool:
 @pytest.mark.slow
 @pytest.mark.skipif(not Path("/proc").is_dir(), reason="reads the process table from /proc")
 @pytest.mark.parametrize(("signum", "code"), [(signal.SIGINT, 130), (signal.SIGTERM, 143)])
-def test_signal_stops_workers_and_kernels_and_leaves_the_build(slow_notebooks, signum, code):
+def test_signal_stops_workers_and_kernels_and_leaves_the_build(slow_notebooks, signum, code, runner):
     tmp = slow_notebooks
     target = tmp / "build"
     before = _files(target)
-    proc = subprocess.Popen(
+    proc = runner(
         [sys.executable, str(tmp / "runner.py"), str(tmp / "notebooks"), "regenerate", "-p", "delay_s=120.0",
          "--output", str(target), "--jobs", "2"],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env={**os.environ, "PYTHONPATH": str(ROOT)},
@@ -342,7 +342,7 @@ def test_signal_stops_workers_and_kernels_and_leaves_the_build(slow_notebooks, s
 @pytest.mark.slow
 @pytest.mark.skipif(not Path("/proc").is_dir(), reason="reads the process table from /proc")
 @pytest.mark.parametrize("signum", [signal.SIGKILL, signal.SIGHUP], ids=["SIGKILL", "SIGHUP"])
-def test_a_killed_run_never_blocks_the_next(slow_notebooks, signum):
+def test_a_killed_run_never_blocks_the_next(slow_notebooks, signum, runner):
     """SIGKILL (or SIGHUP) to the process group of `vcperf regenerate --jobs 2` mid-run: its workers and
     kernels die with it, and a new run into the same build succeeds at once, cleaning the staging
     folder and the kernel connection files the killed run left."""
@@ -350,7 +350,7 @@ def test_a_killed_run_never_blocks_the_next(slow_notebooks, signum):
     target = tmp / "build"
     before = _files(target)
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    proc = subprocess.Popen(
+    proc = runner(
         [sys.executable, str(tmp / "runner.py"), str(tmp / "notebooks"), "regenerate", "-p", "delay_s=120.0",
          "--output", str(target), "--jobs", "2"],
         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env, start_new_session=True,
@@ -601,3 +601,273 @@ def test_a_retried_kernel_start_is_not_reported_twice():
     died = "Error occurred while starting new kernel client for kernel k1: Kernel died before replying to kernel_info"
     assert not drop.filter(logging.LogRecord("papermill", logging.ERROR, __file__, 1, died, None, None))
     assert drop.filter(logging.LogRecord("papermill", logging.ERROR, __file__, 1, "Executing notebook", None, None))
+
+
+# -- issue 42: one clear line for hostile values, parameter sets in range, no unbounded call --
+
+_PARAM_SETS = ("VcbenchParams", "FailoverParams", "EnableParams", "WalParams", "DiskParams", "MemoryParams")
+
+
+@pytest.mark.parametrize("cls", _PARAM_SETS)
+@pytest.mark.parametrize("bad", [-500.0, float("nan"), float("inf"), 10**400, __import__("datetime").timedelta(1),
+                                 1 + 0j, "5", True])
+def test_every_vcha_parameter_set_refuses_an_unphysical_field(cls, bad):
+    import dataclasses
+
+    from vcperf import vcha
+
+    p = vcha.calibrate()
+    part = next(getattr(p, f.name) for f in dataclasses.fields(p) if type(getattr(p, f.name)).__name__ == cls)
+    for f in dataclasses.fields(part):
+        with pytest.raises(ValueError, match=rf"{cls}: {f.name} must be .*(\[0, inf\)|\(0, inf\)|real number)"):
+            dataclasses.replace(part, **{f.name: bad})
+    # arrays of valid values pass (a batched evaluation stacks parameter values)
+    first = dataclasses.fields(part)[0].name
+    arr = dataclasses.replace(part, **{first: np.array([1.0, 2.0])})
+    assert np.array_equal(getattr(arr, first), [1.0, 2.0])
+
+
+@pytest.mark.parametrize("bad", [-1.0, float("nan"), 10**400, __import__("datetime").timedelta(1)])
+def test_other_parameter_sets_refuse_an_unphysical_field(bad):
+    import dataclasses
+
+    from vcperf import contentlib, ft, robo, vmotion
+
+    cases = [(vmotion.calibrate(), "vcpu_stop_cost_s"), (vmotion.calibrate(), "checkpoint_time_s"),
+             (vmotion.calibrate().tpcx, "dirty_scale"), (robo.calibrate().ops, "round_trips_per_call"),
+             (robo.calibrate().stats, "bytes_per_sample"), (ft.calibrate(), "checkpoint_interval_s"),
+             (contentlib.calibrate(), "nfc_efficiency")]
+    for params, name in cases:
+        with pytest.raises(ValueError, match=rf"{name} must be"):
+            dataclasses.replace(params, **{name: bad})
+
+
+def test_hostile_values_name_the_argument():
+    """The cases of issue 42: each a ValueError/TypeError naming the user's argument."""
+    import datetime
+
+    from vcperf import _validate, contentlib, ft, robo, vmotion
+    from vcperf.robo import operations
+
+    rag = [[1.0], [2.0, 3.0]]
+    with pytest.raises(ValueError, match="network_bps .*ragged"):
+        contentlib.concurrent_deploy_time_s("streaming", 1e9, 4, network_bps=rag)
+    with pytest.raises(ValueError, match="memory_bytes .*ragged"):
+        vmotion.link_for_downtime(1.0, rag, 12, 25 * 2**30, 4500.0, "7.0u1", params=vmotion.calibrate(),
+                                  settings=vmotion.settings())
+    with pytest.raises(ValueError, match="messages must be a sequence"):
+        operations.calls_from_sequence(np.array("x", dtype=object))
+    with pytest.raises(TypeError, match=r"n must be an integer .*0-d|n must be an integer .*ndarray"):
+        _validate.integer("n", np.array(1.0, dtype=object))
+    big = np.longdouble("1e4000")
+    if np.isfinite(big):  # x86: an 80-bit long double holds it
+        with pytest.raises(ValueError, match="x must be a real number in float range"):
+            _validate.check_range("x", big)
+    for bad in (1 + 0j, datetime.timedelta(1), datetime.datetime(2026, 1, 1)):
+        with pytest.raises(TypeError, match="x must be a real number"):
+            _validate.real("x", bad)
+    with pytest.raises(ValueError, match="stats_level"):
+        _validate.choice("stats_level", 1 + 0j, (1, 2, 3, 4))
+    for bad in ("abc", "", -1, float("nan"), float("inf"), True, datetime.timedelta(1), 1 + 0j):
+        with pytest.raises(ValueError, match="powered_on_vms"):
+            robo.host_operation_time_s("add_host", robo.preset("t1"), powered_on_vms=bad)
+    with pytest.raises(ValueError, match="vcpus"):
+        ft.limit_flags(10e9, float("inf"), 1.0)
+    with pytest.raises(ValueError, match="lun_disks"):
+        ft.iometer(64e3, lun_disks=float("inf"), vcpus=4, checkpoint_interval_s=5e-3)
+
+
+def _within(seconds: float, fn, *args, **kw):
+    """``fn(*args, **kw)`` (or its ValueError), asserting it took under ``seconds`` of this process's CPU
+    time: a hang is a loop, and CPU time does not grow with the other jobs of a shared machine."""
+    start = time.process_time()
+    try:
+        out = fn(*args, **kw)
+    except ValueError as exc:
+        out = exc
+    took = time.process_time() - start
+    assert took < seconds, f"{fn.__name__} took {took:.2f} s of CPU"
+    return out
+
+
+def test_no_reverse_question_runs_unbounded():
+    """Degenerate targets answer at once; a tolerance at float resolution is refused (issue 42)."""
+    from vcperf import robo, site
+
+    robo.most_hosts({"statistics_delay": 60.0}, "t1")  # warm the calibration: the limit times the search
+    for q in ("operation_latency", "statistics_delay", "deployment_time"):
+        r = _within(2.0, robo.largest_rtt_s, {q: 60.0}, "t1", 10, powered_on_vms=0, transfers_bytes=[1e8])
+        assert isinstance(r, robo.BranchLimit)
+        r = _within(2.0, robo.most_hosts, {q: 60.0}, "dsl_512k", operation_rate_per_s=0, powered_on_vms=0)
+        assert isinstance(r, robo.BranchLimit) and float(r.value).is_integer()
+    plan = site.from_dict({"links": [{"name": "wan", "bandwidth": 10e6, "rtt": 0.08}],
+                           "branches": [{"name": "shop", "link": "wan", "hosts": 4}],
+                           "targets": {"statistics_delay_s": 60.0}})
+    err = _within(2.0, site.smallest_bandwidth, plan, "wan", rel_tol=5e-324)
+    assert isinstance(err, ValueError) and "rel_tol must be in [1e-09, 1)" in str(err)
+    err = _within(2.0, site.largest_rtt, plan, "wan", abs_tol_s=5e-324)
+    assert isinstance(err, ValueError) and "abs_tol_s" in str(err)
+    r = _within(2.0, site.smallest_bandwidth, plan, "wan", rel_tol=1e-9)
+    assert r.evaluation.ok
+
+
+def test_most_hosts_whole_search_is_logarithmic():
+    from vcperf.robo import limits
+
+    calls = []
+
+    def meets(n):
+        calls.append(n)
+        return n <= 73_123
+
+    assert limits._largest_whole(meets, 1, 100_000) == 73_123  # an estimate far off: O(log) calls
+    assert len(calls) < 60
+    assert limits._largest_whole(lambda n: n <= 5, 90_000, 100_000) == 5
+    assert limits._largest_whole(lambda n: False, 10, 100_000) == 0
+    assert limits._largest_whole(lambda n: True, 10, 100_000) == 100_000
+
+
+@pytest.mark.parametrize(("key", "item", "match"), [
+    ("links", {"name": "l", "bandwidth": 1e7, "rtt": 0.08}, "at most 64 links"),
+    ("branches", {"name": "b", "link": "wan", "hosts": 1}, "at most 200 branches"),
+    ("deployments", {"name": "d", "link": "wan", "size": 1e9}, "at most 200 workloads"),
+])
+def test_a_huge_plan_is_refused_within_a_second(key, item, match):
+    from vcperf import site
+
+    plan = {"links": [{"name": "wan", "bandwidth": 1e7, "rtt": 0.08}], "targets": {"statistics_delay_s": 60.0}}
+    plan[key] = [dict(item, name=f"{item['name']}{i}") for i in range(100_000)]
+    start = time.perf_counter()
+    with pytest.raises(ValueError, match=match):
+        site.from_dict(plan)
+    assert time.perf_counter() - start < 1.0
+    plan[key] = plan[key][:3]
+    if key == "links":
+        plan["links"][0]["name"] = "wan"
+    assert site.from_dict(plan).links  # a plan within the limits loads
+
+
+@pytest.mark.parametrize("value", ["0x10", "1_000", "0o20", "0b1", "1j", "[1, 0x2]"])
+def test_p_numbers_are_decimal_literals_only(value, tmp_path, capsys):
+    from vcperf import params
+
+    with pytest.raises(ValueError, match=r"-p whatif_rtt_ms: a number must be a plain decimal literal"):
+        params.parse_assignment(f"whatif_rtt_ms={value}")
+    assert cli.main(_regen("-p", f"whatif_rtt_ms={value}", "--output", str(tmp_path / "b"))) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "plain decimal literal" in err[0], err
+    assert not (tmp_path / "b").exists()
+    for ok, want in (("16", 16), ("-1.5e3", -1500.0), (".5", 0.5), ("'0x10'", "0x10"), ("abc", "abc")):
+        assert params.parse_assignment(f"k={ok}") == ("k", want)
+
+
+def test_a_p_key_given_twice_is_refused(tmp_path, capsys):
+    argv = _regen("-p", "whatif_rtt_ms=10", "-p", "whatif_rtt_ms=20", "--output", str(tmp_path / "b"))
+    assert cli.main(argv) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "-p whatif_rtt_ms is given twice" in err[0], err
+    assert not (tmp_path / "b").exists()
+
+
+def _previous_build(target: Path, n_files: int = 240, size: int = 50_000) -> dict[str, str]:
+    """A previous build of ``n_files`` figures of ``size`` bytes each (12 MB by default)."""
+    rng = np.random.default_rng(42)
+    for i in range(n_files):
+        f = target / "figures" / f"nb{i % 8}" / f"fig{i}.png"
+        f.parent.mkdir(parents=True, exist_ok=True)
+        f.write_bytes(rng.bytes(size))
+    (target / "index.html").write_text("<html>previous build</html>\n")
+    return _files(target)
+
+
+@pytest.fixture
+def tiny_fs(tmp_path):
+    """A 20 MB tmpfs (root only; skipped where it cannot be mounted), unmounted at the end."""
+    where = tmp_path / "tiny"
+    where.mkdir()
+    done = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=20m", "tmpfs", str(where)], capture_output=True)
+    if done.returncode != 0:
+        pytest.skip(f"cannot mount a tmpfs here: {done.stderr.decode().strip()}")
+    try:
+        yield where
+    finally:
+        subprocess.run(["umount", "-l", str(where)], check=False)
+
+
+def test_a_full_disk_is_one_line_and_keeps_the_previous_build(tiny_fs, capsys):
+    target = tiny_fs / "build"
+    before = _previous_build(target)  # 12 MB: its staging copy cannot fit in the 8 MB left
+    assert cli.main(_regen("--output", str(target))) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1, err
+    assert f"cannot write the build in {tiny_fs} (no space left on device)" in err[0]
+    assert "MB there for its staging copy" in err[0] and len(err[0]) < 400
+    assert _files(target) == before  # byte-identical
+    assert sorted(p.name for p in tiny_fs.iterdir()) == [".build.lock", "build"]  # no staging, no kernels left
+
+
+def test_a_copy_error_list_is_one_line(tmp_path, monkeypatch, capsys):
+    """shutil.copytree's Error carries every file it could not copy: the run prints its first reason only."""
+    import shutil
+
+    target = tmp_path / "build"
+    before = _previous_build(target, n_files=4, size=100)
+
+    def full(src, dst, **kw):
+        Path(dst).mkdir(parents=True)
+        raise shutil.Error([(f"{src}/f{i}", f"{dst}/f{i}", "[Errno 28] No space left on device") for i in range(2000)])
+
+    monkeypatch.setattr(regenerate.execute.shutil, "copytree", full)
+    assert cli.main(_regen("--output", str(target))) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and f"cannot write the build in {tmp_path} (no space left on device)" in err[0], err
+    assert _files(target) == before
+    assert not (tmp_path / ".build.staging").exists()
+
+
+def test_a_read_only_folder_is_one_line(tmp_path, monkeypatch, capsys):
+    import errno
+
+    target = tmp_path / "build"
+    before = _previous_build(target, n_files=4, size=100)
+
+    def read_only(src, dst, **kw):
+        raise OSError(errno.EROFS, "Read-only file system", str(dst))
+
+    monkeypatch.setattr(regenerate.execute.shutil, "copytree", read_only)
+    assert cli.main(_regen("--output", str(target))) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and f"cannot write the build in {tmp_path} (read-only file system)" in err[0], err
+    assert _files(target) == before
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="PR_SET_PDEATHSIG is Linux")
+def test_runners_end_with_a_killed_test_session(tmp_path):
+    """A test process killed outright (a CI timeout's SIGKILL) takes the runners it started with it: the
+    runner, in its own process group, gets SIGTERM (tests/conftest.py start_runner)."""
+    script = tmp_path / "session.py"
+    script.write_text(
+        "import sys, time\n"
+        f"sys.path.insert(0, {str(ROOT / 'tests')!r})\n"
+        "import conftest\n"
+        "p = conftest.start_runner([sys.executable, '-c', 'import time; time.sleep(120)'], start_new_session=True)\n"
+        "print(p.pid, flush=True)\n"
+        "time.sleep(120)\n")
+    session = subprocess.Popen([sys.executable, str(script)], stdout=subprocess.PIPE, text=True)
+    child = int(session.stdout.readline())
+    assert _alive(child)
+    session.kill()
+    session.wait(timeout=10)
+    deadline = time.monotonic() + 5
+    while _alive(child) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not _alive(child), "the runner outlived its killed test session"
+
+
+def test_end_runners_stops_a_runner_group(tmp_path):
+    import conftest
+
+    proc = conftest.start_runner([sys.executable, "-c", "import time; time.sleep(120)"], start_new_session=True)
+    assert conftest.end_runners(wait_s=5.0) == [proc.pid]
+    assert proc.returncode == -signal.SIGTERM
+    assert conftest.end_runners() == []

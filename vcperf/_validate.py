@@ -10,7 +10,14 @@ before any work is done, e.g. ``rtt_s must be in [0, inf); got -0.01``.
 * choices (:func:`choice`: one hashable option, never an array), booleans (:func:`boolean`: a real
   ``bool``, never the string ``"no"``), objects of a type (:func:`instance`, :func:`link`);
 * shapes (:func:`broadcast`): array parameters that must broadcast together, naming the ones that
-  disagree.
+  disagree; :func:`array` / :func:`ndim` name the parameter of a ragged nesting;
+* physical ranges (:func:`count`, :func:`size_bytes`, :func:`rate_bps`, :func:`duration_s`; :data:`MAX_COUNT`
+  and its siblings): generous bounds that keep every derived quantity finite, so that an error names
+  the user's argument, never a quantity computed from it.
+
+Ragged nestings, 0-d object arrays, ints and long doubles beyond float range, complex numbers, dates
+and durations are refused naming the parameter; a value of a type the parameter never takes raises
+:class:`InputTypeError` (a ``TypeError`` and a ``ValueError``).
 
 The model code never sees a value these checks have not accepted: ``tcp_throughput_bps(True, 0.05)``
 is an error, not 1 bit/s.
@@ -18,9 +25,21 @@ is an error, not 1 bit/s.
 
 from __future__ import annotations
 
+import datetime
 import math
 
 import numpy as np
+
+#: Numbers that are never a choice nor a real number here: complex, dates and durations (numpy's
+#: datetime64/timedelta64 arrays are refused by their dtype).
+_NOT_A_CHOICE = (complex, np.complexfloating, datetime.date, datetime.timedelta, np.datetime64, np.timedelta64)
+#: Types that are never a real number here.
+_NEVER_REAL = (bool, np.bool_, str, bytes, *_NOT_A_CHOICE)
+
+
+class InputTypeError(ValueError, TypeError):
+    """A value of a type the parameter never takes (a string, a bool, a complex number, a timedelta, an
+    object array). A ``TypeError``, and a ``ValueError`` too, as every input error of the package is."""
 
 
 def _fmt(x: float) -> str:
@@ -29,6 +48,16 @@ def _fmt(x: float) -> str:
     if x == -math.inf:
         return "-inf"
     return str(x) if isinstance(x, int) else f"{x:g}"
+
+
+#: Physical ranges of the package's inputs, generous by orders of magnitude (a vSphere host runs about a
+#: thousand VMs, a link carries at most Tbit/s), so that every quantity a model derives from them stays
+#: finite and an error names the user's argument, never a derived one (issue 42).
+MAX_COUNT = 1e9  # VMs, hosts, clients, streams, transactions per second
+MAX_BYTES = 1e18  # one exabyte: any size, window, working set or state
+MIN_RATE_BPS, MAX_RATE_BPS = 1.0, 1e15  # 1 bit/s .. 1 Pbit/s
+MIN_DURATION_S, MAX_DURATION_S = 1e-9, 1e12  # 1 ns .. 31,700 years
+MAX_RATIO = 1e6  # a dimensionless ratio (bytes logged per byte received, uplink / downlink)
 
 
 def check_range(
@@ -91,6 +120,26 @@ def positive(name: str, value) -> np.ndarray:
     return check_range(name, value, 0.0, math.inf, lo_open=True, hi_open=True)
 
 
+def count(name: str, value, lo: float = 0.0) -> np.ndarray:
+    """Check a count (VMs, hosts, streams; real, not necessarily whole) in ``[lo, MAX_COUNT]``."""
+    return check_range(name, value, lo, MAX_COUNT)
+
+
+def size_bytes(name: str, value, *, lo_open: bool = False) -> np.ndarray:
+    """Check a size in bytes in ``[0, MAX_BYTES]`` (``(0, ...]`` with ``lo_open``)."""
+    return check_range(name, value, 0.0, MAX_BYTES, lo_open=lo_open)
+
+
+def rate_bps(name: str, value) -> np.ndarray:
+    """Check a link rate in ``[MIN_RATE_BPS, MAX_RATE_BPS]`` bit/s."""
+    return check_range(name, value, MIN_RATE_BPS, MAX_RATE_BPS)
+
+
+def duration_s(name: str, value, lo: float = 0.0) -> np.ndarray:
+    """Check a duration in ``[lo, MAX_DURATION_S]`` seconds (``lo=MIN_DURATION_S`` for a divisor)."""
+    return check_range(name, value, lo, MAX_DURATION_S)
+
+
 def fraction(name: str, value, *, hi_open: bool = True) -> np.ndarray:
     """Check ``0 <= value < 1`` (or ``<= 1`` with ``hi_open=False``)."""
     return check_range(name, value, 0.0, 1.0, hi_open=hi_open)
@@ -108,8 +157,9 @@ def real(name: str, value) -> np.ndarray:
     numpy only holds as an object array, naming ``name``. NaN and inf pass (the range checks
     reject them).
     """
-    if value is None or isinstance(value, (bool, np.bool_, str, bytes, complex, np.complexfloating)):
-        raise ValueError(f"{name} must be a real number (or an array of them); got {_short(value)}")
+    if value is None or isinstance(value, _NEVER_REAL):
+        raise InputTypeError(f"{name} must be a real number (or an array of them); got {_short(value)} "
+                             f"({type(value).__name__})")
     if isinstance(value, int):  # a Python int of any size: numpy holds those beyond 64 bits as objects
         try:
             return np.array(float(value))
@@ -118,15 +168,20 @@ def real(name: str, value) -> np.ndarray:
                              f"got an integer of {value.bit_length()} bits") from None
     try:
         raw = np.asarray(value)
-    except (TypeError, ValueError):  # ragged nesting
-        raise ValueError(f"{name} must be a real number (or an array of them); got {_short(value)}") from None
+    except (TypeError, ValueError, OverflowError):  # ragged nesting ("setting an array element with a sequence")
+        raise ValueError(f"{name} must be a real number or a rectangular array of them; got {_short(value)} "
+                         f"(ragged nesting)") from None
     if raw.dtype.kind not in "iuf":
-        what = "an empty list of unknown type" if raw.size == 0 and raw.dtype.kind == "O" else f"dtype {raw.dtype}"
-        raise ValueError(f"{name} must be a real number (or an array of them); got {_short(value)} ({what})")
-    try:
-        return raw.astype(float)
-    except OverflowError:  # pragma: no cover - ints beyond float range are object arrays above
-        raise ValueError(f"{name} must be a real number in float range; got {_short(value)}") from None
+        what = ("an empty list of unknown type" if raw.size == 0 and raw.dtype.kind == "O" else
+                f"a 0-d array of dtype {raw.dtype}" if raw.ndim == 0 else f"dtype {raw.dtype}")
+        raise InputTypeError(f"{name} must be a real number (or an array of them); got {_short(value)} ({what})")
+    if raw.dtype.kind == "f" and raw.dtype.itemsize > 8:  # long double: beyond float64's range becomes inf
+        with np.errstate(all="ignore"):
+            big = np.isfinite(raw) & (np.abs(raw) > np.finfo(np.float64).max)
+        if np.any(big):
+            raise ValueError(f"{name} must be a real number in float range (|x| <= 1.8e308); got "
+                             f"{raw[big].flat[0]!s} (a long double beyond float64)")
+    return raw.astype(float)
 
 
 def finite(name: str, value) -> np.ndarray:
@@ -138,11 +193,10 @@ def integer(name: str, value, lo: int = 0, hi: float = math.inf) -> int:
     """Check one scalar integer in ``[lo, hi]`` and return it as ``int`` (arrays, bools, strings,
     NaN and non-integral floats are rejected)."""
     rng = f"an integer in [{lo}, {_fmt(hi)}]"
-    if isinstance(value, np.ndarray) and value.ndim == 0:
+    if isinstance(value, np.ndarray) and value.ndim == 0 and value.dtype.kind in "iuf":
         value = value[()]
-    if isinstance(value, (bool, np.bool_, np.timedelta64, np.datetime64)) or \
-            not isinstance(value, (int, float, np.integer, np.floating)):
-        raise ValueError(f"{name} must be {rng}; got {_short(value)}")
+    if isinstance(value, _NEVER_REAL) or not isinstance(value, (int, float, np.integer, np.floating)):
+        raise InputTypeError(f"{name} must be {rng}; got {_short(value)} ({type(value).__name__})")
     if isinstance(value, int) and value.bit_length() > 64:  # beyond int64 (and perhaps float): never a count here
         raise ValueError(f"{name} must be in [{lo}, {_fmt(hi)}] (an integer of at most 64 bits); got an integer "
                          f"of {value.bit_length()} bits")
@@ -165,7 +219,7 @@ def integers(name: str, value, lo: float = 0, hi: float = math.inf) -> np.ndarra
 def choice(name: str, value, options):
     """Check ``value`` is one of ``options`` (a single hashable value: arrays and lists are rejected)."""
     try:
-        ok = not isinstance(value, (np.ndarray, list, dict, set)) and value in options
+        ok = not isinstance(value, (np.ndarray, list, dict, set, *_NOT_A_CHOICE)) and value in options
     except (TypeError, ValueError):  # unhashable, or an array compared element-wise
         ok = False
     if not ok or isinstance(value, (bool, np.bool_)) and not any(isinstance(o, bool) for o in options):
@@ -176,7 +230,7 @@ def choice(name: str, value, options):
 
 def boolean(name: str, value) -> bool:
     """Check a real boolean (``True``/``False`` or a numpy bool); strings such as ``"no"`` are errors."""
-    if isinstance(value, np.ndarray) and value.ndim == 0:
+    if isinstance(value, np.ndarray) and value.ndim == 0 and value.dtype.kind == "b":
         value = value[()]
     if not isinstance(value, (bool, np.bool_)):
         raise ValueError(f"{name} must be True or False; got {_short(value)}")
@@ -207,6 +261,23 @@ def _shape(x) -> tuple:
         return np.shape(x)
     except (TypeError, ValueError):  # a ragged or odd value: its own check names it
         return ()
+
+
+def array(name: str, value) -> np.ndarray:
+    """``np.asarray(value)``, or ``ValueError`` naming ``name`` for a ragged nesting (numpy's "setting an
+    array element with a sequence"), an int beyond 64 bits or anything numpy cannot hold as an array."""
+    if isinstance(value, np.ndarray):
+        return value
+    try:
+        return np.asarray(value)
+    except (TypeError, ValueError, OverflowError):
+        raise ValueError(f"{name} must be a number or a rectangular array; got {_short(value)} "
+                         f"(ragged nesting)") from None
+
+
+def ndim(name: str, value) -> int:
+    """The number of dimensions of ``value`` (:func:`array`'s checks: a ragged nesting names ``name``)."""
+    return array(name, value).ndim
 
 
 def broadcast(**named) -> tuple[int, ...]:

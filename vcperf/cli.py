@@ -280,7 +280,8 @@ def build_parser() -> argparse.ArgumentParser:
                        "  vcperf regenerate -p whatif_layout=nfs_on_vcenter --scenario nfs")
     p.add_argument("--only", action="append", metavar="NAME", help="only this notebook (repeatable)")
     p.add_argument("--jobs", type=_integer, default=1, help="notebooks run in parallel (default 1)")
-    p.add_argument("-p", action="append", metavar="KEY=VALUE", help="parameter override (what-if scenario)")
+    p.add_argument("-p", action="append", metavar="KEY=VALUE",
+                   help="parameter override (what-if scenario); each KEY once, numbers as decimal literals")
     p.add_argument("--params", metavar="FILE.yaml", help="parameter overrides from a YAML mapping")
     p.add_argument("--scenario", metavar="NAME",
                    help="with -p/--params: write into <output>/scenarios/NAME (a plain name; a what-if into "

@@ -494,7 +494,7 @@ def shared_transfer_times_s(sizes_bytes, line_rate_bps, rtt_s, loss=0.0, *, othe
     sizes = np.atleast_1d(v.nonneg("sizes_bytes", sizes_bytes)).astype(float)
     if sizes.ndim != 1:
         raise ValueError(f"sizes_bytes must be one-dimensional; got shape {sizes.shape}")
-    bw = v.positive("line_rate_bps", line_rate_bps)
+    bw = v.rate_bps("line_rate_bps", line_rate_bps)
     rtt = v.nonneg("rtt_s", rtt_s)
     p = v.fraction("loss", loss)
     other = v.nonneg("other_bps", other_bps)
@@ -559,7 +559,7 @@ def bulk_transfer_time_s(size_bytes, line_rate_bps, rtt_s, loss=0.0, *, flows=1,
     inf
     """
     size = v.nonneg("size_bytes", size_bytes)
-    bw = v.positive("line_rate_bps", line_rate_bps)
+    bw = v.rate_bps("line_rate_bps", line_rate_bps)
     rtt = v.nonneg("rtt_s", rtt_s)
     p = v.fraction("loss", loss)
     n = v.check_range("flows", flows, 1.0, np.inf, hi_open=True)

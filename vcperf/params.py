@@ -295,6 +295,23 @@ def parse_assignment(text: str) -> tuple[str, object]:
         raise ValueError(f"-p expects key=value (text); got {text!r}")
     try:
         value = ast.literal_eval(raw.strip())
-    except (ValueError, SyntaxError):
-        value = raw.strip()
+    except (ValueError, SyntaxError, MemoryError, RecursionError):
+        return key.strip(), raw.strip()
+    _strict_numbers(key.strip(), raw.strip())
     return key.strip(), value
+
+
+#: A number on the command line: a plain decimal literal (``16``, ``-1.5``, ``2e-3``); Python's other
+#: spellings (``0x10``, ``0o20``, ``1_000``, ``1j``) are refused, not read as numbers nobody meant.
+_DECIMAL = re.compile(r"[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?", re.ASCII)
+
+
+def _strict_numbers(key: str, raw: str) -> None:
+    """Refuse a ``-p`` value holding a number that is not a plain decimal literal (also inside a list)."""
+    for node in ast.walk(ast.parse(raw, mode="eval")):
+        if isinstance(node, ast.Constant) and isinstance(node.value, int | float | complex) and \
+                not isinstance(node.value, bool):
+            text = ast.get_source_segment(raw, node) or ""
+            if not _DECIMAL.fullmatch(text):
+                raise ValueError(f"-p {key}: a number must be a plain decimal literal (e.g. 16, 1.5 or 2e-3); "
+                                 f"got {text!r}")

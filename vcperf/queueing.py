@@ -266,7 +266,7 @@ def _demands(demands_s, ndim: int | None = None) -> np.ndarray:
 def _delay_mask(delay_stations, n_stations: int) -> np.ndarray:
     if delay_stations is None:
         return np.zeros(n_stations, dtype=bool)
-    mask = np.asarray(delay_stations)
+    mask = v.array("delay_stations", delay_stations)
     if mask.shape != (n_stations,):
         raise ValueError(
             f"delay_stations must be a boolean mask of length K={n_stations} (one per station in "

@@ -138,13 +138,13 @@ def concurrent_deploy_time_s(path: str, size_bytes: float, n_deployments: int, *
     n_max = v.integer("n_deployments", n_deployments, lo=1, hi=MAX_DEPLOYMENTS)
     for name, val in (("network_bps", network_bps), ("mgmt_network_bps", mgmt_network_bps),
                       ("fc_bandwidth_bps", fc_bandwidth_bps), ("vcenter_vcpus", vcenter_vcpus)):
-        if np.ndim(val) != 0:
+        if v.ndim(name, val) != 0:
             raise ValueError(f"{name} must be a scalar for concurrent_deploy_time_s; got shape {np.shape(val)}")
     vcpus = float(v.check_range("vcenter_vcpus", vcenter_vcpus, 1.0, 1024.0))
     _, net, mgmt, fc, vcpus_in, streams, _ = _inputs(size, network_bps, mgmt_network_bps, fc_bandwidth_bps,
                                                      vcenter_vcpus, 1, 0.0)
     for name, val in (("rtt_s", rtt_s), ("loss", loss), ("other_bps", other_bps)):
-        if np.ndim(val) != 0:
+        if v.ndim(name, val) != 0:
             raise ValueError(f"{name} must be a scalar for concurrent_deploy_time_s; got shape {np.shape(val)}")
     link = _link_inputs(rtt_s, loss, other_bps)
     st = _stages(path, net, mgmt, fc, vcpus_in, streams, _resolve(params), link)

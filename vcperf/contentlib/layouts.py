@@ -198,7 +198,7 @@ def recommend_path(layout, size_bytes, *, network_bps=DEFAULT_NETWORK_BPS,
                        ("mgmt_network_bps", mgmt_network_bps), ("fc_bandwidth_bps", fc_bandwidth_bps),
                        ("vcenter_vcpus", vcenter_vcpus), ("decompression_streams", decompression_streams),
                        ("setup_time_s", setup_time_s)):
-        if np.ndim(val) != 0:
+        if v.ndim(pname, val) != 0:
             raise ValueError(f"{pname} must be a scalar for recommend_path; got shape {np.shape(val)}")
     checked = _inputs(size_bytes, network_bps, mgmt_network_bps, fc_bandwidth_bps, vcenter_vcpus,
                       decompression_streams, setup_time_s)

@@ -86,9 +86,9 @@ def _check_path(path: str) -> str:
 def _inputs(size_bytes, network_bps, mgmt_network_bps, fc_bandwidth_bps, vcenter_vcpus,
             decompression_streams, setup_time_s):
     size = v.nonneg("size_bytes", size_bytes)
-    net = v.positive("network_bps", network_bps)
+    net = v.rate_bps("network_bps", network_bps)
     mgmt = v.positive("mgmt_network_bps", mgmt_network_bps)
-    fc = v.positive("fc_bandwidth_bps", fc_bandwidth_bps)
+    fc = v.rate_bps("fc_bandwidth_bps", fc_bandwidth_bps)
     vcpus = v.check_range("vcenter_vcpus", vcenter_vcpus, 1.0, 1024.0)
     streams = v.check_range("decompression_streams", decompression_streams, 1.0, 1024.0)
     setup = v.nonneg("setup_time_s", setup_time_s)

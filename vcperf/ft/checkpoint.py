@@ -161,8 +161,8 @@ def limit_flags(ft_link_bps, vcpus, n_ft_vms, release: str = DEFAULT_RELEASE) ->
     >>> ft.limit_flags(10e9, 4, 1), len(ft.limit_flags(1e9, 4, 1))
     ((), 1)
     """
-    link = np.asarray(v.positive("ft_link_bps", ft_link_bps))
-    c = np.asarray(v.check_range("vcpus", vcpus, 1.0, np.inf))
+    link = np.asarray(v.rate_bps("ft_link_bps", ft_link_bps))
+    c = np.asarray(v.check_range("vcpus", vcpus, 1.0, np.inf, hi_open=True))
     n = np.asarray(v.check_range("n_ft_vms", n_ft_vms, 1.0, np.inf, hi_open=True))
     rel = v.choice("release", release, tuple(FT_MAX_VCPUS))
     out = []
@@ -234,7 +234,7 @@ def ft_link_goodput_bps(ft_link_bps=DEFAULT_FT_LINK_BPS, ft_ack_rtt_s=DEFAULT_FT
     >>> round(float(ft.ft_link_goodput_bps(10e9)) / 1e9, 2)  # Gbps of payload on 10 GbE
     9.49
     """
-    link = v.positive("ft_link_bps", ft_link_bps)
+    link = v.rate_bps("ft_link_bps", ft_link_bps)
     rtt = v.nonneg("ft_ack_rtt_s", ft_ack_rtt_s)
     loss = v.check_range("ft_link_loss", ft_link_loss, 0.0, 1.0, hi_open=True)
     n = v.check_range("n_ft_vms", n_ft_vms, 1.0, math.inf, hi_open=True)
@@ -434,10 +434,10 @@ def ft_logging_bandwidth_bps(
     >>> round(float(ft.ft_logging_bandwidth_bps(1e9, 0.0, 5e-3)) / 1e9, 2)  # 1 Gbps received -> Gbps on the FT link
     2.39
     """
-    r = v.nonneg("receive_rate_bps", receive_rate_bps)
+    r = v.check_range("receive_rate_bps", receive_rate_bps, 0.0, v.MAX_RATE_BPS)
     t = v.nonneg("transmit_rate_bps", transmit_rate_bps)
     d = v.nonneg("dirty_rate_bytes_per_s", dirty_rate_bytes_per_s)
-    c = v.nonneg("logged_bytes_per_received_byte", logged_bytes_per_received_byte)
+    c = v.check_range("logged_bytes_per_received_byte", logged_bytes_per_received_byte, 0.0, v.MAX_RATIO)
     ct = v.nonneg("dirty_bytes_per_transmitted_byte", dirty_bytes_per_transmitted_byte)
     v.broadcast(receive_rate_bps=r, transmit_rate_bps=t, dirty_rate_bytes_per_s=d, logged_bytes_per_received_byte=c,
                 dirty_bytes_per_transmitted_byte=ct, checkpoint_interval_s=checkpoint_interval_s,

@@ -102,7 +102,7 @@ def kernel_compile(vcpus, cpu_work_s, dirty_bytes, checkpoint_interval_s, ft_lin
     [7.9, 6.8, 6.3]
     """
     n = check_vcpus(vcpus, release)
-    w = v.positive("cpu_work_s", cpu_work_s)
+    w = v.duration_s("cpu_work_s", cpu_work_s, v.MIN_DURATION_S)
     b = v.nonneg("dirty_bytes", dirty_bytes)
     v.broadcast(vcpus=n, cpu_work_s=w, dirty_bytes=b, checkpoint_interval_s=checkpoint_interval_s,
                 ft_link_bps=ft_link_bps, **cycle_kw)

@@ -107,9 +107,9 @@ def _check_netperf(uplink_bps, direction, checkpoint_interval_s, ft_link_bps, st
     v.choice("direction", direction, ("receive", "transmit"))
     e = check_interval(checkpoint_interval_s)
     rt = v.nonneg("vm_round_trip_s", vm_round_trip_s)
-    n_streams, sock = v.positive("streams", streams), v.positive("socket_bytes", socket_bytes)
+    n_streams, sock = v.count("streams", streams, 1.0), v.size_bytes("socket_bytes", socket_bytes, lo_open=True)
     g = v.nonneg("guest_dirty_rate_bytes_per_s", guest_dirty_rate_bytes_per_s)
-    c = v.nonneg("logged_bytes_per_received_byte", logged_bytes_per_received_byte)
+    c = v.check_range("logged_bytes_per_received_byte", logged_bytes_per_received_byte, 0.0, v.MAX_RATIO)
     ct = v.nonneg("dirty_bytes_per_transmitted_byte", dirty_bytes_per_transmitted_byte)
     if guest_stack_bps is None:  # receive-side scaling: one stream per vCPU at a time
         vcpus = check_vcpus(cycle_kw.get("vcpus", 1), cycle_kw.get("release", DEFAULT_RELEASE))
@@ -315,7 +315,7 @@ def tcp_rr(checkpoint_interval_s, vm_round_trip_s=DEFAULT_VM_ROUND_TRIP_S, ft_li
     """
     rt = v.scalar("vm_round_trip_s", vm_round_trip_s, 0.0, math.inf, lo_open=True, hi_open=True)
     v.scalar("checkpoint_interval_s", checkpoint_interval_s, 0.0, MAX_CHECKPOINT_INTERVAL_S, lo_open=True)
-    v.scalar("ft_link_bps", ft_link_bps, 0.0, math.inf, lo_open=True, hi_open=True)
+    v.scalar("ft_link_bps", ft_link_bps, v.MIN_RATE_BPS, v.MAX_RATE_BPS)
     guest_dirty_rate_bytes_per_s = v.scalar("guest_dirty_rate_bytes_per_s", guest_dirty_rate_bytes_per_s, 0.0,
                                             math.inf, hi_open=True)
     v.single(**cycle_kw)

@@ -84,8 +84,8 @@ def load_clients(rate_per_s, cpu_s, host_s, vcpus) -> int:
     13
     """
     rate = v.scalar("rate_per_s", rate_per_s, 0.0, math.inf, lo_open=True, hi_open=True)
-    cpu = v.scalar("cpu_s", cpu_s, 0.0, math.inf, hi_open=True)
-    host = v.scalar("host_s", host_s, 0.0, math.inf, hi_open=True)
+    cpu = v.scalar("cpu_s", cpu_s, 0.0, v.MAX_DURATION_S)
+    host = v.scalar("host_s", host_s, 0.0, v.MAX_DURATION_S)
     c = check_ft_vcpus(vcpus)
     if cpu + host <= 0:
         raise ValueError("cpu_s + host_s must be in (0, inf); got 0")
@@ -154,15 +154,15 @@ def vcenter_predictions(dirty_rate_bytes_per_s, exchange_rate_per_s, cpu_demand_
     (0.77, 0.4, 13)
     """
     v.single(ft_link_bps=ft_link_bps, **link_kw)
-    mu = v.scalar("dirty_rate_bytes_per_s", dirty_rate_bytes_per_s, 0.0, math.inf, hi_open=True)
-    kappa = v.scalar("exchange_rate_per_s", exchange_rate_per_s, 0.0, math.inf, hi_open=True)
+    mu = v.scalar("dirty_rate_bytes_per_s", dirty_rate_bytes_per_s, 0.0, v.MAX_BYTES)
+    kappa = v.scalar("exchange_rate_per_s", exchange_rate_per_s, 0.0, v.MAX_COUNT)
     e = v.scalar("checkpoint_interval_s", checkpoint_interval_s, 0.0, MAX_CHECKPOINT_INTERVAL_S, lo_open=True)
     c = check_ft_vcpus(vcpus)
     rate_a = v.scalar("load_a_per_s", load_a_per_s, 0.0, math.inf, lo_open=True, hi_open=True)
     rate_b = v.scalar("load_b_per_s", load_b_per_s, 0.0, math.inf, lo_open=True, hi_open=True)
     cpu = (heavy_load_cpu_demand_s(c, rate_b) if cpu_demand_per_op_s is None
            else v.scalar("cpu_demand_per_op_s", cpu_demand_per_op_s, 0.0, math.inf, lo_open=True, hi_open=True))
-    browse_off = v.scalar("browse_off_s", browse_off_s, 0.0, math.inf, lo_open=True, hi_open=True)
+    browse_off = v.scalar("browse_off_s", browse_off_s, 0.0, v.MAX_DURATION_S, lo_open=True)
     t_op = 1.0 / rate_a
     if cpu > t_op:
         raise ValueError(f"cpu_demand_per_op_s must be in (0, 1 / load_a_per_s = {t_op:g}]; got {cpu:g} (from "

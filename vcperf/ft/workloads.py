@@ -225,7 +225,7 @@ def closed_loop(
     ext = v.scalar("external_delay_s", external_delay_s, 0.0, math.inf, hi_open=True)
     k = v.scalar("exchanges_per_op", exchanges_per_op, 0.0, math.inf, hi_open=True)
     io = v.scalar("io_demand_s", io_demand_s, 0.0, math.inf, hi_open=True)
-    wr = v.scalar("mirrored_write_bytes_per_op", mirrored_write_bytes_per_op, 0.0, math.inf, hi_open=True)
+    wr = v.scalar("mirrored_write_bytes_per_op", mirrored_write_bytes_per_op, 0.0, v.MAX_BYTES)
     m = v.scalar("dirty_bytes_per_op", dirty_bytes_per_op, 0.0, math.inf, hi_open=True) + wr
     bg = v.scalar("background_dirty_rate_bytes_per_s", background_dirty_rate_bytes_per_s, 0.0, math.inf, hi_open=True)
     e = v.scalar("checkpoint_interval_s", checkpoint_interval_s, 0.0, MAX_CHECKPOINT_INTERVAL_S, lo_open=True)
@@ -447,9 +447,9 @@ def iometer(message_bytes, write_fraction=0.0, *, lun_disks, vcpus, checkpoint_i
     >>> round(reads.throughput_ratio, 3), round(writes.throughput_ratio, 3)
     (1.0, 0.913)
     """
-    size = v.scalar("message_bytes", message_bytes, 0.0, math.inf, lo_open=True, hi_open=True)
+    size = v.scalar("message_bytes", message_bytes, 0.0, v.MAX_BYTES, lo_open=True)
     w = v.scalar("write_fraction", write_fraction, 0.0, 1.0)
-    disks = v.scalar("lun_disks", lun_disks, 1.0)
+    disks = v.scalar("lun_disks", lun_disks, 1.0, math.inf, hi_open=True)
     n = v.integer("outstanding_ios", outstanding_ios, 1, 4096)
     io_s = DISK_RANDOM_IO_S / disks + 8.0 * size / DISK_INTERFACE_BPS
     # Reads reuse the outstanding buffers (capped per epoch); mirrored writes all cross the link.

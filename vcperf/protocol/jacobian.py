@@ -68,7 +68,8 @@ def _steps(x: np.ndarray) -> np.ndarray:
 def jacobian(module, params, keys) -> tuple[np.ndarray, list[str]]:
     """d(model / |paper|) / d(parameter / |parameter|) for ``keys``: rows keys, columns parameters.
 
-    Central finite differences on each parameter's own scale. Rows are scaled by the paper value so
+    Central finite differences on each parameter's own scale (forward where the parameter set refuses
+    the step below, a parameter at the bottom of its physical range). Rows are scaled by the paper value so
     that targets in different units weigh alike.
     """
     names = param_names(params)
@@ -79,8 +80,11 @@ def jacobian(module, params, keys) -> tuple[np.ndarray, list[str]]:
     cols = []
     for i, name in enumerate(names):
         up = predict(module, with_values(params, {name: x[i] + h[i]}), keys)
-        dn = predict(module, with_values(params, {name: x[i] - h[i]}), keys)
-        d = (np.array([up[k] for k in keys]) - np.array([dn[k] for k in keys])) / (2 * h[i])
+        try:
+            dn, span = predict(module, with_values(params, {name: x[i] - h[i]}), keys), 2 * h[i]
+        except ValueError:  # a parameter at the bottom of its range (0, a refit's underflow): one-sided
+            dn, span = predict(module, params, keys), h[i]
+        d = (np.array([up[k] for k in keys]) - np.array([dn[k] for k in keys])) / span
         cols.append(d * max(abs(x[i]), 1e-12) / scale)
     jac = np.column_stack(cols) if cols else np.zeros((len(keys), 0))
     jac[~np.isfinite(jac)] = 0.0

@@ -61,8 +61,12 @@ def main(args) -> int:
     overrides = {}
     if args.params:
         overrides.update(load_params_file(args.params))
+    given = set()
     for item in args.p or []:
         key, value = nbparams.parse_assignment(item)
+        if key in given:
+            raise ValueError(f"-p {key} is given twice; give each parameter once")
+        given.add(key)
         overrides[key] = value
     check_reserved(overrides)
     target = target_of(args, overrides)

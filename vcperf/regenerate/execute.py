@@ -14,6 +14,8 @@ Nothing is written through a symbolic link out of the build (:mod:`vcperf.regene
 
 from __future__ import annotations
 
+import contextlib
+import errno
 import json
 import os
 import shutil
@@ -149,6 +151,44 @@ def kernels_dir(root: Path) -> Path:
     return root.with_name(f".{root.name}.kernels")
 
 
+#: Errors of a full or read-only filesystem (the build's folder): reported as one line.
+_DISK_ERRNOS = {errno.ENOSPC, errno.EDQUOT, errno.EROFS, errno.EACCES, errno.EPERM, errno.EFBIG}
+
+
+def _tree_bytes(folder: Path) -> int:
+    """Bytes of the regular files under ``folder`` (0 if it does not exist)."""
+    total = 0
+    for dirpath, _, files in os.walk(folder):
+        for name in files:
+            with contextlib.suppress(OSError):
+                total += os.lstat(os.path.join(dirpath, name)).st_size
+    return total
+
+
+def _disk_error(err: BaseException, target: Path, staging: Path) -> OSError | None:
+    """One-line ``OSError`` for a write that failed on a full or read-only filesystem, naming the
+    folder and the space a run needs there (the previous build, copied to the staging folder); None
+    for any other error. ``shutil.copytree`` raises ``shutil.Error`` with the list of every file it
+    could not copy (60 KB on a full disk): only its first reason is kept."""
+    first = err
+    if isinstance(err, shutil.Error) and err.args and isinstance(err.args[0], list) and err.args[0]:
+        why = str(err.args[0][0][-1])
+        code = next((c for c in _DISK_ERRNOS if f"[Errno {c}]" in why), None)
+        first = OSError(code, why) if code is not None else None
+    if not isinstance(first, OSError) or first.errno not in _DISK_ERRNOS:
+        return None
+    folder = staging.parent
+    try:
+        free = f"{shutil.disk_usage(folder).free / 1e6:.1f} MB free"
+    except OSError:
+        free = "free space unknown"
+    need = _tree_bytes(target)
+    reason = os.strerror(first.errno).lower()
+    return OSError(first.errno, f"cannot write the build in {folder} ({reason}): a run needs about "
+                                f"{max(need, 1e6) / 1e6:.1f} MB there for its staging copy beside the previous "
+                                f"build, plus the new outputs ({free}); the previous build is left as it was")
+
+
 def _recover(target: Path, old: Path) -> None:
     """Put back the previous build if a run was killed between the two renames of its swap."""
     if not target.exists() and old.is_dir():
@@ -249,6 +289,9 @@ def _run_locked(target: Path, root: Path, lock: HeldLock, selected, available, c
         shutil.rmtree(kernels, ignore_errors=True)
         if isinstance(err, Interrupted):
             err.target = target
+        short = _disk_error(err, target, staging)
+        if short is not None:
+            raise short from None  # one line, not shutil's list of every file it could not copy
         raise
 
     signals.defer()  # the swap is not interrupted half way

@@ -39,7 +39,7 @@ MAX_CONCURRENT_VMOTIONS = 8.0
 
 def inventory_objects(registered_vms):
     """Objects of a host's inventory: its registered VMs plus :data:`HOST_OBJECTS`."""
-    return v.nonneg("registered_vms", registered_vms) + HOST_OBJECTS
+    return v.count("registered_vms", registered_vms) + HOST_OBJECTS
 
 
 def inventory_bytes(registered_vms, vm_state_bytes_):
@@ -48,7 +48,7 @@ def inventory_bytes(registered_vms, vm_state_bytes_):
     ``vm_state_bytes_`` is one VM's state (:func:`vcperf.robo.operations.vm_state_bytes`), the same
     the closing Get-Changes of a VM operation returns.
     """
-    vms, state = v.nonneg("registered_vms", registered_vms), v.nonneg("vm_state_bytes_", vm_state_bytes_)
+    vms, state = v.count("registered_vms", registered_vms), v.size_bytes("vm_state_bytes_", vm_state_bytes_)
     v.broadcast(registered_vms=vms, vm_state_bytes_=state)
     return vms * state + HOST_CONFIG_BYTES
 
@@ -114,7 +114,7 @@ def remove_host_time_s(link: network.Link, ops: OpsParams, registered_vms, vm_st
     network.check_link("link", link)
     v.instance("ops", ops, OpsParams)
     objects = inventory_objects(registered_vms)
-    vm_state = v.nonneg("vm_state_bytes_", vm_state_bytes_)
+    vm_state = v.size_bytes("vm_state_bytes_", vm_state_bytes_)
     v.broadcast(registered_vms=objects, vm_state_bytes_=vm_state)
     call = operations._call_s(operations.HostCall("Disconnect"), operations._path(link), ops.round_trips_per_call,
                               vm_state)
@@ -156,7 +156,7 @@ def memory_copy_s(memory_bytes, vmotion_bps, concurrent=1.0):
     .. [1] C. Clark et al., "Live Migration of Virtual Machines", NSDI 2005 (pre-copy migration).
     """
     mem = v.nonneg("memory_bytes", memory_bytes)
-    bw = v.positive("vmotion_bps", vmotion_bps)
+    bw = v.rate_bps("vmotion_bps", vmotion_bps)
     n = v.check_range("concurrent", concurrent, 1.0, math.inf, hi_open=True)
     v.broadcast(memory_bytes=mem, vmotion_bps=bw, concurrent=n)
     return network.bulk_transfer_time_s(mem, bw, 0.0, 0.0, flows=n)
@@ -192,11 +192,11 @@ def maintenance_mode_time_s(link: network.Link, ops: OpsParams, powered_on_vms, 
     """
     network.check_link("link", link)
     v.instance("ops", ops, OpsParams)
-    vms = v.nonneg("powered_on_vms", powered_on_vms)
-    vm_state_bytes_ = v.scalar("vm_state_bytes_", vm_state_bytes_, 0.0, math.inf, hi_open=True)
+    vms = v.count("powered_on_vms", powered_on_vms)
+    vm_state_bytes_ = v.scalar("vm_state_bytes_", vm_state_bytes_, 0.0, v.MAX_BYTES)
     enter = v.boolean("enter", enter)
     mem = v.nonneg("vm_memory_bytes", vm_memory_bytes)
-    vmo = v.positive("vmotion_bps", vmotion_bps)
+    vmo = v.rate_bps("vmotion_bps", vmotion_bps)
     v.broadcast(powered_on_vms=vms, vm_memory_bytes=mem, vmotion_bps=vmo)
     k = ops.round_trips_per_call
     path = operations._path(link)

@@ -187,7 +187,7 @@ def concurrent_uploads(n_hosts, payload_bytes, up_free_bps, schedule: StatsSched
     >>> float(robo.branch.concurrent_uploads(12, 1e5, 1e6, s))  # two hosts per group of six
     2.0
     """
-    n = v.check_range("n_hosts", n_hosts, 1.0, math.inf, hi_open=True)
+    n = v.count("n_hosts", n_hosts, 1.0)
     v.instance("schedule", schedule, StatsSchedule)
     payload = v.nonneg("payload_bytes", payload_bytes)
     up_free = v.positive("up_free_bps", up_free_bps)
@@ -206,7 +206,7 @@ def _sizes(transfers_bytes) -> tuple:
     """Transfer sizes checked: None (none), a float or a sequence of floats >= 0 -> a tuple."""
     if transfers_bytes is None:
         return ()
-    sizes = np.atleast_1d(v.nonneg("transfers_bytes", transfers_bytes))
+    sizes = np.atleast_1d(v.size_bytes("transfers_bytes", transfers_bytes))
     if sizes.ndim != 1:
         raise ValueError(f"transfers_bytes must be a size or a sequence of sizes (B); got shape {sizes.shape}")
     return tuple(float(s) for s in sizes)
@@ -277,12 +277,12 @@ def branch_load(link: network.Link, n_hosts, level, powered_on_vms, *, hostsync:
                              ("counters", counters, CounterModel)):
         v.instance(name, value, cls)
     stages = operations._stages(stages)
-    n = v.check_range("n_hosts", n_hosts, 1.0, math.inf, hi_open=True)
+    n = v.count("n_hosts", n_hosts, 1.0)
     lvl = _levels(level)
-    vms = v.nonneg("powered_on_vms", powered_on_vms)
-    period = v.positive("change_period_s", change_period_s)
+    vms = v.count("powered_on_vms", powered_on_vms)
+    period = v.duration_s("change_period_s", change_period_s, v.MIN_DURATION_S)
     v.broadcast(n_hosts=n, level=lvl, powered_on_vms=vms, change_period_s=period)
-    vm_state_bytes_ = v.scalar("vm_state_bytes_", vm_state_bytes_, 0.0, math.inf, hi_open=True)
+    vm_state_bytes_ = v.scalar("vm_state_bytes_", vm_state_bytes_, 0.0, v.MAX_BYTES)
     sizes = _sizes(transfers_bytes)
     rate = v.scalar("operation_rate_per_s", operation_rate_per_s, 0.0, math.inf, hi_open=True)
     window = v.scalar("transfer_window_s", transfer_window_s, 0.0, math.inf, lo_open=True, hi_open=True)
@@ -376,6 +376,9 @@ def _branch_load(link: network.Link, n, level, vms, hostsync: HostSyncParams, st
 
 #: Bandwidth range searched by :func:`required_bandwidth_bps` (bit/s): 1 kb/s .. 1 Tb/s.
 SEARCH_RANGE_BPS = (1e3, 1e12)
+#: Iteration cap of the reverse searches' bracketing loops (each narrows the bracket by the grid's
+#: points, at least 2x: 200 covers any float range; a tolerance at float resolution cannot spin).
+MAX_BISECTIONS = 200
 
 
 def required_bandwidth_bps(target_s, evaluate, *, up_down_ratio=1.0, rel_tol=1e-4, points=48):
@@ -405,7 +408,7 @@ def required_bandwidth_bps(target_s, evaluate, *, up_down_ratio=1.0, rel_tol=1e-
     target = v.scalar("target_s", target_s, 0.0, math.inf, lo_open=True, hi_open=True)
     if not callable(evaluate):
         raise ValueError(f"evaluate must be a callable (down_bps, up_bps) -> seconds; got {evaluate!r}")
-    ratio = v.scalar("up_down_ratio", up_down_ratio, 0.0, math.inf, lo_open=True, hi_open=True)
+    ratio = v.scalar("up_down_ratio", up_down_ratio, 1.0 / v.MAX_RATIO, v.MAX_RATIO)
     rel_tol = v.scalar("rel_tol", rel_tol, 1e-12, 1.0, hi_open=True)
     points = v.integer("points", points, 3, 10_000)
     lo, hi = (math.log(x) for x in SEARCH_RANGE_BPS)
@@ -419,7 +422,9 @@ def required_bandwidth_bps(target_s, evaluate, *, up_down_ratio=1.0, rel_tol=1e-
         return math.inf
     if ends[0]:
         return math.exp(lo)
-    while hi - lo > rel_tol:  # invariant: lo misses, hi meets
+    for _ in range(MAX_BISECTIONS):  # invariant: lo misses, hi meets
+        if hi - lo <= rel_tol:
+            break
         grid = np.linspace(lo, hi, points)[1:-1]
         good = ok(grid)
         first = int(np.argmax(good)) if good.any() else len(grid)

@@ -49,9 +49,9 @@ def host_sync_traffic(powered_on_vms, params: HostSyncParams, change_period_s) -
         Seconds between two changes of one powered-on VM: its quick statistics are refreshed every
         real-time statistics interval (20 s in the study), each refresh a property change vpxa pushes.
     """
-    vms = v.nonneg("powered_on_vms", powered_on_vms)
+    vms = v.count("powered_on_vms", powered_on_vms)
     v.instance("params", params, HostSyncParams)
-    period = v.positive("change_period_s", change_period_s)
+    period = v.duration_s("change_period_s", change_period_s, v.MIN_DURATION_S)
     v.broadcast(powered_on_vms=vms, change_period_s=period)
     return _host_sync(vms, params, period)
 
@@ -97,9 +97,9 @@ def host_sync_link_utilization(n_hosts, link: network.Link, powered_on_vms, para
     >>> bool(u.host_to_vc_bps > 5 * u.vc_to_host_bps)  # uplink (1 Mbit/s) carries the changes
     True
     """
-    n = v.nonneg("n_hosts", n_hosts)
+    n = v.count("n_hosts", n_hosts)
     network.check_link("link", link)
-    v.broadcast(n_hosts=n, powered_on_vms=v.nonneg("powered_on_vms", powered_on_vms))
+    v.broadcast(n_hosts=n, powered_on_vms=v.count("powered_on_vms", powered_on_vms))
     t = host_sync_traffic(powered_on_vms, params, change_period_s)
     return HostSyncTraffic(
         host_to_vc_bps=network.utilization(n * t.host_to_vc_bps, link.up_bps),

@@ -73,13 +73,36 @@ def _largest_meeting(ok, lo: float, hi: float, *, log: bool, points: int = 48, r
         return math.nan
     if ends[1]:
         return float(f(b))
-    while (b - a) > rel_tol * (1.0 if log else max(abs(b), 1e-9)):  # invariant: a meets, b misses
+    for _ in range(branch.MAX_BISECTIONS):  # invariant: a meets, b misses
+        if (b - a) <= rel_tol * (1.0 if log else max(abs(b), 1e-9)):
+            break
         grid = np.linspace(a, b, points)[1:-1]
         good = ok(f(grid))
         last = int(np.nonzero(good)[0][-1]) if good.any() else -1
         a = grid[last] if last >= 0 else a
         b = grid[last + 1] if last + 1 < len(grid) else b
     return float(f(a))
+
+
+def _largest_whole(meets, h: int, most: int) -> int:
+    """Largest whole ``n`` in [1, ``most``] with ``meets(n)`` near the estimate ``h`` (0 when 1 misses):
+    a galloping search from ``h`` then an integer bisection, O(log) calls however far ``h`` is off (a
+    step of one host at a time from a poor estimate could take 10**5 plans)."""
+    h = min(max(h, 1), most)
+    if meets(h):
+        a, step = h, 1  # a meets; find b that misses
+        while a + step <= most and meets(a + step):
+            a, step = a + step, 2 * step
+        b = min(a + step, most + 1)
+    else:
+        b, step = h, 1  # b misses; find a that meets
+        while b - step >= 1 and not meets(b - step):
+            b, step = b - step, 2 * step
+        a = max(b - step, 0)
+    while b - a > 1:  # invariant: a meets (or is 0), b misses (or is most + 1)
+        mid = (a + b) // 2
+        a, b = (mid, b) if meets(mid) else (a, mid)
+    return a
 
 
 def _flow(load: branch.BranchLoad, quantity: str) -> str:
@@ -95,8 +118,8 @@ def _setup(n_hosts, level, operation, powered_on_vms, transfers_bytes, operation
     tb = default_testbed()
     lvl = v.integer("level", level, 1, 4)
     vms = tb.powered_on_vms_per_host if powered_on_vms is None else v.scalar(
-        "powered_on_vms", powered_on_vms, 0.0, math.inf, hi_open=True)
-    n = None if n_hosts is None else v.scalar("n_hosts", n_hosts, 1.0, math.inf, hi_open=True)
+        "powered_on_vms", powered_on_vms, 0.0, v.MAX_COUNT)
+    n = None if n_hosts is None else v.scalar("n_hosts", n_hosts, 1.0, v.MAX_COUNT)
     sizes = branch._sizes(transfers_bytes)
     rate = v.scalar("operation_rate_per_s", operation_rate_per_s, 0.0, math.inf, hi_open=True)
     p = _given("params", params, Params, _calibrated)
@@ -144,7 +167,7 @@ def smallest_link_bps(targets, n_hosts, rtt_s, loss=0.0, level=1, operation: str
     ('statistics_delay', 'statistics', True)
     """
     goals = _targets(targets)
-    v.scalar("n_hosts", n_hosts, 1.0, math.inf, hi_open=True)
+    v.scalar("n_hosts", n_hosts, 1.0, v.MAX_COUNT)
     rtt = v.scalar("rtt_s", rtt_s, 0.0, math.inf, hi_open=True)
     p_loss = v.scalar("loss", loss, 0.0, 1.0, hi_open=True)
     n, lvl, vms, stages, sizes, rate, p = _setup(n_hosts, level, operation, powered_on_vms, transfers_bytes,
@@ -187,7 +210,7 @@ def largest_rtt_s(targets, link, n_hosts, level=1, operation: str = "clone_vm", 
     """
     goals = _targets(targets)
     lk = branch_link(link)
-    v.scalar("n_hosts", n_hosts, 1.0, math.inf, hi_open=True)
+    v.scalar("n_hosts", n_hosts, 1.0, v.MAX_COUNT)
     n, lvl, vms, stages, sizes, rate, p = _setup(n_hosts, level, operation, powered_on_vms, transfers_bytes,
                                                  operation_rate_per_s, params)
 
@@ -243,10 +266,5 @@ def most_hosts(targets, link, level=1, operation: str = "clone_vm", powered_on_v
         if math.isnan(x):
             limits[q] = 0.0
             continue
-        h = math.floor(x)
-        while h + 1 <= HOSTS_SEARCH_MAX and bool(meets(h + 1.0)):  # whole hosts: step past rounding
-            h += 1
-        while h >= 1 and not bool(meets(float(h))):
-            h -= 1
-        limits[q] = float(h)
+        limits[q] = float(_largest_whole(lambda h, m=meets: bool(m(float(h))), math.floor(x), HOSTS_SEARCH_MAX))
     return _answer(limits, min, lambda x: load(max(x, 0.0) + 1.0))

@@ -103,7 +103,8 @@ def calls_from_sequence(messages) -> tuple:
     closing host sync of one VM's final state (:func:`get_changes`). Each waits for the previous
     one's response (Figure 8: "if it receives back a response ... then"), one call per stage.
     """
-    if isinstance(messages, (str, bytes)) or not hasattr(messages, "__iter__"):
+    if isinstance(messages, (str, bytes)) or not hasattr(messages, "__iter__") or (
+            isinstance(messages, np.ndarray) and messages.ndim == 0):
         raise ValueError(f"messages must be a sequence of message names (str); got {messages!r}")
     messages = list(messages)
     for m in messages:
@@ -308,7 +309,7 @@ def call_time_s(call: HostCall, link: network.Link, round_trips_per_call, vm_sta
     v.instance("call", call, HostCall)
     network.check_link("link", link)
     k = _round_trips(round_trips_per_call)
-    vm_state = v.nonneg("vm_state_bytes_", vm_state_bytes_)
+    vm_state = v.size_bytes("vm_state_bytes_", vm_state_bytes_)
     v.broadcast(round_trips_per_call=k, vm_state_bytes_=vm_state)
     return _call_s(call, _path(link), k, vm_state)
 
@@ -323,7 +324,7 @@ def operation_network_time_s(stages, link: network.Link, round_trips_per_call, v
     stages = _stages(stages)
     network.check_link("link", link)
     k = _round_trips(round_trips_per_call)
-    vm_state = v.nonneg("vm_state_bytes_", vm_state_bytes_)
+    vm_state = v.size_bytes("vm_state_bytes_", vm_state_bytes_)
     v.broadcast(round_trips_per_call=k, vm_state_bytes_=vm_state)
     return _network_s(stages, _path(link), k, vm_state)
 
@@ -367,7 +368,7 @@ def _network_times(mix: dict, link: network.Link, k: float, vm_state_bytes_: flo
 def operation_transfer_floor_s(stages, link: network.Link, vm_state_bytes_=0.0) -> float:
     """Pure transfer time of an operation's bytes over the link: bits / rate each way (a lower bound)."""
     network.check_link("link", link)
-    vm_state_bytes_ = v.scalar("vm_state_bytes_", vm_state_bytes_, 0.0, math.inf, hi_open=True)
+    vm_state_bytes_ = v.scalar("vm_state_bytes_", vm_state_bytes_, 0.0, v.MAX_BYTES)
     calls = flatten(_stages(stages))
     down = sum(8.0 * c.request_bytes for c in calls) / link.down_bps
     up = sum(8.0 * float(c.response_payload_bytes(vm_state_bytes_)) for c in calls) / link.up_bps
@@ -495,7 +496,7 @@ def vcbench(link: network.Link, params: OpsParams, mix: dict, clients: int, vcen
     n = v.integer("clients", clients, 1, 1000)
     m = v.integer("vcenter_vcpus", vcenter_vcpus, 1, 100000)
     z = v.scalar("think_time_s", think_time_s, 0.0, math.inf, hi_open=True)
-    vm_state_bytes_ = v.scalar("vm_state_bytes_", vm_state_bytes_, 0.0, math.inf, hi_open=True)
+    vm_state_bytes_ = v.scalar("vm_state_bytes_", vm_state_bytes_, 0.0, v.MAX_BYTES)
     k = v.scalar("round_trips_per_call", params.round_trips_per_call, 1.0, math.inf, hi_open=True)
     net = _network_times(mix, link, k, vm_state_bytes_)
     d_net = float(np.mean(list(net.values())))  # uniform mix
@@ -542,7 +543,7 @@ def vcbench_vs_clients(link: network.Link, params: OpsParams, mix: dict, max_cli
     n = v.integer("max_clients", max_clients, 1, 1000)
     m = v.integer("vcenter_vcpus", vcenter_vcpus, 1, 100000)
     think_time_s = v.scalar("think_time_s", think_time_s, 0.0, math.inf, hi_open=True)
-    vm_state_bytes_ = v.scalar("vm_state_bytes_", vm_state_bytes_, 0.0, math.inf, hi_open=True)
+    vm_state_bytes_ = v.scalar("vm_state_bytes_", vm_state_bytes_, 0.0, v.MAX_BYTES)
     k = v.scalar("round_trips_per_call", params.round_trips_per_call, 1.0, math.inf, hi_open=True)
     d_net = float(np.mean(list(_network_times(mix, link, k, vm_state_bytes_).values())))
     d_vc = float(np.mean(list(_mix_demands(params, mix).values())))
@@ -557,7 +558,7 @@ def vcbench_vs_clients(link: network.Link, params: OpsParams, mix: dict, max_cli
 
 def operation_traffic_bytes(stages, vm_state_bytes_=0.0) -> tuple[float, float]:
     """Bytes (host -> vCenter, vCenter -> host) one operation moves, ACKs of each side included."""
-    vm_state_bytes_ = v.scalar("vm_state_bytes_", vm_state_bytes_, 0.0, math.inf, hi_open=True)
+    vm_state_bytes_ = v.scalar("vm_state_bytes_", vm_state_bytes_, 0.0, v.MAX_BYTES)
     return _traffic_bytes(_stages(stages), vm_state_bytes_)
 
 
@@ -582,8 +583,8 @@ def vcbench_host_traffic(result: VcbenchResult, mix: dict, n_hosts, background: 
     v.instance("result", result, VcbenchResult)
     _mix(mix)
     v.instance("background", background, HostSyncTraffic)
-    vm_state_bytes_ = v.scalar("vm_state_bytes_", vm_state_bytes_, 0.0, math.inf, hi_open=True)
-    n = v.check_range("n_hosts", n_hosts, 1.0, math.inf, hi_open=True)
+    vm_state_bytes_ = v.scalar("vm_state_bytes_", vm_state_bytes_, 0.0, v.MAX_BYTES)
+    n = v.count("n_hosts", n_hosts, 1.0)
     up, down = np.mean([operation_traffic_bytes(stages, vm_state_bytes_) for stages in mix.values()], axis=0)
     rate = result.throughput_per_s / n
     return HostSyncTraffic(background.host_to_vc_bps + 8.0 * rate * up, background.vc_to_host_bps + 8.0 * rate * down)

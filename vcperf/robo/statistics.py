@@ -11,7 +11,6 @@ the whole coupled link is :mod:`vcperf.robo.branch`).
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 
 import numpy as np
@@ -150,7 +149,7 @@ def statistics_payload_bytes(level, powered_on_vms, params: StatsParams, schedul
     """
     _objects(params, schedule, counters)
     lvl = _levels(level)
-    vms = v.nonneg("powered_on_vms", powered_on_vms)
+    vms = v.count("powered_on_vms", powered_on_vms)
     v.broadcast(level=lvl, powered_on_vms=vms)
     return _payload(lvl, vms, params, schedule, counters)
 
@@ -173,8 +172,8 @@ def statistics_traffic(level, powered_on_vms, params: StatsParams, schedule: Sta
     < 1 Kbps). The figures include the host-sync traffic (``figure04_stats_traffic_by_level.csv``).
     """
     v.instance("hostsync", hostsync, HostSyncParams)
-    v.broadcast(powered_on_vms=v.nonneg("powered_on_vms", powered_on_vms),
-                change_period_s=v.positive("change_period_s", change_period_s))
+    v.broadcast(powered_on_vms=v.count("powered_on_vms", powered_on_vms),
+                change_period_s=v.duration_s("change_period_s", change_period_s, v.MIN_DURATION_S))
     payload = statistics_payload_bytes(level, powered_on_vms, params, schedule, counters)
     sync = host_sync_traffic(powered_on_vms, hostsync, change_period_s)
     up = 8.0 * wire_bytes(payload) / schedule.upload_interval_s
@@ -266,11 +265,11 @@ def statistics_link_load(n_hosts, link: network.Link, level, powered_on_vms, par
     """
     network.check_link("link", link)
     _objects(params, schedule, counters)
-    n = v.check_range("n_hosts", n_hosts, 1.0, math.inf, hi_open=True)
+    n = v.count("n_hosts", n_hosts, 1.0)
     lvl = _levels(level)
-    vms = v.nonneg("powered_on_vms", powered_on_vms)
+    vms = v.count("powered_on_vms", powered_on_vms)
     sd = v.nonneg("powered_on_vms_sd", powered_on_vms_sd)
-    msg = v.nonneg("message_bytes", message_bytes)
+    msg = v.size_bytes("message_bytes", message_bytes)
     v.broadcast(n_hosts=n, level=lvl, powered_on_vms=vms, powered_on_vms_sd=sd, message_bytes=msg)
     payload = _payload(lvl, vms, params, schedule, counters)
     busy = 8.0 * wire_bytes(payload) / link.up_bps

@@ -12,8 +12,6 @@ the pure function each delegates to.
 
 from __future__ import annotations
 
-import math
-
 from vcperf import _validate as v
 from vcperf import network, protocol, studies
 from vcperf.robo import addhost, hostsync, operations, statistics
@@ -461,7 +459,7 @@ def add_host_traffic_bps(link: network.Link, registered_vms=None) -> float:
     """
     tb = default_testbed()
     vms = tb.registered_vms_per_host if registered_vms is None else v.scalar(
-        "registered_vms", registered_vms, 0.0, math.inf, hi_open=True)
+        "registered_vms", registered_vms, 0.0, v.MAX_COUNT)
     base = float(statistics_traffic(1, tb.powered_on_vms_per_host).host_to_vc_bps)
     return float(addhost.add_host_traffic_bps(link, _calibrated().addhost, vms, vm_state_bytes(), base))
 
@@ -494,8 +492,9 @@ def host_operation_time_s(operation: str, link: network.Link, registered_vms=Non
     """
     op = v.choice("operation", operation, HOST_OPERATIONS)
     tb, p = default_testbed(), _calibrated()
-    reg = tb.registered_vms_per_host if registered_vms is None else registered_vms
-    on = tb.powered_on_vms_per_host if powered_on_vms is None else powered_on_vms
+    # both checked whatever the operation (one reads only one of them): a bad value is never ignored
+    reg = v.count("registered_vms", tb.registered_vms_per_host if registered_vms is None else registered_vms)
+    on = v.count("powered_on_vms", tb.powered_on_vms_per_host if powered_on_vms is None else powered_on_vms)
     vm_state = vm_state_bytes()
     if op == "add_host":
         return addhost.add_host_time_s(link, p.addhost, reg, vm_state)

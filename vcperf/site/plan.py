@@ -363,6 +363,7 @@ def from_dict(plan: dict) -> Plan:
     """
     d = _mapping("plan", plan)
     _fields("plan", d, ("name", "links", "branches", "vcenter", "migrations", "deployments", "ft", "targets"))
+    _check_size(d.get("links"), d.get("branches"), d.get("migrations"), d.get("deployments"), d.get("ft"))
     links = _links(d.get("links"))
     names = {lk.name for lk in links}
     name = d.get("name", "site")
@@ -375,6 +376,37 @@ def from_dict(plan: dict) -> Plan:
     return check_plan(out)
 
 
+#: Structural limits of a plan, checked before any item is parsed or evaluated (issue 42: a plan of
+#: 100,000 links or branches must be refused in milliseconds, not run out of memory). A site is a
+#: few links and a few dozen branches; the planner evaluates every branch on every update.
+MAX_LINKS, MAX_BRANCHES, MAX_WORKLOADS = 64, 200, 200
+
+
+def _check_size(links, branches, migrations=(), deployments=(), ft=()) -> None:
+    """Refuse a plan with more than :data:`MAX_LINKS` links, :data:`MAX_BRANCHES` branches or
+    :data:`MAX_WORKLOADS` migrations + deployments + FT VMs, naming the limit (lists that are not
+    lists are left to their own checks).
+
+    Examples
+    --------
+    >>> _check_size([{}] * 65, [])
+    Traceback (most recent call last):
+    ...
+    ValueError: links has 65 items; a plan holds at most 64 links (MAX_LINKS)
+    """
+    def n(items):
+        return len(items) if isinstance(items, list | tuple) else 0
+
+    for key, items, most, what in (("links", links, MAX_LINKS, "links (MAX_LINKS)"),
+                                   ("branches", branches, MAX_BRANCHES, "branches (MAX_BRANCHES)")):
+        if n(items) > most:
+            raise ValueError(f"{key} has {n(items)} items; a plan holds at most {most} {what}")
+    total = n(migrations) + n(deployments) + n(ft)
+    if total > MAX_WORKLOADS:
+        raise ValueError(f"migrations + deployments + ft has {total} items; a plan holds at most {MAX_WORKLOADS} "
+                         f"workloads (MAX_WORKLOADS)")
+
+
 def check_plan(plan: Plan) -> Plan:
     """Check a :class:`Plan` built in code (workload names unique, links positive); returns it.
 
@@ -385,6 +417,7 @@ def check_plan(plan: Plan) -> Plan:
     """
     if not isinstance(plan, Plan):
         raise ValueError(f"plan must be a vcperf.site.Plan (see vcperf.site.from_dict); got {plan!r}")
+    _check_size(plan.links, plan.branches, plan.migrations, plan.deployments, plan.ft)
     for i, lk in enumerate(plan.links):
         quantity(f"links[{i}].bandwidth", lk.bandwidth_bps, "rate", 0.0, _MAX_BPS, lo_open=True)
         quantity(f"links[{i}].rtt", lk.rtt_s, "time", 0.0, _MAX_RTT_S)

@@ -24,6 +24,12 @@ from vcperf.site.plan import Plan, check_plan
 BANDWIDTH_RANGE_BPS = (1e3, 1e12)
 RTT_RANGE_S = (0.0, 10.0)
 HOSTS_RANGE = (1, 10000)
+#: Smallest tolerances of the bisections (a relative bracket of 1e-9 of a rate, 1 ns of RTT): below
+#: them the bracket would stall at float resolution and the loop never end.
+MIN_REL_TOL = 1e-9
+MIN_ABS_TOL_S = 1e-9
+#: Iteration cap of every bisection here (each halves the bracket: 200 covers any float range).
+MAX_BISECTIONS = 200
 
 
 @dataclass(frozen=True)
@@ -103,7 +109,7 @@ def smallest_bandwidth(plan: Plan, link: str, *, rel_tol: float = 1e-3) -> Rever
     link : str
         One of its links.
     rel_tol : float
-        Relative width of the final bracket, in (0, 1).
+        Relative width of the final bracket, in [1e-9, 1) (:data:`MIN_REL_TOL`).
 
     Returns
     -------
@@ -122,8 +128,7 @@ def smallest_bandwidth(plan: Plan, link: str, *, rel_tol: float = 1e-3) -> Rever
     check_plan(plan)
     _targets(plan)
     plan.link(link)
-    tol = v.scalar("rel_tol", rel_tol, 0.0, 1.0, lo_open=True, hi_open=True)
-    lo, hi = BANDWIDTH_RANGE_BPS
+    tol = v.scalar("rel_tol", rel_tol, MIN_REL_TOL, 1.0, hi_open=True)
     return _smallest_bandwidth(plan, link, tol, alone=True)
 
 
@@ -140,7 +145,7 @@ def _smallest_bandwidth(plan: Plan, link: str, tol: float, alone: bool) -> Rever
     if _met(e_lo):
         return Reverse("smallest bandwidth", link, lo, "bit/s", "", "", "", e_lo,
                        f"every target is met at the smallest rate searched ({lo:g} bit/s)", e_lo.flags)
-    for _ in range(_MAX_STEPS):
+    for _ in range(MAX_BISECTIONS):
         if hi / lo <= 1.0 + tol:
             break
         mid = math.sqrt(lo * hi)
@@ -151,10 +156,6 @@ def _smallest_bandwidth(plan: Plan, link: str, tol: float, alone: bool) -> Rever
             lo, e_lo = mid, e
     w, q, f = _binding(e_lo)
     return Reverse("smallest bandwidth", link, hi, "bit/s", w, q, f, e_hi, flags=e_hi.flags)
-
-
-#: Bisection steps at most (each halves the bracket: 200 is far below any tolerance a float can hold).
-_MAX_STEPS = 200
 
 
 def _serious(e: Evaluation) -> tuple:
@@ -202,7 +203,7 @@ def largest_rtt(plan: Plan, link: str, *, abs_tol_s: float = 1e-4) -> Reverse:
     link : str
         One of its links.
     abs_tol_s : float
-        Width of the final bracket (s), > 0.
+        Width of the final bracket (s), >= 1e-9 (:data:`MIN_ABS_TOL_S`).
 
     Returns
     -------
@@ -221,7 +222,7 @@ def largest_rtt(plan: Plan, link: str, *, abs_tol_s: float = 1e-4) -> Reverse:
     check_plan(plan)
     _targets(plan)
     plan.link(link)
-    tol = v.positive("abs_tol_s", abs_tol_s)
+    tol = v.scalar("abs_tol_s", abs_tol_s, MIN_ABS_TOL_S, math.inf, hi_open=True)
     lo, hi = RTT_RANGE_S
     e_lo = evaluate(plan.with_link(link, rtt_s=lo), intervals=False)
     if not _met(e_lo):
@@ -231,7 +232,7 @@ def largest_rtt(plan: Plan, link: str, *, abs_tol_s: float = 1e-4) -> Reverse:
     e_hi = evaluate(plan.with_link(link, rtt_s=hi), intervals=False)
     if _met(e_hi):
         return Reverse("largest RTT", link, hi, "s", "", "", "", e_hi, f"every target is met at {hi:g} s", e_hi.flags)
-    for _ in range(_MAX_STEPS):
+    for _ in range(MAX_BISECTIONS):
         if hi - lo <= tol:
             break
         mid = 0.5 * (lo + hi)
@@ -291,7 +292,9 @@ def most_hosts(plan: Plan, branch: str | None = None) -> Reverse:
     if _met(e_hi):
         return Reverse("most hosts", name, float(hi), "hosts", "", "", "", e_hi,
                        f"every target is met with {hi} hosts (the range searched)", e_hi.flags)
-    while hi - lo > 1:
+    for _ in range(MAX_BISECTIONS):
+        if hi - lo <= 1:
+            break
         mid = (lo + hi) // 2
         e = evaluate(_hosts(plan, name, mid), intervals=False)
         if _met(e):

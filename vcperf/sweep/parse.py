@@ -55,7 +55,10 @@ def number(label: str, value) -> float:
             raise ValueError(f"{label} must be a number; got {value!r}")
     elif isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
         raise ValueError(f"{label} must be a number; got {value!r}")
-    out = float(value)
+    try:
+        out = float(value)
+    except OverflowError:  # an int beyond float range (10**400)
+        out = math.inf
     if not math.isfinite(out):
         raise ValueError(f"{label} must be a finite number; got {value!r}")
     return out

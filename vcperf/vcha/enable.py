@@ -56,7 +56,7 @@ def clone_bytes(registered_vms, params: EnableParams):
     >>> bool(vcha.clone_bytes(36864, e) > vcha.clone_bytes(1440, e) > 0)
     True
     """
-    vms = v.nonneg("registered_vms", registered_vms)
+    vms = v.count("registered_vms", registered_vms)
     v.instance("params", params, EnableParams, "the study's EnableParams (vcperf.vcha.calibrate().enable)")
     return params.clone_base_bytes + vms * params.clone_bytes_per_registered_vm
 
@@ -99,7 +99,7 @@ def enable_vcha_times(registered_vms, bandwidth_bps, params=None, rtt_s=LAN_RTT_
     >>> round(float(t.total_s) / 60)  # minutes (paper, Table 4: about 9)
     9
     """
-    vms = v.nonneg("registered_vms", registered_vms)
+    vms = v.count("registered_vms", registered_vms)
     bw = v.positive("bandwidth_bps", bandwidth_bps)
     rtt = v.nonneg("rtt_s", rtt_s)
     p = protocol.calibrated(STUDY) if params is None else params

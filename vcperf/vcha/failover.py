@@ -67,7 +67,7 @@ def failover_times(vcpus, registered_vms, psc_mode: str = "external", *, params=
     True
     """
     c = v.check_range("vcpus", vcpus, 1.0, 256.0)
-    vms = v.nonneg("registered_vms", registered_vms)
+    vms = v.count("registered_vms", registered_vms)
     v.choice("psc_mode", psc_mode, ("external", "embedded"))
     p = protocol.calibrated(STUDY) if params is None else params
     p = v.instance("params", getattr(p, "failover", p), FailoverParams,

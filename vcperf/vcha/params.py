@@ -8,9 +8,9 @@ them as arguments; :mod:`vcperf.vcha.calibration` fits them to the paper's numbe
 from __future__ import annotations
 
 import math
-import numbers
 from dataclasses import dataclass, fields
 
+from vcperf import _validate as v
 from vcperf import studies
 
 #: The study's ``data/`` folder.
@@ -19,21 +19,16 @@ STUDY = "vcha2016"
 SEED = studies.STUDIES[STUDY].seed
 
 
-def _check_finite(params) -> None:
-    """Refuse a parameter set with a field that is not a finite real number."""
+def _check_fields(params, positive=()) -> None:
+    """Refuse a field outside its physical range, naming it, its value and the range: every field a
+    finite real number (or an array of them) >= 0, the names in ``positive`` > 0 (one layer,
+    :func:`vcperf._validate.check_range`: strings, bools, complex, timedelta, 10**400 are refused too)."""
+    where = type(params).__name__
     for f in fields(params):
-        value = getattr(params, f.name)
-        if isinstance(value, bool) or not isinstance(value, numbers.Real) or not math.isfinite(value):
-            raise ValueError(f"{f.name} must be a finite number ({type(params).__name__}); got {value!r}")
-
-
-def _check_domain(params, positive=()) -> None:
-    """Refuse a field below its physical domain: every field >= 0, the names in ``positive`` > 0."""
-    for f in fields(params):
-        value, pos = getattr(params, f.name), f.name in positive
-        if value < 0.0 or (pos and value == 0.0):
-            raise ValueError(f"{f.name} must be {'> 0' if pos else '>= 0'} ({type(params).__name__}, valid range "
-                             f"{'(0' if pos else '[0'}, inf)); got {value!r}")
+        try:
+            v.check_range(f.name, getattr(params, f.name), 0.0, math.inf, lo_open=f.name in positive, hi_open=True)
+        except ValueError as exc:
+            raise type(exc)(f"{where}: {exc}") from None
 
 
 @dataclass(frozen=True)
@@ -78,7 +73,7 @@ class VcbenchParams:
     psc_cpu_s_per_op: float
 
     def __post_init__(self):
-        _check_finite(self)
+        _check_fields(self, positive=("sync_commits_per_op",))
 
     @property
     def commit_ack_s(self) -> float:
@@ -113,7 +108,7 @@ class WalParams:
     eth0_transmit_background_bytes_per_s: float
 
     def __post_init__(self):
-        _check_finite(self)
+        _check_fields(self)
 
 
 @dataclass(frozen=True)
@@ -137,7 +132,7 @@ class EnableParams:
     configure_s: float
 
     def __post_init__(self):
-        _check_finite(self)
+        _check_fields(self)
 
 
 @dataclass(frozen=True)
@@ -175,7 +170,7 @@ class FailoverParams:
     vc_summary_offset_s: float
 
     def __post_init__(self):
-        _check_finite(self)
+        _check_fields(self)
 
     @property
     def screen_offsets_s(self) -> tuple:
@@ -233,8 +228,7 @@ class DiskParams:
     walreceiver_cycle_s: float
 
     def __post_init__(self):
-        _check_finite(self)
-        _check_domain(self, positive=("sdf_write_bytes", "sdh_write_bytes", "walreceiver_cycle_s"))
+        _check_fields(self, positive=("sdf_write_bytes", "sdh_write_bytes", "walreceiver_cycle_s"))
 
 
 @dataclass(frozen=True)
@@ -262,7 +256,7 @@ class MemoryParams:
     vcha_bytes: float
 
     def __post_init__(self):
-        _check_finite(self)
+        _check_fields(self)
 
 
 @dataclass(frozen=True)

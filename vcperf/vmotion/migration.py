@@ -108,7 +108,7 @@ def migrate(memory_bytes, vcpus, working_set_bytes, baseline_tps, release, link_
     mem = v.positive("memory_bytes", memory_bytes)
     cpus = v.check_range("vcpus", vcpus, 1, 4096)
     ws = v.nonneg("working_set_bytes", working_set_bytes)
-    x0 = v.nonneg("baseline_tps", baseline_tps)
+    x0 = v.count("baseline_tps", baseline_tps)
     v.broadcast(memory_bytes=mem, vcpus=cpus, working_set_bytes=ws, baseline_tps=x0, link_bps=link_bps,
                 **{k: x for k, x in precopy_kw.items() if k in _ARRAY_PRECOPY_KW})
     check_release(release)
@@ -363,7 +363,7 @@ def link_for_downtime(target_downtime_s, memory_bytes, vcpus, working_set_bytes,
         raise ValueError(f"hi_bps must be above lo_bps={lo:g}; got hi_bps={hi:g}")
     for name, val in (("memory_bytes", memory_bytes), ("vcpus", vcpus), ("working_set_bytes", working_set_bytes),
                       ("baseline_tps", baseline_tps)):
-        if np.size(val) != 1:
+        if v.array(name, val).size != 1:
             raise ValueError(f"{name} must be a scalar; got shape {np.shape(val)}")
 
     def run(links):

@@ -45,10 +45,9 @@ class TpcxParams:
 class Params:
     """Calibrated parameters of the vMotion model (SI units); see :func:`vcperf.vmotion.calibrate`.
 
-    Every float is a finite real number (checked here). The fit keeps them positive (it searches
-    their logarithms), but a parameter no chosen target moves may come out at 0 (an underflow) and
-    the protocol's finite-difference Jacobian steps a hair to either side of it, so the sign is not
-    enforced.
+    Every float is a finite real number >= 0 (checked here, naming the field: a negative cost or
+    checkpoint time would give a negative switch-over). The fit keeps them positive (it searches
+    their logarithms).
 
     Attributes
     ----------
@@ -96,7 +95,7 @@ class Params:
     def __post_init__(self):
         for f in fields(self):
             if f.name != "tpcx":
-                v.scalar(f.name, getattr(self, f.name), -math.inf, math.inf, lo_open=True, hi_open=True)
+                v.scalar(f.name, getattr(self, f.name), 0.0, math.inf, hi_open=True)
         v.instance("tpcx", self.tpcx, TpcxParams, "a vcperf.vmotion.TpcxParams")
 
 
