@@ -72,6 +72,7 @@ MODULES = (
     "vcperf.vcha",
     "vcperf.ft",
     "vcperf.site",
+    "vcperf.traffic",
 )
 
 #: Submodules and names that are the ledger's plumbing (paper numbers, fits), not model inputs.
@@ -284,6 +285,18 @@ BASELINE_OVERRIDES = {
     "vcperf.queueing.mva_multiclass": {"demands_s": [[0.1, 0.2], [0.3, 0.1]]},
     "vcperf.robo.branch.concurrent_uploads": {"payload_bytes": 1e6},
     "vcperf.network.Link": {"name": "x"},
+    **{f"vcperf.{m}.Flag": {"kind": "limit", "message": "limit: x", "source": "s"} for m in ("site", "traffic")},
+    **{f"vcperf.{m}.Flow": {"name": "f", "workload": "w", "link": "wan", "direction": "down", "demand_bps": 1e6,
+                            "kind": "paced"} for m in ("site", "traffic")},
+    "vcperf.traffic.Flag.from_text": {"text": "unsupported: x", "source": "s"},
+    "vcperf.traffic.as_flags": {"flags": ("extrapolated: x",), "source": "s"},
+    "vcperf.traffic.direction_load": {"link": "wan", "direction": "down", "capacity_bps": 1e7, "flows": [],
+                                      "rtt_s": 0.08, "queue": "fifo", "buffer_bytes": None},
+    "vcperf.traffic.water_fill": {"capacity_bps": 1e7, "demands": [1e6, 2e6]},
+    "vcperf.traffic.standing_queue_s": {"capacity_bps": 1e7, "rtt_s": 0.08, "queue": "fifo", "buffer_bytes": None,
+                                        "filled": True},
+    "vcperf.traffic.elastic_time_s": {"size_bytes": 1e6, "wire_rate_bps": 1e7, "rtt_s": 0.08, "loss": 0.001},
+    "vcperf.traffic.elastic_wire_rate_bps": {"line_rate_bps": 1e7, "rtt_s": 0.08, "loss": 0.001},
     "vcperf.robo.operations.HostCall": {"name": "x"},
     "vcperf.robo.operations.get_changes": {"name": "Get-Changes"},
     "vcperf.robo.host_operation_time_s": {"operation": "add_host"},

@@ -24,9 +24,10 @@ keeping theirs: the rate a short burst of it (a checkpoint, a statistics upload,
 
 **Delay on a busy link.** Short messages on a link that other traffic keeps busy are served by
 processor sharing: a message of ``x`` bits takes ``x / (C (1 - rho))`` on average (M/G/1-PS [3]_),
-smooth up to saturation (:func:`ps_time_s`). And a drop-tail FIFO bottleneck (``queue="fifo"``, what
-WAN routers and ``tc`` use by default) that an elastic flow keeps full holds a **standing queue** of
-its buffer, which every round trip crossing it waits in (:func:`standing_queue_s`; the buffer
+smooth up to saturation (:func:`vcperf.queueing.ps_response_time_s`; the study models apply it by
+serving each message at the rate the other flows' average load leaves). And a drop-tail FIFO bottleneck
+(``queue="fifo"``, what WAN routers and ``tc`` use by default) that an elastic flow keeps full holds a
+**standing queue** of its buffer, which every round trip crossing it waits in (:func:`standing_queue_s`; the buffer
 defaults to one bandwidth-delay product, the classic router sizing [4]_). A fair queue
 (``queue="fair"``, fq_codel-like) keeps sparse flows out of that queue: no standing delay.
 
@@ -46,15 +47,12 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-import numpy as np
-
 from vcperf import _validate as v
 from vcperf import network
 
 __all__ = [
     "KINDS", "DISCIPLINES", "FLAG_KINDS", "Flag", "as_flags", "Flow", "FlowShare", "DirectionLoad",
-    "water_fill", "direction_load", "elastic_time_s", "elastic_wire_rate_bps", "ps_time_s",
-    "standing_queue_s",
+    "water_fill", "direction_load", "elastic_time_s", "elastic_wire_rate_bps", "standing_queue_s",
 ]
 
 #: The kinds of flow (module docstring).
@@ -126,9 +124,13 @@ def as_flags(flags, source: str = "") -> tuple:
     >>> [f.kind for f in as_flags(("extrapolated: memory", Flag("backlog", "x")), "vmotion2020")]
     ['extrapolation', 'backlog']
     """
+    if isinstance(flags, str | bytes) or not isinstance(flags, list | tuple):
+        raise ValueError(f"flags must be a list or tuple of flag strings or vcperf.traffic.Flag; got {flags!r:.80}")
     out = []
-    for f in flags:
-        out.append(f if isinstance(f, Flag) else Flag.from_text(f, source))
+    for i, f in enumerate(flags):
+        if not isinstance(f, Flag | str):
+            raise ValueError(f"flags[{i}] must be a flag string or a vcperf.traffic.Flag; got {f!r:.80}")
+        out.append(f if isinstance(f, Flag) else Flag.from_text(f, v.text("source", source)))
     return tuple(out)
 
 
@@ -161,6 +163,8 @@ class Flow:
     kind: str = "paced"
 
     def __post_init__(self):
+        for name in ("name", "workload", "link"):
+            v.text(name, getattr(self, name))
         v.choice("direction", self.direction, ("down", "up"))
         v.choice("kind", self.kind, KINDS)
         v.scalar("demand_bps", self.demand_bps, 0.0, math.inf)
@@ -335,6 +339,9 @@ def direction_load(link: str, direction: str, capacity_bps: float, flows, *, rtt
     v.text("link", link)
     v.choice("direction", direction, ("down", "up"))
     c = float(v.scalar("capacity_bps", capacity_bps, 0.0, math.inf, lo_open=True))
+    rtt_s = float(v.scalar("rtt_s", rtt_s, 0.0, math.inf, hi_open=True))
+    v.choice("queue", queue, DISCIPLINES)
+    v.optional(v.scalar, "buffer_bytes", buffer_bytes, 0.0, math.inf, hi_open=True)
     flows = v.sequence("flows", flows, "a list of vcperf.traffic.Flow")
     for f in flows:
         v.instance("flows", f, Flow)
@@ -366,7 +373,8 @@ def elastic_wire_rate_bps(line_rate_bps, rtt_s, loss=0.0):
     >>> round(float(elastic_wire_rate_bps(10e6, 0.08)) / 1e6, 2)
     10.0
     """
-    pay = network.tcp_throughput_bps(network.payload_rate_bps(line_rate_bps), rtt_s, loss)
+    line = v.positive("line_rate_bps", line_rate_bps)
+    pay = network.tcp_throughput_bps(network.payload_rate_bps(line), rtt_s, loss)
     return network.wire_rate_bps(pay)
 
 
@@ -384,23 +392,5 @@ def elastic_time_s(size_bytes, wire_rate_bps, rtt_s, loss=0.0):
     >>> round(float(elastic_time_s(40e9, 10e6, 0.08, 0.001)) / 3600, 1)  # 40 GB, 10 Mbit/s, 80 ms, 0.1 %
     22.4
     """
-    return network.transfer_time_s(size_bytes, network.payload_rate_bps(wire_rate_bps), rtt_s, loss)
-
-
-def ps_time_s(size_bits, capacity_bps, load):
-    """Mean time (s) of a job of ``size_bits`` on a processor-sharing link of ``capacity_bps`` that other
-    traffic keeps ``load`` busy: ``size / (C (1 - load))`` (M/G/1-PS, Kleinrock 1976), smooth and growing
-    without bound as ``load -> 1``; ``inf`` at and beyond saturation.
-
-    Examples
-    --------
-    >>> float(ps_time_s(1e6, 1e6, 0.0)), float(ps_time_s(1e6, 1e6, 0.5)), float(ps_time_s(1e6, 1e6, 1.0))
-    (1.0, 2.0, inf)
-    """
-    x = v.nonneg("size_bits", size_bits)
-    c = v.positive("capacity_bps", capacity_bps)
-    rho = v.nonneg("load", load)
-    v.broadcast(size_bits=x, capacity_bps=c, load=rho)
-    free = c * (1.0 - rho)
-    ok = free > 0
-    return np.where(ok, x / np.where(ok, free, 1.0), np.inf)
+    wire = v.positive("wire_rate_bps", wire_rate_bps)
+    return network.transfer_time_s(size_bytes, network.payload_rate_bps(wire), rtt_s, loss)

@@ -345,7 +345,8 @@ def _branch_load(link: network.Link, n, level, vms, hostsync: HostSyncParams, st
     pair = _latency_s(stages, (np.stack(np.broadcast_arrays(safe(down_free), safe(down_free))),
                                np.stack(np.broadcast_arrays(safe(up_free), safe(ps_up))), link.rtt_s, link.loss),
                       ops, vm_state_bytes_)
-    lat_idle, lat_ps = pair[0], pair[1]
+    pair = np.asarray(pair)
+    lat_idle, lat_ps = (pair[0], pair[1]) if pair.ndim else (pair, pair)  # an operation of no call: 0 either way
     done = network._shared_transfer_times_s(sizes_a, down_c, link.rtt_s, link.loss, np.maximum(steady_down, 0.0))
     done = np.where(np.expand_dims(ok, -1), done, np.inf)
     # A transfer shares the downlink with the operation only while it runs: it counts as a flow for

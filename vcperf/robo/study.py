@@ -12,6 +12,8 @@ the pure function each delegates to.
 
 from __future__ import annotations
 
+import math
+
 from vcperf import _validate as v
 from vcperf import network, protocol, studies
 from vcperf.robo import addhost, hostsync, operations, statistics
@@ -407,7 +409,7 @@ def vcbench_host_traffic(link: network.Link, n_hosts=None, clients: int | None =
     """
     tb = default_testbed()
     base = statistics_traffic(1, tb.powered_on_vms_per_host)
-    hosts = tb.esxi_hosts if n_hosts is None else n_hosts
+    hosts = tb.esxi_hosts if n_hosts is None else v.scalar("n_hosts", n_hosts, 1.0, math.inf, hi_open=True)
     ops = _calibrated().ops
     run = operations.vcbench(link, ops, tb.mix, tb.clients if clients is None else clients, tb.vcenter_vcpus,
                              vm_state_bytes_=vm_state_bytes(), **_host_links(hosts))
