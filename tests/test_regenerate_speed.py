@@ -3,7 +3,6 @@ and calibrations are computed once across processes, and the costliest notebooks
 
 import json
 import os
-import pickle
 import subprocess
 import sys
 import textwrap
@@ -99,11 +98,13 @@ def test_a_refit_is_read_from_the_disk_cache(study, tmp_path, monkeypatch):
     try:
         honest = mod.calibrate(fit_on=keys[1:])
         files = sorted(tmp_path.glob(f"{study}-refit-*.pickle"))
-        assert len(files) == 1 and pickle.loads(files[0].read_bytes()) == honest
-        files[0].write_bytes(pickle.dumps("from disk"))
+        assert len(files) == 1 and protocol.cache._read(files[0]) == honest
+        name = protocol.param_names(honest)[0]  # poison it (signed, valid): only a read of the disk returns it
+        poisoned = protocol.with_values(honest, {name: protocol.param_vector(honest)[0] * 1.5})
+        protocol.cache._write(files[0], poisoned)
         protocol.clear_caches()
-        assert mod.calibrate(fit_on=keys[1:]) == "from disk"
-        assert mod.calibrate(fit_on=keys[:-1]) != "from disk"
+        assert mod.calibrate(fit_on=keys[1:]) == poisoned != honest
+        assert mod.calibrate(fit_on=keys[:-1]) != poisoned
         assert len(list(tmp_path.glob(f"{study}-refit-*.pickle"))) == 2
     finally:
         protocol.clear_caches()
@@ -118,14 +119,15 @@ def test_a_result_another_process_is_computing_is_waited_for_not_recomputed(tmp_
     mod = protocol.study_module("contentlib2015")
     path = protocol.cache._disk_path(mod, "probe")
     holder = subprocess.Popen([sys.executable, "-c", textwrap.dedent(f"""
-        import fcntl, pickle, sys, time
+        import fcntl, sys, time
         from pathlib import Path
+        from vcperf.protocol import cache
         path = Path({str(path)!r})
         with open(path.with_suffix(".lock"), "a") as lock:
             fcntl.flock(lock, fcntl.LOCK_EX)
             print("locked", flush=True)
             time.sleep(1.0)
-            path.write_bytes(pickle.dumps("computed by the other process"))
+            cache._write(path, "computed by the other process")  # signed with the installation's key
     """)], stdout=subprocess.PIPE, text=True)
     assert holder.stdout.readline().strip() == "locked"
     calls = []

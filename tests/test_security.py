@@ -14,7 +14,9 @@ from pathlib import Path
 
 import pytest
 
-from vcperf import _yaml, cli
+from vcperf import _yaml, cli, site, sweep  # noqa: F401 - imported here, so that timings are the loader's
+from vcperf.regenerate import command  # noqa: F401
+from vcperf.views import site as site_view  # noqa: F401
 
 ROOT = Path(__file__).resolve().parent.parent
 PLAN = "links:\n  - {name: wan, bandwidth: 2 Mbit/s, rtt: 30 ms}\nbranches:\n  - {name: b, link: wan}\n"
@@ -155,3 +157,123 @@ def test_console_script_prints_one_line_for_a_bomb(tmp_path):
                           env={**os.environ, "PYTHONPATH": str(ROOT)})
     assert proc.returncode == 2 and proc.stdout == ""
     assert proc.stderr.count("\n") == 1 and proc.stderr.startswith("vcperf: error: plan bomb.yaml: YAML anchors")
+
+
+# -- the calibration disk cache: nothing unpickled unless signed by this installation ---------------------------------
+
+CACHE_STUDY = "contentlib2015"  # the fastest fit
+
+
+class _Exploit:
+    """A pickle that runs a command when loaded."""
+
+    def __init__(self, marker: Path):
+        self.marker = marker
+
+    def __reduce__(self):
+        return (os.system, (f"touch {self.marker}",))
+
+
+@pytest.fixture
+def cache(tmp_path, monkeypatch):
+    """A private cache folder with the honest calibration of CACHE_STUDY written in it."""
+    from vcperf import protocol
+
+    folder = tmp_path / "cache"
+    monkeypatch.setenv("VCPERF_CACHE_DIR", str(folder))
+    monkeypatch.delenv("VCPERF_NO_CACHE", raising=False)
+    mod = protocol.study_module(CACHE_STUDY)
+    protocol.clear_caches()
+    honest = mod.calibrate()
+    (path,) = folder.glob(f"{CACHE_STUDY}-calibrate-*.pickle")
+    protocol.clear_caches()
+    yield mod, honest, path
+    protocol.clear_caches()
+
+
+def _reread(mod, path, reason):
+    """``calibrate()`` in a fresh process state: a warning naming the file and ``reason``, a recomputed fit."""
+    from vcperf import protocol
+
+    protocol.clear_caches()
+    with pytest.warns(RuntimeWarning, match=f"ignored the cache file .*{path.name}: {reason}"):
+        got = mod.calibrate()
+    protocol.clear_caches()
+    return got
+
+
+def test_cache_files_are_private(cache):
+    _, _, path = cache
+    folder = path.parent
+    assert folder.stat().st_mode & 0o777 == 0o700
+    assert (folder / ".key").stat().st_mode & 0o777 == 0o600 and (folder / ".key").stat().st_size == 32
+    assert path.stat().st_mode & 0o777 == 0o600
+    assert path.with_suffix(".lock").stat().st_mode & 0o777 == 0o600
+
+
+def test_a_crafted_pickle_is_never_unpickled(cache, tmp_path):
+    import pickle
+
+    from vcperf import protocol
+
+    mod, honest, path = cache
+    marker = tmp_path / "pwned"
+    path.write_bytes(pickle.dumps(_Exploit(marker)))  # a plain pickle, as the old cache read
+    assert _reread(mod, path, "its signature does not verify") == honest
+    # with the header but a forged signature
+    path.write_bytes(protocol.cache.MAGIC + b"\0" * 32 + pickle.dumps(_Exploit(marker)))
+    assert _reread(mod, path, "its signature does not verify") == honest
+    assert not marker.exists()
+    assert protocol.cache._read(path) == honest  # replaced by the recomputed, signed fit
+
+
+def test_forged_values_are_ignored_and_reported(cache):
+    import pickle
+
+    from vcperf import protocol
+
+    mod, honest, path = cache
+    forged = protocol.with_values(honest, {"nfc_efficiency": 0.01})
+    blob = path.read_bytes()
+    head = len(protocol.cache.MAGIC) + 32
+    path.write_bytes(blob[:head] + pickle.dumps(forged))  # a real signature over other bytes
+    assert _reread(mod, path, "its signature does not verify") == honest
+    other = path.with_name(path.name.replace("calibrate", "refit-0123456789abcdef"))
+    protocol.cache._write(other, forged)  # signed, but for another entry: not valid under this name
+    other.replace(path)
+    assert _reread(mod, path, "its signature does not verify") == honest
+
+
+def test_a_signed_calibration_still_passes_the_parameter_checks(cache):
+    """A loaded calibration passes the checks of a fitted one (its constructors run again)."""
+    import copy
+
+    from vcperf import protocol
+
+    mod, honest, path = cache
+    bad = copy.copy(honest)
+    object.__setattr__(bad, "nfc_efficiency", -150.0)  # built around the constructor's check
+    protocol.cache._write(path, bad)
+    assert _reread(mod, path, "its parameters fail their checks .*nfc_efficiency") == honest
+    protocol.cache._write(path, {"nfc_efficiency": 0.5})  # a dict is not a calibration
+    assert _reread(mod, path, "it holds a dict, not a Params") == honest
+
+
+def test_a_truncated_cache_file_is_recomputed(cache):
+    from vcperf import protocol
+
+    mod, honest, path = cache
+    path.write_bytes(path.read_bytes()[:-20])
+    assert _reread(mod, path, "its signature does not verify") == honest
+    assert protocol.cache._read(path) == honest
+
+
+def test_a_cache_key_readable_by_others_disables_the_disk_cache(cache):
+    from vcperf import protocol
+
+    mod, honest, path = cache
+    (path.parent / ".key").chmod(0o644)
+    protocol.clear_caches()
+    with pytest.warns(RuntimeWarning, match="is not a private 32-byte file"):
+        assert mod.calibrate() == honest
+    protocol.clear_caches()
