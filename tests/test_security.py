@@ -277,3 +277,264 @@ def test_a_cache_key_readable_by_others_disables_the_disk_cache(cache):
     with pytest.warns(RuntimeWarning, match="is not a private 32-byte file"):
         assert mod.calibrate() == honest
     protocol.clear_caches()
+
+
+# -- cached results are read-only --------------------------------------------------------------------------------------
+
+
+def _cached_functions():
+    from vcperf import contentlib, ft, robo, vcha
+    from vcperf import vmotion as vm
+
+    return {"vmotion.limits": vm.limits, "vmotion.settings": vm.settings, "vmotion.workloads": vm.workloads,
+            "vmotion.tpcx_setup": vm.tpcx_setup, "vmotion.testbed": vm.testbed,
+            "vcha.inventory_sizes": vcha.inventory_sizes, "vcha.testbed": vcha.testbed,
+            "robo.testbed": robo.testbed, "ft.testbed": ft.testbed, "ft.model_values": ft.model_values,
+            "contentlib.testbed": contentlib.testbed}
+
+
+def _try_to_mutate(value, where: str, mutable: list, depth: int = 0) -> int:
+    """Try to change every container reachable from ``value``; record the ones that let it. Returns the
+    number of attempts."""
+    import dataclasses
+
+    import numpy as np
+
+    attempts = 0
+    if depth > 6:
+        return attempts
+    if isinstance(value, dict):
+        for key in list(value)[:3]:
+            for mutate in (lambda d, k=key: d.__setitem__(k, 10**6), lambda d, k=key: d.__delitem__(k),
+                           lambda d: d.clear(), lambda d: d.update({"x": 1}), lambda d: d.pop(next(iter(d)))):
+                attempts += 1
+                try:
+                    mutate(value)
+                    mutable.append(f"{where}: a dict")
+                except TypeError:
+                    pass
+        for key, item in value.items():
+            attempts += _try_to_mutate(item, f"{where}[{key!r}]", mutable, depth + 1)
+    elif isinstance(value, list | set):
+        mutable.append(f"{where}: a {type(value).__name__}")
+    elif isinstance(value, tuple):
+        for i, item in enumerate(value[:5]):
+            attempts += _try_to_mutate(item, f"{where}[{i}]", mutable, depth + 1)
+    elif isinstance(value, np.ndarray):
+        attempts += 1
+        if value.size:
+            try:
+                value.flat[0] = -1
+                mutable.append(f"{where}: an array")
+            except ValueError:
+                pass
+    elif dataclasses.is_dataclass(value) and not isinstance(value, type):
+        for field in dataclasses.fields(value):
+            attempts += 1
+            try:
+                setattr(value, field.name, None)
+                mutable.append(f"{where}.{field.name}: a settable field")
+            except AttributeError:
+                pass
+            attempts += _try_to_mutate(getattr(value, field.name), f"{where}.{field.name}", mutable, depth + 1)
+    return attempts
+
+
+@pytest.mark.parametrize("name", list(_cached_functions()))
+def test_mutating_a_cached_result_does_not_change_the_next_answer(name):
+    import pickle
+
+    fn = _cached_functions()[name]
+    before = pickle.dumps(fn())
+    mutable: list = []
+    assert _try_to_mutate(fn(), name, mutable) > 0
+    assert not mutable, mutable
+    assert pickle.dumps(fn()) == before
+
+
+def test_the_reported_mutations_raise_and_leave_the_answers():
+    from vcperf import robo, vcha
+    from vcperf import vmotion as vm
+
+    with pytest.raises(TypeError, match="read-only"):
+        vm.limits().max_concurrent_per_host["7.0u1"] = 10**6
+    assert vm.settings().limits.max_concurrent_per_host["7.0u1"] == 8
+    with pytest.raises(TypeError, match="read-only"):
+        vcha.inventory_sizes()["small"]["vcpus"] = 0
+    assert vcha.appliance("small")["vcpus"] == vcha.inventory_sizes()["small"]["vcpus"] > 0
+    with pytest.raises(ValueError, match="read-only"):
+        vm.tpcx_setup().vcpus[0] = 10**6
+    mix = dict(robo.testbed().mix)  # a copy is an ordinary dict
+    mix.clear()
+    assert robo.testbed().mix
+
+
+# -- the Voila app: bounded kernels, never-connected pages culled, cross-site requests refused -------------------------
+
+
+def _get(url: str, timeout_s: float = 2.0, headers: dict | None = None, bodies: list | None = None):
+    """HTTP status of a GET (None when the client gave up first), as a browser tab closed early would; the
+    body of an error answer is appended to ``bodies``."""
+    import urllib.error
+    import urllib.request
+
+    try:
+        with urllib.request.urlopen(urllib.request.Request(url, headers=headers or {}), timeout=timeout_s) as r:
+            r.read()
+            return r.status
+    except urllib.error.HTTPError as err:
+        if bodies is not None:
+            bodies.append(err.read().decode("utf-8", "replace"))
+        return err.code
+    except (urllib.error.URLError, OSError):
+        return None
+
+
+def test_ninety_quick_gets_leave_at_most_the_cap_of_kernels(tmp_path):
+    """90 GETs of the app's page with a 2 s client timeout (10 at a time): never more than the cap of kernels
+    alive, the surplus answered "503 busy", the server still answering at once; the kernels of the pages
+    that never connected are shut down and a page is served again; a cross-site request starts nothing."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    from test_browser import _kernels, _voila_server, _wait_kernels
+
+    cap = 3
+    with _voila_server(tmp_path, max_kernels=cap, unconnected_timeout_s=5, cull_interval_s=1) as (base, log, server):
+        try:
+            _wait_kernels(server, 1)  # the pre-heated kernel has run the notebook
+            assert _get(f"{base}/", headers={"Sec-Fetch-Site": "cross-site"}) == 403
+            assert _get(f"{base}/", headers={"Origin": "http://evil.example"}) == 403
+            assert len(_kernels(server)) == 1  # refused before any kernel was taken or started
+            peak, bodies = 0, []
+            with ThreadPoolExecutor(max_workers=10) as pool:
+                futures = [pool.submit(_get, f"{base}/", bodies=bodies) for _ in range(90)]
+                while not all(f.done() for f in futures):
+                    peak = max(peak, len(_kernels(server)))
+                    time.sleep(0.05)
+            statuses = [f.result() for f in futures]
+            peak = max(peak, len(_kernels(server)))
+            print(f"peak {peak} kernels (cap {cap}); statuses {sorted(statuses, key=str)}")
+            assert peak <= cap, (peak, statuses)
+            assert statuses.count(503) >= 90 - 3 * cap, statuses  # busy, not a kernel each
+            assert "busy" in bodies[0].lower() and "try again" in bodies[0], bodies[0][-2000:]
+            start = time.monotonic()
+            assert _get(f"{base}/voila/static/", timeout_s=5) is not None  # the server answers at once
+            assert time.monotonic() - start < 2.0
+            assert _get(f"{base}/") in (200, 503, None)
+            deadline = time.monotonic() + 90
+            while len(_kernels(server)) > 1 or _get(f"{base}/", timeout_s=60) != 200:
+                assert time.monotonic() < deadline, f"kernels of unconnected pages kept: {_kernels(server)}"
+                time.sleep(1.0)
+            assert len(_kernels(server)) <= cap
+        except AssertionError as err:
+            raise AssertionError(f"{err}\nvoila log (tail):\n{log.read_text()[-3000:]}") from err
+
+
+def test_app_command_bounds_kernels_and_checks_the_origin(monkeypatch):
+    from vcperf import app
+
+    cmd = app.voila_command(Path("app.ipynb"), 8866, max_kernels=5, unconnected_timeout_s=30)
+    assert "--AppKernelManager.max_kernels=5" in cmd and "--AppKernelManager.unconnected_timeout=30" in cmd
+    assert "--Voila.identity_provider_class=vcperf.app.SameOriginIdentityProvider" in cmd
+    assert "--Voila.ip=127.0.0.1" in cmd
+    for bad in (1, 0, 1001, 2.5, True, "4"):
+        with pytest.raises(ValueError, match="max_kernels must be an integer in"):
+            app.voila_command(Path("app.ipynb"), 8866, max_kernels=bad)
+    monkeypatch.delenv(app.MAX_KERNELS_ENV, raising=False)
+    assert app.default_max_kernels() == max(4, 2 * (os.cpu_count() or 1))
+    assert f"--AppKernelManager.max_kernels={app.default_max_kernels()}" in app.voila_command(Path("a.ipynb"))
+    monkeypatch.setenv(app.MAX_KERNELS_ENV, "7")
+    assert app.default_max_kernels() == 7
+    for bad in ("1", "x", "-3", "1e3"):
+        monkeypatch.setenv(app.MAX_KERNELS_ENV, bad)
+        with pytest.raises(ValueError, match=app.MAX_KERNELS_ENV):
+            app.default_max_kernels()
+    monkeypatch.setenv(app.MAX_KERNELS_ENV, "0")
+    with pytest.raises(SystemExit, match="VCPERF_APP_MAX_KERNELS must be"):
+        app.main(["--build-only"])
+    monkeypatch.delenv(app.MAX_KERNELS_ENV)
+    with pytest.raises(SystemExit, match="max_kernels must be an integer"):
+        app.main(["--build-only", "--max-kernels", "1"])
+
+
+# -- vcperf sweep --workers: a cluster only this process can use ------------------------------------------------------
+
+_PROBE = """
+import sys, time
+from dask.distributed import Client
+from distributed.security import Security
+address, how = sys.argv[1], sys.argv[2]
+try:
+    client = Client(address, timeout=5, security=Security.temporary() if how == "own-cert" else None)
+    print("RAN", client.submit(sum, [20, 22]).result(timeout=10), flush=True)
+except BaseException as err:
+    print("refused", type(err).__name__, flush=True)
+import os
+os._exit(0)
+"""
+
+
+def _listening_ports(pids) -> set:
+    import psutil
+
+    ports = set()
+    for pid in pids:
+        try:
+            ports |= {c.laddr.port for c in psutil.Process(pid).net_connections(kind="inet") if c.status == "LISTEN"}
+        except psutil.Error:
+            continue
+    return ports
+
+
+def test_a_second_local_process_cannot_run_code_on_the_sweep_cluster():
+    pytest.importorskip("distributed")
+    import psutil
+
+    from vcperf import sweep
+
+    with sweep.local_cluster(2) as client:
+        address = client.scheduler.address
+        assert address.startswith("tls://127.0.0.1:")
+        assert client.submit(sum, [1, 2]).result(timeout=60) == 3  # the sweep's own client runs tasks
+        tries = {"no credentials": address, "plain TCP": address.replace("tls://", "tcp://"),
+                 "own-cert": address}
+        for how, target in tries.items():
+            done = subprocess.run([sys.executable, "-c", _PROBE, target, how], capture_output=True, text=True,
+                                  timeout=120)
+            assert "RAN" not in done.stdout and "refused" in done.stdout, (how, done.stdout, done.stderr[-2000:])
+        me = psutil.Process()
+        ports = _listening_ports([me.pid] + [p.pid for p in me.children(recursive=True)])
+        assert 8787 not in ports, ports  # no dashboard port unless asked for
+
+
+@pytest.mark.parametrize("workers", [0, "max+1", 10**6])
+def test_sweep_workers_are_bounded(workers, tmp_path, capsys):
+    from vcperf import sweep
+
+    n = sweep.max_workers() + 1 if workers == "max+1" else workers
+    grid = tmp_path / "grid.yaml"
+    grid.write_text(GRID)
+    assert cli.main(["sweep", "vcperf.queueing.mm1", "--grid", str(grid), "--workers", str(n)]) == 2
+    err = capsys.readouterr().err
+    assert err == f"vcperf: error: --workers must be an integer in [1, {sweep.max_workers()}] (4 per core); got {n}\n"
+    with pytest.raises(ValueError, match=f"workers must be at most {sweep.max_workers()}"):
+        sweep.local_cluster(sweep.max_workers() + 1)
+
+
+def test_a_large_sweep_needs_an_explicit_flag(tmp_path, capsys, monkeypatch):
+    from vcperf import sweep
+
+    grid = tmp_path / "grid.yaml"
+    grid.write_text("parameters:\n  arrival_rate_per_s: {lo: 0.1, hi: 0.5, n: 100000}\n"
+                    "  service_rate_per_s: {lo: 5.0, hi: 6.0, n: 10000}\n")  # 10**9 points
+    out = tmp_path / "t.csv"
+    assert cli.main(["sweep", "vcperf.queueing.mm1", "--grid", str(grid), "--out", str(out)]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("vcperf: error: the sweep has 1000000000 points (more than 10000000)")
+    assert "confirm with --large" in err and err.count("\n") == 1 and not tmp_path.joinpath("t.csv.partial").exists()
+    parsed = sweep.parse_grid(grid, "vcperf.queueing.mm1")
+    sweep.check_size(parsed, large=True)  # confirmed: no error
+    small = tmp_path / "small.yaml"
+    small.write_text(GRID)
+    assert cli.main(["sweep", "vcperf.queueing.mm1", "--grid", str(small), "--out", str(out)]) == 0
+    assert out.read_text().count("\n") == 2  # header and one point, no flag needed
