@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from vcperf import _yaml, cli, site, sweep  # noqa: F401 - imported here, so that timings are the loader's
+from vcperf import _yaml, cli, site, sweep  # noqa: F401 - site imported here: timings are the loader's
 from vcperf.regenerate import command  # noqa: F401
 from vcperf.views import site as site_view  # noqa: F401
 
@@ -490,7 +490,6 @@ def test_a_second_local_process_cannot_run_code_on_the_sweep_cluster():
     pytest.importorskip("distributed")
     import psutil
 
-    from vcperf import sweep
 
     with sweep.local_cluster(2) as client:
         address = client.scheduler.address
@@ -509,7 +508,6 @@ def test_a_second_local_process_cannot_run_code_on_the_sweep_cluster():
 
 @pytest.mark.parametrize("workers", [0, "max+1", 10**6])
 def test_sweep_workers_are_bounded(workers, tmp_path, capsys):
-    from vcperf import sweep
 
     n = sweep.max_workers() + 1 if workers == "max+1" else workers
     grid = tmp_path / "grid.yaml"
@@ -522,7 +520,6 @@ def test_sweep_workers_are_bounded(workers, tmp_path, capsys):
 
 
 def test_a_large_sweep_needs_an_explicit_flag(tmp_path, capsys, monkeypatch):
-    from vcperf import sweep
 
     grid = tmp_path / "grid.yaml"
     grid.write_text("parameters:\n  arrival_rate_per_s: {lo: 0.1, hi: 0.5, n: 100000}\n"
