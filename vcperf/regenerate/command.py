@@ -75,7 +75,9 @@ def main(args) -> int:
     if failures:
         for f in failures:
             cell = f"cell {f.cell}" if f.cell is not None else "before any cell"
-            print(f"vcperf regenerate: notebook {f.notebook} failed at {cell}: {f.message}", file=sys.stderr)
+            why = " ".join(str(f.message).split())  # one line, however the error was worded
+            why = why if len(why) <= 300 else why[:297] + "..."
+            print(f"vcperf regenerate: notebook {f.notebook} failed at {cell}: {why}", file=sys.stderr)
             if f.kept:
                 print(f"  executed notebook kept for inspection: {f.kept}", file=sys.stderr)
         print(f"vcperf regenerate: {target} left as it was", file=sys.stderr)
