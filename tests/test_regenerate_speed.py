@@ -6,6 +6,7 @@ import os
 import subprocess
 import sys
 import textwrap
+import time
 from pathlib import Path
 
 import pytest
@@ -155,3 +156,33 @@ def test_the_costliest_recorded_notebook_starts_first(tmp_path, monkeypatch):
     assert schedule.recorded() == {}
     result, cpu = schedule.timed(sum, range(10**6))
     assert result == sum(range(10**6)) and cpu >= 0
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="PR_SET_PDEATHSIG")
+def test_a_kernel_server_dies_with_its_worker_killed_during_start_up():
+    """A pool worker SIGKILLed while its kernel server is still importing its modules (seconds): the server
+    dies with it at once, instead of finishing its imports first."""
+    import signal
+
+    from vcperf.regenerate.processes import _dead
+
+    worker = subprocess.Popen([sys.executable, "-c", textwrap.dedent("""
+        import time
+        from vcperf.regenerate import forkserver
+        forkserver.start()
+        print(forkserver._SERVER["proc"].pid, flush=True)
+        time.sleep(120)
+    """)], stdout=subprocess.PIPE, text=True)
+    try:
+        server = int(worker.stdout.readline())
+        time.sleep(0.3)  # the server is running its first lines or importing
+        assert not _dead(server)
+        worker.send_signal(signal.SIGKILL)
+        worker.wait(timeout=10)
+        deadline = time.monotonic() + 3.0
+        while not _dead(server):
+            assert time.monotonic() < deadline, f"kernel server {server} outlived its worker by 3 s"
+            time.sleep(0.05)
+    finally:
+        worker.kill()
+        worker.wait()
