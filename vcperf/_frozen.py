@@ -21,6 +21,7 @@ TypeError: this dict is a cached result and read-only; copy it first (dict(...))
 
 from __future__ import annotations
 
+import copy
 import dataclasses
 import functools
 
@@ -34,7 +35,8 @@ def _read_only(self, *args, **kwargs):
 class ReadOnlyDict(dict):
     """A ``dict`` whose every mutator raises ``TypeError`` (a cached result; ``dict(d)`` copies it).
 
-    It is still a ``dict`` for readers (``isinstance``, ``json``, ``**``, pickling).
+    It is still a ``dict`` for readers (``isinstance``, ``json``, ``**``, pickling); ``dict(d)``,
+    ``copy.copy(d)`` and ``copy.deepcopy(d)`` give the caller an ordinary, mutable dict.
 
     Examples
     --------
@@ -55,10 +57,10 @@ class ReadOnlyDict(dict):
         return (type(self), (dict(self),))
 
     def __copy__(self):
-        return self
+        return dict(self)  # a copy is the caller's own: an ordinary dict
 
     def __deepcopy__(self, memo):
-        return self
+        return {copy.deepcopy(k, memo): copy.deepcopy(v, memo) for k, v in self.items()}
 
 
 def freeze(value):
