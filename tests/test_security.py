@@ -535,3 +535,27 @@ def test_a_large_sweep_needs_an_explicit_flag(tmp_path, capsys, monkeypatch):
     small.write_text(GRID)
     assert cli.main(["sweep", "vcperf.queueing.mm1", "--grid", str(small), "--out", str(out)]) == 0
     assert out.read_text().count("\n") == 2  # header and one point, no flag needed
+
+
+def test_the_default_cache_folder_is_made_private_and_a_named_one_is_left_alone(tmp_path, monkeypatch):
+    from vcperf import protocol
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
+    monkeypatch.delenv("VCPERF_CACHE_DIR", raising=False)
+    monkeypatch.delenv("VCPERF_NO_CACHE", raising=False)
+    default = tmp_path / "xdg" / "vcperf"
+    default.mkdir(parents=True, mode=0o755)
+    default.chmod(0o755)
+    named = tmp_path / "mine"
+    named.mkdir(mode=0o755)
+    named.chmod(0o755)
+    try:
+        assert protocol.cache_dir() == default
+        for folder in (default, named):
+            protocol.cache._write(folder / "x-probe-0.pickle", {"a": 1})
+            assert protocol.cache._read(folder / "x-probe-0.pickle") == {"a": 1}
+            assert (folder / "x-probe-0.pickle").stat().st_mode & 0o777 == 0o600
+        assert default.stat().st_mode & 0o777 == 0o700
+        assert named.stat().st_mode & 0o777 == 0o755
+    finally:
+        protocol.clear_caches()

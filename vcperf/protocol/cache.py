@@ -70,6 +70,10 @@ def cache_dir():
         return None
     if os.environ.get("VCPERF_CACHE_DIR"):
         return Path(os.environ["VCPERF_CACHE_DIR"])
+    return _default_dir()
+
+
+def _default_dir() -> Path:
     return Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "vcperf"
 
 
@@ -107,12 +111,14 @@ def _ours(info) -> bool:
 
 
 def _private_folder(folder: Path) -> bool:
-    """Create ``folder`` 0700 (or make ours 0700); False when another user owns it."""
+    """Create ``folder`` 0700 (the default ``.../vcperf`` folder made 0700 if it is not); False when another
+    user owns it. A folder the user named (``$VCPERF_CACHE_DIR``) keeps its permissions: the entries are
+    signed and the key is 0600 whatever the folder's."""
     folder.mkdir(mode=0o700, parents=True, exist_ok=True)
     info = folder.stat()
     if not _ours(info):
         return False
-    if stat.S_IMODE(info.st_mode) & 0o077:
+    if stat.S_IMODE(info.st_mode) & 0o077 and folder == _default_dir():
         folder.chmod(0o700)
     return True
 
