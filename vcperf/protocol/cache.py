@@ -8,7 +8,7 @@ its fidelity table) compute it once: the first takes a lock on the result's file
 
 The cache folder is writable by anyone who can write the user's files, so a file in it is untrusted
 until proven ours: each entry is a pickle signed with HMAC-SHA256 under a random key of this
-installation (``.key`` in the folder, created 0600; the folder 0700, entries 0600), and a pickle is
+installation (``.key`` in the folder, created 0600; a new or the default folder 0700, entries 0600), and a pickle is
 unpickled only after its signature verifies. A calibration read back is rebuilt through its
 parameter dataclasses' constructors, so it passes the checks a fitted one passes. An entry that fails
 either (forged, truncated, from another installation) is ignored with a ``RuntimeWarning`` and
