@@ -761,8 +761,10 @@ def _voila_server(tmp: Path, **cull):
 
 @pytest.fixture(scope="module")
 def voila_app(tmp_path_factory):
-    """``python -m vcperf.app``'s Voila server on a free port; yields ``(base_url, log, process)``."""
-    with _voila_server(tmp_path_factory.mktemp("voila")) as (base, log, proc):
+    """``python -m vcperf.app``'s Voila server on a free port; yields ``(base_url, log, process)``. Its tests
+    open the page a dozen times within minutes and a closed page's kernel lives until culled, so the kernel
+    cap is raised above the machine's default (the cap itself: tests/test_security.py)."""
+    with _voila_server(tmp_path_factory.mktemp("voila"), max_kernels=16) as (base, log, proc):
         yield base, log, proc
 
 

@@ -306,3 +306,25 @@ def test_a_lookup_miss_names_the_data_file():
         data.value("robo2019/table01_networks", "rtt", network="mars")
     with pytest.raises(data.DataError, match=r"data/robo2019/table01_networks\.csv: condition 'planet'"):
         data.row("robo2019/table01_networks", "rtt", planet="mars")
+
+
+def test_a_bom_and_crlf_table_reads_like_the_original(scratch_data):
+    original = data.load("vcha2016/t")
+    text = scratch_data.read_text(encoding="utf-8")
+    scratch_data.write_bytes(b"\xef\xbb\xbf" + text.replace("\r\n", "\n").replace("\n", "\r\n").encode("utf-8"))
+    side = scratch_data.with_suffix(".json")
+    side.write_bytes(b"\xef\xbb\xbf" + side.read_bytes())
+    data._read.cache_clear()
+    data._load.cache_clear()
+    again = data.load("vcha2016/t")
+    assert list(again.columns) == list(original.columns) and again.equals(original)
+
+
+def test_a_table_that_is_not_utf8_is_named(scratch_data):
+    scratch_data.write_bytes(scratch_data.read_bytes().replace(b"quantity", b"quan\xfftity", 1))
+    data._read.cache_clear()
+    data._load.cache_clear()
+    with pytest.raises(data.DataError, match=r"vcha2016/t\.csv: not UTF-8 text \(byte 0xff at offset \d+\)"):
+        data.load("vcha2016/t")
+    with pytest.raises(data.DataError, match=r"vcha2016/t\.csv: not UTF-8 text"):
+        data.validate_all("vcha2016")

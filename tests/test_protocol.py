@@ -178,7 +178,6 @@ def _toy():
 def test_disk_cache_is_shared_and_keyed_by_the_source_digest(tmp_path, monkeypatch):
     """A second process (here: a cleared in-process cache) reads the same results from disk; a changed
     source digest (an edited model or data file) recomputes; VCPERF_NO_CACHE disables the cache."""
-    import pickle
 
     monkeypatch.setenv("VCPERF_CACHE_DIR", str(tmp_path))
     monkeypatch.delenv("VCPERF_NO_CACHE", raising=False)
@@ -190,7 +189,7 @@ def test_disk_cache_is_shared_and_keyed_by_the_source_digest(tmp_path, monkeypat
     # Poison the file: a cleared process cache must read it back (proving the disk is used) ...
     poisoned = first.copy()
     poisoned["note"] = "from disk"
-    files[0].write_bytes(pickle.dumps(poisoned))
+    protocol.cache._write(files[0], poisoned)  # signed with this installation's key, as the cache writes
     protocol.clear_caches()
     monkeypatch.setattr(protocol.cache, "source_digest", lambda: files[0].name.split("-loo-")[1][:-7] + "0" * 44)
     assert (study.leave_one_out()["note"] == "from disk").all()
@@ -210,7 +209,6 @@ def test_default_calibration_is_read_from_the_disk_cache(study, tmp_path, monkey
     """Every study's ``calibrate()`` (the default fit keys) is stored on disk once per source digest and
     read back by a fresh process (here: cleared in-process caches), so a notebook kernel does not refit;
     an explicit ``fit_on`` always fits."""
-    import pickle
 
     monkeypatch.setenv("VCPERF_CACHE_DIR", str(tmp_path))
     monkeypatch.delenv("VCPERF_NO_CACHE", raising=False)
@@ -219,10 +217,13 @@ def test_default_calibration_is_read_from_the_disk_cache(study, tmp_path, monkey
     try:
         honest = mod.calibrate()
         files = sorted(tmp_path.glob(f"{study}-calibrate-*.pickle"))
-        assert len(files) == 1 and pickle.loads(files[0].read_bytes()) == honest
-        files[0].write_bytes(pickle.dumps("from disk"))  # poison it: only a read of the disk returns this
+        assert len(files) == 1 and protocol.cache._read(files[0]) == honest
+        # poison it (signed, valid parameters): only a read of the disk returns these values
+        name = protocol.param_names(honest)[0]
+        poisoned = protocol.with_values(honest, {name: protocol.param_vector(honest)[0] * 1.5})
+        protocol.cache._write(files[0], poisoned)
         protocol.clear_caches()
-        assert mod.calibrate() == "from disk"
+        assert mod.calibrate() == poisoned != honest
         assert mod.calibrate(protocol.fit_keys(mod)) == honest
     finally:
         protocol.clear_caches()

@@ -287,3 +287,90 @@ def test_a_saved_figure_is_shown_as_the_png_written(built):
     assert shown and saved
     assert all(base64.b64decode(o["data"]["image/png"]) in saved for o in shown)
     assert all(o["data"]["text/plain"].startswith("<Figure size") for o in shown)
+
+
+def _builds(tmp_path):
+    target, staging, old = tmp_path / "build", tmp_path / ".build.staging", tmp_path / ".build.old"
+    target.mkdir(parents=True)
+    (target / "index.html").write_text("previous")
+    staging.mkdir()
+    (staging / "index.html").write_text("new")
+    return target, staging, old
+
+
+@pytest.mark.parametrize("refused", ["target", "staging"])
+def test_a_failed_swap_keeps_the_previous_build_and_removes_staging(refused, tmp_path, monkeypatch):
+    """An immutable or read-only build folder (``chattr +i``): the swap's rename fails; the previous build
+    stays in place, ``.build.staging`` is removed, and the error names the target."""
+    import errno
+    from pathlib import Path
+
+    from vcperf.regenerate import execute
+
+    target, staging, old = _builds(tmp_path)
+    real = Path.rename
+    bad = target if refused == "target" else staging
+
+    def rename(self, dest):
+        if self == bad:
+            raise PermissionError(errno.EPERM, "Operation not permitted", str(self))
+        return real(self, dest)
+
+    monkeypatch.setattr(Path, "rename", rename)
+    with pytest.raises(OSError, match="the new build could not be swapped in") as err:
+        execute._swap(staging, target, old)
+    assert err.value.filename == str(target)
+    assert (target / "index.html").read_text() == "previous"
+    assert not staging.exists() and not old.exists()
+    monkeypatch.setattr(Path, "rename", real)
+    target2, staging2, old2 = _builds(tmp_path / "ok")
+    execute._swap(staging2, target2, old2)
+    assert (target2 / "index.html").read_text() == "new" and not staging2.exists()
+
+
+def test_failed_notebooks_are_reported_even_when_their_copies_cannot_be_kept(tmp_path, monkeypatch):
+    """On a full disk the executed copies cannot be kept: each failure is still returned with its reason,
+    and no empty ``build-failed/`` is left."""
+    import errno
+
+    from vcperf.regenerate import execute
+    from vcperf.regenerate.notebook import Failure
+
+    staging = tmp_path / ".build.staging"
+    staging.mkdir()
+    executed = [staging / f"nb{i}.ipynb" for i in range(2)]
+    for path in executed:
+        path.write_text("{}")
+    failures = [Failure("nb0", 3, "ValueError: bad", executed[0]), Failure("nb1", None, "boom", executed[1]),
+                Failure("fidelity", None, "no copy", None)]
+
+    def full(src, dest, **kwargs):
+        raise OSError(errno.ENOSPC, "No space left on device", str(dest))
+
+    monkeypatch.setattr(execute.shutil, "copy2", full)
+    kept = execute._keep_failed(failures, tmp_path / "build-failed", staging)
+    assert [f.notebook for f in kept] == ["nb0", "nb1", "fidelity"]
+    assert kept[0].message == "ValueError: bad (its executed copy not kept: No space left on device)"
+    assert all(f.kept is None for f in kept)
+    assert not (tmp_path / "build-failed").exists() and not staging.exists()
+    monkeypatch.undo()
+    staging.mkdir()
+    (staging / "nb0.ipynb").write_text("{}")
+    kept = execute._keep_failed([Failure("nb0", 1, "x", staging / "nb0.ipynb")], tmp_path / "build-failed", staging)
+    assert kept[0].kept == tmp_path / "build-failed" / "nb0.ipynb" and kept[0].kept.read_text() == "{}"
+
+
+def test_each_failed_notebook_is_one_line(tmp_path, monkeypatch, capsys):
+    from vcperf.regenerate import command
+    from vcperf.regenerate.notebook import Failure
+
+    failures = [Failure("robo_networks", 4, "ValueError: a\nmulti-line\n  message " + "x" * 500, None),
+                Failure("vcha_overhead", None, "OSError: [Errno 28] No space left on device", None)]
+    monkeypatch.setattr(command, "run", lambda *a, **k: failures)
+    assert cli.main(["regenerate", "--output", str(tmp_path / "b")]) == 1
+    lines = capsys.readouterr().err.splitlines()
+    assert lines[0].startswith("vcperf regenerate: notebook robo_networks failed at cell 4: ValueError: a multi-line "
+                               "message xxx") and lines[0].endswith("...") and len(lines[0]) < 400
+    assert lines[1] == ("vcperf regenerate: notebook vcha_overhead failed at before any cell: OSError: [Errno 28] No "
+                        "space left on device")
+    assert lines[2].endswith("left as it was") and len(lines) == 3

@@ -3,10 +3,10 @@ and calibrations are computed once across processes, and the costliest notebooks
 
 import json
 import os
-import pickle
 import subprocess
 import sys
 import textwrap
+import time
 from pathlib import Path
 
 import pytest
@@ -99,11 +99,13 @@ def test_a_refit_is_read_from_the_disk_cache(study, tmp_path, monkeypatch):
     try:
         honest = mod.calibrate(fit_on=keys[1:])
         files = sorted(tmp_path.glob(f"{study}-refit-*.pickle"))
-        assert len(files) == 1 and pickle.loads(files[0].read_bytes()) == honest
-        files[0].write_bytes(pickle.dumps("from disk"))
+        assert len(files) == 1 and protocol.cache._read(files[0]) == honest
+        name = protocol.param_names(honest)[0]  # poison it (signed, valid): only a read of the disk returns it
+        poisoned = protocol.with_values(honest, {name: protocol.param_vector(honest)[0] * 1.5})
+        protocol.cache._write(files[0], poisoned)
         protocol.clear_caches()
-        assert mod.calibrate(fit_on=keys[1:]) == "from disk"
-        assert mod.calibrate(fit_on=keys[:-1]) != "from disk"
+        assert mod.calibrate(fit_on=keys[1:]) == poisoned != honest
+        assert mod.calibrate(fit_on=keys[:-1]) != poisoned
         assert len(list(tmp_path.glob(f"{study}-refit-*.pickle"))) == 2
     finally:
         protocol.clear_caches()
@@ -118,14 +120,15 @@ def test_a_result_another_process_is_computing_is_waited_for_not_recomputed(tmp_
     mod = protocol.study_module("contentlib2015")
     path = protocol.cache._disk_path(mod, "probe")
     holder = subprocess.Popen([sys.executable, "-c", textwrap.dedent(f"""
-        import fcntl, pickle, sys, time
+        import fcntl, sys, time
         from pathlib import Path
+        from vcperf.protocol import cache
         path = Path({str(path)!r})
         with open(path.with_suffix(".lock"), "a") as lock:
             fcntl.flock(lock, fcntl.LOCK_EX)
             print("locked", flush=True)
             time.sleep(1.0)
-            path.write_bytes(pickle.dumps("computed by the other process"))
+            cache._write(path, "computed by the other process")  # signed with the installation's key
     """)], stdout=subprocess.PIPE, text=True)
     assert holder.stdout.readline().strip() == "locked"
     calls = []
@@ -153,3 +156,33 @@ def test_the_costliest_recorded_notebook_starts_first(tmp_path, monkeypatch):
     assert schedule.recorded() == {}
     result, cpu = schedule.timed(sum, range(10**6))
     assert result == sum(range(10**6)) and cpu >= 0
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="PR_SET_PDEATHSIG")
+def test_a_kernel_server_dies_with_its_worker_killed_during_start_up():
+    """A pool worker SIGKILLed while its kernel server is still importing its modules (seconds): the server
+    dies with it at once, instead of finishing its imports first."""
+    import signal
+
+    from vcperf.regenerate.processes import _dead
+
+    worker = subprocess.Popen([sys.executable, "-c", textwrap.dedent("""
+        import time
+        from vcperf.regenerate import forkserver
+        forkserver.start()
+        print(forkserver._SERVER["proc"].pid, flush=True)
+        time.sleep(120)
+    """)], stdout=subprocess.PIPE, text=True)
+    try:
+        server = int(worker.stdout.readline())
+        time.sleep(0.3)  # the server is running its first lines or importing
+        assert not _dead(server)
+        worker.send_signal(signal.SIGKILL)
+        worker.wait(timeout=10)
+        deadline = time.monotonic() + 3.0
+        while not _dead(server):
+            assert time.monotonic() < deadline, f"kernel server {server} outlived its worker by 3 s"
+            time.sleep(0.05)
+    finally:
+        worker.kill()
+        worker.wait()

@@ -179,13 +179,15 @@ def _cmd_sweep(args) -> int:
     grid = sweep.parse_grid(args.grid, args.model, seed=args.seed)  # every check before any work
     if args.scheduler and args.workers:
         raise ValueError("give either --scheduler or --workers, not both")
-    if args.workers is not None and args.workers < 1:
-        raise ValueError(f"--workers must be an integer >= 1; got {args.workers}")
+    if args.workers is not None and not 1 <= args.workers <= sweep.max_workers():
+        raise ValueError(f"--workers must be an integer in [1, {sweep.max_workers()}] (4 per core); "
+                         f"got {args.workers}")
     if args.chunk_size < 1:
         raise ValueError(f"--chunk-size must be an integer >= 1; got {args.chunk_size}")
     if args.dashboard and not args.workers:
         raise ValueError("--dashboard needs --workers (the dashboard of a local cluster)")
     sweep.check_memory(grid, args.chunk_size)
+    sweep.check_size(grid, args.large)
     partial = Path(f"{args.out}.partial") if args.out else None  # renamed to --out only on success
     with _stop_on_termination(), contextlib.ExitStack() as stack:
         client = None
@@ -321,6 +323,8 @@ def build_parser() -> argparse.ArgumentParser:
     where.add_argument("--workers", type=_integer, metavar="N", help="run on a local Dask cluster of N processes")
     p.add_argument("--dashboard", action="store_true",
                    help="with --workers: serve the Dask dashboard on 127.0.0.1 (a free port, printed)")
+    p.add_argument("--large", action="store_true",
+                   help="confirm a sweep of more than 10 million points (refused without it)")
     p.add_argument("--out", metavar="TABLE.csv", help="write the table here (default: stdout)")
     p.add_argument("--chunk-size", type=_integer, default=10_000, metavar="K", help="points per call/task (10000)")
     p.add_argument("--seed", type=_integer, default=None, help="seed of a latin_hypercube design (overrides the grid)")

@@ -262,9 +262,11 @@ def _check_sidecar(path: Path, columns: list[str]) -> dict:
     if not side.exists():
         raise DataError(f"{rel}: provenance sidecar missing")
     try:
-        meta = json.loads(side.read_text(encoding="utf-8"))
+        meta = json.loads(side.read_text(encoding="utf-8-sig"))
     except json.JSONDecodeError as err:
         raise DataError(f"{rel}: not valid JSON ({err})") from None
+    except UnicodeDecodeError as err:
+        raise DataError(f"{rel}: not UTF-8 text (byte {err.object[err.start]:#04x} at offset {err.start})") from None
     missing = [k for k in SIDECAR_KEYS if k not in meta]
     if missing:
         raise DataError(f"{rel}: missing keys {missing}")
@@ -284,7 +286,17 @@ def _check_sidecar(path: Path, columns: list[str]) -> dict:
 
 @functools.cache
 def _read(path: Path):
-    with open(path, newline="", encoding="utf-8") as f:
+    """(columns, rows, sidecar) of a table file; a byte-order mark and CRLF line ends are accepted, a file
+    that is not UTF-8 is a :class:`DataError` naming it."""
+    try:
+        return _read_table(path)
+    except UnicodeDecodeError as err:
+        raise DataError(f"{path.relative_to(DATA_DIR.parent)}: not UTF-8 text (byte {err.object[err.start]:#04x} "
+                        f"at offset {err.start})") from None
+
+
+def _read_table(path: Path):
+    with open(path, newline="", encoding="utf-8-sig") as f:  # newline="": csv reads CRLF and LF alike
         reader = csv.DictReader(f)
         columns = list(reader.fieldnames or [])
         missing = [c for c in REQUIRED_COLUMNS if c not in columns]

@@ -14,8 +14,8 @@ value is outside the declared range or choices; the notebook checks its values a
 (:func:`check_notebook_parameters`).
 
 Files of parameters (``vcperf regenerate --params FILE.yaml``, the grids of ``vcperf sweep``) are
-read with :class:`StrictLoader`: YAML's safe loader, with a key given twice an error (plain
-``safe_load`` silently keeps the last one).
+read with :mod:`vcperf._yaml`: YAML's safe loader with a key given twice an error (plain ``safe_load``
+silently keeps the last one), no anchors or aliases, and limits on size, depth and numbers.
 """
 
 from __future__ import annotations
@@ -27,31 +27,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-import yaml
+from vcperf import _validate, _yaml
 
-from vcperf import _validate
-
-
-class StrictLoader(yaml.SafeLoader):
-    """``yaml.SafeLoader`` that refuses a mapping with a key given twice (a ``yaml.YAMLError`` naming
-    the key and its line); use as ``yaml.load(text, Loader=StrictLoader)``."""
-
-    def construct_mapping(self, node, deep=False):
-        seen = set()
-        for key_node, _ in node.value:
-            if key_node.tag == "tag:yaml.org,2002:merge":  # ``<<: *anchor``: merged keys may be overridden
-                continue
-            key = self.construct_object(key_node, deep=deep)
-            try:
-                duplicate = key in seen
-            except TypeError:  # an unhashable key: the base class reports it
-                break
-            if duplicate:
-                raise yaml.constructor.ConstructorError(
-                    "while constructing a mapping", node.start_mark,
-                    f"found duplicate key {key!r}", key_node.start_mark)
-            seen.add(key)
-        return super().construct_mapping(node, deep=deep)
+#: The package's one YAML loader (:class:`vcperf._yaml.Loader`), under its former name.
+StrictLoader = _yaml.Loader
 
 
 _COMMENT = re.compile(

@@ -7,10 +7,9 @@ files never read them.
 
 from __future__ import annotations
 
-import functools
 from dataclasses import dataclass
 
-from vcperf import data
+from vcperf import _frozen, data
 
 #: The Figure 4 table: the paper's statements about the four experiments, and the template size.
 FIGURE_TABLE = "contentlib2015/figure04_deploy_time"
@@ -63,7 +62,7 @@ class Testbed:
         return float(data.to_si(float(gbps), "Gbps"))
 
 
-@functools.lru_cache(maxsize=1)
+@_frozen.cache
 def testbed() -> Testbed:
     """The test bed (Experimental Testbed table; the 39 GB template from the Figure 4 table).
 

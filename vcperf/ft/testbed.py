@@ -6,8 +6,8 @@ from __future__ import annotations
 import functools
 from dataclasses import dataclass
 
+from vcperf import _frozen, data
 from vcperf import _validate as v
-from vcperf import data
 from vcperf.ft.params import STUDY
 
 _DETAILS = "text_workload_details"
@@ -114,7 +114,7 @@ def _iometer_patterns() -> tuple:
     return tuple(out)
 
 
-@functools.lru_cache(maxsize=1)
+@_frozen.cache
 def testbed() -> Testbed:
     """The study's :class:`Testbed`, read from ``data/ft2016`` (cached).
 

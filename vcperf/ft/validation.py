@@ -3,9 +3,7 @@ model values the views draw, and the seed's statements without a usable number (
 
 from __future__ import annotations
 
-import functools
-
-from vcperf import data, protocol
+from vcperf import _frozen, data, protocol
 from vcperf.ft.kernelcompile import kernel_compile_overhead_fraction
 from vcperf.ft.netperf import netperf_ft_logging_bps, netperf_throughput_bps, tcp_rr
 from vcperf.ft.params import STUDY
@@ -15,7 +13,7 @@ from vcperf.ft.testbed import testbed
 predict, leave_one_out, fidelity_rows, parameter_table = protocol.study_functions(STUDY, __name__)
 
 
-@functools.lru_cache(maxsize=1)
+@_frozen.cache
 def model_values() -> dict:
     """Model values the FT views draw (SI), keyed by a short name, under the calibrated parameters.
 

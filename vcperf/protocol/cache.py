@@ -5,15 +5,29 @@ one fit.
 Processes that need the same result at the same time (the kernels of a parallel regeneration and
 its fidelity table) compute it once: the first takes a lock on the result's file
 (:func:`_disk_lock`), the others wait for it and read what it wrote.
+
+The cache folder is writable by anyone who can write the user's files, so a file in it is untrusted
+until proven ours: each entry is a pickle signed with HMAC-SHA256 under a random key of this
+installation (``.key`` in the folder, created 0600; a new or the default folder 0700, entries 0600), and a pickle is
+unpickled only after its signature verifies. A calibration read back is rebuilt through its
+parameter dataclasses' constructors, so it passes the checks a fitted one passes. An entry that fails
+either (forged, truncated, from another installation) is ignored with a ``RuntimeWarning`` and
+recomputed. The choice over a data format (JSON/NPZ): the cache holds calibrations, but also frames,
+arrays and uncertainty objects of several types; signing covers them all with one rule.
 """
 
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import functools
 import hashlib
+import hmac
 import os
 import pickle
+import secrets
+import stat
+import warnings
 from pathlib import Path
 
 try:
@@ -56,6 +70,10 @@ def cache_dir():
         return None
     if os.environ.get("VCPERF_CACHE_DIR"):
         return Path(os.environ["VCPERF_CACHE_DIR"])
+    return _default_dir()
+
+
+def _default_dir() -> Path:
     return Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "vcperf"
 
 
@@ -73,12 +91,141 @@ _MISSING = object()
 _HELD: set = set()
 
 
+#: The first bytes of a cache entry (format and version); the HMAC-SHA256 of the entry follows.
+MAGIC = b"vcperf-cache-hmac-sha256-1\n"
+#: The installation's signing key, in the cache folder (32 random bytes, mode 0600).
+KEY_FILE = ".key"
+#: Largest cache entry read, in bytes.
+MAX_ENTRY_BYTES = 1 << 29
+_KEYS: dict = {}
+_OPEN_FLAGS = getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
+
+
+def _report(path, reason: str) -> None:
+    warnings.warn(f"vcperf: ignored the cache file {path}: {reason}; recomputing it", RuntimeWarning,
+                  stacklevel=4)
+
+
+def _ours(info) -> bool:
+    return not hasattr(os, "getuid") or info.st_uid == os.getuid()
+
+
+def _private_folder(folder: Path) -> bool:
+    """Create ``folder`` 0700 (the default ``.../vcperf`` folder made 0700 if it is not); False when another
+    user owns it. A folder the user named (``$VCPERF_CACHE_DIR``) keeps its permissions: the entries are
+    signed and the key is 0600 whatever the folder's."""
+    folder.mkdir(mode=0o700, parents=True, exist_ok=True)
+    info = folder.stat()
+    if not _ours(info):
+        return False
+    if stat.S_IMODE(info.st_mode) & 0o077 and folder == _default_dir():
+        folder.chmod(0o700)
+    return True
+
+
+def _key(folder: Path):
+    """The signing key of the cache in ``folder`` (created on first use), or None: no disk cache then."""
+    if folder in _KEYS:
+        return _KEYS[folder]
+    key = None
+    try:
+        if _private_folder(folder):
+            path = folder / KEY_FILE
+            if not path.exists():
+                tmp = folder / f"{KEY_FILE}.{os.getpid()}.tmp"
+                fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | getattr(os, "O_NOFOLLOW", 0), 0o600)
+                try:
+                    os.fchmod(fd, 0o600)
+                    os.write(fd, secrets.token_bytes(32))
+                finally:
+                    os.close(fd)
+                try:
+                    os.link(tmp, path)  # atomic and never over another process's key
+                except FileExistsError:
+                    pass
+                finally:
+                    tmp.unlink()
+            fd = os.open(path, os.O_RDONLY | _OPEN_FLAGS)
+            try:
+                info = os.fstat(fd)
+                if stat.S_ISREG(info.st_mode) and _ours(info) and not stat.S_IMODE(info.st_mode) & 0o077:
+                    key = os.read(fd, 64)
+            finally:
+                os.close(fd)
+            if key is None or len(key) != 32:
+                key = None
+                warnings.warn(f"vcperf: the cache key {path} is not a private 32-byte file of this user: the "
+                              f"disk cache is not used", RuntimeWarning, stacklevel=4)
+        else:
+            warnings.warn(f"vcperf: the cache folder {folder} belongs to another user: the disk cache is not "
+                          f"used", RuntimeWarning, stacklevel=4)
+    except OSError:
+        key = None  # a read-only or missing home: the in-process cache still holds
+    _KEYS[folder] = key
+    return key
+
+
+def _signature(key: bytes, path: Path, payload: bytes) -> bytes:
+    return hmac.new(key, path.name.encode() + b"\0" + payload, hashlib.sha256).digest()
+
+
 def _read(path):
+    """The value of a cache entry whose signature verifies; ``_MISSING`` (reported when present but not
+    ours) otherwise."""
     if path is None or not path.exists():
         return _MISSING
+    key = _key(path.parent)
+    if key is None:
+        return _MISSING
     try:
-        return pickle.loads(path.read_bytes())  # our own cache, keyed by the source digest
-    except Exception:  # noqa: BLE001 - a corrupt or foreign file is recomputed and replaced
+        fd = os.open(path, os.O_RDONLY | _OPEN_FLAGS)
+    except FileNotFoundError:
+        return _MISSING
+    except OSError as err:
+        _report(path, err.strerror or str(err))
+        return _MISSING
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode) or info.st_size > MAX_ENTRY_BYTES:
+            _report(path, "not a regular file of at most MAX_ENTRY_BYTES bytes")
+            return _MISSING
+        with os.fdopen(os.dup(fd), "rb") as f:
+            blob = f.read(MAX_ENTRY_BYTES + 1)
+    finally:
+        os.close(fd)
+    head = len(MAGIC) + 32
+    if (len(blob) < head or not blob.startswith(MAGIC)
+            or not hmac.compare_digest(blob[len(MAGIC):head], _signature(key, path, blob[head:]))):
+        _report(path, "its signature does not verify (forged, truncated or written by another installation)")
+        return _MISSING
+    try:
+        return pickle.loads(blob[head:])  # noqa: S301 - signed by this installation's key
+    except Exception as err:  # noqa: BLE001 - e.g. a class renamed since: recomputed and replaced
+        _report(path, f"it cannot be unpickled ({type(err).__name__})")
+        return _MISSING
+
+
+def _rebuilt(value):
+    """``value`` with every dataclass in it constructed again (its ``__post_init__`` checks run)."""
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return type(value)(**{f.name: _rebuilt(getattr(value, f.name)) for f in dataclasses.fields(value)
+                              if f.init})
+    return value
+
+
+def _checked(module, what: str, value, path):
+    """A calibration read from disk passes the checks of a fitted one: a ``module.Params`` built again
+    through its constructors; anything else is ``_MISSING`` (reported)."""
+    if value is _MISSING or not (what == "calibrate" or what.startswith("refit-")):
+        return value
+    params_type = getattr(module, "Params", None)
+    if params_type is not None and not isinstance(value, params_type):
+        _report(path, f"it holds a {type(value).__name__}, not a {params_type.__name__}")
+        return _MISSING
+    try:
+        return _rebuilt(value)
+    except (TypeError, ValueError) as err:
+        _report(path, f"its parameters fail their checks ({' '.join(str(err).split())[:200]})")
         return _MISSING
 
 
@@ -92,8 +239,9 @@ def _disk_lock(path):
     handle = None
     if path is not None and fcntl is not None and path not in _HELD:
         try:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            handle = open(path.with_suffix(".lock"), "a")  # noqa: SIM115 - closed below
+            _private_folder(path.parent)
+            handle = os.fdopen(os.open(path.with_suffix(".lock"), os.O_WRONLY | os.O_CREAT | os.O_APPEND
+                                       | getattr(os, "O_NOFOLLOW", 0), 0o600), "a")
             fcntl.flock(handle, fcntl.LOCK_EX)
         except OSError:
             if handle is not None:
@@ -110,7 +258,8 @@ def _disk_lock(path):
 
 
 def _cached(module, what: str, compute):
-    """``compute()`` once per process, and once per source digest on disk (pickled, written atomically).
+    """``compute()`` once per process, and once per source digest on disk (a signed pickle, written
+    atomically, 0600).
 
     A process that finds the file missing takes its lock and looks again: another process computing
     the same result writes it before it lets go, so it is computed once however many processes ask.
@@ -119,10 +268,10 @@ def _cached(module, what: str, compute):
     if key in _CACHE:
         return _CACHE[key]
     path = _disk_path(module, what)
-    value = _read(path)
+    value = _checked(module, what, _read(path), path)
     if value is _MISSING:
         with _disk_lock(path):
-            value = _read(path)
+            value = _checked(module, what, _read(path), path)
             if value is _MISSING:
                 value = compute()
                 _write(path, value)
@@ -131,12 +280,19 @@ def _cached(module, what: str, compute):
 
 
 def _write(path, value) -> None:
+    """Store ``value`` at ``path``: MAGIC, its HMAC under the installation's key, the pickle (0600)."""
     if path is None:
         return
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
+        key = _key(path.parent)
+        if key is None:
+            return
+        payload = pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL)
         tmp = path.with_suffix(f".{os.getpid()}.tmp")
-        tmp.write_bytes(pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL))
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | getattr(os, "O_NOFOLLOW", 0), 0o600)
+        with os.fdopen(fd, "wb") as f:
+            os.fchmod(f.fileno(), 0o600)
+            f.write(MAGIC + _signature(key, path, payload) + payload)
         os.replace(tmp, path)
     except OSError:
         pass  # a read-only home: the in-process cache still holds
@@ -171,4 +327,5 @@ def clear_caches() -> None:
     """Forget the in-process cached calibrations, refits and identifiability (the disk cache is keyed by
     :func:`source_digest`, so an edited file is never served stale)."""
     _CACHE.clear()
+    _KEYS.clear()
     getattr(source_digest, "cache_clear", lambda: None)()

@@ -10,8 +10,7 @@ import sys
 import time
 from pathlib import Path
 
-import yaml
-
+from vcperf import _yaml
 from vcperf import params as nbparams
 from vcperf.regenerate import paths
 from vcperf.regenerate.execute import SKIPPED, check_reserved, run
@@ -22,15 +21,7 @@ from vcperf.regenerate.processes import Interrupted
 
 def load_params_file(path: str) -> dict:
     """The mapping of parameter overrides in a YAML file; ValueError naming the file otherwise."""
-    try:
-        text = Path(path).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as err:
-        reason = err.strerror if isinstance(err, OSError) and err.strerror else str(err)
-        raise ValueError(f"--params file {path!r} cannot be read: {reason}") from None
-    try:
-        loaded = yaml.load(text, Loader=nbparams.StrictLoader)  # noqa: S506 - a safe loader
-    except yaml.YAMLError as err:
-        raise ValueError(f"--params file {path!r} is not valid YAML: {' '.join(str(err).split())}") from None
+    loaded = _yaml.load_file(path, f"--params file {path!r}")
     if not isinstance(loaded, dict):
         raise ValueError(f"--params file must hold a mapping of parameter: value; got {type(loaded).__name__}")
     bad = [k for k in loaded if not isinstance(k, str)]
@@ -88,7 +79,9 @@ def main(args) -> int:
     if failures:
         for f in failures:
             cell = f"cell {f.cell}" if f.cell is not None else "before any cell"
-            print(f"vcperf regenerate: notebook {f.notebook} failed at {cell}: {f.message}", file=sys.stderr)
+            why = " ".join(str(f.message).split())  # one line, however the error was worded
+            why = why if len(why) <= 300 else why[:297] + "..."
+            print(f"vcperf regenerate: notebook {f.notebook} failed at {cell}: {why}", file=sys.stderr)
             if f.kept:
                 print(f"  executed notebook kept for inspection: {f.kept}", file=sys.stderr)
         print(f"vcperf regenerate: {target} left as it was", file=sys.stderr)

@@ -261,19 +261,8 @@ def _run_locked(target: Path, root: Path, lock: HeldLock, selected, available, c
             schedule.remember(seconds)
 
         if failures:
-            failed_dir.mkdir(parents=True, exist_ok=True)
-            kept = []
-            for f in failures:
-                if f.kept is not None and f.kept.exists():
-                    dest = failed_dir / f.kept.name
-                    dest.unlink(missing_ok=True)  # a link there is replaced, never followed
-                    shutil.copy2(f.kept, dest)
-                    kept.append(Failure(f.notebook, f.cell, f.message, dest))
-                else:
-                    kept.append(f)
-            shutil.rmtree(staging, ignore_errors=True)
             shutil.rmtree(kernels, ignore_errors=True)
-            return kept
+            return _keep_failed(failures, failed_dir, staging)
 
         if not default_scenario:  # a scenario remembers what it changed, for build/scenarios/index.html
             params = {name: checked[name] for name in selected}
@@ -297,9 +286,7 @@ def _run_locked(target: Path, root: Path, lock: HeldLock, selected, available, c
     signals.defer()  # the swap is not interrupted half way
     shutil.rmtree(kernels, ignore_errors=True)
     shutil.rmtree(old, ignore_errors=True)
-    if target.exists():
-        target.rename(old)
-    staging.rename(target)
+    _swap(staging, target, old)
     shutil.rmtree(old, ignore_errors=True)
     shutil.rmtree(failed_dir, ignore_errors=True)
     if not default_scenario and target.parent.name == "scenarios":
@@ -307,6 +294,50 @@ def _run_locked(target: Path, root: Path, lock: HeldLock, selected, available, c
     if signals.pending is not None:
         raise Interrupted(signals.pending, target, committed=True)
     return []
+
+
+def _keep_failed(failures: list[Failure], failed_dir: Path, staging: Path) -> list[Failure]:
+    """Copy each failed notebook's executed copy into ``failed_dir`` (best effort: a copy that cannot be
+    written, e.g. on a full disk, is reported in its failure, never instead of it), remove the staging
+    folder and an empty ``failed_dir``; return the failures with where each copy is kept."""
+    kept = []
+    for f in failures:
+        if f.kept is None or not f.kept.exists():
+            kept.append(f)
+            continue
+        dest = failed_dir / f.kept.name
+        try:
+            failed_dir.mkdir(parents=True, exist_ok=True)
+            dest.unlink(missing_ok=True)  # a link there is replaced, never followed
+            shutil.copy2(f.kept, dest)
+            kept.append(Failure(f.notebook, f.cell, f.message, dest))
+        except OSError as err:
+            dest.unlink(missing_ok=True)
+            kept.append(Failure(f.notebook, f.cell, f"{f.message} (its executed copy not kept: "
+                                                      f"{err.strerror or err})", None))
+    shutil.rmtree(staging, ignore_errors=True)
+    with contextlib.suppress(OSError):
+        failed_dir.rmdir()  # only if empty
+    return kept
+
+
+def _swap(staging: Path, target: Path, old: Path) -> None:
+    """``staging`` becomes ``target`` (the previous build moved to ``old`` first). If either rename fails
+    (an immutable or read-only folder), the previous build is put back, ``staging`` is removed and the
+    error raised, naming the target."""
+    try:
+        if target.exists():
+            target.rename(old)
+        try:
+            staging.rename(target)
+        except OSError:
+            if old.is_dir() and not target.exists():
+                old.rename(target)
+            raise
+    except OSError as err:
+        shutil.rmtree(staging, ignore_errors=True)
+        raise OSError(err.errno, f"the new build could not be swapped in ({err.strerror or err}); the previous "
+                                 f"build is left as it was", str(target)) from None
 
 
 def write_scenario_index(folder: Path) -> Path:

@@ -81,7 +81,14 @@ def start() -> None:
     if _SERVER or not hasattr(os, "fork"):
         return
     mine, theirs = socket.socketpair()
-    code = f"from vcperf.regenerate import forkserver; forkserver.serve({theirs.fileno()})"
+    # Dies with this worker from its first line (a worker killed while the server still imports its modules
+    # must not leave it running): PR_SET_PDEATHSIG before any import, then the check that the worker is alive.
+    code = (f"import ctypes, os, sys\n"
+            f"if sys.platform.startswith('linux'):\n"
+            f"    try: ctypes.CDLL(None).prctl(1, 9, 0, 0, 0)  # PR_SET_PDEATHSIG, SIGKILL\n"
+            f"    except Exception: pass\n"
+            f"if os.getppid() != {os.getpid()}: os._exit(1)\n"
+            f"from vcperf.regenerate import forkserver; forkserver.serve({theirs.fileno()}, {os.getpid()})")
     try:
         proc = subprocess.Popen([sys.executable, "-c", code], pass_fds=(theirs.fileno(),), stdin=subprocess.DEVNULL)
     except OSError:
@@ -108,18 +115,18 @@ def stop(wait_s: float = 5.0) -> None:
         proc.wait()
 
 
-def serve(fd: int) -> None:
-    """The kernel server's main: import :data:`PRELOAD`, then fork a kernel for each request on socket ``fd``."""
+def serve(fd: int, parent: int | None = None) -> None:
+    """The kernel server's main: import :data:`PRELOAD`, then fork a kernel for each request on socket ``fd``;
+    it dies with ``parent`` (its worker's pid; default its parent now)."""
     try:
-        _serve(Connection(fd))
+        _serve(Connection(fd), os.getppid() if parent is None else parent)
     except BaseException:  # noqa: BLE001 - the server ends quietly; its worker starts kernels itself
         os._exit(1)
     os._exit(0)
 
 
-def _serve(conn) -> None:
-    parent = os.getppid()
-    die_with_parent(parent)
+def _serve(conn, parent: int) -> None:
+    die_with_parent(parent)  # exits at once if the worker is gone already
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the worker stops it (kill_tree), not a terminal's Ctrl-C
     # What ipykernel does before matplotlib is first imported in a kernel (kernelapp.init_gui_pylab), and
     # the parent a kernel's poller watches (read when ipykernel.kernelapp is imported): this server.

@@ -5,11 +5,10 @@ as :class:`vcperf.network.Link` presets (:func:`preset`, :func:`preset_names`).
 
 from __future__ import annotations
 
-import functools
 from dataclasses import dataclass, field
 
+from vcperf import _frozen, data, network
 from vcperf import _validate as v
-from vcperf import data, network
 from vcperf.robo import operations, statistics
 from vcperf.robo.params import STUDY
 
@@ -63,7 +62,7 @@ class Testbed:
         return self.mix[v.choice("operation", operation, [*self.mix, "create_vm"])]
 
 
-@functools.lru_cache(maxsize=1)
+@_frozen.cache
 def testbed() -> Testbed:
     """The study's test bed, read from ``data/robo2019/``.
 
@@ -110,7 +109,7 @@ def testbed() -> Testbed:
 # --- Table 1: the eight network types -----------------------------------------------------------
 
 
-@functools.lru_cache(maxsize=1)
+@_frozen.cache
 def _presets() -> dict[str, network.Link]:
     df = data.load(PRESET_TABLE)
     if "setting" in df:  # keep the testbed configuration, not the real-life observations

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from vcperf import _validate as v
-from vcperf import contentlib, robo, traffic, vcha
+from vcperf import _yaml, contentlib, robo, traffic, vcha
 from vcperf import vmotion as vm
 from vcperf.site.quantities import choice, quantity
 
@@ -156,12 +156,12 @@ class Plan:
 
 def _mapping(path: str, value) -> dict:
     if not isinstance(value, dict):
-        raise ValueError(f"{path} must be a mapping of fields; got {value!r}")
+        raise ValueError(f"{path} must be a mapping of fields; got {_yaml.short(value)}")
     return value
 
 
 def _fields(path: str, d: dict, allowed) -> None:
-    extra = sorted(set(d) - set(allowed))
+    extra = sorted((k for k in d if k not in allowed), key=str)
     if extra:
         raise ValueError(f"{path}.{extra[0]} is not a field; {path} takes {sorted(allowed)}")
 
@@ -169,7 +169,7 @@ def _fields(path: str, d: dict, allowed) -> None:
 def _name(path: str, d: dict) -> str:
     name = d.get("name")
     if not isinstance(name, str) or not name.strip():
-        raise ValueError(f"{path}.name must be a non-empty string; got {name!r}")
+        raise ValueError(f"{path}.name must be a non-empty string; got {_yaml.short(name)}")
     return name
 
 
@@ -177,13 +177,13 @@ def _list(path: str, value) -> list:
     if value is None:
         return []
     if not isinstance(value, list):
-        raise ValueError(f"{path} must be a list; got {value!r}")
+        raise ValueError(f"{path} must be a list; got {_yaml.short(value)}")
     return value
 
 
 def _link_ref(path: str, value, names) -> str:
-    if value not in names:
-        raise ValueError(f"{path} must name one of the plan's links {sorted(names)}; got {value!r}")
+    if not isinstance(value, str) or value not in names:
+        raise ValueError(f"{path} must name one of the plan's links {sorted(names)}; got {_yaml.short(value)}")
     return value
 
 
@@ -454,13 +454,7 @@ def load(path) -> Plan:
     0.08
     >>> os.unlink(f.name)
     """
-    import yaml
-
     if not isinstance(path, str | os.PathLike) or isinstance(path, bytes) or not Path(path).is_file():
         raise ValueError(f"path must be an existing plan file (YAML); got {path!r}")
     p = Path(path)
-    try:
-        raw = yaml.safe_load(p.read_text())
-    except yaml.YAMLError as exc:
-        raise ValueError(f"path {p.name} is not valid YAML: {' '.join(str(exc).split())}") from None
-    return from_dict(raw)
+    return from_dict(_yaml.load_file(p, f"plan {p.name}"))

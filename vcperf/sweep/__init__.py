@@ -36,11 +36,14 @@ from vcperf.sweep.design import MAX_DESIGN_BYTES as MAX_DESIGN_BYTES
 from vcperf.sweep.design import check_memory as check_memory
 from vcperf.sweep.design import design_bytes as design_bytes
 from vcperf.sweep.design import design_points
+from vcperf.sweep.evaluation import LARGE_POINTS as LARGE_POINTS
 from vcperf.sweep.evaluation import LOOPBACK as LOOPBACK
+from vcperf.sweep.evaluation import check_size as check_size
 from vcperf.sweep.evaluation import connect as connect
 from vcperf.sweep.evaluation import evaluate, iter_evaluate
 from vcperf.sweep.evaluation import evaluate_chunk as evaluate_chunk
 from vcperf.sweep.evaluation import local_cluster as local_cluster
+from vcperf.sweep.evaluation import max_workers as max_workers
 from vcperf.sweep.grid import DESIGNS, Grid, ParamSpec
 from vcperf.sweep.grid import MAX_POINTS as MAX_POINTS
 from vcperf.sweep.model import resolve_model
@@ -58,5 +61,6 @@ __all__ = [
     "resolve_model",
 ]
 # Also public, but not in ``__all__`` (which lists the entry points fuzzed by tests/test_fuzz.py; these
-# start clusters or bound memory): MAX_DESIGN_BYTES, MAX_POINTS, LOOPBACK, check_memory, design_bytes,
-# connect, local_cluster, evaluate_chunk (imported above with ``as``, the explicit re-export form).
+# start clusters or bound memory): MAX_DESIGN_BYTES, MAX_POINTS, LARGE_POINTS, LOOPBACK, check_memory,
+# check_size, design_bytes, connect, local_cluster, max_workers, evaluate_chunk (imported above with
+# ``as``, the explicit re-export form).

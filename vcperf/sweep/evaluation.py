@@ -3,7 +3,7 @@
 :func:`evaluate` calls the model with one array per parameter per chunk (models are vectorized
 numpy functions); a model that cannot take arrays is called point by point. The result is a tidy
 table: one column per parameter and one per output. With a ``dask.distributed`` client the chunks
-run on the cluster's workers (:func:`connect`, :func:`local_cluster`: loopback only); rows come
+run on the cluster's workers (:func:`connect`, :func:`local_cluster`: loopback only, mutual TLS); rows come
 back in design order either way. Before the first point of a cartesian grid, every value of every
 axis is evaluated once (:func:`spanning_points`), so a value the model rejects fails the sweep at
 once, not after hours.
@@ -32,6 +32,42 @@ __all__ = ["evaluate", "iter_evaluate"]
 
 #: Interface every socket of a local cluster listens on.
 LOOPBACK = "127.0.0.1"
+#: Most worker processes of a local cluster per core (a typo such as ``--workers 4000`` is refused).
+WORKERS_PER_CORE = 4
+#: A sweep of more design points than this needs an explicit ``large=True`` (``vcperf sweep --large``):
+#: at ~60 bytes a row, 10 million points are ~600 MB of table and minutes to hours of CPU.
+LARGE_POINTS = 10_000_000
+
+
+def max_workers() -> int:
+    """The most worker processes :func:`local_cluster` starts: :data:`WORKERS_PER_CORE` per core.
+
+    Examples
+    --------
+    >>> max_workers() >= WORKERS_PER_CORE
+    True
+    """
+    return WORKERS_PER_CORE * (os.cpu_count() or 1)
+
+
+def check_size(grid: Grid, large: bool = False) -> None:
+    """Raise ValueError when ``grid`` has more than :data:`LARGE_POINTS` points and ``large`` is not set.
+
+    Examples
+    --------
+    >>> from vcperf.sweep import parse_grid
+    >>> grid = parse_grid({"parameters": {"arrival_rate_per_s": {"lo": 0.1, "hi": 0.5, "n": 20_000_000},
+    ...                                   "service_rate_per_s": [5.0]}}, "vcperf.queueing.mm1")
+    >>> check_size(grid)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ValueError: the sweep has 20000000 points (more than 10000000): a table of ~1.2 GB; confirm with ...
+    """
+    if not isinstance(large, bool):
+        raise TypeError(f"large must be a bool; got {type(large).__name__}")
+    if grid.size > LARGE_POINTS and not large:
+        raise ValueError(f"the sweep has {grid.size} points (more than {LARGE_POINTS}): a table of "
+                         f"~{grid.size * 60 / 1e9:.1f} GB; confirm with --large (large=True)")
 
 
 def _quiet_dask() -> None:
@@ -49,18 +85,38 @@ def connect(address: str):
 def local_cluster(workers: int, *, dashboard: bool = False):
     """A context manager giving a Client of a new local cluster of ``workers`` processes.
 
-    Scheduler, workers and nannies listen on 127.0.0.1 only; the dashboard is off unless
-    ``dashboard`` (then on 127.0.0.1, a free port, whose link is printed on stderr).
+    Scheduler, workers and nannies listen on 127.0.0.1 only, and only over mutual TLS with a certificate
+    made for this cluster (``distributed.security.Security.temporary()``, held in memory by this process
+    and handed to its workers): another local process, even of the same user, cannot connect to the
+    scheduler and run code on the workers (Dask's TCP has no authentication). The dashboard is off (no
+    port) unless ``dashboard`` (then on 127.0.0.1, a free port, whose link is printed on stderr; it shows
+    the cluster, it runs no code). ``workers`` is at most :func:`max_workers`.
     """
     workers = integer("workers", workers, 1)
+    if workers > max_workers():
+        raise ValueError(f"workers must be at most {max_workers()} ({WORKERS_PER_CORE} per core of this "
+                         f"machine); got {workers}")
+    if not isinstance(dashboard, bool):
+        raise TypeError(f"dashboard must be a bool; got {type(dashboard).__name__}")
     _quiet_dask()
+    import dask
     from dask.distributed import Client, LocalCluster
+    from distributed.security import Security
 
     @contextlib.contextmanager
     def _cm():
-        with LocalCluster(n_workers=workers, processes=True, threads_per_worker=1, host=LOOPBACK,
-                          dashboard_address=f"{LOOPBACK}:0" if dashboard else None,
-                          worker_dashboard_address=None) as cluster, Client(cluster) as client:
+        security = Security.temporary()  # a fresh CA, key and certificate, in memory only
+        # The scheduler always serves HTTP (on 8787 when no dashboard is asked for): without the dashboard,
+        # a free loopback port with the health check only.
+        http = {} if dashboard else {"distributed.scheduler.http.routes": ["distributed.http.health"]}
+        with dask.config.set(http), \
+                LocalCluster(n_workers=workers, processes=True, threads_per_worker=1, host=LOOPBACK,
+                             protocol="tls://", security=security,
+                             dashboard_address=f"{LOOPBACK}:0" if dashboard else None,
+                             scheduler_kwargs=None if dashboard else {"dashboard": False,
+                                                                      "dashboard_address": f"{LOOPBACK}:0"},
+                             worker_dashboard_address=None) as cluster, \
+                Client(cluster, security=security) as client:
             if dashboard:
                 print(f"vcperf sweep: Dask dashboard at {cluster.dashboard_link}", file=sys.stderr)
             yield client

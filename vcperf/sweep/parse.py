@@ -16,10 +16,8 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 
 import numpy as np
-import yaml
 
-from vcperf import _validate
-from vcperf.params import StrictLoader
+from vcperf import _validate, _yaml
 from vcperf.sweep.design import check_memory, design_points
 from vcperf.sweep.grid import DESIGNS, MAX_POINTS, Grid, ParamSpec
 from vcperf.sweep.model import resolve_model
@@ -122,11 +120,7 @@ def _parse_param(name: str, spec, sig_param, design: str) -> ParamSpec:
 def load_grid(path: str | Path) -> dict:
     """Read a grid YAML file into a mapping (use :func:`parse_grid` to validate it)."""
     p = _validate.existing_file("path", path, "a grid YAML file")
-    try:
-        spec = yaml.load(p.read_text(), Loader=StrictLoader)  # noqa: S506 - a safe loader
-    except yaml.YAMLError as err:
-        raise ValueError(f"grid {str(path)!r} is not valid YAML: {err}") from None
-    return spec
+    return _yaml.load_file(p, f"grid {str(path)!r}")
 
 
 def parse_grid(spec: Mapping | str | Path, model: str | Callable, *, seed: int | None = None) -> Grid:

@@ -6,11 +6,10 @@ Inputs of the models, never fitted.
 
 from __future__ import annotations
 
-import functools
 from dataclasses import dataclass
 
+from vcperf import _frozen, data
 from vcperf import _validate as v
-from vcperf import data
 from vcperf.vcha.params import STUDY
 
 #: The appliance sizes of Table 1 that VCHA supports, smallest first.
@@ -43,7 +42,7 @@ def paper_value(table: str, quantity: str, **conditions) -> float:
     return data.value(f"{STUDY}/{table}", quantity, "si", **conditions)
 
 
-@functools.cache
+@_frozen.cache
 def inventory_sizes() -> dict:
     """The Table 1 appliance sizes and their inventories.
 
@@ -100,7 +99,7 @@ class Testbed:
                 "db_connections": self.db_connections}
 
 
-@functools.cache
+@_frozen.cache
 def testbed() -> Testbed:
     """The study's :class:`Testbed`, read from ``data/vcha2016``.
 

@@ -9,13 +9,12 @@ on those facts (:func:`migrate_workload`, :func:`precopy_testbed`, :func:`migrat
 
 from __future__ import annotations
 
-import functools
 from dataclasses import dataclass, replace
 
 import numpy as np
 
+from vcperf import _frozen, data, protocol
 from vcperf import _validate as v
-from vcperf import data, protocol
 from vcperf.vmotion.core import RELEASES, Settings, Workload, vm_memory_bytes
 from vcperf.vmotion.limits import Limits
 from vcperf.vmotion.memory import DEFAULT_SDPS_FRACTION, PrecopyResult, precopy
@@ -46,7 +45,7 @@ class Testbed:
     fewest_vcpus: float
 
 
-@functools.cache
+@_frozen.cache
 def testbed() -> Testbed:
     """The Oracle/HammerDB test bed's facts (read once from ``data/vmotion2020``).
 
@@ -93,7 +92,7 @@ def testbed_vmknics() -> int:
     return testbed().vmknics
 
 
-@functools.cache
+@_frozen.cache
 def settings() -> Settings:
     """Printed settings: page goal 0.5 s, switch-over goal 1 s, 6.7 guest slice 1 ms; stream ceiling (external).
 
@@ -118,7 +117,7 @@ def settings() -> Settings:
     )
 
 
-@functools.cache
+@_frozen.cache
 def limits() -> Limits:
     """VMware's documented vMotion limits (``external_vmotion_limits.csv``, ``external_vmotion_streams.csv``)
     and the calibrated ranges (the study's VMs, :func:`workloads`).
@@ -147,7 +146,7 @@ def limits() -> Limits:
     )
 
 
-@functools.cache
+@_frozen.cache
 def workloads() -> dict[str, Workload]:
     """Table 1's five VMs, the 72 vCPU / 1 TB VM of Figures 6-8 and Test 1's freshly booted typical VM.
 
@@ -191,7 +190,7 @@ def workloads() -> dict[str, Workload]:
     return out
 
 
-@functools.cache
+@_frozen.cache
 def tpcx_setup() -> TpcxSetup:
     """The TPCx-HCI experiment from ``data/vmotion2020`` (``text_tpcx_hci.csv``, ``testbed.csv``, Figure 11).
 
