@@ -10,14 +10,20 @@ STAMP  := $(VENV)/.installed
 # pyproject.toml or the lock change; no network is needed after this step.
 # The lock is installed with uv (pinned in requirements/bootstrap.txt; it reads the same pinned
 # requirements as pip, in parallel: about 3x faster on a fresh machine); pip does it if uv cannot be had.
+# Both leave the bytecode of every installed module (.pyc), so no process compiles them from source.
 $(STAMP): pyproject.toml requirements/lock.txt requirements/bootstrap.txt binder/overrides.json
 	$(PYTHON) -m venv $(VENV)
 	{ $(BIN)/python -m pip install --quiet --disable-pip-version-check -r requirements/bootstrap.txt && \
-	  $(BIN)/uv pip install --quiet --python $(BIN)/python -r requirements/lock.txt && \
+	  $(BIN)/uv pip install --quiet --python $(BIN)/python -r requirements/lock.txt --compile-bytecode && \
 	  $(BIN)/uv pip install --quiet --python $(BIN)/python --no-deps -e . ; } || \
 	{ echo "note: uv failed; installing with pip" && \
 	  $(BIN)/python -m pip install --quiet --disable-pip-version-check -r requirements/lock.txt && \
 	  $(BIN)/python -m pip install --quiet --disable-pip-version-check --no-deps -e . ; }
+	@# The editable package's bytecode too (uv's --compile-bytecode and pip compile site-packages, not the
+	@# checkout). compileall writes .pyc even with PYTHONDONTWRITEBYTECODE=1 set (which many images and CI
+	@# runners set, so that no process would ever write one and every import compiled from source, every time);
+	@# timestamp-checked, so an edited module is compiled from source until it is compiled again.
+	$(BIN)/python -m compileall -q -j 0 --invalidation-mode timestamp vcperf
 	@# JupyterLab of this venv opens notebooks/*.py as notebooks (Jupytext Notebook the default viewer of
 	@# Python files), as binder/postBuild sets it up on Binder.
 	mkdir -p $(VENV)/share/jupyter/lab/settings

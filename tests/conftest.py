@@ -22,6 +22,7 @@ GROUPS = {
 }
 
 
+@pytest.hookimpl(optionalhook=True)  # an xdist hook: the suite also runs without xdist (-p no:xdist)
 def pytest_xdist_auto_num_workers(config):
     """``-n auto``: one worker per core plus one. The browser tests spend much of their time waiting (for a
     page, a kernel, a panel to settle) and a regeneration waits on its kernels; the extra worker runs
@@ -78,6 +79,7 @@ def pytest_sessionfinish(session):
 _WORKER_CALLS: dict = {}
 
 
+@pytest.hookimpl(optionalhook=True)
 def pytest_testnodedown(node, error):
     """Controller: add up the fuzz counts of each finished xdist worker."""
     for name, n in getattr(node, "workeroutput", {}).get("fuzz_calls", {}).items():

@@ -171,6 +171,29 @@ def test_setup_installs_the_lock_with_pinned_uv_and_falls_back_to_pip():
     assert "$(BIN)/python -m pip install --quiet --disable-pip-version-check -r requirements/lock.txt" in stamp
 
 
+
+def test_setup_leaves_bytecode_even_with_pythondontwritebytecode(tmp_path):
+    """Bytecode at install (issue 41): uv compiles what it installs, pip does by default, and the editable
+    package is compiled by compileall (Binder's postBuild too). The stamp's compileall command, run here
+    with PYTHONDONTWRITEBYTECODE=1 set as many images and CI runners set it, still writes the .pyc files
+    (without them every process compiles every module it imports from source, every time)."""
+    make = (ROOT / "Makefile").read_text()
+    stamp = make.split("$(STAMP):", 1)[1].split("\n\n", 1)[0]
+    assert "-r requirements/lock.txt --compile-bytecode" in stamp
+    assert "--no-compile" not in stamp  # pip's fallback compiles by default
+    compile_lines = [ln.strip() for ln in stamp.splitlines() if "-m compileall" in ln]
+    assert len(compile_lines) == 1 and compile_lines[0].endswith(" vcperf"), compile_lines
+    post = (ROOT / "binder" / "postBuild").read_text()
+    assert re.search(r"^python -m compileall .* vcperf$", post, re.M)
+    package = tmp_path / "pkg"
+    package.mkdir()
+    (package / "__init__.py").write_text("X = 1\n")
+    (package / "mod.py").write_text("Y = 2\n")
+    command = compile_lines[0].replace("$(BIN)/python", sys.executable).removesuffix(" vcperf") + " pkg"
+    subprocess.run(command.split(), cwd=tmp_path, env={**os.environ, "PYTHONDONTWRITEBYTECODE": "1"}, check=True)
+    assert sorted(p.name.split(".")[0] for p in (package / "__pycache__").glob("*.pyc")) == ["__init__", "mod"]
+
+
 def test_data_check_needs_nothing_outside_the_checkout():
     make = (ROOT / "Makefile").read_text()
     assert "../" not in make and "shared/" not in make
