@@ -68,6 +68,7 @@ def test_a_missing_parameter_and_a_bad_notebook_argument_are_clear():
         params.check_notebook_parameters([], "robo_networks")
 
 
+@pytest.mark.kernel
 def test_papermill_run_directly_stops_at_the_check(tmp_path):
     """``papermill`` with a bad parameter (no vcperf CLI in between) fails in the notebook's second code
     cell, naming the parameter, before any model runs."""
