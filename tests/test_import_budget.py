@@ -22,11 +22,14 @@ HEAVY = ("pandas", "matplotlib", "jupytext", "nbformat", "jsonschema", "IPython"
 
 #: path -> (Python run in a fresh interpreter, module budget, packages that must not be imported). Counts when
 #: set (2026-11-28): import vcperf.site 310, vcperf --help and vcperf plan --help 84, vcperf plan 871 with the
-#: calibration cache filled and 1127 without it (the fits import scipy.optimize).
+#: calibration cache filled and 1127 without it (the fits import scipy.optimize), import vcperf.app 309 (675 with
+#: the Jupyter server imported at the top).
 PATHS = {
     "import vcperf.site": ("import vcperf.site", 400, HEAVY),
     "vcperf --help": (HELP.format("'--help'"), 120, (*HEAVY, "numpy", "scipy", "yaml")),
     "vcperf plan --help": (HELP.format("'plan', '--help'"), 120, (*HEAVY, "numpy", "scipy", "yaml")),
+    # `make app` (python -m vcperf.app): the Jupyter server only in Voila's own process, for the kernel manager class
+    "import vcperf.app": ("import vcperf.app", 400, (*HEAVY, "jupyter_server", "tornado")),
     # the plan reads the test bed's tables (pandas) and the Student-t quantile of its intervals (scipy): used
     "vcperf plan site.yaml": (f"from vcperf import cli\nassert cli.main(['plan', {str(PLAN)!r}]) == 0", 1400,
                               tuple(h for h in HEAVY if h != "pandas")),

@@ -20,10 +20,9 @@ import os
 import sys
 from pathlib import Path
 
-from jupyter_server.services.kernels.kernelmanager import AsyncMappingKernelManager
-
 from vcperf import protocol, studies
 from vcperf.params import read_notebook
+from vcperf.regenerate.forkserver import skip_unused_format_checker
 
 ROOT = Path(__file__).resolve().parent.parent
 SOURCE = ROOT / "notebooks" / "app.py"
@@ -92,29 +91,46 @@ def voila_command(notebook: Path, port: int = DEFAULT_PORT, cull_idle_timeout_s:
             "--MappingKernelManager.cull_connected=False", "--MappingKernelManager.cull_busy=False"]
 
 
-class AppKernelManager(AsyncMappingKernelManager):
-    """Voilà's kernel manager for the app: a kernel's idle time is counted from when it left the pre-heated pool.
+def _app_kernel_manager():
+    """The class :data:`AppKernelManager`, built when Voilà first asks for it: ``python -m vcperf.app`` itself
+    never imports the Jupyter server (seconds of imports before it can print its URL)."""
+    from jupyter_server._tz import utcnow
+    from jupyter_server.services.kernels.kernelmanager import AsyncMappingKernelManager
 
-    A pre-heated kernel may wait in the pool for hours (Voilà never culls it there); once a page takes it,
-    its last activity is that old, so the culler could shut it down before the page's browser has even
-    connected. Here the first cull check that sees a kernel outside the pool restarts its idle clock: it
-    is culled only after :data:`CULL_IDLE_TIMEOUT_S` more seconds idle with no page connected.
-    """
+    class AppKernelManager(AsyncMappingKernelManager):
+        """Voilà's kernel manager for the app: a kernel's idle time is counted from when it left the pre-heated
+        pool.
 
-    def __init__(self, **kwargs):
-        super().__init__(**kwargs)
-        self._seen_unpooled: set = set()
+        A pre-heated kernel may wait in the pool for hours (Voilà never culls it there); once a page takes it,
+        its last activity is that old, so the culler could shut it down before the page's browser has even
+        connected. Here the first cull check that sees a kernel outside the pool restarts its idle clock: it
+        is culled only after :data:`CULL_IDLE_TIMEOUT_S` more seconds idle with no page connected.
+        """
 
-    async def cull_kernel_if_idle(self, kernel_id):
-        if kernel_id not in self._seen_unpooled:
-            self._seen_unpooled.add(kernel_id)
-            kernel = self._kernels.get(kernel_id)
-            if kernel is not None and hasattr(kernel, "last_activity"):
-                from jupyter_server._tz import utcnow
+        def __init__(self, **kwargs):
+            super().__init__(**kwargs)
+            self._seen_unpooled: set = set()
 
-                kernel.last_activity = utcnow()
-            return None
-        return await super().cull_kernel_if_idle(kernel_id)
+        async def cull_kernel_if_idle(self, kernel_id):
+            if kernel_id not in self._seen_unpooled:
+                self._seen_unpooled.add(kernel_id)
+                kernel = self._kernels.get(kernel_id)
+                if kernel is not None and hasattr(kernel, "last_activity"):
+                    kernel.last_activity = utcnow()
+                return None
+            return await super().cull_kernel_if_idle(kernel_id)
+
+    AppKernelManager.__module__ = "vcperf.app"  # the importable name Voilà is given (also under python -m)
+    AppKernelManager.__qualname__ = "AppKernelManager"
+    return AppKernelManager
+
+
+def __getattr__(name: str):
+    """``vcperf.app.AppKernelManager`` (:func:`_app_kernel_manager`), built once on first access."""
+    if name == "AppKernelManager":
+        cls = globals()["AppKernelManager"] = _app_kernel_manager()
+        return cls
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def warm_cache() -> None:
@@ -134,6 +150,7 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     if not 1 <= args.port <= 65535:
         raise SystemExit(f"--port must be in 1..65535; got {args.port}")
+    skip_unused_format_checker()  # nbformat validates without format checks: no IRI grammars built (seconds)
     nb = build_notebook(args.output)
     print(f"vcperf app: {nb}", file=sys.stderr)
     if args.build_only:
