@@ -302,7 +302,7 @@ def main(argv=None) -> int:
     for key, (value, record) in now.items():
         results[key], rec[key] = value, record
     warm_too = "user" in parts and not args.skip_regenerate
-    if not args.no_baseline and (warm_too or parts & set(paths.PART_KEYS)):
+    if not args.no_baseline and (warm_too or parts & {*paths.PART_KEYS, "bytecode"}):
         print(f"previous release {args.baseline}: git worktree under {paths.BASELINE_DIR} ...", flush=True)
         try:
             with paths.baseline_tree(args.baseline) as base:
