@@ -34,8 +34,6 @@ def _cmd_data(args) -> int:
 
 
 def _cmd_regenerate(args) -> int:
-    # at once: loading the regeneration (papermill, the models, the report) takes seconds on a loaded machine
-    print("vcperf regenerate: loading ...", file=sys.stderr, flush=True)
     from vcperf import regenerate
 
     return regenerate.main(args)
