@@ -4,31 +4,47 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: reproduce test lint data-check lock clean browser bench bench-readme readme app lab
+.PHONY: reproduce test test-fast lint data-check lock clean browser bench bench-readme readme app lab
 
 # Create .venv with the pinned dependencies and the package (editable). Re-runs only when
 # pyproject.toml or the lock change; no network is needed after this step.
 # The lock is installed with uv (pinned in requirements/bootstrap.txt; it reads the same pinned
 # requirements as pip, in parallel: about 3x faster on a fresh machine); pip does it if uv cannot be had.
+# Both leave the bytecode of every installed module (.pyc), so no process compiles them from source.
 $(STAMP): pyproject.toml requirements/lock.txt requirements/bootstrap.txt binder/overrides.json
+	@echo "set-up: a virtual environment in $(VENV) with the pinned dependencies (once; 20 s to a few minutes)"
 	$(PYTHON) -m venv $(VENV)
+	@echo "set-up: installing requirements/lock.txt with uv (pip if uv fails), bytecode compiled ..."
 	{ $(BIN)/python -m pip install --quiet --disable-pip-version-check -r requirements/bootstrap.txt && \
-	  $(BIN)/uv pip install --quiet --python $(BIN)/python -r requirements/lock.txt && \
+	  $(BIN)/uv pip install --quiet --python $(BIN)/python -r requirements/lock.txt --compile-bytecode && \
 	  $(BIN)/uv pip install --quiet --python $(BIN)/python --no-deps -e . ; } || \
 	{ echo "note: uv failed; installing with pip" && \
 	  $(BIN)/python -m pip install --quiet --disable-pip-version-check -r requirements/lock.txt && \
 	  $(BIN)/python -m pip install --quiet --disable-pip-version-check --no-deps -e . ; }
+	@# The editable package's bytecode too (uv's --compile-bytecode and pip compile site-packages, not the
+	@# checkout). compileall writes .pyc even with PYTHONDONTWRITEBYTECODE=1 set (which many images and CI
+	@# runners set, so that no process would ever write one and every import compiled from source, every time);
+	@# timestamp-checked, so an edited module is compiled from source until it is compiled again.
+	@echo "set-up: compiling the package's bytecode ..."
+	$(BIN)/python -m compileall -q -j 0 --invalidation-mode timestamp vcperf
 	@# JupyterLab of this venv opens notebooks/*.py as notebooks (Jupytext Notebook the default viewer of
 	@# Python files), as binder/postBuild sets it up on Binder.
 	mkdir -p $(VENV)/share/jupyter/lab/settings
 	cp binder/overrides.json $(VENV)/share/jupyter/lab/settings/overrides.json
 	touch $@
+	@echo "set-up: done ($(VENV))"
 
-## JupyterLab on the notebooks (start with index.py, the landing notebook; .py files open as notebooks).
+## JupyterLab on the notebooks (start with index.py, the landing notebook; .py files open as notebooks) on
+## port LAB_PORT, with LAB_ARGS added (e.g. LAB_ARGS="--no-browser --ip=0.0.0.0 --IdentityProvider.token=secret");
+## as root (a container) with --allow-root, which Jupyter otherwise refuses to start without.
+LAB_PORT ?= 8888
+LAB_ARGS ?=
+LAB_ROOT := $(if $(filter 0,$(shell id -u)),--allow-root,)
 lab: $(STAMP)
-	$(BIN)/jupyter lab notebooks/
+	$(BIN)/jupyter lab notebooks/ --port=$(LAB_PORT) $(LAB_ROOT) $(LAB_ARGS)
 
-## Regenerate every figure and table into build/.
+## Regenerate every figure and table into build/ (it says what it does from the first second: the set-up, the
+## calibration cache, each notebook started and finished).
 reproduce: $(STAMP)
 	$(BIN)/vcperf regenerate --jobs 2
 
@@ -38,6 +54,14 @@ reproduce: $(STAMP)
 test: $(STAMP) browser
 	$(BIN)/ruff check .
 	$(BIN)/python -m pytest -n auto --dist loadgroup
+
+## The fast tier, for the edit-test loop (minutes, not the CI gate): lint, then the models, protocol, site
+## planner, CLI and doctests -- no browser, wheel, virtual environment, notebook execution or regeneration
+## (tests marked slow, browser or kernel; pyproject's markers).
+FAST_MARKERS := not slow and not browser and not kernel
+test-fast: $(STAMP)
+	$(BIN)/ruff check .
+	$(BIN)/python -m pytest -n auto -m "$(FAST_MARKERS)"
 
 ## Chromium for the browser test, from Debian (needs root; without it the browser test is skipped
 ## with a message). Playwright drives it; Playwright never downloads a browser here.

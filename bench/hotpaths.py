@@ -20,7 +20,7 @@ from bench.measure import median_time
 
 def bench_import(repeats: int) -> dict:
     out = {}
-    for what in ("vcperf", "vcperf.queueing", "vcperf.sweep"):
+    for what in ("vcperf", "vcperf.queueing", "vcperf.sweep", "vcperf.site"):
         code = f"import time; t = time.perf_counter(); import {what}; print(time.perf_counter() - t)"
         samples = []
         for _ in range(repeats):
@@ -32,6 +32,59 @@ def bench_import(repeats: int) -> dict:
                      "interpreter_wall_median_s": statistics.median(s[1] for s in samples), "repeats": repeats}
     return out
 
+
+
+#: The commands whose imports ``python -X importtime`` breaks down (run from the checkout: the example's path).
+IMPORT_PATHS = {
+    "import vcperf.site": ["-c", "import vcperf.site"],
+    "vcperf plan --help": ["-m", "vcperf.cli", "plan", "--help"],
+    "vcperf plan (warm)": ["-m", "vcperf.cli", "plan", "examples/branch_20_hosts_10mbit.yaml"],
+}
+
+
+def parse_importtime(stderr: str) -> dict:
+    """``python -X importtime``'s lines -> modules imported, the sum of their own times (s) and the five slowest
+    (own time), and the top-level packages taking most cumulative time.
+
+    >>> out = parse_importtime("import time: self [us] | cumulative | imported package\\n"
+    ...                        "import time:       100 |        100 |   a.b\\n"
+    ...                        "import time:       200 |        300 | a\\n")
+    >>> out["modules"], out["self_s"], out["slowest_self"][0]
+    (2, 0.0003, ['a', 0.0002])
+    """
+    rows = []
+    for line in stderr.splitlines():
+        parts = line.removeprefix("import time:").split("|")
+        if not line.startswith("import time:") or len(parts) != 3 or not parts[0].strip().isdigit():
+            continue
+        name = parts[2].rstrip()
+        rows.append((name.strip(), int(parts[0]) / 1e6, int(parts[1]) / 1e6, len(name) - len(name.lstrip())))
+    top = {}
+    for name, _, cumulative, indent in rows:
+        if indent == 1:  # imported by the command itself (one space after the bar)
+            root = name.split(".")[0]
+            top[root] = top.get(root, 0.0) + cumulative
+    return {"modules": len(rows), "self_s": round(sum(r[1] for r in rows), 6),
+            "slowest_self": [[n, round(t, 6)] for n, t, _, _ in sorted(rows, key=lambda r: -r[1])[:5]],
+            "heaviest_packages": [[n, round(t, 6)] for n, t in sorted(top.items(), key=lambda kv: -kv[1])[:5]]}
+
+
+def bench_importtime(root, env: dict | None = None) -> dict:
+    """``python -X importtime`` of :data:`IMPORT_PATHS` (one run each, after one untimed run that writes any
+    missing bytecode), with the 1-min load average: what each path imports and what it costs."""
+    import os
+
+    out = {}
+    for label, args in IMPORT_PATHS.items():
+        cmd = [sys.executable, "-X", "importtime", *args]
+        subprocess.run(cmd, capture_output=True, text=True, cwd=root, env=env, timeout=600)
+        load = os.getloadavg()[0]
+        t0 = time.perf_counter()
+        proc = subprocess.run(cmd, capture_output=True, text=True, cwd=root, env=env, timeout=600)
+        wall = time.perf_counter() - t0
+        out[label] = {"wall_s": round(wall, 4), "load_1m": load, "returncode": proc.returncode,
+                      **parse_importtime(proc.stderr)}
+    return out
 
 
 # --------------------------------------------------------------------------------------------

@@ -16,6 +16,14 @@ load policy) and a :class:`Tree` (this checkout, or the previous release checked
 - :func:`make_test` -- ``ruff check .`` then the suite as ``make test`` runs it
   (``python -m pytest -n auto --dist loadgroup``; the baseline: serial ``python -m pytest``), with
   the test count.
+- :func:`plan_wall` -- ``vcperf plan examples/branch_20_hosts_10mbit.yaml``, the whole process (interpreter start,
+  imports, the plan), warm: the median of a few runs after one untimed.
+
+Every command runs with Python's default, bytecode written (``PYTHONDONTWRITEBYTECODE`` removed from the
+environment), unless ``dontwrite``: then with ``PYTHONDONTWRITEBYTECODE=1`` set, as many container images and CI
+runners set it, so that the warm regeneration, the plan and the app's first render are measured both ways
+(issue 41: the set-up compiles the bytecode, so the two should agree within 10 %). Each such record says how many
+of the tree's own modules had current bytecode when it was measured (:func:`bytecode_state`).
 
 The previous release is a git ref (``bench/run.py --baseline``) checked out with ``git worktree add
 --detach`` under build/bench/baseline and removed afterwards; a path it does not have is not measured.
@@ -81,8 +89,10 @@ class Tree:
     notes: dict = field(default_factory=dict)
 
     def env(self, **extra: str) -> dict:
-        """The environment its commands run in: its package first on PYTHONPATH (and in every kernel)."""
-        env = {k: v for k, v in os.environ.items() if not k.startswith(("JUPYTER", "JPY_"))}
+        """The environment its commands run in: its package first on PYTHONPATH (and in every kernel); Python's
+        default of writing bytecode unless ``extra`` sets ``PYTHONDONTWRITEBYTECODE`` (:data:`DONT_WRITE`)."""
+        env = {k: v for k, v in os.environ.items()
+               if not k.startswith(("JUPYTER", "JPY_")) and k != "PYTHONDONTWRITEBYTECODE"}
         env["PYTHONPATH"] = str(self.root)
         env["PATH"] = str(Path(sys.executable).parent) + os.pathsep + env.get("PATH", "")
         env.setdefault("MPLBACKEND", "Agg")
@@ -122,6 +132,31 @@ def this_tree() -> Tree:
 
 
 CLI = [sys.executable, "-m", "vcperf.cli"]  # the checkout's vcperf, by PYTHONPATH (not the venv's console script)
+#: ``Tree.env(**DONT_WRITE)``: no process writes bytecode (only what the set-up compiled is read).
+DONT_WRITE = {"PYTHONDONTWRITEBYTECODE": "1"}
+PLAN = "examples/branch_20_hosts_10mbit.yaml"
+
+
+def bytecode_state(tree: Tree) -> dict:
+    """How many of ``tree``'s vcperf modules have a current ``.pyc`` (timestamp-checked: the source's mtime and
+    size in its header; hash-checked ones counted as current) -- what a process with PYTHONDONTWRITEBYTECODE=1
+    can read instead of compiling."""
+    import importlib.util
+
+    sources = sorted((tree.root / "vcperf").rglob("*.py"))
+    current = 0
+    for src in sources:
+        try:
+            head = Path(importlib.util.cache_from_source(str(src))).read_bytes()[:16]
+        except OSError:
+            continue
+        st = src.stat()
+        flags = int.from_bytes(head[4:8], "little")
+        if len(head) == 16 and head[:4] == importlib.util.MAGIC_NUMBER and (flags & 1 or (
+                int.from_bytes(head[8:12], "little") == int(st.st_mtime) & 0xFFFFFFFF
+                and int.from_bytes(head[12:16], "little") == st.st_size & 0xFFFFFFFF)):
+            current += 1
+    return {"modules": len(sources), "with_current_pyc": current}
 
 
 # --------------------------------------------------------------------------------------------
@@ -129,10 +164,16 @@ CLI = [sys.executable, "-m", "vcperf.cli"]  # the checkout's vcperf, by PYTHONPA
 # --------------------------------------------------------------------------------------------
 
 
-def regenerate_warm(measure: Measure, tree: Tree, jobs: int = 2) -> tuple[float | None, dict]:
-    """Warm regeneration of ``tree`` (a warm-up regeneration fills its calibration cache first)."""
-    return regenerate_warm_in(measure, jobs, warmup=True, root=tree.root, env=tree.env(), command=CLI,
-                              label=f"[{tree.label}] ")
+def regenerate_warm(measure: Measure, tree: Tree, jobs: int = 2, dontwrite: bool = False
+                    ) -> tuple[float | None, dict]:
+    """Warm regeneration of ``tree`` (a warm-up regeneration fills its calibration cache first); ``dontwrite``:
+    with PYTHONDONTWRITEBYTECODE=1 set."""
+    state = bytecode_state(tree)
+    value, rec = regenerate_warm_in(measure, jobs, warmup=True, root=tree.root,
+                                    env=tree.env(**(DONT_WRITE if dontwrite else {})), command=CLI,
+                                    label=f"[{tree.label}] " + ("PYTHONDONTWRITEBYTECODE=1 " if dontwrite else ""))
+    rec["bytecode"] = {**state, "dont_write": dontwrite}
+    return value, rec
 
 
 def regenerate_cold(measure: Measure, tree: Tree, jobs: int = 2) -> tuple[float | None, dict]:
@@ -173,9 +214,10 @@ def _tail(path: Path, n: int = 3000) -> str:
 
 
 @contextlib.contextmanager
-def voila_app(tree: Tree, workdir: Path) -> Iterator[str]:
-    """``python -m vcperf.app`` of ``tree`` on a free port, isolated ``JUPYTER_*`` folders; yields its URL."""
-    extra = {}
+def voila_app(tree: Tree, workdir: Path, dontwrite: bool = False) -> Iterator[str]:
+    """``python -m vcperf.app`` of ``tree`` on a free port, isolated ``JUPYTER_*`` folders; yields its URL
+    (``dontwrite``: the server and its kernels with PYTHONDONTWRITEBYTECODE=1 set)."""
+    extra = dict(DONT_WRITE) if dontwrite else {}
     for var, sub in [("JUPYTER_CONFIG_DIR", "config"), ("JUPYTER_DATA_DIR", "data"),
                      ("JUPYTER_RUNTIME_DIR", "runtime"), ("IPYTHONDIR", "ipython"), ("MPLCONFIGDIR", "matplotlib")]:
         (workdir / sub).mkdir(parents=True, exist_ok=True)
@@ -233,9 +275,10 @@ def time_first_render(browser, url: str, timeout_ms: int = PAGE_TIMEOUT_MS) -> f
         context.close()
 
 
-def app_first_render(measure: Measure, tree: Tree, loads: int = 3, page_attempts: int = 3
+def app_first_render(measure: Measure, tree: Tree, loads: int = 3, page_attempts: int = 3, dontwrite: bool = False
                      ) -> tuple[float | None, dict]:
-    """Median over ``loads`` page loads of the app's first render, after one warm-up load (untimed)."""
+    """Median over ``loads`` page loads of the app's first render, after one warm-up load (untimed); ``dontwrite``:
+    the app started with PYTHONDONTWRITEBYTECODE=1 set."""
     if not tree.has("vcperf/app.py"):
         return None, {"status": "not measured: no vcperf/app.py"}
     if CHROMIUM is None:
@@ -247,7 +290,8 @@ def app_first_render(measure: Measure, tree: Tree, loads: int = 3, page_attempts
         return None, {"status": "not measured: playwright not installed"}
     workdir = Path(tempfile.mkdtemp(prefix="vcperf-bench-app-"))
     try:
-        with voila_app(tree, workdir) as base, sync_playwright() as pw:
+        state = bytecode_state(tree)
+        with voila_app(tree, workdir, dontwrite) as base, sync_playwright() as pw:
             browser = pw.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS, timeout=30_000)
             try:
                 def one_load() -> float:  # Voila sometimes never finishes a page load: reload, as the browser test
@@ -265,9 +309,11 @@ def app_first_render(measure: Measure, tree: Tree, loads: int = 3, page_attempts
                     samples = [one_load() for _ in range(loads)]
                     return statistics.median(samples), {"samples_s": samples}
 
-                rec = measure(f"[{tree.label}] app first render", run, unit="s")
+                rec = measure(f"[{tree.label}] app first render" + (", PYTHONDONTWRITEBYTECODE=1" if dontwrite else ""),
+                              run, unit="s")
                 rec["warmup_s"] = warmup
                 rec["selector"] = READY_SELECTOR
+                rec["bytecode"] = {**state, "dont_write": dontwrite}
                 return rec["value"], rec
             finally:
                 browser.close()
@@ -300,8 +346,10 @@ def setup_commands(tree: Tree, venv: Path, installer: str) -> list[list[str]]:
     if installer == "uv":
         uv = str(venv / "bin" / "uv")
         cmds += [[*pip, "-r", "requirements/bootstrap.txt"],
-                 [uv, "pip", "install", "--quiet", "--python", py, "-r", "requirements/lock.txt"],
+                 [uv, "pip", "install", "--quiet", "--python", py, "-r", "requirements/lock.txt", "--compile-bytecode"],
                  [uv, "pip", "install", "--quiet", "--python", py, "--no-deps", "-e", "."]]
+        if "-m compileall" in (tree.root / "Makefile").read_text():  # the package's bytecode (issue 41)
+            cmds.append([py, "-m", "compileall", "-q", "-j", "0", "--invalidation-mode", "timestamp", "vcperf"])
     else:
         cmds += [[*pip, "-r", "requirements/lock.txt"], [*pip, "--no-deps", "-e", "."]]
     return cmds
@@ -384,11 +432,52 @@ def make_test(measure: Measure, tree: Tree, parallel: bool = True, pytest_args: 
 
 
 # --------------------------------------------------------------------------------------------
+# vcperf plan, the whole process
+# --------------------------------------------------------------------------------------------
+
+
+def plan_wall(measure: Measure, tree: Tree, repeats: int = 5, dontwrite: bool = False) -> tuple[float | None, dict]:
+    """Wall time of the whole ``vcperf plan examples/branch_20_hosts_10mbit.yaml`` process (interpreter start,
+    imports, the plan), warm: one untimed run (fills the calibration cache, writes bytecode unless ``dontwrite``),
+    then the median of ``repeats`` runs."""
+    if not (tree.has(PLAN) and tree.has("vcperf/site")):
+        return None, {"status": f"not measured: no {PLAN} or vcperf/site"}
+    env = tree.env(**(DONT_WRITE if dontwrite else {}))
+    cmd = [*CLI, "plan", PLAN]
+
+    def once() -> float:
+        t0 = time.perf_counter()
+        proc = subprocess.run(cmd, cwd=tree.root, env=env, capture_output=True, text=True, timeout=600)
+        wall = time.perf_counter() - t0
+        if proc.returncode:
+            raise RuntimeError(f"vcperf plan exited with {proc.returncode}: {proc.stderr[-1000:]}")
+        return wall
+
+    warmup = once()
+    state = bytecode_state(tree)
+
+    def run():
+        samples = [once() for _ in range(repeats)]
+        return statistics.median(samples), {"samples_s": samples}
+
+    rec = measure(f"[{tree.label}] vcperf plan (whole process)" + (", PYTHONDONTWRITEBYTECODE=1" if dontwrite else ""),
+                  run, unit="s")
+    rec.update({"warmup_s": warmup, "command": f"python -m vcperf.cli plan {PLAN}",
+                "bytecode": {**state, "dont_write": dontwrite}})
+    return rec["value"], rec
+
+
+# --------------------------------------------------------------------------------------------
 # One checkout's paths
 # --------------------------------------------------------------------------------------------
 
-#: bench/run.py part -> headline key it measures here (the warm regeneration of this checkout is bench/user.py's).
-PART_KEYS = {"cold": "regenerate_cold_s", "app": "app_first_render_s", "setup": "setup_s", "tests": "make_test_s"}
+#: bench/run.py part -> headline keys it measures here (the warm regeneration of this checkout, unset, is
+#: bench/user.py's).
+PART_KEYS = {"cold": "regenerate_cold_s", "app": "app_first_render_s", "setup": "setup_s", "tests": "make_test_s",
+             "plan": "plan_wall_s"}
+#: Part ``bytecode``: the same paths with PYTHONDONTWRITEBYTECODE=1 set, beside their unset rows (issue 41).
+BYTECODE_KEYS = {"plan_wall_dontwrite_s": "plan_wall_s", "regenerate_warm_dontwrite_s": "regenerate_warm_s",
+                 "app_first_render_dontwrite_s": "app_first_render_s"}
 
 
 def measure_tree(measure: Measure, tree: Tree, parts: set[str], *, jobs: int = 2, app_loads: int = 3,
@@ -404,7 +493,15 @@ def measure_tree(measure: Measure, tree: Tree, parts: set[str], *, jobs: int = 2
               lambda: app_first_render(measure, tree, loads=app_loads)),
              ("setup_s", "setup" in parts, "set-up: fresh venv, lock, vcperf editable", lambda: setup(measure, tree)),
              ("make_test_s", "tests" in parts, f"make test ({'parallel' if parallel else 'serial'}; minutes)",
-              lambda: make_test(measure, tree, parallel=parallel, pytest_args=pytest_args))]
+              lambda: make_test(measure, tree, parallel=parallel, pytest_args=pytest_args)),
+             ("plan_wall_s", "plan" in parts, "vcperf plan, whole process, warm", lambda: plan_wall(measure, tree)),
+             ("plan_wall_dontwrite_s", "bytecode" in parts, "vcperf plan, whole process, PYTHONDONTWRITEBYTECODE=1",
+              lambda: plan_wall(measure, tree, dontwrite=True)),
+             ("regenerate_warm_dontwrite_s", "bytecode" in parts,
+              f"vcperf regenerate --jobs {jobs} (warm), PYTHONDONTWRITEBYTECODE=1",
+              lambda: regenerate_warm(measure, tree, jobs, dontwrite=True)),
+             ("app_first_render_dontwrite_s", "bytecode" in parts, "Voila app first render, PYTHONDONTWRITEBYTECODE=1",
+              lambda: app_first_render(measure, tree, loads=app_loads, dontwrite=True))]
     out: dict[str, tuple[float | None, dict]] = {}
     for key, wanted, what, step in steps:
         if not wanted:

@@ -30,10 +30,21 @@ HEADLINE = {
     "whatif_update_ms": ("<=", 50.0, "what-if update (model + redraw), warm"),
     "browser_update_ms": ("<=", 150.0, "seen in the browser, change to new image"),
     "dask_speedup": (">", 1.0, "Dask speed-up, 2-worker LocalCluster vs in-process"),
+    "plan_wall_s": ("<=", 1.0, "`vcperf plan examples/branch_20_hosts_10mbit.yaml`, warm: the whole process (wall)"),
+    "plan_wall_dontwrite_s": ("<=", 1.0, "the same plan with `PYTHONDONTWRITEBYTECODE=1` set"),
+    "regenerate_warm_dontwrite_s": ("<=", 20.0, "`vcperf regenerate --jobs 2`, warm, with `PYTHONDONTWRITEBYTECODE=1` "
+                                    "set"),
+    "app_first_render_dontwrite_s": ("<=", 2.0, "the app's first render (Voilà), server started with "
+                                     "`PYTHONDONTWRITEBYTECODE=1` set"),
 }
 UNITS = {"regenerate_warm_s": "s", "regenerate_cold_s": "s", "app_first_render_s": "s", "setup_s": "s",
          "make_test_s": "s", "fidelity_cli_s": "s", "whatif_update_ms": "ms", "browser_update_ms": "ms",
-         "dask_speedup": "x"}
+         "dask_speedup": "x", "plan_wall_s": "s", "plan_wall_dontwrite_s": "s", "regenerate_warm_dontwrite_s": "s",
+         "app_first_render_dontwrite_s": "s"}
+#: Rows measured with PYTHONDONTWRITEBYTECODE=1 set -> the same path with Python's default; goal: within 10 %.
+DONT_WRITE_PAIRS = {"plan_wall_dontwrite_s": "plan_wall_s", "regenerate_warm_dontwrite_s": "regenerate_warm_s",
+                    "app_first_render_dontwrite_s": "app_first_render_s"}
+DONT_WRITE_GOAL = 1.10
 
 
 def goal_status(value, op: str, goal: float) -> str:
@@ -138,6 +149,23 @@ def headline_table(results: dict) -> str:
     return "\n".join(lines)
 
 
+def dont_write_line(results: dict) -> str:
+    """The ratio of each PYTHONDONTWRITEBYTECODE=1 row to its unset row (goal: within 10 %), or ``""``.
+
+    >>> dont_write_line({"plan_wall_s": 0.8, "plan_wall_dontwrite_s": 0.84})
+    '*`PYTHONDONTWRITEBYTECODE=1` set / unset* (goal ≤ 1.10, bytecode compiled at set-up): plan 1.05 (met).'
+    """
+    cells = []
+    for dont, unset in DONT_WRITE_PAIRS.items():
+        ratio = ratio_cell(results.get(dont), results.get(unset))
+        if ratio != "—":
+            cells.append(f"{unset.split('_')[0]} {ratio} ({'met' if float(ratio) <= DONT_WRITE_GOAL else 'missed'})")
+    if not cells:
+        return ""
+    return (f"*`PYTHONDONTWRITEBYTECODE=1` set / unset* (goal ≤ {DONT_WRITE_GOAL:.2f}, bytecode compiled at set-up): "
+            + ", ".join(cells) + ".")
+
+
 def machine_line(results: dict) -> str:
     m = results.get("machine", {})
     if not m:
@@ -180,7 +208,7 @@ LEGEND = (
 
 def readme_block(results: dict) -> str:
     """README's performance block: machine and load, the goals table, then the detailed tables of the run."""
-    parts = [machine_line(results), headline_table(results), LEGEND]
+    parts = [machine_line(results), headline_table(results), dont_write_line(results), LEGEND]
     detail = results.get("table_markdown")
     if detail:
         parts.append(detail)

@@ -20,6 +20,13 @@ The paths a person waits for (issue 31; bench/paths.py), part names in brackets 
   folder; whether the installer's cache was warm is recorded.
 - ``make_test_s`` [tests, opt-in: ``--with-tests``]: ``ruff check .`` + ``python -m pytest -n auto --dist
   loadgroup``, with the test count.
+- ``plan_wall_s`` [plan]: ``vcperf plan examples/branch_20_hosts_10mbit.yaml``, the whole process, warm.
+- [bytecode] (issue 41): ``plan_wall_dontwrite_s``, ``regenerate_warm_dontwrite_s``, ``app_first_render_dontwrite_s``:
+  the plan, the warm regeneration and the app's first render with ``PYTHONDONTWRITEBYTECODE=1`` set (no process
+  writes bytecode: only what the set-up compiled is read), beside the same rows measured with Python's default
+  (every other row); the ratio set / unset is printed under the goals table.
+- [imports] (also with hotpaths): ``import vcperf.site`` and ``python -X importtime`` of ``import vcperf.site``,
+  ``vcperf plan --help`` and ``vcperf plan``: modules imported and their own import time summed.
 
 The previous release (``--baseline REF``, default e84b8cd; ``--no-baseline`` to skip) is checked out with ``git
 worktree add --detach`` under build/bench/baseline and the same paths are measured there in the same run
@@ -146,6 +153,12 @@ def detail_table(results: dict) -> str:
     if "import" in results:
         imp = results["import"]["vcperf"]["median_s"]
         lines.append(f"| `import vcperf` (fresh interpreter) | {_ms(imp)} | {_goal(imp, GOALS['import_s'])} |")
+        if site := results["import"].get("vcperf.site"):
+            lines.append(f"| `import vcperf.site` (fresh interpreter) | {_ms(site['median_s'])} | — |")
+    for label, it in results.get("importtime", {}).items():
+        slowest = ", ".join(f"{n} {_ms(t)}" for n, t in it.get("slowest_self", [])[:3])
+        lines.append(f"| `{label}`: {it['modules']} modules imported, their own import time summed (python -X "
+                     f"importtime; slowest: {slowest}; load {it['load_1m']:.2f}) | {_ms(it['self_s'])} | — |")
     vm = results.get("vmotion", {})
     if pg := vm.get("precopy_grid"):
         lines.append("| vMotion pre-copy, 10^6 cases | "
@@ -182,7 +195,7 @@ def detail_table(results: dict) -> str:
 # The run
 # --------------------------------------------------------------------------------------------
 
-PARTS = ("user", "browser", "hotpaths", "cold", "app", "setup", "tests")
+PARTS = ("user", "browser", "hotpaths", "imports", "plan", "bytecode", "cold", "app", "setup", "tests")
 OPT_IN = {"tests"}  # minutes: only with --with-tests or --only tests
 
 
@@ -257,8 +270,8 @@ def main(argv=None) -> int:
         results["dask_speedup"], rec["dask_speedup"] = user.dask_speedup(measured)
         if not args.skip_regenerate:
             print("vcperf regenerate --jobs 2 (warm) ...", flush=True)
-            results["regenerate_warm_s"], rec["regenerate_warm_s"] = user.regenerate_warm(
-                measured, 2, warmup=not args.no_regenerate_warmup)
+            results["regenerate_warm_s"], rec["regenerate_warm_s"] = user.regenerate_warm(  # bytecode written
+                measured, 2, warmup=not args.no_regenerate_warmup, env=paths.this_tree().env())
         else:
             results["notes"]["regenerate_warm_s"] = "skipped (--skip-regenerate)"
     if "browser" in parts:
@@ -267,9 +280,12 @@ def main(argv=None) -> int:
         rec["browser_update_ms"] = b["panels"]
         results["browser_update_ms"] = {k: r["value"] for k, r in b["panels"].items() if r["value"] is not None}
         results["notes"]["browser_update_ms"] = {k: v for k, v in b.items() if k != "panels"}
-    if "hotpaths" in parts:
+    if "hotpaths" in parts or "imports" in parts:
         print("import time ...", flush=True)
         results["import"] = hotpaths.bench_import(args.repeats)
+        print("python -X importtime of import vcperf.site, vcperf plan --help, vcperf plan ...", flush=True)
+        results["importtime"] = hotpaths.bench_importtime(ROOT, paths.this_tree().env())
+    if "hotpaths" in parts:
         print("exact MVA vs line-solver vs SimPy ...", flush=True)
         results["mva"] = mva.bench_mva(args.peers_python, args.repeats, args.sim_repeats)
         print("vectorized sweep ...", flush=True)
@@ -286,7 +302,7 @@ def main(argv=None) -> int:
     for key, (value, record) in now.items():
         results[key], rec[key] = value, record
     warm_too = "user" in parts and not args.skip_regenerate
-    if not args.no_baseline and (warm_too or parts & set(paths.PART_KEYS)):
+    if not args.no_baseline and (warm_too or parts & {*paths.PART_KEYS, "bytecode"}):
         print(f"previous release {args.baseline}: git worktree under {paths.BASELINE_DIR} ...", flush=True)
         try:
             with paths.baseline_tree(args.baseline) as base:

@@ -26,6 +26,7 @@ GROUPS = {
 }
 
 
+@pytest.hookimpl(optionalhook=True)  # an xdist hook: the suite also runs without xdist (-p no:xdist)
 def pytest_xdist_auto_num_workers(config):
     """``-n auto``: one worker per core plus one. The browser tests spend much of their time waiting (for a
     page, a kernel, a panel to settle) and a regeneration waits on its kernels; the extra worker runs
@@ -36,7 +37,10 @@ def pytest_xdist_auto_num_workers(config):
 
 def pytest_itemcollected(item):
     """Mark a test that uses a fixture of :data:`GROUPS` with its xdist group (as each item is collected:
-    before xdist reads the marks in its ``pytest_collection_modifyitems``)."""
+    before xdist reads the marks in its ``pytest_collection_modifyitems``); without xdist (``-p no:xdist``) there
+    are no groups (nor the mark)."""
+    if not item.config.pluginmanager.hasplugin("xdist"):
+        return
     for fixture, group in GROUPS.items():
         if fixture in getattr(item, "fixturenames", ()):
             item.add_marker(pytest.mark.xdist_group(group))
@@ -114,6 +118,22 @@ def runner():
     end_runners()
 
 
+#: Marks of the tests that wait on the wall clock (a browser, a Jupyter kernel or server).
+WALL_CLOCK_MARKS = ("browser", "kernel")
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(item, call):
+    """A failed wall-clock test (:data:`WALL_CLOCK_MARKS`) reports the machine's load average beside its error
+    (tests/deadlines.py), so a machine too busy to answer within the deadline is told from a real failure."""
+    report = yield
+    if report.failed and any(item.get_closest_marker(m) for m in WALL_CLOCK_MARKS):
+        from deadlines import load_note  # here: tests/test_environment.py runs this file alone, without it
+
+        report.sections.append(("load average at the failure", load_note()))
+    return report
+
+
 @pytest.fixture(scope="session")
 def default_build(tmp_path_factory):
     """One default regeneration (``vcperf regenerate --jobs 2``) into a scratch build folder, shared by
@@ -141,6 +161,7 @@ def pytest_sessionfinish(session):
 _WORKER_CALLS: dict = {}
 
 
+@pytest.hookimpl(optionalhook=True)
 def pytest_testnodedown(node, error):
     """Controller: add up the fuzz counts of each finished xdist worker."""
     for name, n in getattr(node, "workeroutput", {}).get("fuzz_calls", {}).items():

@@ -65,8 +65,8 @@ def test_headline_table_has_every_issue_key_with_goal_met_or_missed(sample):
     assert _row(table, "robo_networks[0]")[1:3] == ["120 ms", "≤ 150 ms: met"]
     assert _row(table, "vcha_overhead[0]")[1:3] == ["300 ms", "≤ 150 ms: missed (2.0x)"]
     assert _row(table, "Dask")[1:7] == ["1.60x", "> 1.00x: met", "—", "—", "1.10", "0.8"]
-    # one row per panel plus one per scalar key (the paths of issue 31 not measured here), nothing else
-    assert len(table.splitlines()) == 2 + 7 + 2 + 2
+    # one row per panel plus one per scalar key (the paths of issues 31 and 41 not measured here), nothing else
+    assert len(table.splitlines()) == 2 + 7 + 2 + 2 + 4
 
 
 def test_missing_measurements_are_shown_as_not_measured(sample):
@@ -334,11 +334,15 @@ def test_setup_recipe_is_the_makefiles(tmp_path):
     tree = paths.Tree(root=REPO)
     uv = [" ".join(c[1:]) for c in paths.setup_commands(tree, tmp_path / "v", "uv")]
     assert uv[0] == f"-m venv {tmp_path / 'v'}" and "-r requirements/bootstrap.txt" in uv[1]
-    assert uv[2].startswith("pip install --quiet --python") and uv[2].endswith("-r requirements/lock.txt")
+    # the lock with its bytecode, then the package's (issue 41: the recipe compiles; the timed set-up does too)
+    assert uv[2].startswith("pip install --quiet --python")
+    assert uv[2].endswith("-r requirements/lock.txt --compile-bytecode")
     assert uv[3].endswith("--no-deps -e .")
+    assert uv[4] == "-m compileall -q -j 0 --invalidation-mode timestamp vcperf" and len(uv) == 5
     for piece in ("-r requirements/bootstrap.txt",
-                  "uv pip install --quiet --python $(BIN)/python -r requirements/lock.txt",
-                  "uv pip install --quiet --python $(BIN)/python --no-deps -e ."):
+                  "uv pip install --quiet --python $(BIN)/python -r requirements/lock.txt --compile-bytecode",
+                  "uv pip install --quiet --python $(BIN)/python --no-deps -e .",
+                  "$(BIN)/python -m compileall -q -j 0 --invalidation-mode timestamp vcperf"):
         assert piece in make, piece
     pip = [" ".join(c[1:]) for c in paths.setup_commands(tree, tmp_path / "v", "pip")]
     assert len(pip) == 3 and pip[1].endswith("-r requirements/lock.txt") and pip[2].endswith("--no-deps -e .")
@@ -371,3 +375,57 @@ def test_a_path_missing_or_failing_at_a_tree_is_not_measured_and_the_bench_goes_
     assert results["previous"] == {"ref": "v1", "commit": "abc",
                                    "values": {"app_first_render_s": None, "setup_s": None}}
     assert report.ratio_cell(1.0, results["previous"]["values"]["setup_s"]) == "—"
+
+
+def test_bytecode_rows_pair_each_path_with_its_unset_row_and_state_the_ratio(tmp_path, monkeypatch):
+    """Issue 41: the plan, the warm regeneration and the app's first render with PYTHONDONTWRITEBYTECODE=1 set,
+    each beside the same path measured with Python's default (the variable removed from every other command's
+    environment), and their ratio against the 10 % goal."""
+    from bench import paths, run
+
+    assert set(paths.BYTECODE_KEYS) == set(report.DONT_WRITE_PAIRS) <= set(report.HEADLINE)
+    assert paths.BYTECODE_KEYS == report.DONT_WRITE_PAIRS and {"plan", "bytecode", "imports"} <= set(run.PARTS)
+    monkeypatch.setenv("PYTHONDONTWRITEBYTECODE", "1")
+    tree = paths.Tree(root=tmp_path)
+    assert "PYTHONDONTWRITEBYTECODE" not in tree.env()
+    assert tree.env(**paths.DONT_WRITE)["PYTHONDONTWRITEBYTECODE"] == "1"
+    line = report.dont_write_line({"plan_wall_s": 0.80, "plan_wall_dontwrite_s": 0.84, "regenerate_warm_s": 20.0,
+                                   "regenerate_warm_dontwrite_s": 30.0, "app_first_render_s": None})
+    assert "plan 1.05 (met)" in line and "regenerate 1.50 (missed)" in line and "app" not in line
+    assert report.dont_write_line({}) == ""
+    rows = {r["key"]: r for r in report.headline_rows({"plan_wall_s": 0.8, "plan_wall_dontwrite_s": 1.3})}
+    assert rows["plan_wall_s"]["status"] == "met" and rows["plan_wall_dontwrite_s"]["status"] == "missed (1.3x)"
+
+
+def test_bytecode_state_counts_the_modules_with_current_bytecode(tmp_path):
+    """What a process with PYTHONDONTWRITEBYTECODE=1 can read: a .pyc whose header matches its source's mtime and
+    size; an edited source's old .pyc does not count."""
+    import compileall
+    import os
+
+    from bench import paths
+
+    pkg = tmp_path / "vcperf"
+    pkg.mkdir()
+    (pkg / "a.py").write_text("A = 1\n")
+    (pkg / "b.py").write_text("B = 2\n")
+    assert paths.bytecode_state(paths.Tree(root=tmp_path)) == {"modules": 2, "with_current_pyc": 0}
+    assert compileall.compile_dir(str(pkg), quiet=1)
+    assert paths.bytecode_state(paths.Tree(root=tmp_path)) == {"modules": 2, "with_current_pyc": 2}
+    (pkg / "b.py").write_text("B = 22\n")
+    st = (pkg / "b.py").stat()
+    os.utime(pkg / "b.py", (st.st_atime, st.st_mtime + 5))
+    assert paths.bytecode_state(paths.Tree(root=tmp_path)) == {"modules": 2, "with_current_pyc": 1}
+
+
+def test_importtime_lines_are_read_into_modules_and_time():
+    from bench import hotpaths
+
+    err = ("import time: self [us] | cumulative | imported package\n"
+           "import time:      1000 |       1000 |     numpy._core\n"
+           "import time:      3000 |       4000 |   numpy\n"
+           "import time:       500 |       4500 | vcperf.site\n"
+           "unrelated line\n")
+    out = hotpaths.parse_importtime(err)
+    assert out["modules"] == 3 and out["self_s"] == 0.0045
+    assert out["slowest_self"][0] == ["numpy", 0.003] and out["heaviest_packages"] == [["vcperf", 0.0045]]

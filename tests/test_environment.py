@@ -2,6 +2,7 @@
 
 import os
 import re
+import shutil
 import subprocess
 import sys
 import tomllib
@@ -169,6 +170,74 @@ def test_setup_installs_the_lock_with_pinned_uv_and_falls_back_to_pip():
     assert "$(BIN)/uv pip install --quiet --python $(BIN)/python -r requirements/lock.txt" in stamp
     assert "|| \\\n\t{ echo \"note: uv failed; installing with pip\"" in stamp
     assert "$(BIN)/python -m pip install --quiet --disable-pip-version-check -r requirements/lock.txt" in stamp
+
+
+
+def test_setup_leaves_bytecode_even_with_pythondontwritebytecode(tmp_path):
+    """Bytecode at install (issue 41): uv compiles what it installs, pip does by default, and the editable
+    package is compiled by compileall (Binder's postBuild too). The stamp's compileall command, run here
+    with PYTHONDONTWRITEBYTECODE=1 set as many images and CI runners set it, still writes the .pyc files
+    (without them every process compiles every module it imports from source, every time)."""
+    make = (ROOT / "Makefile").read_text()
+    stamp = make.split("$(STAMP):", 1)[1].split("\n\n", 1)[0]
+    assert "-r requirements/lock.txt --compile-bytecode" in stamp
+    assert "--no-compile" not in stamp  # pip's fallback compiles by default
+    compile_lines = [ln.strip() for ln in stamp.splitlines() if "-m compileall" in ln]
+    assert len(compile_lines) == 1 and compile_lines[0].endswith(" vcperf"), compile_lines
+    post = (ROOT / "binder" / "postBuild").read_text()
+    assert re.search(r"^python -m compileall .* vcperf$", post, re.M)
+    package = tmp_path / "pkg"
+    package.mkdir()
+    (package / "__init__.py").write_text("X = 1\n")
+    (package / "mod.py").write_text("Y = 2\n")
+    command = compile_lines[0].replace("$(BIN)/python", sys.executable).removesuffix(" vcperf") + " pkg"
+    subprocess.run(command.split(), cwd=tmp_path, env={**os.environ, "PYTHONDONTWRITEBYTECODE": "1"}, check=True)
+    assert sorted(p.name.split(".")[0] for p in (package / "__pycache__").glob("*.pyc")) == ["__init__", "mod"]
+
+
+
+def test_setup_says_what_it_does_from_its_first_line():
+    """`make reproduce` on a fresh clone shows progress from its first second (issue 39): the set-up's first
+    command says what it makes and how long it may take, and each step after it says what it does."""
+    make = (ROOT / "Makefile").read_text()
+    stamp = make.split("$(STAMP):", 1)[1].split("\n\n", 1)[0].splitlines()[1:]
+    assert stamp[0].startswith('\t@echo "set-up: a virtual environment'), stamp[0]
+    said = [ln for ln in stamp if ln.startswith('\t@echo "set-up:')]
+    assert len(said) >= 4 and stamp[-1].startswith('\t@echo "set-up: done'), said
+
+
+def _make_dry_run(*args: str) -> str:
+    done = subprocess.run(["make", "-n", "--no-print-directory", *args], cwd=ROOT, capture_output=True, text=True,
+                          timeout=60)
+    assert done.returncode == 0, done.stderr
+    return done.stdout
+
+
+@pytest.mark.skipif(not shutil.which("make"), reason="needs make")
+def test_make_lab_takes_a_port_and_arguments_and_runs_as_root():
+    """`make lab` (issue 39): LAB_PORT and LAB_ARGS reach JupyterLab, and as root (a container) it passes
+    --allow-root, without which Jupyter refuses to start; not as another user."""
+    line = _make_dry_run("lab", "LAB_PORT=9999", "LAB_ARGS=--no-browser --ServerApp.base_url=/x/").splitlines()[-1]
+    assert line.startswith(".venv/bin/jupyter lab notebooks/ "), line
+    assert "--port=9999" in line.split() and line.endswith("--no-browser --ServerApp.base_url=/x/"), line
+    assert ("--allow-root" in line.split()) == (os.geteuid() == 0), line
+    assert "--port=8888" in _make_dry_run("lab").splitlines()[-1].split()
+
+
+@pytest.mark.skipif(not shutil.which("make"), reason="needs make")
+def test_make_test_fast_leaves_out_the_marked_heavy_tests_and_make_test_runs_everything():
+    """`make test-fast` (issue 40): lint, then pytest without the tests marked slow (wheels, venvs,
+    regenerations), browser or kernel (notebooks executed); markers declared in pyproject; `make test`
+    (the CI gate) still selects nothing out; the README names both."""
+    fast = _make_dry_run("test-fast").splitlines()
+    assert fast[-2] == ".venv/bin/ruff check ."
+    assert fast[-1] == '.venv/bin/python -m pytest -n auto -m "not slow and not browser and not kernel"', fast[-1]
+    declared = {m.split(":")[0] for m in _pyproject()["tool"]["pytest"]["ini_options"]["markers"]}
+    assert {"slow", "browser", "kernel"} <= declared
+    full = _make_dry_run("test").splitlines()
+    assert full[-1] == ".venv/bin/python -m pytest -n auto --dist loadgroup", full[-1]
+    readme = (ROOT / "README.md").read_text()
+    assert "make test-fast" in readme and "make test " in readme
 
 
 def test_data_check_needs_nothing_outside_the_checkout():

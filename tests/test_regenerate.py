@@ -188,6 +188,13 @@ def test_readme_scenario_example_changes_outputs_and_is_indexed(tmp_path, capfd)
     err = capfd.readouterr().err
     assert re.search(r"skipped .*robo_networks", err), err
     assert "[1/1] contentlib_deploy done" in err  # one progress line per notebook when not a terminal
+    # progress from the start (issue 39): first the notebooks and the calibration cache (once the arguments are
+    # checked: an input error stays one line), then each notebook started (by its worker) and finished
+    said = [ln for ln in err.splitlines() if ln.startswith("vcperf regenerate: ")]
+    assert re.fullmatch(r"vcperf regenerate: 1 notebook into .*, 1 at a time; (calibration cache|no calibration).*",
+                        said[0]), said
+    assert said.index("vcperf regenerate: started contentlib_deploy") < next(
+        i for i, ln in enumerate(said) if "[1/1] contentlib_deploy done" in ln), said
     name = argv[argv.index("--scenario") + 1]
     scen = build / "scenarios" / name
     default, changed = _digest(build / "tables" / "contentlib_deploy"), _digest(scen / "tables" / "contentlib_deploy")

@@ -43,6 +43,7 @@ plt.show()
 '''
 
 
+@pytest.mark.kernel
 @pytest.mark.skipif(not hasattr(os, "fork"), reason="kernels are forked only where there is fork()")
 def test_a_forked_kernel_prints_and_draws_what_a_started_kernel_does(tmp_path):
     """The same notebook executed by a kernel started as a process and by one forked from the kernel

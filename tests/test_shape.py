@@ -166,6 +166,7 @@ def _all_modules() -> list[str]:
     return out
 
 
+@pytest.mark.slow  # one interpreter per module: minutes on a loaded 2-core machine
 def test_every_module_imports_first_in_a_fresh_interpreter():
     """Any module imported first works: no hidden cycle depends on import order (every module of the
     package, each in its own interpreter, two at a time)."""

@@ -13,6 +13,7 @@ import numpy as np
 import pandas as pd
 import pytest
 import yaml
+from deadlines import WAIT_S
 
 from vcperf import cli, network, queueing, sweep
 from vcperf.sweep.evaluation import spanning_points
@@ -301,7 +302,7 @@ def test_cli_sweep_stopped_by_a_signal_leaves_no_partial_table(signum, tmp_path)
                              str(grid_file), "--out", str(out), "--chunk-size", "1000"],
                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
                             env={**os.environ, "PYTHONPATH": str(ROOT)})
-    deadline = time.monotonic() + 60
+    deadline = time.monotonic() + WAIT_S  # tests/deadlines.py
     while not (partial.exists() and partial.stat().st_size > 0):  # the sweep is writing
         assert proc.poll() is None and time.monotonic() < deadline, proc.communicate()
         time.sleep(0.05)

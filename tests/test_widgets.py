@@ -3,6 +3,7 @@
 import math
 
 import ipywidgets as w
+import pytest
 
 from vcperf import widgets
 from vcperf.views import format as fmt
@@ -148,6 +149,7 @@ def _new_values(control):
     return [v for v in values if v != control.value]  # setting the current value is no change
 
 
+@pytest.mark.slow  # every control of every panel, or every planner input drawn twice: minutes
 def test_every_control_of_every_panel_changes_readout_or_picture():
     """Each control of each what-if panel, moved from the panel's starting inputs to each of several values
     (every dropdown option) and back, changes the readout or the picture and raises nothing -- e.g. the
@@ -409,6 +411,7 @@ def test_site_planner_figure_is_the_plans_own_whatever_came_before():
         assert kept.draw(e) == site._PlannerFigure().draw(e)
 
 
+@pytest.mark.slow  # every control of every panel, or every planner input drawn twice: minutes
 def test_site_planner_kept_background_draws_what_a_fresh_panel_draws():
     """An update drawn over the cached background, after updates of other plans, rates and round
     trips (other axis limits, overloaded answers, another screen scale), is the same PNG as a fresh

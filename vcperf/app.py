@@ -41,6 +41,7 @@ from traitlets import Integer, default
 
 from vcperf import protocol, studies
 from vcperf.params import read_notebook
+from vcperf.regenerate.forkserver import skip_unused_format_checker
 
 ROOT = Path(__file__).resolve().parent.parent
 SOURCE = ROOT / "notebooks" / "app.py"
@@ -271,6 +272,7 @@ def main(argv: list[str] | None = None) -> int:
         voila_command(Path("check.ipynb"), args.port, max_kernels=max_kernels)
     except ValueError as err:
         raise SystemExit(f"python -m vcperf.app: error: {err}") from None
+    skip_unused_format_checker()  # nbformat validates without format checks: no IRI grammars built (seconds)
     nb = build_notebook(args.output)
     print(f"vcperf app: {nb}", file=sys.stderr)
     if args.build_only:

@@ -329,3 +329,18 @@ def clear_caches() -> None:
     _CACHE.clear()
     _KEYS.clear()
     getattr(source_digest, "cache_clear", lambda: None)()
+
+
+def on_disk(study: str, what: str = "calibrate") -> bool:
+    """Whether the disk cache holds ``study``'s ``what`` (default: its calibration) for the current sources.
+
+    Only looks for the file (nothing is read or computed): ``vcperf regenerate`` says with it, before any
+    work, whether the calibrations are to be computed first.
+
+    Examples
+    --------
+    >>> isinstance(on_disk("robo2019"), bool)
+    True
+    """
+    path = _disk_path(study_module(study), what)
+    return path is not None and path.exists()

@@ -19,7 +19,6 @@ import errno
 import json
 import os
 import shutil
-import sys
 import time
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from pathlib import Path
@@ -33,6 +32,7 @@ from vcperf.regenerate.notebook import (
     Failure,
     execute,
     fidelity_failure,
+    say,
     warm_study,
     worker_init,
     write_fidelity,
@@ -59,7 +59,7 @@ def run(
     only: list[str] | None = None,
     overrides: dict | None = None,
     jobs: int = 1,
-    progress: bool | None = None,
+    progress: bool = True,
 ) -> list[Failure]:
     """Regenerate notebooks into ``target`` (staged, swapped in only on success).
 
@@ -74,8 +74,9 @@ def run(
         (``output_dir`` is set by regenerate and cannot be overridden).
     jobs : int
         Notebooks executed in parallel (>= 1), each in a worker process.
-    progress : bool, optional
-        Show a progress bar; default: only on a terminal and not under CI.
+    progress : bool
+        Say on stderr what is done, from the first second: the notebooks and the calibration cache at the
+        start, each calibration computed (a cold cache), each notebook started and finished (default True).
 
     Returns
     -------
@@ -107,8 +108,6 @@ def run(
     selected, checked = route_overrides(available, selected, overrides, explicit=bool(only))
     target = check_target(Path(target))
 
-    if progress is None:
-        progress = sys.stderr.isatty() and not os.environ.get("CI")
     root = lock_root(target)
     with build_lock(root) as lock, Signals() as signals:
         return _run_locked(target, root, lock, selected, available, checked, jobs, progress, not overrides,
@@ -197,8 +196,6 @@ def _recover(target: Path, old: Path) -> None:
 
 def _run_locked(target: Path, root: Path, lock: HeldLock, selected, available, checked, jobs, progress,
                 default_scenario, signals) -> list[Failure]:
-    from tqdm import tqdm
-
     staging = no_link(target.with_name(f".{target.name}.staging"))
     failed_dir = no_link(target.with_name(f"{target.name}-failed"))
     old = no_link(target.with_name(f".{target.name}.old"))
@@ -208,7 +205,6 @@ def _run_locked(target: Path, root: Path, lock: HeldLock, selected, available, c
     _recover(target, old)
     shutil.rmtree(kernels, ignore_errors=True)  # connection files of a killed run's kernels
     pool = None
-    bar = None
     try:
         shutil.rmtree(staging, ignore_errors=True)
         if target.exists():
@@ -225,18 +221,22 @@ def _run_locked(target: Path, root: Path, lock: HeldLock, selected, available, c
         (staging / "fidelity.csv").unlink(missing_ok=True)
 
         failures: list[Failure] = []
-        bar = tqdm(total=len(selected), desc="notebooks", unit="nb", disable=not progress)
+        shared = default_scenario and protocol.cache_dir() is not None
+        studies = fidelity.modelled_studies() if protocol.cache_dir() is not None else []
+        cold = [s for s in studies if not protocol.cache.on_disk(s)]
+        if progress:
+            say(f"{len(selected)} notebook{'s' * (len(selected) > 1)} into {target}, {jobs} at a time; "
+                + _cache_state(len(studies) - len(cold), len(studies)))
         pool = ProcessPoolExecutor(max_workers=jobs, initializer=worker_init,
                                    initargs=(os.getpid(), (lock.fd,) if lock.fd is not None else (), str(kernels)))
         # The fidelity table runs beside the notebooks (it recalibrates every model: seconds; the
         # notebooks wait for, never redo, a calibration it is computing: vcperf.protocol.cache). With a disk
         # cache, one task per study computes its rows first (a cold cache's calibrations and refits shared
         # by the workers) and the table is written last, from the cache.
-        shared = default_scenario and protocol.cache_dir() is not None
         fid = pool.submit(write_fidelity, str(staging)) if default_scenario and not shared else None
-        for study in fidelity.modelled_studies() if shared else ():
-            pool.submit(warm_study, study)
-        futures = {pool.submit(schedule.timed, execute, n, str(available[n]), str(staging), checked[n]): n
+        for study in studies if shared else ():
+            pool.submit(warm_study, study, progress and bool(cold))
+        futures = {pool.submit(schedule.timed, execute, n, str(available[n]), str(staging), checked[n], progress): n
                    for n in schedule.order(selected, available)}  # the costliest first
         if shared:
             fid = pool.submit(write_fidelity, str(staging))
@@ -246,17 +246,13 @@ def _run_locked(target: Path, root: Path, lock: HeldLock, selected, available, c
         for done, fut in enumerate(as_completed(futures), start=1):
             f, seconds[futures[fut]] = fut.result()
             failures += [f] if f else []
-            bar.set_postfix_str(futures[fut])
-            bar.update()
-            if not progress:  # one line per finished notebook where there is no bar (a pipe, CI)
-                status = "failed" if f else "done"
-                print(f"vcperf regenerate: [{done}/{len(futures)}] {futures[fut]} {status} "
-                      f"({time.perf_counter() - t0:.1f} s)", file=sys.stderr, flush=True)
+            if progress:
+                say(f"[{done}/{len(futures)}] {futures[fut]} {'failed' if f else 'done'} "
+                    f"({time.perf_counter() - t0:.1f} s)")
         if fid is not None:
             failures += fidelity_failure(fid.result)
         pool.shutdown(wait=True)
         pool = None
-        bar.close()
         if not failures:
             schedule.remember(seconds)
 
@@ -270,8 +266,6 @@ def _run_locked(target: Path, root: Path, lock: HeldLock, selected, available, c
         report.write_index(staging)  # a scenario's own pages: its figures and tables as the reader sees them
     except BaseException as err:
         signals.defer()
-        if bar is not None:
-            bar.close()
         if pool is not None:
             stop_pool(pool)
         shutil.rmtree(staging, ignore_errors=True)
@@ -338,6 +332,17 @@ def _swap(staging: Path, target: Path, old: Path) -> None:
         shutil.rmtree(staging, ignore_errors=True)
         raise OSError(err.errno, f"the new build could not be swapped in ({err.strerror or err}); the previous "
                                  f"build is left as it was", str(target)) from None
+
+
+def _cache_state(held: int, studies: int) -> str:
+    """The calibration cache as the start line says it: where, and how many studies' calibrations it holds."""
+    if protocol.cache_dir() is None:
+        return "no calibration cache (VCPERF_NO_CACHE): every notebook calibrates its own models"
+    where = f"calibration cache {protocol.cache_dir()}"
+    if held == studies:
+        return f"{where}: every calibration there"
+    return (f"{where}: {held} of {studies} studies' calibrations there; the others are computed when "
+            "first needed (minutes on 2 cores, once per change of the sources)")
 
 
 def write_scenario_index(folder: Path) -> Path:

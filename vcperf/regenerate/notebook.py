@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import logging
+import sys
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -63,11 +64,19 @@ def normalise_notebook(path: Path, build: Path) -> None:
     nbformat.write(nbformat.reads(text, as_version=4), path)
 
 
-def execute(name: str, src: str, out_dir: str, overrides: dict) -> Failure | None:
-    """Run one notebook (in a worker process), its working folder the one of its source.
+def say(message: str) -> None:
+    """One progress line of ``vcperf regenerate`` on stderr, at once (from the parent or a worker)."""
+    print(f"vcperf regenerate: {message}", file=sys.stderr, flush=True)
+
+
+def execute(name: str, src: str, out_dir: str, overrides: dict, announce: bool = False) -> Failure | None:
+    """Run one notebook (in a worker process), its working folder the one of its source; with ``announce``,
+    say when it starts (the parent says when it finishes).
 
     Returns None on success.
     """
+    if announce:
+        say(f"started {name}")
     import papermill as pm
     from papermill.exceptions import PapermillExecutionError
 
@@ -116,16 +125,23 @@ def worker_init(parent: int, close_fds: tuple[int, ...] = (), scratch: str | Non
     forkserver.start()
 
 
-def warm_study(study: str) -> None:
+def warm_study(study: str, announce: bool = False) -> None:
     """Compute one study's ledger rows into the disk cache (in a worker; a cold cache's calibrations and
     leave-one-out refits, one study per task, so the workers share them instead of one computing all five).
+    With ``announce``, say when it starts and ends (a cold cache: these are the minutes before the first
+    notebook can finish).
 
     An error is left to :func:`write_fidelity`, which meets it again and reports it with the step named.
     """
+    if announce:
+        say(f"calibrating for {study}: its ledger rows (the calibrations they use, leave-one-out refits)")
+    start = time.perf_counter()
     try:
         fidelity.rows([study])
     except Exception:  # noqa: BLE001, S110 - reported by write_fidelity, which computes the same rows
         pass
+    if announce:
+        say(f"calibrated for {study} ({time.perf_counter() - start:.1f} s)")
 
 
 def write_fidelity(out_dir: str) -> None:
