@@ -852,22 +852,56 @@ def test_properties_streams_sharing_encryption(mem_gib, link_gbps, dirty, vcpus,
 @given(mem_gib=st.floats(1, 1024), vcpus=st.integers(1, 768), dirty=st.floats(1e6, 5e9),
        target_s=st.floats(0.2, 3.0), release=st.sampled_from(vm.RELEASES))
 def test_property_link_for_downtime_is_the_boundary(mem_gib, vcpus, dirty, target_s, release):
-    """The link found for a downtime target meets it, and 1 % less link does not (or it is the search's
-    lower end, or NaN when even 1 Tb/s cannot)."""
+    """The rate the model alone needs for a downtime target meets it, and 1 % less does not (or it is the
+    search's lower end, or NaN when even 1 Tb/s cannot). Issue 37: the answer is that rate raised to VMware's
+    250 Mbit/s when lower (a "limit" flag then), and the forward model at the answer meets the target too.
+    (Changed with issue 37: the boundary is ``target_only_bps``; ``link_bps`` is no longer below the minimum.)"""
     p, s = vm.calibrate(), vm.settings()
     args = (mem_gib * GIB, vcpus, 0.4 * mem_gib * GIB, dirty / p.dirty_bytes_per_transaction, release)
     kw = {"params": p, "settings": s, "n_vmknics": 64}
-    link = vm.link_for_downtime_bps(target_s, *args, **kw)
+    ans = vm.link_for_downtime(target_s, *args, **kw)
+    link = ans.target_only_bps
 
     def stall(b):
         return float(vm.migrate(*args, b, **kw).switchover_time_s)
 
     if math.isnan(link):
-        assert stall(1e12) > target_s
-    elif link == 1e8:
+        assert stall(1e12) > target_s and math.isnan(ans.link_bps)
+        return
+    if link == 1e8:
         assert stall(1e8) <= target_s
     else:
         assert stall(link) <= target_s < stall(0.99 * link)
+    assert ans.link_bps == max(link, s.limits.min_bps_per_vmotion)
+    assert stall(ans.link_bps) <= target_s and ans.downtime_s == pytest.approx(stall(ans.link_bps), rel=1e-12)
+    assert any(f.kind == "limit" for f in ans.flags) == (link < s.limits.min_bps_per_vmotion)
+
+
+@_PROP
+@given(mem_gib=st.floats(1, 4096), dirty=st.floats(1e6, 5e9), target_s=st.floats(0.3, 3.0),
+       concurrent=st.integers(1, 8), release=st.sampled_from(vm.RELEASES))
+def test_property_link_answer_is_supported_or_flagged(mem_gib, dirty, target_s, concurrent, release):
+    """Issue 37: the answer is >= 250 Mbit/s x concurrency or carries the "limit" flag (structured: kind, limit,
+    value, source row); the forward model at the answer meets the target; the answer reports the migration
+    time and the SDPS throttle there."""
+    p, s = vm.calibrate(), vm.settings()
+    args = (mem_gib * GIB, 12, 0.4 * mem_gib * GIB, dirty / p.dirty_bytes_per_transaction, release)
+    kw = {"params": p, "settings": s, "n_vmknics": 4, "concurrent": concurrent}
+    ans = vm.link_for_downtime(target_s, *args, **kw)
+    minimum = s.limits.min_bps_per_vmotion * concurrent
+    assert ans.min_supported_bps == minimum
+    if not ans.feasible:
+        assert math.isnan(ans.link_bps) and ans.bottleneck
+        return
+    limit = [f for f in ans.flags if f.kind == "limit"]
+    assert ans.link_bps >= minimum or limit
+    for f in limit:
+        assert f.limit == minimum and f.value == ans.target_only_bps and "min_bandwidth_per_vmotion" in f.source
+    m = vm.migrate(*args, ans.link_bps, **kw)
+    assert float(m.switchover_time_s) <= target_s
+    assert ans.migration_time_s == pytest.approx(float(m.migration_time_s), rel=1e-12)
+    assert ans.sdps_throttle_fraction == pytest.approx(float(m.sdps_throttle_fraction), abs=1e-12)
+    assert ans.throttled_s == pytest.approx(float(m.throttled_s), rel=1e-12, abs=1e-12)
 
 
 def test_whatif_durations_read_as_people_expect():
@@ -1183,3 +1217,58 @@ def test_figure8_legend_does_not_cover_the_lines_and_figure11_marks_no_totals_pe
         assert max(tops) < a.get_ylim()[1]
     finally:
         plt.close(fig)
+
+
+# ---------------------------------------------------------------- issue 37: the guest's SDPS throttle is an answer
+@_PROP
+@given(mem_gib=st.floats(1, 4096), vcpus=st.integers(1, 768), dirty=st.floats(1e6, 5e9),
+       release=st.sampled_from(vm.RELEASES))
+def test_property_throttle_reported_and_non_decreasing_as_the_link_shrinks(mem_gib, vcpus, dirty, release):
+    """Issue 37: the throttle (share of the guest's pace SDPS stuns away, and for how long) is on every
+    migration, in [0, 1), 0 where SDPS is off, and never falls as the link shrinks."""
+    p, s = vm.calibrate(), vm.settings()
+    links = np.geomspace(1e12, 1e7, 40)
+    m = vm.migrate(mem_gib * GIB, vcpus, 0.4 * mem_gib * GIB, dirty / p.dirty_bytes_per_transaction, release, links,
+                   params=p, settings=s, n_vmknics=4)
+    frac, secs = np.asarray(m.sdps_throttle_fraction), np.asarray(m.throttled_s)
+    assert frac.shape == links.shape and np.all((frac >= 0) & (frac < 1)) and np.all(secs >= 0)
+    assert np.all((frac > 0) == np.asarray(m.precopy.sdps_engaged)) and np.all((secs > 0) <= (frac > 0))
+    assert np.all(np.diff(frac) >= -1e-12)
+    assert np.all(np.diff(secs) >= -1e-9 * secs[1:])
+
+
+def test_throttle_of_the_issue_example_is_shown(p, kw):
+    """Issue 37: an 8 GiB VM at 20 MB/s over 10 Mbit/s is throttled for hours; the readout says so."""
+    from vcperf.views import vmotion as views
+
+    m = vm.migrate(8 * GIB, 12, 8 * GIB, 20e6 / p.dirty_bytes_per_transaction, "7.0u1", 10e6, **kw)
+    assert float(m.sdps_throttle_fraction) > 0.9 and float(m.throttled_s) > 3600
+    off = vm.migrate(8 * GIB, 12, 8 * GIB, 20e6 / p.dirty_bytes_per_transaction, "7.0u1", 10e6, sdps=False, **kw)
+    assert float(off.sdps_throttle_fraction) == 0.0 and float(off.throttled_s) == 0.0
+    text, _ = views.migration_whatif_update(memory_gib=64.0, dirty_rate_mb_per_s=1000.0, link_speed_gbps=1.0,
+                                            link_count=1)
+    assert "SDPS engaged: it throttles the guest" in text
+
+
+def test_no_nan_loss_without_sdps(p, kw):
+    """Issue 37: with SDPS off and a dirty rate above the link the migration never ends; its average loss is
+    the pre-copy's (finite), not NaN."""
+    m = vm.migrate(8 * GIB, 12, 8 * GIB, 2e9 / p.dirty_bytes_per_transaction, "7.0u1", 1e9, sdps=False, **kw)
+    assert not bool(m.precopy.converged) and np.isinf(float(m.migration_time_s))
+    assert 0.0 <= float(m.average_loss) <= 1.0 and float(m.average_loss) == float(m.precopy_loss)
+
+
+def test_limit_flags_are_structured(p, kw):
+    """Issue 37: flags are strings (they print and pass through unchanged) carrying kind, quantity, value, limit,
+    unit, relation and the data row of the limit; immutable."""
+    m = vm.migrate(64 * GIB, 12, 25 * GIB, 4500.0, "7.0u1", 1e9, concurrent=8, **kw)
+    f = next(f for f in m.flags if "per concurrent vMotion" in f)
+    assert f.kind == "unsupported" and f.quantity == "link_bps / concurrent" and f.relation == ">="
+    assert f.value == pytest.approx(1e9 / 8) and f.limit == vm.limits().min_bps_per_vmotion
+    assert f.source.endswith("min_bandwidth_per_vmotion") and f.as_dict()["message"] == str(f)
+    with pytest.raises(AttributeError):
+        f.limit = 0.0
+    import pickle
+
+    g = pickle.loads(pickle.dumps(f))
+    assert g == f and g.as_dict() == f.as_dict()

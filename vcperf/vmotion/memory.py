@@ -84,9 +84,15 @@ class PrecopyResult:
         Observed pre-copy transfer rate (TCP goodput of the links).
     reason : ndarray of str
         Why a case did not converge ('' where it did).
-    flags : tuple of str
+    sdps_throttle_fraction : ndarray
+        Share of the (traced) guest's pace SDPS takes away while it throttles, ``1 - d / d_traced``
+        (the vCPUs are stunned that fraction of the time; the guest's throughput drops by it); 0 where
+        SDPS is not engaged.
+    throttled_s : ndarray
+        How long SDPS throttles the guest: the re-send rounds (s); 0 where SDPS is not engaged.
+    flags : tuple of LimitFlag
         Inputs beyond VMware's documented limits or the calibrated ranges ("unsupported: ...",
-        "extrapolated: ..."); empty when every input is inside them.
+        "extrapolated: ..."; :class:`vcperf.vmotion.limits.LimitFlag`); empty when every input is inside them.
     """
 
     rounds: np.ndarray
@@ -104,6 +110,8 @@ class PrecopyResult:
     round0_time_s: np.ndarray
     resend_trace_loss: np.ndarray
     reason: np.ndarray
+    sdps_throttle_fraction: np.ndarray = 0.0
+    throttled_s: np.ndarray = 0.0
     flags: tuple = ()
 
     @property
@@ -284,7 +292,7 @@ def precopy(
     out = {k: np.empty(n, dtype=bool if k in ("converged", "sdps_engaged") else object if k == "reason" else float)
            for k in ("rounds", "precopy_bytes", "precopy_time_s", "switchover_bytes", "converged",
                      "sdps_engaged", "dirty_rate_bytes_per_s", "round0_dirty_rate_bytes_per_s",
-                     "round0_time_s", "resend_trace_loss", "reason")}
+                     "round0_time_s", "resend_trace_loss", "reason", "sdps_throttle_fraction", "throttled_s")}
     for lo in range(0, n, _BLOCK):
         sl = slice(lo, min(n, lo + _BLOCK))
         res = _precopy_block(*(a[sl] for a in flat[:5]), flat[6][sl], flat[7][sl], release, p, s, rounds_cap, sdps,
@@ -317,6 +325,8 @@ def precopy(
         round0_time_s=r(out["round0_time_s"]),
         resend_trace_loss=r(out["resend_trace_loss"]),
         reason=r(out["reason"].astype(str)),
+        sdps_throttle_fraction=r(out["sdps_throttle_fraction"]),
+        throttled_s=r(out["throttled_s"]),
         flags=_input_flags(s.limits, memory_bytes=mem, link_bps=link, rtt_s=rtt, concurrent=k_conc,
                           vcpus=None if vcpus is None else cpus, release=release, n_vmknics=np.asarray(n_vmknics)),
     )
@@ -455,10 +465,16 @@ def _precopy_block(mem, d0, rate, ws, cpus, rate0, zero, release, p: Params, s: 
     reason = np.where(capped, f"not converged: round cap max_rounds={rounds_cap} reached",
                       np.where(open_ended, "not converged: the guest dirties memory at least as fast as vMotion "
                                            "sends it and SDPS is off, so the re-send rounds never shrink", ""))
+    # SDPS stuns the vCPUs for the share of the traced guest's pace it removes, through the re-send rounds
+    throttling = engaged & ~stop0
+    throttle = np.where(throttling, 1.0 - d / np.where(throttling, d_k, 1.0), 0.0)
+    resend_s = np.where(open_ended, np.inf, resent / rate)
     return {
+        "sdps_throttle_fraction": throttle,
+        "throttled_s": np.where(throttling, resend_s, 0.0),
         "rounds": np.where(open_ended, -1.0, 1.0 + np.ceil(m - 1e-9)),
         "precopy_bytes": np.where(open_ended, np.inf, sent0 + resent),
-        "precopy_time_s": np.where(open_ended, np.inf, t0 + resent / rate),
+        "precopy_time_s": np.where(open_ended, np.inf, t0 + resend_s),
         "switchover_bytes": np.where(open_ended, np.inf, np.minimum(rem, mem)),
         "converged": conv,
         "sdps_engaged": engaged & ~stop0,

@@ -5,6 +5,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from dataclasses import dataclass
 
@@ -12,6 +13,7 @@ import numpy as np
 
 from vcperf import _validate as v
 from vcperf.vmotion.core import Settings, check_le, check_params, check_release, check_settings
+from vcperf.vmotion.limits import LIMITS_TABLE, LimitFlag
 from vcperf.vmotion.memory import MIN_LINK_BPS, PrecopyResult, precopy
 from vcperf.vmotion.params import Params
 from vcperf.vmotion.switchover import _post_phase
@@ -26,7 +28,13 @@ _ARRAY_PRECOPY_KW = ("swapped_bytes", "zero_bytes", "n_vmknics", "streams_per_vm
 
 @dataclass(frozen=True)
 class Migration:
-    """One migration of a running VM (arrays): phases, times, losses, average throughput."""
+    """One migration of a running VM (arrays): phases, times, losses, average throughput.
+
+    ``sdps_throttle_fraction`` and ``throttled_s``: how hard and how long stun-during-page-send slows
+    the guest (:attr:`PrecopyResult.sdps_throttle_fraction`, :attr:`PrecopyResult.throttled_s`):
+    a migration whose guest dirties memory faster than the link sends it converges only by stunning
+    the vCPUs, and this is what the guest pays for it (0 and 0 s when SDPS is not engaged).
+    """
 
     release: str
     trace_time_s: np.ndarray
@@ -41,6 +49,17 @@ class Migration:
     average_throughput_tps: np.ndarray
     baseline_tps: np.ndarray
     precopy: PrecopyResult
+
+    @property
+    def sdps_throttle_fraction(self) -> np.ndarray:
+        """Share of the guest's pace SDPS takes away while it throttles
+        (:attr:`PrecopyResult.sdps_throttle_fraction`)."""
+        return self.precopy.sdps_throttle_fraction
+
+    @property
+    def throttled_s(self) -> np.ndarray:
+        """How long SDPS throttles the guest, s (:attr:`PrecopyResult.throttled_s`)."""
+        return self.precopy.throttled_s
 
     @property
     def flags(self) -> tuple:
@@ -123,8 +142,11 @@ def migrate(memory_bytes, vcpus, working_set_bytes, baseline_tps, release, link_
     post_t, post_loss = _post_phase(pc.switchover_bytes, np.broadcast_to(ws, pc.switchover_bytes.shape), cpus,
                                     release, p, s)
     total = tr.duration_s + pc.precopy_time_s + pc.switchover_time_s
-    lost = tr.throughput_loss * tr.duration_s + pc_loss * pc.precopy_time_s + pc.switchover_time_s
-    avg_loss = lost / total
+    with np.errstate(invalid="ignore"):
+        lost = tr.throughput_loss * tr.duration_s + pc_loss * pc.precopy_time_s + pc.switchover_time_s
+        # a migration that never converges (SDPS off, guest dirtying as fast as the link sends) runs its
+        # pre-copy forever: its average loss is the pre-copy's, the limit of lost / total
+        avg_loss = np.where(np.isfinite(total), lost / np.where(np.isfinite(total), total, 1.0), pc_loss)
     return Migration(
         release=release,
         trace_time_s=tr.duration_s,
@@ -159,8 +181,11 @@ def precopy_guest_loss(dirty_rate_bytes_per_s, pc: PrecopyResult):
     safe = np.where(d0 > 0, d0, 1.0)
     loss0 = np.where(d0 > 0, 1.0 - pc.round0_dirty_rate_bytes_per_s / safe, 0.0)
     loss_k = np.where(d0 > 0, 1.0 - pc.dirty_rate_bytes_per_s / safe, 0.0)
-    t_k = pc.precopy_time_s - pc.round0_time_s
-    return np.clip((loss0 * pc.round0_time_s + loss_k * t_k) / pc.precopy_time_s, 0.0, 1.0)
+    finite = np.isfinite(pc.precopy_time_s)
+    t_pre = np.where(finite, pc.precopy_time_s, 1.0)
+    t_k = np.where(finite, pc.precopy_time_s - pc.round0_time_s, 0.0)
+    # a pre-copy that never ends (not converged, SDPS off) is all re-send rounds in the limit
+    return np.clip(np.where(finite, (loss0 * pc.round0_time_s + loss_k * t_k) / t_pre, loss_k), 0.0, 1.0)
 
 
 def throughput_series(m: Migration, sample_s, start_s, end_s):
@@ -257,12 +282,14 @@ _LINK_GRID = 97
 
 @dataclass(frozen=True)
 class LinkAnswer:
-    """Answer of :func:`link_for_downtime`: the smallest link rate meeting a downtime target, or why none does.
+    """Answer of :func:`link_for_downtime`: the link a downtime target needs, what it costs, or why none does.
 
     Attributes
     ----------
     link_bps : float
-        Smallest aggregate line rate (bit/s) whose switch-over stall meets the target; NaN when infeasible.
+        Aggregate line rate (bit/s) to provision: the smallest whose switch-over stall meets the
+        target, raised to VMware's minimum (``min_supported_bps``) when the target alone needs less
+        (then ``flags`` holds a ``"limit"`` flag); NaN when infeasible.
     feasible : bool
         Whether some rate in the searched range meets the target.
     floor_s : float
@@ -274,6 +301,25 @@ class LinkAnswer:
         rule's last pages, which shrink only slowly as the link grows).
     reason : str
         ``""`` when feasible; else ``"infeasible: ..."`` with the stall's parts in seconds.
+    downtime_s : float
+        Switch-over stall at ``link_bps`` (s; infeasible: at ``hi_bps``, i.e. ``floor_s``).
+    migration_time_s : float
+        Migration time at ``link_bps`` (s; infeasible: at ``hi_bps``).
+    sdps_throttle_fraction : float
+        Share of the guest's pace SDPS takes away at ``link_bps`` (:attr:`Migration.sdps_throttle_fraction`;
+        infeasible: at ``hi_bps``).
+    throttled_s : float
+        How long SDPS throttles the guest at ``link_bps`` (s; infeasible: at ``hi_bps``).
+    target_only_bps : float
+        The smallest rate that meets the downtime target by the model alone (bit/s; ``lo_bps`` when
+        that already meets it; NaN when infeasible): below ``min_supported_bps`` it is not an answer.
+    min_supported_bps : float
+        VMware's documented minimum for this migration: 250 Mbit/s per concurrent vMotion x
+        ``concurrent`` (``external_vmotion_limits.csv``; NaN when ``settings.limits`` is None).
+    flags : tuple of LimitFlag
+        The migration's flags at the answer (:attr:`Migration.flags`) and, when the answer was raised
+        to VMware's minimum, a ``"limit"`` flag (:class:`vcperf.vmotion.limits.LimitFlag`) with the
+        rate the target alone needs as its ``value``.
     """
 
     link_bps: float
@@ -281,6 +327,13 @@ class LinkAnswer:
     floor_s: float
     bottleneck: str
     reason: str
+    downtime_s: float = math.nan
+    migration_time_s: float = math.nan
+    sdps_throttle_fraction: float = math.nan
+    throttled_s: float = math.nan
+    target_only_bps: float = math.nan
+    min_supported_bps: float = math.nan
+    flags: tuple = ()
 
 
 def link_for_downtime_bps(target_downtime_s, memory_bytes, vcpus, working_set_bytes, baseline_tps, release, *,
@@ -334,6 +387,14 @@ def link_for_downtime(target_downtime_s, memory_bytes, vcpus, working_set_bytes,
     rate (add vmknics or streams), or the pages left at the stop boundary (7.0 U1 stops once what is
     left fits the page goal; the expected remainder falls only slowly as the rate grows).
 
+    The answer is never below VMware's documented minimum, 250 Mbit/s of dedicated bandwidth per
+    concurrent vMotion (``settings.limits``, read from ``external_vmotion_limits.csv``) times
+    ``concurrent``: a target the model meets on less is answered with that minimum and a ``"limit"``
+    flag whose ``value`` is the rate the target alone needs. At the answer the result reports what the
+    link costs: the migration time, the stall, and the guest's SDPS throttle (the share of its pace
+    stunned away and for how long: a guest dirtying faster than the link sends converges only by it),
+    with the migration's flags. The stall there meets the target (it never grows with the rate).
+
     Parameters
     ----------
     target_downtime_s : float
@@ -345,7 +406,8 @@ def link_for_downtime(target_downtime_s, memory_bytes, vcpus, working_set_bytes,
     lo_bps, hi_bps : float
         Search range (bit/s), ``0 < lo_bps < hi_bps``.
     **precopy_kw
-        Passed to :func:`migrate` (``n_vmknics``, ``streams_per_vmknic``, ``rtt_s``, ...).
+        Passed to :func:`migrate` (``n_vmknics``, ``streams_per_vmknic``, ``rtt_s``, ``concurrent``
+        (a scalar here), ...).
 
     Examples
     --------
@@ -355,6 +417,16 @@ def link_for_downtime(target_downtime_s, memory_bytes, vcpus, working_set_bytes,
     ...                          params=p, settings=s, n_vmknics=16)
     >>> a.feasible, a.bottleneck
     (False, 'checkpoint')
+
+    A 2 TiB VM dirtying 500 MB/s, 8 at a time, for a 1-s stall: the model alone would take less than
+    VMware's 8 x 250 Mbit/s; the answer is that minimum, flagged, with what it costs the guest.
+
+    >>> tps = 500e6 / p.dirty_bytes_per_transaction
+    >>> b = vm.link_for_downtime(1.0, 2 * 2**40, 72, 500 * 2**30, tps, "7.0u1", params=p, settings=s, concurrent=8)
+    >>> b.link_bps, [f.kind for f in b.flags if f.kind == "limit"]
+    (2000000000.0, ['limit'])
+    >>> bool(b.downtime_s <= 1.0), bool(b.sdps_throttle_fraction > 0.5), round(b.migration_time_s / 3600, 1)
+    (True, True, 30.6)
     """
     target = v.scalar("target_downtime_s", target_downtime_s, 0.0, math.inf, lo_open=True, hi_open=True)
     lo = v.scalar("lo_bps", lo_bps, MIN_LINK_BPS, math.inf, hi_open=True)
@@ -362,13 +434,16 @@ def link_for_downtime(target_downtime_s, memory_bytes, vcpus, working_set_bytes,
     if hi <= lo:
         raise ValueError(f"hi_bps must be above lo_bps={lo:g}; got hi_bps={hi:g}")
     for name, val in (("memory_bytes", memory_bytes), ("vcpus", vcpus), ("working_set_bytes", working_set_bytes),
-                      ("baseline_tps", baseline_tps)):
+                      ("baseline_tps", baseline_tps), ("concurrent", precopy_kw.get("concurrent", 1))):
         if np.size(val) != 1:
             raise ValueError(f"{name} must be a scalar; got shape {np.shape(val)}")
+    s = check_settings(settings)
+    conc = float(v.integers("concurrent", precopy_kw.get("concurrent", 1), 1, 4096))
+    minimum = math.nan if s.limits is None else s.limits.min_bps_per_vmotion * conc
 
     def run(links):
         return migrate(memory_bytes, vcpus, working_set_bytes, baseline_tps, release, links, params=params,
-                       settings=settings, **precopy_kw)
+                       settings=s, **precopy_kw)
 
     a, b = math.log(lo), math.log(hi)
     floor = math.nan
@@ -378,12 +453,39 @@ def link_for_downtime(target_downtime_s, memory_bytes, vcpus, working_set_bytes,
         floor = float(stall[-1]) if math.isnan(floor) else floor  # the first pass ends at hi_bps
         ok = stall <= target
         if ok[0] and a == math.log(lo):
-            return LinkAnswer(lo, True, floor, "", "")
+            return _feasible(lo, floor, minimum, conc, run, at_bottom=True)
         if not ok[-1]:
-            return _infeasible(target, run(np.array([hi, hi / 2.0])), hi, check_params(params))
+            at = run(np.array([hi, hi / 2.0]))
+            return dataclasses.replace(_infeasible(target, at, hi, check_params(params)), **_at(at, 0),
+                                       min_supported_bps=minimum, flags=at.flags)
         j = int(np.argmax(ok))  # first rate that meets the target (the stall never grows with the rate)
         a, b = math.log(grid[j - 1]), math.log(grid[j])
-    return LinkAnswer(math.exp(b), True, floor, "", "")
+    return _feasible(math.exp(b), floor, minimum, conc, run)
+
+
+def _at(m: Migration, i: int) -> dict:
+    """The readouts of case ``i`` of ``m`` that a :class:`LinkAnswer` reports at its answer."""
+    pick = lambda x: float(np.ravel(x)[i])  # noqa: E731
+    return {"downtime_s": pick(m.switchover_time_s), "migration_time_s": pick(m.migration_time_s),
+            "sdps_throttle_fraction": pick(m.sdps_throttle_fraction), "throttled_s": pick(m.throttled_s)}
+
+
+def _feasible(target_only: float, floor: float, minimum: float, conc: float, run, at_bottom=False) -> LinkAnswer:
+    """The answer for a target met at ``target_only`` bit/s (``at_bottom``: already at ``lo_bps``, the bottom of
+    the search): at least VMware's ``minimum``, flagged when raised."""
+    raised = target_only < minimum
+    where = "at or below lo_bps=" if at_bottom else "at "
+    link = minimum if raised else target_only
+    m = run(np.array([link]))
+    flags = tuple(m.flags)
+    if raised:
+        flags += (LimitFlag("limit", "link_bps", target_only, minimum, "bit/s", ">=",
+                            f"{LIMITS_TABLE}: min_bandwidth_per_vmotion",
+                            f"the downtime target alone is met {where}{target_only / 1e6:.4g} Mbit/s, below VMware's "
+                            f"{minimum / conc / 1e6:g} Mbit/s per concurrent vMotion x {conc:g}: the answer is "
+                            f"raised to {minimum / 1e6:.4g} Mbit/s"),)
+    return LinkAnswer(link, True, floor, "", "", **_at(m, 0), target_only_bps=target_only, min_supported_bps=minimum,
+                      flags=flags)
 
 
 def _infeasible(target: float, m: Migration, hi: float, p: Params) -> LinkAnswer:
