@@ -415,7 +415,10 @@ def test_roles_of_the_ledger(rows):
     for k in ("invalid_run_reduction", "failed_check_reduction", "conclusion_duration_reduction"):
         assert tmap[k].role == "derived"
     predicted = {k for k, t in tmap.items() if t.role == "predicted"}
-    assert predicted == {"monster_improvement", "invalid_runs_67u3", "invalid_runs_70u1"}
+    assert {"monster_improvement"} <= predicted
+    # issue 37: the invalid runs are Poisson arithmetic on the fitted failed checks: derived, not predicted
+    for k, fitted in (("invalid_runs_67u3", "failed_checks_67u3"), ("invalid_runs_70u1", "failed_checks_70u1")):
+        assert tmap[k].role == "derived" and tmap[k].depends_on == (fitted,)
     assert {"failed_checks_67u3", "failed_checks_70u1"} <= set(vm.FIT_KEYS)
     # a refit on the fit targets never sees a predicted one
     assert not predicted & set(vm.FIT_KEYS)
@@ -446,14 +449,16 @@ def test_bound_statements_hold():
     assert float(b.loc[b["key"] == "avg_loss_large_70u1", "model_value"].iloc[0]) < 0.05
     ledger = [r for r in vm.fidelity_rows() if r.kind == "bound"]
     assert len(ledger) == int(b["in_ledger"].sum()) >= 8
-    # issue 25: a bound row passes only if its whole 90 % interval does; this model value holds but its
-    # interval straddles the bound (measured honestly, not counted as a pass). The TPCx-HCI 6.7 U3 downtime
-    # straddled its 1 s too until the 6.7 stop-based stall grew with every vCPU (its interval is above 1 s now)
+    # issue 37 (was issue 25's whole-interval rule): a bound row is judged on the model's value, its 90 %
+    # interval shown beside it; this one's interval straddles the bound (the verdict's uncertainty, shown)
     straddle = {"avg_loss_large_70u1"}
-    assert all(r.passed for r in ledger if r.key not in straddle)
+    assert all(r.passed for r in ledger)
     for r in ledger:
+        assert not r.whole_interval
+        if r.paper_value != 0:  # a band relative to a bound of 0 ("never zero") has no scale: none shown
+            assert math.isfinite(r.model_low) and math.isfinite(r.model_high), r.key
         if r.key in straddle:
-            assert r.passed is False and r.model_low < r.paper_value < r.model_high
+            assert r.model_low < r.paper_value < r.model_high
     # the two bitmap sizes follow from 1 bit per 4 KB page alone: shown, not counted
     assert set(b.loc[~b["in_ledger"], "key"]) == {"bitmap_size_small", "bitmap_size_large"}
 
@@ -465,22 +470,32 @@ def test_leave_one_out_reports_every_fitted_row():
     for _, r in loo.iterrows():
         assert math.isfinite(r["model_value"]) or r["note"].startswith("not estimable"), r["key"]
     est = loo[loo["estimable"]]
-    assert len(est) >= 3
-    # both typical-VM runs are predicted by the rest; the large VM's 7.0 U1 run is not: it is the only run
-    # that shows a 7.0 U1 switch-over, and without it the typical VM's averages drive the checkpoint to 0
-    # (was "estimable" at a refitted checkpoint of 2.2 s that only balanced those averages: 2.7x for 10x)
     by = loo.set_index("key")
-    assert by.loc[["typical_tps_67", "typical_tps_70u1", "typical_migration_time_reduction"], "estimable"].all()
-    assert not by.loc["switchover_improvement_large", "estimable"]
-    # without the large VM's 7.0 U1 run or either typical-VM run the rest still predicts it within 75 %
-    # (was 45 %; session 3: without the 7.0 U1 run seven numbers remain for seven parameters, the refit is
-    # exact and the checkpoint time it picks (2.2 s) only balances the typical VM's averages, so the 10x
-    # switch-over gain comes out 2.7x); the median of the estimable rows is within the issue's 15 % + 1 %
-    assert est["rel_error"].abs().max() <= 0.75
-    assert est["rel_error"].abs().median() <= 0.16
-    # the large VM's 6.7 run alone sets the stop cost: without it its numbers are not determined
-    assert not loo.set_index("key").loc["trace_drop_large_67", "estimable"]
-    assert not loo.set_index("key").loc["failed_checks_67u3", "estimable"]
+    # issue 37: held out row by row (each fitted number its own group; the runs held out whole are the
+    # HOLDOUTS), every Oracle row is estimable -- the large VM's six included, which held out a run at a
+    # time were not (so the published loo hid that neither switch-over number is predicted by the rest)
+    oracle = [k for k in vm.FIT_KEYS if not k.startswith("failed_checks")]
+    assert by.loc[oracle, "estimable"].all() and (by["n_held_out"] == 1).all()
+    # their errors are shown, not hidden: the 6 s 6.7 switch-over comes out ~12 s, the 10x gain ~6x
+    assert by.loc["switchover_stall_large_67", "rel_error"] > 0.5
+    assert -0.6 < by.loc["switchover_improvement_large", "rel_error"] < -0.2
+    # the other seven within 10 %
+    rest = [k for k in oracle if k not in ("switchover_stall_large_67", "switchover_improvement_large")]
+    assert by.loc[rest, "rel_error"].abs().max() <= 0.10
+    assert est["rel_error"].abs().median() <= 0.10
+    # each TPCx-HCI count alone sets its own parameter (peak load, dirty scale): without it, not determined
+    assert not by.loc["failed_checks_67u3", "estimable"] and not by.loc["failed_checks_70u1", "estimable"]
+
+
+def test_whole_runs_held_out_are_the_second_column():
+    """Issue 37: the grouped leave-one-out (one run at a time) stays as the study's holdouts."""
+    assert set(vm.HOLDOUTS) == {f"whole run: {r}" for r in (
+        "large VM (72 vCPU / 1 TB), 6.7 run", "large VM (72 vCPU / 1 TB), 7.0 U1 run vs 6.7",
+        "typical VM (12 vCPU / 64 GB), 7.0 U1 run vs 6.7 (Figure 10)")}
+    ext = protocol.extrapolation(vm)
+    assert set(ext["key"]) == {k for keys in vm.HOLDOUTS.values() for k in keys}
+    # a whole run of the large VM held out: the rest does not determine its numbers (as before issue 37)
+    assert not ext.set_index("key").loc["switchover_improvement_large", "estimable"]
 
 
 # ---------------------------------------------------------------- TPCx-HCI Monte Carlo
@@ -1272,3 +1287,21 @@ def test_limit_flags_are_structured(p, kw):
 
     g = pickle.loads(pickle.dumps(f))
     assert g == f and g.as_dict() == f.as_dict()
+
+
+def test_release_order_claims_of_the_migrate_docstring(p, kw):
+    """Issue 37: the docstring of migrate states what holds over the grid it names: 7.0 U1's guest never loses
+    more work; its migration is at most 5 % longer and its switch-over at most 2x longer (the small, busy,
+    many-vCPU VM, whose 7.0 U1 guest is slowed less by tracing), and both reversals do occur."""
+    mem = np.geomspace(4 * GIB, 6 * TIB, 9)[:, None, None, None, None]
+    cpus = np.array([1, 12, 72, 192, 768])[None, :, None, None, None]
+    dirty = np.geomspace(1e6, 8e9, 9)[None, None, :, None, None]
+    link = np.geomspace(1e9, 4e11, 7)[None, None, None, :, None]
+    ws = mem * np.array([0.01, 0.3, 1.0])[None, None, None, None, :]
+    old, new = (vm.migrate(mem, cpus, ws, dirty / p.dirty_bytes_per_transaction, r, link, n_vmknics=4, **kw)
+                for r in vm.RELEASES)
+    assert np.all(new.average_loss * new.migration_time_s <= old.average_loss * old.migration_time_s * (1 + 1e-9))
+    time_ratio = new.migration_time_s / old.migration_time_s
+    stall_ratio = new.switchover_time_s / old.switchover_time_s
+    assert 1.0 < time_ratio.max() <= 1.05
+    assert 1.5 < stall_ratio.max() < 2.0

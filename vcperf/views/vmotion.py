@@ -7,6 +7,7 @@ Every figure draws the model (lines) and the paper's stated numbers (black marke
 from __future__ import annotations
 
 import dataclasses
+import math
 
 import numpy as np
 
@@ -541,7 +542,8 @@ def migration_whatif_update(memory_gib: float = 64.0, vcpus: int = 12, dirty_rat
     readout = (
         f"{RELEASE_LABEL[release]}: {memory_gib:.4g} GiB, {vcpus} vCPUs, "
         f"{link_count} x {fmt_bps(link_speed_gbps * 1e9)} "
-        f"({_plural(link_count * streams_per_vmknic, 'stream')}, {rtt_txt}, {aes_txt}"
+        f"({_plural(link_count * streams_per_vmknic, 'stream')}"
+        f"{', those on one NIC contend for it' if streams_per_vmknic > 1 else ''}, {rtt_txt}, {aes_txt}"
         f"; {fmt_bytes_per_s(float(pc.transfer_rate_bytes_per_s))}"
         f"): "
         f"migration {fmt_band(*ro['migration_time_s'], interval=protocol.INTERVAL)} "
@@ -563,13 +565,15 @@ def migration_whatif(memory_gib: float = 64.0, vcpus: int = 12, dirty_rate_mb_pe
     """The vMotion what-if panel: VM, dirty rate, links and streams, RTT, encryption, sharing, target."""
     import ipywidgets as w
 
-    mem = w.FloatLogSlider(value=memory_gib, base=2, min=1, max=12.6, step=typed_step(2), description="memory GiB",
-                           readout_format=TYPED_FORMAT)
+    # the ranges of the notebook's parameters cell (notebooks/vmotion_precopy.py): 2 GiB - 6 TiB, 0 (idle) - 5 GB/s
+    mem = w.FloatLogSlider(value=memory_gib, base=2, min=1, max=math.log2(6144), step=typed_step(2),
+                           description="memory GiB", readout_format=TYPED_FORMAT)
     cpus = w.IntSlider(value=vcpus, min=1, max=1024, description="vCPUs")  # past 7.0 U1's 768: flagged
-    dirty = w.FloatLogSlider(value=max(dirty_rate_mb_per_s, 0.1), base=10, min=-1, max=3.7, step=typed_step(),
+    dirty = w.FloatLogSlider(value=max(dirty_rate_mb_per_s, 0.1), base=10, min=-1, max=math.log10(5000),
+                             step=typed_step(),
                              description="dirty MB/s", readout_format=TYPED_FORMAT)
     idle = w.Checkbox(value=dirty_rate_mb_per_s == 0, description="idle VM (dirty rate 0)")
-    wset = w.FloatLogSlider(value=working_set_gib, base=2, min=-2, max=12.6, step=typed_step(2),
+    wset = w.FloatLogSlider(value=working_set_gib, base=2, min=-2, max=math.log2(6144), step=typed_step(2),
                             description="working set GiB", readout_format=TYPED_FORMAT)
     speed = w.Dropdown(options=[1.0, 10.0, 25.0, 40.0, 100.0], value=link_speed_gbps, description="link Gbit/s")
     count = w.IntSlider(value=link_count, min=1, max=8, description="vmknics")

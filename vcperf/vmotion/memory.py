@@ -141,6 +141,7 @@ def precopy(
     encryption_cpu_s_per_byte=0.0,
     zeroing_cpu_s_per_byte=0.0,
     concurrent=1,
+    n_nics=None,
 ) -> PrecopyResult:
     """Iterative memory pre-copy and switch-over for a grid of cases, in one vectorized call.
 
@@ -227,6 +228,11 @@ def precopy(
         charged; the calibration finds no room for it).
     concurrent : int or array_like of int
         Migrations sharing the NICs, integers in [1, 4096] (default 1).
+    n_nics : int or array_like of int, optional
+        Physical NICs the vmknics use, integers in [1, n_vmknics x streams per vmknic] (default: one per
+        vmknic, as the test bed). Streams sharing a NIC contend for it
+        (:attr:`vcperf.vmotion.Settings.stream_contention`): more vmknics on one NIC, or more streams per
+        vmknic, add less than a stream's ceiling each (VMware KB 323379: 18, 28, 36 Gb/s on one 40GbE NIC).
 
     Returns
     -------
@@ -280,8 +286,9 @@ def precopy(
     s = check_settings(settings)
 
     window = vmotion_window_bytes(link, rtt, k_conc, s.socket_buffer_bytes)
+    nics = v.integers("n_vmknics", n_vmknics, 1, 64) * 1.0 if n_nics is None else v.integers("n_nics", n_nics, 1, 4096)
     tr_kw = {"n_streams": n_str, "stream_bytes_per_cpu_s": s.stream_bytes_per_cpu_s, "rtt_s": rtt,
-             "concurrent": k_conc, "rwnd_bytes": window}
+             "concurrent": k_conc, "rwnd_bytes": window, "n_nics": nics, "contention": s.stream_contention}
     rate = transfer_rate_bytes_per_s(link, extra_cpu_s_per_byte=enc, **tr_kw)
     zeroing = zcpu if release == "6.7" else 0.0
     rate0 = transfer_rate_bytes_per_s(link, extra_cpu_s_per_byte=enc + zeroing, **tr_kw)
