@@ -1305,3 +1305,28 @@ def test_release_order_claims_of_the_migrate_docstring(p, kw):
     stall_ratio = new.switchover_time_s / old.switchover_time_s
     assert 1.0 < time_ratio.max() <= 1.05
     assert 1.5 < stall_ratio.max() < 2.0
+
+
+# ---------------------------------------------------------------- issue 37: streams sharing a NIC contend
+def test_streams_sharing_a_nic_contend_as_kb_323379(p, kw):
+    """VMware KB 323379 on one 40GbE NIC: 18 Gb/s for one vmknic (the stream ceiling), 28 for two (calibrates
+    the contention), 36 for three (predicted: a ledger row, within 10 %); streams on NICs of their own (the
+    seed's test bed) do not contend, and more streams on one NIC never move less."""
+    s = kw["settings"]
+    rates = {}
+    for n in (1, 2, 3):
+        m = vm.migrate(64 * GIB, 12, 25 * GIB, 4500.0, "7.0u1", 40e9, n_vmknics=n, n_nics=1, **kw)
+        rates[n] = float(m.precopy.transfer_rate_bytes_per_s) * 8
+    assert rates[1] == pytest.approx(18e9) and rates[2] == pytest.approx(28e9)
+    assert rates[3] == pytest.approx(36e9, rel=0.10) and rates[1] < rates[2] < rates[3]
+    # the same through streams per vmknic (one vmknic, one NIC)
+    two = vm.migrate(64 * GIB, 12, 25 * GIB, 4500.0, "7.0u1", 40e9, n_vmknics=1, streams_per_vmknic=2, **kw)
+    assert float(two.precopy.transfer_rate_bytes_per_s) * 8 == pytest.approx(28e9)
+    # the test bed: four vmknics on four NICs, no contention (4 x 18 Gb/s)
+    tb = vm.migrate(64 * GIB, 12, 25 * GIB, 4500.0, "7.0u1", 160e9, n_vmknics=4, **kw)
+    assert float(tb.precopy.transfer_rate_bytes_per_s) * 8 == pytest.approx(72e9)
+    assert s.stream_contention == pytest.approx(2 / 7)
+    row = {r.key: r for r in vm.fidelity_rows()}["stream_throughput_3_vmknics_1_nic"]
+    assert row.kind == "predicted" and row.model_value == pytest.approx(rates[3])
+    with pytest.raises(ValueError, match="n_nics"):
+        vm.migrate(64 * GIB, 12, 25 * GIB, 4500.0, "7.0u1", 40e9, n_vmknics=1, n_nics=2, **kw)

@@ -2,8 +2,9 @@
 
 Seed ``004_ea13268657e6b3b0.txt``. The fitted numbers are the nine the paper states for the
 72 vCPU / 1 TB VM (Figures 7 and 8) and the typical 12 vCPU / 64 GB VM (Figure 10), and the 148
-failed 6.7 U3 and 4 failed 7.0 U1 TPCx-HCI checks. Everything else is ``predicted`` (Figure 9's 19x),
-``derived`` (restatements and ratios of other printed numbers, the TPCx-HCI
+failed 6.7 U3 and 4 failed 7.0 U1 TPCx-HCI checks. Everything else is ``predicted`` (Figure 9's 19x;
+VMware KB 323379's three streams on one 40GbE NIC, from the one- and two-stream rows that calibrate
+the streams' contention), ``derived`` (restatements and ratios of other printed numbers, the TPCx-HCI
 invalid runs) or a ``bound``.
 
 The typical VM of Figures 5 and 10 is Test 1's freshly booted one (``"typical_fresh"``: zero pages
@@ -44,6 +45,7 @@ from vcperf.vmotion.switchover import metadata_entries
 from vcperf.vmotion.testbed import migrate_workload, settings, testbed, tpcx_setup, workloads
 from vcperf.vmotion.tpcx import TpcxExpectation, tpcx_expected, tpcx_longest_delay_s
 from vcperf.vmotion.trace import trace_phase
+from vcperf.vmotion.transfer import transfer_rate_bytes_per_s
 
 # ------------------------------------------------------------------------- shared model quantities
 
@@ -123,6 +125,15 @@ def _tpcx_downtime_67(p) -> float:
     return tpcx_longest_delay_s("6.7", p.tpcx.peak_vm_utilization, tpcx_setup(), params=p, settings=settings())
 
 
+def _streams_on_one_nic_bps(n: int) -> float:
+    """Peak vMotion rate (bit/s) of ``n`` streams (one per vmknic) sharing one NIC of the test bed's speed."""
+    tb, s = testbed(), settings()
+    nic_bps = tb.link_bps / tb.vmknics
+    return 8.0 * float(transfer_rate_bytes_per_s(nic_bps, n_streams=n, n_nics=1,
+                                                 stream_bytes_per_cpu_s=s.stream_bytes_per_cpu_s,
+                                                 contention=s.stream_contention))
+
+
 # ------------------------------------------------------------------------------------------ targets
 
 _LARGE_67 = "large VM (72 vCPU / 1 TB), 6.7 run"
@@ -191,6 +202,10 @@ TARGETS = (
     _t("monster_improvement", "figure09_oracle_sizes_67_vs_70u1", "max_throughput_improvement", role="predicted",
        vm="monster", model=lambda p: _improvement(p, "monster"),
        note="192 vCPU / 4 TB: throughput during vMotion, 7.0 U1 / 6.7 (a known miss, see notebook)"),
+    _t("stream_throughput_3_vmknics_1_nic", "external_vmotion_streams", "vmotion_stream_throughput",
+       role="predicted", vmknics="3", nics="1", model=lambda p: _streams_on_one_nic_bps(3),
+       note="VMware KB 323379: three vmknics on one 40GbE NIC; contention calibrated on the one- and two-vmknic "
+            "rows (18, 28 Gb/s), Amdahl's law over the NIC's serialised share"),
     # derived: functions or restatements of other printed numbers
     _t("invalid_runs_67u3", "text_tpcx_hci", "invalid_runs", role="derived", release="6.7u3",
        depends_on=("failed_checks_67u3",), model=lambda p: _invalid(p, "6.7"),
