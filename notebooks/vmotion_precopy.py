@@ -539,12 +539,16 @@ display(Markdown(
 # ## What if? — memory, vCPUs, dirty rate, working set, links and streams, RTT, encryption, sharing
 #
 # The thick curve is the chosen release. The readout gives migration time and downtime with their 90 %
-# intervals (`protocol.with_interval` over the calibration), rounds, convergence, SDPS, the average loss,
-# and the smallest aggregate link rate that keeps the stall under the target
-# (`vm.link_for_downtime_bps`: the model is monotone in the link rate, so a log grid of link rates in one
-# vectorised call, refined once, finds the boundary closely), and the time to evacuate a host of such
-# VMs with `concurrent` migrations sharing its NICs (`vm.evacuation_time_s`). Each vmknic is one stream, one
-# CPU-bound worker (18 Gb/s, external): beyond 18 Gb/s per vmknic only more vmknics or streams help.
+# intervals (`protocol.with_interval` over the calibration), rounds, convergence, SDPS and how hard and
+# how long it throttles the guest (the share of its pace stunned away), the average loss, and the link
+# that keeps the stall under the target (`vm.link_for_downtime`: the model is monotone in the link rate,
+# so a log grid of link rates in one vectorised call, refined once, finds the boundary closely; never
+# below VMware's 250 Mbit/s per concurrent migration without its "limit" flag, and with the migration
+# time and the SDPS throttle at that link), and the time to evacuate a host of such VMs with `concurrent`
+# migrations sharing its NICs (`vm.evacuation_time_s`). Each vmknic is one stream, one CPU-bound worker
+# (18 Gb/s, external): beyond 18 Gb/s per vmknic only more vmknics or streams help, and streams sharing
+# one NIC contend for it (VMware KB 323379). The stall includes the checkpoint of every vCPU and the
+# switch-over protocol's round trips (1.5 RTT).
 # Durations read in the unit a person would use (examples printed below), each interval in its value's unit.
 
 # %%

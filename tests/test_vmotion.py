@@ -527,7 +527,8 @@ def test_tpcx_monte_carlo_is_seeded_and_monotone_in_load(kw):
 
 def test_delay_area_is_stall_squared_over_two_for_an_idle_vm(kw):
     area = vm.migration_delay_area_s2(8 * GIB, 4, 0.0, "7.0u1", 40e9, **kw)
-    stall = vm.precopy(8 * GIB, 0.0, 40e9, release="7.0u1", **kw).switchover_time_s
+    # the VM's 4 vCPUs: the checkpoint stops and resumes each (issue 37), so the precopy needs them too
+    stall = vm.precopy(8 * GIB, 0.0, 40e9, vcpus=4, release="7.0u1", **kw).switchover_time_s
     assert float(area) == pytest.approx(float(stall) ** 2 / 2)
     u = np.linspace(0, 0.99, 50)
     for r in vm.RELEASES:
@@ -1330,3 +1331,29 @@ def test_streams_sharing_a_nic_contend_as_kb_323379(p, kw):
     assert row.kind == "predicted" and row.model_value == pytest.approx(rates[3])
     with pytest.raises(ValueError, match="n_nics"):
         vm.migrate(64 * GIB, 12, 25 * GIB, 4500.0, "7.0u1", 40e9, n_vmknics=1, n_nics=2, **kw)
+
+
+# ---------------------------------------------------------------- issue 37: a downtime that the inputs decide
+@_PROP
+@given(mem_gib=st.floats(4, 4096), vcpus=st.integers(1, 384), dirty=st.floats(1e7, 5e9),
+       link_gbps=st.floats(1, 400), rtt_ms=st.floats(0, 150), release=st.sampled_from(vm.RELEASES))
+def test_property_downtime_varies_with_checkpoint_inputs_dirty_rate_link_and_rtt(mem_gib, vcpus, dirty, link_gbps,
+                                                                                  rtt_ms, release):
+    """Issue 37: the switch-over stall moves with what the checkpoint holds (vCPUs: each stopped and resumed),
+    with the dirty rate (never shorter when dirtier), the link (never longer when faster) and the RTT (the
+    switch-over protocol's 1.5 round trips: exactly that much longer)."""
+    p, s = vm.calibrate(), vm.settings()
+
+    def stall(cpus=vcpus, d=dirty, gbps=link_gbps, rtt=rtt_ms):
+        return float(vm.migrate(mem_gib * GIB, cpus, 0.3 * mem_gib * GIB, d / p.dirty_bytes_per_transaction, release,
+                                gbps * 1e9, rtt_s=rtt / 1e3, n_vmknics=4, params=p, settings=s).switchover_time_s)
+
+    base = stall()
+    assert base >= float(vm.switchover_checkpoint_s(vcpus, params=p))
+    # the checkpoint's inputs: more vCPUs to stop and resume (with the dirty rate held, an idle guest)
+    idle = {c: float(vm.migrate(mem_gib * GIB, c, 0.3 * mem_gib * GIB, 0.0, release, link_gbps * 1e9,
+                                n_vmknics=4, params=p, settings=s).switchover_time_s) for c in (vcpus, vcpus + 64)}
+    assert idle[vcpus + 64] > idle[vcpus]
+    assert stall(d=2 * dirty) >= base * (1 - 1e-9)
+    assert stall(gbps=2 * link_gbps) <= base * (1 + 1e-9)
+    assert stall(rtt=rtt_ms + 10) - base == pytest.approx(1.5 * 0.010, rel=1e-6, abs=1e-9)

@@ -466,26 +466,21 @@ def _flags_note(flags) -> str:
     return "".join(f"; \u26a0 {f}" for f in flags)
 
 
-def _plural(n, word) -> str:
-    """``"1 stream"``, ``"4 streams"``."""
-    return f"{n:g} {word}{'' if n == 1 else 's'}"
-
-
 def _throttle_note(m) -> str:
     """The guest's SDPS throttle of a scalar migration (``""`` when SDPS is not engaged)."""
     frac, secs = float(np.ravel(m.sdps_throttle_fraction)[0]), float(np.ravel(m.throttled_s)[0])
-    if frac <= 0.0:
-        return ""
-    return (f", SDPS engaged: it throttles the guest (vCPUs stunned {fmt_percent(frac)} of the time) for "
-            f"{fmt_duration(secs)}")
+    return "" if frac <= 0.0 else (f", SDPS engaged: it throttles the guest (vCPUs stunned {fmt_percent(frac)} "
+                                   f"of the time) for {fmt_duration(secs)}")
 
 
-def _link_note(ans, target: str, target_s: float, p) -> str:
+def _link_note(ans, target: str, vcpus, p) -> str:
     """What link a downtime target needs (:class:`vcperf.vmotion.LinkAnswer`) and what it costs there."""
     if not ans.feasible:
-        if target_s <= p.checkpoint_time_s:
+        if ans.bottleneck == "checkpoint":
+            ckpt = float(vm.switchover_checkpoint_s(vcpus, params=p))
             return (f"no link meets a stall under {target}: below the switch-over checkpoint "
-                    f"({fmt_duration(p.checkpoint_time_s)}, device state, whatever the link)")
+                    f"({fmt_duration(ckpt)}: device state and {vcpus:g} vCPUs stopped and resumed, whatever the "
+                    f"link)")
         return f"no link rate brings the stall under {target}: {ans.reason.removeprefix('infeasible: ')}"
     limit = [f for f in ans.flags if f.kind == "limit"]
     if limit:
@@ -534,15 +529,16 @@ def migration_whatif_update(memory_gib: float = 64.0, vcpus: int = 12, dirty_rat
     conv = "converged" if bool(np.all(pc.converged)) else str(np.ravel(pc.reason)[0])
     sdps = _throttle_note(m)
     target = fmt_duration(downtime_target_s)
-    need_txt = _link_note(ro["link_for_target"], target, downtime_target_s, p)
+    need_txt = _link_note(ro["link_for_target"], target, cpus, p)
     rtt_txt = (f"RTT {fmt_duration(rtt_ms / 1e3)}: vMotion's socket buffers follow the bandwidth-delay product, "
-               f"so it lengthens the stall, not the rate" if rtt_ms > 0 else "RTT 0 ms")
+               f"so it lengthens the stall (the switch-over's 1.5 round trips), not the rate" if rtt_ms > 0
+               else "RTT 0 ms")
     aes_txt = ("no encryption" if encryption_gb_per_core_s <= 0 else
                f"AES {fmt_bytes_per_s(encryption_gb_per_core_s * 1e9)} per core")
     readout = (
         f"{RELEASE_LABEL[release]}: {memory_gib:.4g} GiB, {vcpus} vCPUs, "
         f"{link_count} x {fmt_bps(link_speed_gbps * 1e9)} "
-        f"({_plural(link_count * streams_per_vmknic, 'stream')}"
+        f"({link_count * streams_per_vmknic:g} stream{'' if link_count * streams_per_vmknic == 1 else 's'}"
         f"{', those on one NIC contend for it' if streams_per_vmknic > 1 else ''}, {rtt_txt}, {aes_txt}"
         f"; {fmt_bytes_per_s(float(pc.transfer_rate_bytes_per_s))}"
         f"): "

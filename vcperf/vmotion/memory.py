@@ -28,7 +28,12 @@ from vcperf.vmotion.core import (
 )
 from vcperf.vmotion.limits import _input_flags
 from vcperf.vmotion.params import Params
-from vcperf.vmotion.switchover import metadata_entries, switchover_metadata_bytes
+from vcperf.vmotion.switchover import (
+    SWITCHOVER_ONE_WAY_TRIPS,
+    _checkpoint_s,
+    metadata_entries,
+    switchover_metadata_bytes,
+)
 from vcperf.vmotion.trace import _precopy_round_loss
 from vcperf.vmotion.transfer import streams, transfer_rate_bytes_per_s, vmotion_window_bytes
 
@@ -66,7 +71,9 @@ class PrecopyResult:
     metadata_bytes : ndarray
         Switch-over metadata (bitmaps in 6.7, page lists in 7.0 U1).
     switchover_time_s : ndarray
-        Guest stall: checkpoint + remaining pages + metadata.
+        Guest stall: checkpoint (device state, every vCPU stopped and resumed:
+        :func:`vcperf.vmotion.switchover_checkpoint_s`) + remaining pages + metadata + the switch-over
+        protocol's round trips (1.5 RTT, :data:`vcperf.vmotion.switchover.SWITCHOVER_ONE_WAY_TRIPS`).
     converged : ndarray of bool
         The rounds reached the stop rule (no cap given, or within it).
     sdps_engaged : ndarray of bool
@@ -165,7 +172,8 @@ def precopy(
     (:func:`stop_threshold_bytes`: 0.5 s of sending in 6.7; in 7.0 U1 the pages and their page list
     within what the 1-s switch-over goal leaves after the checkpoint). What is left there depends on
     the last round's length and the dirty rate (closed form, ``_expected_phase_factor``), so the
-    stall (checkpoint + remainder + metadata, all sent over the link) varies continuously and never
+    stall (checkpoint + remainder + metadata, all sent over the link, + the protocol's 1.5 RTT) varies
+    continuously and never
     grows when the link gets faster. SDPS engages on the re-send rounds when the guest dirties faster
     than ``sdps_fraction`` of ``B`` and slows it to that rate (round 0 runs unthrottled: its dirty set
     is bounded by ``W`` anyway), so with SDPS every case converges; without it a guest dirtying at
@@ -310,10 +318,12 @@ def precopy(
     left = out["switchover_bytes"]
     finite = np.isfinite(left)
     meta = switchover_metadata_bytes(mem_f, release, np.where(finite, np.minimum(left, mem_f), 0.0), swp_f)
-    # the last pages and the metadata cross the link (their last byte half an RTT after it is sent);
-    # the destination processes each metadata entry
-    one_way = np.broadcast_to(rtt, shape).ravel() / 2.0
-    so_time = np.where(finite, p.checkpoint_time_s + (np.where(finite, left, 0.0) + meta) / rate_f + one_way
+    # the checkpoint (device state, every vCPU stopped and resumed), the last pages and the metadata
+    # crossing the link, the switch-over protocol's one-way trips (1.5 RTT); the destination processes
+    # each metadata entry
+    trips = SWITCHOVER_ONE_WAY_TRIPS * np.broadcast_to(rtt, shape).ravel() / 2.0
+    ckpt = _checkpoint_s(np.where(np.isnan(flat[4]), 1.0, flat[4]), p)
+    so_time = np.where(finite, ckpt + (np.where(finite, left, 0.0) + meta) / rate_f + trips
                        + metadata_entries(meta, release) * p.metadata_cost_s_per_entry, np.inf)
     r = lambda a: np.asarray(a).reshape(shape)  # noqa: E731
     return PrecopyResult(
@@ -339,21 +349,21 @@ def precopy(
     )
 
 
-def _budget_s(mem, release, p: Params, s: Settings):
+def _budget_s(mem, release, p: Params, s: Settings, cpus=1.0):
     """Time the stop rule leaves for the last pages (and, in 7.0 U1, their page list), s.
 
     6.7: the page goal (0.5 s) for the pages alone; its full bitmaps and the checkpoint are not
     budgeted (the seed: they "break the vMotion switch-over goal"). 7.0 U1: what the one-second
-    switch-over goal leaves after the checkpoint, at most the page goal and
-    at least :data:`MIN_BUDGET_FRACTION` of it.
+    switch-over goal leaves after the checkpoint (:func:`vcperf.vmotion.switchover_checkpoint_s` of
+    ``cpus`` vCPUs), at most the page goal and at least :data:`MIN_BUDGET_FRACTION` of it.
     """
     if release == "6.7":
-        return np.full(np.shape(mem), s.switchover_goal_s)
-    fixed = p.checkpoint_time_s
+        return np.full(np.broadcast(mem, cpus).shape, s.switchover_goal_s)
+    fixed = _checkpoint_s(cpus, p)
     return np.clip(s.switchover_time_goal_s - fixed, MIN_BUDGET_FRACTION * s.switchover_goal_s, s.switchover_goal_s)
 
 
-def stop_threshold_bytes(rate, mem, release, p: Params, s: Settings):
+def stop_threshold_bytes(rate, mem, release, p: Params, s: Settings, vcpus=1.0):
     """Dirty bytes left at which the stop rule switches over: sendable within the budget.
 
     ``R* / B + (8 / 4096) R* / B + c_meta R* / 4 KiB = budget`` in 7.0 U1 (its page list, 8 B per
@@ -371,6 +381,8 @@ def stop_threshold_bytes(rate, mem, release, p: Params, s: Settings):
         Model parameters (:func:`vcperf.vmotion.calibrate`).
     s : Settings
         vMotion's printed settings (:func:`vcperf.vmotion.settings`).
+    vcpus : float or array_like
+        vCPUs of the VM, in [1, 4096] (7.0 U1 budgets the checkpoint of all of them; default 1).
 
     Examples
     --------
@@ -384,7 +396,8 @@ def stop_threshold_bytes(rate, mem, release, p: Params, s: Settings):
     check_release(release)
     v.instance("p", p, Params, "a vcperf.vmotion.Params (from vcperf.vmotion.calibrate())")
     v.instance("s", s, Settings, "a vcperf.vmotion.Settings (from vcperf.vmotion.settings())")
-    budget = _budget_s(mem, release, p, s)
+    cpus = v.check_range("vcpus", vcpus, 1, 4096)
+    budget = _budget_s(mem, release, p, s, cpus)
     if release == "7.0u1":
         per_byte = (1.0 + PAGE_NUMBER_BYTES / PAGE_BYTES) / rate + p.metadata_cost_s_per_entry / PAGE_BYTES
     else:
@@ -442,7 +455,7 @@ def _precopy_block(mem, d0, rate, ws, cpus, rate0, zero, release, p: Params, s: 
     cap = frac * rate if sdps else np.full_like(rate, np.inf)
     d = np.minimum(d_k, cap)
     engaged = d_k > cap
-    r_star = stop_threshold_bytes(rate, mem, release, p, s)
+    r_star = stop_threshold_bytes(rate, mem, release, p, s, c)
     q = d / rate
     d1 = np.minimum(ws, d_r0 * t0)
     shrinks = q < 1.0

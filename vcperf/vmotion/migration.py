@@ -16,7 +16,7 @@ from vcperf.vmotion.core import Settings, check_le, check_params, check_release,
 from vcperf.vmotion.limits import LIMITS_TABLE, LimitFlag
 from vcperf.vmotion.memory import MIN_LINK_BPS, PrecopyResult, precopy
 from vcperf.vmotion.params import Params
-from vcperf.vmotion.switchover import _post_phase
+from vcperf.vmotion.switchover import _checkpoint_s, _post_phase
 from vcperf.vmotion.trace import _trace_phase
 
 #: Most samples :func:`throughput_series` returns (two float64 series of this length: 160 MiB).
@@ -389,7 +389,8 @@ def link_for_downtime(target_downtime_s, memory_bytes, vcpus, working_set_bytes,
     and names the part of the stall at ``hi_bps`` that blocks it: the checkpoint alone, the metadata
     (6.7's full bitmaps), a transfer capped by the streams' CPU or window ceiling rather than the line
     rate (add vmknics or streams), or the pages left at the stop boundary (7.0 U1 stops once what is
-    left fits the page goal; the expected remainder falls only slowly as the rate grows).
+    left fits the page goal; the expected remainder falls only slowly as the rate grows). The
+    checkpoint is :func:`vcperf.vmotion.switchover_checkpoint_s` (device state and the VM's vCPUs).
 
     The answer is never below VMware's documented minimum, 250 Mbit/s of dedicated bandwidth per
     concurrent vMotion (``settings.limits``, read from ``external_vmotion_limits.csv``) times
@@ -460,7 +461,7 @@ def link_for_downtime(target_downtime_s, memory_bytes, vcpus, working_set_bytes,
             return _feasible(lo, floor, minimum, conc, run, at_bottom=True)
         if not ok[-1]:
             at = run(np.array([hi, hi / 2.0]))
-            return dataclasses.replace(_infeasible(target, at, hi, check_params(params)), **_at(at, 0),
+            return dataclasses.replace(_infeasible(target, at, hi, check_params(params), vcpus), **_at(at, 0),
                                        min_supported_bps=minimum, flags=at.flags)
         j = int(np.argmax(ok))  # first rate that meets the target (the stall never grows with the rate)
         a, b = math.log(grid[j - 1]), math.log(grid[j])
@@ -492,12 +493,12 @@ def _feasible(target_only: float, floor: float, minimum: float, conc: float, run
                       flags=flags)
 
 
-def _infeasible(target: float, m: Migration, hi: float, p: Params) -> LinkAnswer:
+def _infeasible(target: float, m: Migration, hi: float, p: Params, vcpus) -> LinkAnswer:
     """The named bottleneck of a stall that exceeds ``target`` at ``hi`` (``m``: the migration at hi, hi / 2)."""
     stall = float(np.ravel(m.switchover_time_s)[0])
     pages = float(np.ravel(m.precopy.switchover_bytes / m.precopy.transfer_rate_bytes_per_s)[0])
-    ckpt = p.checkpoint_time_s
-    other = stall - ckpt - pages  # metadata transfer and processing, half an RTT
+    ckpt = float(_checkpoint_s(float(np.ravel(vcpus)[0]), p))
+    other = stall - ckpt - pages  # metadata transfer and processing, the protocol's round trips
     rate = np.ravel(m.precopy.transfer_rate_bytes_per_s)
     parts = (f"checkpoint {ckpt:.3g} s + remaining pages {pages:.3g} s + metadata and RTT {other:.3g} s = "
              f"{stall:.3g} s at {hi:.3g} bit/s")
@@ -505,7 +506,8 @@ def _infeasible(target: float, m: Migration, hi: float, p: Params) -> LinkAnswer
         name, why = "checkpoint", f"the switch-over checkpoint {ckpt:.3g} s alone exceeds the target {target:g} s"
     elif ckpt + other >= target:
         name, why = "metadata", (f"the checkpoint and the switch-over metadata ({ckpt + other:.3g} s: 6.7's full "
-                                 f"bitmaps, or the page list and the RTT) exceed the target {target:g} s")
+                                 f"bitmaps, or the page list and the protocol's round trips) exceed the target "
+                                 f"{target:g} s")
     elif rate[0] <= rate[1] * (1.0 + 1e-9):
         name, why = "stream ceiling", (f"the streams' CPU or window ceiling, not the line rate, caps the transfer "
                                        f"at {rate[0] / 1e9:.3g} GB/s (add vmknics or streams): the stall stays above "

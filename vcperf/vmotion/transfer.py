@@ -106,7 +106,11 @@ def contention_from_rates(one_stream_bps, two_streams_bps):
     0.2857
     """
     one = v.scalar("one_stream_bps", one_stream_bps, 0.0, np.inf, lo_open=True, hi_open=True)
-    two = v.scalar("two_streams_bps", two_streams_bps, one, 2.0 * one)
+    two = v.scalar("two_streams_bps", two_streams_bps, 0.0, np.inf, lo_open=True, hi_open=True)
+    if not one <= two <= 2.0 * one:
+        raise ValueError(f"two_streams_bps must be in [one_stream_bps, 2 x one_stream_bps] = [{one:g}, {2 * one:g}] "
+                         f"(two streams move at least one's rate and at most twice it); got two_streams_bps={two:g}, "
+                         f"one_stream_bps={one:g}")
     return 2.0 * one / two - 1.0
 
 
