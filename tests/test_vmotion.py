@@ -1357,3 +1357,16 @@ def test_property_downtime_varies_with_checkpoint_inputs_dirty_rate_link_and_rtt
     assert stall(d=2 * dirty) >= base * (1 - 1e-9)
     assert stall(gbps=2 * link_gbps) <= base * (1 + 1e-9)
     assert stall(rtt=rtt_ms + 10) - base == pytest.approx(1.5 * 0.010, rel=1e-6, abs=1e-9)
+
+
+def test_loss_limits_the_streams_through_the_traffic_models_tcp(kw):
+    """Issue 37: over a lossy path each stream's TCP is loss-limited (PFTK of vcperf.network): the rate falls
+    and the migration lengthens as loss grows; no loss changes nothing."""
+    loss = np.array([0.0, 1e-6, 1e-4, 1e-2])
+    m = vm.migrate(64 * GIB, 12, 25 * GIB, 4500.0, "7.0u1", 40e9, rtt_s=0.05, loss=loss, n_vmknics=4, **kw)
+    rate = np.asarray(m.precopy.transfer_rate_bytes_per_s)
+    assert np.all(np.diff(rate) < 0) and np.all(np.diff(m.migration_time_s) > 0)
+    lossless = vm.migrate(64 * GIB, 12, 25 * GIB, 4500.0, "7.0u1", 40e9, rtt_s=0.05, n_vmknics=4, **kw)
+    assert rate[0] == float(lossless.precopy.transfer_rate_bytes_per_s)
+    with pytest.raises(ValueError, match="loss"):
+        vm.migrate(64 * GIB, 12, 25 * GIB, 4500.0, "7.0u1", 40e9, loss=1.0, **kw)

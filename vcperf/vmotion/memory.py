@@ -149,6 +149,7 @@ def precopy(
     zeroing_cpu_s_per_byte=0.0,
     concurrent=1,
     n_nics=None,
+    loss=0.0,
 ) -> PrecopyResult:
     """Iterative memory pre-copy and switch-over for a grid of cases, in one vectorized call.
 
@@ -241,6 +242,9 @@ def precopy(
         vmknic, as the test bed). Streams sharing a NIC contend for it
         (:attr:`vcperf.vmotion.Settings.stream_contention`): more vmknics on one NIC, or more streams per
         vmknic, add less than a stream's ceiling each (VMware KB 323379: 18, 28, 36 Gb/s on one 40GbE NIC).
+    loss : float or array_like
+        Packet loss probability of the path, in [0, 1) (default 0): each stream's TCP is then limited by
+        PFTK at ``rtt_s`` (:func:`vcperf.network.tcp_throughput_bps`, the one traffic model's TCP).
 
     Returns
     -------
@@ -296,7 +300,8 @@ def precopy(
     window = vmotion_window_bytes(link, rtt, k_conc, s.socket_buffer_bytes)
     nics = v.integers("n_vmknics", n_vmknics, 1, 64) * 1.0 if n_nics is None else v.integers("n_nics", n_nics, 1, 4096)
     tr_kw = {"n_streams": n_str, "stream_bytes_per_cpu_s": s.stream_bytes_per_cpu_s, "rtt_s": rtt,
-             "concurrent": k_conc, "rwnd_bytes": window, "n_nics": nics, "contention": s.stream_contention}
+             "concurrent": k_conc, "rwnd_bytes": window, "n_nics": nics, "contention": s.stream_contention,
+             "loss": v.check_range("loss", loss, 0.0, 1.0, hi_open=True)}
     rate = transfer_rate_bytes_per_s(link, extra_cpu_s_per_byte=enc, **tr_kw)
     zeroing = zcpu if release == "6.7" else 0.0
     rate0 = transfer_rate_bytes_per_s(link, extra_cpu_s_per_byte=enc + zeroing, **tr_kw)

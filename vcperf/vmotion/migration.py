@@ -23,7 +23,7 @@ from vcperf.vmotion.trace import _trace_phase
 MAX_SERIES_SAMPLES = 10_000_000
 #: Keywords of :func:`vcperf.vmotion.precopy` that take arrays (checked against the other arrays' shapes).
 _ARRAY_PRECOPY_KW = ("swapped_bytes", "zero_bytes", "n_vmknics", "streams_per_vmknic", "rtt_s",
-                     "encryption_cpu_s_per_byte", "zeroing_cpu_s_per_byte", "concurrent", "n_nics")
+                     "encryption_cpu_s_per_byte", "zeroing_cpu_s_per_byte", "concurrent", "n_nics", "loss")
 
 
 @dataclass(frozen=True)

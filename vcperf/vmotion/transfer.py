@@ -115,13 +115,14 @@ def contention_from_rates(one_stream_bps, two_streams_bps):
 
 
 def stream_rate_bytes_per_s(stream_bytes_per_cpu_s=np.inf, extra_cpu_s_per_byte=0.0, rtt_s=0.0,
-                            link_bps=np.inf, rwnd_bytes=network.DEFAULT_RWND_BYTES):
+                            link_bps=np.inf, rwnd_bytes=network.DEFAULT_RWND_BYTES, loss=0.0):
     """Ceiling of one vMotion stream (bytes/s): its CPU-bound worker and its TCP window.
 
     One worker core spends ``1 / stream_bytes_per_cpu_s + extra_cpu_s_per_byte`` CPU-seconds per
     byte (extra: encryption, destination zeroing), so it moves at most the inverse of that per
-    second. Its TCP connection carries at most ``rwnd / RTT`` (the window/BDP limit,
-    :func:`vcperf.network.tcp_throughput_bps` with ``bandwidth = link_bps``).
+    second. Its TCP connection carries at most ``rwnd / RTT`` (the window/BDP limit) and, on a lossy
+    path, the loss-limited rate of PFTK (:func:`vcperf.network.tcp_throughput_bps` with
+    ``bandwidth = link_bps``: the one traffic model's TCP).
 
     Parameters
     ----------
@@ -135,6 +136,8 @@ def stream_rate_bytes_per_s(stream_bytes_per_cpu_s=np.inf, extra_cpu_s_per_byte=
         Line rate the stream could at most use (bit/s), > 0.
     rwnd_bytes : float
         TCP receive window (default :data:`vcperf.network.DEFAULT_RWND_BYTES`).
+    loss : float or array_like
+        Packet loss probability of the path, in [0, 1) (default 0: the loss bound vanishes).
 
     Examples
     --------
@@ -142,6 +145,8 @@ def stream_rate_bytes_per_s(stream_bytes_per_cpu_s=np.inf, extra_cpu_s_per_byte=
     >>> round(float(vm.stream_rate_bytes_per_s(18e9 / 8)) * 8 / 1e9, 1)  # one worker core: 18 Gb/s
     18.0
     >>> bool(vm.stream_rate_bytes_per_s(18e9 / 8, rtt_s=0.1, link_bps=40e9) < 1e8)  # window-bound at 100 ms
+    True
+    >>> bool(vm.stream_rate_bytes_per_s(18e9 / 8, rtt_s=0.01, link_bps=40e9, rwnd_bytes=1e9, loss=1e-4) < 1e8)
     True
 
     References
@@ -153,11 +158,13 @@ def stream_rate_bytes_per_s(stream_bytes_per_cpu_s=np.inf, extra_cpu_s_per_byte=
     extra = v.nonneg("extra_cpu_s_per_byte", extra_cpu_s_per_byte)
     rtt = v.check_range("rtt_s", rtt_s, 0.0, 10.0)
     link = v.check_range("link_bps", link_bps, 0.0, np.inf, lo_open=True)
-    v.broadcast(stream_bytes_per_cpu_s=r, extra_cpu_s_per_byte=extra, rtt_s=rtt, link_bps=link, rwnd_bytes=rwnd_bytes)
+    p = v.check_range("loss", loss, 0.0, 1.0, hi_open=True)
+    v.broadcast(stream_bytes_per_cpu_s=r, extra_cpu_s_per_byte=extra, rtt_s=rtt, link_bps=link, rwnd_bytes=rwnd_bytes,
+                loss=p)
     with np.errstate(divide="ignore"):
         cpu = 1.0 / (1.0 / r + extra)
     finite_link = np.where(np.isfinite(link), link, 1e18)
-    window = network.tcp_throughput_bps(finite_link, rtt, rwnd_bytes=rwnd_bytes) / 8.0
+    window = network.tcp_throughput_bps(finite_link, rtt, p, rwnd_bytes=rwnd_bytes) / 8.0
     return np.minimum(cpu, window)
 
 
@@ -199,7 +206,7 @@ def vmotion_window_bytes(link_bps, rtt_s, concurrent=1.0, socket_buffer_bytes=0.
 
 def transfer_rate_bytes_per_s(link_bps, *, n_streams=1.0, stream_bytes_per_cpu_s=np.inf,
                               extra_cpu_s_per_byte=0.0, rtt_s=0.0, concurrent=1.0,
-                              rwnd_bytes=network.DEFAULT_RWND_BYTES, n_nics=None, contention=0.0):
+                              rwnd_bytes=network.DEFAULT_RWND_BYTES, n_nics=None, contention=0.0, loss=0.0):
     """Goodput (bytes/s) of one migration: streams x stream ceiling, at most its share of the NICs.
 
     ``min(link_bps / 8 x TCP_PAYLOAD_FRACTION / concurrent, n_streams x stream ceiling)`` with the
@@ -229,6 +236,8 @@ def transfer_rate_bytes_per_s(link_bps, *, n_streams=1.0, stream_bytes_per_cpu_s
         Physical NICs the streams spread over, in [1, n_streams] (default: one per stream, no contention).
     contention : float
         Serialised share of a stream's work on its NIC, in [0, 1] (:func:`nic_stream_factor`; default 0).
+    loss : float or array_like
+        Packet loss probability of the path, in [0, 1): each stream's TCP is loss-limited (PFTK).
 
     Examples
     --------
@@ -260,7 +269,7 @@ def transfer_rate_bytes_per_s(link_bps, *, n_streams=1.0, stream_bytes_per_cpu_s
     extra = v.nonneg("extra_cpu_s_per_byte", extra_cpu_s_per_byte)
     with np.errstate(divide="ignore"):
         cpu = 1.0 / (1.0 / r + extra)
-    window = stream_rate_bytes_per_s(np.inf, 0.0, rtt_s, bps, rwnd_bytes)
+    window = stream_rate_bytes_per_s(np.inf, 0.0, rtt_s, bps, rwnd_bytes, loss)
     per_nic = np.asarray(n, dtype=float) / nics
     cpu_all = nics * nic_stream_factor(per_nic, contention) * cpu  # contending CPU ceilings, NIC by NIC
     return np.minimum(share, np.minimum(cpu_all, n * window))
