@@ -450,6 +450,8 @@ STUDY_BASELINES = {
 }
 BASELINE_OVERRIDES.update({
     "vcperf.vmotion.core.check_le": {"name": "memory_bytes", "value": 1.0, "bound": 2.0},
+    "vcperf.vmotion.contention_from_rates": {"one_stream_bps": 18e9, "two_streams_bps": 28e9},
+    "vcperf.vmotion.nic_stream_factor": {"streams_per_nic": 2.0},
     "vcperf.ft.workload_vcpus": {"workload": "swingbench_oracle11g"},
     "vcperf.ft.interval_from_latency_ratio": {"latency_ratio": 3.0},
     "vcperf.ft.Params": {"checkpoint_interval_s": 0.005, "vcenter_dirty_rate_bytes_per_s": 2.4e8,

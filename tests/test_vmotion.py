@@ -415,7 +415,10 @@ def test_roles_of_the_ledger(rows):
     for k in ("invalid_run_reduction", "failed_check_reduction", "conclusion_duration_reduction"):
         assert tmap[k].role == "derived"
     predicted = {k for k, t in tmap.items() if t.role == "predicted"}
-    assert predicted == {"monster_improvement", "invalid_runs_67u3", "invalid_runs_70u1"}
+    assert {"monster_improvement"} <= predicted
+    # issue 37: the invalid runs are Poisson arithmetic on the fitted failed checks: derived, not predicted
+    for k, fitted in (("invalid_runs_67u3", "failed_checks_67u3"), ("invalid_runs_70u1", "failed_checks_70u1")):
+        assert tmap[k].role == "derived" and tmap[k].depends_on == (fitted,)
     assert {"failed_checks_67u3", "failed_checks_70u1"} <= set(vm.FIT_KEYS)
     # a refit on the fit targets never sees a predicted one
     assert not predicted & set(vm.FIT_KEYS)
@@ -446,14 +449,16 @@ def test_bound_statements_hold():
     assert float(b.loc[b["key"] == "avg_loss_large_70u1", "model_value"].iloc[0]) < 0.05
     ledger = [r for r in vm.fidelity_rows() if r.kind == "bound"]
     assert len(ledger) == int(b["in_ledger"].sum()) >= 8
-    # issue 25: a bound row passes only if its whole 90 % interval does; this model value holds but its
-    # interval straddles the bound (measured honestly, not counted as a pass). The TPCx-HCI 6.7 U3 downtime
-    # straddled its 1 s too until the 6.7 stop-based stall grew with every vCPU (its interval is above 1 s now)
+    # issue 37 (was issue 25's whole-interval rule): a bound row is judged on the model's value, its 90 %
+    # interval shown beside it; this one's interval straddles the bound (the verdict's uncertainty, shown)
     straddle = {"avg_loss_large_70u1"}
-    assert all(r.passed for r in ledger if r.key not in straddle)
+    assert all(r.passed for r in ledger)
     for r in ledger:
+        assert not r.whole_interval
+        if r.paper_value != 0:  # a band relative to a bound of 0 ("never zero") has no scale: none shown
+            assert math.isfinite(r.model_low) and math.isfinite(r.model_high), r.key
         if r.key in straddle:
-            assert r.passed is False and r.model_low < r.paper_value < r.model_high
+            assert r.model_low < r.paper_value < r.model_high
     # the two bitmap sizes follow from 1 bit per 4 KB page alone: shown, not counted
     assert set(b.loc[~b["in_ledger"], "key"]) == {"bitmap_size_small", "bitmap_size_large"}
 
@@ -465,22 +470,32 @@ def test_leave_one_out_reports_every_fitted_row():
     for _, r in loo.iterrows():
         assert math.isfinite(r["model_value"]) or r["note"].startswith("not estimable"), r["key"]
     est = loo[loo["estimable"]]
-    assert len(est) >= 3
-    # both typical-VM runs are predicted by the rest; the large VM's 7.0 U1 run is not: it is the only run
-    # that shows a 7.0 U1 switch-over, and without it the typical VM's averages drive the checkpoint to 0
-    # (was "estimable" at a refitted checkpoint of 2.2 s that only balanced those averages: 2.7x for 10x)
     by = loo.set_index("key")
-    assert by.loc[["typical_tps_67", "typical_tps_70u1", "typical_migration_time_reduction"], "estimable"].all()
-    assert not by.loc["switchover_improvement_large", "estimable"]
-    # without the large VM's 7.0 U1 run or either typical-VM run the rest still predicts it within 75 %
-    # (was 45 %; session 3: without the 7.0 U1 run seven numbers remain for seven parameters, the refit is
-    # exact and the checkpoint time it picks (2.2 s) only balances the typical VM's averages, so the 10x
-    # switch-over gain comes out 2.7x); the median of the estimable rows is within the issue's 15 % + 1 %
-    assert est["rel_error"].abs().max() <= 0.75
-    assert est["rel_error"].abs().median() <= 0.16
-    # the large VM's 6.7 run alone sets the stop cost: without it its numbers are not determined
-    assert not loo.set_index("key").loc["trace_drop_large_67", "estimable"]
-    assert not loo.set_index("key").loc["failed_checks_67u3", "estimable"]
+    # issue 37: held out row by row (each fitted number its own group; the runs held out whole are the
+    # HOLDOUTS), every Oracle row is estimable -- the large VM's six included, which held out a run at a
+    # time were not (so the published loo hid that neither switch-over number is predicted by the rest)
+    oracle = [k for k in vm.FIT_KEYS if not k.startswith("failed_checks")]
+    assert by.loc[oracle, "estimable"].all() and (by["n_held_out"] == 1).all()
+    # their errors are shown, not hidden: the 6 s 6.7 switch-over comes out ~12 s, the 10x gain ~6x
+    assert by.loc["switchover_stall_large_67", "rel_error"] > 0.5
+    assert -0.6 < by.loc["switchover_improvement_large", "rel_error"] < -0.2
+    # the other seven within 10 %
+    rest = [k for k in oracle if k not in ("switchover_stall_large_67", "switchover_improvement_large")]
+    assert by.loc[rest, "rel_error"].abs().max() <= 0.10
+    assert est["rel_error"].abs().median() <= 0.10
+    # each TPCx-HCI count alone sets its own parameter (peak load, dirty scale): without it, not determined
+    assert not by.loc["failed_checks_67u3", "estimable"] and not by.loc["failed_checks_70u1", "estimable"]
+
+
+def test_whole_runs_held_out_are_the_second_column():
+    """Issue 37: the grouped leave-one-out (one run at a time) stays as the study's holdouts."""
+    assert set(vm.HOLDOUTS) == {f"whole run: {r}" for r in (
+        "large VM (72 vCPU / 1 TB), 6.7 run", "large VM (72 vCPU / 1 TB), 7.0 U1 run vs 6.7",
+        "typical VM (12 vCPU / 64 GB), 7.0 U1 run vs 6.7 (Figure 10)")}
+    ext = protocol.extrapolation(vm)
+    assert set(ext["key"]) == {k for keys in vm.HOLDOUTS.values() for k in keys}
+    # a whole run of the large VM held out: the rest does not determine its numbers (as before issue 37)
+    assert not ext.set_index("key").loc["switchover_improvement_large", "estimable"]
 
 
 # ---------------------------------------------------------------- TPCx-HCI Monte Carlo
@@ -512,7 +527,8 @@ def test_tpcx_monte_carlo_is_seeded_and_monotone_in_load(kw):
 
 def test_delay_area_is_stall_squared_over_two_for_an_idle_vm(kw):
     area = vm.migration_delay_area_s2(8 * GIB, 4, 0.0, "7.0u1", 40e9, **kw)
-    stall = vm.precopy(8 * GIB, 0.0, 40e9, release="7.0u1", **kw).switchover_time_s
+    # the VM's 4 vCPUs: the checkpoint stops and resumes each (issue 37), so the precopy needs them too
+    stall = vm.precopy(8 * GIB, 0.0, 40e9, vcpus=4, release="7.0u1", **kw).switchover_time_s
     assert float(area) == pytest.approx(float(stall) ** 2 / 2)
     u = np.linspace(0, 0.99, 50)
     for r in vm.RELEASES:
@@ -852,22 +868,56 @@ def test_properties_streams_sharing_encryption(mem_gib, link_gbps, dirty, vcpus,
 @given(mem_gib=st.floats(1, 1024), vcpus=st.integers(1, 768), dirty=st.floats(1e6, 5e9),
        target_s=st.floats(0.2, 3.0), release=st.sampled_from(vm.RELEASES))
 def test_property_link_for_downtime_is_the_boundary(mem_gib, vcpus, dirty, target_s, release):
-    """The link found for a downtime target meets it, and 1 % less link does not (or it is the search's
-    lower end, or NaN when even 1 Tb/s cannot)."""
+    """The rate the model alone needs for a downtime target meets it, and 1 % less does not (or it is the
+    search's lower end, or NaN when even 1 Tb/s cannot). Issue 37: the answer is that rate raised to VMware's
+    250 Mbit/s when lower (a "limit" flag then), and the forward model at the answer meets the target too.
+    (Changed with issue 37: the boundary is ``target_only_bps``; ``link_bps`` is no longer below the minimum.)"""
     p, s = vm.calibrate(), vm.settings()
     args = (mem_gib * GIB, vcpus, 0.4 * mem_gib * GIB, dirty / p.dirty_bytes_per_transaction, release)
     kw = {"params": p, "settings": s, "n_vmknics": 64}
-    link = vm.link_for_downtime_bps(target_s, *args, **kw)
+    ans = vm.link_for_downtime(target_s, *args, **kw)
+    link = ans.target_only_bps
 
     def stall(b):
         return float(vm.migrate(*args, b, **kw).switchover_time_s)
 
     if math.isnan(link):
-        assert stall(1e12) > target_s
-    elif link == 1e8:
+        assert stall(1e12) > target_s and math.isnan(ans.link_bps)
+        return
+    if link == 1e8:
         assert stall(1e8) <= target_s
     else:
         assert stall(link) <= target_s < stall(0.99 * link)
+    assert ans.link_bps == max(link, s.limits.min_bps_per_vmotion)
+    assert stall(ans.link_bps) <= target_s and ans.downtime_s == pytest.approx(stall(ans.link_bps), rel=1e-12)
+    assert any(f.kind == "limit" for f in ans.flags) == (link < s.limits.min_bps_per_vmotion)
+
+
+@_PROP
+@given(mem_gib=st.floats(1, 4096), dirty=st.floats(1e6, 5e9), target_s=st.floats(0.3, 3.0),
+       concurrent=st.integers(1, 8), release=st.sampled_from(vm.RELEASES))
+def test_property_link_answer_is_supported_or_flagged(mem_gib, dirty, target_s, concurrent, release):
+    """Issue 37: the answer is >= 250 Mbit/s x concurrency or carries the "limit" flag (structured: kind, limit,
+    value, source row); the forward model at the answer meets the target; the answer reports the migration
+    time and the SDPS throttle there."""
+    p, s = vm.calibrate(), vm.settings()
+    args = (mem_gib * GIB, 12, 0.4 * mem_gib * GIB, dirty / p.dirty_bytes_per_transaction, release)
+    kw = {"params": p, "settings": s, "n_vmknics": 4, "concurrent": concurrent}
+    ans = vm.link_for_downtime(target_s, *args, **kw)
+    minimum = s.limits.min_bps_per_vmotion * concurrent
+    assert ans.min_supported_bps == minimum
+    if not ans.feasible:
+        assert math.isnan(ans.link_bps) and ans.bottleneck
+        return
+    limit = [f for f in ans.flags if f.kind == "limit"]
+    assert ans.link_bps >= minimum or limit
+    for f in limit:
+        assert f.limit == minimum and f.value == ans.target_only_bps and "min_bandwidth_per_vmotion" in f.source
+    m = vm.migrate(*args, ans.link_bps, **kw)
+    assert float(m.switchover_time_s) <= target_s
+    assert ans.migration_time_s == pytest.approx(float(m.migration_time_s), rel=1e-12)
+    assert ans.sdps_throttle_fraction == pytest.approx(float(m.sdps_throttle_fraction), abs=1e-12)
+    assert ans.throttled_s == pytest.approx(float(m.throttled_s), rel=1e-12, abs=1e-12)
 
 
 def test_whatif_durations_read_as_people_expect():
@@ -1183,3 +1233,140 @@ def test_figure8_legend_does_not_cover_the_lines_and_figure11_marks_no_totals_pe
         assert max(tops) < a.get_ylim()[1]
     finally:
         plt.close(fig)
+
+
+# ---------------------------------------------------------------- issue 37: the guest's SDPS throttle is an answer
+@_PROP
+@given(mem_gib=st.floats(1, 4096), vcpus=st.integers(1, 768), dirty=st.floats(1e6, 5e9),
+       release=st.sampled_from(vm.RELEASES))
+def test_property_throttle_reported_and_non_decreasing_as_the_link_shrinks(mem_gib, vcpus, dirty, release):
+    """Issue 37: the throttle (share of the guest's pace SDPS stuns away, and for how long) is on every
+    migration, in [0, 1), 0 where SDPS is off, and never falls as the link shrinks."""
+    p, s = vm.calibrate(), vm.settings()
+    links = np.geomspace(1e12, 1e7, 40)
+    m = vm.migrate(mem_gib * GIB, vcpus, 0.4 * mem_gib * GIB, dirty / p.dirty_bytes_per_transaction, release, links,
+                   params=p, settings=s, n_vmknics=4)
+    frac, secs = np.asarray(m.sdps_throttle_fraction), np.asarray(m.throttled_s)
+    assert frac.shape == links.shape and np.all((frac >= 0) & (frac < 1)) and np.all(secs >= 0)
+    assert np.all((frac > 0) == np.asarray(m.precopy.sdps_engaged)) and np.all((secs > 0) <= (frac > 0))
+    assert np.all(np.diff(frac) >= -1e-12)
+    assert np.all(np.diff(secs) >= -1e-9 * secs[1:])
+
+
+def test_throttle_of_the_issue_example_is_shown(p, kw):
+    """Issue 37: an 8 GiB VM at 20 MB/s over 10 Mbit/s is throttled for hours; the readout says so."""
+    from vcperf.views import vmotion as views
+
+    m = vm.migrate(8 * GIB, 12, 8 * GIB, 20e6 / p.dirty_bytes_per_transaction, "7.0u1", 10e6, **kw)
+    assert float(m.sdps_throttle_fraction) > 0.9 and float(m.throttled_s) > 3600
+    off = vm.migrate(8 * GIB, 12, 8 * GIB, 20e6 / p.dirty_bytes_per_transaction, "7.0u1", 10e6, sdps=False, **kw)
+    assert float(off.sdps_throttle_fraction) == 0.0 and float(off.throttled_s) == 0.0
+    text, _ = views.migration_whatif_update(memory_gib=64.0, dirty_rate_mb_per_s=1000.0, link_speed_gbps=1.0,
+                                            link_count=1)
+    assert "SDPS engaged: it throttles the guest" in text
+
+
+def test_no_nan_loss_without_sdps(p, kw):
+    """Issue 37: with SDPS off and a dirty rate above the link the migration never ends; its average loss is
+    the pre-copy's (finite), not NaN."""
+    m = vm.migrate(8 * GIB, 12, 8 * GIB, 2e9 / p.dirty_bytes_per_transaction, "7.0u1", 1e9, sdps=False, **kw)
+    assert not bool(m.precopy.converged) and np.isinf(float(m.migration_time_s))
+    assert 0.0 <= float(m.average_loss) <= 1.0 and float(m.average_loss) == float(m.precopy_loss)
+
+
+def test_limit_flags_are_structured(p, kw):
+    """Issue 37: flags are strings (they print and pass through unchanged) carrying kind, quantity, value, limit,
+    unit, relation and the data row of the limit; immutable."""
+    m = vm.migrate(64 * GIB, 12, 25 * GIB, 4500.0, "7.0u1", 1e9, concurrent=8, **kw)
+    f = next(f for f in m.flags if "per concurrent vMotion" in f)
+    assert f.kind == "unsupported" and f.quantity == "link_bps / concurrent" and f.relation == ">="
+    assert f.value == pytest.approx(1e9 / 8) and f.limit == vm.limits().min_bps_per_vmotion
+    assert f.source.endswith("min_bandwidth_per_vmotion") and f.as_dict()["message"] == str(f)
+    with pytest.raises(AttributeError):
+        f.limit = 0.0
+    import pickle
+
+    g = pickle.loads(pickle.dumps(f))
+    assert g == f and g.as_dict() == f.as_dict()
+
+
+def test_release_order_claims_of_the_migrate_docstring(p, kw):
+    """Issue 37: the docstring of migrate states what holds over the grid it names: 7.0 U1's guest never loses
+    more work; its migration is at most 5 % longer and its switch-over at most 2x longer (the small, busy,
+    many-vCPU VM, whose 7.0 U1 guest is slowed less by tracing), and both reversals do occur."""
+    mem = np.geomspace(4 * GIB, 6 * TIB, 9)[:, None, None, None, None]
+    cpus = np.array([1, 12, 72, 192, 768])[None, :, None, None, None]
+    dirty = np.geomspace(1e6, 8e9, 9)[None, None, :, None, None]
+    link = np.geomspace(1e9, 4e11, 7)[None, None, None, :, None]
+    ws = mem * np.array([0.01, 0.3, 1.0])[None, None, None, None, :]
+    old, new = (vm.migrate(mem, cpus, ws, dirty / p.dirty_bytes_per_transaction, r, link, n_vmknics=4, **kw)
+                for r in vm.RELEASES)
+    assert np.all(new.average_loss * new.migration_time_s <= old.average_loss * old.migration_time_s * (1 + 1e-9))
+    time_ratio = new.migration_time_s / old.migration_time_s
+    stall_ratio = new.switchover_time_s / old.switchover_time_s
+    assert 1.0 < time_ratio.max() <= 1.05
+    assert 1.5 < stall_ratio.max() < 2.0
+
+
+# ---------------------------------------------------------------- issue 37: streams sharing a NIC contend
+def test_streams_sharing_a_nic_contend_as_kb_323379(p, kw):
+    """VMware KB 323379 on one 40GbE NIC: 18 Gb/s for one vmknic (the stream ceiling), 28 for two (calibrates
+    the contention), 36 for three (predicted: a ledger row, within 10 %); streams on NICs of their own (the
+    seed's test bed) do not contend, and more streams on one NIC never move less."""
+    s = kw["settings"]
+    rates = {}
+    for n in (1, 2, 3):
+        m = vm.migrate(64 * GIB, 12, 25 * GIB, 4500.0, "7.0u1", 40e9, n_vmknics=n, n_nics=1, **kw)
+        rates[n] = float(m.precopy.transfer_rate_bytes_per_s) * 8
+    assert rates[1] == pytest.approx(18e9) and rates[2] == pytest.approx(28e9)
+    assert rates[3] == pytest.approx(36e9, rel=0.10) and rates[1] < rates[2] < rates[3]
+    # the same through streams per vmknic (one vmknic, one NIC)
+    two = vm.migrate(64 * GIB, 12, 25 * GIB, 4500.0, "7.0u1", 40e9, n_vmknics=1, streams_per_vmknic=2, **kw)
+    assert float(two.precopy.transfer_rate_bytes_per_s) * 8 == pytest.approx(28e9)
+    # the test bed: four vmknics on four NICs, no contention (4 x 18 Gb/s)
+    tb = vm.migrate(64 * GIB, 12, 25 * GIB, 4500.0, "7.0u1", 160e9, n_vmknics=4, **kw)
+    assert float(tb.precopy.transfer_rate_bytes_per_s) * 8 == pytest.approx(72e9)
+    assert s.stream_contention == pytest.approx(2 / 7)
+    row = {r.key: r for r in vm.fidelity_rows()}["stream_throughput_3_vmknics_1_nic"]
+    assert row.kind == "predicted" and row.model_value == pytest.approx(rates[3])
+    with pytest.raises(ValueError, match="n_nics"):
+        vm.migrate(64 * GIB, 12, 25 * GIB, 4500.0, "7.0u1", 40e9, n_vmknics=1, n_nics=2, **kw)
+
+
+# ---------------------------------------------------------------- issue 37: a downtime that the inputs decide
+@_PROP
+@given(mem_gib=st.floats(4, 4096), vcpus=st.integers(1, 384), dirty=st.floats(1e7, 5e9),
+       link_gbps=st.floats(1, 400), rtt_ms=st.floats(0, 150), release=st.sampled_from(vm.RELEASES))
+def test_property_downtime_varies_with_checkpoint_inputs_dirty_rate_link_and_rtt(mem_gib, vcpus, dirty, link_gbps,
+                                                                                  rtt_ms, release):
+    """Issue 37: the switch-over stall moves with what the checkpoint holds (vCPUs: each stopped and resumed),
+    with the dirty rate (never shorter when dirtier), the link (never longer when faster) and the RTT (the
+    switch-over protocol's 1.5 round trips: exactly that much longer)."""
+    p, s = vm.calibrate(), vm.settings()
+
+    def stall(cpus=vcpus, d=dirty, gbps=link_gbps, rtt=rtt_ms):
+        return float(vm.migrate(mem_gib * GIB, cpus, 0.3 * mem_gib * GIB, d / p.dirty_bytes_per_transaction, release,
+                                gbps * 1e9, rtt_s=rtt / 1e3, n_vmknics=4, params=p, settings=s).switchover_time_s)
+
+    base = stall()
+    assert base >= float(vm.switchover_checkpoint_s(vcpus, params=p))
+    # the checkpoint's inputs: more vCPUs to stop and resume (with the dirty rate held, an idle guest)
+    idle = {c: float(vm.migrate(mem_gib * GIB, c, 0.3 * mem_gib * GIB, 0.0, release, link_gbps * 1e9,
+                                n_vmknics=4, params=p, settings=s).switchover_time_s) for c in (vcpus, vcpus + 64)}
+    assert idle[vcpus + 64] > idle[vcpus]
+    assert stall(d=2 * dirty) >= base * (1 - 1e-9)
+    assert stall(gbps=2 * link_gbps) <= base * (1 + 1e-9)
+    assert stall(rtt=rtt_ms + 10) - base == pytest.approx(1.5 * 0.010, rel=1e-6, abs=1e-9)
+
+
+def test_loss_limits_the_streams_through_the_traffic_models_tcp(kw):
+    """Issue 37: over a lossy path each stream's TCP is loss-limited (PFTK of vcperf.network): the rate falls
+    and the migration lengthens as loss grows; no loss changes nothing."""
+    loss = np.array([0.0, 1e-6, 1e-4, 1e-2])
+    m = vm.migrate(64 * GIB, 12, 25 * GIB, 4500.0, "7.0u1", 40e9, rtt_s=0.05, loss=loss, n_vmknics=4, **kw)
+    rate = np.asarray(m.precopy.transfer_rate_bytes_per_s)
+    assert np.all(np.diff(rate) < 0) and np.all(np.diff(m.migration_time_s) > 0)
+    lossless = vm.migrate(64 * GIB, 12, 25 * GIB, 4500.0, "7.0u1", 40e9, rtt_s=0.05, n_vmknics=4, **kw)
+    assert rate[0] == float(lossless.precopy.transfer_rate_bytes_per_s)
+    with pytest.raises(ValueError, match="loss"):
+        vm.migrate(64 * GIB, 12, 25 * GIB, 4500.0, "7.0u1", 40e9, loss=1.0, **kw)

@@ -4,7 +4,8 @@ A check fails when one VM's migrations in a 12-minute phase raise its mean respo
 percentile. The expected count must behave like a count of such events: never negative, never above the
 2,000 checks, more failures when VMs dirty memory faster, never more when the vMotion link gets faster,
 continuous in the load and the link. The peak load and the TPCx-HCI dirty scale are fitted to the two
-failed-check counts (148 on 6.7 U3, 4 on 7.0 U1); the invalid runs of both releases stay predicted.
+failed-check counts (148 on 6.7 U3, 4 on 7.0 U1); the invalid runs of both releases follow from them by
+Poisson arithmetic (derived rows since issue 37).
 """
 
 import dataclasses
@@ -187,11 +188,11 @@ def test_ledger_bands_of_the_counts_carry_their_sampling_noise():
                                                        "invalid_runs_67u3", "invalid_runs_70u1"}
     q = float(protocol._quantile(protocol.INTERVAL, math.inf))  # the smallest quantile a band can use
     for key in ("invalid_runs_67u3", "invalid_runs_70u1", "failed_checks_67u3", "failed_checks_70u1"):
-        r = rows[(key, "predicted" if key.startswith("invalid") else "fitted")]
+        r = rows[(key, "derived" if key.startswith("invalid") else "fitted")]
         half = q * math.sqrt(sv[key])
         assert r.model_low <= max(r.model_value - half, 0.0) + 1e-9 and r.model_high >= min(
             r.model_value + half, 18.0 if key.startswith("invalid") else math.inf) - 1e-9, (key, r)
-    assert rows[("invalid_runs_67u3", "predicted")].model_high <= 18.0
+    assert rows[("invalid_runs_67u3", "derived")].model_high <= 18.0
     # how the sampling variance enters: it replaces the run-to-run floor where larger, the table's
     # model-form part stays; a study without such counts (ROBO) has none
     unc = protocol.fit_uncertainty(vm, p, vm.FIT_KEYS)

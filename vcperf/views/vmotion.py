@@ -7,6 +7,7 @@ Every figure draws the model (lines) and the paper's stated numbers (black marke
 from __future__ import annotations
 
 import dataclasses
+import math
 
 import numpy as np
 
@@ -372,6 +373,9 @@ def migration_whatif_readout(memory_gib: float = 64.0, vcpus: int = 12, dirty_ra
     :class:`vcperf.vmotion.LinkAnswer` of :func:`vcperf.vmotion.link_for_downtime`, names why).
     ``evacuation_s``: ``evacuate_vms`` such VMs moved off the host ``concurrent`` at a time
     (:func:`vcperf.vmotion.evacuation_time_s`; the two wave sizes in one vectorised call).
+    ``sdps_throttle_fraction``, ``throttled_s``: the guest's SDPS throttle (share of its pace stunned
+    away, and for how long) on this link; the link answer reports its own at its rate, never below
+    VMware's 250 Mbit/s per concurrent migration without its ``"limit"`` flag.
     """
     mem, cpus, ws, tps, link_bps, kw = _whatif_inputs(memory_gib, vcpus, dirty_rate_mb_per_s, working_set_gib,
                                                        link_speed_gbps, link_count, streams_per_vmknic, rtt_ms,
@@ -382,6 +386,8 @@ def migration_whatif_readout(memory_gib: float = 64.0, vcpus: int = 12, dirty_ra
     out = {name: (float(r.value[i]), float(r.low[i]), float(r.high[i]))
            for i, name in enumerate(("migration_time_s", "switchover_time_s"))}
     out["migration"] = vm.migrate(*args, params=p, settings=s, **kw)
+    out["sdps_throttle_fraction"] = float(out["migration"].sdps_throttle_fraction)
+    out["throttled_s"] = float(out["migration"].throttled_s)
     out["link_for_target"] = vm.link_for_downtime(downtime_target_s, mem, cpus, ws, tps, release, params=p,
                                                   settings=s, **kw)
     out["link_for_target_gbps"] = out["link_for_target"].link_bps / 1e9
@@ -460,6 +466,36 @@ def _flags_note(flags) -> str:
     return "".join(f"; \u26a0 {f}" for f in flags)
 
 
+def _throttle_note(m) -> str:
+    """The guest's SDPS throttle of a scalar migration (``""`` when SDPS is not engaged)."""
+    frac, secs = float(np.ravel(m.sdps_throttle_fraction)[0]), float(np.ravel(m.throttled_s)[0])
+    return "" if frac <= 0.0 else (f", SDPS engaged: it throttles the guest (vCPUs stunned {fmt_percent(frac)} "
+                                   f"of the time) for {fmt_duration(secs)}")
+
+
+def _link_note(ans, target: str, vcpus, p) -> str:
+    """What link a downtime target needs (:class:`vcperf.vmotion.LinkAnswer`) and what it costs there."""
+    if not ans.feasible:
+        if ans.bottleneck == "checkpoint":
+            ckpt = float(vm.switchover_checkpoint_s(vcpus, params=p))
+            return (f"no link meets a stall under {target}: below the switch-over checkpoint "
+                    f"({fmt_duration(ckpt)}: device state and {vcpus:g} vCPUs stopped and resumed, whatever the "
+                    f"link)")
+        return f"no link rate brings the stall under {target}: {ans.reason.removeprefix('infeasible: ')}"
+    limit = [f for f in ans.flags if f.kind == "limit"]
+    if limit:
+        head = (f"a stall under {target} needs {fmt_bps(ans.link_bps)} in all: VMware's minimum "
+                f"({fmt_bps(limit[0].limit)}), the model alone would meet it with "
+                f"{'at most ' if ans.target_only_bps <= 1e8 * (1 + 1e-9) else ''}{fmt_bps(ans.target_only_bps)}")
+    else:
+        head = f"a stall under {target} needs {fmt_bps(ans.link_bps)} in all"
+    cost = f"migration {fmt_duration(ans.migration_time_s)} there"
+    if ans.sdps_throttle_fraction > 0:
+        cost += (f", guest throttled by SDPS {fmt_percent(ans.sdps_throttle_fraction)} for "
+                 f"{fmt_duration(ans.throttled_s)}")
+    return f"{head} ({cost})"
+
+
 @fast_redraw
 def migration_whatif_update(memory_gib: float = 64.0, vcpus: int = 12, dirty_rate_mb_per_s: float = 1000.0,
                             working_set_gib: float = 25.0, link_speed_gbps: float = 40.0, link_count: int = 4,
@@ -491,28 +527,19 @@ def migration_whatif_update(memory_gib: float = 64.0, vcpus: int = 12, dirty_rat
     png = _WhatifPanel.shared().draw(migs, tps, release, m.flags)
     pc = m.precopy
     conv = "converged" if bool(np.all(pc.converged)) else str(np.ravel(pc.reason)[0])
-    sdps = ", SDPS engaged" if bool(pc.sdps_engaged) else ""
-    need = ro["link_for_target_gbps"]
+    sdps = _throttle_note(m)
     target = fmt_duration(downtime_target_s)
-    if not np.isfinite(need):
-        if downtime_target_s <= p.checkpoint_time_s:
-            need_txt = (f"no link meets a stall under {target}: below the switch-over checkpoint "
-                        f"({fmt_duration(p.checkpoint_time_s)}, device state, whatever the link)")
-        else:
-            why = ro["link_for_target"].reason.removeprefix("infeasible: ")
-            need_txt = f"no link rate brings the stall under {target}: {why}"
-    elif need <= 0.1 * (1 + 1e-9):
-        need_txt = f"every link from {fmt_bps(0.1e9)} keeps the stall under {target}"
-    else:
-        need_txt = f"a stall under {target} needs {fmt_bps(need * 1e9)} in all"
+    need_txt = _link_note(ro["link_for_target"], target, cpus, p)
     rtt_txt = (f"RTT {fmt_duration(rtt_ms / 1e3)}: vMotion's socket buffers follow the bandwidth-delay product, "
-               f"so it lengthens the stall, not the rate" if rtt_ms > 0 else "RTT 0 ms")
+               f"so it lengthens the stall (the switch-over's 1.5 round trips), not the rate" if rtt_ms > 0
+               else "RTT 0 ms")
     aes_txt = ("no encryption" if encryption_gb_per_core_s <= 0 else
                f"AES {fmt_bytes_per_s(encryption_gb_per_core_s * 1e9)} per core")
     readout = (
         f"{RELEASE_LABEL[release]}: {memory_gib:.4g} GiB, {vcpus} vCPUs, "
         f"{link_count} x {fmt_bps(link_speed_gbps * 1e9)} "
-        f"({link_count * streams_per_vmknic} streams, {rtt_txt}, {aes_txt}"
+        f"({link_count * streams_per_vmknic:g} stream{'' if link_count * streams_per_vmknic == 1 else 's'}"
+        f"{', those on one NIC contend for it' if streams_per_vmknic > 1 else ''}, {rtt_txt}, {aes_txt}"
         f"; {fmt_bytes_per_s(float(pc.transfer_rate_bytes_per_s))}"
         f"): "
         f"migration {fmt_band(*ro['migration_time_s'], interval=protocol.INTERVAL)} "
@@ -534,13 +561,15 @@ def migration_whatif(memory_gib: float = 64.0, vcpus: int = 12, dirty_rate_mb_pe
     """The vMotion what-if panel: VM, dirty rate, links and streams, RTT, encryption, sharing, target."""
     import ipywidgets as w
 
-    mem = w.FloatLogSlider(value=memory_gib, base=2, min=1, max=12.6, step=typed_step(2), description="memory GiB",
-                           readout_format=TYPED_FORMAT)
+    # the ranges of the notebook's parameters cell (notebooks/vmotion_precopy.py): 2 GiB - 6 TiB, 0 (idle) - 5 GB/s
+    mem = w.FloatLogSlider(value=memory_gib, base=2, min=1, max=math.log2(6144), step=typed_step(2),
+                           description="memory GiB", readout_format=TYPED_FORMAT)
     cpus = w.IntSlider(value=vcpus, min=1, max=1024, description="vCPUs")  # past 7.0 U1's 768: flagged
-    dirty = w.FloatLogSlider(value=max(dirty_rate_mb_per_s, 0.1), base=10, min=-1, max=3.7, step=typed_step(),
+    dirty = w.FloatLogSlider(value=max(dirty_rate_mb_per_s, 0.1), base=10, min=-1, max=math.log10(5000),
+                             step=typed_step(),
                              description="dirty MB/s", readout_format=TYPED_FORMAT)
     idle = w.Checkbox(value=dirty_rate_mb_per_s == 0, description="idle VM (dirty rate 0)")
-    wset = w.FloatLogSlider(value=working_set_gib, base=2, min=-2, max=12.6, step=typed_step(2),
+    wset = w.FloatLogSlider(value=working_set_gib, base=2, min=-2, max=math.log2(6144), step=typed_step(2),
                             description="working set GiB", readout_format=TYPED_FORMAT)
     speed = w.Dropdown(options=[1.0, 10.0, 25.0, 40.0, 100.0], value=link_speed_gbps, description="link Gbit/s")
     count = w.IntSlider(value=link_count, min=1, max=8, description="vmknics")

@@ -47,7 +47,7 @@ from vcperf.vmotion.core import (
     Workload,
     vm_memory_bytes,
 )
-from vcperf.vmotion.limits import Limits
+from vcperf.vmotion.limits import LimitFlag, Limits
 from vcperf.vmotion.memory import (
     DEFAULT_SDPS_FRACTION,
     MIN_BUDGET_FRACTION,
@@ -65,8 +65,14 @@ from vcperf.vmotion.migration import (
     times_s,
 )
 from vcperf.vmotion.params import PARAM_DOCS, STUDY, Params, TpcxParams
-from vcperf.vmotion.switchover import metadata_entries, post_switchover_phase, switchover_metadata_bytes
-from vcperf.vmotion.targets import FIT_KEYS, TARGETS, sampling_variances, targets
+from vcperf.vmotion.switchover import (
+    SWITCHOVER_ONE_WAY_TRIPS,
+    metadata_entries,
+    post_switchover_phase,
+    switchover_checkpoint_s,
+    switchover_metadata_bytes,
+)
+from vcperf.vmotion.targets import FIT_KEYS, HOLDOUTS, TARGETS, sampling_variances, targets
 from vcperf.vmotion.testbed import (
     Testbed,
     limits,
@@ -95,7 +101,9 @@ from vcperf.vmotion.trace import TracePhase, precopy_trace_loss, trace_phase
 from vcperf.vmotion.transfer import (
     DEFAULT_STREAMS_PER_VMKNIC,
     MAX_SUPPORTED_RTT_S,
+    contention_from_rates,
     evacuation_time_s,
+    nic_stream_factor,
     stream_rate_bytes_per_s,
     streams,
     transfer_rate_bytes_per_s,
@@ -111,15 +119,21 @@ from vcperf.vmotion.validation import (
 )
 
 __all__ = [
-    "BITMAPS_AT_SWITCHOVER", "DEFAULT_SDPS_FRACTION", "DEFAULT_STREAMS_PER_VMKNIC", "FIT_KEYS", "MAX_SUPPORTED_RTT_S",
-    "MIN_BUDGET_FRACTION", "PAGES_PER_1GB", "PAGES_PER_2MB", "PAGE_BYTES", "PAGE_NUMBER_BYTES", "PARAM_DOCS",
-    "PTES_PER_TABLE", "RELEASES", "STUDY", "TARGETS", "LinkAnswer", "Limits", "Migration", "Params", "PrecopyResult",
+    "BITMAPS_AT_SWITCHOVER", "DEFAULT_SDPS_FRACTION", "DEFAULT_STREAMS_PER_VMKNIC", "FIT_KEYS", "HOLDOUTS",
+    "MAX_SUPPORTED_RTT_S",
+    "MIN_BUDGET_FRACTION", "SWITCHOVER_ONE_WAY_TRIPS",
+    "PAGES_PER_1GB", "PAGES_PER_2MB", "PAGE_BYTES", "PAGE_NUMBER_BYTES", "PARAM_DOCS",
+    "PTES_PER_TABLE", "RELEASES", "STUDY", "TARGETS", "LimitFlag", "LinkAnswer", "Limits", "Migration", "Params",
+    "PrecopyResult",
     "Settings", "Testbed", "TpcxExpectation", "TpcxParams", "TpcxProfile", "TpcxResult", "TpcxSetup", "TracePhase",
-    "Workload", "bound_checks", "calibrate", "calibrate_tpcx", "evacuation_time_s", "fidelity_rows",
-    "leave_one_out", "limits", "link_for_downtime", "link_for_downtime_bps", "metadata_entries", "migrate",
-    "migrate_testbed", "migrate_workload", "migration_delay_area_s2", "parameter_table", "post_switchover_phase",
+    "Workload", "bound_checks", "calibrate", "calibrate_tpcx", "contention_from_rates", "evacuation_time_s",
+    "fidelity_rows", "leave_one_out", "limits", "link_for_downtime", "link_for_downtime_bps", "metadata_entries",
+    "migrate",
+    "migrate_testbed", "migrate_workload", "migration_delay_area_s2", "nic_stream_factor", "parameter_table",
+    "post_switchover_phase",
     "precopy", "precopy_testbed", "precopy_trace_loss", "predict", "sampling_variances", "settings",
-    "stop_threshold_bytes", "stream_rate_bytes_per_s", "streams", "switchover_metadata_bytes", "table1_model",
+    "stop_threshold_bytes", "stream_rate_bytes_per_s", "streams", "switchover_checkpoint_s",
+    "switchover_metadata_bytes", "table1_model",
     "targets", "testbed", "testbed_link_bps", "testbed_vmknics", "throughput_series", "times_s", "tpcx_expected",
     "tpcx_longest_delay_s", "tpcx_monte_carlo", "tpcx_profile", "tpcx_setup", "trace_phase",
     "transfer_rate_bytes_per_s", "vm_memory_bytes", "vmotion_window_bytes", "workloads",

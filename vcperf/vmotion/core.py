@@ -51,6 +51,11 @@ class Settings:
     stream_bytes_per_cpu_s : float
         CPU ceiling of one vMotion stream (its worker thread saturates one core), bytes per
         CPU-second: 18 Gb/s (external, VMware KB 323379; ``external_vmotion_streams.csv``).
+    stream_contention : float
+        Serialised share of a stream's per-byte work on the NIC it shares with other streams (its queue
+        and the CPU serving it; Amdahl's law, :func:`vcperf.vmotion.nic_stream_factor`), in [0, 1]:
+        calibrated in closed form from VMware KB 323379's one- and two-vmknic rows on one 40GbE NIC
+        (``external_vmotion_streams.csv``); 0: streams never contend.
     socket_buffer_bytes : float
         Standard size of a vMotion TCP socket buffer (0.5 MB; ``external_vmotion_streams.csv``): the
         window is the larger of it and the bandwidth-delay product at the RTT (buffers follow the
@@ -65,6 +70,7 @@ class Settings:
     switchover_time_goal_s: float = 1.0
     stream_bytes_per_cpu_s: float = float("inf")
     socket_buffer_bytes: float = 0.5e6
+    stream_contention: float = 0.0
     limits: Limits | None = None
 
 

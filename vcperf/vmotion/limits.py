@@ -4,7 +4,9 @@ The limits are product facts (``data/vmotion2020/external_vmotion_limits.csv`` a
 ``external_vmotion_streams.csv``, read by :func:`vcperf.vmotion.settings`); the calibrated ranges are
 the study's VMs (Table 1 and the 72 vCPU / 1 TB VM). The model never clamps an input to them: it
 computes the answer and names every input beyond a limit ("unsupported: ...") or outside the
-calibrated range ("extrapolated: ...") in the result's ``flags``.
+calibrated range ("extrapolated: ...") in the result's ``flags``: each a :class:`LimitFlag`, a string
+(its message, so a list of flags prints and passes through unchanged) that also carries its kind, the
+quantity, its value, the limit and the ``data/`` row the limit comes from.
 """
 
 from __future__ import annotations
@@ -15,6 +17,64 @@ import numpy as np
 
 #: Line rate of one vMotion NIC (bit/s) from which the 10GigE per-NIC limit applies.
 TEN_GIGE_BPS = 10e9
+#: The ``data/`` tables the limits come from (a flag's ``source`` names the table and the row's quantity).
+LIMITS_TABLE = "vmotion2020/external_vmotion_limits"
+STREAMS_TABLE = "vmotion2020/external_vmotion_streams"
+#: Where the calibrated ranges come from (the study's VMs: Table 1 and the 72 vCPU / 1 TB VM).
+CALIBRATED_SOURCE = "vmotion2020/table01_vm_sizes (vcperf.vmotion.workloads)"
+#: Flag kinds: an input beyond VMware's documented limits, an input outside the calibrated range, and an
+#: answer set by a documented limit rather than by the model (e.g. a link raised to VMware's minimum).
+FLAG_KINDS = ("unsupported", "extrapolated", "limit")
+
+
+class LimitFlag(str):
+    """One flag of a vMotion result: its message, and the limit it names as fields.
+
+    A ``str`` (the message, ``"unsupported: ..."`` or ``"extrapolated: ..."``), so a tuple of flags
+    prints, compares and passes through a planner unchanged; immutable, with the structure a planner
+    reads: ``kind`` (:data:`FLAG_KINDS`), ``quantity`` (what is checked, e.g.
+    ``"link_bps / concurrent"``), ``value`` and ``limit`` (SI, in ``unit``; ``value`` the worst case
+    of an array input), ``relation`` (``">="``: the value must be at least the limit; ``"<="``: at
+    most; ``"in"``: ``limit`` is a ``(low, high)`` range) and ``source`` (the ``data/`` table and the
+    row's quantity the limit is read from).
+
+    Examples
+    --------
+    >>> from vcperf.vmotion.limits import LimitFlag
+    >>> f = LimitFlag("unsupported", "link_bps / concurrent", 1e8, 2.5e8, "bit/s", ">=",
+    ...               "vmotion2020/external_vmotion_limits: min_bandwidth_per_vmotion", "100 Mbit/s is below 250")
+    >>> f
+    'unsupported: 100 Mbit/s is below 250'
+    >>> f.kind, f.limit, f.as_dict()["source"]
+    ('unsupported', 250000000.0, 'vmotion2020/external_vmotion_limits: min_bandwidth_per_vmotion')
+    """
+
+    _FIELDS = ("kind", "quantity", "value", "limit", "unit", "relation", "source")
+
+    def __new__(cls, kind, quantity, value, limit, unit, relation, source, text):
+        if kind not in FLAG_KINDS:
+            raise ValueError(f"kind must be one of {FLAG_KINDS}; got {kind!r}")
+        if relation not in (">=", "<=", "in"):
+            raise ValueError(f"relation must be one of ('>=', '<=', 'in'); got {relation!r}")
+        self = super().__new__(cls, f"{kind}: {text}")
+        lim = tuple(float(x) for x in limit) if relation == "in" else float(limit)
+        for name, val in zip(cls._FIELDS, (kind, str(quantity), float(value), lim, str(unit), relation, str(source)),
+                             strict=True):
+            object.__setattr__(self, name, val)
+        return self
+
+    def __setattr__(self, name, value):
+        raise AttributeError(f"LimitFlag is immutable; cannot set {name!r}")
+
+    def __delattr__(self, name):
+        raise AttributeError(f"LimitFlag is immutable; cannot delete {name!r}")
+
+    def __reduce__(self):
+        return (LimitFlag, (*(getattr(self, k) for k in self._FIELDS), str(self).split(": ", 1)[1]))
+
+    def as_dict(self) -> dict:
+        """The flag's fields and its message (``"message"``) as a plain dict (e.g. for JSON)."""
+        return {**{k: getattr(self, k) for k in self._FIELDS}, "message": str(self)}
 
 
 @dataclass(frozen=True)
@@ -81,8 +141,8 @@ def _input_flags(limits, *, memory_bytes, link_bps, rtt_s=0.0, concurrent=1.0, v
 
     Returns
     -------
-    tuple of str
-        ``"unsupported: ..."`` and ``"extrapolated: ..."`` strings; empty when all inputs are inside.
+    tuple of LimitFlag
+        ``"unsupported: ..."`` and ``"extrapolated: ..."`` flags; empty when all inputs are inside.
 
     Examples
     --------
@@ -105,38 +165,55 @@ def _input_flags(limits, *, memory_bytes, link_bps, rtt_s=0.0, concurrent=1.0, v
     per_vmotion = link / conc
     bad = np.asarray(per_vmotion < limits.min_bps_per_vmotion)
     if bad.any():
-        flags.append(f"unsupported: {_worst(per_vmotion, bad, np.min) / 1e6:.4g} Mbit/s per concurrent vMotion "
-                     f"(link_bps / concurrent) is below VMware's {limits.min_bps_per_vmotion / 1e6:g} Mbit/s")
+        worst = _worst(per_vmotion, bad, np.min)
+        flags.append(LimitFlag("unsupported", "link_bps / concurrent", worst, limits.min_bps_per_vmotion, "bit/s",
+                               ">=", f"{LIMITS_TABLE}: min_bandwidth_per_vmotion",
+                               f"{worst / 1e6:.4g} Mbit/s per concurrent vMotion (link_bps / concurrent) is below "
+                               f"VMware's {limits.min_bps_per_vmotion / 1e6:g} Mbit/s"))
     bad = np.asarray(rtt > limits.max_rtt_s)
     if bad.any():
-        flags.append(f"unsupported: rtt_s={_worst(rtt, bad, np.max):g} s is above VMware's "
-                     f"{limits.max_rtt_s * 1e3:g} ms for vMotion")
+        worst = _worst(rtt, bad, np.max)
+        flags.append(LimitFlag("unsupported", "rtt_s", worst, limits.max_rtt_s, "s", "<=", f"{STREAMS_TABLE}: max_rtt",
+                               f"rtt_s={worst:g} s is above VMware's {limits.max_rtt_s * 1e3:g} ms for vMotion"))
     per_nic = np.where(link / nics >= TEN_GIGE_BPS, limits.max_concurrent_per_nic_10g, limits.max_concurrent_per_nic_1g)
     bad = np.asarray(conc > per_nic)
     if bad.any():
-        flags.append(f"unsupported: concurrent={_worst(conc, bad, np.max):g} vMotions exceed VMware's "
-                     f"{_worst(per_nic, bad, np.min):g} per NIC at this NIC speed")
+        worst, lim = _worst(conc, bad, np.max), _worst(per_nic, bad, np.min)
+        flags.append(LimitFlag("unsupported", "concurrent", worst, lim, "vMotions", "<=",
+                               f"{LIMITS_TABLE}: max_concurrent_vmotions_per_nic",
+                               f"concurrent={worst:g} vMotions exceed VMware's {lim:g} per NIC at this NIC speed"))
     host = limits.max_concurrent_per_host[release]
     bad = np.asarray(conc > host)
     if bad.any():
-        flags.append(f"unsupported: concurrent={_worst(conc, bad, np.max):g} vMotions exceed VMware's {host:g} per "
-                     f"host ({release})")
+        worst = _worst(conc, bad, np.max)
+        flags.append(LimitFlag("unsupported", "concurrent", worst, host, "vMotions", "<=",
+                               f"{LIMITS_TABLE}: max_concurrent_vmotions_per_host",
+                               f"concurrent={worst:g} vMotions exceed VMware's {host:g} per host ({release})"))
     bad = np.asarray(mem > limits.max_memory_bytes[release] * (1 + 1e-12))
     if bad.any():
-        flags.append(f"unsupported: memory_bytes={_worst(mem, bad, np.max) / 2**40:.4g} TiB exceeds {release}'s "
-                     f"{limits.max_memory_bytes[release] / 2**40:g} TiB per VM")
+        worst = _worst(mem, bad, np.max)
+        flags.append(LimitFlag("unsupported", "memory_bytes", worst, limits.max_memory_bytes[release], "bytes", "<=",
+                               f"{LIMITS_TABLE}: max_vm_memory",
+                               f"memory_bytes={worst / 2**40:.4g} TiB exceeds {release}'s "
+                               f"{limits.max_memory_bytes[release] / 2**40:g} TiB per VM"))
     lo, hi = limits.calibrated_memory_bytes
     bad = np.asarray((mem < lo * (1 - 1e-12)) | (mem > hi * (1 + 1e-12)))
     if bad.any():
-        flags.append(f"extrapolated: memory_bytes outside the calibrated {lo / 2**30:g} GiB - {hi / 2**40:g} TiB")
+        worst = _worst(mem, bad, np.max) if np.any(mem[bad] > hi) else _worst(mem, bad, np.min)
+        flags.append(LimitFlag("extrapolated", "memory_bytes", worst, (lo, hi), "bytes", "in", CALIBRATED_SOURCE,
+                               f"memory_bytes outside the calibrated {lo / 2**30:g} GiB - {hi / 2**40:g} TiB"))
     if vcpus is not None:
         cpus = np.asarray(vcpus, dtype=float)
         bad = np.asarray(cpus > limits.max_vcpus[release])
         if bad.any():
-            flags.append(f"unsupported: vcpus={_worst(cpus, bad, np.max):g} exceeds {release}'s "
-                         f"{limits.max_vcpus[release]:g} vCPUs per VM")
+            worst = _worst(cpus, bad, np.max)
+            flags.append(LimitFlag("unsupported", "vcpus", worst, limits.max_vcpus[release], "vCPUs", "<=",
+                                   f"{LIMITS_TABLE}: max_vcpus_per_vm",
+                                   f"vcpus={worst:g} exceeds {release}'s {limits.max_vcpus[release]:g} vCPUs per VM"))
         lo, hi = limits.calibrated_vcpus
         bad = np.asarray((cpus < lo) | (cpus > hi))
         if bad.any():
-            flags.append(f"extrapolated: vcpus outside the calibrated {lo:g} - {hi:g}")
+            worst = _worst(cpus, bad, np.max) if np.any(cpus[bad] > hi) else _worst(cpus, bad, np.min)
+            flags.append(LimitFlag("extrapolated", "vcpus", worst, (lo, hi), "vCPUs", "in", CALIBRATED_SOURCE,
+                                   f"vcpus outside the calibrated {lo:g} - {hi:g}"))
     return tuple(flags)

@@ -28,7 +28,12 @@ from vcperf.vmotion.core import (
 )
 from vcperf.vmotion.limits import _input_flags
 from vcperf.vmotion.params import Params
-from vcperf.vmotion.switchover import metadata_entries, switchover_metadata_bytes
+from vcperf.vmotion.switchover import (
+    SWITCHOVER_ONE_WAY_TRIPS,
+    _checkpoint_s,
+    metadata_entries,
+    switchover_metadata_bytes,
+)
 from vcperf.vmotion.trace import _precopy_round_loss
 from vcperf.vmotion.transfer import streams, transfer_rate_bytes_per_s, vmotion_window_bytes
 
@@ -66,7 +71,9 @@ class PrecopyResult:
     metadata_bytes : ndarray
         Switch-over metadata (bitmaps in 6.7, page lists in 7.0 U1).
     switchover_time_s : ndarray
-        Guest stall: checkpoint + remaining pages + metadata.
+        Guest stall: checkpoint (device state, every vCPU stopped and resumed:
+        :func:`vcperf.vmotion.switchover_checkpoint_s`) + remaining pages + metadata + the switch-over
+        protocol's round trips (1.5 RTT, :data:`vcperf.vmotion.switchover.SWITCHOVER_ONE_WAY_TRIPS`).
     converged : ndarray of bool
         The rounds reached the stop rule (no cap given, or within it).
     sdps_engaged : ndarray of bool
@@ -84,9 +91,15 @@ class PrecopyResult:
         Observed pre-copy transfer rate (TCP goodput of the links).
     reason : ndarray of str
         Why a case did not converge ('' where it did).
-    flags : tuple of str
+    sdps_throttle_fraction : ndarray
+        Share of the (traced) guest's pace SDPS takes away while it throttles, ``1 - d / d_traced``
+        (the vCPUs are stunned that fraction of the time; the guest's throughput drops by it); 0 where
+        SDPS is not engaged.
+    throttled_s : ndarray
+        How long SDPS throttles the guest: the re-send rounds (s); 0 where SDPS is not engaged.
+    flags : tuple of LimitFlag
         Inputs beyond VMware's documented limits or the calibrated ranges ("unsupported: ...",
-        "extrapolated: ..."); empty when every input is inside them.
+        "extrapolated: ..."; :class:`vcperf.vmotion.limits.LimitFlag`); empty when every input is inside them.
     """
 
     rounds: np.ndarray
@@ -104,6 +117,8 @@ class PrecopyResult:
     round0_time_s: np.ndarray
     resend_trace_loss: np.ndarray
     reason: np.ndarray
+    sdps_throttle_fraction: np.ndarray = 0.0
+    throttled_s: np.ndarray = 0.0
     flags: tuple = ()
 
     @property
@@ -133,6 +148,8 @@ def precopy(
     encryption_cpu_s_per_byte=0.0,
     zeroing_cpu_s_per_byte=0.0,
     concurrent=1,
+    n_nics=None,
+    loss=0.0,
 ) -> PrecopyResult:
     """Iterative memory pre-copy and switch-over for a grid of cases, in one vectorized call.
 
@@ -156,7 +173,8 @@ def precopy(
     (:func:`stop_threshold_bytes`: 0.5 s of sending in 6.7; in 7.0 U1 the pages and their page list
     within what the 1-s switch-over goal leaves after the checkpoint). What is left there depends on
     the last round's length and the dirty rate (closed form, ``_expected_phase_factor``), so the
-    stall (checkpoint + remainder + metadata, all sent over the link) varies continuously and never
+    stall (checkpoint + remainder + metadata, all sent over the link, + the protocol's 1.5 RTT) varies
+    continuously and never
     grows when the link gets faster. SDPS engages on the re-send rounds when the guest dirties faster
     than ``sdps_fraction`` of ``B`` and slows it to that rate (round 0 runs unthrottled: its dirty set
     is bounded by ``W`` anyway), so with SDPS every case converges; without it a guest dirtying at
@@ -219,6 +237,14 @@ def precopy(
         charged; the calibration finds no room for it).
     concurrent : int or array_like of int
         Migrations sharing the NICs, integers in [1, 4096] (default 1).
+    n_nics : int or array_like of int, optional
+        Physical NICs the vmknics use, integers in [1, n_vmknics x streams per vmknic] (default: one per
+        vmknic, as the test bed). Streams sharing a NIC contend for it
+        (:attr:`vcperf.vmotion.Settings.stream_contention`): more vmknics on one NIC, or more streams per
+        vmknic, add less than a stream's ceiling each (VMware KB 323379: 18, 28, 36 Gb/s on one 40GbE NIC).
+    loss : float or array_like
+        Packet loss probability of the path, in [0, 1) (default 0): each stream's TCP is then limited by
+        PFTK at ``rtt_s`` (:func:`vcperf.network.tcp_throughput_bps`, the one traffic model's TCP).
 
     Returns
     -------
@@ -272,8 +298,10 @@ def precopy(
     s = check_settings(settings)
 
     window = vmotion_window_bytes(link, rtt, k_conc, s.socket_buffer_bytes)
+    nics = v.integers("n_vmknics", n_vmknics, 1, 64) * 1.0 if n_nics is None else v.integers("n_nics", n_nics, 1, 4096)
     tr_kw = {"n_streams": n_str, "stream_bytes_per_cpu_s": s.stream_bytes_per_cpu_s, "rtt_s": rtt,
-             "concurrent": k_conc, "rwnd_bytes": window}
+             "concurrent": k_conc, "rwnd_bytes": window, "n_nics": nics, "contention": s.stream_contention,
+             "loss": v.check_range("loss", loss, 0.0, 1.0, hi_open=True)}
     rate = transfer_rate_bytes_per_s(link, extra_cpu_s_per_byte=enc, **tr_kw)
     zeroing = zcpu if release == "6.7" else 0.0
     rate0 = transfer_rate_bytes_per_s(link, extra_cpu_s_per_byte=enc + zeroing, **tr_kw)
@@ -284,7 +312,7 @@ def precopy(
     out = {k: np.empty(n, dtype=bool if k in ("converged", "sdps_engaged") else object if k == "reason" else float)
            for k in ("rounds", "precopy_bytes", "precopy_time_s", "switchover_bytes", "converged",
                      "sdps_engaged", "dirty_rate_bytes_per_s", "round0_dirty_rate_bytes_per_s",
-                     "round0_time_s", "resend_trace_loss", "reason")}
+                     "round0_time_s", "resend_trace_loss", "reason", "sdps_throttle_fraction", "throttled_s")}
     for lo in range(0, n, _BLOCK):
         sl = slice(lo, min(n, lo + _BLOCK))
         res = _precopy_block(*(a[sl] for a in flat[:5]), flat[6][sl], flat[7][sl], release, p, s, rounds_cap, sdps,
@@ -295,10 +323,12 @@ def precopy(
     left = out["switchover_bytes"]
     finite = np.isfinite(left)
     meta = switchover_metadata_bytes(mem_f, release, np.where(finite, np.minimum(left, mem_f), 0.0), swp_f)
-    # the last pages and the metadata cross the link (their last byte half an RTT after it is sent);
-    # the destination processes each metadata entry
-    one_way = np.broadcast_to(rtt, shape).ravel() / 2.0
-    so_time = np.where(finite, p.checkpoint_time_s + (np.where(finite, left, 0.0) + meta) / rate_f + one_way
+    # the checkpoint (device state, every vCPU stopped and resumed), the last pages and the metadata
+    # crossing the link, the switch-over protocol's one-way trips (1.5 RTT); the destination processes
+    # each metadata entry
+    trips = SWITCHOVER_ONE_WAY_TRIPS * np.broadcast_to(rtt, shape).ravel() / 2.0
+    ckpt = _checkpoint_s(np.where(np.isnan(flat[4]), 1.0, flat[4]), p)
+    so_time = np.where(finite, ckpt + (np.where(finite, left, 0.0) + meta) / rate_f + trips
                        + metadata_entries(meta, release) * p.metadata_cost_s_per_entry, np.inf)
     r = lambda a: np.asarray(a).reshape(shape)  # noqa: E731
     return PrecopyResult(
@@ -317,26 +347,28 @@ def precopy(
         round0_time_s=r(out["round0_time_s"]),
         resend_trace_loss=r(out["resend_trace_loss"]),
         reason=r(out["reason"].astype(str)),
+        sdps_throttle_fraction=r(out["sdps_throttle_fraction"]),
+        throttled_s=r(out["throttled_s"]),
         flags=_input_flags(s.limits, memory_bytes=mem, link_bps=link, rtt_s=rtt, concurrent=k_conc,
                           vcpus=None if vcpus is None else cpus, release=release, n_vmknics=np.asarray(n_vmknics)),
     )
 
 
-def _budget_s(mem, release, p: Params, s: Settings):
+def _budget_s(mem, release, p: Params, s: Settings, cpus=1.0):
     """Time the stop rule leaves for the last pages (and, in 7.0 U1, their page list), s.
 
     6.7: the page goal (0.5 s) for the pages alone; its full bitmaps and the checkpoint are not
     budgeted (the seed: they "break the vMotion switch-over goal"). 7.0 U1: what the one-second
-    switch-over goal leaves after the checkpoint, at most the page goal and
-    at least :data:`MIN_BUDGET_FRACTION` of it.
+    switch-over goal leaves after the checkpoint (:func:`vcperf.vmotion.switchover_checkpoint_s` of
+    ``cpus`` vCPUs), at most the page goal and at least :data:`MIN_BUDGET_FRACTION` of it.
     """
     if release == "6.7":
-        return np.full(np.shape(mem), s.switchover_goal_s)
-    fixed = p.checkpoint_time_s
+        return np.full(np.broadcast(mem, cpus).shape, s.switchover_goal_s)
+    fixed = _checkpoint_s(cpus, p)
     return np.clip(s.switchover_time_goal_s - fixed, MIN_BUDGET_FRACTION * s.switchover_goal_s, s.switchover_goal_s)
 
 
-def stop_threshold_bytes(rate, mem, release, p: Params, s: Settings):
+def stop_threshold_bytes(rate, mem, release, p: Params, s: Settings, vcpus=1.0):
     """Dirty bytes left at which the stop rule switches over: sendable within the budget.
 
     ``R* / B + (8 / 4096) R* / B + c_meta R* / 4 KiB = budget`` in 7.0 U1 (its page list, 8 B per
@@ -354,6 +386,8 @@ def stop_threshold_bytes(rate, mem, release, p: Params, s: Settings):
         Model parameters (:func:`vcperf.vmotion.calibrate`).
     s : Settings
         vMotion's printed settings (:func:`vcperf.vmotion.settings`).
+    vcpus : float or array_like
+        vCPUs of the VM, in [1, 4096] (7.0 U1 budgets the checkpoint of all of them; default 1).
 
     Examples
     --------
@@ -367,7 +401,8 @@ def stop_threshold_bytes(rate, mem, release, p: Params, s: Settings):
     check_release(release)
     v.instance("p", p, Params, "a vcperf.vmotion.Params (from vcperf.vmotion.calibrate())")
     v.instance("s", s, Settings, "a vcperf.vmotion.Settings (from vcperf.vmotion.settings())")
-    budget = _budget_s(mem, release, p, s)
+    cpus = v.check_range("vcpus", vcpus, 1, 4096)
+    budget = _budget_s(mem, release, p, s, cpus)
     if release == "7.0u1":
         per_byte = (1.0 + PAGE_NUMBER_BYTES / PAGE_BYTES) / rate + p.metadata_cost_s_per_entry / PAGE_BYTES
     else:
@@ -425,7 +460,7 @@ def _precopy_block(mem, d0, rate, ws, cpus, rate0, zero, release, p: Params, s: 
     cap = frac * rate if sdps else np.full_like(rate, np.inf)
     d = np.minimum(d_k, cap)
     engaged = d_k > cap
-    r_star = stop_threshold_bytes(rate, mem, release, p, s)
+    r_star = stop_threshold_bytes(rate, mem, release, p, s, c)
     q = d / rate
     d1 = np.minimum(ws, d_r0 * t0)
     shrinks = q < 1.0
@@ -455,10 +490,16 @@ def _precopy_block(mem, d0, rate, ws, cpus, rate0, zero, release, p: Params, s: 
     reason = np.where(capped, f"not converged: round cap max_rounds={rounds_cap} reached",
                       np.where(open_ended, "not converged: the guest dirties memory at least as fast as vMotion "
                                            "sends it and SDPS is off, so the re-send rounds never shrink", ""))
+    # SDPS stuns the vCPUs for the share of the traced guest's pace it removes, through the re-send rounds
+    throttling = engaged & ~stop0
+    throttle = np.where(throttling, 1.0 - d / np.where(throttling, d_k, 1.0), 0.0)
+    resend_s = np.where(open_ended, np.inf, resent / rate)
     return {
+        "sdps_throttle_fraction": throttle,
+        "throttled_s": np.where(throttling, resend_s, 0.0),
         "rounds": np.where(open_ended, -1.0, 1.0 + np.ceil(m - 1e-9)),
         "precopy_bytes": np.where(open_ended, np.inf, sent0 + resent),
-        "precopy_time_s": np.where(open_ended, np.inf, t0 + resent / rate),
+        "precopy_time_s": np.where(open_ended, np.inf, t0 + resend_s),
         "switchover_bytes": np.where(open_ended, np.inf, np.minimum(rem, mem)),
         "converged": conv,
         "sdps_engaged": engaged & ~stop0,

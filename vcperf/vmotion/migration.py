@@ -5,6 +5,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from dataclasses import dataclass
 
@@ -12,21 +13,28 @@ import numpy as np
 
 from vcperf import _validate as v
 from vcperf.vmotion.core import Settings, check_le, check_params, check_release, check_settings
+from vcperf.vmotion.limits import LIMITS_TABLE, LimitFlag
 from vcperf.vmotion.memory import MIN_LINK_BPS, PrecopyResult, precopy
 from vcperf.vmotion.params import Params
-from vcperf.vmotion.switchover import _post_phase
+from vcperf.vmotion.switchover import _checkpoint_s, _post_phase
 from vcperf.vmotion.trace import _trace_phase
 
 #: Most samples :func:`throughput_series` returns (two float64 series of this length: 160 MiB).
 MAX_SERIES_SAMPLES = 10_000_000
 #: Keywords of :func:`vcperf.vmotion.precopy` that take arrays (checked against the other arrays' shapes).
 _ARRAY_PRECOPY_KW = ("swapped_bytes", "zero_bytes", "n_vmknics", "streams_per_vmknic", "rtt_s",
-                     "encryption_cpu_s_per_byte", "zeroing_cpu_s_per_byte", "concurrent")
+                     "encryption_cpu_s_per_byte", "zeroing_cpu_s_per_byte", "concurrent", "n_nics", "loss")
 
 
 @dataclass(frozen=True)
 class Migration:
-    """One migration of a running VM (arrays): phases, times, losses, average throughput."""
+    """One migration of a running VM (arrays): phases, times, losses, average throughput.
+
+    ``sdps_throttle_fraction`` and ``throttled_s``: how hard and how long stun-during-page-send slows
+    the guest (:attr:`PrecopyResult.sdps_throttle_fraction`, :attr:`PrecopyResult.throttled_s`):
+    a migration whose guest dirties memory faster than the link sends it converges only by stunning
+    the vCPUs, and this is what the guest pays for it (0 and 0 s when SDPS is not engaged).
+    """
 
     release: str
     trace_time_s: np.ndarray
@@ -41,6 +49,17 @@ class Migration:
     average_throughput_tps: np.ndarray
     baseline_tps: np.ndarray
     precopy: PrecopyResult
+
+    @property
+    def sdps_throttle_fraction(self) -> np.ndarray:
+        """Share of the guest's pace SDPS takes away while it throttles
+        (:attr:`PrecopyResult.sdps_throttle_fraction`)."""
+        return self.precopy.sdps_throttle_fraction
+
+    @property
+    def throttled_s(self) -> np.ndarray:
+        """How long SDPS throttles the guest, s (:attr:`PrecopyResult.throttled_s`)."""
+        return self.precopy.throttled_s
 
     @property
     def flags(self) -> tuple:
@@ -62,12 +81,16 @@ def migrate(memory_bytes, vcpus, working_set_bytes, baseline_tps, release, link_
     is the time-weighted mean over the migration, the paper's "average throughput loss during vMotion"
     (Figure 8) and what Figures 9-10 compare.
 
-    Release order. 7.0 U1 is never slower and its guest never loses more work (``average_loss x
-    migration_time_s``) than on 6.7. Two mechanisms reverse single readouts at some inputs: (1) the
-    average loss of a nearly idle VM can be higher on 7.0 U1 because its migration is shorter (no
-    stop-based trace phase, no destination zeroing), so the same switch-over stall weighs more in the
-    average; (2) the switch-over of a small, busy VM can be longer on 7.0 U1 (up to ~15 %) because
-    its guest, slowed less by tracing, dirties memory faster, so more is left at the last boundary.
+    Release order. 7.0 U1's guest never loses more work (``average_loss x migration_time_s``) than on
+    6.7 (checked over 4 GiB - 6 TiB, 1 - 768 vCPUs, 1 MB/s - 8 GB/s of dirtying, 1 - 400 Gbit/s and
+    working sets of 1 - 100 % in ``tests/test_vmotion.py``). Three mechanisms reverse single readouts
+    at some inputs, all from one cause: 7.0 U1 slows its guest less. (1) The average loss of a nearly
+    idle VM can be higher on 7.0 U1 because its migration is shorter (no stop-based trace phase, no
+    destination zeroing), so the same switch-over stall weighs more in the average. (2) The
+    switch-over of a small, busy VM can be longer on 7.0 U1 because its guest, slowed less by
+    tracing, dirties memory faster, so more is left at the last boundary: up to 1.9x on that grid
+    (4 GiB, 768 vCPUs, 8 GB/s, 150 Gbit/s), below 2x. (3) For the same reason such a VM's migration can
+    be a few percent longer on 7.0 U1 (more is re-sent): at most 4 % on that grid, below 5 %.
 
     Parameters
     ----------
@@ -123,8 +146,11 @@ def migrate(memory_bytes, vcpus, working_set_bytes, baseline_tps, release, link_
     post_t, post_loss = _post_phase(pc.switchover_bytes, np.broadcast_to(ws, pc.switchover_bytes.shape), cpus,
                                     release, p, s)
     total = tr.duration_s + pc.precopy_time_s + pc.switchover_time_s
-    lost = tr.throughput_loss * tr.duration_s + pc_loss * pc.precopy_time_s + pc.switchover_time_s
-    avg_loss = lost / total
+    with np.errstate(invalid="ignore"):
+        lost = tr.throughput_loss * tr.duration_s + pc_loss * pc.precopy_time_s + pc.switchover_time_s
+        # a migration that never converges (SDPS off, guest dirtying as fast as the link sends) runs its
+        # pre-copy forever: its average loss is the pre-copy's, the limit of lost / total
+        avg_loss = np.where(np.isfinite(total), lost / np.where(np.isfinite(total), total, 1.0), pc_loss)
     return Migration(
         release=release,
         trace_time_s=tr.duration_s,
@@ -159,8 +185,11 @@ def precopy_guest_loss(dirty_rate_bytes_per_s, pc: PrecopyResult):
     safe = np.where(d0 > 0, d0, 1.0)
     loss0 = np.where(d0 > 0, 1.0 - pc.round0_dirty_rate_bytes_per_s / safe, 0.0)
     loss_k = np.where(d0 > 0, 1.0 - pc.dirty_rate_bytes_per_s / safe, 0.0)
-    t_k = pc.precopy_time_s - pc.round0_time_s
-    return np.clip((loss0 * pc.round0_time_s + loss_k * t_k) / pc.precopy_time_s, 0.0, 1.0)
+    finite = np.isfinite(pc.precopy_time_s)
+    t_pre = np.where(finite, pc.precopy_time_s, 1.0)
+    t_k = np.where(finite, pc.precopy_time_s - pc.round0_time_s, 0.0)
+    # a pre-copy that never ends (not converged, SDPS off) is all re-send rounds in the limit
+    return np.clip(np.where(finite, (loss0 * pc.round0_time_s + loss_k * t_k) / t_pre, loss_k), 0.0, 1.0)
 
 
 def throughput_series(m: Migration, sample_s, start_s, end_s):
@@ -257,12 +286,14 @@ _LINK_GRID = 97
 
 @dataclass(frozen=True)
 class LinkAnswer:
-    """Answer of :func:`link_for_downtime`: the smallest link rate meeting a downtime target, or why none does.
+    """Answer of :func:`link_for_downtime`: the link a downtime target needs, what it costs, or why none does.
 
     Attributes
     ----------
     link_bps : float
-        Smallest aggregate line rate (bit/s) whose switch-over stall meets the target; NaN when infeasible.
+        Aggregate line rate (bit/s) to provision: the smallest whose switch-over stall meets the
+        target, raised to VMware's minimum (``min_supported_bps``) when the target alone needs less
+        (then ``flags`` holds a ``"limit"`` flag); NaN when infeasible.
     feasible : bool
         Whether some rate in the searched range meets the target.
     floor_s : float
@@ -274,6 +305,25 @@ class LinkAnswer:
         rule's last pages, which shrink only slowly as the link grows).
     reason : str
         ``""`` when feasible; else ``"infeasible: ..."`` with the stall's parts in seconds.
+    downtime_s : float
+        Switch-over stall at ``link_bps`` (s; infeasible: at ``hi_bps``, i.e. ``floor_s``).
+    migration_time_s : float
+        Migration time at ``link_bps`` (s; infeasible: at ``hi_bps``).
+    sdps_throttle_fraction : float
+        Share of the guest's pace SDPS takes away at ``link_bps`` (:attr:`Migration.sdps_throttle_fraction`;
+        infeasible: at ``hi_bps``).
+    throttled_s : float
+        How long SDPS throttles the guest at ``link_bps`` (s; infeasible: at ``hi_bps``).
+    target_only_bps : float
+        The smallest rate that meets the downtime target by the model alone (bit/s; ``lo_bps`` when
+        that already meets it; NaN when infeasible): below ``min_supported_bps`` it is not an answer.
+    min_supported_bps : float
+        VMware's documented minimum for this migration: 250 Mbit/s per concurrent vMotion x
+        ``concurrent`` (``external_vmotion_limits.csv``; NaN when ``settings.limits`` is None).
+    flags : tuple of LimitFlag
+        The migration's flags at the answer (:attr:`Migration.flags`) and, when the answer was raised
+        to VMware's minimum, a ``"limit"`` flag (:class:`vcperf.vmotion.limits.LimitFlag`) with the
+        rate the target alone needs as its ``value``.
     """
 
     link_bps: float
@@ -281,6 +331,13 @@ class LinkAnswer:
     floor_s: float
     bottleneck: str
     reason: str
+    downtime_s: float = math.nan
+    migration_time_s: float = math.nan
+    sdps_throttle_fraction: float = math.nan
+    throttled_s: float = math.nan
+    target_only_bps: float = math.nan
+    min_supported_bps: float = math.nan
+    flags: tuple = ()
 
 
 def link_for_downtime_bps(target_downtime_s, memory_bytes, vcpus, working_set_bytes, baseline_tps, release, *,
@@ -332,7 +389,16 @@ def link_for_downtime(target_downtime_s, memory_bytes, vcpus, working_set_bytes,
     and names the part of the stall at ``hi_bps`` that blocks it: the checkpoint alone, the metadata
     (6.7's full bitmaps), a transfer capped by the streams' CPU or window ceiling rather than the line
     rate (add vmknics or streams), or the pages left at the stop boundary (7.0 U1 stops once what is
-    left fits the page goal; the expected remainder falls only slowly as the rate grows).
+    left fits the page goal; the expected remainder falls only slowly as the rate grows). The
+    checkpoint is :func:`vcperf.vmotion.switchover_checkpoint_s` (device state and the VM's vCPUs).
+
+    The answer is never below VMware's documented minimum, 250 Mbit/s of dedicated bandwidth per
+    concurrent vMotion (``settings.limits``, read from ``external_vmotion_limits.csv``) times
+    ``concurrent``: a target the model meets on less is answered with that minimum and a ``"limit"``
+    flag whose ``value`` is the rate the target alone needs. At the answer the result reports what the
+    link costs: the migration time, the stall, and the guest's SDPS throttle (the share of its pace
+    stunned away and for how long: a guest dirtying faster than the link sends converges only by it),
+    with the migration's flags. The stall there meets the target (it never grows with the rate).
 
     Parameters
     ----------
@@ -345,7 +411,8 @@ def link_for_downtime(target_downtime_s, memory_bytes, vcpus, working_set_bytes,
     lo_bps, hi_bps : float
         Search range (bit/s), ``0 < lo_bps < hi_bps``.
     **precopy_kw
-        Passed to :func:`migrate` (``n_vmknics``, ``streams_per_vmknic``, ``rtt_s``, ...).
+        Passed to :func:`migrate` (``n_vmknics``, ``streams_per_vmknic``, ``rtt_s``, ``concurrent``
+        (a scalar here), ...).
 
     Examples
     --------
@@ -355,6 +422,16 @@ def link_for_downtime(target_downtime_s, memory_bytes, vcpus, working_set_bytes,
     ...                          params=p, settings=s, n_vmknics=16)
     >>> a.feasible, a.bottleneck
     (False, 'checkpoint')
+
+    A 2 TiB VM dirtying 500 MB/s, 8 at a time, for a 1-s stall: the model alone would take less than
+    VMware's 8 x 250 Mbit/s; the answer is that minimum, flagged, with what it costs the guest.
+
+    >>> tps = 500e6 / p.dirty_bytes_per_transaction
+    >>> b = vm.link_for_downtime(1.0, 2 * 2**40, 72, 500 * 2**30, tps, "7.0u1", params=p, settings=s, concurrent=8)
+    >>> b.link_bps, [f.kind for f in b.flags if f.kind == "limit"]
+    (2000000000.0, ['limit'])
+    >>> bool(b.downtime_s <= 1.0), bool(b.sdps_throttle_fraction > 0.5), round(b.migration_time_s / 3600, 1)
+    (True, True, 30.6)
     """
     target = v.scalar("target_downtime_s", target_downtime_s, 0.0, math.inf, lo_open=True, hi_open=True)
     lo = v.scalar("lo_bps", lo_bps, MIN_LINK_BPS, math.inf, hi_open=True)
@@ -362,13 +439,16 @@ def link_for_downtime(target_downtime_s, memory_bytes, vcpus, working_set_bytes,
     if hi <= lo:
         raise ValueError(f"hi_bps must be above lo_bps={lo:g}; got hi_bps={hi:g}")
     for name, val in (("memory_bytes", memory_bytes), ("vcpus", vcpus), ("working_set_bytes", working_set_bytes),
-                      ("baseline_tps", baseline_tps)):
+                      ("baseline_tps", baseline_tps), ("concurrent", precopy_kw.get("concurrent", 1))):
         if v.array(name, val).size != 1:
             raise ValueError(f"{name} must be a scalar; got shape {np.shape(val)}")
+    s = check_settings(settings)
+    conc = float(v.integers("concurrent", precopy_kw.get("concurrent", 1), 1, 4096))
+    minimum = math.nan if s.limits is None else s.limits.min_bps_per_vmotion * conc
 
     def run(links):
         return migrate(memory_bytes, vcpus, working_set_bytes, baseline_tps, release, links, params=params,
-                       settings=settings, **precopy_kw)
+                       settings=s, **precopy_kw)
 
     a, b = math.log(lo), math.log(hi)
     floor = math.nan
@@ -378,20 +458,47 @@ def link_for_downtime(target_downtime_s, memory_bytes, vcpus, working_set_bytes,
         floor = float(stall[-1]) if math.isnan(floor) else floor  # the first pass ends at hi_bps
         ok = stall <= target
         if ok[0] and a == math.log(lo):
-            return LinkAnswer(lo, True, floor, "", "")
+            return _feasible(lo, floor, minimum, conc, run, at_bottom=True)
         if not ok[-1]:
-            return _infeasible(target, run(np.array([hi, hi / 2.0])), hi, check_params(params))
+            at = run(np.array([hi, hi / 2.0]))
+            return dataclasses.replace(_infeasible(target, at, hi, check_params(params), vcpus), **_at(at, 0),
+                                       min_supported_bps=minimum, flags=at.flags)
         j = int(np.argmax(ok))  # first rate that meets the target (the stall never grows with the rate)
         a, b = math.log(grid[j - 1]), math.log(grid[j])
-    return LinkAnswer(math.exp(b), True, floor, "", "")
+    return _feasible(math.exp(b), floor, minimum, conc, run)
 
 
-def _infeasible(target: float, m: Migration, hi: float, p: Params) -> LinkAnswer:
+def _at(m: Migration, i: int) -> dict:
+    """The readouts of case ``i`` of ``m`` that a :class:`LinkAnswer` reports at its answer."""
+    pick = lambda x: float(np.ravel(x)[i])  # noqa: E731
+    return {"downtime_s": pick(m.switchover_time_s), "migration_time_s": pick(m.migration_time_s),
+            "sdps_throttle_fraction": pick(m.sdps_throttle_fraction), "throttled_s": pick(m.throttled_s)}
+
+
+def _feasible(target_only: float, floor: float, minimum: float, conc: float, run, at_bottom=False) -> LinkAnswer:
+    """The answer for a target met at ``target_only`` bit/s (``at_bottom``: already at ``lo_bps``, the bottom of
+    the search): at least VMware's ``minimum``, flagged when raised."""
+    raised = target_only < minimum
+    where = "at or below lo_bps=" if at_bottom else "at "
+    link = minimum if raised else target_only
+    m = run(np.array([link]))
+    flags = tuple(m.flags)
+    if raised:
+        flags += (LimitFlag("limit", "link_bps", target_only, minimum, "bit/s", ">=",
+                            f"{LIMITS_TABLE}: min_bandwidth_per_vmotion",
+                            f"the downtime target alone is met {where}{target_only / 1e6:.4g} Mbit/s, below VMware's "
+                            f"{minimum / conc / 1e6:g} Mbit/s per concurrent vMotion x {conc:g}: the answer is "
+                            f"raised to {minimum / 1e6:.4g} Mbit/s"),)
+    return LinkAnswer(link, True, floor, "", "", **_at(m, 0), target_only_bps=target_only, min_supported_bps=minimum,
+                      flags=flags)
+
+
+def _infeasible(target: float, m: Migration, hi: float, p: Params, vcpus) -> LinkAnswer:
     """The named bottleneck of a stall that exceeds ``target`` at ``hi`` (``m``: the migration at hi, hi / 2)."""
     stall = float(np.ravel(m.switchover_time_s)[0])
     pages = float(np.ravel(m.precopy.switchover_bytes / m.precopy.transfer_rate_bytes_per_s)[0])
-    ckpt = p.checkpoint_time_s
-    other = stall - ckpt - pages  # metadata transfer and processing, half an RTT
+    ckpt = float(_checkpoint_s(float(np.ravel(vcpus)[0]), p))
+    other = stall - ckpt - pages  # metadata transfer and processing, the protocol's round trips
     rate = np.ravel(m.precopy.transfer_rate_bytes_per_s)
     parts = (f"checkpoint {ckpt:.3g} s + remaining pages {pages:.3g} s + metadata and RTT {other:.3g} s = "
              f"{stall:.3g} s at {hi:.3g} bit/s")
@@ -399,7 +506,8 @@ def _infeasible(target: float, m: Migration, hi: float, p: Params) -> LinkAnswer
         name, why = "checkpoint", f"the switch-over checkpoint {ckpt:.3g} s alone exceeds the target {target:g} s"
     elif ckpt + other >= target:
         name, why = "metadata", (f"the checkpoint and the switch-over metadata ({ckpt + other:.3g} s: 6.7's full "
-                                 f"bitmaps, or the page list and the RTT) exceed the target {target:g} s")
+                                 f"bitmaps, or the page list and the protocol's round trips) exceed the target "
+                                 f"{target:g} s")
     elif rate[0] <= rate[1] * (1.0 + 1e-9):
         name, why = "stream ceiling", (f"the streams' CPU or window ceiling, not the line rate, caps the transfer "
                                        f"at {rate[0] / 1e9:.3g} GB/s (add vmknics or streams): the stall stays above "

@@ -23,6 +23,42 @@ from vcperf.vmotion.core import (
 from vcperf.vmotion.params import Params
 from vcperf.vmotion.trace import _stop_phase_stall
 
+#: One-way network trips of the switch-over protocol on the guest's critical path (a modelling choice,
+#: not a paper number): the checkpoint with the last pages and the metadata to the destination; the
+#: destination's "restored" back to the source; the source's hand-over of the VM (its disk locks
+#: released) to the destination, which then resumes the guest. 1.5 RTT in all.
+SWITCHOVER_ONE_WAY_TRIPS = 3
+
+
+def switchover_checkpoint_s(vcpus, *, params: Params):
+    """Checkpoint part of the switch-over stall (s): device state, and every vCPU stopped and resumed.
+
+    ``checkpoint_time_s + vcpus x vcpu_stop_cost_s``: the device state's checkpoint, transfer and
+    restore (fitted), plus the rendezvous that stops every vCPU at the source and starts it at the
+    destination, which costs what it costs in a 6.7 stop-based phase (the same fitted per-vCPU cost).
+    The rest of the stall (last pages, metadata, the protocol's round trips) is in
+    :func:`vcperf.vmotion.precopy`.
+
+    Parameters
+    ----------
+    vcpus : float or array_like
+        vCPUs, in [1, 4096].
+    params : Params
+
+    Examples
+    --------
+    >>> from vcperf import vmotion as vm
+    >>> p = vm.calibrate()
+    >>> bool(vm.switchover_checkpoint_s(768, params=p) > vm.switchover_checkpoint_s(12, params=p) > p.checkpoint_time_s)
+    True
+    """
+    cpus = v.check_range("vcpus", vcpus, 1, 4096)
+    return _checkpoint_s(cpus, check_params(params))
+
+
+def _checkpoint_s(cpus, p: Params):
+    return p.checkpoint_time_s + cpus * p.vcpu_stop_cost_s
+
 
 def switchover_metadata_bytes(memory_bytes, release, remaining_bytes=0.0, swapped_bytes=0.0):
     """Switch-over metadata (bytes) that marks remote and swapped pages on the destination.

@@ -21,6 +21,7 @@ from vcperf.vmotion.memory import DEFAULT_SDPS_FRACTION, PrecopyResult, precopy
 from vcperf.vmotion.migration import Migration, migrate
 from vcperf.vmotion.params import STUDY, Params
 from vcperf.vmotion.tpcx import TpcxSetup
+from vcperf.vmotion.transfer import contention_from_rates
 
 
 @dataclass(frozen=True)
@@ -96,8 +97,10 @@ def testbed_vmknics() -> int:
 def settings() -> Settings:
     """Printed settings: page goal 0.5 s, switch-over goal 1 s, 6.7 guest slice 1 ms; stream ceiling (external).
 
-    The stream ceiling is the one external number of the study: one vMotion worker thread saturates
-    its core at 18 Gb/s (``external_vmotion_streams.csv``, VMware KB 323379).
+    The stream ceiling is an external number: one vMotion worker thread saturates its core at 18 Gb/s
+    (``external_vmotion_streams.csv``, VMware KB 323379). The KB's two vmknics on one 40GbE NIC (28 Gb/s)
+    calibrate how streams sharing a NIC contend (:func:`vcperf.vmotion.contention_from_rates`); its
+    three-vmknic row (36 Gb/s) is a predicted ledger row.
 
     Examples
     --------
@@ -113,6 +116,9 @@ def settings() -> Settings:
         stream_bytes_per_cpu_s=data.value(f"{STUDY}/external_vmotion_streams", "vmotion_stream_throughput", "si",
                                           vmknics="1", nics="1") / 8.0,
         socket_buffer_bytes=data.value(f"{STUDY}/external_vmotion_streams", "vmotion_socket_buffer", "si"),
+        stream_contention=contention_from_rates(*(data.value(f"{STUDY}/external_vmotion_streams",
+                                                             "vmotion_stream_throughput", "si", vmknics=str(k),
+                                                             nics="1") for k in (1, 2))),
         limits=limits(),
     )
 
