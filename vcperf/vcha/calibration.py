@@ -250,7 +250,7 @@ _PRIOR = {
     "inv_write": 1.0 / 2e4,  # 1/B
     "small_writes": (20.0, 1.0 / 2e4),  # sdf small writes 1/s, 1/B
     "vpxd": (5e6, 2e7),  # B/host, B/client
-    "postgres": 4e9,  # B
+    "postgres": 3e9,  # B, the instance without client backends
     "pg_conn": 2e7,  # B
     "vcha": 5e7,  # B
 }
@@ -305,18 +305,19 @@ def _fit_cycle(keys, fbg: float, fop: float) -> float:
 
 
 def _fit_memory(by_stage: dict) -> MemoryParams:
-    """vpxd = per host x hosts + per client x clients; postgres (baseline/Active) = constant; Passive
-    postgres = that minus the pool's backends; vcha = constant. Linear least squares each."""
+    """vpxd = per host x hosts + per client x clients; Passive postgres = the instance alone (no client
+    backends); baseline/Active postgres = the instance + the pool's backends (the test bed's pool);
+    vcha = constant. Linear least squares each, every coefficient >= 0."""
     tb = testbed()
     keys = sorted(by_stage.get("mem_vpxd", []))
-    per_host, per_client = _lstsq([[tb.hosts, _info(k)["run"][0]] for k in keys], [_paper(k) for k in keys],
-                                  _PRIOR["vpxd"])
-    keys = sorted(by_stage.get("mem_pg", []))
-    pg = _lstsq([[1.0]] * len(keys), [_paper(k) for k in keys], [_PRIOR["postgres"]])[0]
+    per_host, per_client = _nonneg_lstsq([[tb.hosts, _info(k)["run"][0]] for k in keys],
+                                         [_paper(k) for k in keys], _PRIOR["vpxd"])
     keys = sorted(by_stage.get("mem_pg_passive", []))
-    conn = _lstsq([[-tb.db_connections]] * len(keys), [_paper(k) - pg for k in keys], [_PRIOR["pg_conn"]])[0]
+    pg = max(0.0, _lstsq([[1.0]] * len(keys), [_paper(k) for k in keys], [_PRIOR["postgres"]])[0])
+    keys = sorted(by_stage.get("mem_pg", []))
+    conn = max(0.0, _lstsq([[tb.db_connections]] * len(keys), [_paper(k) - pg for k in keys], [_PRIOR["pg_conn"]])[0])
     keys = sorted(by_stage.get("mem_vcha", []))
-    vcha_b = _lstsq([[1.0]] * len(keys), [_paper(k) for k in keys], [_PRIOR["vcha"]])[0]
+    vcha_b = max(0.0, _lstsq([[1.0]] * len(keys), [_paper(k) for k in keys], [_PRIOR["vcha"]])[0])
     return MemoryParams(float(per_host), float(per_client), float(pg), float(conn), float(vcha_b))
 
 

@@ -248,11 +248,17 @@ class MemoryParams:
     vpxd_bytes_per_client : float
         vpxd session state per connected VCbench client, B. Fitted: Table 8 vpxd rows.
     postgres_bytes : float
-        PostgreSQL on the baseline appliance or Active node, B. Fitted: Table 8 postgres rows.
+        The PostgreSQL instance without client backends (shared buffers, server processes; on the
+        Passive: with replay and walreceiver, its whole postgres), B, >= 0. Fitted: Table 8 Passive
+        postgres rows.
     postgres_bytes_per_connection : float
-        One client backend of the vpxd connection pool, B. Fitted: Table 8 Passive postgres rows.
+        One client backend of the vpxd connection pool (baseline appliance and Active only), B, >= 0.
+        Fitted: Table 8 baseline and Active postgres rows (the test bed's pool,
+        ``data/vcha2016/external_vcenter_limits``).
     vcha_bytes : float
         The VCHA service (Active and Passive), B. Fitted: Table 8 vcha rows.
+
+    Every field is >= 0 (a negative one is refused), so no node's memory is negative.
     """
 
     vpxd_bytes_per_host: float
@@ -263,6 +269,7 @@ class MemoryParams:
 
     def __post_init__(self):
         _check_finite(self)
+        _check_domain(self)
 
 
 @dataclass(frozen=True)
@@ -344,7 +351,7 @@ PARAM_DOCS = {
     "disk.walreceiver_cycle_s": ("s", "the Passive's walreceiver cycle (WAL write + fdatasync on its storage)"),
     "memory.vpxd_bytes_per_host": ("B/host", "vpxd inventory cache per managed host"),
     "memory.vpxd_bytes_per_client": ("B/client", "vpxd session state per VCbench client"),
-    "memory.postgres_bytes": ("B", "PostgreSQL on the baseline or Active node"),
-    "memory.postgres_bytes_per_connection": ("B", "one pooled client backend (absent on the Passive)"),
+    "memory.postgres_bytes": ("B", "PostgreSQL without client backends (the Passive's whole postgres)"),
+    "memory.postgres_bytes_per_connection": ("B", "one client backend of vpxd's pool (baseline and Active)"),
     "memory.vcha_bytes": ("B", "the VCHA service"),
 }

@@ -1,0 +1,57 @@
+"""VCHA and FT off the test bed (issue 38): physical memory for every input, answers that say where
+they stand, background WAL of the inventory, the Passive's storage beside the wake-up."""
+
+import dataclasses
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from vcperf import vcha
+from vcperf.vcha.memory import peak_memory_bytes
+from vcperf.vcha.params import MemoryParams
+
+_NODES = st.sampled_from(("baseline", "active", "passive"))
+
+
+@settings(max_examples=200, deadline=None, derandomize=True)
+@given(st.floats(0.0, 4096.0), st.floats(0.0, 10000.0), _NODES, st.floats(1.0, 10000.0),
+       st.lists(st.floats(0.0, 1e10), min_size=5, max_size=5))
+def test_memory_is_non_negative_over_the_whole_input_box(clients, hosts, node, pool, fields):
+    """Every process of every node is >= 0 for every input of the box, with the study's parameters and
+    with any physical ones (issue 38: the Passive's postgres went negative above a 168-connection pool)."""
+    for params in (vcha.calibrate().memory, MemoryParams(*fields)):
+        m = peak_memory_bytes(clients, hosts, node, params, pool)
+        for part in (m.vpxd, m.postgres, m.vcha, m.total):
+            assert np.all(np.asarray(part) >= 0.0), (node, pool, part)
+
+
+@settings(max_examples=60, deadline=None, derandomize=True)
+@given(st.floats(0.0, 4096.0), st.floats(0.0, 10000.0), st.floats(1.0, 5000.0), st.floats(1.0, 5000.0))
+def test_memory_follows_the_pool_each_node_runs(clients, hosts, pool_a, pool_b):
+    """The Active's and the baseline's postgres grow with the pool (one backend per connection); the
+    Passive runs no pool, its postgres does not move with it."""
+    m = vcha.calibrate().memory
+    lo, hi = sorted((pool_a, pool_b))
+    for node in ("baseline", "active"):
+        a, b = (float(peak_memory_bytes(clients, hosts, node, m, p).postgres) for p in (lo, hi))
+        assert b - a == pytest.approx((hi - lo) * m.postgres_bytes_per_connection, rel=1e-9, abs=1.0)
+    a, b = (float(peak_memory_bytes(clients, hosts, "passive", m, p).postgres) for p in (lo, hi))
+    assert a == b == m.postgres_bytes
+
+
+def test_memory_params_refuse_a_negative_field():
+    m = vcha.calibrate().memory
+    with pytest.raises(ValueError, match="postgres_bytes_per_connection"):
+        dataclasses.replace(m, postgres_bytes_per_connection=-1.0)
+
+
+def test_issue_38_memory_example_is_physical():
+    """The issue's examples: the Passive's postgres at pools of 200 and 400 (was -818 MB and -5,968 MB)."""
+    m = vcha.calibrate().memory
+    for pool in (200.0, 400.0):
+        passive = peak_memory_bytes(64, 2000, "passive", m, pool)
+        active = peak_memory_bytes(64, 2000, "active", m, pool)
+        assert float(passive.postgres) > 1e9
+        assert float(active.postgres) > float(passive.postgres)
