@@ -51,15 +51,18 @@ from vcperf.ft.checkpoint import (
     FT_MAX_VCPUS,
     VCPU_STATE_BYTES,
     CheckpointCycle,
+    FtLinkShare,
     activity_time_s,
     check_ft_vcpus,
     checkpoint_cycle,
     ft_link_goodput_bps,
     ft_logging_bandwidth_bps,
     limit_flags,
+    max_min_shares_bps,
     metro_rtt_s,
     output_commit_delay_s,
     run_fraction_at,
+    share_ft_link,
 )
 from vcperf.ft.kernelcompile import (
     KERNEL_COMPILE_CPU_S,
@@ -131,5 +134,5 @@ __all__ = [
     "kernel_compile_values", "SWINGBENCH_EXCHANGES_PER_TRANSACTION", "DVDSTORE_FIXED_EXCHANGES_PER_ORDER",
     "IOMETER_OUTSTANDING_IOS", "DISK_RANDOM_IO_S", "IO_CPU_S", "load_clients", "vcenter_predictions",
     "heavy_load_cpu_demand_s", "HEAVY_LOAD_CPU_UTILIZATION", "limit_flags", "FT_LOGGING_LINK_BPS", "FT_HOST_MAX_VMS",
-    "FT_HOST_MAX_VCPUS",
+    "FT_HOST_MAX_VCPUS", "FtLinkShare", "share_ft_link", "max_min_shares_bps",
 ]

@@ -8,14 +8,14 @@ Network output produced during the epoch is **held** until that acknowledgement 
 Per epoch of run time ``E``::
 
     dirty bytes       B = min(d E, working_set) + n_vcpu s_vcpu       d: bytes dirtied per run second
-    FT link rate      R = TCP goodput of the FT link share L / n_ft_vms over (rtt, loss)
+    FT link rate      R = TCP goodput of what the other FT VMs leave of the link over (rtt, loss)
                           (vcperf.network.tcp_throughput_bps: window- and loss-bounded)
     stun              S = stun_fixed + 8 B / R + rtt                   ship, then the ack round trip
     checkpoint cycle  C = E + S                                        grows with rtt and 1 / bandwidth
     run fraction      phi = E / C                                      CPU-bound work slows by 1 / phi
     output delay      Delta = E / 2 + S                                a packet waits for the rest of
                                                                        its epoch and for the commit
-    FT logging rate   8 B / eff / C  <=  L / n_ft_vms                  (bits on the wire)
+    FT logging rate   8 B / eff / C  <=  R / eff                       (bits on the wire)
 
 ``eff`` is the TCP payload share of an Ethernet line rate (:func:`vcperf.network.payload_rate_bps`, the one
 definition of payload on a wire).
@@ -28,8 +28,14 @@ loads barely do (Figures 3-4).
 
 The FT link is a :class:`vcperf.network.Link`-like triple (``ft_link_bps``, ``ft_ack_rtt_s``,
 ``ft_link_loss``): a metro-distance FT link (:func:`metro_rtt_s`) lengthens the acknowledgement and,
-through the TCP window, slows the transfer; several FT VMs on one logging NIC share it fairly
-(``n_ft_vms``). Pure functions of physical inputs: the checkpoint timer is always an argument (the
+through the TCP window, slows the transfer. Several FT VMs on one logging NIC share it
+work-conservingly: each VM's demand is the logging rate it would have alone on the link, the link is
+divided by max-min water filling of those demands (:func:`max_min_shares_bps`), and a VM's
+checkpoints ship at what the others' shares leave (``L - sum of the others' shares``, never less than
+its own share): a VM gets the capacity the others leave idle, and when every VM wants
+more than ``L / n`` each gets ``L / n``. :func:`share_ft_link` takes VMs of different demands;
+``n_ft_vms`` of the single-VM functions means that many identical VMs. Pure functions of physical
+inputs: the checkpoint timer is always an argument (the
 study's calibrated value is ``vcperf.ft.calibrate().checkpoint_interval_s``).
 """
 
@@ -204,8 +210,10 @@ def ft_link_goodput_bps(ft_link_bps=DEFAULT_FT_LINK_BPS, ft_ack_rtt_s=DEFAULT_FT
                         n_ft_vms=1):
     """TCP goodput (payload bit/s) one FT VM gets on its logging link.
 
-    The link's fair share ``ft_link_bps / n_ft_vms`` at the TCP payload share, bounded by the FT
-    connection's window over the round trip and by loss (:func:`vcperf.network.tcp_throughput_bps`).
+    The link's fair share ``ft_link_bps / n_ft_vms`` at the TCP payload share (what each VM gets while
+    all ``n_ft_vms`` ship at once: the floor of the work-conserving share that :func:`checkpoint_cycle`
+    and :func:`share_ft_link` give a VM), bounded by the FT connection's window over the round trip and
+    by loss (:func:`vcperf.network.tcp_throughput_bps`).
 
     Parameters
     ----------
@@ -243,10 +251,69 @@ def ft_link_goodput_bps(ft_link_bps=DEFAULT_FT_LINK_BPS, ft_ack_rtt_s=DEFAULT_FT
 
 
 def _goodput(link, rtt, loss, n):
-    share = np.asarray(payload_rate_bps(link) / n, dtype=float)
+    return _goodput_of(np.asarray(payload_rate_bps(link) / n, dtype=float), rtt, loss)
+
+
+def _goodput_of(share, rtt, loss):
+    """TCP goodput (bit/s) of a payload ``share`` of the link over ``rtt`` and ``loss`` (window-bounded)."""
+    share = np.asarray(share, dtype=float)
     if np.all(np.asarray(loss) == 0) and np.all(np.asarray(rtt) * share <= 8.0 * FT_SOCKET_BYTES):
         return share * np.ones(np.broadcast(share, rtt, loss).shape)  # window covers the BDP: the share rules
     return network.tcp_throughput_bps(share, rtt, loss, rwnd_bytes=FT_SOCKET_BYTES)
+
+
+def max_min_shares_bps(demands_bps, capacity_bps):
+    """Max-min fair (water-filling) division of a link among flows of given demands (bit/s).
+
+    Every flow that wants less than the water level gets its demand; the others get the level, set so
+    that the shares fill the capacity (or every demand is met). Work-conserving: capacity one flow
+    leaves goes to the others; a flow's share never falls when another's demand falls.
+
+    Parameters
+    ----------
+    demands_bps : array_like
+        Demand of each flow, bit/s, >= 0 (last axis: the flows).
+    capacity_bps : float or array_like
+        Capacity of the link, bit/s, >= 0 (broadcast against the leading axes).
+
+    Returns
+    -------
+    numpy.ndarray
+        Each flow's share, bit/s: ``<= demand``, summing to ``min(capacity, sum of demands)``.
+
+    References
+    ----------
+    .. [1] D. Bertsekas, R. Gallager, "Data Networks", 2nd ed., Prentice Hall, 1992, section 6.5.2
+       (max-min fairness, the water-filling algorithm).
+
+    Examples
+    --------
+    >>> from vcperf import ft
+    >>> [float(x) for x in ft.max_min_shares_bps([1.0, 5.0, 8.0], 10.0)]
+    [1.0, 4.5, 4.5]
+    """
+    d = np.asarray(v.nonneg("demands_bps", demands_bps), dtype=float)
+    if d.ndim == 0 or d.shape[-1] == 0:
+        raise ValueError(f"demands_bps must hold at least one flow's demand (last axis); got shape {d.shape}")
+    cap = np.asarray(v.nonneg("capacity_bps", capacity_bps), dtype=float)
+    return _water_fill(d, cap)
+
+
+def _water_fill(d, cap):
+    """:func:`max_min_shares_bps` of validated inputs."""
+    d = np.asarray(d, dtype=float)
+    cap = np.asarray(cap, dtype=float)[..., None]
+    k = d.shape[-1]
+    srt = np.sort(d, axis=-1)
+    before = np.concatenate([np.zeros(srt.shape[:-1] + (1,)), np.cumsum(srt, axis=-1)[..., :-1]], axis=-1)
+    # level if the i smallest demands are met and the rest share what is left equally
+    levels = (cap - before) / (k - np.arange(k))
+    met = srt <= levels  # the i-th smallest is met at the level the smaller ones leave
+    ok = np.cumprod(met, axis=-1).astype(bool)
+    n_met = ok.sum(axis=-1, keepdims=True)
+    level = np.where(n_met == k, np.inf,
+                     np.take_along_axis(levels, np.minimum(n_met, k - 1), axis=-1))
+    return np.minimum(d, level)
 
 
 @dataclass(frozen=True, eq=False)
@@ -291,13 +358,33 @@ class CheckpointCycle:
         return self.epoch_wall_s
 
 
-def _link_consts(ft_link_bps, ft_ack_rtt_s, stun_fixed_s, ft_link_loss, n_ft_vms, vcpus, release=DEFAULT_RELEASE):
-    """Validated (goodput bit/s, stun without the dirty pages: fixed + rtt + vCPU state transfer)."""
+def _link_consts(ft_link_bps, ft_ack_rtt_s, stun_fixed_s, ft_link_loss, n_ft_vms, vcpus, release=DEFAULT_RELEASE,
+                 demand=None):
+    """Validated (goodput bit/s, stun without the dirty pages: fixed + rtt + vCPU state transfer).
+
+    ``demand(rate, fixed)``: this VM's logging payload rate (bit/s) alone on a link of goodput
+    ``rate``; with it, ``n_ft_vms - 1`` identical peers take their max-min shares of the link and this
+    VM ships at what they leave (module docstring). Without it: the fair share ``L / n_ft_vms`` (every
+    VM shipping at once)."""
     rate = ft_link_goodput_bps(ft_link_bps, ft_ack_rtt_s, ft_link_loss, n_ft_vms)
     c = check_vcpus(vcpus, release)
-    fixed = (v.nonneg("stun_fixed_s", stun_fixed_s) + np.asarray(ft_ack_rtt_s, dtype=float)
-             + 8.0 * c * VCPU_STATE_BYTES / rate)
-    return rate, fixed
+    base = v.nonneg("stun_fixed_s", stun_fixed_s) + np.asarray(ft_ack_rtt_s, dtype=float)
+    n = np.asarray(n_ft_vms, dtype=float)
+    if demand is not None and np.any(n > 1.0):
+        alone = _goodput(ft_link_bps, ft_ack_rtt_s, ft_link_loss, 1.0)
+        lam = np.asarray(demand(alone, base + 8.0 * c * VCPU_STATE_BYTES / alone), dtype=float)
+        cap = payload_rate_bps(ft_link_bps)
+        peers = (n - 1.0) * np.minimum(lam, cap / n)  # identical peers' max-min shares
+        rate = _goodput_of(cap - peers, ft_ack_rtt_s, ft_link_loss)
+    return rate, base + 8.0 * c * VCPU_STATE_BYTES / rate
+
+
+def _cycle_demand(d, e, wss, state):
+    """``demand(rate, fixed)`` of a VM dirtying ``d`` B/s of run time: its logging payload bit/s."""
+    def demand(rate, fixed):
+        b = np.minimum(d * e, wss) + state
+        return 8.0 * b / (e + fixed + 8.0 * (b - state) / rate)
+    return demand
 
 
 def checkpoint_cycle(
@@ -339,7 +426,8 @@ def checkpoint_cycle(
     ft_link_loss : float or array_like
         Packet loss on the FT link, in [0, 1).
     n_ft_vms : float
-        FT VMs whose logging shares the link fairly (>= 1).
+        FT VMs on the logging link, this one and ``n_ft_vms - 1`` identical ones (>= 1), sharing it
+        work-conservingly (module docstring; :func:`share_ft_link` for VMs of different loads).
     vcpus : int or array_like of int
         vCPUs of the VM (1..the release's SMP-FT limit, :data:`FT_MAX_VCPUS`): each adds its state to
         every checkpoint.
@@ -372,8 +460,14 @@ def checkpoint_cycle(
     v.broadcast(dirty_rate_bytes_per_s=d, checkpoint_interval_s=e, ft_link_bps=ft_link_bps, ft_ack_rtt_s=ft_ack_rtt_s,
                 stun_fixed_s=stun_fixed_s, working_set_bytes=wss, ft_link_loss=ft_link_loss, n_ft_vms=n_ft_vms,
                 vcpus=vcpus)
-    rate, fixed = _link_consts(ft_link_bps, ft_ack_rtt_s, stun_fixed_s, ft_link_loss, n_ft_vms, vcpus, release)
     state = check_vcpus(vcpus, release) * VCPU_STATE_BYTES
+    rate, fixed = _link_consts(ft_link_bps, ft_ack_rtt_s, stun_fixed_s, ft_link_loss, n_ft_vms, vcpus, release,
+                               demand=_cycle_demand(d, e, wss, state))
+    return _cycle(d, e, wss, rate, fixed, state, limit_flags(ft_link_bps, vcpus, n_ft_vms, release))
+
+
+def _cycle(d, e, wss, rate, fixed, state, flags):
+    """:func:`checkpoint_cycle` of validated inputs on a link of goodput ``rate``."""
     b = np.minimum(d * e, wss)
     transfer = 8.0 * b / rate
     stun = fixed + transfer
@@ -387,7 +481,7 @@ def checkpoint_cycle(
         output_commit_delay_s=e / 2.0 + stun,
         logging_bandwidth_bps=wire_rate_bps(8.0 * (b + state) / wall),
         link_goodput_bps=rate * np.ones_like(wall),
-        flags=limit_flags(ft_link_bps, vcpus, n_ft_vms, release),
+        flags=flags,
     )
 
 
@@ -532,7 +626,14 @@ def run_fraction_at(throughput_per_s, dirty_bytes_per_op, background_dirty_rate_
     v.broadcast(throughput_per_s=x, dirty_bytes_per_op=m, background_dirty_rate_bytes_per_s=bg,
                 checkpoint_interval_s=e, ft_link_bps=ft_link_bps, ft_ack_rtt_s=ft_ack_rtt_s, stun_fixed_s=stun_fixed_s,
                 working_set_bytes=wss, ft_link_loss=ft_link_loss, n_ft_vms=n_ft_vms, vcpus=vcpus)
-    rate, fixed = _link_consts(ft_link_bps, ft_ack_rtt_s, stun_fixed_s, ft_link_loss, n_ft_vms, vcpus, release)
+    state = check_vcpus(vcpus, release) * VCPU_STATE_BYTES
+
+    def demand(rate, fixed):  # the VM's logging payload rate alone on the link
+        phi = _run_fraction(x, m, bg, e, rate, fixed, wss)
+        return 8.0 * (np.minimum(bg * e + x * m * e / phi, wss) + state) * phi / e
+
+    rate, fixed = _link_consts(ft_link_bps, ft_ack_rtt_s, stun_fixed_s, ft_link_loss, n_ft_vms, vcpus, release,
+                               demand=demand)
     return _run_fraction(x, m, bg, e, rate, fixed, wss)
 
 
@@ -588,3 +689,91 @@ def activity_time_s(duration_off_s, dirty_rate_bytes_per_s, exchanges, checkpoin
     v.broadcast(duration_off_s=t0, exchanges=k, dirty_rate_bytes_per_s=dirty_rate_bytes_per_s,
                 checkpoint_interval_s=checkpoint_interval_s, ft_link_bps=ft_link_bps, **cycle_kw)
     return t0 / cyc.run_fraction + k * cyc.output_commit_delay_s
+
+
+@dataclass(frozen=True, eq=False)
+class FtLinkShare:
+    """FT VMs of different loads on one logging link (:func:`share_ft_link`); arrays over the VMs.
+
+    Attributes
+    ----------
+    demand_bps : ndarray
+        Each VM's logging payload rate alone on the link, bit/s (what it asks of the link).
+    share_bps : ndarray
+        Its max-min fair share of the link's payload capacity (:func:`max_min_shares_bps`), bit/s.
+    available_bps : ndarray
+        The payload rate its checkpoints ship at: the capacity minus the others' shares, bit/s.
+    cycle : CheckpointCycle
+        Each VM's checkpoint cycle at its available rate (run fraction, stun, logging bandwidth).
+    link_utilization : float
+        Mean wire bit rate of all the VMs' logging over the link rate, in [0, 1].
+    flags : tuple of str
+        Inputs beyond VMware's documented FT limits (:func:`limit_flags` for the VMs together).
+    """
+
+    demand_bps: np.ndarray
+    share_bps: np.ndarray
+    available_bps: np.ndarray
+    cycle: CheckpointCycle
+    link_utilization: float
+    flags: tuple = ()
+
+
+def share_ft_link(dirty_rates_bytes_per_s, checkpoint_interval_s, ft_link_bps=DEFAULT_FT_LINK_BPS, *, vcpus=1,
+                  ft_ack_rtt_s=DEFAULT_FT_ACK_RTT_S, stun_fixed_s=DEFAULT_STUN_FIXED_S, working_set_bytes=math.inf,
+                  ft_link_loss=0.0, release=DEFAULT_RELEASE) -> FtLinkShare:
+    """Several FT VMs on one logging link, shared work-conservingly (module docstring).
+
+    Each VM's demand is its logging rate alone on the link; the link's payload capacity is divided by
+    max-min water filling of the demands; each VM's checkpoints ship at what the others' shares
+    leave. A VM going idle never slows another; when every VM wants more than ``L / n`` each ships at
+    ``L / n`` (:func:`ft_link_goodput_bps` with ``n_ft_vms = n``).
+
+    Parameters
+    ----------
+    dirty_rates_bytes_per_s : array_like
+        Bytes each VM dirties per second of run time (one per VM, network I/O counted as in
+        :func:`checkpoint_cycle`), >= 0; at least one VM.
+    checkpoint_interval_s : float
+        The checkpoint timer ``E``, s, > 0 (the study's: ``vcperf.ft.calibrate().checkpoint_interval_s``).
+    ft_link_bps : float
+        The shared FT logging link, bit/s, > 0.
+    vcpus : int or array_like of int
+        vCPUs of each VM (one value for all, or one per VM).
+    ft_ack_rtt_s, stun_fixed_s, working_set_bytes, ft_link_loss, release
+        As in :func:`checkpoint_cycle` (scalars).
+
+    Returns
+    -------
+    FtLinkShare
+
+    Examples
+    --------
+    >>> from vcperf import ft
+    >>> busy = ft.share_ft_link([1e8, 1e8, 1e8, 1e8], 5e-3)
+    >>> idle = ft.share_ft_link([1e8, 0.0, 0.0, 0.0], 5e-3)
+    >>> bool(idle.cycle.run_fraction[0] >= busy.cycle.run_fraction[0]), round(busy.link_utilization, 2)
+    (True, 0.31)
+    """
+    d = np.asarray(v.nonneg("dirty_rates_bytes_per_s", dirty_rates_bytes_per_s), dtype=float)
+    if d.ndim != 1 or d.size == 0:
+        raise ValueError(f"dirty_rates_bytes_per_s must be a 1-D sequence of at least one VM's rate; got shape "
+                         f"{d.shape}")
+    e = float(v.scalar("checkpoint_interval_s", checkpoint_interval_s, 0.0, MAX_CHECKPOINT_INTERVAL_S, lo_open=True))
+    link = v.scalar("ft_link_bps", ft_link_bps, 0.0, math.inf, lo_open=True, hi_open=True)
+    rtt = v.scalar("ft_ack_rtt_s", ft_ack_rtt_s, 0.0, math.inf, hi_open=True)
+    loss = v.scalar("ft_link_loss", ft_link_loss, 0.0, 1.0, hi_open=True)
+    wss = v.scalar("working_set_bytes", working_set_bytes, 0.0, math.inf, lo_open=True)
+    base = v.scalar("stun_fixed_s", stun_fixed_s, 0.0, math.inf, hi_open=True) + rtt
+    c = check_vcpus(vcpus, release) * np.ones(d.shape)
+    flags = limit_flags(link, float(c.mean()), float(d.size), release)
+    state = c * VCPU_STATE_BYTES
+    alone = _goodput(link, rtt, loss, 1.0)
+    demand = _cycle_demand(d, e, wss, state)(alone, base + 8.0 * state / alone)
+    cap = float(payload_rate_bps(link))
+    share = _water_fill(demand, cap)
+    available = cap - (share.sum() - share)
+    rate = _goodput_of(available, rtt, loss)
+    cycle = _cycle(d, e, wss, rate, base + 8.0 * state / rate, state, flags)
+    return FtLinkShare(demand_bps=demand, share_bps=share, available_bps=available, cycle=cycle,
+                       link_utilization=float(cycle.logging_bandwidth_bps.sum() / link), flags=flags)
