@@ -104,3 +104,57 @@ def test_a_range_bound_may_name_an_earlier_parameter(tmp_path):
     bad.write_text(nb.read_text().replace("memory_gib]", "memory]"))
     with pytest.raises(ValueError, match="range bound 'memory' must name an earlier parameter"):
         params.read_parameters(bad)
+
+
+def _jupytext_parameters_cell(path):
+    cells = [c for c in params.read_notebook(path).cells if "parameters" in c.get("metadata", {}).get("tags", [])]
+    assert len(cells) == 1, path
+    return cells[0].source
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.stem)
+def test_the_quick_reader_finds_jupytexts_parameters_cell(path, tmp_path):
+    """parameters_cell reads a plain percent file (and a .ipynb) without jupytext (whose imports cost seconds in
+    every kernel): the same cell as jupytext's, as .py and as the .ipynb built from it (up to trailing blanks)."""
+    import nbformat
+
+    sources = params._tagged_sources(path)
+    assert sources is not None, f"{path.name}: the quick reader fell back to jupytext"
+    assert [s.rstrip() for s in sources] == [_jupytext_parameters_cell(path).rstrip()]
+    assert params.parameters_cell(path) == sources[0]
+    ipynb = tmp_path / f"{path.stem}.ipynb"
+    nbformat.write(params.read_notebook(path), ipynb)
+    assert params._tagged_sources(ipynb) == [_jupytext_parameters_cell(path)]
+    assert params.read_parameters(ipynb) == params.read_parameters(path)
+
+
+@pytest.mark.parametrize("marker", ['# %% tags=["parameters"] title', "# %% tags=[parameters]",
+                                    '#%% tags=["parameters"]', '# %% [markdown] tags=["parameters"]'])
+def test_the_quick_reader_leaves_an_unusual_file_to_jupytext(marker, tmp_path):
+    """A tagged cell whose marker is not plain ``# %% tags=[...]``, one holding an escaped magic, a file
+    without a percent header: jupytext reads them (the quick reader answers None)."""
+    header = "# ---\n# jupyter:\n#   jupytext:\n#     text_representation:\n#       extension: .py\n" \
+             "#       format_name: percent\n# ---\n\n"
+    path = tmp_path / "nb.py"
+    path.write_text(f"{header}{marker}\na = 1  # -: a\n\n# %%\nb = 2\n")
+    assert params._tagged_sources(path) is None
+    path.write_text(f'{header}# %% tags=["parameters"]\n# %time\na = 1  # -: a\n\n# %%\nb = 2\n')
+    assert params._tagged_sources(path) is None
+    path.write_text('# %% tags=["parameters"]\na = 1  # -: a\n\n# %%\nb = 2\n')
+    assert params._tagged_sources(path) is None
+    assert params.parameters_cell(path).strip() == "a = 1  # -: a"  # through jupytext
+
+
+def test_checking_a_notebooks_parameters_imports_no_jupytext():
+    """Every notebook kernel checks its parameters first thing: without jupytext, nbformat and jsonschema
+    (jsonschema alone took seconds to import: its format checkers build a grammar)."""
+    import subprocess
+    import sys
+
+    code = ("import sys, vcperf.params as p\n"
+            f"ns = {{k: v.default for k, v in p.read_parameters({str(NOTEBOOKS[0])!r}).items()}}\n"
+            f"p.check_notebook_parameters(ns, {str(NOTEBOOKS[0])!r})\n"
+            "heavy = ('jupytext', 'nbformat', 'jsonschema', 'pandas', 'matplotlib')\n"
+            "print(sorted(m for m in heavy if m in sys.modules))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=120)
+    assert out.stdout.strip() == "[]", out.stdout + out.stderr
