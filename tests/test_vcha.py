@@ -101,7 +101,7 @@ def test_single_client_sees_no_queueing():
 
 def test_replication_traffic_linear_in_throughput():
     w = P.wal
-    assert w.wal_bytes_per_op > 0 and w.background_wal_bytes_per_s >= 0
+    assert w.wal_bytes_per_op > 0 and w.background_wal_bytes_per_object_s >= 0
     x = np.array([0.0, 50.0, 100.0])
     b = vcha.replication_traffic_bytes_per_s(x, w)
     np.testing.assert_allclose(np.diff(b), 50.0 * w.wal_bytes_per_op)
@@ -519,7 +519,8 @@ def test_link_bandwidth_bounds_throughput():
     w = P.wal
     for bw in (5e7, 1e8):
         s = run(1024, True, bandwidth_bps=bw)
-        cap = (bw / 8 - w.background_wal_bytes_per_s) / w.wal_bytes_per_op
+        tb = vcha.testbed()
+        cap = (bw / 8 - float(vcha.background_wal_bytes_per_s(tb.hosts, tb.powered_on_vms, P))) / w.wal_bytes_per_op
         assert float(s.throughput_per_s) <= cap * (1 + 1e-9)
         assert float(s.link_utilization) <= 1 + 1e-9
 

@@ -55,3 +55,39 @@ def test_issue_38_memory_example_is_physical():
         active = peak_memory_bytes(64, 2000, "active", m, pool)
         assert float(passive.postgres) > 1e9
         assert float(active.postgres) > float(passive.postgres)
+
+
+# --------------------------------------------------------------------------------------------
+# Background WAL from the inventory and the statistics level
+# --------------------------------------------------------------------------------------------
+
+from vcperf.vcha import wal as vwal  # noqa: E402
+
+
+@settings(max_examples=80, deadline=None, derandomize=True)
+@given(st.floats(0.0, 10000.0), st.floats(0.0, 200000.0), st.floats(1.0, 1000.0), st.floats(1.0, 10000.0),
+       st.sampled_from((1, 2, 3, 4)))
+def test_background_wal_increases_with_the_inventory_and_the_level(hosts, vms, more_hosts, more_vms, level):
+    """More hosts, more powered-on VMs: more background WAL; a higher statistics level never less, and
+    levels 3-4 more than 1-2 whenever VMs are powered on (the seed: higher levels replicate more)."""
+    P = vcha.calibrate()
+    base = float(vcha.background_wal_bytes_per_s(hosts, vms, P, level))
+    assert base >= 0.0
+    assert float(vcha.background_wal_bytes_per_s(hosts + more_hosts, vms, P, level)) > base
+    assert float(vcha.background_wal_bytes_per_s(hosts, vms + more_vms, P, level)) > base
+    by_level = [float(vcha.background_wal_bytes_per_s(hosts, vms + more_vms, P, lv)) for lv in (1, 2, 3, 4)]
+    assert all(b >= a for a, b in zip(by_level, by_level[1:], strict=False))
+    assert by_level[2] > by_level[1]
+
+
+def test_background_wal_reproduces_table_11_at_the_test_bed_and_moves_off_it():
+    """At the test bed's inventory (level 1) the background is the fitted one (the default of the traffic
+    functions); a Small appliance's inventory streams far less, level 4 more (issue 38: 23.4 Mbit/s for
+    every inventory and level before)."""
+    P, tb = vcha.calibrate(), vcha.testbed()
+    assert (vwal.REFERENCE_HOSTS, vwal.REFERENCE_POWERED_ON_VMS) == (tb.hosts, tb.powered_on_vms)
+    ref = float(vcha.background_wal_bytes_per_s(tb.hosts, tb.powered_on_vms, P))
+    assert float(vcha.replication_traffic_bytes_per_s(0.0, P.wal)) == pytest.approx(ref, rel=1e-12)
+    small = vcha.appliance("small")
+    assert float(vcha.background_wal_bytes_per_s(small["hosts"], small["powered_on_vms"], P)) < 0.1 * ref
+    assert float(vcha.background_wal_bytes_per_s(tb.hosts, tb.powered_on_vms, P, 4)) > ref

@@ -765,6 +765,7 @@ def share_ft_link(dirty_rates_bytes_per_s, checkpoint_interval_s, ft_link_bps=DE
     loss = v.scalar("ft_link_loss", ft_link_loss, 0.0, 1.0, hi_open=True)
     wss = v.scalar("working_set_bytes", working_set_bytes, 0.0, math.inf, lo_open=True)
     base = v.scalar("stun_fixed_s", stun_fixed_s, 0.0, math.inf, hi_open=True) + rtt
+    v.broadcast(dirty_rates_bytes_per_s=d, vcpus=vcpus)
     c = check_vcpus(vcpus, release) * np.ones(d.shape)
     flags = limit_flags(link, float(c.mean()), float(d.size), release)
     state = c * VCPU_STATE_BYTES

@@ -68,6 +68,7 @@ from vcperf.vcha.vcbench import (
 )
 from vcperf.vcha.wal import (
     WAL_PAGE_BYTES,
+    background_wal_bytes_per_s,
     management_traffic_bytes_per_s,
     replication_traffic_bytes_per_s,
     wal_disk_write_bytes_per_s,
@@ -81,7 +82,7 @@ __all__ = [
     "VcbenchParams", "VcbenchResult", "vcbench", "vcbench_curve", "DEFAULT_DB_CONNECTIONS", "STATS_LEVEL_HIGH",
     "DEFAULT_REPLICATION_BANDWIDTH_BPS", "commit_exchange_s", "replication_sync_wait_s", "standby_flush_s",
     "WalParams", "WAL_PAGE_BYTES", "management_traffic_bytes_per_s", "replication_traffic_bytes_per_s",
-    "wal_disk_write_bytes_per_s",
+    "wal_disk_write_bytes_per_s", "background_wal_bytes_per_s",
     "EnableParams", "EnableTimes", "enable_vcha_times", "clone_bytes", "LAN_RTT_S",
     "FailoverParams", "FailoverTimes", "failover_times", "BOTTLENECK_SOURCES", "MAX_SUPPORTED_RTT_S",
     "MIN_SUPPORTED_VCPUS",

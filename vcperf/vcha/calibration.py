@@ -12,7 +12,8 @@ Each sub-model is fitted to the fit targets that concern it (their ``stage`` tag
    first: it does not depend on the network).
 2. **WAL and management traffic** (:class:`~vcperf.vcha.params.WalParams`): each Table 11 rate =
    background + bytes/op x the run's measured throughput (Table 5 of the same run, an input like
-   the sdg writes/s of Tables 9-10), linear least squares.
+   the sdg writes/s of Tables 9-10), linear least squares; the WAL background is divided over the
+   test bed's managed objects (hosts + powered-on VMs, level 1).
 3. **Enabling VCHA** (:class:`~vcperf.vcha.params.EnableParams`): clone time = transfer of (base
    bytes + bytes/VM x registered VMs) over the 10 Gbps clone network; configuration = mean.
 4. **Failover** (:class:`~vcperf.vcha.params.FailoverParams`): linear least squares on Tables 2,
@@ -338,7 +339,8 @@ def _fit_wal(by_stage: dict) -> WalParams:
     wal_bg, wal_op = _line(pairs("eth1"))
     rx_bg, rx_op = _line(pairs("eth0_rx"))
     tx_bg, tx_op = _line(pairs("eth0_tx"))
-    return WalParams(wal_op, wal_bg, rx_op, tx_op, rx_bg, tx_bg)
+    tb = testbed()  # Table 11's runs: the test bed's inventory at statistics level 1
+    return WalParams(wal_op, wal_bg / (tb.hosts + tb.powered_on_vms), rx_op, tx_op, rx_bg, tx_bg)
 
 
 def _fit_enable(by_stage: dict) -> EnableParams:

@@ -219,7 +219,8 @@ def cycle_wait_s(cycle_s, active_flushes_per_s):
     return s * (1.0 + 0.5 * _standby_flushes(lam, s) * s)
 
 
-def disk_writes(throughput_per_s, node: str, params: DiskParams, wal: WalParams, cycle_s=None) -> DiskWrites:
+def disk_writes(throughput_per_s, node: str, params: DiskParams, wal: WalParams, cycle_s=None,
+                background_wal_bytes_per_s=None) -> DiskWrites:
     """Writes/s and bytes/s of sdf, sdg, sdh on a node at a VCbench throughput (Tables 9, 10).
 
     Parameters
@@ -237,6 +238,9 @@ def disk_writes(throughput_per_s, node: str, params: DiskParams, wal: WalParams,
         sets how many Active flushes it coalesces (:func:`standby_flushes_per_s`). Default: the
         fitted ``params.walreceiver_cycle_s``; another value asks "what if the Passive's storage
         flushed faster or slower".
+    background_wal_bytes_per_s : float or array_like, optional
+        The inventory's background WAL, B/s (:func:`vcperf.vcha.wal.background_wal_bytes_per_s`;
+        default: Table 11's inventory).
     """
     x = v.nonneg("throughput_per_s", throughput_per_s)
     v.choice("node", node, ("baseline", "active", "passive"))
@@ -249,7 +253,7 @@ def disk_writes(throughput_per_s, node: str, params: DiskParams, wal: WalParams,
     flushes = _wal_flushes(x, p)
     if node == "passive":
         flushes = _standby_flushes(flushes, s)
-    wal_bytes = replication_traffic_bytes_per_s(x, wal)
+    wal_bytes = replication_traffic_bytes_per_s(x, wal, background_wal_bytes_per_s)
     page = FS_BLOCK_BYTES if node == "passive" else WAL_PAGE_BYTES
     sdg = flushes * page + wal_bytes
     sdf_writes = np.minimum(p.sdf_small_writes_per_s + sdf / p.sdf_write_bytes, sdf / FS_BLOCK_BYTES)
@@ -291,17 +295,19 @@ def _reply_bytes_per_cycle(b):
     return acks * ACK_FRAME_BYTES + STATUS_REPLIES_PER_FLUSH * STATUS_REPLY_BYTES
 
 
-def standby_reply_bytes_per_s(throughput_per_s, params: DiskParams, wal: WalParams, cycle_s=None):
+def standby_reply_bytes_per_s(throughput_per_s, params: DiskParams, wal: WalParams, cycle_s=None,
+                              background_wal_bytes_per_s=None):
     """eth1 receive rate of the Active (B/s): per walreceiver cycle of the Passive, the ACKs of the
     WAL train it reads and :data:`STATUS_REPLIES_PER_FLUSH` status replies
     (:func:`reply_bytes_per_cycle`; Table 11, eth1 receive). The cycles are the Passive's flushes
     (:func:`disk_writes`), so at the study's loads (a train well under :data:`GRO_MAX_BYTES`) the rate
-    follows the cycles, not the WAL volume. ``cycle_s`` as :func:`disk_writes`. No fitted
+    follows the cycles, not the WAL volume. ``cycle_s`` and ``background_wal_bytes_per_s`` as
+    :func:`disk_writes`. No fitted
     parameter of its own (the cycle is fitted to the Passive's flush counts, not to this rate)."""
     x = v.nonneg("throughput_per_s", throughput_per_s)
     v.instance("params", params, DiskParams, "the study's DiskParams (vcperf.vcha.calibrate().disk)")
     v.instance("wal", wal, WalParams, "the study's WalParams (vcperf.vcha.calibrate().wal)")
     lam = _wal_flushes(x, params)
     cycles = _standby_flushes(lam, _cycle_or_default(cycle_s, params, x))
-    train = replication_traffic_bytes_per_s(x, wal) / cycles
+    train = replication_traffic_bytes_per_s(x, wal, background_wal_bytes_per_s) / cycles
     return np.asarray(cycles * _reply_bytes_per_cycle(train), dtype=float)

@@ -94,9 +94,12 @@ class WalParams:
     ----------
     wal_bytes_per_op : float
         WAL bytes one VCbench operation generates (bytes). Fitted: Table 11, eth1 transmit.
-    background_wal_bytes_per_s : float
-        WAL from work independent of VCbench (statistics, events, tasks), bytes/s. Fitted: Table 11,
-        eth1 transmit.
+    background_wal_bytes_per_object_s : float
+        WAL from work independent of VCbench, per managed object (a host or a powered-on VM) per second:
+        host sync rewriting host and VM rows, level-1 statistics rows, events and tasks, B/s, >= 0.
+        Fitted: Table 11, eth1 transmit (the test bed's 2,000 hosts and 25,000 VMs at level 1). The
+        background of an inventory and statistics level is
+        :func:`vcperf.vcha.wal.background_wal_bytes_per_s`.
     eth0_receive_bytes_per_op, eth0_transmit_bytes_per_op : float
         Management-network bytes per operation (host RPCs and client SDK traffic). Fitted: Table 11
         eth0 rows (VCHA off and on, 4 runs each).
@@ -106,7 +109,7 @@ class WalParams:
     """
 
     wal_bytes_per_op: float
-    background_wal_bytes_per_s: float
+    background_wal_bytes_per_object_s: float
     eth0_receive_bytes_per_op: float
     eth0_transmit_bytes_per_op: float
     eth0_receive_background_bytes_per_s: float
@@ -320,7 +323,8 @@ PARAM_DOCS = {
                                                                 "per powered-on VM"),
     "vcbench.psc_cpu_s_per_op": ("core-s/op", "Embedded PSC: PSC CPU work per operation on the appliance's vCPUs"),
     "wal.wal_bytes_per_op": ("B/op", "WAL bytes per VCbench operation (eth1 to the Passive)"),
-    "wal.background_wal_bytes_per_s": ("B/s", "WAL from work independent of VCbench"),
+    "wal.background_wal_bytes_per_object_s": ("B/s/object", "WAL independent of VCbench per managed host or "
+                                                            "powered-on VM (host sync, level-1 statistics)"),
     "wal.eth0_receive_bytes_per_op": ("B/op", "management-network bytes received per operation"),
     "wal.eth0_transmit_bytes_per_op": ("B/op", "management-network bytes sent per operation"),
     "wal.eth0_receive_background_bytes_per_s": ("B/s", "management traffic received without VCbench"),

@@ -21,8 +21,8 @@ VCbench clients. Per operation a client visits
   path**, so with VCHA on their commits wait for the Passive too and they hold their connections
   longer: the VCHA overhead at a saturated pool grows with the statistics level;
 * the **replication link** (VCHA on): the WAL stream (bytes per operation, plus the background WAL
-  of statistics, events and tasks) queues on the private network's TCP rate (so throughput never
-  exceeds the link's capacity);
+  of the inventory and the statistics level, :func:`vcperf.vcha.wal.background_wal_bytes_per_s`)
+  queues on the private network's TCP rate (so throughput never exceeds the link's capacity);
 * with an **Embedded PSC**, the PSC services (single sign-on token validation, lookup service,
   certificate store) run on the same vCPUs as vpxd: each operation adds ``psc_cpu_s_per_op`` of CPU
   work to the appliance (with an External PSC that work runs on the PSC's own VM);
@@ -56,6 +56,7 @@ from vcperf import network, protocol, queueing
 from vcperf.vcha import limits
 from vcperf.vcha.memory import peak_memory_bytes
 from vcperf.vcha.params import STUDY, Params, VcbenchParams
+from vcperf.vcha.wal import STATS_LEVEL_HIGH, _background
 
 #: vCenter's default maximum number of simultaneous database connections (vCenter Server Upgrade
 #: Guide, "Set the Maximum Number of Database Connections": "By default, a vCenter Server creates a
@@ -71,11 +72,6 @@ LAN_RTT_S = 2e-4
 #: private network" (seed, Test Bed Architecture), bit/s.
 DEFAULT_REPLICATION_BANDWIDTH_BPS = 10e9
 
-#: Statistics levels 1-4 grouped by the amount of statistics data they produce. The ROBO study
-#: (``001_36d9adf7ffa34fcf.txt``, Statistics Data Size; ``data/robo2019/figure06_stats_data_size``)
-#: states Level 2 is close to Level 1, Level 4 close to Level 3, with a considerable jump from 2 to 3.
-#: Level 1/2 statistics are part of the baseline; levels 3/4 add the statistics connections.
-STATS_LEVEL_HIGH = {1: 0.0, 2: 0.0, 3: 1.0, 4: 1.0}
 
 
 @dataclass(frozen=True, eq=False)
@@ -319,7 +315,7 @@ def _station_demands(p: VcbenchParams, wal, vcha_enabled: bool, rtt_s, stats_lev
         if passive_flush_s is not None:  # the Passive's storage: its flush replaces the fitted one per commit
             sync = sync + p.sync_commits_per_op * (passive_flush_s - standby_flush_s(p, wal.wal_bytes_per_op))
         rate_bps = _tcp_rate_bps(bandwidth_bps, LAN_RTT_S + np.asarray(rtt_s, float), loss) + zeros
-        rho_bg = 8.0 * wal.background_wal_bytes_per_s / rate_bps
+        rho_bg = 8.0 * _background(hosts, powered_on_vms, wal, p, stats_level) / rate_bps
         link = 8.0 * wal.wal_bytes_per_op / rate_bps / (1.0 - np.where(rho_bg < 1.0, rho_bg, 0.0))
         # statistics writes share the commit path: their connections are held longer by the same factor
         stats_held = stats * (1.0 + sync / p.db_hold_s)
@@ -458,7 +454,7 @@ def vcbench(clients, vcha_enabled: bool = False, replication_rtt_s=0.0, stats_le
     cpu = bg + x * p.cpu_demand_s
     stats_demand = p.stats_db_connections_per_vm * vms * STATS_LEVEL_HIGH[stats_level]
     flags = (limits._vcpu_flags(c) + (limits._rtt_flags(rtt) if vcha_enabled else ())
-             + limits._overload_flags(over, wal.background_wal_bytes_per_s, bw)
+             + limits._overload_flags(over, float(_background(h, vms, wal, p, stats_level)), bw)
              + limits._pool_flags(stats_demand, stats_held, pool_size) + mem_flags)
     util = np.stack(np.broadcast_arrays((cpu + x * psc_cpu) / c, x * np.asarray(hold)[grow] / np.asarray(pool)[grow],
                                         np.asarray(rho_bg)[grow] + x * np.asarray(link * (1.0 - rho_bg))[grow]))
@@ -518,7 +514,7 @@ def vcbench_curve(max_clients: int, vcha_enabled: bool = False, replication_rtt_
 #: The parameters :func:`vcbench` reads, as ``(sub-model, field)``: every other parameter of the
 #: study has no effect on it (its derivative is exactly zero).
 VCBENCH_PARAM_FIELDS = tuple(("vcbench", f) for f in VcbenchParams.__dataclass_fields__) + (
-    ("wal", "wal_bytes_per_op"), ("wal", "background_wal_bytes_per_s"))
+    ("wal", "wal_bytes_per_op"), ("wal", "background_wal_bytes_per_object_s"))
 
 
 def throughput_sensitivities(clients: int, vcha_enabled: bool = False, replication_rtt_s: float = 0.0,

@@ -125,11 +125,13 @@ def _vcbench_intervals(args: tuple, scn: tuple) -> tuple:
     return (x, lo, hi), r, iv.interval
 
 
-def _link_rates_bps(added_rtt_s: float, bandwidth_bps: float, loss: float) -> tuple:
+def _link_rates_bps(added_rtt_s: float, bandwidth_bps: float, loss: float, hosts: float, powered_on_vms: float,
+                    stats_level: int) -> tuple:
     """``(TCP rate of the replication link, background WAL stream)`` in bit/s (the link cannot carry
-    VCbench's WAL at all when the second reaches the first)."""
+    VCbench's WAL at all when the second reaches the first); the background is the inventory's at the
+    statistics level (:func:`vcperf.vcha.background_wal_bytes_per_s`)."""
     rate = float(network.tcp_throughput_bps(bandwidth_bps, _vb.LAN_RTT_S + added_rtt_s, loss))
-    return rate, 8.0 * vcha.calibrate().wal.background_wal_bytes_per_s
+    return rate, 8.0 * float(vcha.background_wal_bytes_per_s(hosts, powered_on_vms, vcha.calibrate(), stats_level))
 
 
 def _ops_per_min(x: float) -> str:
@@ -198,7 +200,8 @@ def vcbench_whatif_update(clients: int = 256, replication_rtt_ms: float = 5.0, s
                + ("fitted" if passive_flush_ms is None else fmt_duration(passive_flush_ms / 1e3)) + ")"
                if vcha_enabled else "")
             + f", DB pool of {db_connections:.0f}")
-    rate_bps, wal_bps = _link_rates_bps(replication_rtt_ms / 1e3, scn["bandwidth_bps"], scn["loss"])
+    rate_bps, wal_bps = _link_rates_bps(replication_rtt_ms / 1e3, scn["bandwidth_bps"], scn["loss"], scn["hosts"],
+                                        scn["powered_on_vms"], int(stats_level))
     if vcha_enabled and wal_bps >= rate_bps:
         return (head + f": the replication link's TCP rate at this round trip and loss ({fmt_bps(rate_bps)}) is below "
                 f"the background WAL stream alone ({fmt_bps(wal_bps)}): the Passive cannot keep up and VCbench "
