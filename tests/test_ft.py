@@ -987,8 +987,16 @@ def test_ft_requirements_and_round_trip_agree_with_their_data():
     assert set(tab["read_from"]) == {"external"}
     links = tab[tab["quantity"] == "ft_logging_link_speed"]
     assert {str(r.release): float(data.to_si(r.value, r.unit)) for r in links.itertuples()} == ft.FT_LOGGING_LINK_BPS
-    assert data.value("ft2016/external_ft_requirements", "max_ft_vms_per_host") == ft.FT_HOST_MAX_VMS
-    assert data.value("ft2016/external_ft_requirements", "max_ft_vcpus_per_host") == ft.FT_HOST_MAX_VCPUS
+    for quantity, const in (("max_ft_vms_per_host", ft.FT_HOST_MAX_VMS),
+                            ("max_ft_vcpus_per_host", ft.FT_HOST_MAX_VCPUS)):
+        rows = tab[tab["quantity"] == quantity]
+        assert {str(r.release): float(r.value) for r in rows.itertuples()} == {rel: const for rel in ft.FT_MAX_VCPUS}
+    # every release the package accepts carries its logging-link requirement (issue 38: 6.5 and 7.0 had none)
+    assert set(ft.FT_LOGGING_LINK_BPS) == set(ft.FT_MAX_VCPUS)
+    for release in ft.FT_MAX_VCPUS:
+        (flag,) = ft.limit_flags(1e9, 1, 1, release=release)
+        assert flag.kind == "beyond_default" and flag.limit == 10e9 and flag.value == 1e9
+        assert f"vSphere {release}" in flag.source
     rt = data.row("ft2016/external_vm_round_trip", "vm_round_trip")
     assert rt["read_from"] == "external"
     assert float(data.to_si(rt["value"], rt["unit"])) == pytest.approx(ft.DEFAULT_VM_ROUND_TRIP_S)

@@ -21,7 +21,6 @@ read with :class:`StrictLoader`: YAML's safe loader, with a key given twice an e
 from __future__ import annotations
 
 import ast
-import json
 import math
 import re
 from collections.abc import Mapping
@@ -149,72 +148,15 @@ def read_notebook(path: Path):
     return nb
 
 
-#: A jupytext percent cell marker (``# %%``, ``#%%``, ``# %% [markdown]``, ...) and the one form of it the
-#: quick reader takes for a tagged code cell: ``# %%`` then, optionally, ``tags=[...]`` (a JSON list) alone.
-_PERCENT_MARKER = re.compile(r"^\s*#\s*%%")
-_PLAIN_MARKER = re.compile(r"# %%(?: tags=(?P<tags>\[[^\]]*\]))?")
-#: A line jupytext would not read as it stands in a code cell (an escaped magic or shell command).
-_ESCAPED = re.compile(r"^\s*#\s*[%!?]")
-
-
-def _tagged_sources(path: Path) -> list[str] | None:
-    """Sources of the cells tagged ``parameters``, read without jupytext/nbformat; ``None`` if the file is not
-    in the plain form this reader knows (jupytext reads it then).
-
-    Jupytext imports nbformat and jsonschema (seconds of imports in every kernel that checks its parameters).
-    A ``.py`` is read here when its header says ``format_name: percent`` and every marker of a tagged cell is
-    plain (``# %% tags=[...]``) and the cell holds no escaped magic; a ``.ipynb`` when it is nbformat 4 JSON.
-    The sources equal jupytext's up to trailing blank lines (tests/test_notebook_params.py checks every notebook).
-    """
-    text = Path(path).read_text(encoding="utf-8")
-    if path.suffix == ".ipynb":
-        try:
-            nb = json.loads(text)
-        except ValueError:  # jupytext says what is wrong with it
-            return None
-        if not (isinstance(nb, dict) and nb.get("nbformat") == 4 and isinstance(nb.get("cells"), list)):
-            return None
-        return ["".join(src) if isinstance(src := c.get("source", ""), list) else src
-                for c in nb["cells"] if "parameters" in c.get("metadata", {}).get("tags", [])]
-    lines = text.splitlines()
-    ends = [i for i, ln in enumerate(lines) if ln.rstrip() == "# ---"] if lines[:1] == ["# ---"] else []
-    header = lines[:ends[1] + 1] if len(ends) > 1 else []  # jupytext's YAML header, between two "# ---"
-    if not {"extension: .py", "format_name: percent"} <= {ln.lstrip("#").strip() for ln in header}:
-        return None
-    sources, body = [], None
-    for line in lines[len(header):]:
-        if _PERCENT_MARKER.match(line):
-            body = None
-            if "parameters" in line:
-                m = _PLAIN_MARKER.fullmatch(line.rstrip())
-                try:
-                    tags = json.loads(m["tags"]) if m and m["tags"] else None
-                except ValueError:
-                    tags = None
-                if not isinstance(tags, list):
-                    return None
-                if "parameters" in tags:
-                    body = []
-                    sources.append(body)
-        elif body is not None:
-            if _ESCAPED.match(line):
-                return None
-            body.append(line)
-    return ["\n".join(b).rstrip() for b in sources]
-
-
 def parameters_cell(path: Path) -> str:
-    """Source of the single cell tagged ``parameters`` in a notebook (read without jupytext where the file
-    is plain: :func:`_tagged_sources`)."""
+    """Source of the single cell tagged ``parameters`` in a notebook."""
     _validate.existing_file("path", path, "a notebook (.py or .ipynb)")
-    sources = _tagged_sources(Path(path))
-    if sources is None:
-        nb = read_notebook(path)
-        sources = ["".join(src) if isinstance(src := c["source"], list) else src
-                   for c in nb["cells"] if "parameters" in c.get("metadata", {}).get("tags", [])]
-    if len(sources) != 1:
+    nb = read_notebook(path)
+    cells = [c for c in nb["cells"] if "parameters" in c.get("metadata", {}).get("tags", [])]
+    if len(cells) != 1:
         raise ValueError(f"notebook {Path(path).name} must have exactly one cell tagged 'parameters'")
-    return sources[0]
+    src = cells[0]["source"]
+    return "".join(src) if isinstance(src, list) else src
 
 
 def read_parameters(path: Path) -> dict[str, Parameter]:

@@ -82,11 +82,15 @@ FIBRE_SPEED_M_PER_S = 2.0e8
 FT_MAX_VCPUS = {"6.0": 4, "6.5": 4, "6.7": 8, "7.0": 8}
 #: The seed's release.
 DEFAULT_RELEASE = "6.0"
-#: FT logging link VMware requires per release (vSphere Availability 6.0 and 6.7, "Fault Tolerance
-#: Requirements, Limits, and Licensing": "Use a (dedicated) 10-Gbit logging network for FT"). Product
-#: requirements, recorded with their provenance in ``data/ft2016/external_ft_requirements.csv`` (a test
-#: checks the two agree); a slower link is computed and FLAGGED (:attr:`CheckpointCycle.flags`).
-FT_LOGGING_LINK_BPS = {"6.0": 10e9, "6.7": 10e9}
+#: FT logging link VMware requires per release (vSphere Availability 6.0, 6.5, 6.7 and 7.0, "Fault
+#: Tolerance Requirements, Limits, and Licensing": "Use a (dedicated) 10-Gbit logging network for FT"),
+#: for every release of :data:`FT_MAX_VCPUS`. Product requirements, recorded with their provenance in
+#: ``data/ft2016/external_ft_requirements.csv`` (read_from: external; a test checks the two agree,
+#: release for release); a slower link is computed and FLAGGED (:attr:`CheckpointCycle.flags`).
+FT_LOGGING_LINK_BPS = {"6.0": 10e9, "6.5": 10e9, "6.7": 10e9, "7.0": 10e9}
+#: Where the FT limits are stated (the ``flags``' ``source``).
+_REQUIREMENTS_SOURCE = ("VMware, 'vSphere Availability' ({rel}), Fault Tolerance Requirements, Limits, and "
+                        "Licensing; data/ft2016/external_ft_requirements")
 #: Default per-host FT limits of the same documents (das.maxftvmsperhost, das.maxftvcpusperhost):
 #: fault-tolerant VMs (primaries and secondaries) and their vCPUs on one host. Beyond them: FLAGGED.
 FT_HOST_MAX_VMS = 4
@@ -159,28 +163,34 @@ def limit_flags(ft_link_bps, vcpus, n_ft_vms, release: str = DEFAULT_RELEASE) ->
 
     Returns
     -------
-    tuple of str
+    tuple of vcperf._validate.Flag
+        Strings with structure (``kind``, ``name``, ``limit``, ``value``, ``source``); empty if none.
 
     Examples
     --------
     >>> from vcperf import ft
-    >>> ft.limit_flags(10e9, 4, 1), len(ft.limit_flags(1e9, 4, 1))
-    ((), 1)
+    >>> ft.limit_flags(10e9, 4, 1), [f.kind for f in ft.limit_flags(1e9, 4, 1, release="7.0")]
+    ((), ['beyond_default'])
     """
     link = np.asarray(v.positive("ft_link_bps", ft_link_bps))
     c = np.asarray(v.check_range("vcpus", vcpus, 1.0, np.inf))
     n = np.asarray(v.check_range("n_ft_vms", n_ft_vms, 1.0, np.inf, hi_open=True))
     rel = v.choice("release", release, tuple(FT_MAX_VCPUS))
     out = []
-    need = FT_LOGGING_LINK_BPS.get(rel)
-    if need is not None and np.any(link < need):
-        out.append(f"ft_link_bps below the {need / 1e9:g} Gbit/s FT logging network vSphere {rel} requires "
-                   f"(min {float(link.min()):g})")
+    need = FT_LOGGING_LINK_BPS[rel]
+    src = _REQUIREMENTS_SOURCE.format(rel=f"vSphere {rel}")
+    if np.any(link < need):
+        out.append(v.Flag(f"ft_link_bps below the {need / 1e9:g} Gbit/s FT logging network vSphere {rel} requires "
+                          f"(min {float(link.min()):g})", kind="beyond_default", name="ft_link_bps", limit=need,
+                          value=float(link.min()), source=src))
     if np.any(n > FT_HOST_MAX_VMS):
-        out.append(f"n_ft_vms above the default {FT_HOST_MAX_VMS} FT VMs per host (das.maxftvmsperhost)")
+        out.append(v.Flag(f"n_ft_vms above the default {FT_HOST_MAX_VMS} FT VMs per host (das.maxftvmsperhost)",
+                          kind="beyond_default", name="n_ft_vms", limit=float(FT_HOST_MAX_VMS),
+                          value=float(n.max()), source=src))
     if np.any(n * c > FT_HOST_MAX_VCPUS):
-        out.append(f"n_ft_vms x vcpus above the default {FT_HOST_MAX_VCPUS} FT vCPUs per host "
-                   "(das.maxftvcpusperhost)")
+        out.append(v.Flag(f"n_ft_vms x vcpus above the default {FT_HOST_MAX_VCPUS} FT vCPUs per host "
+                          "(das.maxftvcpusperhost)", kind="beyond_default", name="n_ft_vms x vcpus",
+                          limit=float(FT_HOST_MAX_VCPUS), value=float((n * c).max()), source=src))
     return tuple(out)
 
 
