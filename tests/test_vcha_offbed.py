@@ -91,3 +91,54 @@ def test_background_wal_reproduces_table_11_at_the_test_bed_and_moves_off_it():
     small = vcha.appliance("small")
     assert float(vcha.background_wal_bytes_per_s(small["hosts"], small["powered_on_vms"], P)) < 0.1 * ref
     assert float(vcha.background_wal_bytes_per_s(tb.hosts, tb.powered_on_vms, P, 4)) > ref
+
+
+# --------------------------------------------------------------------------------------------
+# Answers off the test bed: flagged, widened, the pool's provenance on the bottleneck line
+# --------------------------------------------------------------------------------------------
+
+from vcperf.vcha import limits as vlimits  # noqa: E402
+from vcperf.vcha.extrapolation import off_testbed_spread  # noqa: E402
+
+
+def test_fitted_point_agrees_with_the_data():
+    tb = vcha.testbed()
+    assert (vlimits.FIT_VCPUS, vlimits.FIT_HOSTS, vlimits.FIT_POWERED_ON_VMS) == (tb.vcpus, tb.hosts,
+                                                                                  tb.powered_on_vms)
+    assert vlimits.DEFAULT_DB_CONNECTIONS == tb.db_connections
+
+
+@pytest.mark.parametrize("change", [{"db_connections": 100.0}, {"vcpus": 16.0},
+                                    {"hosts": 96.0, "powered_on_vms": 960.0}])
+def test_off_testbed_answers_are_flagged_with_structure_and_a_wider_band(change):
+    P, app = vcha.calibrate(), vcha.testbed().appliance()
+    on_bed = vcha.vcbench(256, True, params=P, **app)
+    off = vcha.vcbench(256, True, params=P, **{**app, **change})
+    assert not [f for f in on_bed.flags if f.kind == "extrapolation"]
+    flagged = {f.name: f for f in off.flags if f.kind == "extrapolation"}
+    assert set(change) <= set(flagged)
+    for name, value in change.items():
+        assert flagged[name].value == value and flagged[name].limit == app[name] and flagged[name].source
+    assert off_testbed_spread(256, True, params=P, **app) == 0.0
+    assert off_testbed_spread(256, True, params=P, **{**app, **change}) > 0.0
+
+
+def test_whatif_band_widens_off_the_test_bed_and_names_the_pool_source():
+    """Issue 38: pool 100 gave +66 % with a tight band and no mark; Small-Large the X-Large's band."""
+    from vcperf.views.vcha import overhead
+
+    def rel_width(**kw):
+        (x, lo, hi), _, _ = overhead._vcbench_intervals((256, True, 0.005, 1),
+                                                         tuple(sorted(overhead.scenario(**kw).items())))
+        return (hi - lo) / x
+
+    base = rel_width()
+    assert rel_width(db_connections=100) > 1.5 * base
+    assert rel_width(appliance="small") > 1.5 * base
+    text, _ = overhead.vcbench_whatif_update(db_connections=100)
+    assert "extrapolation: db_connections=100" in text
+    assert "100 connections: the caller's pool" in text
+    text, _ = overhead.vcbench_whatif_update()
+    assert "vCenter's documented default maximum (external" in text and "extrapolation" not in text
+    text, _ = overhead.vcbench_whatif_update(appliance="small")
+    assert "0000000" not in text and "+0 % vs no VCHA" in text

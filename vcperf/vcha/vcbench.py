@@ -386,8 +386,10 @@ def vcbench(clients, vcha_enabled: bool = False, replication_rtt_s=0.0, stats_le
     -------
     VcbenchResult
         Arrays of shape ``broadcast(replication_rtt_s, bandwidth_bps, loss).shape + np.shape(clients)``;
-        ``flags`` names inputs beyond VMware's documented limits (VCHA network RTT above 10 ms, an
-        appliance smaller than Small), an overloaded replication link (``overloaded``: throughput 0)
+        ``flags`` (:class:`vcperf._validate.Flag`) names inputs beyond VMware's documented limits (VCHA
+        network RTT above 10 ms, an appliance smaller than Small), an appliance, inventory or DB pool off
+        the point the network was fitted at (``extrapolation``: :mod:`vcperf.vcha.extrapolation` widens
+        the band), an overloaded replication link (``overloaded``: throughput 0)
         and a statistics load that saturates the pool; ``bottleneck`` names the binding station and
         :data:`vcperf.vcha.limits.BOTTLENECK_SOURCES` its source.
 
@@ -411,7 +413,7 @@ def vcbench(clients, vcha_enabled: bool = False, replication_rtt_s=0.0, stats_le
     --------
     >>> from vcperf import vcha
     >>> s = vcha.vcbench([64, 256], True, params=vcha.calibrate(), **vcha.testbed().appliance())
-    >>> [round(float(x), -2) for x in s.throughput_per_s * 60]  # ops/min (paper, Table 5: 2,673 and 6,513)
+    >>> [round(float(x), -2) for x in s.throughput_per_s * 60]  # ops/min, VCHA on (paper, Table 5: 2,673 and 6,085)
     [2600.0, 6200.0]
     """
     n = np.asarray(v.check_range("clients", clients, 1, 4096))
@@ -453,7 +455,8 @@ def vcbench(clients, vcha_enabled: bool = False, replication_rtt_s=0.0, stats_le
     r = np.where(over, np.inf, sol.response_time_s[..., idx])
     cpu = bg + x * p.cpu_demand_s
     stats_demand = p.stats_db_connections_per_vm * vms * STATS_LEVEL_HIGH[stats_level]
-    flags = (limits._vcpu_flags(c) + (limits._rtt_flags(rtt) if vcha_enabled else ())
+    flags = (limits._vcpu_flags(c) + limits._extrapolation_flags(c, h, vms, pool_size)
+             + (limits._rtt_flags(rtt) if vcha_enabled else ())
              + limits._overload_flags(over, float(_background(h, vms, wal, p, stats_level)), bw)
              + limits._pool_flags(stats_demand, stats_held, pool_size) + mem_flags)
     util = np.stack(np.broadcast_arrays((cpu + x * psc_cpu) / c, x * np.asarray(hold)[grow] / np.asarray(pool)[grow],
