@@ -444,6 +444,8 @@ BASELINE_OVERRIDES.update({
     "vcperf.vcha.extrapolation.off_testbed_spread": {"clients": 64, "vcpus": 16.0, "hosts": 1024.0,
                                                      "powered_on_vms": 10240.0},
     "vcperf.vcha.limits.pool_provenance": {"db_connections": 50.0},
+    "vcperf.vcha.replication_wakeup_s": {"throughput_per_s": 100.0, "fitted_flush_s": 1.1e-3},
+    "vcperf.vcha.passive_commit_flush_s": {"storage_s": 5e-4, "throughput_per_s": 100.0, "fitted_flush_s": 1.1e-3},
     "vcperf.vcha.extrapolation.widen_band": {"value": 100.0, "low": 90.0, "high": 110.0, "spread": 0.2},
 })
 

@@ -867,11 +867,12 @@ def test_pool_and_inventory_knobs_or_the_named_bottleneck():
 
 
 def test_passive_storage_knob_moves_the_commit_wait():
-    default = vcha.standby_flush_s(P.vcbench, P.wal.wal_bytes_per_op)
+    # the knob is the Passive's storage (its walreceiver cycle), no longer the whole implied flush (issue 38)
+    default = P.disk.walreceiver_cycle_s
     same = run(256, True, passive_flush_s=default)
     base = run(256, True)
     assert float(same.sync_wait_s) == pytest.approx(float(base.sync_wait_s), rel=1e-12)
-    fast, slow = run(256, True, passive_flush_s=0.0), run(256, True, passive_flush_s=5e-3)
+    fast, slow = run(256, True, passive_flush_s=1e-6), run(256, True, passive_flush_s=5e-3)
     assert float(fast.sync_wait_s) < float(base.sync_wait_s) < float(slow.sync_wait_s)
     assert float(fast.throughput_per_s) > float(base.throughput_per_s) > float(slow.throughput_per_s)
     off = run(256, False, passive_flush_s=5e-3)  # no Passive without VCHA

@@ -142,3 +142,45 @@ def test_whatif_band_widens_off_the_test_bed_and_names_the_pool_source():
     assert "vCenter's documented default maximum (external" in text and "extrapolation" not in text
     text, _ = overhead.vcbench_whatif_update(appliance="small")
     assert "0000000" not in text and "+0 % vs no VCHA" in text
+
+
+# --------------------------------------------------------------------------------------------
+# The Passive's storage and the replication wake-up, group commit
+# --------------------------------------------------------------------------------------------
+
+from vcperf.vcha import disk as vdisk  # noqa: E402
+
+
+@settings(max_examples=25, deadline=None, derandomize=True)
+@given(st.floats(1e-5, 2e-2), st.floats(1e-5, 2e-2), st.sampled_from((64, 256)))
+def test_storage_knob_moves_the_commit_wait_while_the_wakeup_stays(storage_a, storage_b, clients):
+    P, app = vcha.calibrate(), vcha.testbed().appliance()
+    fitted = vcha.standby_flush_s(P.vcbench, P.wal.wal_bytes_per_op)
+    lo, hi = sorted((storage_a, storage_b))
+    a = vcha.vcbench(clients, True, params=P, passive_flush_s=lo, **app)
+    b = vcha.vcbench(clients, True, params=P, passive_flush_s=hi, **app)
+    assert float(b.sync_wait_s) >= float(a.sync_wait_s)  # slower storage, longer commit wait
+    if hi > 1.01 * lo:
+        assert float(b.sync_wait_s) > float(a.sync_wait_s)
+    # the wake-up at a load does not depend on the storage: the same for both, and what the fit leaves
+    x = float(a.throughput_per_s)
+    wake = float(vcha.replication_wakeup_s(x, fitted, P.disk))
+    assert 0.0 < wake < fitted
+    for s in (lo, hi):
+        flush = float(vdisk.passive_commit_flush_s(s, x, fitted, P.disk))
+        assert flush - wake == pytest.approx(float(vdisk.cycle_wait_s(s, float(vdisk.wal_flushes_per_s(x, P.disk)))),
+                                             rel=1e-9)
+    # instant storage: the wake-up remains in every commit (the implied flush was one number before)
+    instant = vcha.vcbench(clients, True, params=P, passive_flush_s=1e-9, **app)
+    exchange = float(vcha.commit_exchange_s(P.wal.wal_bytes_per_op / P.vcbench.sync_commits_per_op, 10e9,
+                                            vcha.LAN_RTT_S))
+    assert float(instant.sync_wait_s) > P.vcbench.sync_commits_per_op * (exchange + 0.9 * wake)
+
+
+def test_group_commit_shares_a_flush():
+    """Commits that arrive during a flush wait for it and share the next: the mean wait lies between one
+    and one and a half cycles, and grows with the arrival rate (a busier walreceiver)."""
+    s = 1e-3
+    waits = [float(vdisk.cycle_wait_s(s, lam)) for lam in (0.0, 100.0, 1000.0, 1e5)]
+    assert waits[0] == pytest.approx(s)
+    assert all(b >= a for a, b in zip(waits, waits[1:], strict=False)) and waits[-1] <= 1.5 * s

@@ -311,3 +311,79 @@ def standby_reply_bytes_per_s(throughput_per_s, params: DiskParams, wal: WalPara
     cycles = _standby_flushes(lam, _cycle_or_default(cycle_s, params, x))
     train = replication_traffic_bytes_per_s(x, wal, background_wal_bytes_per_s) / cycles
     return np.asarray(cycles * _reply_bytes_per_cycle(train), dtype=float)
+
+
+def replication_wakeup_s(throughput_per_s, fitted_flush_s, params: DiskParams):
+    """The replication wake-up per synchronous commit (s): walsender send and walreceiver wake-up, the
+    part of the fitted flush wait that is not the Passive's storage.
+
+    The fitted commit acknowledgement leaves ``fitted_flush_s`` per commit after its LAN exchange
+    (:func:`vcperf.vcha.vcbench.standby_flush_s`, Tables 5-7 and 13); the Passive's storage takes the
+    group-commit wait of its walreceiver cycle (:func:`cycle_wait_s` of the cycle fitted to the
+    Passive's flush counts, Tables 9-10, at the Active's flush rate of the load); the rest is the
+    wake-up. No printed number separates it further; it does not depend on the storage.
+
+    Parameters
+    ----------
+    throughput_per_s : float or array_like
+        VCbench operations per second (sets the Active's flush rate), >= 0.
+    fitted_flush_s : float
+        The fitted flush wait per commit, s, >= 0 (``standby_flush_s(vcbench_params, wal_bytes_per_op)``).
+    params : DiskParams
+        The study's: ``vcperf.vcha.calibrate().disk``.
+
+    Returns
+    -------
+    numpy.ndarray
+        Seconds per commit, >= 0.
+
+    Examples
+    --------
+    >>> from vcperf import vcha
+    >>> P = vcha.calibrate()
+    >>> w = vcha.replication_wakeup_s(100.0, vcha.standby_flush_s(P.vcbench, P.wal.wal_bytes_per_op), P.disk)
+    >>> bool(0 < w < P.disk.walreceiver_cycle_s)  # about 0.4 ms beside a 0.56 ms storage cycle
+    True
+    """
+    x = v.nonneg("throughput_per_s", throughput_per_s)
+    f = v.nonneg("fitted_flush_s", fitted_flush_s)
+    v.instance("params", params, DiskParams, "the study's DiskParams (vcperf.vcha.calibrate().disk)")
+    v.broadcast(throughput_per_s=x, fitted_flush_s=f)
+    lam = _wal_flushes(x, params)
+    s = params.walreceiver_cycle_s
+    return np.maximum(f - s * (1.0 + 0.5 * _standby_flushes(lam, s) * s), 0.0)
+
+
+def passive_commit_flush_s(storage_s, throughput_per_s, fitted_flush_s, params: DiskParams):
+    """The Passive's wait per synchronous commit (s) with storage of sync-write latency ``storage_s``:
+    the replication wake-up (:func:`replication_wakeup_s`, unchanged) plus the storage's group-commit
+    wait ``s (1 + rho / 2)`` (:func:`cycle_wait_s`: a commit arriving during a flush waits for it and
+    shares the next; ``rho`` the walreceiver's busy share at the Active's flush rate of the load).
+
+    Parameters
+    ----------
+    storage_s : float or array_like
+        The Passive's storage sync-write latency (its walreceiver cycle: WAL write + ``fdatasync``), s,
+        > 0 (the study's: ``vcperf.vcha.calibrate().disk.walreceiver_cycle_s``).
+    throughput_per_s, fitted_flush_s, params
+        As :func:`replication_wakeup_s`.
+
+    Returns
+    -------
+    numpy.ndarray
+        Seconds per commit: ``fitted_flush_s`` at the fitted storage.
+
+    Examples
+    --------
+    >>> from vcperf import vcha
+    >>> from vcperf.vcha.disk import passive_commit_flush_s
+    >>> P = vcha.calibrate()
+    >>> fit = vcha.standby_flush_s(P.vcbench, P.wal.wal_bytes_per_op)
+    >>> bool(abs(float(passive_commit_flush_s(P.disk.walreceiver_cycle_s, 100.0, fit, P.disk)) - fit) < 1e-12)
+    True
+    """
+    s = v.positive("storage_s", storage_s)
+    wake = replication_wakeup_s(throughput_per_s, fitted_flush_s, params)
+    v.broadcast(storage_s=s, throughput_per_s=throughput_per_s)
+    lam = _wal_flushes(np.asarray(throughput_per_s, dtype=float), params)
+    return wake + s * (1.0 + 0.5 * _standby_flushes(lam, s) * s)

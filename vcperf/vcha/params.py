@@ -220,8 +220,9 @@ class DiskParams:
         One cycle of the Passive's walreceiver (write the WAL read so far + ``fdatasync``), s, > 0:
         the Passive's own storage flush, which sets how many Active flushes it coalesces
         (:func:`vcperf.vcha.disk.standby_flushes_per_s`). Fitted: the Passive's sdg writes/s of
-        Tables 9-10 (its flush counts). The rest of the commit's flush wait
-        (:func:`vcperf.vcha.vcbench.standby_flush_s`) is walsender and wake-up delay.
+        Tables 9-10 (its flush counts). It is the Passive's storage (``vcbench(passive_flush_s=...)``);
+        the rest of the commit's fitted flush wait (:func:`vcperf.vcha.vcbench.standby_flush_s`, Tables
+        5-7 and 13) is the replication wake-up (:func:`vcperf.vcha.disk.replication_wakeup_s`).
     """
 
     sdf_eviction_bytes_s_per_op2: float
@@ -352,7 +353,8 @@ PARAM_DOCS = {
     "disk.sdh_write_bytes": ("B", "average sdh write"),
     "disk.wal_flushes_per_op": ("1/op", "WAL flushes (sdg writes) per VCbench operation"),
     "disk.wal_background_flushes_per_s": ("1/s", "WAL flushes independent of VCbench"),
-    "disk.walreceiver_cycle_s": ("s", "the Passive's walreceiver cycle (WAL write + fdatasync on its storage)"),
+    "disk.walreceiver_cycle_s": ("s", "the Passive's storage: its walreceiver cycle (WAL write + fdatasync); the "
+                                      "replication wake-up is the rest of the fitted flush wait"),
     "memory.vpxd_bytes_per_host": ("B/host", "vpxd inventory cache per managed host"),
     "memory.vpxd_bytes_per_client": ("B/client", "vpxd session state per VCbench client"),
     "memory.postgres_bytes": ("B", "PostgreSQL without client backends (the Passive's whole postgres)"),

@@ -177,7 +177,8 @@ def vcbench_whatif_update(clients: int = 256, replication_rtt_ms: float = 5.0, s
     """Model + redraw for the VCbench what-if: returns ``(readout, png_bytes)``.
 
     ``db_connections``: vpxd's database pool (vCenter's default 50); ``passive_flush_ms``: the
-    Passive's WAL flush per commit (None: the fitted one); ``memory_gb``: the appliance's memory (GB;
+    Passive's storage sync-write latency (None: the fitted walreceiver cycle; the replication wake-up
+    stays, :func:`vcperf.vcha.replication_wakeup_s`); ``memory_gb``: the appliance's memory (GB;
     0: its Table 1 size), checked against the modelled peak (a "memory pressure" flag). The readout
     lists the result's flags and names the station that sets the throughput and where it comes from
     (:data:`vcperf.vcha.BOTTLENECK_SOURCES`): the knobs of the other stations have little effect there.
@@ -201,7 +202,7 @@ def vcbench_whatif_update(clients: int = 256, replication_rtt_ms: float = 5.0, s
             f"{scn['hosts']:,.0f} hosts), {psc_mode} PSC, "
             f"stats level {int(stats_level)}, VCHA {'on' if vcha_enabled else 'off'}"
             + (f" (+{fmt_duration(replication_rtt_ms / 1e3)}, {fmt_bps(scn['bandwidth_bps'])}, "
-               f"{fmt_percent(scn['loss'])} loss, Passive flush "
+               f"{fmt_percent(scn['loss'])} loss, Passive storage flush "
                + ("fitted" if passive_flush_ms is None else fmt_duration(passive_flush_ms / 1e3)) + ")"
                if vcha_enabled else "")
             + f", DB pool of {db_connections:.0f}")
@@ -280,9 +281,9 @@ def vcbench_whatif(clients: int = 256, replication_rtt_ms: float = 5.0, stats_le
     app = w.Dropdown(options=list(APPLIANCES), value=appliance, description="appliance")
     psc = w.Dropdown(options=["external", "embedded"], value=psc_mode, description="PSC")
     pool = w.IntSlider(value=int(db_connections), min=2, max=400, step=1, description="DB connections")
-    fitted_flush_ms = 1e3 * _vb.standby_flush_s(vcha.calibrate().vcbench, vcha.calibrate().wal.wal_bytes_per_op)
+    fitted_flush_ms = 1e3 * vcha.calibrate().disk.walreceiver_cycle_s  # the Passive's storage (the wake-up stays)
     flush = w.FloatLogSlider(value=fitted_flush_ms if passive_flush_ms is None else passive_flush_ms, base=10,
-                             min=-2, max=2, step=typed_step(), description="Passive flush ms",
+                             min=-2, max=2, step=typed_step(), description="Passive storage ms",
                              readout_format=TYPED_FORMAT)
     mem = w.FloatSlider(value=memory_gb, min=0, max=128, step=1, description="memory GB (0: Table 1)",
                         readout_format=".0f")
