@@ -61,3 +61,25 @@ def test_per_host_limits_kept_for_a_shared_link():
     s = ft.share_ft_link([1e7] * 3, 5e-3, vcpus=[4, 4, 2])
     assert any("das.maxftvcpusperhost" in f for f in s.flags)
     assert ft.share_ft_link([1e7] * 2, 5e-3, vcpus=4).flags == ()
+
+
+def test_ft_tab_answers_can_this_vm_run_ft_on_this_link():
+    """Issue 38: vCPUs, uplink, FT link and FT-VM count move the answer; the stunned share is shown, and
+    no headroom is claimed when the VM is stunned half the time; the guest-stack assumption is stated."""
+    from vcperf.views.ft import panel
+
+    base, _ = panel.whatif_update(10e9, None, 1e8, 1e7)
+    assert "stunned" in base and "headroom" in base and "per vCPU" in base
+    assert "receives at most" in base and "FT off" in base and "FT on" in base
+    for kw in ({"vcpus": 4}, {"uplink_bps": 1e9}, {"n_ft_vms": 4}):
+        assert panel.whatif_update(10e9, None, 1e8, 1e7, **kw)[0] != base
+    # the issue's case: receiving 3 Gbit/s, stunned about half the time: no headroom text
+    busy, _ = panel.whatif_update(10e9, None, 3e9, 1e8)
+    stunned = 1.0 - float(ft.checkpoint_cycle(1e8 + 3 * 3e9 / 8, ft.calibrate().checkpoint_interval_s).run_fraction)
+    assert stunned > 0.45
+    assert "no headroom" in busy and "busy: headroom" not in busy
+    # more FT VMs on the link: the VM never gets faster, and the link's load is all of theirs
+    one = panel.whatif_intervals(10e9, None, 1e9, 1e8, vcpus=1, n_ft_vms=1)[0]
+    four = panel.whatif_intervals(10e9, None, 1e9, 1e8, vcpus=1, n_ft_vms=4)[0]
+    assert four[3] <= one[3] and four[0] <= one[0]
+    assert "das.maxftvcpusperhost" in panel.whatif_update(10e9, None, 1e8, 1e7, vcpus=4, n_ft_vms=3)[0]
