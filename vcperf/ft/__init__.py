@@ -14,6 +14,7 @@ Modules, split by concern:
 ``params``         :data:`STUDY`, :class:`Params` (the 4 calibrated parameters), :data:`PARAM_DOCS`
 ``testbed``        the seed's test bed (Appendices A/B, vCenter setup): :func:`testbed`
 ``checkpoint``     the checkpoint cycle: stun, run fraction, output commit, FT logging traffic
+``sharing``        FT VMs of different loads on one logging link (max-min, work-conserving)
 ``kernelcompile``  a CPU-bound job under FT: the kernel compile (Figure 2)
 ``lifecycle``      turning FT on (the initial copy) and failing over
 ``netperf``        netperf throughput (Figures 3-4) and TCP_RR (Figure 5)
@@ -51,18 +52,15 @@ from vcperf.ft.checkpoint import (
     FT_MAX_VCPUS,
     VCPU_STATE_BYTES,
     CheckpointCycle,
-    FtLinkShare,
     activity_time_s,
     check_ft_vcpus,
     checkpoint_cycle,
     ft_link_goodput_bps,
     ft_logging_bandwidth_bps,
     limit_flags,
-    max_min_shares_bps,
     metro_rtt_s,
     output_commit_delay_s,
     run_fraction_at,
-    share_ft_link,
 )
 from vcperf.ft.kernelcompile import (
     KERNEL_COMPILE_CPU_S,
@@ -81,6 +79,7 @@ from vcperf.ft.netperf import (
     tcp_rr,
 )
 from vcperf.ft.params import PARAM_DOCS, SEED, STUDY, Params
+from vcperf.ft.sharing import FtLinkShare, max_min_shares_bps, share_ft_link
 from vcperf.ft.targets import (
     TARGETS,
     brokerage_workload,

@@ -48,6 +48,16 @@ import numpy as np
 
 from vcperf import _validate as v
 from vcperf import network
+from vcperf.ft.limits import (  # noqa: F401  (re-exported: the FT limits lived here)
+    DEFAULT_RELEASE,
+    FT_HOST_MAX_VCPUS,
+    FT_HOST_MAX_VMS,
+    FT_LOGGING_LINK_BPS,
+    FT_MAX_VCPUS,
+    check_ft_vcpus,
+    check_vcpus,
+    limit_flags,
+)
 from vcperf.network import DEFAULT_MSS_BYTES, payload_rate_bps, wire_rate_bps
 
 #: FT logging link rate: VMware requires/recommends a dedicated 10 GbE FT logging network for
@@ -75,26 +85,6 @@ VCPU_STATE_BYTES = 8192.0
 FT_SOCKET_BYTES = 4.0 * 2**20
 #: One-way propagation speed in optical fibre (about 2/3 c), m/s.
 FIBRE_SPEED_M_PER_S = 2.0e8
-#: Largest vCPU count of an FT-protected VM per vSphere release (SMP-FT; vSphere 6.0 introduced it with
-#: 4 vCPUs, 6.7 and 7.0 allow 8 with Enterprise Plus: VMware configuration maximums). Product limits,
-#: not from the seed: recorded with their provenance in ``data/ft2016/external_smp_ft_limits.csv``
-#: (a test checks the two agree).
-FT_MAX_VCPUS = {"6.0": 4, "6.5": 4, "6.7": 8, "7.0": 8}
-#: The seed's release.
-DEFAULT_RELEASE = "6.0"
-#: FT logging link VMware requires per release (vSphere Availability 6.0, 6.5, 6.7 and 7.0, "Fault
-#: Tolerance Requirements, Limits, and Licensing": "Use a (dedicated) 10-Gbit logging network for FT"),
-#: for every release of :data:`FT_MAX_VCPUS`. Product requirements, recorded with their provenance in
-#: ``data/ft2016/external_ft_requirements.csv`` (read_from: external; a test checks the two agree,
-#: release for release); a slower link is computed and FLAGGED (:attr:`CheckpointCycle.flags`).
-FT_LOGGING_LINK_BPS = {"6.0": 10e9, "6.5": 10e9, "6.7": 10e9, "7.0": 10e9}
-#: Where the FT limits are stated (the ``flags``' ``source``).
-_REQUIREMENTS_SOURCE = ("VMware, 'vSphere Availability' ({rel}), Fault Tolerance Requirements, Limits, and "
-                        "Licensing; data/ft2016/external_ft_requirements")
-#: Default per-host FT limits of the same documents (das.maxftvmsperhost, das.maxftvcpusperhost):
-#: fault-tolerant VMs (primaries and secondaries) and their vCPUs on one host. Beyond them: FLAGGED.
-FT_HOST_MAX_VMS = 4
-FT_HOST_MAX_VCPUS = 8
 #: Longest checkpoint interval the model takes (s). FT checkpoints continuously (the timer runs at
 #: milliseconds); ten seconds between checkpoints is no longer continuous protection, and far longer
 #: intervals make the epoch's dirty bytes overflow. A validation range, not a model parameter.
@@ -105,93 +95,6 @@ def check_interval(checkpoint_interval_s):
     """``checkpoint_interval_s`` as a float array if in ``(0, MAX_CHECKPOINT_INTERVAL_S]``, else ValueError."""
     return v.check_range("checkpoint_interval_s", checkpoint_interval_s, 0.0, MAX_CHECKPOINT_INTERVAL_S,
                          lo_open=True)
-
-
-def check_ft_vcpus(vcpus, release: str = DEFAULT_RELEASE) -> int:
-    """``vcpus`` as an int if an FT VM of vSphere ``release`` may have that many, else ValueError.
-
-    Seed ``002_1123405df89c1006.txt`` (vSphere 6.0 SMP-FT; Appendix B tests 1, 2 and 4 vCPUs); the
-    limits per release are :data:`FT_MAX_VCPUS`.
-
-    Parameters
-    ----------
-    vcpus : int
-        vCPUs of the FT VM.
-    release : str
-        vSphere release, a key of :data:`FT_MAX_VCPUS` (default "6.0").
-
-    Examples
-    --------
-    >>> from vcperf import ft
-    >>> ft.check_ft_vcpus(4), ft.check_ft_vcpus(8, release="6.7")
-    (4, 8)
-    """
-    rel = v.choice("release", release, tuple(FT_MAX_VCPUS))
-    try:
-        return v.integer("vcpus", vcpus, 1, FT_MAX_VCPUS[rel])
-    except ValueError as err:
-        raise ValueError(f"{err} (the SMP-FT vCPU limit of vSphere {rel}: {FT_MAX_VCPUS[rel]})") from None
-
-
-def check_vcpus(vcpus, release: str = DEFAULT_RELEASE) -> np.ndarray:
-    """``vcpus`` (scalar or array) as a float array if every value is an integer an FT VM of ``release``
-    may have, else ValueError naming the value, the valid range and the release (:data:`FT_MAX_VCPUS`)."""
-    rel = v.choice("release", release, tuple(FT_MAX_VCPUS))
-    try:
-        return v.integers("vcpus", vcpus, 1, FT_MAX_VCPUS[rel]).astype(float)
-    except ValueError as err:
-        raise ValueError(f"{err} (the SMP-FT vCPU limit of vSphere {rel}: {FT_MAX_VCPUS[rel]})") from None
-
-
-def limit_flags(ft_link_bps, vcpus, n_ft_vms, release: str = DEFAULT_RELEASE) -> tuple:
-    """Which FT inputs lie beyond VMware's documented requirements and defaults (strings; empty if none).
-
-    The logging link below :data:`FT_LOGGING_LINK_BPS` of ``release``; more FT VMs sharing it (one
-    host's logging NIC) than :data:`FT_HOST_MAX_VMS`, or their vCPUs beyond :data:`FT_HOST_MAX_VCPUS`.
-    The model still computes such inputs: a flag, never a clamp.
-
-    Parameters
-    ----------
-    ft_link_bps : float or array_like
-        FT logging link rate, bit/s, > 0.
-    vcpus : float or array_like
-        vCPUs of the FT VM, >= 1.
-    n_ft_vms : float or array_like
-        FT VMs sharing the logging link, >= 1.
-    release : str
-        vSphere release (default "6.0").
-
-    Returns
-    -------
-    tuple of vcperf._validate.Flag
-        Strings with structure (``kind``, ``name``, ``limit``, ``value``, ``source``); empty if none.
-
-    Examples
-    --------
-    >>> from vcperf import ft
-    >>> ft.limit_flags(10e9, 4, 1), [f.kind for f in ft.limit_flags(1e9, 4, 1, release="7.0")]
-    ((), ['beyond_default'])
-    """
-    link = np.asarray(v.positive("ft_link_bps", ft_link_bps))
-    c = np.asarray(v.check_range("vcpus", vcpus, 1.0, np.inf))
-    n = np.asarray(v.check_range("n_ft_vms", n_ft_vms, 1.0, np.inf, hi_open=True))
-    rel = v.choice("release", release, tuple(FT_MAX_VCPUS))
-    out = []
-    need = FT_LOGGING_LINK_BPS[rel]
-    src = _REQUIREMENTS_SOURCE.format(rel=f"vSphere {rel}")
-    if np.any(link < need):
-        out.append(v.Flag(f"ft_link_bps below the {need / 1e9:g} Gbit/s FT logging network vSphere {rel} requires "
-                          f"(min {float(link.min()):g})", kind="beyond_default", name="ft_link_bps", limit=need,
-                          value=float(link.min()), source=src))
-    if np.any(n > FT_HOST_MAX_VMS):
-        out.append(v.Flag(f"n_ft_vms above the default {FT_HOST_MAX_VMS} FT VMs per host (das.maxftvmsperhost)",
-                          kind="beyond_default", name="n_ft_vms", limit=float(FT_HOST_MAX_VMS),
-                          value=float(n.max()), source=src))
-    if np.any(n * c > FT_HOST_MAX_VCPUS):
-        out.append(v.Flag(f"n_ft_vms x vcpus above the default {FT_HOST_MAX_VCPUS} FT vCPUs per host "
-                          "(das.maxftvcpusperhost)", kind="beyond_default", name="n_ft_vms x vcpus",
-                          limit=float(FT_HOST_MAX_VCPUS), value=float((n * c).max()), source=src))
-    return tuple(out)
 
 
 def metro_rtt_s(distance_m, base_rtt_s=DEFAULT_FT_ACK_RTT_S):
@@ -270,60 +173,6 @@ def _goodput_of(share, rtt, loss):
     if np.all(np.asarray(loss) == 0) and np.all(np.asarray(rtt) * share <= 8.0 * FT_SOCKET_BYTES):
         return share * np.ones(np.broadcast(share, rtt, loss).shape)  # window covers the BDP: the share rules
     return network.tcp_throughput_bps(share, rtt, loss, rwnd_bytes=FT_SOCKET_BYTES)
-
-
-def max_min_shares_bps(demands_bps, capacity_bps):
-    """Max-min fair (water-filling) division of a link among flows of given demands (bit/s).
-
-    Every flow that wants less than the water level gets its demand; the others get the level, set so
-    that the shares fill the capacity (or every demand is met). Work-conserving: capacity one flow
-    leaves goes to the others; a flow's share never falls when another's demand falls.
-
-    Parameters
-    ----------
-    demands_bps : array_like
-        Demand of each flow, bit/s, >= 0 (last axis: the flows).
-    capacity_bps : float or array_like
-        Capacity of the link, bit/s, >= 0 (broadcast against the leading axes).
-
-    Returns
-    -------
-    numpy.ndarray
-        Each flow's share, bit/s: ``<= demand``, summing to ``min(capacity, sum of demands)``.
-
-    References
-    ----------
-    .. [1] D. Bertsekas, R. Gallager, "Data Networks", 2nd ed., Prentice Hall, 1992, section 6.5.2
-       (max-min fairness, the water-filling algorithm).
-
-    Examples
-    --------
-    >>> from vcperf import ft
-    >>> [float(x) for x in ft.max_min_shares_bps([1.0, 5.0, 8.0], 10.0)]
-    [1.0, 4.5, 4.5]
-    """
-    d = np.asarray(v.nonneg("demands_bps", demands_bps), dtype=float)
-    if d.ndim == 0 or d.shape[-1] == 0:
-        raise ValueError(f"demands_bps must hold at least one flow's demand (last axis); got shape {d.shape}")
-    cap = np.asarray(v.nonneg("capacity_bps", capacity_bps), dtype=float)
-    return _water_fill(d, cap)
-
-
-def _water_fill(d, cap):
-    """:func:`max_min_shares_bps` of validated inputs."""
-    d = np.asarray(d, dtype=float)
-    cap = np.asarray(cap, dtype=float)[..., None]
-    k = d.shape[-1]
-    srt = np.sort(d, axis=-1)
-    before = np.concatenate([np.zeros(srt.shape[:-1] + (1,)), np.cumsum(srt, axis=-1)[..., :-1]], axis=-1)
-    # level if the i smallest demands are met and the rest share what is left equally
-    levels = (cap - before) / (k - np.arange(k))
-    met = srt <= levels  # the i-th smallest is met at the level the smaller ones leave
-    ok = np.cumprod(met, axis=-1).astype(bool)
-    n_met = ok.sum(axis=-1, keepdims=True)
-    level = np.where(n_met == k, np.inf,
-                     np.take_along_axis(levels, np.minimum(n_met, k - 1), axis=-1))
-    return np.minimum(d, level)
 
 
 @dataclass(frozen=True, eq=False)
@@ -699,92 +548,3 @@ def activity_time_s(duration_off_s, dirty_rate_bytes_per_s, exchanges, checkpoin
     v.broadcast(duration_off_s=t0, exchanges=k, dirty_rate_bytes_per_s=dirty_rate_bytes_per_s,
                 checkpoint_interval_s=checkpoint_interval_s, ft_link_bps=ft_link_bps, **cycle_kw)
     return t0 / cyc.run_fraction + k * cyc.output_commit_delay_s
-
-
-@dataclass(frozen=True, eq=False)
-class FtLinkShare:
-    """FT VMs of different loads on one logging link (:func:`share_ft_link`); arrays over the VMs.
-
-    Attributes
-    ----------
-    demand_bps : ndarray
-        Each VM's logging payload rate alone on the link, bit/s (what it asks of the link).
-    share_bps : ndarray
-        Its max-min fair share of the link's payload capacity (:func:`max_min_shares_bps`), bit/s.
-    available_bps : ndarray
-        The payload rate its checkpoints ship at: the capacity minus the others' shares, bit/s.
-    cycle : CheckpointCycle
-        Each VM's checkpoint cycle at its available rate (run fraction, stun, logging bandwidth).
-    link_utilization : float
-        Mean wire bit rate of all the VMs' logging over the link rate, in [0, 1].
-    flags : tuple of str
-        Inputs beyond VMware's documented FT limits (:func:`limit_flags` for the VMs together).
-    """
-
-    demand_bps: np.ndarray
-    share_bps: np.ndarray
-    available_bps: np.ndarray
-    cycle: CheckpointCycle
-    link_utilization: float
-    flags: tuple = ()
-
-
-def share_ft_link(dirty_rates_bytes_per_s, checkpoint_interval_s, ft_link_bps=DEFAULT_FT_LINK_BPS, *, vcpus=1,
-                  ft_ack_rtt_s=DEFAULT_FT_ACK_RTT_S, stun_fixed_s=DEFAULT_STUN_FIXED_S, working_set_bytes=math.inf,
-                  ft_link_loss=0.0, release=DEFAULT_RELEASE) -> FtLinkShare:
-    """Several FT VMs on one logging link, shared work-conservingly (module docstring).
-
-    Each VM's demand is its logging rate alone on the link; the link's payload capacity is divided by
-    max-min water filling of the demands; each VM's checkpoints ship at what the others' shares
-    leave. A VM going idle never slows another; when every VM wants more than ``L / n`` each ships at
-    ``L / n`` (:func:`ft_link_goodput_bps` with ``n_ft_vms = n``).
-
-    Parameters
-    ----------
-    dirty_rates_bytes_per_s : array_like
-        Bytes each VM dirties per second of run time (one per VM, network I/O counted as in
-        :func:`checkpoint_cycle`), >= 0; at least one VM.
-    checkpoint_interval_s : float
-        The checkpoint timer ``E``, s, > 0 (the study's: ``vcperf.ft.calibrate().checkpoint_interval_s``).
-    ft_link_bps : float
-        The shared FT logging link, bit/s, > 0.
-    vcpus : int or array_like of int
-        vCPUs of each VM (one value for all, or one per VM).
-    ft_ack_rtt_s, stun_fixed_s, working_set_bytes, ft_link_loss, release
-        As in :func:`checkpoint_cycle` (scalars).
-
-    Returns
-    -------
-    FtLinkShare
-
-    Examples
-    --------
-    >>> from vcperf import ft
-    >>> busy = ft.share_ft_link([1e8, 1e8, 1e8, 1e8], 5e-3)
-    >>> idle = ft.share_ft_link([1e8, 0.0, 0.0, 0.0], 5e-3)
-    >>> bool(idle.cycle.run_fraction[0] >= busy.cycle.run_fraction[0]), round(busy.link_utilization, 2)
-    (True, 0.31)
-    """
-    d = np.asarray(v.nonneg("dirty_rates_bytes_per_s", dirty_rates_bytes_per_s), dtype=float)
-    if d.ndim != 1 or d.size == 0:
-        raise ValueError(f"dirty_rates_bytes_per_s must be a 1-D sequence of at least one VM's rate; got shape "
-                         f"{d.shape}")
-    e = float(v.scalar("checkpoint_interval_s", checkpoint_interval_s, 0.0, MAX_CHECKPOINT_INTERVAL_S, lo_open=True))
-    link = v.scalar("ft_link_bps", ft_link_bps, 0.0, math.inf, lo_open=True, hi_open=True)
-    rtt = v.scalar("ft_ack_rtt_s", ft_ack_rtt_s, 0.0, math.inf, hi_open=True)
-    loss = v.scalar("ft_link_loss", ft_link_loss, 0.0, 1.0, hi_open=True)
-    wss = v.scalar("working_set_bytes", working_set_bytes, 0.0, math.inf, lo_open=True)
-    base = v.scalar("stun_fixed_s", stun_fixed_s, 0.0, math.inf, hi_open=True) + rtt
-    v.broadcast(dirty_rates_bytes_per_s=d, vcpus=vcpus)
-    c = check_vcpus(vcpus, release) * np.ones(d.shape)
-    flags = limit_flags(link, float(c.mean()), float(d.size), release)
-    state = c * VCPU_STATE_BYTES
-    alone = _goodput(link, rtt, loss, 1.0)
-    demand = _cycle_demand(d, e, wss, state)(alone, base + 8.0 * state / alone)
-    cap = float(payload_rate_bps(link))
-    share = _water_fill(demand, cap)
-    available = cap - (share.sum() - share)
-    rate = _goodput_of(available, rtt, loss)
-    cycle = _cycle(d, e, wss, rate, base + 8.0 * state / rate, state, flags)
-    return FtLinkShare(demand_bps=demand, share_bps=share, available_bps=available, cycle=cycle,
-                       link_utilization=float(cycle.logging_bandwidth_bps.sum() / link), flags=flags)
