@@ -234,7 +234,7 @@ def _link_consts(ft_link_bps, ft_ack_rtt_s, stun_fixed_s, ft_link_loss, n_ft_vms
         lam = np.asarray(demand(alone, base + 8.0 * c * VCPU_STATE_BYTES / alone), dtype=float)
         cap = payload_rate_bps(ft_link_bps)
         peers = (n - 1.0) * np.minimum(lam, cap / n)  # identical peers' max-min shares
-        rate = _goodput_of(cap - peers, ft_ack_rtt_s, ft_link_loss)
+        rate = _goodput_of(np.maximum(cap - peers, cap / n), ft_ack_rtt_s, ft_link_loss)  # >= the fair share
     return rate, base + 8.0 * c * VCPU_STATE_BYTES / rate
 
 
