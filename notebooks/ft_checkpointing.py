@@ -185,6 +185,9 @@ show("figure05_netperf_latency", ft_views.figure05_netperf_latency(fid))
 # RAID 5 LUN. Reads go on while the VM is stunned (the disks, not the vCPUs, are the bottleneck); writes are
 # mirrored to the secondary and wait the FT link's round trip and transfer, more so for 64 KB. The ledger's
 # two **predicted** rows are the mean ratio per I/O size against the paper's "nearly as much throughput" (~1).
+# That "~1" is read from prose, not measured: the rows are marked **direction-only** (`Target.direction_only`),
+# so the summary keeps them (and Swingbench's "nearly as much", Figure 7) out of the predicted skill and counts
+# them apart: a closeness to "about 1" is a direction check, not skill.
 
 # %%
 show("figure06_iometer_throughput", ft_views.figure06_iometer_throughput(fid))

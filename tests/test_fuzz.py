@@ -460,6 +460,16 @@ BASELINE_OVERRIDES.update({
     # documented "float or array_like": a linear model of the client count (no population solved)
     "vcperf.vcha.memory.peak_memory_bytes": {"clients": 64.0},
     "vcperf.vcha.vcbench_curve": {"max_clients": 64, "vcpus": 16.0, "hosts": 2000.0, "powered_on_vms": 25000.0},
+    # one demand / dirty rate per VM sharing the FT logging link (the last axis: the flows)
+    "vcperf.ft.max_min_shares_bps": {"demands_bps": [1e9, 2e9, 5e9], "capacity_bps": 4e9},
+    "vcperf.ft.share_ft_link": {"dirty_rates_bytes_per_s": [1e8, 1e7, 0.0], "checkpoint_interval_s": 0.005},
+    "vcperf.vcha.background_wal_bytes_per_s": {"hosts": 2000.0, "powered_on_vms": 25000.0},
+    "vcperf.vcha.extrapolation.off_testbed_spread": {"clients": 64, "vcpus": 16.0, "hosts": 1024.0,
+                                                     "powered_on_vms": 10240.0},
+    "vcperf.vcha.limits.pool_provenance": {"db_connections": 50.0},
+    "vcperf.vcha.replication_wakeup_s": {"throughput_per_s": 100.0, "fitted_flush_s": 1.1e-3},
+    "vcperf.vcha.passive_commit_flush_s": {"storage_s": 5e-4, "throughput_per_s": 100.0, "fitted_flush_s": 1.1e-3},
+    "vcperf.vcha.extrapolation.widen_band": {"value": 100.0, "low": 90.0, "high": 110.0, "spread": 0.2},
 })
 
 #: Examples per parameter for functions whose one call is slow (a Monte Carlo, a bisection over

@@ -101,7 +101,7 @@ def test_single_client_sees_no_queueing():
 
 def test_replication_traffic_linear_in_throughput():
     w = P.wal
-    assert w.wal_bytes_per_op > 0 and w.background_wal_bytes_per_s >= 0
+    assert w.wal_bytes_per_op > 0 and w.background_wal_bytes_per_object_s >= 0
     x = np.array([0.0, 50.0, 100.0])
     b = vcha.replication_traffic_bytes_per_s(x, w)
     np.testing.assert_allclose(np.diff(b), 50.0 * w.wal_bytes_per_op)
@@ -308,15 +308,18 @@ def test_copies_totals_and_fitted_differences_are_derived():
     tmap = protocol.target_map(vcha)
     for key in ("t05_change_64", "t06_change_256", "t04_total_large", "t12_throughput_l1_enabled",
                 "t13_throughput_256_0ms", "t14_external_64", "t14_embedded_64", "t16_vpxd_ready_external",
-                "t16_change", "fig05_ratio_64", "text_cpu_reduction_256", "t12_change_l1"):
+                "t16_change", "fig05_ratio_64", "text_cpu_reduction_256", "t12_change_l1",
+                # issue 38: the Embedded latency at 64 clients is the fitted Table 14 Difference through
+                # Little's law (restates the fit): derived, no longer predicted
+                "t15_embedded_64", "t15_change_64"):
         t = tmap[key]
         assert t.role == "derived" and t.depends_on, key
         assert set(t.depends_on) <= set(tmap), key
     # issue 26: the headline changes with a predicted side are predicted changes (scored in points of the
     # reference run by the summary), their bands inside the model's domain
-    for key in ("t12_throughput_l3_enabled", "t14_embedded_256", "t15_embedded_64", "t15_embedded_256",
+    for key in ("t12_throughput_l3_enabled", "t14_embedded_256", "t15_embedded_256",
                 "t13_throughput_256_5ms", "t17_blank_screen_embedded", "t12_change_l2", "t12_change_l3",
-                "t12_change_l4", "t14_change_256", "t15_change_64", "t15_change_256"):
+                "t12_change_l4", "t14_change_256", "t15_change_256"):
         assert tmap[key].role == "predicted", key
     for key in ("t05_change_64", "t05_change_256", "t12_change_l3", "t14_change_256"):
         assert tmap[key].maximum == 0.0 and tmap[key].difference, key  # VCHA / an Embedded PSC only add work
@@ -519,7 +522,8 @@ def test_link_bandwidth_bounds_throughput():
     w = P.wal
     for bw in (5e7, 1e8):
         s = run(1024, True, bandwidth_bps=bw)
-        cap = (bw / 8 - w.background_wal_bytes_per_s) / w.wal_bytes_per_op
+        tb = vcha.testbed()
+        cap = (bw / 8 - float(vcha.background_wal_bytes_per_s(tb.hosts, tb.powered_on_vms, P))) / w.wal_bytes_per_op
         assert float(s.throughput_per_s) <= cap * (1 + 1e-9)
         assert float(s.link_utilization) <= 1 + 1e-9
 
@@ -633,7 +637,13 @@ def test_whatif_interval_equals_with_interval(args, scn):
     x3, r3, level = views.overhead._vcbench_intervals(args, tuple(sorted(kw.items())))
     iv = protocol.with_interval(vcha.vcbench, *args, output="throughput_per_s", data_table=views.THROUGHPUT_TABLE,
                                 **kw)
-    np.testing.assert_allclose(x3, [float(iv.value), float(iv.low), float(iv.high)], rtol=1e-6)
+    # off the fitted appliance/inventory/pool the panel widens that band (issue 38); 0 spread on the test bed
+    from vcperf.vcha.extrapolation import off_testbed_spread, widen_band
+
+    spread = off_testbed_spread(*args, params=vcha.calibrate(), **kw)
+    assert (spread > 0) == (scn.get("appliance", "testbed") != "testbed")
+    band = widen_band(float(iv.value), float(iv.low), float(iv.high), spread, iv.interval)
+    np.testing.assert_allclose(x3, [float(iv.value), *band], rtol=1e-6)
     assert level == iv.interval
     s = vcha.vcbench(*args, params=vcha.calibrate(), **kw)
     np.testing.assert_allclose(r3[0], float(s.response_time_s), rtol=1e-9)  # Little's law at the population
@@ -874,11 +884,12 @@ def test_pool_and_inventory_knobs_or_the_named_bottleneck():
 
 
 def test_passive_storage_knob_moves_the_commit_wait():
-    default = vcha.standby_flush_s(P.vcbench, P.wal.wal_bytes_per_op)
+    # the knob is the Passive's storage (its walreceiver cycle), no longer the whole implied flush (issue 38)
+    default = P.disk.walreceiver_cycle_s
     same = run(256, True, passive_flush_s=default)
     base = run(256, True)
     assert float(same.sync_wait_s) == pytest.approx(float(base.sync_wait_s), rel=1e-12)
-    fast, slow = run(256, True, passive_flush_s=0.0), run(256, True, passive_flush_s=5e-3)
+    fast, slow = run(256, True, passive_flush_s=1e-6), run(256, True, passive_flush_s=5e-3)
     assert float(fast.sync_wait_s) < float(base.sync_wait_s) < float(slow.sync_wait_s)
     assert float(fast.throughput_per_s) > float(base.throughput_per_s) > float(slow.throughput_per_s)
     off = run(256, False, passive_flush_s=5e-3)  # no Passive without VCHA
@@ -929,7 +940,9 @@ def test_appliance_memory_is_an_input_flagged_when_the_model_needs_more():
     small, inv = vcha.appliance("small"), vcha.inventory_sizes()["small"]
     heavy = vcha.vcbench(1024, True, params=P, memory_bytes=inv["memory_bytes"], **small)
     assert any(f.startswith("memory pressure") for f in heavy.flags)
-    assert vcha.vcbench(256, True, params=P, memory_bytes=inv["memory_bytes"], **small).flags == ()
+    # within its memory: no memory flag (the Small appliance is flagged as an extrapolation, issue 38)
+    assert {f.kind for f in vcha.vcbench(256, True, params=P, memory_bytes=inv["memory_bytes"], **small).flags} == {
+        "extrapolation"}
     big = vcha.vcbench(1024, True, params=P, memory_bytes=vcha.inventory_sizes()["x-large"]["memory_bytes"], **small)
     assert not any(f.startswith("memory pressure") for f in big.flags)
     with pytest.raises(ValueError, match="memory_bytes"):
@@ -945,7 +958,7 @@ def test_whatif_readout_names_the_bottleneck_and_its_source_at_256_clients():
     readout, _ = views.vcbench_whatif_update(clients=256)
     neck = str(np.ravel(views.common._vcbench(256, True, 0.005, 1, **views.scenario()).bottleneck)[0])
     assert neck == "database connection pool"
-    assert f"throughput set by the {neck} (50 connections; {vcha.BOTTLENECK_SOURCES[neck]}" in readout
+    assert f"throughput set by the {neck} ({vcha.limits.pool_provenance(50.0)})" in readout
     small, _ = views.vcbench_whatif_update(clients=256, db_connections=400)
     assert "throughput set by the database connection pool" not in small
 

@@ -358,3 +358,51 @@ def existing_file(name: str, value, what: str = "an existing file"):
     if not str(value).strip() or not path.is_file():
         raise ValueError(f"{name} must be the path of {what}; got {_short(str(value))} (no such file)")
     return path
+
+
+#: The kinds of :class:`Flag`: what an input or an answer lies beyond.
+FLAG_KINDS = ("unsupported", "beyond_default", "overload", "saturated", "memory", "fallback", "extrapolation",
+              "assumed")
+
+
+class Flag(str):
+    """A flag on a result: the sentence a reader sees (the string itself) with its structure.
+
+    Inputs beyond a documented limit, and answers off the measured test bed, are computed and
+    *flagged*, never refused nor clamped. A flag stays a ``str`` (printed, searched, compared as
+    before) and carries what a program needs: ``kind`` (one of :data:`FLAG_KINDS`), ``limit`` (the
+    limit or measured value crossed, in the unit of ``name``), ``value`` (the input's or answer's
+    value), ``name`` (the parameter or quantity) and ``source`` (where the limit is stated: a document,
+    a ``data/`` table, the seed). Immutable.
+
+    Examples
+    --------
+    >>> from vcperf._validate import Flag
+    >>> f = Flag("vcpus=2 is below the smallest appliance VCHA supports", kind="unsupported", name="vcpus",
+    ...          limit=4.0, value=2.0, source="seed, Table 1")
+    >>> f.startswith("vcpus=2"), f.kind, f.limit
+    (True, 'unsupported', 4.0)
+    """
+
+    def __new__(cls, text: str, *, kind: str, name: str = "", limit=None, value=None, source: str = ""):
+        if kind not in FLAG_KINDS:
+            raise ValueError(f"kind must be one of {FLAG_KINDS}; got {kind!r}")
+        self = super().__new__(cls, text)
+        for attr, x in (("kind", kind), ("name", name), ("limit", limit), ("value", value), ("source", source)):
+            object.__setattr__(self, attr, x)
+        return self
+
+    def __setattr__(self, attr, x):
+        raise AttributeError(f"Flag is immutable; cannot set {attr}")
+
+    def __reduce__(self):
+        return (_make_flag, (str(self), self.kind, self.name, self.limit, self.value, self.source))
+
+    def as_dict(self) -> dict:
+        """``{"text", "kind", "name", "limit", "value", "source"}`` (for JSON)."""
+        return {"text": str(self), "kind": self.kind, "name": self.name, "limit": self.limit, "value": self.value,
+                "source": self.source}
+
+
+def _make_flag(text, kind, name, limit, value, source):
+    return Flag(text, kind=kind, name=name, limit=limit, value=value, source=source)

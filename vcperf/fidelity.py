@@ -66,14 +66,17 @@ def summary(df):
     residuals (a loo row's from its refit: never from the number being scored), Student-t quantile.
 
     ``predicted`` counts predicted levels (not changes); ``predicted_new`` the same without the rows
-    that restate a fitted number (``restates``; ``n_restated`` of the predicted rows do, changes
-    included): the model's "no effect" is no evidence of skill. ``difference`` scores the changes
+    that restate a fitted number (``restates``; ``n_restated`` of the predicted levels do) and without
+    the direction checks read from prose (``Target.direction_only``; ``n_direction_only``): the
+    model's "no effect" is no evidence of skill, nor is closeness to "about 1";
+    ``n_predicted = n_predicted_new + n_restated + n_direction_only``. ``difference`` scores the changes
     between two runs (the paper's headline overheads; predicted, or derived from two runs, not copies
     of another change) by ``|model - paper|`` in units of the reference run, with their interval
     coverage; the predicted ones count in ``coverage`` too. ``extrapolation``
     scores the study's holdouts (:func:`vcperf.protocol.extrapolation`: e.g. every run of the
     largest appliance size and inventory refitted without) with their own coverage;
-    ``coverage_all`` (``n_interval_all`` rows) pools them with the loo and predicted rows. Bounds are
+    ``coverage_all`` (``n_interval_all`` rows) pools them with the loo and predicted rows, each paper
+    number once (a holdout replaces its own loo row). Bounds are
     pass/fail, never in skill.
     """
     import pandas as pd
@@ -84,15 +87,19 @@ def summary(df):
         tmap = protocol.target_map(study_module(study))
         is_diff = pd.Series([tmap[k].difference for k in g["key"]], index=g.index, dtype=bool)
         restated = (g["restates"].fillna("").astype(str) != "") if "restates" in g else is_diff & False
+        direction = pd.Series([tmap[k].direction_only for k in g["key"]], index=g.index, dtype=bool)
         for kind in ("loo", "predicted", "fitted"):
             sel = g["kind"] == kind
             if kind == "predicted":
                 sel = sel & ~is_diff  # a predicted change between two runs is scored apart (below)
             _errors(rec, kind, g.loc[sel, "rel_error"].abs())
         # predicted skill without the rows that restate a fitted number (the model claims "no effect")
-        new = (g["kind"] == "predicted") & ~is_diff & ~restated
+        # and without the direction checks read from prose ("nearly as much": about 1)
+        new = (g["kind"] == "predicted") & ~is_diff & ~restated & ~direction
         _errors(rec, "predicted_new", g.loc[new, "rel_error"].abs())
-        rec["n_restated"] = int(((g["kind"] == "predicted") & restated).sum())
+        # counted among the predicted levels they leave out, so the counts add up
+        rec["n_restated"] = int(((g["kind"] == "predicted") & ~is_diff & restated).sum())
+        rec["n_direction_only"] = int(((g["kind"] == "predicted") & ~is_diff & ~restated & direction).sum())
         # a change between two runs (the paper's headline overheads), predicted or derived from two runs
         # (not a copy of another change): |model - paper| in units of its reference run (relative to a
         # change near 0 any error would look huge), and its coverage
@@ -122,7 +129,10 @@ def summary(df):
         rec["extrapolation_coverage"] = _coverage(ext)[0]
         # the interval's coverage over every scored row, the holdouts' included: the pool a user's own
         # question falls in, whether inside the calibrated range or beyond its largest size
-        both = pd.concat([scored[["paper_value", "model_low", "model_high"]],
+        # each paper number once: a holdout's refit replaces the same row's loo (the X-Large refits were
+        # counted twice)
+        once = scored[~scored["key"].isin(set(ext["key"]))]
+        both = pd.concat([once[["paper_value", "model_low", "model_high"]],
                           ext[["paper_value", "model_low", "model_high"]]], ignore_index=True)
         rec["coverage_all"], rec["n_interval_all"] = _coverage(both)
         ident = protocol.identifiability(study_module(study))
@@ -147,7 +157,7 @@ def _coverage(rows) -> tuple:
 
 def _with_holdouts(r) -> str:
     """"; with the holdouts C (n)": the coverage pooled with the extrapolation rows, if there are any."""
-    if r["n_interval_all"] == r["n_interval"]:
+    if not r["n_extrapolation"]:  # no holdouts (a holdout replaces its own loo row: the counts can match)
         return ""
     return f"; with the holdouts {_pct(r['coverage_all'])} ({r['n_interval_all']})"
 
@@ -158,7 +168,8 @@ def _pct(x: float) -> str:
 
 def format_summary(summ) -> str:
     """The summary as a Markdown table (what ``vcperf fidelity --summary`` prints and README shows)."""
-    head = ("| study | loo: n, median, max | predicted: n, median, max | predicted, no restated fit: n, median, max "
+    head = ("| study | loo: n, median, max | predicted: n, median, max "
+            "| predicted, no restated fit nor direction-only: n, median, max "
             "| changes between runs: n, median, max (points), coverage | 90 % interval: coverage (n), median width "
             "| extrapolation: n, median, max, coverage | bounds passed | fitted: n, median, max | derived "
             "| parameters / fit points (runs), Jacobian rank |")
@@ -190,7 +201,8 @@ def format_summary_text(summ) -> str:
         ne = f", {r['loo_not_estimable']} not estimable" if r["loo_not_estimable"] else ""
         lines.append(f"{r['study']}: loo {_pct(r['loo_median'])} median, {_pct(r['loo_max'])} max ({r['n_loo']}{ne})")
         lines.append(f"    predicted {_pct(r['predicted_median'])}, {_pct(r['predicted_max'])} ({r['n_predicted']}); "
-                     f"without {r['n_restated']} restating a fit {_pct(r['predicted_new_median'])}, "
+                     f"without {r['n_restated']} restating a fit and {r['n_direction_only']} direction-only "
+                     f"{_pct(r['predicted_new_median'])}, "
                      f"{_pct(r['predicted_new_max'])} ({r['n_predicted_new']})")
         lines.append(f"    changes {_pct(r['difference_median'])}, {_pct(r['difference_max'])} pts "
                      f"({r['n_difference']}, cov. {_pct(r['difference_coverage'])}); extrapolation "

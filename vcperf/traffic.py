@@ -66,6 +66,11 @@ DISCIPLINES = ("fifo", "fair")
 #: the study measured (extrapolation).
 FLAG_KINDS = ("limit", "backlog", "fallback", "queue", "extrapolation")
 
+#: The kinds of the studies' structured flags (:class:`vcperf._validate.Flag`, ``vcperf.vmotion.LimitFlag``) as
+#: flag kinds here.
+_STUDY_KIND = {"unsupported": "limit", "limit": "limit", "beyond_default": "limit", "memory": "limit",
+               "overload": "backlog", "saturated": "backlog", "fallback": "fallback", "extrapolation": "extrapolation",
+               "extrapolated": "extrapolation", "assumed": "extrapolation"}
 #: The prefixes the study models write their flags with, and the kind each one is.
 _PREFIX_KIND = {"unsupported": "limit", "limit": "limit", "overload": "backlog", "backlog": "backlog",
                 "fallback": "fallback", "queue": "queue", "extrapolated": "extrapolation",
@@ -130,7 +135,9 @@ def as_flags(flags, source: str = "") -> tuple:
     for i, f in enumerate(flags):
         if not isinstance(f, Flag | str):
             raise ValueError(f"flags[{i}] must be a flag string or a vcperf.traffic.Flag; got {f!r:.80}")
-        out.append(f if isinstance(f, Flag) else Flag.from_text(f, v.text("source", source)))
+        kind = _STUDY_KIND.get(getattr(f, "kind", None))  # a study's structured flag keeps its kind
+        out.append(f if isinstance(f, Flag) else Flag(kind, str(f), v.text("source", source)) if kind
+                   else Flag.from_text(f, v.text("source", source)))
     return tuple(out)
 
 

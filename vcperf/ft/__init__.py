@@ -14,6 +14,7 @@ Modules, split by concern:
 ``params``         :data:`STUDY`, :class:`Params` (the 4 calibrated parameters), :data:`PARAM_DOCS`
 ``testbed``        the seed's test bed (Appendices A/B, vCenter setup): :func:`testbed`
 ``checkpoint``     the checkpoint cycle: stun, run fraction, output commit, FT logging traffic
+``sharing``        FT VMs of different loads on one logging link (max-min, work-conserving)
 ``kernelcompile``  a CPU-bound job under FT: the kernel compile (Figure 2)
 ``lifecycle``      turning FT on (the initial copy) and failing over
 ``netperf``        netperf throughput (Figures 3-4) and TCP_RR (Figure 5)
@@ -78,6 +79,7 @@ from vcperf.ft.netperf import (
     tcp_rr,
 )
 from vcperf.ft.params import PARAM_DOCS, SEED, STUDY, Params
+from vcperf.ft.sharing import FtLinkShare, max_min_shares_bps, share_ft_link
 from vcperf.ft.targets import (
     TARGETS,
     brokerage_workload,
@@ -131,5 +133,5 @@ __all__ = [
     "kernel_compile_values", "SWINGBENCH_EXCHANGES_PER_TRANSACTION", "DVDSTORE_FIXED_EXCHANGES_PER_ORDER",
     "IOMETER_OUTSTANDING_IOS", "DISK_RANDOM_IO_S", "IO_CPU_S", "load_clients", "vcenter_predictions",
     "heavy_load_cpu_demand_s", "HEAVY_LOAD_CPU_UTILIZATION", "limit_flags", "FT_LOGGING_LINK_BPS", "FT_HOST_MAX_VMS",
-    "FT_HOST_MAX_VCPUS",
+    "FT_HOST_MAX_VCPUS", "FtLinkShare", "share_ft_link", "max_min_shares_bps",
 ]

@@ -8,14 +8,14 @@ Network output produced during the epoch is **held** until that acknowledgement 
 Per epoch of run time ``E``::
 
     dirty bytes       B = min(d E, working_set) + n_vcpu s_vcpu       d: bytes dirtied per run second
-    FT link rate      R = TCP goodput of the FT link share L / n_ft_vms over (rtt, loss)
+    FT link rate      R = TCP goodput of what the other FT VMs leave of the link over (rtt, loss)
                           (vcperf.network.tcp_throughput_bps: window- and loss-bounded)
     stun              S = stun_fixed + 8 B / R + rtt                   ship, then the ack round trip
     checkpoint cycle  C = E + S                                        grows with rtt and 1 / bandwidth
     run fraction      phi = E / C                                      CPU-bound work slows by 1 / phi
     output delay      Delta = E / 2 + S                                a packet waits for the rest of
                                                                        its epoch and for the commit
-    FT logging rate   8 B / eff / C  <=  L / n_ft_vms                  (bits on the wire)
+    FT logging rate   8 B / eff / C  <=  R / eff                       (bits on the wire)
 
 ``eff`` is the TCP payload share of an Ethernet line rate (:func:`vcperf.network.payload_rate_bps`, the one
 definition of payload on a wire).
@@ -28,8 +28,14 @@ loads barely do (Figures 3-4).
 
 The FT link is a :class:`vcperf.network.Link`-like triple (``ft_link_bps``, ``ft_ack_rtt_s``,
 ``ft_link_loss``): a metro-distance FT link (:func:`metro_rtt_s`) lengthens the acknowledgement and,
-through the TCP window, slows the transfer; several FT VMs on one logging NIC share it fairly
-(``n_ft_vms``). Pure functions of physical inputs: the checkpoint timer is always an argument (the
+through the TCP window, slows the transfer. Several FT VMs on one logging NIC share it
+work-conservingly: each VM's demand is the logging rate it would have alone on the link, the link is
+divided by max-min water filling of those demands (:func:`max_min_shares_bps`), and a VM's
+checkpoints ship at what the others' shares leave (``L - sum of the others' shares``, never less than
+its own share): a VM gets the capacity the others leave idle, and when every VM wants
+more than ``L / n`` each gets ``L / n``. :func:`share_ft_link` takes VMs of different demands;
+``n_ft_vms`` of the single-VM functions means that many identical VMs. Pure functions of physical
+inputs: the checkpoint timer is always an argument (the
 study's calibrated value is ``vcperf.ft.calibrate().checkpoint_interval_s``).
 """
 
@@ -42,6 +48,16 @@ import numpy as np
 
 from vcperf import _validate as v
 from vcperf import network
+from vcperf.ft.limits import (  # noqa: F401  (re-exported: the FT limits lived here)
+    DEFAULT_RELEASE,
+    FT_HOST_MAX_VCPUS,
+    FT_HOST_MAX_VMS,
+    FT_LOGGING_LINK_BPS,
+    FT_MAX_VCPUS,
+    check_ft_vcpus,
+    check_vcpus,
+    limit_flags,
+)
 from vcperf.network import DEFAULT_MSS_BYTES, payload_rate_bps, wire_rate_bps
 
 #: FT logging link rate: VMware requires/recommends a dedicated 10 GbE FT logging network for
@@ -69,22 +85,6 @@ VCPU_STATE_BYTES = 8192.0
 FT_SOCKET_BYTES = 4.0 * 2**20
 #: One-way propagation speed in optical fibre (about 2/3 c), m/s.
 FIBRE_SPEED_M_PER_S = 2.0e8
-#: Largest vCPU count of an FT-protected VM per vSphere release (SMP-FT; vSphere 6.0 introduced it with
-#: 4 vCPUs, 6.7 and 7.0 allow 8 with Enterprise Plus: VMware configuration maximums). Product limits,
-#: not from the seed: recorded with their provenance in ``data/ft2016/external_smp_ft_limits.csv``
-#: (a test checks the two agree).
-FT_MAX_VCPUS = {"6.0": 4, "6.5": 4, "6.7": 8, "7.0": 8}
-#: The seed's release.
-DEFAULT_RELEASE = "6.0"
-#: FT logging link VMware requires per release (vSphere Availability 6.0 and 6.7, "Fault Tolerance
-#: Requirements, Limits, and Licensing": "Use a (dedicated) 10-Gbit logging network for FT"). Product
-#: requirements, recorded with their provenance in ``data/ft2016/external_ft_requirements.csv`` (a test
-#: checks the two agree); a slower link is computed and FLAGGED (:attr:`CheckpointCycle.flags`).
-FT_LOGGING_LINK_BPS = {"6.0": 10e9, "6.7": 10e9}
-#: Default per-host FT limits of the same documents (das.maxftvmsperhost, das.maxftvcpusperhost):
-#: fault-tolerant VMs (primaries and secondaries) and their vCPUs on one host. Beyond them: FLAGGED.
-FT_HOST_MAX_VMS = 4
-FT_HOST_MAX_VCPUS = 8
 #: Longest checkpoint interval the model takes (s). FT checkpoints continuously (the timer runs at
 #: milliseconds); ten seconds between checkpoints is no longer continuous protection, and far longer
 #: intervals make the epoch's dirty bytes overflow. A validation range, not a model parameter.
@@ -95,87 +95,6 @@ def check_interval(checkpoint_interval_s):
     """``checkpoint_interval_s`` as a float array if in ``(0, MAX_CHECKPOINT_INTERVAL_S]``, else ValueError."""
     return v.check_range("checkpoint_interval_s", checkpoint_interval_s, 0.0, MAX_CHECKPOINT_INTERVAL_S,
                          lo_open=True)
-
-
-def check_ft_vcpus(vcpus, release: str = DEFAULT_RELEASE) -> int:
-    """``vcpus`` as an int if an FT VM of vSphere ``release`` may have that many, else ValueError.
-
-    Seed ``002_1123405df89c1006.txt`` (vSphere 6.0 SMP-FT; Appendix B tests 1, 2 and 4 vCPUs); the
-    limits per release are :data:`FT_MAX_VCPUS`.
-
-    Parameters
-    ----------
-    vcpus : int
-        vCPUs of the FT VM.
-    release : str
-        vSphere release, a key of :data:`FT_MAX_VCPUS` (default "6.0").
-
-    Examples
-    --------
-    >>> from vcperf import ft
-    >>> ft.check_ft_vcpus(4), ft.check_ft_vcpus(8, release="6.7")
-    (4, 8)
-    """
-    rel = v.choice("release", release, tuple(FT_MAX_VCPUS))
-    try:
-        return v.integer("vcpus", vcpus, 1, FT_MAX_VCPUS[rel])
-    except ValueError as err:
-        raise ValueError(f"{err} (the SMP-FT vCPU limit of vSphere {rel}: {FT_MAX_VCPUS[rel]})") from None
-
-
-def check_vcpus(vcpus, release: str = DEFAULT_RELEASE) -> np.ndarray:
-    """``vcpus`` (scalar or array) as a float array if every value is an integer an FT VM of ``release``
-    may have, else ValueError naming the value, the valid range and the release (:data:`FT_MAX_VCPUS`)."""
-    rel = v.choice("release", release, tuple(FT_MAX_VCPUS))
-    try:
-        return v.integers("vcpus", vcpus, 1, FT_MAX_VCPUS[rel]).astype(float)
-    except ValueError as err:
-        raise ValueError(f"{err} (the SMP-FT vCPU limit of vSphere {rel}: {FT_MAX_VCPUS[rel]})") from None
-
-
-def limit_flags(ft_link_bps, vcpus, n_ft_vms, release: str = DEFAULT_RELEASE) -> tuple:
-    """Which FT inputs lie beyond VMware's documented requirements and defaults (strings; empty if none).
-
-    The logging link below :data:`FT_LOGGING_LINK_BPS` of ``release``; more FT VMs sharing it (one
-    host's logging NIC) than :data:`FT_HOST_MAX_VMS`, or their vCPUs beyond :data:`FT_HOST_MAX_VCPUS`.
-    The model still computes such inputs: a flag, never a clamp.
-
-    Parameters
-    ----------
-    ft_link_bps : float or array_like
-        FT logging link rate, bit/s, > 0.
-    vcpus : float or array_like
-        vCPUs of the FT VM, >= 1.
-    n_ft_vms : float or array_like
-        FT VMs sharing the logging link, >= 1.
-    release : str
-        vSphere release (default "6.0").
-
-    Returns
-    -------
-    tuple of str
-
-    Examples
-    --------
-    >>> from vcperf import ft
-    >>> ft.limit_flags(10e9, 4, 1), len(ft.limit_flags(1e9, 4, 1))
-    ((), 1)
-    """
-    link = np.asarray(v.rate_bps("ft_link_bps", ft_link_bps))
-    c = np.asarray(v.check_range("vcpus", vcpus, 1.0, np.inf, hi_open=True))
-    n = np.asarray(v.check_range("n_ft_vms", n_ft_vms, 1.0, np.inf, hi_open=True))
-    rel = v.choice("release", release, tuple(FT_MAX_VCPUS))
-    out = []
-    need = FT_LOGGING_LINK_BPS.get(rel)
-    if need is not None and np.any(link < need):
-        out.append(f"ft_link_bps below the {need / 1e9:g} Gbit/s FT logging network vSphere {rel} requires "
-                   f"(min {float(link.min()):g})")
-    if np.any(n > FT_HOST_MAX_VMS):
-        out.append(f"n_ft_vms above the default {FT_HOST_MAX_VMS} FT VMs per host (das.maxftvmsperhost)")
-    if np.any(n * c > FT_HOST_MAX_VCPUS):
-        out.append(f"n_ft_vms x vcpus above the default {FT_HOST_MAX_VCPUS} FT vCPUs per host "
-                   "(das.maxftvcpusperhost)")
-    return tuple(out)
 
 
 def metro_rtt_s(distance_m, base_rtt_s=DEFAULT_FT_ACK_RTT_S):
@@ -204,8 +123,10 @@ def ft_link_goodput_bps(ft_link_bps=DEFAULT_FT_LINK_BPS, ft_ack_rtt_s=DEFAULT_FT
                         n_ft_vms=1):
     """TCP goodput (payload bit/s) one FT VM gets on its logging link.
 
-    The link's fair share ``ft_link_bps / n_ft_vms`` at the TCP payload share, bounded by the FT
-    connection's window over the round trip and by loss (:func:`vcperf.network.tcp_throughput_bps`).
+    The link's fair share ``ft_link_bps / n_ft_vms`` at the TCP payload share (what each VM gets while
+    all ``n_ft_vms`` ship at once: the floor of the work-conserving share that :func:`checkpoint_cycle`
+    and :func:`share_ft_link` give a VM), bounded by the FT connection's window over the round trip and
+    by loss (:func:`vcperf.network.tcp_throughput_bps`).
 
     Parameters
     ----------
@@ -243,7 +164,12 @@ def ft_link_goodput_bps(ft_link_bps=DEFAULT_FT_LINK_BPS, ft_ack_rtt_s=DEFAULT_FT
 
 
 def _goodput(link, rtt, loss, n):
-    share = np.asarray(payload_rate_bps(link) / n, dtype=float)
+    return _goodput_of(np.asarray(payload_rate_bps(link) / n, dtype=float), rtt, loss)
+
+
+def _goodput_of(share, rtt, loss):
+    """TCP goodput (bit/s) of a payload ``share`` of the link over ``rtt`` and ``loss`` (window-bounded)."""
+    share = np.asarray(share, dtype=float)
     if np.all(np.asarray(loss) == 0) and np.all(np.asarray(rtt) * share <= 8.0 * FT_SOCKET_BYTES):
         return share * np.ones(np.broadcast(share, rtt, loss).shape)  # window covers the BDP: the share rules
     return network.tcp_throughput_bps(share, rtt, loss, rwnd_bytes=FT_SOCKET_BYTES)
@@ -291,13 +217,33 @@ class CheckpointCycle:
         return self.epoch_wall_s
 
 
-def _link_consts(ft_link_bps, ft_ack_rtt_s, stun_fixed_s, ft_link_loss, n_ft_vms, vcpus, release=DEFAULT_RELEASE):
-    """Validated (goodput bit/s, stun without the dirty pages: fixed + rtt + vCPU state transfer)."""
+def _link_consts(ft_link_bps, ft_ack_rtt_s, stun_fixed_s, ft_link_loss, n_ft_vms, vcpus, release=DEFAULT_RELEASE,
+                 demand=None):
+    """Validated (goodput bit/s, stun without the dirty pages: fixed + rtt + vCPU state transfer).
+
+    ``demand(rate, fixed)``: this VM's logging payload rate (bit/s) alone on a link of goodput
+    ``rate``; with it, ``n_ft_vms - 1`` identical peers take their max-min shares of the link and this
+    VM ships at what they leave (module docstring). Without it: the fair share ``L / n_ft_vms`` (every
+    VM shipping at once)."""
     rate = ft_link_goodput_bps(ft_link_bps, ft_ack_rtt_s, ft_link_loss, n_ft_vms)
     c = check_vcpus(vcpus, release)
-    fixed = (v.nonneg("stun_fixed_s", stun_fixed_s) + np.asarray(ft_ack_rtt_s, dtype=float)
-             + 8.0 * c * VCPU_STATE_BYTES / rate)
-    return rate, fixed
+    base = v.nonneg("stun_fixed_s", stun_fixed_s) + np.asarray(ft_ack_rtt_s, dtype=float)
+    n = np.asarray(n_ft_vms, dtype=float)
+    if demand is not None and np.any(n > 1.0):
+        alone = _goodput(ft_link_bps, ft_ack_rtt_s, ft_link_loss, 1.0)
+        lam = np.asarray(demand(alone, base + 8.0 * c * VCPU_STATE_BYTES / alone), dtype=float)
+        cap = payload_rate_bps(ft_link_bps)
+        peers = (n - 1.0) * np.minimum(lam, cap / n)  # identical peers' max-min shares
+        rate = _goodput_of(np.maximum(cap - peers, cap / n), ft_ack_rtt_s, ft_link_loss)  # >= the fair share
+    return rate, base + 8.0 * c * VCPU_STATE_BYTES / rate
+
+
+def _cycle_demand(d, e, wss, state):
+    """``demand(rate, fixed)`` of a VM dirtying ``d`` B/s of run time: its logging payload bit/s."""
+    def demand(rate, fixed):
+        b = np.minimum(d * e, wss) + state
+        return 8.0 * b / (e + fixed + 8.0 * (b - state) / rate)
+    return demand
 
 
 def checkpoint_cycle(
@@ -339,7 +285,8 @@ def checkpoint_cycle(
     ft_link_loss : float or array_like
         Packet loss on the FT link, in [0, 1).
     n_ft_vms : float
-        FT VMs whose logging shares the link fairly (>= 1).
+        FT VMs on the logging link, this one and ``n_ft_vms - 1`` identical ones (>= 1), sharing it
+        work-conservingly (module docstring; :func:`share_ft_link` for VMs of different loads).
     vcpus : int or array_like of int
         vCPUs of the VM (1..the release's SMP-FT limit, :data:`FT_MAX_VCPUS`): each adds its state to
         every checkpoint.
@@ -372,8 +319,14 @@ def checkpoint_cycle(
     v.broadcast(dirty_rate_bytes_per_s=d, checkpoint_interval_s=e, ft_link_bps=ft_link_bps, ft_ack_rtt_s=ft_ack_rtt_s,
                 stun_fixed_s=stun_fixed_s, working_set_bytes=wss, ft_link_loss=ft_link_loss, n_ft_vms=n_ft_vms,
                 vcpus=vcpus)
-    rate, fixed = _link_consts(ft_link_bps, ft_ack_rtt_s, stun_fixed_s, ft_link_loss, n_ft_vms, vcpus, release)
     state = check_vcpus(vcpus, release) * VCPU_STATE_BYTES
+    rate, fixed = _link_consts(ft_link_bps, ft_ack_rtt_s, stun_fixed_s, ft_link_loss, n_ft_vms, vcpus, release,
+                               demand=_cycle_demand(d, e, wss, state))
+    return _cycle(d, e, wss, rate, fixed, state, limit_flags(ft_link_bps, vcpus, n_ft_vms, release))
+
+
+def _cycle(d, e, wss, rate, fixed, state, flags):
+    """:func:`checkpoint_cycle` of validated inputs on a link of goodput ``rate``."""
     b = np.minimum(d * e, wss)
     transfer = 8.0 * b / rate
     stun = fixed + transfer
@@ -387,7 +340,7 @@ def checkpoint_cycle(
         output_commit_delay_s=e / 2.0 + stun,
         logging_bandwidth_bps=wire_rate_bps(8.0 * (b + state) / wall),
         link_goodput_bps=rate * np.ones_like(wall),
-        flags=limit_flags(ft_link_bps, vcpus, n_ft_vms, release),
+        flags=flags,
     )
 
 
@@ -532,7 +485,14 @@ def run_fraction_at(throughput_per_s, dirty_bytes_per_op, background_dirty_rate_
     v.broadcast(throughput_per_s=x, dirty_bytes_per_op=m, background_dirty_rate_bytes_per_s=bg,
                 checkpoint_interval_s=e, ft_link_bps=ft_link_bps, ft_ack_rtt_s=ft_ack_rtt_s, stun_fixed_s=stun_fixed_s,
                 working_set_bytes=wss, ft_link_loss=ft_link_loss, n_ft_vms=n_ft_vms, vcpus=vcpus)
-    rate, fixed = _link_consts(ft_link_bps, ft_ack_rtt_s, stun_fixed_s, ft_link_loss, n_ft_vms, vcpus, release)
+    state = check_vcpus(vcpus, release) * VCPU_STATE_BYTES
+
+    def demand(rate, fixed):  # the VM's logging payload rate alone on the link
+        phi = _run_fraction(x, m, bg, e, rate, fixed, wss)
+        return 8.0 * (np.minimum(bg * e + x * m * e / phi, wss) + state) * phi / e
+
+    rate, fixed = _link_consts(ft_link_bps, ft_ack_rtt_s, stun_fixed_s, ft_link_loss, n_ft_vms, vcpus, release,
+                               demand=demand)
     return _run_fraction(x, m, bg, e, rate, fixed, wss)
 
 

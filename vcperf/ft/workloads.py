@@ -25,6 +25,7 @@ from vcperf.ft.checkpoint import (
     DEFAULT_STUN_FIXED_S,
     FT_MAX_VCPUS,
     MAX_CHECKPOINT_INTERVAL_S,
+    VCPU_STATE_BYTES,
     _commit_delay,
     _link_consts,
     _run_fraction,
@@ -240,38 +241,50 @@ def closed_loop(
     off = queueing.mva(_demands(cpu, c, ext, 0.0, 0.0, 1.0, io), n, z, delay_stations=_DELAY)
     x_off = float(off.throughput_per_s[-1])
 
-    rate, fixed = _link_consts(ft_link_bps, ft_ack_rtt_s, stun_fixed_s, ft_link_loss, n_ft_vms, c, release)
-    rate, fixed, wss = float(rate), float(fixed), np.float64(working_set_bytes)
-    write_wait = (float(ft_ack_rtt_s) + 8.0 * wr / rate) if wr > 0 else 0.0
+    wss = np.float64(working_set_bytes)
+    state = c * VCPU_STATE_BYTES
 
-    def solve(x):
-        phi = _run_fraction(x, m, bg, e, rate, fixed, wss)
-        delta = _commit_delay(bg + x * m / phi, e, rate, fixed, wss)
-        res = queueing.mva(_demands(cpu, c, ext + write_wait, k, delta, phi, io), n, z, delay_stations=_DELAY)
-        return res.throughput_per_s[..., -1], res.response_time_s[..., -1], phi, delta
+    def demand(rate, fixed):  # the VM's logging payload rate alone on the link (its FT-on fixed point there)
+        x_alone, _, phi_alone, _ = _fixed_point(float(rate), float(fixed))
+        return 8.0 * (min(bg * e + x_alone * m * e / phi_alone, wss) + state) * phi_alone / e
 
-    # FT-on throughput: the fixed point X = MVA(stations(X)); MVA(stations(X)) decreases in X, so
-    # bracket it on a grid of candidates (one batched MVA per round), then Brent in the bracket.
-    grid = np.linspace(0.0, x_off, 33)
-    try:
-        ok = solve(grid)[0] >= grid
-        i = int(np.flatnonzero(ok)[-1]) if ok.any() else 0
-        lo, hi = grid[i], grid[min(i + 1, 32)]
-        if lo < hi:
-            try:
-                x_on = brentq(lambda x: float(solve(x)[0]) - x, lo, hi, xtol=1e-15 * max(x_off, 1e-300), rtol=1e-15)
-            except RuntimeError:  # a throughput near the float minimum: solve for x / x_off instead
-                x_on = x_off * brentq(lambda u: float(solve(u * x_off)[0]) / x_off - u, lo / x_off, hi / x_off,
-                                      xtol=1e-15, rtol=1e-15)
-        else:
-            x_on = lo
-        _, r_on, phi, delta = (float(a) for a in solve(x_on))
-    except (RuntimeError, ValueError) as err:  # the fixed point left the floats: name the caller's inputs
-        raise ValueError(
-            f"closed_loop has no finite FT-on solution for n_clients={n}, think_time_s={z!r}, cpu_demand_s={cpu!r}, "
-            f"external_delay_s={ext!r}, exchanges_per_op={k!r}, io_demand_s={io!r}, dirty_bytes_per_op="
-            f"{dirty_bytes_per_op!r}, checkpoint_interval_s={e!r}: an input is too large for the model's floats "
-            f"({err})") from None
+    def _fixed_point(rate, fixed):
+        write_wait = (float(ft_ack_rtt_s) + 8.0 * wr / rate) if wr > 0 else 0.0
+
+        def solve(x):
+            phi = _run_fraction(x, m, bg, e, rate, fixed, wss)
+            delta = _commit_delay(bg + x * m / phi, e, rate, fixed, wss)
+            res = queueing.mva(_demands(cpu, c, ext + write_wait, k, delta, phi, io), n, z, delay_stations=_DELAY)
+            return res.throughput_per_s[..., -1], res.response_time_s[..., -1], phi, delta
+
+        # FT-on throughput: the fixed point X = MVA(stations(X)); MVA(stations(X)) decreases in X, so
+        # bracket it on a grid of candidates (one batched MVA per round), then Brent in the bracket.
+        grid = np.linspace(0.0, x_off, 33)
+        try:
+            ok = solve(grid)[0] >= grid
+            i = int(np.flatnonzero(ok)[-1]) if ok.any() else 0
+            lo, hi = grid[i], grid[min(i + 1, 32)]
+            if lo < hi:
+                try:
+                    x_on = brentq(lambda x: float(solve(x)[0]) - x, lo, hi, xtol=1e-15 * max(x_off, 1e-300),
+                                  rtol=1e-15)
+                except RuntimeError:  # a throughput near the float minimum: solve for x / x_off instead
+                    x_on = x_off * brentq(lambda u: float(solve(u * x_off)[0]) / x_off - u, lo / x_off, hi / x_off,
+                                          xtol=1e-15, rtol=1e-15)
+            else:
+                x_on = lo
+            _, r_on, phi, delta = (float(a) for a in solve(x_on))
+        except (RuntimeError, ValueError) as err:  # the fixed point left the floats: name the caller's inputs
+            raise ValueError(
+                f"closed_loop has no finite FT-on solution for n_clients={n}, think_time_s={z!r}, cpu_demand_s="
+                f"{cpu!r}, external_delay_s={ext!r}, exchanges_per_op={k!r}, io_demand_s={io!r}, dirty_bytes_per_op="
+                f"{dirty_bytes_per_op!r}, checkpoint_interval_s={e!r}: an input is too large for the model's floats "
+                f"({err})") from None
+        return float(x_on), r_on, phi, delta
+
+    rate, fixed = _link_consts(ft_link_bps, ft_ack_rtt_s, stun_fixed_s, ft_link_loss, n_ft_vms, c, release,
+                               demand=demand)
+    x_on, r_on, phi, delta = _fixed_point(float(rate), float(fixed))
     if not all(math.isfinite(a) and a >= 0 for a in (x_on, r_on, phi, delta)):
         raise ValueError(f"closed_loop: exchanges_per_op={k!r} or dirty_bytes_per_op={dirty_bytes_per_op!r} is too "
                          f"large: the FT-on response time is not a finite float ({r_on!r} s)")

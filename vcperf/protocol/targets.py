@@ -73,6 +73,11 @@ class Target:
         evidence of skill; :func:`vcperf.fidelity.summary` reports predicted skill with and without
         it, and ``tests/test_fidelity.py`` finds every such row (:func:`restatements`) and checks it
         is marked.
+    direction_only : bool
+        A ``predicted`` target whose paper value is a direction read from prose ("nearly as much
+        throughput": about 1), not a measured number: the model's closeness to it is a direction check,
+        not skill. :func:`vcperf.fidelity.summary` keeps it out of the predicted skill without
+        restatements and counts it apart. Default False.
     whole_interval_bound : bool
         A ``bound`` row passes only if its whole 90 % interval satisfies the inequality, not just
         the model value (default False).
@@ -93,6 +98,7 @@ class Target:
     maximum: float = math.inf
     minimum: float = -math.inf
     restates: str = ""
+    direction_only: bool = False
     whole_interval_bound: bool = False
     model: Callable | None = dataclasses.field(default=None, compare=False, repr=False)
 
@@ -105,6 +111,8 @@ class Target:
             raise ValueError(f"minimum must be below maximum; got {self.minimum} >= {self.maximum} (target {self.key})")
         if self.restates and self.role != "predicted":
             raise ValueError(f"restates marks a predicted target; got role {self.role!r} (target {self.key})")
+        if self.direction_only and self.role != "predicted":
+            raise ValueError(f"direction_only marks a predicted target; got role {self.role!r} (target {self.key})")
 
     @property
     def condition_group(self) -> str:

@@ -30,6 +30,7 @@ True
 """
 
 from vcperf.vcha.calibration import calibrate
+from vcperf.vcha.disk import passive_commit_flush_s, replication_wakeup_s
 from vcperf.vcha.enable import EnableTimes, clone_bytes, enable_vcha_times
 from vcperf.vcha.failover import FailoverTimes, failover_times
 from vcperf.vcha.limits import BOTTLENECK_SOURCES, MAX_SUPPORTED_RTT_S, MIN_SUPPORTED_VCPUS
@@ -68,6 +69,7 @@ from vcperf.vcha.vcbench import (
 )
 from vcperf.vcha.wal import (
     WAL_PAGE_BYTES,
+    background_wal_bytes_per_s,
     management_traffic_bytes_per_s,
     replication_traffic_bytes_per_s,
     wal_disk_write_bytes_per_s,
@@ -81,8 +83,8 @@ __all__ = [
     "VcbenchParams", "VcbenchResult", "vcbench", "vcbench_curve", "DEFAULT_DB_CONNECTIONS", "STATS_LEVEL_HIGH",
     "DEFAULT_REPLICATION_BANDWIDTH_BPS", "commit_exchange_s", "replication_sync_wait_s", "standby_flush_s",
     "WalParams", "WAL_PAGE_BYTES", "management_traffic_bytes_per_s", "replication_traffic_bytes_per_s",
-    "wal_disk_write_bytes_per_s",
+    "wal_disk_write_bytes_per_s", "background_wal_bytes_per_s",
     "EnableParams", "EnableTimes", "enable_vcha_times", "clone_bytes", "LAN_RTT_S",
     "FailoverParams", "FailoverTimes", "failover_times", "BOTTLENECK_SOURCES", "MAX_SUPPORTED_RTT_S",
-    "MIN_SUPPORTED_VCPUS",
+    "MIN_SUPPORTED_VCPUS", "replication_wakeup_s", "passive_commit_flush_s",
 ]

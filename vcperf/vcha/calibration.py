@@ -12,7 +12,8 @@ Each sub-model is fitted to the fit targets that concern it (their ``stage`` tag
    first: it does not depend on the network).
 2. **WAL and management traffic** (:class:`~vcperf.vcha.params.WalParams`): each Table 11 rate =
    background + bytes/op x the run's measured throughput (Table 5 of the same run, an input like
-   the sdg writes/s of Tables 9-10), linear least squares.
+   the sdg writes/s of Tables 9-10), linear least squares; the WAL background is divided over the
+   test bed's managed objects (hosts + powered-on VMs, level 1).
 3. **Enabling VCHA** (:class:`~vcperf.vcha.params.EnableParams`): clone time = transfer of (base
    bytes + bytes/VM x registered VMs) over the 10 Gbps clone network; configuration = mean.
 4. **Failover** (:class:`~vcperf.vcha.params.FailoverParams`): linear least squares on Tables 2,
@@ -250,7 +251,7 @@ _PRIOR = {
     "inv_write": 1.0 / 2e4,  # 1/B
     "small_writes": (20.0, 1.0 / 2e4),  # sdf small writes 1/s, 1/B
     "vpxd": (5e6, 2e7),  # B/host, B/client
-    "postgres": 4e9,  # B
+    "postgres": 3e9,  # B, the instance without client backends
     "pg_conn": 2e7,  # B
     "vcha": 5e7,  # B
 }
@@ -305,18 +306,19 @@ def _fit_cycle(keys, fbg: float, fop: float) -> float:
 
 
 def _fit_memory(by_stage: dict) -> MemoryParams:
-    """vpxd = per host x hosts + per client x clients; postgres (baseline/Active) = constant; Passive
-    postgres = that minus the pool's backends; vcha = constant. Linear least squares each."""
+    """vpxd = per host x hosts + per client x clients; Passive postgres = the instance alone (no client
+    backends); baseline/Active postgres = the instance + the pool's backends (the test bed's pool);
+    vcha = constant. Linear least squares each, every coefficient >= 0."""
     tb = testbed()
     keys = sorted(by_stage.get("mem_vpxd", []))
-    per_host, per_client = _lstsq([[tb.hosts, _info(k)["run"][0]] for k in keys], [_paper(k) for k in keys],
-                                  _PRIOR["vpxd"])
-    keys = sorted(by_stage.get("mem_pg", []))
-    pg = _lstsq([[1.0]] * len(keys), [_paper(k) for k in keys], [_PRIOR["postgres"]])[0]
+    per_host, per_client = _nonneg_lstsq([[tb.hosts, _info(k)["run"][0]] for k in keys],
+                                         [_paper(k) for k in keys], _PRIOR["vpxd"])
     keys = sorted(by_stage.get("mem_pg_passive", []))
-    conn = _lstsq([[-tb.db_connections]] * len(keys), [_paper(k) - pg for k in keys], [_PRIOR["pg_conn"]])[0]
+    pg = max(0.0, _lstsq([[1.0]] * len(keys), [_paper(k) for k in keys], [_PRIOR["postgres"]])[0])
+    keys = sorted(by_stage.get("mem_pg", []))
+    conn = max(0.0, _lstsq([[tb.db_connections]] * len(keys), [_paper(k) - pg for k in keys], [_PRIOR["pg_conn"]])[0])
     keys = sorted(by_stage.get("mem_vcha", []))
-    vcha_b = _lstsq([[1.0]] * len(keys), [_paper(k) for k in keys], [_PRIOR["vcha"]])[0]
+    vcha_b = max(0.0, _lstsq([[1.0]] * len(keys), [_paper(k) for k in keys], [_PRIOR["vcha"]])[0])
     return MemoryParams(float(per_host), float(per_client), float(pg), float(conn), float(vcha_b))
 
 
@@ -337,7 +339,8 @@ def _fit_wal(by_stage: dict) -> WalParams:
     wal_bg, wal_op = _line(pairs("eth1"))
     rx_bg, rx_op = _line(pairs("eth0_rx"))
     tx_bg, tx_op = _line(pairs("eth0_tx"))
-    return WalParams(wal_op, wal_bg, rx_op, tx_op, rx_bg, tx_bg)
+    tb = testbed()  # Table 11's runs: the test bed's inventory at statistics level 1
+    return WalParams(wal_op, wal_bg / (tb.hosts + tb.powered_on_vms), rx_op, tx_op, rx_bg, tx_bg)
 
 
 def _fit_enable(by_stage: dict) -> EnableParams:

@@ -219,7 +219,8 @@ def cycle_wait_s(cycle_s, active_flushes_per_s):
     return s * (1.0 + 0.5 * _standby_flushes(lam, s) * s)
 
 
-def disk_writes(throughput_per_s, node: str, params: DiskParams, wal: WalParams, cycle_s=None) -> DiskWrites:
+def disk_writes(throughput_per_s, node: str, params: DiskParams, wal: WalParams, cycle_s=None,
+                background_wal_bytes_per_s=None) -> DiskWrites:
     """Writes/s and bytes/s of sdf, sdg, sdh on a node at a VCbench throughput (Tables 9, 10).
 
     Parameters
@@ -237,6 +238,9 @@ def disk_writes(throughput_per_s, node: str, params: DiskParams, wal: WalParams,
         sets how many Active flushes it coalesces (:func:`standby_flushes_per_s`). Default: the
         fitted ``params.walreceiver_cycle_s``; another value asks "what if the Passive's storage
         flushed faster or slower".
+    background_wal_bytes_per_s : float or array_like, optional
+        The inventory's background WAL, B/s (:func:`vcperf.vcha.wal.background_wal_bytes_per_s`;
+        default: Table 11's inventory).
     """
     x = v.nonneg("throughput_per_s", throughput_per_s)
     v.choice("node", node, ("baseline", "active", "passive"))
@@ -249,7 +253,7 @@ def disk_writes(throughput_per_s, node: str, params: DiskParams, wal: WalParams,
     flushes = _wal_flushes(x, p)
     if node == "passive":
         flushes = _standby_flushes(flushes, s)
-    wal_bytes = replication_traffic_bytes_per_s(x, wal)
+    wal_bytes = replication_traffic_bytes_per_s(x, wal, background_wal_bytes_per_s)
     page = FS_BLOCK_BYTES if node == "passive" else WAL_PAGE_BYTES
     sdg = flushes * page + wal_bytes
     sdf_writes = np.minimum(p.sdf_small_writes_per_s + sdf / p.sdf_write_bytes, sdf / FS_BLOCK_BYTES)
@@ -291,17 +295,95 @@ def _reply_bytes_per_cycle(b):
     return acks * ACK_FRAME_BYTES + STATUS_REPLIES_PER_FLUSH * STATUS_REPLY_BYTES
 
 
-def standby_reply_bytes_per_s(throughput_per_s, params: DiskParams, wal: WalParams, cycle_s=None):
+def standby_reply_bytes_per_s(throughput_per_s, params: DiskParams, wal: WalParams, cycle_s=None,
+                              background_wal_bytes_per_s=None):
     """eth1 receive rate of the Active (B/s): per walreceiver cycle of the Passive, the ACKs of the
     WAL train it reads and :data:`STATUS_REPLIES_PER_FLUSH` status replies
     (:func:`reply_bytes_per_cycle`; Table 11, eth1 receive). The cycles are the Passive's flushes
     (:func:`disk_writes`), so at the study's loads (a train well under :data:`GRO_MAX_BYTES`) the rate
-    follows the cycles, not the WAL volume. ``cycle_s`` as :func:`disk_writes`. No fitted
+    follows the cycles, not the WAL volume. ``cycle_s`` and ``background_wal_bytes_per_s`` as
+    :func:`disk_writes`. No fitted
     parameter of its own (the cycle is fitted to the Passive's flush counts, not to this rate)."""
     x = v.nonneg("throughput_per_s", throughput_per_s)
     v.instance("params", params, DiskParams, "the study's DiskParams (vcperf.vcha.calibrate().disk)")
     v.instance("wal", wal, WalParams, "the study's WalParams (vcperf.vcha.calibrate().wal)")
     lam = _wal_flushes(x, params)
     cycles = _standby_flushes(lam, _cycle_or_default(cycle_s, params, x))
-    train = replication_traffic_bytes_per_s(x, wal) / cycles
+    train = replication_traffic_bytes_per_s(x, wal, background_wal_bytes_per_s) / cycles
     return np.asarray(cycles * _reply_bytes_per_cycle(train), dtype=float)
+
+
+def replication_wakeup_s(throughput_per_s, fitted_flush_s, params: DiskParams):
+    """The replication wake-up per synchronous commit (s): walsender send and walreceiver wake-up, the
+    part of the fitted flush wait that is not the Passive's storage.
+
+    The fitted commit acknowledgement leaves ``fitted_flush_s`` per commit after its LAN exchange
+    (:func:`vcperf.vcha.vcbench.standby_flush_s`, Tables 5-7 and 13); the Passive's storage takes the
+    group-commit wait of its walreceiver cycle (:func:`cycle_wait_s` of the cycle fitted to the
+    Passive's flush counts, Tables 9-10, at the Active's flush rate of the load); the rest is the
+    wake-up. No printed number separates it further; it does not depend on the storage.
+
+    Parameters
+    ----------
+    throughput_per_s : float or array_like
+        VCbench operations per second (sets the Active's flush rate), >= 0.
+    fitted_flush_s : float
+        The fitted flush wait per commit, s, >= 0 (``standby_flush_s(vcbench_params, wal_bytes_per_op)``).
+    params : DiskParams
+        The study's: ``vcperf.vcha.calibrate().disk``.
+
+    Returns
+    -------
+    numpy.ndarray
+        Seconds per commit, >= 0.
+
+    Examples
+    --------
+    >>> from vcperf import vcha
+    >>> P = vcha.calibrate()
+    >>> w = vcha.replication_wakeup_s(100.0, vcha.standby_flush_s(P.vcbench, P.wal.wal_bytes_per_op), P.disk)
+    >>> bool(0 < w < P.disk.walreceiver_cycle_s)  # about 0.4 ms beside a 0.56 ms storage cycle
+    True
+    """
+    x = v.nonneg("throughput_per_s", throughput_per_s)
+    f = v.nonneg("fitted_flush_s", fitted_flush_s)
+    v.instance("params", params, DiskParams, "the study's DiskParams (vcperf.vcha.calibrate().disk)")
+    v.broadcast(throughput_per_s=x, fitted_flush_s=f)
+    lam = _wal_flushes(x, params)
+    s = params.walreceiver_cycle_s
+    return np.maximum(f - s * (1.0 + 0.5 * _standby_flushes(lam, s) * s), 0.0)
+
+
+def passive_commit_flush_s(storage_s, throughput_per_s, fitted_flush_s, params: DiskParams):
+    """The Passive's wait per synchronous commit (s) with storage of sync-write latency ``storage_s``:
+    the replication wake-up (:func:`replication_wakeup_s`, unchanged) plus the storage's group-commit
+    wait ``s (1 + rho / 2)`` (:func:`cycle_wait_s`: a commit arriving during a flush waits for it and
+    shares the next; ``rho`` the walreceiver's busy share at the Active's flush rate of the load).
+
+    Parameters
+    ----------
+    storage_s : float or array_like
+        The Passive's storage sync-write latency (its walreceiver cycle: WAL write + ``fdatasync``), s,
+        > 0 (the study's: ``vcperf.vcha.calibrate().disk.walreceiver_cycle_s``).
+    throughput_per_s, fitted_flush_s, params
+        As :func:`replication_wakeup_s`.
+
+    Returns
+    -------
+    numpy.ndarray
+        Seconds per commit: ``fitted_flush_s`` at the fitted storage.
+
+    Examples
+    --------
+    >>> from vcperf import vcha
+    >>> from vcperf.vcha.disk import passive_commit_flush_s
+    >>> P = vcha.calibrate()
+    >>> fit = vcha.standby_flush_s(P.vcbench, P.wal.wal_bytes_per_op)
+    >>> bool(abs(float(passive_commit_flush_s(P.disk.walreceiver_cycle_s, 100.0, fit, P.disk)) - fit) < 1e-12)
+    True
+    """
+    s = v.positive("storage_s", storage_s)
+    wake = replication_wakeup_s(throughput_per_s, fitted_flush_s, params)
+    v.broadcast(storage_s=s, throughput_per_s=throughput_per_s)
+    lam = _wal_flushes(np.asarray(throughput_per_s, dtype=float), params)
+    return wake + s * (1.0 + 0.5 * _standby_flushes(lam, s) * s)

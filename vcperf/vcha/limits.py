@@ -3,7 +3,10 @@
 The values are product facts stated in ``data/vcha2016`` (each with its source): a model file never
 reads ``data/``, so they are held here and ``tests/test_vcha.py`` checks they agree with the data
 rows. An input beyond a documented limit is not refused (the product still runs) but *flagged* in the
-result (a ``flags`` tuple of strings), never silently clamped.
+result, never silently clamped; so is an answer off the measured test bed (an ``extrapolation``
+flag: the VCbench network is fitted at one appliance, inventory and pool). A result's ``flags`` is a
+tuple of :class:`vcperf._validate.Flag`: strings (the sentence a reader sees) carrying ``kind``,
+``name``, ``limit`` (the documented limit or the fitted point), ``value`` and ``source``.
 
 Examples
 --------
@@ -12,11 +15,16 @@ Examples
 True
 >>> limits._vcpu_flags(4.0)
 ()
+>>> [f.name for f in limits._extrapolation_flags(16.0, 1024.0, 10240.0, 100.0)]
+['vcpus', 'hosts', 'powered_on_vms', 'db_connections']
 """
 
 from __future__ import annotations
 
 import numpy as np
+
+from vcperf import _validate as v
+from vcperf._validate import Flag
 
 #: vCenter's default maximum of simultaneous database connections (vpxd's pool): "By default, a
 #: vCenter Server creates a maximum of 50 simultaneous database connections" (vCenter Server Upgrade
@@ -31,15 +39,70 @@ MAX_SUPPORTED_RTT_S = 0.010
 #: 2 vCPUs "is not supported by VCHA"; ``data/vcha2016/table01_sizing``, ``text_best_practices``).
 MIN_SUPPORTED_VCPUS = 4.0
 
+#: The point the VCbench network was fitted at (Tables 5-7, 12-15): the X-Large appliance of the
+#: overhead runs (32 vCPUs; seed, Test Environment and ``data/vcha2016/text_psc``) managing 2,000
+#: hosts and 25,000 powered-on VMs (``data/vcha2016/testbed``), with vpxd's pool of
+#: :data:`DEFAULT_DB_CONNECTIONS` (external: the seed prints no pool). An answer at another appliance,
+#: inventory or pool is an extrapolation: flagged, and its band widened
+#: (:func:`vcperf.vcha.extrapolation.off_testbed_spread`). A test checks them against ``data/``.
+FIT_VCPUS = 32.0
+FIT_HOSTS = 2000.0
+FIT_POWERED_ON_VMS = 25000.0
+
+#: Where the fitted point's facts are stated.
+_FIT_SOURCE = {
+    "vcpus": "seed, Test Environment: the X-Large appliance of the overhead runs (data/vcha2016/text_psc)",
+    "hosts": "seed, Test Environment: 2,000 hosts (data/vcha2016/testbed)",
+    "powered_on_vms": "seed, Test Environment: 25,000 powered-on VMs (data/vcha2016/testbed)",
+    "db_connections": "vCenter Server 4.0/5.0 Upgrade Guide, 'Set the Maximum Number of Database Connections' "
+                      "(external: the seed prints no pool size; data/vcha2016/external_vcenter_limits)",
+}
+
 #: Where each bottleneck a VCbench result can name comes from.
 BOTTLENECK_SOURCES = {
-    "database connection pool": "vpxd's pool of DEFAULT_DB_CONNECTIONS = 50 connections: vCenter's documented "
-                                "default maximum (external source: VMware's vCenter Server upgrade guide; the VCHA "
-                                "paper prints no pool size)",
+    "database connection pool": "vpxd's pool (default DEFAULT_DB_CONNECTIONS = 50 connections: vCenter's "
+                                "documented default maximum, external source: VMware's vCenter Server upgrade "
+                                "guide; the VCHA paper prints no pool size; pool_provenance names the one used)",
     "vpxd CPU": "the appliance's vCPUs minus the inventory's background work (Table 1 sizes; fitted demand)",
     "replication link": "the VCHA private network's TCP rate carrying the WAL stream (bandwidth, RTT, loss inputs)",
     "none": "no station is near saturation: think time and host delays bound the throughput",
 }
+
+
+def pool_provenance(db_connections: float) -> str:
+    """Where the DB pool an answer rests on comes from: vCenter's documented default (an external
+    source; the seed prints no pool) or the caller's value (off the fitted point).
+
+    Examples
+    --------
+    >>> from vcperf.vcha import limits
+    >>> limits.pool_provenance(50.0).startswith("50 connections: vCenter's documented default")
+    True
+    """
+    db_connections = v.scalar("db_connections", db_connections, 1.0, 10000.0)
+    if float(db_connections) == DEFAULT_DB_CONNECTIONS:
+        return (f"{DEFAULT_DB_CONNECTIONS:g} connections: vCenter's documented default maximum (external: vCenter "
+                "Server 4.0/5.0 Upgrade Guide, assumed unchanged in 6.5; the seed prints no pool size)")
+    return (f"{float(db_connections):g} connections: the caller's pool, not the {DEFAULT_DB_CONNECTIONS:g} the model "
+            "was fitted with (vCenter's documented default; the seed prints no pool): an extrapolation")
+
+
+def _extrapolation_flags(vcpus: float, hosts: float, powered_on_vms: float, db_connections: float) -> tuple:
+    """``extrapolation`` flags for an appliance, inventory or DB pool away from the point the VCbench
+    network was fitted at (:data:`FIT_VCPUS`, :data:`FIT_HOSTS`, :data:`FIT_POWERED_ON_VMS`,
+    :data:`DEFAULT_DB_CONNECTIONS`) (internal: for the validated inputs of the model functions)."""
+    out = []
+    for name, value, fit, what in (
+            ("vcpus", vcpus, FIT_VCPUS, "the VCbench network was fitted on the X-Large appliance only"),
+            ("hosts", hosts, FIT_HOSTS, "the VCbench runs managed 2,000 hosts"),
+            ("powered_on_vms", powered_on_vms, FIT_POWERED_ON_VMS, "the VCbench runs had 25,000 powered-on VMs"),
+            ("db_connections", db_connections, DEFAULT_DB_CONNECTIONS,
+             "the model was fitted with vCenter's documented default pool (external; the seed prints none)")):
+        if float(value) != fit:
+            out.append(Flag(f"extrapolation: {name}={float(value):g} is not the fitted {fit:g} ({what}): the band "
+                            "is widened", kind="extrapolation", name=name, limit=fit, value=float(value),
+                            source=_FIT_SOURCE[name]))
+    return tuple(out)
 
 
 def _rtt_flags(replication_rtt_s) -> tuple:
@@ -60,8 +123,10 @@ def _rtt_flags(replication_rtt_s) -> tuple:
         return ()
     worst = float(np.max(replication_rtt_s))
     if worst > MAX_SUPPORTED_RTT_S * (1 + 1e-12):
-        return (f"replication_rtt_s={worst:g} s is beyond the {MAX_SUPPORTED_RTT_S * 1e3:g} ms VCHA network "
-                "latency VMware supports (seed, Best Practices): unsupported",)
+        return (Flag(f"replication_rtt_s={worst:g} s is beyond the {MAX_SUPPORTED_RTT_S * 1e3:g} ms VCHA network "
+                     "latency VMware supports (seed, Best Practices): unsupported", kind="unsupported",
+                     name="replication_rtt_s", limit=MAX_SUPPORTED_RTT_S, value=worst,
+                     source="seed, Best Practices (data/vcha2016/text_best_practices)"),)
     return ()
 
 
@@ -83,8 +148,10 @@ def _vcpu_flags(vcpus) -> tuple:
         return ()
     least = float(np.min(vcpus))
     if least < MIN_SUPPORTED_VCPUS:
-        return (f"vcpus={least:g} is below the smallest appliance VCHA supports (Small, "
-                f"{MIN_SUPPORTED_VCPUS:g} vCPUs; Tiny, 2 vCPUs, is not supported): unsupported",)
+        return (Flag(f"vcpus={least:g} is below the smallest appliance VCHA supports (Small, "
+                     f"{MIN_SUPPORTED_VCPUS:g} vCPUs; Tiny, 2 vCPUs, is not supported): unsupported",
+                     kind="unsupported", name="vcpus", limit=MIN_SUPPORTED_VCPUS, value=least,
+                     source="seed, Table 1 and Best Practices (data/vcha2016/table01_sizing)"),)
     return ()
 
 
@@ -94,24 +161,31 @@ def _fallback_flags(over, background_wal_bytes_per_s: float, bandwidth_bps, behi
     if not np.any(over):
         return ()
     lag = float(np.max(behind_bytes_per_s))
-    return (f"fallback: the replication link cannot carry the background WAL "
-            f"({8e-6 * background_wal_bytes_per_s:.3g} Mbit/s) at bandwidth_bps={float(np.min(bandwidth_bps)):g}: "
-            f"PostgreSQL falls back to asynchronous replication (RPO > 0; the Passive falls behind by "
-            f"{lag / 1e6:.3g} MB/s, so a failover loses data and the Passive may need a full resync)",)
+    return (Flag(f"fallback: the replication link cannot carry the background WAL "
+                 f"({8e-6 * background_wal_bytes_per_s:.3g} Mbit/s) at bandwidth_bps={float(np.min(bandwidth_bps)):g}: "
+                 f"PostgreSQL falls back to asynchronous replication (RPO > 0; the Passive falls behind by "
+                 f"{lag / 1e6:.3g} MB/s, so a failover loses data and the Passive may need a full resync)",
+                 kind="fallback", name="bandwidth_bps", limit=8.0 * background_wal_bytes_per_s,
+                 value=float(np.min(bandwidth_bps)),
+                 source="seed, Best Practices (data/vcha2016/text_best_practices: replication_falls_back_to_async)"),)
 
 
 def _pool_flags(stats_demand: float, stats_held, pool_size: float) -> tuple:
     """Flag statistics writes that would hold every connection of the pool but one."""
     if stats_demand <= 0.0 or not np.any(np.asarray(stats_held) >= pool_size - 1.0):
         return ()
-    return (f"statistics writes need more than the pool's {pool_size:g} connections (one left to VCbench): the "
-            "database pool is saturated by statistics",)
+    return (Flag(f"statistics writes need more than the pool's {pool_size:g} connections (one left to VCbench): "
+                 "the database pool is saturated by statistics", kind="saturated", name="db_connections",
+                 limit=pool_size, value=float(np.max(stats_held)),
+                 source="the model: statistics connections (Table 12 fit) vs the pool"),)
 
 
 def _memory_flags(peak_bytes: float, memory_bytes: float) -> tuple:
     """Flag a modelled peak resident memory above the appliance's memory (Table 1 sizes)."""
     if peak_bytes <= memory_bytes:
         return ()
-    return (f"memory pressure: the modelled peak resident memory of vpxd, postgres and vcha "
-            f"({peak_bytes / 1e9:.1f} GB, Table 8's model) exceeds the appliance's {memory_bytes / 1e9:.0f} GB "
-            "(Table 1): swapping is not modelled, the throughput is optimistic",)
+    return (Flag(f"memory pressure: the modelled peak resident memory of vpxd, postgres and vcha "
+                 f"({peak_bytes / 1e9:.1f} GB, Table 8's model) exceeds the appliance's {memory_bytes / 1e9:.0f} GB "
+                 "(Table 1): swapping is not modelled, the throughput is optimistic", kind="memory",
+                 name="memory_bytes", limit=float(memory_bytes), value=float(peak_bytes),
+                 source="Table 8's memory model vs Table 1's appliance memory"),)

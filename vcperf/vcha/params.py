@@ -89,9 +89,12 @@ class WalParams:
     ----------
     wal_bytes_per_op : float
         WAL bytes one VCbench operation generates (bytes). Fitted: Table 11, eth1 transmit.
-    background_wal_bytes_per_s : float
-        WAL from work independent of VCbench (statistics, events, tasks), bytes/s. Fitted: Table 11,
-        eth1 transmit.
+    background_wal_bytes_per_object_s : float
+        WAL from work independent of VCbench, per managed object (a host or a powered-on VM) per second:
+        host sync rewriting host and VM rows, level-1 statistics rows, events and tasks, B/s, >= 0.
+        Fitted: Table 11, eth1 transmit (the test bed's 2,000 hosts and 25,000 VMs at level 1). The
+        background of an inventory and statistics level is
+        :func:`vcperf.vcha.wal.background_wal_bytes_per_s`.
     eth0_receive_bytes_per_op, eth0_transmit_bytes_per_op : float
         Management-network bytes per operation (host RPCs and client SDK traffic). Fitted: Table 11
         eth0 rows (VCHA off and on, 4 runs each).
@@ -101,7 +104,7 @@ class WalParams:
     """
 
     wal_bytes_per_op: float
-    background_wal_bytes_per_s: float
+    background_wal_bytes_per_object_s: float
     eth0_receive_bytes_per_op: float
     eth0_transmit_bytes_per_op: float
     eth0_receive_background_bytes_per_s: float
@@ -212,8 +215,9 @@ class DiskParams:
         One cycle of the Passive's walreceiver (write the WAL read so far + ``fdatasync``), s, > 0:
         the Passive's own storage flush, which sets how many Active flushes it coalesces
         (:func:`vcperf.vcha.disk.standby_flushes_per_s`). Fitted: the Passive's sdg writes/s of
-        Tables 9-10 (its flush counts). The rest of the commit's flush wait
-        (:func:`vcperf.vcha.vcbench.standby_flush_s`) is walsender and wake-up delay.
+        Tables 9-10 (its flush counts). It is the Passive's storage (``vcbench(passive_flush_s=...)``);
+        the rest of the commit's fitted flush wait (:func:`vcperf.vcha.vcbench.standby_flush_s`, Tables
+        5-7 and 13) is the replication wake-up (:func:`vcperf.vcha.disk.replication_wakeup_s`).
     """
 
     sdf_eviction_bytes_s_per_op2: float
@@ -242,11 +246,17 @@ class MemoryParams:
     vpxd_bytes_per_client : float
         vpxd session state per connected VCbench client, B. Fitted: Table 8 vpxd rows.
     postgres_bytes : float
-        PostgreSQL on the baseline appliance or Active node, B. Fitted: Table 8 postgres rows.
+        The PostgreSQL instance without client backends (shared buffers, server processes; on the
+        Passive: with replay and walreceiver, its whole postgres), B, >= 0. Fitted: Table 8 Passive
+        postgres rows.
     postgres_bytes_per_connection : float
-        One client backend of the vpxd connection pool, B. Fitted: Table 8 Passive postgres rows.
+        One client backend of the vpxd connection pool (baseline appliance and Active only), B, >= 0.
+        Fitted: Table 8 baseline and Active postgres rows (the test bed's pool,
+        ``data/vcha2016/external_vcenter_limits``).
     vcha_bytes : float
         The VCHA service (Active and Passive), B. Fitted: Table 8 vcha rows.
+
+    Every field is >= 0 (a negative one is refused), so no node's memory is negative.
     """
 
     vpxd_bytes_per_host: float
@@ -307,7 +317,8 @@ PARAM_DOCS = {
                                                                 "per powered-on VM"),
     "vcbench.psc_cpu_s_per_op": ("core-s/op", "Embedded PSC: PSC CPU work per operation on the appliance's vCPUs"),
     "wal.wal_bytes_per_op": ("B/op", "WAL bytes per VCbench operation (eth1 to the Passive)"),
-    "wal.background_wal_bytes_per_s": ("B/s", "WAL from work independent of VCbench"),
+    "wal.background_wal_bytes_per_object_s": ("B/s/object", "WAL independent of VCbench per managed host or "
+                                                            "powered-on VM (host sync, level-1 statistics)"),
     "wal.eth0_receive_bytes_per_op": ("B/op", "management-network bytes received per operation"),
     "wal.eth0_transmit_bytes_per_op": ("B/op", "management-network bytes sent per operation"),
     "wal.eth0_receive_background_bytes_per_s": ("B/s", "management traffic received without VCbench"),
@@ -335,10 +346,11 @@ PARAM_DOCS = {
     "disk.sdh_write_bytes": ("B", "average sdh write"),
     "disk.wal_flushes_per_op": ("1/op", "WAL flushes (sdg writes) per VCbench operation"),
     "disk.wal_background_flushes_per_s": ("1/s", "WAL flushes independent of VCbench"),
-    "disk.walreceiver_cycle_s": ("s", "the Passive's walreceiver cycle (WAL write + fdatasync on its storage)"),
+    "disk.walreceiver_cycle_s": ("s", "the Passive's storage: its walreceiver cycle (WAL write + fdatasync); the "
+                                      "replication wake-up is the rest of the fitted flush wait"),
     "memory.vpxd_bytes_per_host": ("B/host", "vpxd inventory cache per managed host"),
     "memory.vpxd_bytes_per_client": ("B/client", "vpxd session state per VCbench client"),
-    "memory.postgres_bytes": ("B", "PostgreSQL on the baseline or Active node"),
-    "memory.postgres_bytes_per_connection": ("B", "one pooled client backend (absent on the Passive)"),
+    "memory.postgres_bytes": ("B", "PostgreSQL without client backends (the Passive's whole postgres)"),
+    "memory.postgres_bytes_per_connection": ("B", "one client backend of vpxd's pool (baseline and Active)"),
     "memory.vcha_bytes": ("B", "the VCHA service"),
 }

@@ -15,14 +15,15 @@ VCbench clients. Per operation a client visits
   enabled each of the operation's ``sync_commits_per_op`` commits waits for the Passive (synchronous
   replication, RPO = 0): one exchange over the replication link (round trip + transfer of the
   commit record, :func:`vcperf.network.exchange_time_s`, so bandwidth and loss count) plus the
-  Passive's WAL flush (an input, ``passive_flush_s``: its storage; default the fitted one).
+  Passive's wait: the replication wake-up plus its storage's group-commit flush
+  (:func:`vcperf.vcha.disk.passive_commit_flush_s`; ``passive_flush_s``, the storage, an input).
   Statistics levels 3 and 4 keep more connections busy with statistics writes (more with more
   powered-on VMs; never more than the pool: the result flags it); those writes **share the commit
   path**, so with VCHA on their commits wait for the Passive too and they hold their connections
   longer: the VCHA overhead at a saturated pool grows with the statistics level;
 * the **replication link** (VCHA on): the WAL stream (bytes per operation, plus the background WAL
-  of statistics, events and tasks) queues on the private network's TCP rate (so throughput never
-  exceeds the link's capacity);
+  of the inventory and the statistics level, :func:`vcperf.vcha.wal.background_wal_bytes_per_s`)
+  queues on the private network's TCP rate (so throughput never exceeds the link's capacity);
 * with an **Embedded PSC**, the PSC services (single sign-on token validation, lookup service,
   certificate store) run on the same vCPUs as vpxd: each operation adds ``psc_cpu_s_per_op`` of CPU
   work to the appliance (with an External PSC that work runs on the PSC's own VM);
@@ -32,15 +33,11 @@ VCbench clients. Per operation a client visits
 Throughput, latency and vpxd CPU come out of the same solution: ``U = U_bg + X D_cpu`` (utilization
 law) and ``N = X (R + Z)`` (Little's law) hold by construction.
 
-This module is a pure model: parameters and the appliance are arguments (:mod:`vcperf.vcha.params`;
-the study's values are fitted by :mod:`vcperf.vcha.calibration`; ``params=None`` uses
-:func:`vcperf.protocol.calibrated`).
+A pure model: parameters and the appliance are arguments (``params=None``: the calibrated ones).
 
 References
 ----------
-.. [1] A. Seidmann, P. J. Schweitzer, S. Shalev-Oren, "Computerized Closed Queueing Network Models
-   of Flexible Manufacturing Systems", Large Scale Systems 12, 91-107, 1987 (a multi-server
-   station as a single fast server plus a delay).
+.. [1] A. Seidmann, P. J. Schweitzer, S. Shalev-Oren, Large Scale Systems 12, 91-107, 1987.
 """
 
 from __future__ import annotations
@@ -54,8 +51,10 @@ import numpy as np
 from vcperf import _validate as v
 from vcperf import network, protocol, queueing
 from vcperf.vcha import limits
+from vcperf.vcha.disk import passive_commit_flush_s
 from vcperf.vcha.memory import peak_memory_bytes
 from vcperf.vcha.params import STUDY, Params, VcbenchParams
+from vcperf.vcha.wal import STATS_LEVEL_HIGH, _background
 
 #: vCenter's default maximum number of simultaneous database connections (vCenter Server Upgrade
 #: Guide, "Set the Maximum Number of Database Connections": "By default, a vCenter Server creates a
@@ -71,11 +70,6 @@ LAN_RTT_S = 2e-4
 #: private network" (seed, Test Bed Architecture), bit/s.
 DEFAULT_REPLICATION_BANDWIDTH_BPS = 10e9
 
-#: Statistics levels 1-4 grouped by the amount of statistics data they produce. The ROBO study
-#: (``001_36d9adf7ffa34fcf.txt``, Statistics Data Size; ``data/robo2019/figure06_stats_data_size``)
-#: states Level 2 is close to Level 1, Level 4 close to Level 3, with a considerable jump from 2 to 3.
-#: Level 1/2 statistics are part of the baseline; levels 3/4 add the statistics connections.
-STATS_LEVEL_HIGH = {1: 0.0, 2: 0.0, 3: 1.0, 4: 1.0}
 
 
 @dataclass(frozen=True, eq=False)
@@ -107,7 +101,7 @@ class VcbenchResult:
     background_cpu_cores : float
         vpxd cores busy on background work of the inventory.
     think_time_s : float
-        Client think time used (for Little's law ``N = X (R + Z)``).
+        Client think time used (Little's law ``N = X (R + Z)``).
     db_pool_bound_per_s : float
         Throughput bound of the connection pool without VCHA at this statistics level (connections
         statistics writes leave / hold time), 1/s.
@@ -127,8 +121,8 @@ class VcbenchResult:
     bottleneck : ndarray of str
         The station nearest saturation (a key of :data:`vcperf.vcha.limits.BOTTLENECK_SOURCES`, which
         names its source), ``"none"`` below 80 % busy.
-    flags : tuple of str
-        Inputs beyond VMware's documented limits, overload, and a statistics load the pool cannot hold.
+    flags : tuple of vcperf._validate.Flag
+        Inputs beyond VMware's documented limits or off the fitted point, overload, a saturated pool.
     """
 
     clients: np.ndarray
@@ -167,7 +161,8 @@ def study_params(params):
 def commit_exchange_s(commit_bytes, bandwidth_bps, rtt_s, loss=0.0):
     """One synchronous commit's trip over the replication link (s): the commit record to the Passive
     and its acknowledgement back (:func:`vcperf.network.exchange_time_s`: round trip + transfer of
-    the record at the TCP rate + expected retransmission delay under loss). Passive flush excluded.
+    the record at the TCP rate + expected retransmission delay under loss; PFTK, SIGCOMM 1998). Passive
+    flush excluded.
 
     Parameters
     ----------
@@ -184,12 +179,6 @@ def commit_exchange_s(commit_bytes, bandwidth_bps, rtt_s, loss=0.0):
     -------
     float or ndarray
         Seconds (a float for scalar inputs).
-
-    References
-    ----------
-    .. [1] J. Padhye, V. Firoiu, D. Towsley, J. Kurose, "Modeling TCP Throughput: A Simple Model and
-       its Empirical Validation", ACM SIGCOMM 1998 (the TCP rate and loss recovery of
-       :mod:`vcperf.network`).
 
     Examples
     --------
@@ -308,6 +297,16 @@ def standby_flush_s(p: VcbenchParams, wal_bytes_per_op: float) -> float:
     return float(p.commit_ack_s - _exchange_s(rec, DEFAULT_REPLICATION_BANDWIDTH_BPS, LAN_RTT_S, 0.0))
 
 
+def _commit_flush_s(params, storage_s, n: int, demand_args: tuple):
+    """The Passive's wait per commit for storage of latency ``storage_s``: the fitted wake-up plus the
+    storage's group-commit wait at the fitted network's throughput of ``n`` clients (one step of the fixed
+    point; :func:`vcperf.vcha.disk.passive_commit_flush_s`)."""
+    p, wal = demand_args[0], demand_args[1]
+    x0 = queueing.mva(_station_demands(*demand_args)[0], n, p.think_time_s, _DELAY_MASK).throughput_per_s[..., -1]
+    disk = (protocol.calibrated(STUDY) if params is None else params).disk
+    return passive_commit_flush_s(storage_s, x0, standby_flush_s(p, wal.wal_bytes_per_op), disk)
+
+
 def _station_demands(p: VcbenchParams, wal, vcha_enabled: bool, rtt_s, stats_level: int, vcpus: float,
                      hosts: float, powered_on_vms: float, db_connections: float, bandwidth_bps, loss, psc_cpu_s,
                      passive_flush_s=None):
@@ -328,7 +327,7 @@ def _station_demands(p: VcbenchParams, wal, vcha_enabled: bool, rtt_s, stats_lev
         if passive_flush_s is not None:  # the Passive's storage: its flush replaces the fitted one per commit
             sync = sync + p.sync_commits_per_op * (passive_flush_s - standby_flush_s(p, wal.wal_bytes_per_op))
         rate_bps = _tcp_rate_bps(bandwidth_bps, LAN_RTT_S + np.asarray(rtt_s, float), loss) + zeros
-        rho_bg = 8.0 * wal.background_wal_bytes_per_s / rate_bps
+        rho_bg = 8.0 * _background(hosts, powered_on_vms, wal, p, stats_level) / rate_bps
         link = 8.0 * wal.wal_bytes_per_op / rate_bps / (1.0 - np.where(rho_bg < 1.0, rho_bg, 0.0))
         # statistics writes share the commit path: their connections are held longer by the same factor
         stats_held = stats * (1.0 + sync / p.db_hold_s)
@@ -386,9 +385,9 @@ def vcbench(clients, vcha_enabled: bool = False, replication_rtt_s=0.0, stats_le
         Platform Services Controller on its own VM (the study's default) or on the appliance
         (Tables 14-15): embedded, its per-operation work shares the vCPUs with vpxd.
     passive_flush_s : float, optional
-        The Passive's WAL flush per synchronous commit (its storage's sync-write latency), s, in
-        [0, 1]; default: the one the fit implies (:func:`standby_flush_s`, about 1 ms). Faster or
-        slower Passive storage moves every commit wait.
+        The Passive's storage sync-write latency (its walreceiver cycle), s, in (0, 1]; default: the
+        fitted cycle (about 0.56 ms). Each commit waits the replication wake-up (kept) plus this
+        storage's group-commit wait at the load (:func:`vcperf.vcha.disk.passive_commit_flush_s`).
     memory_bytes : float, optional
         The appliance's memory, B, in [1e9, 1e13] (Table 1: 16 GB Small .. 64 GB X-Large); when given,
         a peak resident memory of vpxd, postgres and vcha (:func:`vcperf.vcha.memory.peak_memory_bytes`,
@@ -399,9 +398,11 @@ def vcbench(clients, vcha_enabled: bool = False, replication_rtt_s=0.0, stats_le
     -------
     VcbenchResult
         Arrays of shape ``broadcast(replication_rtt_s, bandwidth_bps, loss).shape + np.shape(clients)``;
-        ``flags`` names inputs beyond VMware's documented limits (VCHA network RTT above 10 ms, an
-        appliance smaller than Small), a replication link that cannot carry the WAL (``overloaded``: the
-        asynchronous fallback, RPO > 0)
+        ``flags`` (:class:`vcperf._validate.Flag`) names inputs beyond VMware's documented limits (VCHA
+        network RTT above 10 ms, an appliance smaller than Small), an appliance, inventory or DB pool off
+        the point the network was fitted at (``extrapolation``: :mod:`vcperf.vcha.extrapolation` widens
+        the band), a replication link that cannot carry the WAL (``overloaded``: the asynchronous
+        fallback, RPO > 0)
         and a statistics load that saturates the pool; ``bottleneck`` names the binding station and
         :data:`vcperf.vcha.limits.BOTTLENECK_SOURCES` its source.
 
@@ -415,9 +416,7 @@ def vcbench(clients, vcha_enabled: bool = False, replication_rtt_s=0.0, stats_le
     ----------
     .. [1] M. Reiser, S. S. Lavenberg, "Mean-Value Analysis of Closed Multichain Queuing Networks",
        Journal of the ACM 27(2), 313-322, 1980 (exact MVA, :func:`vcperf.queueing.mva`).
-    .. [2] A. Seidmann, P. J. Schweitzer, S. Shalev-Oren, "Computerized Closed Queueing Network
-       Models of Flexible Manufacturing Systems", Large Scale Systems 12, 91-107, 1987 (the
-       multi-server stations).
+    .. [2] A. Seidmann, P. J. Schweitzer, S. Shalev-Oren, Large Scale Systems 12, 1987 (multi-server).
     .. [3] J. Padhye, V. Firoiu, D. Towsley, J. Kurose, "Modeling TCP Throughput: A Simple Model and
        its Empirical Validation", ACM SIGCOMM 1998 (the replication link's TCP rate).
 
@@ -425,7 +424,7 @@ def vcbench(clients, vcha_enabled: bool = False, replication_rtt_s=0.0, stats_le
     --------
     >>> from vcperf import vcha
     >>> s = vcha.vcbench([64, 256], True, params=vcha.calibrate(), **vcha.testbed().appliance())
-    >>> [round(float(x), -2) for x in s.throughput_per_s * 60]  # ops/min (paper, Table 5: 2,673 and 6,513)
+    >>> [round(float(x), -2) for x in s.throughput_per_s * 60]  # ops/min, VCHA on (paper, Table 5: 2,673 and 6,085)
     [2600.0, 6200.0]
     """
     n = np.asarray(v.check_range("clients", clients, 1, 4096))
@@ -445,7 +444,7 @@ def vcbench(clients, vcha_enabled: bool = False, replication_rtt_s=0.0, stats_le
     vms = v.scalar("powered_on_vms", powered_on_vms, 0.0, 200000.0)
     pool_size = v.scalar("db_connections", db_connections, 2.0, 10000.0)
     v.choice("psc_mode", psc_mode, ("external", "embedded"))
-    flush = None if passive_flush_s is None else v.scalar("passive_flush_s", passive_flush_s, 0.0, 1.0)
+    flush = None if passive_flush_s is None else v.scalar("passive_flush_s", passive_flush_s, 0.0, 1.0, lo_open=True)
     mem = None if memory_bytes is None else v.scalar("memory_bytes", memory_bytes, 1e9, 1e13)
     v.broadcast(replication_rtt_s=rtt, bandwidth_bps=bw, loss=loss_)
     p, wal = study_params(params)
@@ -454,6 +453,9 @@ def vcbench(clients, vcha_enabled: bool = False, replication_rtt_s=0.0, stats_le
     if c - bg < 1.0:
         raise ValueError(f"vcpus must leave vpxd at least one core beyond the background work of {h:g} hosts "
                          f"({bg:.2f} cores), i.e. vcpus >= {bg + 1.0:.2f}; got {c:g}")
+    if flush is not None and vcha_enabled:
+        flush = _commit_flush_s(params, flush, int(n.max()), (p, wal, True, rtt, stats_level, c, h, vms, pool_size,
+                                                              bw, loss_, psc_cpu))
     d, hold, pool, sync, link, rho_bg, stats_held, bg = _station_demands(
         p, wal, bool(vcha_enabled), rtt, stats_level, c, h, vms, pool_size, bw, loss_, psc_cpu, flush)
     mem_flags = () if mem is None else limits._memory_flags(float(peak_memory_bytes(
@@ -477,12 +479,14 @@ def vcbench(clients, vcha_enabled: bool = False, replication_rtt_s=0.0, stats_le
     over = np.broadcast_to(overg[grow], sol.throughput_per_s[..., idx].shape)
     x, r = sol.throughput_per_s[..., idx], sol.response_time_s[..., idx]
     rate_bps = _tcp_rate_bps(bw, LAN_RTT_S + np.asarray(rtt, float), loss_) if vcha_enabled else np.inf
-    wal_bytes_per_s = (x * wal.wal_bytes_per_op + wal.background_wal_bytes_per_s) if vcha_enabled else 0.0 * x
+    bg_wal = float(_background(h, vms, wal, p, stats_level))
+    wal_bytes_per_s = (x * wal.wal_bytes_per_op + bg_wal) if vcha_enabled else 0.0 * x
     behind = np.where(over, np.maximum(wal_bytes_per_s - np.asarray(rate_bps / 8.0)[grow], 0.0), 0.0)
     cpu = bg + x * p.cpu_demand_s
     stats_demand = p.stats_db_connections_per_vm * vms * STATS_LEVEL_HIGH[stats_level]
-    flags = (limits._vcpu_flags(c) + (limits._rtt_flags(rtt) if vcha_enabled else ())
-             + limits._fallback_flags(over, wal.background_wal_bytes_per_s, bw, behind)
+    flags = (limits._vcpu_flags(c) + limits._extrapolation_flags(c, h, vms, pool_size)
+             + (limits._rtt_flags(rtt) if vcha_enabled else ())
+             + limits._fallback_flags(over, bg_wal, bw, behind)
              + limits._pool_flags(stats_demand, stats_held, pool_size) + mem_flags)
     util = np.stack(np.broadcast_arrays((cpu + x * psc_cpu) / c, x * np.asarray(hold)[grow] / np.asarray(pool)[grow],
                                         np.where(over, 1.0, np.asarray(rho_bg)[grow]
@@ -545,7 +549,7 @@ def vcbench_curve(max_clients: int, vcha_enabled: bool = False, replication_rtt_
 #: The parameters :func:`vcbench` reads, as ``(sub-model, field)``: every other parameter of the
 #: study has no effect on it (its derivative is exactly zero).
 VCBENCH_PARAM_FIELDS = tuple(("vcbench", f) for f in VcbenchParams.__dataclass_fields__) + (
-    ("wal", "wal_bytes_per_op"), ("wal", "background_wal_bytes_per_s"))
+    ("wal", "wal_bytes_per_op"), ("wal", "background_wal_bytes_per_object_s"))
 
 
 def throughput_sensitivities(clients: int, vcha_enabled: bool = False, replication_rtt_s: float = 0.0,
@@ -581,7 +585,7 @@ def throughput_sensitivities(clients: int, vcha_enabled: bool = False, replicati
     bw = v.scalar("bandwidth_bps", bandwidth_bps, 1e6, 1e12)
     loss_ = v.scalar("loss", loss, 0.0, 0.2)
     h_rel = v.scalar("rel_step", rel_step, 0.0, 0.1, lo_open=True)
-    flush = None if passive_flush_s is None else v.scalar("passive_flush_s", passive_flush_s, 0.0, 1.0)
+    flush = None if passive_flush_s is None else v.scalar("passive_flush_s", passive_flush_s, 0.0, 1.0, lo_open=True)
     if not isinstance(vcha_enabled, bool | np.bool_):
         raise ValueError(f"vcha_enabled must be True or False; got {vcha_enabled!r}")
     v.choice("stats_level", stats_level, (1, 2, 3, 4))
@@ -594,6 +598,9 @@ def throughput_sensitivities(clients: int, vcha_enabled: bool = False, replicati
     if c - p.background_cpu_cores_per_host * h < 1.0:
         raise ValueError(f"vcpus must leave vpxd at least one core beyond the background work of {h:g} hosts; "
                          f"got {c:g}")
+    if flush is not None and vcha_enabled:  # the storage's wait, as vcbench's (base parameters)
+        flush = _commit_flush_s(params, flush, n, (p, wal, True, rtt, stats_level, c, h, vms, pool_size, bw, loss_,
+                                                   p.psc_cpu_s_per_op if psc_mode == "embedded" else 0.0))
     variants = [(p, wal)]
     scales = []
     for sub, field in VCBENCH_PARAM_FIELDS:

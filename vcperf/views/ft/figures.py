@@ -397,6 +397,8 @@ def figure11_brokerage_throughput(fid):
     ax.set_xticks([0, 1], ["FT off", "FT on"])
     ax.set_xlim(-0.6, 1.6)
     ax.set_ylabel("transactions per second (model)")
+    if any(getattr(f, "kind", "") == "assumed" for f in r.flags):  # brokerage_workload's constants are assumed
+        ax.set_title("assumed transaction constants: the FT-off rate is not a prediction", fontsize=9)
     _headroom(ax)
     _values(ax, [0, 1], [off, on], "{:,.0f}/s", tops=[off, on + (yerr[1][0] if yerr else 0.0)])
     _legend_outside(ax)

@@ -21,8 +21,8 @@ def scenario(bandwidth_gbps: float = 10.0, loss_percent: float = 0.0, appliance:
              passive_flush_ms: float | None = None) -> dict:
     """Keyword arguments of :func:`vcperf.vcha.vcbench` for a what-if: replication link (Gbit/s, loss
     %), appliance (``"testbed"`` or a Table 1 size: its vCPUs and inventory), PSC mode, vpxd's
-    database connection pool (None: the appliance's, vCenter's default 50) and the Passive's WAL flush
-    per commit (ms; None: the one the fit implies)."""
+    database connection pool (None: the appliance's, vCenter's default 50) and the Passive's storage
+    sync-write latency (ms, > 0; None: the fitted walreceiver cycle)."""
     v.choice("appliance", appliance, APPLIANCES)
     app = vcha.testbed().appliance() if appliance == "testbed" else vcha.appliance(appliance)
     out = {"bandwidth_bps": float(v.check_range("bandwidth_gbps", bandwidth_gbps, 1e-3, 1e3)) * 1e9,
@@ -31,7 +31,8 @@ def scenario(bandwidth_gbps: float = 10.0, loss_percent: float = 0.0, appliance:
     if db_connections is not None:
         out["db_connections"] = float(v.check_range("db_connections", db_connections, 2, 10000))
     if passive_flush_ms is not None:
-        out["passive_flush_s"] = float(v.check_range("passive_flush_ms", passive_flush_ms, 0.0, 1000.0)) / 1e3
+        out["passive_flush_s"] = float(v.check_range("passive_flush_ms", passive_flush_ms, 0.0, 1000.0,
+                                                     lo_open=True)) / 1e3
     return out
 
 

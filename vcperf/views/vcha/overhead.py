@@ -11,6 +11,8 @@ import numpy as np
 
 from vcperf import network, plotting, protocol, vcha
 from vcperf.plotting import PAPER_STYLE
+from vcperf.vcha import limits as vlimits
+from vcperf.vcha.extrapolation import off_testbed_spread, widen_band
 from vcperf.views.format import fmt_band, fmt_bps, fmt_duration, fmt_num, fmt_percent
 from vcperf.views.vcha.common import (
     _COLORS,
@@ -110,14 +112,17 @@ def _vcbench_intervals(args: tuple, scn: tuple) -> tuple:
     misfit, Student-t bounds), with the throughput's parameter sensitivities from one batched MVA
     (:func:`vcperf.vcha.vcbench.throughput_sensitivities`, ~10 ms) instead of two solves per study
     parameter; identical to ``with_interval(..., data_table=THROUGHPUT_TABLE)`` to rounding
-    (tests/test_vcha.py checks it). The latency's follows by Little's law at the scenario's population
+    (tests/test_vcha.py checks it) on the fitted appliance, inventory and pool; off them the band is widened
+    by :func:`vcperf.vcha.extrapolation.widen_band`. The latency's follows by Little's law at the scenario's population
     (``R = N / X - Z``), so the two stay consistent. Cached: a redraw with unchanged inputs costs nothing."""
     idx, n_params = _vcbench_param_index()
     x, _, g = _vb.throughput_sensitivities(*args, params=vcha.calibrate(), **dict(scn))
     gn = np.zeros(n_params)
     gn[idx] = g
     iv = protocol.interval_from_gradient(vcha.STUDY, x, gn, data_table=THROUGHPUT_TABLE)
-    lo, hi = float(iv.low), float(iv.high)
+    # off the fitted appliance, inventory or pool the band widens (vcperf.vcha.extrapolation); 0 on it
+    spread = off_testbed_spread(*args, params=vcha.calibrate(), **dict(scn))
+    lo, hi = widen_band(x, float(iv.low), float(iv.high), spread, iv.interval)
     z_think = vcha.calibrate().vcbench.think_time_s
     n = args[0]
     r = (n / x - z_think, n / hi - z_think if np.isfinite(hi) else np.nan,
@@ -125,11 +130,13 @@ def _vcbench_intervals(args: tuple, scn: tuple) -> tuple:
     return (x, lo, hi), r, iv.interval
 
 
-def _link_rates_bps(added_rtt_s: float, bandwidth_bps: float, loss: float) -> tuple:
+def _link_rates_bps(added_rtt_s: float, bandwidth_bps: float, loss: float, hosts: float, powered_on_vms: float,
+                    stats_level: int) -> tuple:
     """``(TCP rate of the replication link, background WAL stream)`` in bit/s (the link cannot carry
-    VCbench's WAL at all when the second reaches the first)."""
+    VCbench's WAL at all when the second reaches the first); the background is the inventory's at the
+    statistics level (:func:`vcperf.vcha.background_wal_bytes_per_s`)."""
     rate = float(network.tcp_throughput_bps(bandwidth_bps, _vb.LAN_RTT_S + added_rtt_s, loss))
-    return rate, 8.0 * vcha.calibrate().wal.background_wal_bytes_per_s
+    return rate, 8.0 * float(vcha.background_wal_bytes_per_s(hosts, powered_on_vms, vcha.calibrate(), stats_level))
 
 
 def _ops_per_min(x: float) -> str:
@@ -152,7 +159,7 @@ def vcbench_whatif_table(clients: int = 256, replication_rtt_ms: float = 5.0, st
     x, r, _ = _vcbench_intervals(args, tuple(sorted(scn.items())))
     rows = [("throughput", x[0] * 60, x[1] * 60, x[2] * 60, "ops/min"),
             ("avg operation latency", r[0] * 1e3, r[1] * 1e3, r[2] * 1e3, "ms"),
-            ("throughput vs no VCHA", 100 * (float(s.throughput_per_s) / float(base.throughput_per_s) - 1),
+            ("throughput vs no VCHA", 100 * _change(float(s.throughput_per_s), float(base.throughput_per_s)),
              np.nan, np.nan, "%"),
             ("vpxd CPU", float(s.cpu_cores), np.nan, np.nan, "cores busy"),
             ("vCPU busy (vpxd + embedded PSC)", 100 * float(s.cpu_utilization_per_core), np.nan, np.nan, "%"),
@@ -170,7 +177,8 @@ def vcbench_whatif_update(clients: int = 256, replication_rtt_ms: float = 5.0, s
     """Model + redraw for the VCbench what-if: returns ``(readout, png_bytes)``.
 
     ``db_connections``: vpxd's database pool (vCenter's default 50); ``passive_flush_ms``: the
-    Passive's WAL flush per commit (None: the fitted one); ``memory_gb``: the appliance's memory (GB;
+    Passive's storage sync-write latency (None: the fitted walreceiver cycle; the replication wake-up
+    stays, :func:`vcperf.vcha.replication_wakeup_s`); ``memory_gb``: the appliance's memory (GB;
     0: its Table 1 size), checked against the modelled peak (a "memory pressure" flag). The readout
     lists the result's flags and names the station that sets the throughput and where it comes from
     (:data:`vcperf.vcha.BOTTLENECK_SOURCES`): the knobs of the other stations have little effect there.
@@ -194,17 +202,18 @@ def vcbench_whatif_update(clients: int = 256, replication_rtt_ms: float = 5.0, s
             f"{scn['hosts']:,.0f} hosts), {psc_mode} PSC, "
             f"stats level {int(stats_level)}, VCHA {'on' if vcha_enabled else 'off'}"
             + (f" (+{fmt_duration(replication_rtt_ms / 1e3)}, {fmt_bps(scn['bandwidth_bps'])}, "
-               f"{fmt_percent(scn['loss'])} loss, Passive flush "
+               f"{fmt_percent(scn['loss'])} loss, Passive storage flush "
                + ("fitted" if passive_flush_ms is None else fmt_duration(passive_flush_ms / 1e3)) + ")"
                if vcha_enabled else "")
             + f", DB pool of {db_connections:.0f}")
-    rate_bps, wal_bps = _link_rates_bps(replication_rtt_ms / 1e3, scn["bandwidth_bps"], scn["loss"])
+    rate_bps, wal_bps = _link_rates_bps(replication_rtt_ms / 1e3, scn["bandwidth_bps"], scn["loss"], scn["hosts"],
+                                        scn["powered_on_vms"], int(stats_level))
     if vcha_enabled and wal_bps >= rate_bps:
         return (head + f": the replication link's TCP rate at this round trip and loss ({fmt_bps(rate_bps)}) is below "
                 f"the background WAL stream alone ({fmt_bps(wal_bps)}): the Passive cannot keep up and VCbench "
                 "stalls (model throughput ~0). Lower the loss or the latency, or raise the bandwidth."
                 + _flags_note(s.flags)), png
-    change = x / float(base.throughput_per_s) - 1
+    change = _change(x, float(base.throughput_per_s))
     readout = (
         head + f": {fmt_band(*(60 * np.asarray(xi)), fmt=_ops_per_min, interval=level)}, "
         f"{'+' if change >= 0 else ''}{fmt_percent(change)} vs no VCHA; "
@@ -218,6 +227,13 @@ def vcbench_whatif_update(clients: int = 256, replication_rtt_ms: float = 5.0, s
     return readout, png
 
 
+def _change(x: float, base: float) -> float:
+    """``x / base - 1``, with a difference below the solver's rounding (1e-12) shown as 0 (a Small
+    appliance at 256 clients printed "-0.0000000000000222 %": both runs CPU-bound at the same rate)."""
+    c = x / base - 1.0
+    return 0.0 if abs(c) < 1e-12 else c
+
+
 def _bottleneck_note(s, scn: dict) -> str:
     """Which station sets the throughput, where its capacity comes from, and which knobs have slack
     (their stations are far from saturation, so moving them changes the throughput little)."""
@@ -227,14 +243,17 @@ def _bottleneck_note(s, scn: dict) -> str:
     busy = {"vpxd CPU": (float(np.ravel(s.cpu_utilization_per_core)[0]), "vCPUs"),
             "database connection pool": (float(np.ravel(s.db_pool_utilization)[0]), "connections"),
             "replication link": (float(np.ravel(s.link_utilization)[0]), "bandwidth")}
-    size = {"database connection pool": f"{scn.get('db_connections', vcha.DEFAULT_DB_CONNECTIONS):g} connections",
-            "vpxd CPU": f"{scn['vcpus']:g} vCPUs",
-            "replication link": fmt_bps(scn["bandwidth_bps"])}[neck]
+    pool = float(scn.get("db_connections", vcha.DEFAULT_DB_CONNECTIONS))
+    if neck == "database connection pool":  # the answer rests on the pool: say where its size comes from
+        what = vlimits.pool_provenance(pool)
+    else:
+        size = {"vpxd CPU": f"{scn['vcpus']:g} vCPUs", "replication link": fmt_bps(scn["bandwidth_bps"])}[neck]
+        what = f"{size}; {vcha.BOTTLENECK_SOURCES[neck]}"
     slack = ", ".join(f"{knob} ({name} {fmt_percent(u)} busy)" for name, (u, knob) in busy.items()
                       if name != neck and u < 0.8)
     via = ("; commit waits hold its connections, so the replication RTT and the Passive's flush act through it"
            if neck == "database connection pool" else "")
-    return (f"throughput set by the {neck} ({size}; {vcha.BOTTLENECK_SOURCES[neck]}){via}"
+    return (f"throughput set by the {neck} ({what}){via}"
             + (f"; {slack} change it little here" if slack else ""))
 
 
@@ -262,9 +281,9 @@ def vcbench_whatif(clients: int = 256, replication_rtt_ms: float = 5.0, stats_le
     app = w.Dropdown(options=list(APPLIANCES), value=appliance, description="appliance")
     psc = w.Dropdown(options=["external", "embedded"], value=psc_mode, description="PSC")
     pool = w.IntSlider(value=int(db_connections), min=2, max=400, step=1, description="DB connections")
-    fitted_flush_ms = 1e3 * _vb.standby_flush_s(vcha.calibrate().vcbench, vcha.calibrate().wal.wal_bytes_per_op)
+    fitted_flush_ms = 1e3 * vcha.calibrate().disk.walreceiver_cycle_s  # the Passive's storage (the wake-up stays)
     flush = w.FloatLogSlider(value=fitted_flush_ms if passive_flush_ms is None else passive_flush_ms, base=10,
-                             min=-2, max=2, step=typed_step(), description="Passive flush ms",
+                             min=-2, max=2, step=typed_step(), description="Passive storage ms",
                              readout_format=TYPED_FORMAT)
     mem = w.FloatSlider(value=memory_gb, min=0, max=128, step=1, description="memory GB (0: Table 1)",
                         readout_format=".0f")
