@@ -109,14 +109,16 @@ def test_a_vmotion_below_250_mbit_per_concurrent_migration_is_never_a_plain_pass
                                         "concurrency": concurrency}],
                         "targets": {"migration_time_s": 1e6, "downtime_s": 100}})
     e = site.evaluate(p, intervals=False)
-    for a in e.answers:
+    for a in (a for a in e.answers if a.ok is not None):
         assert a.ok and a.status == "met beyond a limit"
         assert any("250 Mbit/s" in f.message and f.kind == "limit" for f in a.flags)
     assert e.verdict.startswith("every target met, beyond a VMware documented limit")
     md = views.render(e, "md")
     assert "✅" not in md.split("## Flags")[0] and "⚠️" in md
     doc = json.loads(views.render(e, "json"))
-    assert {a["status"] for a in doc["answers"]} == {"met beyond a limit"}
+    assert {a["status"] for a in doc["answers"] if a["target"] is not None} == {"met beyond a limit"}
+    throttle = e.answer("m", "vmotion_throttle")  # SDPS stuns a guest whose dirtying outruns the link
+    assert throttle.ok is None and 0 <= throttle.value <= 1
     assert any(f["kind"] == "limit" and "250 Mbit/s" in f["message"] for f in doc["flags"])
 
 

@@ -263,7 +263,8 @@ def _deploy_time(path: str, checked: tuple, p: Params, link: tuple = LAN, wan=No
     with np.errstate(divide="ignore"):
         t = setup + size * stages.time_per_byte_s()
         if path in ("host_to_host", "streaming") and wan is not None:
-            rate = _network_rate(wan[0], (wan[1], wan[2], 0.0))
+            # slow start fills the pipe at the rate the transfer actually reaches (the slowest stage)
+            rate = np.minimum(_network_rate(wan[0], (wan[1], wan[2], 0.0)), 1.0 / stages.time_per_byte_s())
             start = network.transfer_time_s(0.0, 8.0 * rate, wan[1], wan[2]) + _slow_start_idle_s(
                 size, 8.0 * rate, wan[1])
             t = t + start

@@ -26,6 +26,7 @@ TARGET_QUANTITIES = {
     "statistics_delay_s": ("time", "one host's statistics upload during its burst (ROBO)"),
     "migration_time_s": ("time", "all VMs of a migration batch moved (vMotion)"),
     "downtime_s": ("time", "a migration's switch-over stall (vMotion)"),
+    "vmotion_throttle": ("fraction", "share of a migrating guest's pace SDPS stuns away to converge (vMotion)"),
     "deployment_time_s": ("time", "a template deployment (Content Library)"),
     "vcha_throughput_loss": ("fraction", "vCenter throughput lost to VCHA (VCHA)"),
     "vcha_latency_s": ("time", "vCenter operation latency with VCHA (VCHA)"),

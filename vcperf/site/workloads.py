@@ -180,7 +180,7 @@ class MigrationWork:
     spec: MigrationSpec
     study = vm.STUDY
     kind = "migration"
-    quantities = ("migration_time_s", "downtime_s")
+    quantities = ("migration_time_s", "downtime_s", "vmotion_throttle")
     #: The parameters a migration reads: all but the TPCx-HCI group (read by the TPCx-HCI checks only).
     reads = tuple(f.name for f in dataclasses.fields(vm.Params) if f.name != "tpcx")
     latency_bound = False
@@ -206,9 +206,11 @@ class MigrationWork:
         try:
             m = self._migrate(link, params)
         except ValueError:  # a share below the migration model's domain (e.g. < 1 Mbit/s): no answer (flagged)
-            return np.array([math.nan, math.nan])
+            return np.array([math.nan, math.nan, math.nan])
         batches = math.ceil(self.spec.count / self.spec.concurrency)
-        return np.array([float(m.migration_time_s) * batches, float(m.switchover_time_s)])
+        # SDPS's throttle of the guest: the share of its pace stunned away while it migrates
+        return np.array([float(m.migration_time_s) * batches, float(m.switchover_time_s),
+                         float(m.sdps_throttle_fraction)])
 
     def flows(self, spec: LinkSpec, params):
         return [(f"migration {self.spec.name} #{i + 1}", self.spec.direction, math.inf, "elastic")
@@ -314,7 +316,9 @@ class VchaWork:
     def flows(self, spec: LinkSpec, params):
         on, _ = self._runs(as_link(spec), params)
         x = 0.0 if on is None else float(on.throughput_per_s)
-        wal = vcha.replication_traffic_bytes_per_s(x, params.wal)
+        kw = self._kw()
+        bg = vcha.background_wal_bytes_per_s(kw["hosts"], kw["powered_on_vms"], params)  # the inventory's
+        wal = vcha.replication_traffic_bytes_per_s(x, params.wal, bg)
         # A closed loop: commits wait for the Passive, so its rate adapts to what the link gives.
         return [("VCHA replication (WAL)", self.spec.vcha.direction, float(network.wire_rate_bps(8.0 * wal)),
                  "closed_loop")]

@@ -35,7 +35,8 @@ DEFAULT_EXAMPLE = "branch_20_hosts_10mbit"
 #: Readable names of the target quantities.
 LABELS = {
     "operation_latency_s": "vCenter operation latency", "statistics_delay_s": "statistics upload delay",
-    "migration_time_s": "migration time", "downtime_s": "vMotion downtime", "deployment_time_s": "deployment time",
+    "migration_time_s": "migration time", "downtime_s": "vMotion downtime",
+    "vmotion_throttle": "guest throttled by SDPS (stun during vMotion)", "deployment_time_s": "deployment time",
     "vcha_throughput_loss": "VCHA throughput loss", "vcha_latency_s": "latency with VCHA",
     "ft_overhead": "FT run-time overhead", "ft_output_delay_s": "FT output delay",
 }
