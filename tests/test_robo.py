@@ -648,10 +648,22 @@ def test_transfers_meet_on_the_branch_link_each_with_its_own_completion():
 
 def test_vcbench_clients_contend_for_the_link():
     slow = network.Link(64e3, 0.1)
-    res = robo.vcbench(slow, 64)
-    up, down = np.mean([robo.operations.operation_traffic_bytes(s, robo.vm_state_bytes())
-                        for s in robo.testbed().mix.values()], axis=0)
-    assert res.throughput_per_s == pytest.approx(64e3 / (8 * max(up, down)), rel=1e-9)  # the link's capacity
+    mix, tb = robo.testbed().mix, robo.testbed()
+    up, down = np.mean([robo.operations.operation_traffic_bytes(s, robo.vm_state_bytes()) for s in mix.values()],
+                       axis=0)
+    # over one link the clients get exactly what it carries
+    one = robo.operations.vcbench(slow, robo.calibrate().ops, mix, 64, tb.vcenter_vcpus,
+                                  vm_state_bytes_=robo.vm_state_bytes())
+    assert one.throughput_per_s == pytest.approx(64e3 / (8 * max(up, down)), rel=1e-9)  # the link's capacity
+    # the study's per-host links, each shared with its host's steady traffic: n x what each link leaves
+    bg = (2e3, 1e3)
+    many = robo.operations.vcbench(network.Link(8e3, 0.1), robo.calibrate().ops, mix, 1000, tb.vcenter_vcpus,
+                                   vm_state_bytes_=robo.vm_state_bytes(), n_links=4, background_bps=bg)
+    cap = 4 / max(8 * up / (8e3 - bg[0]), 8 * down / (8e3 - bg[1]))
+    assert many.throughput_per_s == pytest.approx(cap, rel=1e-9)
+    full = robo.operations.vcbench(slow, robo.calibrate().ops, mix, 64, tb.vcenter_vcpus, n_links=4,
+                                   background_bps=(64e3, 0.0))
+    assert full.throughput_per_s == 0.0 and math.isinf(full.mean_latency_s)  # the background fills the link
 
 
 def test_folder_operations_do_not_change_with_the_network_and_maintenance_moves_its_vms():

@@ -16,6 +16,7 @@ _SUBMODULES = (
     "prose",
     "network",
     "queueing",
+    "traffic",
     "data",
     # the study protocol and what reads it
     "fidelity",

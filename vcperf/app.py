@@ -34,11 +34,6 @@ import sys
 import time
 from pathlib import Path
 
-from jupyter_server.auth.identity import PasswordIdentityProvider
-from jupyter_server.services.kernels.kernelmanager import AsyncMappingKernelManager
-from tornado.web import HTTPError
-from traitlets import Integer, default
-
 from vcperf import protocol, studies
 from vcperf.params import read_notebook
 from vcperf.regenerate.forkserver import skip_unused_format_checker
@@ -144,107 +139,130 @@ def voila_command(notebook: Path, port: int = DEFAULT_PORT, cull_idle_timeout_s:
             "--Voila.identity_provider_class=vcperf.app.SameOriginIdentityProvider"]
 
 
-class SameOriginIdentityProvider(PasswordIdentityProvider):
-    """Voilà's identity provider, refusing (403) a request a browser marks as cross-site.
+def _app_classes() -> dict:
+    """The Voilà classes of the app (:class:`SameOriginIdentityProvider`, :class:`AppKernelManager`), built when
+    Voilà first asks for them: ``python -m vcperf.app`` itself never imports the Jupyter server (seconds of
+    imports before it can print its URL)."""
+    from jupyter_server.auth.identity import PasswordIdentityProvider
+    from jupyter_server.services.kernels.kernelmanager import AsyncMappingKernelManager
+    from tornado.web import HTTPError
+    from traitlets import Integer, default
 
-    ``Sec-Fetch-Site`` (sent by every current browser) is ``none`` for a URL typed or opened from outside
-    a page and ``same-origin`` for the app's own requests; ``cross-site`` or ``same-site`` (another port
-    of 127.0.0.1 is the same site) means another page asked, and no kernel is started for it. An
-    ``Origin`` header, when sent, must be the app's own. A client that sends neither (``curl``, a local
-    program) is served: it could reach the kernels' host anyway.
-    """
+    class SameOriginIdentityProvider(PasswordIdentityProvider):
+        """Voilà's identity provider, refusing (403) a request a browser marks as cross-site.
 
-    def get_user(self, handler):
-        request = handler.request
-        site = request.headers.get("Sec-Fetch-Site", "").strip().lower()
-        origin = request.headers.get("Origin")
-        if site in ("cross-site", "same-site") or (origin is not None and origin.split("://", 1)[-1] != request.host):
-            raise HTTPError(403, "cross-site request refused: open the app's address directly",
-                            reason="Cross-site request refused")
-        return super().get_user(handler)
+        ``Sec-Fetch-Site`` (sent by every current browser) is ``none`` for a URL typed or opened from outside
+        a page and ``same-origin`` for the app's own requests; ``cross-site`` or ``same-site`` (another port
+        of 127.0.0.1 is the same site) means another page asked, and no kernel is started for it. An
+        ``Origin`` header, when sent, must be the app's own. A client that sends neither (``curl``, a local
+        program) is served: it could reach the kernels' host anyway.
+        """
+
+        def get_user(self, handler):
+            request = handler.request
+            site = request.headers.get("Sec-Fetch-Site", "").strip().lower()
+            origin = request.headers.get("Origin")
+            foreign = origin is not None and origin.split("://", 1)[-1] != request.host
+            if site in ("cross-site", "same-site") or foreign:
+                raise HTTPError(403, "cross-site request refused: open the app's address directly",
+                                reason="Cross-site request refused")
+            return super().get_user(handler)
 
 
-class AppKernelManager(AsyncMappingKernelManager):
-    """Voilà's kernel manager for the app: a bounded number of kernels, and idle clocks that suit a pool.
+    class AppKernelManager(AsyncMappingKernelManager):
+        """Voilà's kernel manager for the app: a bounded number of kernels, and idle clocks that suit a pool.
 
-    - At most :attr:`max_kernels` kernels at once (starting ones included). A page that would need one
-      more is answered "503 busy, try again"; refilling the pre-heated pool waits for a free slot.
-    - A pre-heated kernel may wait in the pool for hours (Voilà never culls it there); once a page takes it,
-      its last activity is that old, so the culler could shut it down before the page's browser has even
-      connected. Here the first cull check that sees a kernel outside the pool restarts its idle clock: it
-      is culled only after :data:`CULL_IDLE_TIMEOUT_S` more seconds idle with no page connected.
-    - A kernel no page has connected to :attr:`unconnected_timeout` seconds after it left the pool is
-      shut down, busy or not (its client went away before the page loaded).
-    """
+        - At most :attr:`max_kernels` kernels at once (starting ones included). A page that would need one
+          more is answered "503 busy, try again"; refilling the pre-heated pool waits for a free slot.
+        - A pre-heated kernel may wait in the pool for hours (Voilà never culls it there); once a page takes it,
+          its last activity is that old, so the culler could shut it down before the page's browser has even
+          connected. Here the first cull check that sees a kernel outside the pool restarts its idle clock: it
+          is culled only after :data:`CULL_IDLE_TIMEOUT_S` more seconds idle with no page connected.
+        - A kernel no page has connected to :attr:`unconnected_timeout` seconds after it left the pool is
+          shut down, busy or not (its client went away before the page loaded).
+        """
 
-    max_kernels = Integer(config=True, help="Most kernels at once, the pre-heated ones included (>= 2).")
-    unconnected_timeout = Integer(UNCONNECTED_TIMEOUT_S, config=True,
-                                  help="Seconds before a kernel no page connected to is shut down.")
+        max_kernels = Integer(config=True, help="Most kernels at once, the pre-heated ones included (>= 2).")
+        unconnected_timeout = Integer(UNCONNECTED_TIMEOUT_S, config=True,
+                                      help="Seconds before a kernel no page connected to is shut down.")
 
-    @default("max_kernels")
-    def _default_max_kernels(self):
-        return default_max_kernels()
+        @default("max_kernels")
+        def _default_max_kernels(self):
+            return default_max_kernels()
 
-    def __init__(self, **kwargs):
-        super().__init__(**kwargs)
-        self._unpooled_since: dict = {}
-        self._connected: set = set()
-        self._starting = 0
-        rendered = getattr(self, "get_rendered_notebook", None)
-        if rendered is not None:  # Voilà's pre-heating subclass: a page taking the pooled kernel
+        def __init__(self, **kwargs):
+            super().__init__(**kwargs)
+            self._unpooled_since: dict = {}
+            self._connected: set = set()
+            self._starting = 0
+            rendered = getattr(self, "get_rendered_notebook", None)
+            if rendered is not None:  # Voilà's pre-heating subclass: a page taking the pooled kernel
 
-            async def get_rendered_notebook(notebook_name, *args, **kwargs):
-                pool = getattr(self, "_pools", {}).get(notebook_name) or []
-                if self.at_capacity() and not (pool and pool[0].done()):
-                    self._busy()  # the next pre-heated kernel waits for a slot: do not wait with it
-                return await rendered(notebook_name, *args, **kwargs)
+                async def get_rendered_notebook(notebook_name, *args, **kwargs):
+                    pool = getattr(self, "_pools", {}).get(notebook_name) or []
+                    if self.at_capacity() and not (pool and pool[0].done()):
+                        self._busy()  # the next pre-heated kernel waits for a slot: do not wait with it
+                    return await rendered(notebook_name, *args, **kwargs)
 
-            self.get_rendered_notebook = get_rendered_notebook
+                self.get_rendered_notebook = get_rendered_notebook
 
-    def at_capacity(self) -> bool:
-        """True when :attr:`max_kernels` kernels run or start."""
-        return len(self._kernels) + self._starting >= self.max_kernels
+        def at_capacity(self) -> bool:
+            """True when :attr:`max_kernels` kernels run or start."""
+            return len(self._kernels) + self._starting >= self.max_kernels
 
-    def _busy(self):
-        self.log.warning("vcperf app: %d kernels running (the most): a page is answered busy", len(self._kernels))
-        raise HTTPError(503, f"busy: {self.max_kernels} kernels in use; try again in a minute",
-                        reason="Busy, try again in a minute")
+        def _busy(self):
+            self.log.warning("vcperf app: %d kernels running (the most): a page is answered busy", len(self._kernels))
+            raise HTTPError(503, f"busy: {self.max_kernels} kernels in use; try again in a minute",
+                            reason="Busy, try again in a minute")
 
-    async def start_kernel(self, *args, **kwargs):
-        pooled = (kwargs.get("env") or {}).get("VOILA_PREHEAT") == "True"
-        while self.at_capacity():
-            if not pooled:
-                self._busy()
-            await asyncio.sleep(1.0)  # refilling the pool: wait for a page's kernel to be shut down
-        self._starting += 1
-        try:
-            return await super().start_kernel(*args, **kwargs)
-        finally:
-            self._starting -= 1
+        async def start_kernel(self, *args, **kwargs):
+            pooled = (kwargs.get("env") or {}).get("VOILA_PREHEAT") == "True"
+            while self.at_capacity():
+                if not pooled:
+                    self._busy()
+                await asyncio.sleep(1.0)  # refilling the pool: wait for a page's kernel to be shut down
+            self._starting += 1
+            try:
+                return await super().start_kernel(*args, **kwargs)
+            finally:
+                self._starting -= 1
 
-    async def shutdown_kernel(self, kernel_id, *args, **kwargs):
-        self._unpooled_since.pop(kernel_id, None)
-        self._connected.discard(kernel_id)
-        return await super().shutdown_kernel(kernel_id, *args, **kwargs)
+        async def shutdown_kernel(self, kernel_id, *args, **kwargs):
+            self._unpooled_since.pop(kernel_id, None)
+            self._connected.discard(kernel_id)
+            return await super().shutdown_kernel(kernel_id, *args, **kwargs)
 
-    async def cull_kernel_if_idle(self, kernel_id):
-        if self._kernel_connections.get(kernel_id, 0) > 0:
-            self._connected.add(kernel_id)
-        if kernel_id not in self._unpooled_since:
-            self._unpooled_since[kernel_id] = time.monotonic()
-            kernel = self._kernels.get(kernel_id)
-            if kernel is not None and hasattr(kernel, "last_activity"):
-                from jupyter_server._tz import utcnow
+        async def cull_kernel_if_idle(self, kernel_id):
+            if self._kernel_connections.get(kernel_id, 0) > 0:
+                self._connected.add(kernel_id)
+            if kernel_id not in self._unpooled_since:
+                self._unpooled_since[kernel_id] = time.monotonic()
+                kernel = self._kernels.get(kernel_id)
+                if kernel is not None and hasattr(kernel, "last_activity"):
+                    from jupyter_server._tz import utcnow
 
-                kernel.last_activity = utcnow()
-            return None
-        if kernel_id not in self._connected and \
-                time.monotonic() - self._unpooled_since[kernel_id] >= self.unconnected_timeout:
-            self.log.warning("vcperf app: shutting down kernel %s: no page connected to it in %d s", kernel_id,
-                             self.unconnected_timeout)
-            await self.shutdown_kernel(kernel_id)
-            return None
-        return await super().cull_kernel_if_idle(kernel_id)
+                    kernel.last_activity = utcnow()
+                return None
+            if kernel_id not in self._connected and \
+                    time.monotonic() - self._unpooled_since[kernel_id] >= self.unconnected_timeout:
+                self.log.warning("vcperf app: shutting down kernel %s: no page connected to it in %d s", kernel_id,
+                                 self.unconnected_timeout)
+                await self.shutdown_kernel(kernel_id)
+                return None
+            return await super().cull_kernel_if_idle(kernel_id)
+
+    for cls in (SameOriginIdentityProvider, AppKernelManager):
+        cls.__module__ = __name__  # the importable names Voilà is given (also under python -m)
+    return {"SameOriginIdentityProvider": SameOriginIdentityProvider, "AppKernelManager": AppKernelManager}
+
+
+def __getattr__(name: str):
+    """``vcperf.app.SameOriginIdentityProvider`` and ``vcperf.app.AppKernelManager`` (:func:`_app_classes`), built
+    once on first access."""
+    if name in ("SameOriginIdentityProvider", "AppKernelManager"):
+        globals().update(_app_classes())
+        return globals()[name]
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def warm_cache() -> None:

@@ -131,9 +131,11 @@ def summary(df):
         # question falls in, whether inside the calibrated range or beyond its largest size
         # each paper number once: a holdout's refit replaces the same row's loo (the X-Large refits were
         # counted twice)
-        once = scored[~scored["key"].isin(set(ext["key"]))]
+        # (where the holdout's refit gives no band, not estimable, the row's own loo band stays)
+        ext_b = ext[ext["model_low"].notna() & ext["model_high"].notna()]
+        once = scored[~scored["key"].isin(set(ext_b["key"]))]
         both = pd.concat([once[["paper_value", "model_low", "model_high"]],
-                          ext[["paper_value", "model_low", "model_high"]]], ignore_index=True)
+                          ext_b[["paper_value", "model_low", "model_high"]]], ignore_index=True)
         rec["coverage_all"], rec["n_interval_all"] = _coverage(both)
         ident = protocol.identifiability(study_module(study))
         rec.update({k: ident[k] for k in ("n_params", "n_fit_points", "n_fit_groups", "jacobian_rank")})

@@ -205,7 +205,7 @@ def brokerage_workload(checkpoint_interval_s=None, ft_link_bps=DEFAULT_FT_LINK_B
     -------
     ClosedLoopResult
         Its ``flags`` carry an ``assumed`` :class:`vcperf._validate.Flag`: the transaction's constants
-        are not in the seed, and with them the FT-off rate (about 15,000 transactions/s on 4 vCPUs) is
+        are not in the FT study, and with them the FT-off rate (about 15,000 transactions/s on 4 vCPUs) is
         far above a TPC-E-class database on that VM (hundreds to a few thousand per second): the
         transaction is too light, so its FT-on/off ratio is a direction (a loss), not a prediction.
 
@@ -224,7 +224,7 @@ def brokerage_workload(checkpoint_interval_s=None, ft_link_bps=DEFAULT_FT_LINK_B
     mark = v.Flag(
         f"assumed: the brokerage transaction (BROKERAGE_EXCHANGES_PER_TRANSACTION = "
         f"{BROKERAGE_EXCHANGES_PER_TRANSACTION:g} exchanges, {dirty_bytes_per_op / 1024:g} KiB dirtied, "
-        f"BROKERAGE_IO_S = {BROKERAGE_IO_S * 1e3:g} ms of disk) is not in the seed; with {t.brokerage_connections} "
+        f"BROKERAGE_IO_S = {BROKERAGE_IO_S * 1e3:g} ms of disk) is not in the FT study; with {t.brokerage_connections} "
         f"connections and no think time the model runs {r.throughput_off_per_s:,.0f} transactions/s FT off on "
         f"{t.brokerage_vcpus} vCPUs, far above a TPC-E-class database on that VM: the FT ratio is a direction only",
         kind="assumed", name="throughput_off_per_s", value=float(r.throughput_off_per_s),
@@ -396,7 +396,7 @@ TARGETS = (
                     "throughput_ft_on_over_off",
                     role="predicted", direction_only=True,
                     note="direction-only (the paper: 'nearly as much throughput', read as about 1): "
-                         "closed loop at the seed's 60 % vCPU, Appendix B users and think time, one exchange per "
+                         "closed loop at the FT study's 60 % vCPU, Appendix B users and think time, one exchange per "
                          "transaction, 4 vCPUs; churn not printed (0)",
                     model=lambda p: _database_on("swingbench", p.checkpoint_interval_s, testbed()).throughput_ratio),
     protocol.Target("swingbench_response_up", f"{STUDY}/figure08_swingbench_response_time",
@@ -417,7 +417,7 @@ TARGETS = (
     protocol.Target("brokerage_throughput_floor", f"{STUDY}/figure11_brokerage_throughput",
                     "throughput_ft_on_over_off", (("reading", "lower"),), role="bound",
                     note="the floor read from the seed's summary (flagged derived in data/): the brokerage model's "
-                         "ratio must stay above the largest loss the seed prints (vCenter Load B, 40 %). Its failure "
+                         "ratio must stay above the largest loss the FT study prints (vCenter Load B, 40 %). Its failure "
                          "traces to the assumed transaction constants (BROKERAGE_*: about 15,000 tx/s FT off on 4 "
                          "vCPUs, too light a transaction; brokerage_workload() flags them)",
                     model=lambda p: brokerage_workload(p.checkpoint_interval_s).throughput_ratio),

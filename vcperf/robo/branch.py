@@ -341,12 +341,8 @@ def _branch_load(link: network.Link, n, level, vms, hostsync: HostSyncParams, st
     safe = lambda x: np.where(ok, x, 1.0)  # noqa: E731 -- evaluate only where capacity remains
     stats_delay = np.where(ok, np.maximum(network.message_time_s(payload, safe(up_free / k), link.rtt_s, link.loss),
                                           network.message_time_s(payload, safe(ps_up), link.rtt_s, link.loss)), np.inf)
-    # the idle latency and the PS one in one vectorised call (leading axis: up_free, ps_up)
-    pair = _latency_s(stages, (np.stack(np.broadcast_arrays(safe(down_free), safe(down_free))),
-                               np.stack(np.broadcast_arrays(safe(up_free), safe(ps_up))), link.rtt_s, link.loss),
-                      ops, vm_state_bytes_)
-    pair = np.asarray(pair)
-    lat_idle, lat_ps = (pair[0], pair[1]) if pair.ndim else (pair, pair)  # an operation of no call: 0 either way
+    lat_idle = _latency_s(stages, (safe(down_free), safe(up_free), link.rtt_s, link.loss), ops, vm_state_bytes_)
+    lat_ps = _latency_s(stages, (safe(down_free), safe(ps_up), link.rtt_s, link.loss), ops, vm_state_bytes_)
     done = network._shared_transfer_times_s(sizes_a, down_c, link.rtt_s, link.loss, np.maximum(steady_down, 0.0))
     done = np.where(np.expand_dims(ok, -1), done, np.inf)
     # A transfer shares the downlink with the operation only while it runs: it counts as a flow for

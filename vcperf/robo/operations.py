@@ -434,7 +434,8 @@ def _link_bound(n, x, r, z, d_link):
     Little's law then gives, ``n / X - Z``. Below the bound the network is unchanged."""
     cap = 1.0 / d_link if d_link > 0 else np.inf  # 0 when the background fills the link: no operation
     x_b = np.minimum(x, cap)
-    return x_b, np.maximum(r, n / x_b - z)
+    with np.errstate(divide="ignore"):  # no capacity left: no operation, an infinite response
+        return x_b, np.maximum(r, n / x_b - z)
 
 
 def _mix_demands(params: OpsParams, mix: dict) -> dict:

@@ -2,7 +2,7 @@
 
 The VCbench network (:mod:`vcperf.vcha.vcbench`) is fitted on one appliance (X-Large, 32 vCPUs), one
 inventory (2,000 hosts, 25,000 powered-on VMs) and one DB pool (vCenter's documented default of 50,
-an external source: the seed prints none) -- :data:`vcperf.vcha.limits.FIT_VCPUS` and its neighbours.
+an external source: the VCHA study prints none) -- :data:`vcperf.vcha.limits.FIT_VCPUS` and its neighbours.
 An answer elsewhere rests on the model's structure where no number tested it: the result is flagged
 (``extrapolation``, :func:`vcperf.vcha.limits._extrapolation_flags`), and its band widened by a
 model-form term that grows with how much the extrapolated inputs move the answer:
@@ -117,12 +117,16 @@ def widen_band(value, low, high, spread: float, interval: float = 0.9) -> tuple:
     low = v.scalar("low", low, -math.inf, math.inf)
     high = v.scalar("high", high, -math.inf, math.inf)
     s = v.scalar("spread", spread, 0.0, 10.0)  # a log-space sd of 10: a factor e^16 at 90 %, past any use
+    if not low <= value:
+        raise ValueError(f"low must be in [-inf, value = {value!r}] (a band around its value); got {low!r}")
+    if not high >= value:
+        raise ValueError(f"high must be in [value = {value!r}, inf] (a band around its value); got {high!r}")
     if s == 0.0 or not value > 0.0:
         return float(low), float(high)
     z = NormalDist().inv_cdf(0.5 + 0.5 * v.scalar("interval", interval, 0.0, 1.0, lo_open=True, hi_open=True))
-    with np.errstate(divide="ignore", invalid="ignore"):
-        dlo = math.log(value / low) if low > 0 else math.inf
-        dhi = math.log(high / value) if high > 0 else 0.0
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):  # ratios past float range: inf, never raise
+        dlo = float(np.log(value / low)) if low > 0 else math.inf
+        dhi = float(np.log(high / value)) if high > 0 else 0.0
     if not (math.isfinite(float(low)) and math.isfinite(float(high))):
         return float(low), float(high)
     with np.errstate(over="ignore"):

@@ -42,7 +42,7 @@ MIN_SUPPORTED_VCPUS = 4.0
 #: The point the VCbench network was fitted at (Tables 5-7, 12-15): the X-Large appliance of the
 #: overhead runs (32 vCPUs; seed, Test Environment and ``data/vcha2016/text_psc``) managing 2,000
 #: hosts and 25,000 powered-on VMs (``data/vcha2016/testbed``), with vpxd's pool of
-#: :data:`DEFAULT_DB_CONNECTIONS` (external: the seed prints no pool). An answer at another appliance,
+#: :data:`DEFAULT_DB_CONNECTIONS` (external: the VCHA study prints no pool). An answer at another appliance,
 #: inventory or pool is an extrapolation: flagged, and its band widened
 #: (:func:`vcperf.vcha.extrapolation.off_testbed_spread`). A test checks them against ``data/``.
 FIT_VCPUS = 32.0
@@ -55,7 +55,7 @@ _FIT_SOURCE = {
     "hosts": "seed, Test Environment: 2,000 hosts (data/vcha2016/testbed)",
     "powered_on_vms": "seed, Test Environment: 25,000 powered-on VMs (data/vcha2016/testbed)",
     "db_connections": "vCenter Server 4.0/5.0 Upgrade Guide, 'Set the Maximum Number of Database Connections' "
-                      "(external: the seed prints no pool size; data/vcha2016/external_vcenter_limits)",
+                      "(external: the VCHA study prints no pool size; data/vcha2016/external_vcenter_limits)",
 }
 
 #: Where each bottleneck a VCbench result can name comes from.
@@ -71,7 +71,7 @@ BOTTLENECK_SOURCES = {
 
 def pool_provenance(db_connections: float) -> str:
     """Where the DB pool an answer rests on comes from: vCenter's documented default (an external
-    source; the seed prints no pool) or the caller's value (off the fitted point).
+    source; the VCHA study prints no pool) or the caller's value (off the fitted point).
 
     Examples
     --------
@@ -82,9 +82,9 @@ def pool_provenance(db_connections: float) -> str:
     db_connections = v.scalar("db_connections", db_connections, 1.0, 10000.0)
     if float(db_connections) == DEFAULT_DB_CONNECTIONS:
         return (f"{DEFAULT_DB_CONNECTIONS:g} connections: vCenter's documented default maximum (external: vCenter "
-                "Server 4.0/5.0 Upgrade Guide, assumed unchanged in 6.5; the seed prints no pool size)")
+                "Server 4.0/5.0 Upgrade Guide, assumed unchanged in 6.5; the VCHA study prints no pool size)")
     return (f"{float(db_connections):g} connections: the caller's pool, not the {DEFAULT_DB_CONNECTIONS:g} the model "
-            "was fitted with (vCenter's documented default; the seed prints no pool): an extrapolation")
+            "was fitted with (vCenter's documented default; the VCHA study prints no pool): an extrapolation")
 
 
 def _extrapolation_flags(vcpus: float, hosts: float, powered_on_vms: float, db_connections: float) -> tuple:
@@ -97,7 +97,7 @@ def _extrapolation_flags(vcpus: float, hosts: float, powered_on_vms: float, db_c
             ("hosts", hosts, FIT_HOSTS, "the VCbench runs managed 2,000 hosts"),
             ("powered_on_vms", powered_on_vms, FIT_POWERED_ON_VMS, "the VCbench runs had 25,000 powered-on VMs"),
             ("db_connections", db_connections, DEFAULT_DB_CONNECTIONS,
-             "the model was fitted with vCenter's documented default pool (external; the seed prints none)")):
+             "the model was fitted with vCenter's documented default pool (external; the VCHA study prints none)")):
         if float(value) != fit:
             out.append(Flag(f"extrapolation: {name}={float(value):g} is not the fitted {fit:g} ({what}): the band "
                             "is widened", kind="extrapolation", name=name, limit=fit, value=float(value),
