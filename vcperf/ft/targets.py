@@ -416,8 +416,9 @@ TARGETS = (
                     model=lambda p: brokerage_workload(p.checkpoint_interval_s).throughput_ratio),
     protocol.Target("brokerage_throughput_floor", f"{STUDY}/figure11_brokerage_throughput",
                     "throughput_ft_on_over_off", (("reading", "lower"),), role="bound",
-                    note="the floor read from the seed's summary (flagged derived in data/): the brokerage model's "
-                         "ratio must stay above the largest loss the FT study prints (vCenter Load B, 40 %). Its failure "
+                    note="the floor read from the FT study's summary (flagged derived in data/): the brokerage "
+                         "model's ratio must stay above the largest loss the FT study prints (vCenter Load B, 40 %). "
+                         "Its failure "
                          "traces to the assumed transaction constants (BROKERAGE_*: about 15,000 tx/s FT off on 4 "
                          "vCPUs, too light a transaction; brokerage_workload() flags them)",
                     model=lambda p: brokerage_workload(p.checkpoint_interval_s).throughput_ratio),
