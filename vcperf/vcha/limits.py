@@ -155,18 +155,20 @@ def _vcpu_flags(vcpus) -> tuple:
     return ()
 
 
-def _fallback_flags(over, background_wal_bytes_per_s: float, bandwidth_bps, behind_bytes_per_s) -> tuple:
+def _fallback_flags(over, background_wal_bytes_per_s: float, bandwidth_bps, behind_bytes_per_s,
+                    tcp_rate_bps=None) -> tuple:
     """Flag a replication link the background WAL alone fills: VCHA falls back to asynchronous replication
     (RPO > 0), the Passive falling behind by ``behind_bytes_per_s``."""
     if not np.any(over):
         return ()
     lag = float(np.max(behind_bytes_per_s))
+    rate = float(np.min(bandwidth_bps)) if tcp_rate_bps is None else float(np.min(tcp_rate_bps))
     return (Flag(f"fallback: the replication link cannot carry the background WAL "
-                 f"({8e-6 * background_wal_bytes_per_s:.3g} Mbit/s) at bandwidth_bps={float(np.min(bandwidth_bps)):g}: "
+                 f"({8e-6 * background_wal_bytes_per_s:.3g} Mbit/s): its TCP rate is {rate / 1e6:.3g} Mbit/s "
+                 f"(bandwidth_bps={float(np.min(bandwidth_bps)):g} with its RTT and loss), so "
                  f"PostgreSQL falls back to asynchronous replication (RPO > 0; the Passive falls behind by "
                  f"{lag / 1e6:.3g} MB/s, so a failover loses data and the Passive may need a full resync)",
-                 kind="fallback", name="bandwidth_bps", limit=8.0 * background_wal_bytes_per_s,
-                 value=float(np.min(bandwidth_bps)),
+                 kind="fallback", name="bandwidth_bps", limit=8.0 * background_wal_bytes_per_s, value=rate,
                  source="seed, Best Practices (data/vcha2016/text_best_practices: replication_falls_back_to_async)"),)
 
 

@@ -486,7 +486,7 @@ def vcbench(clients, vcha_enabled: bool = False, replication_rtt_s=0.0, stats_le
     stats_demand = p.stats_db_connections_per_vm * vms * STATS_LEVEL_HIGH[stats_level]
     flags = (limits._vcpu_flags(c) + limits._extrapolation_flags(c, h, vms, pool_size)
              + (limits._rtt_flags(rtt) if vcha_enabled else ())
-             + limits._fallback_flags(over, bg_wal, bw, behind)
+             + limits._fallback_flags(over, bg_wal, bw, behind, rate_bps)
              + limits._pool_flags(stats_demand, stats_held, pool_size) + mem_flags)
     util = np.stack(np.broadcast_arrays((cpu + x * psc_cpu) / c, x * np.asarray(hold)[grow] / np.asarray(pool)[grow],
                                         np.where(over, 1.0, np.asarray(rho_bg)[grow]

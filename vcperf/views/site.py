@@ -480,7 +480,8 @@ def _readout_html(e: site.Evaluation, link: str = "") -> str:
         f"<tr><td>{marks[a.status]}</td><td>{a.workload}</td>"
         f"<td>{LABELS[a.quantity]}</td><td>{answer_text(a)}</td>"
         f"<td>{'–' if math.isnan(a.target) else formatter(a.quantity)(a.target)}</td></tr>" for a in e.answers)
-    flags = "".join(f"<li><b>{f.kind}</b> {html.escape(f.message)}</li>" for f in e.flags)
+    flags = "".join(f"<li><b>{f.kind}</b> {html.escape(f.message)}</li>"  # the most serious first
+                    for f in sorted(e.flags, key=lambda f: FLAG_KINDS.index(f.kind)))
     head = e.verdict
     where = ""
     if link:
