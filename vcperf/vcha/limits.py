@@ -97,7 +97,8 @@ def _extrapolation_flags(vcpus: float, hosts: float, powered_on_vms: float, db_c
             ("hosts", hosts, FIT_HOSTS, "the VCbench runs managed 2,000 hosts"),
             ("powered_on_vms", powered_on_vms, FIT_POWERED_ON_VMS, "the VCbench runs had 25,000 powered-on VMs"),
             ("db_connections", db_connections, DEFAULT_DB_CONNECTIONS,
-             "the model was fitted with vCenter's documented default pool, an external source as the VCHA study prints none")):
+             "the model was fitted with vCenter's documented default pool, an external source as the VCHA study "
+             "prints none")):
         if float(value) != fit:
             out.append(Flag(f"extrapolation: {name}={float(value):g} is not the fitted {fit:g} ({what}): the band "
                             "is widened", kind="extrapolation", name=name, limit=fit, value=float(value),
