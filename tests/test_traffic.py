@@ -203,3 +203,12 @@ def test_vcbench_traffic_never_exceeds_its_host_link(hosts):
     one, many = robo.vcbench_host_traffic(slow, n_hosts=1), robo.vcbench_host_traffic(slow, n_hosts=128)
     assert one.host_to_vc_bps == pytest.approx(64e3, rel=1e-9)  # one link: the operations fill what is left
     assert many.host_to_vc_bps < 0.5 * 64e3  # 128 links: each carries 1/128 of the operations
+
+
+def test_add_host_traffic_never_exceeds_its_host_link():
+    """Adding a host: its inventory sync shares the uplink with the host's own steady traffic, so the host's
+    traffic stays within the link down to 8 kbit/s (issue 36: 1.38x at 8 kbit/s before)."""
+    for bw in np.geomspace(8e3, 1e9, 25):
+        t = robo.add_host_traffic_bps(network.Link(float(bw), 0.1, 0.0))
+        assert 0 < t <= bw * (1 + 1e-9)
+    assert robo.add_host_traffic_bps(network.Link(8e3, 0.1, 0.0)) > 0.9 * 8e3  # the sync fills what is left

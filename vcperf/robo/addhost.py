@@ -90,7 +90,9 @@ def add_host_traffic_bps(link: network.Link, params: AddHostParams, registered_v
     """Average host -> vCenter traffic (bit/s) while a host is being added (Figure 15's kind).
 
     The inventory and the ACKs of the sync requests spread over the add-host time, plus
-    ``background_bps`` (the host sync and Level-1 statistics of the host, which the figure includes).
+    ``background_bps`` (the host sync and Level-1 statistics of the host, which the figure includes). The
+    sync shares the host's uplink with that background: its exchanges run at the rate the background
+    leaves, so the total never exceeds the link where the background alone fits in it.
     """
     network.check_link("link", link)
     v.instance("params", params, AddHostParams)
@@ -98,9 +100,13 @@ def add_host_traffic_bps(link: network.Link, params: AddHostParams, registered_v
     v.broadcast(registered_vms=inv, background_bps=v.nonneg("background_bps", background_bps))
     objects = inventory_objects(registered_vms)
     n = params.round_trips_per_object * objects
-    t = _add_host_s(operations._path(link), params, objects, inv)
+    bg = v.nonneg("background_bps", background_bps)
+    free_up = np.asarray(link.up_bps - bg, dtype=float)
+    ok = free_up > 0
+    down, _, rtt, loss = operations._path(link)
+    t = _add_host_s((down, np.where(ok, free_up, 1.0), rtt, loss), params, objects, inv)
     sync_bytes = n * (wire_bytes(inv / n) + ack_bytes(ADD_HOST_REQUEST_BYTES))
-    return v.nonneg("background_bps", background_bps) + 8.0 * sync_bytes / t
+    return bg + np.where(ok, 8.0 * sync_bytes / t, 0.0)  # a background that fills the uplink leaves the sync nothing
 
 
 def remove_host_time_s(link: network.Link, ops: OpsParams, registered_vms, vm_state_bytes_=0.0):
