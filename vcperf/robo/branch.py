@@ -202,6 +202,23 @@ def _latency_s(stages: tuple, path: tuple, ops: OpsParams, vm_state):
     return operations.vcenter_steps(stages) * ops.vcenter_demand_per_step_s + net
 
 
+def _latency_pair(stages: tuple, down, up_a, up_b, link: network.Link, ops: OpsParams, vm_state):
+    """:func:`_latency_s` on uplink rates ``up_a`` and ``up_b`` (the same downlink, RTT and loss) in one
+    vectorised call: every input, the parameters' arrays included, is broadcast to one shape first, so the
+    pair's leading axis never meets another input's axis."""
+    shape = np.broadcast_shapes(*(np.shape(x) for x in (down, up_a, up_b, link.rtt_s, link.loss,
+                                                       ops.round_trips_per_call, ops.vcenter_demand_per_step_s,
+                                                       vm_state)))
+
+    def two(a, b):
+        return np.stack([np.broadcast_to(a, shape), np.broadcast_to(b, shape)])
+
+    pair = _latency_s(stages, (two(down, down), two(up_a, up_b), two(link.rtt_s, link.rtt_s),
+                               two(link.loss, link.loss)), ops, vm_state)
+    pair = np.broadcast_to(pair, (2,) + shape)
+    return pair[0], pair[1]
+
+
 def _sizes(transfers_bytes) -> tuple:
     """Transfer sizes checked: None (none), a float or a sequence of floats >= 0 -> a tuple."""
     if transfers_bytes is None:
@@ -341,8 +358,7 @@ def _branch_load(link: network.Link, n, level, vms, hostsync: HostSyncParams, st
     safe = lambda x: np.where(ok, x, 1.0)  # noqa: E731 -- evaluate only where capacity remains
     stats_delay = np.where(ok, np.maximum(network.message_time_s(payload, safe(up_free / k), link.rtt_s, link.loss),
                                           network.message_time_s(payload, safe(ps_up), link.rtt_s, link.loss)), np.inf)
-    lat_idle = _latency_s(stages, (safe(down_free), safe(up_free), link.rtt_s, link.loss), ops, vm_state_bytes_)
-    lat_ps = _latency_s(stages, (safe(down_free), safe(ps_up), link.rtt_s, link.loss), ops, vm_state_bytes_)
+    lat_idle, lat_ps = _latency_pair(stages, safe(down_free), safe(up_free), safe(ps_up), link, ops, vm_state_bytes_)
     done = network._shared_transfer_times_s(sizes_a, down_c, link.rtt_s, link.loss, np.maximum(steady_down, 0.0))
     done = np.where(np.expand_dims(ok, -1), done, np.inf)
     # A transfer shares the downlink with the operation only while it runs: it counts as a flow for

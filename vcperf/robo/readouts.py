@@ -163,8 +163,9 @@ def plan_intervals(link: network.Link, hosts, level, powered_on_vms, stages, *, 
     out = []
     for name, table in (("operation_latency_s", LATENCY_TABLE), ("statistics_delay_s", UPLOAD_TABLE)):
         arr = np.broadcast_to(getattr(stacked, name), shape)[:, -1]
-        sens = dict(zip(_BRANCH_PARAMS, (arr[1:] - arr[0]) / INTERVAL_STEP, strict=True))
-        extra = float(np.broadcast_to(getattr(state, name), (1,))[0]) - arr[0]
+        with np.errstate(invalid="ignore"):  # an overloaded link's infinite delay has no gradient (no band)
+            sens = dict(zip(_BRANCH_PARAMS, (arr[1:] - arr[0]) / INTERVAL_STEP, strict=True))
+            extra = float(np.broadcast_to(getattr(state, name), (1,))[0]) - arr[0]
         sens["hostsync.bytes_per_change"] += extra / INTERVAL_STEP
         out.append(interval(arr[0], sens, data_table=table, params=p))
     return base, out[0], out[1]
