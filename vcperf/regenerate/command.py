@@ -62,6 +62,7 @@ def main(args) -> int:
     check_reserved(overrides)
     target = target_of(args, overrides)
     start = time.perf_counter()
+    SKIPPED.clear()  # this run's skipped notebooks only, never an earlier run's in the same process
     try:
         failures = run(target, only=args.only, overrides=overrides, jobs=args.jobs)
     except BuildLocked as err:
