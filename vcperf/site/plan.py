@@ -18,22 +18,7 @@ from vcperf import _validate as v
 from vcperf import _yaml, contentlib, robo, traffic, vcha
 from vcperf import vmotion as vm
 from vcperf.site.quantities import choice, quantity
-
-DIRECTIONS = ("down", "up")
-#: Target quantities a plan may set (``targets:``), each an upper bound in SI.
-TARGET_QUANTITIES = {
-    "operation_latency_s": ("time", "a vCenter operation at a branch during its statistics burst (ROBO)"),
-    "statistics_delay_s": ("time", "one host's statistics upload during its burst (ROBO)"),
-    "migration_time_s": ("time", "all VMs of a migration batch moved (vMotion)"),
-    "downtime_s": ("time", "a migration's switch-over stall (vMotion)"),
-    "vmotion_throttle": ("fraction", "share of a migrating guest's pace SDPS stuns away to converge (vMotion)"),
-    "deployment_time_s": ("time", "a template deployment (Content Library)"),
-    "vcha_throughput_loss": ("fraction", "vCenter throughput lost to VCHA (VCHA)"),
-    "vcha_latency_s": ("time", "vCenter operation latency with VCHA (VCHA)"),
-    "ft_overhead": ("fraction", "run time added to a CPU-bound FT VM by its checkpoints (FT)"),
-    "ft_output_delay_s": ("time", "extra latency of an FT VM's outbound packet (FT)"),
-}
-_MAX_BPS, _MAX_RTT_S, _MAX_COUNT = 1e12, 10.0, 1000.0
+from vcperf.site.schema import DIRECTIONS, FIELD, MAX_BPS, MAX_COUNT, MAX_RTT_S, TARGET_QUANTITIES, keys
 
 
 @dataclass(frozen=True)
@@ -193,7 +178,7 @@ def _links(raw) -> tuple[LinkSpec, ...]:
     for i, item in enumerate(_list("links", raw)):
         p = f"links[{i}]"
         d = _mapping(p, item)
-        _fields(p, d, ("name", "bandwidth", "up_bandwidth", "rtt", "loss", "queue", "buffer"))
+        _fields(p, d, keys("links[]"))
         if "bandwidth" not in d:
             raise ValueError(f"{p}.bandwidth is required (bit/s or e.g. '10 Mbit/s')")
         up = d.get("up_bandwidth")
@@ -204,11 +189,12 @@ def _links(raw) -> tuple[LinkSpec, ...]:
         buf = d.get("buffer")
         out.append(LinkSpec(
             name=_name(p, d),
-            bandwidth_bps=quantity(f"{p}.bandwidth", d["bandwidth"], "rate", 0.0, _MAX_BPS, lo_open=True),
-            rtt_s=quantity(f"{p}.rtt", d.get("rtt", 0.0), "time", 0.0, _MAX_RTT_S),
+            bandwidth_bps=quantity(f"{p}.bandwidth", d["bandwidth"], "rate", 0.0, MAX_BPS, lo_open=True,
+                                   bare=FIELD["links[].bandwidth"].bare),
+            rtt_s=quantity(f"{p}.rtt", d.get("rtt", 0.0), "time", 0.0, MAX_RTT_S, bare=FIELD["links[].rtt"].bare),
             loss=quantity(f"{p}.loss", loss, "fraction", 0.0, 0.5),
-            up_bandwidth_bps=None if up is None else quantity(f"{p}.up_bandwidth", up, "rate", 0.0, _MAX_BPS,
-                                                               lo_open=True),
+            up_bandwidth_bps=None if up is None else quantity(f"{p}.up_bandwidth", up, "rate", 0.0, MAX_BPS,
+                                                               lo_open=True, bare=FIELD["links[].bandwidth"].bare),
             queue=choice(f"{p}.queue", d.get("queue", "fifo"), traffic.DISCIPLINES),
             buffer_bytes=None if buf is None else quantity(f"{p}.buffer", buf, "size", 0.0, 1e12)))
     if not out:
@@ -220,7 +206,7 @@ def _links(raw) -> tuple[LinkSpec, ...]:
     return tuple(out)
 
 
-def _count(path, value, hi=_MAX_COUNT):
+def _count(path, value, hi=MAX_COUNT):
     return int(quantity(path, value, "count", 1.0, hi, integer=True))
 
 
@@ -229,7 +215,7 @@ def _branches(raw, names) -> tuple[Branch, ...]:
     for i, item in enumerate(_list("branches", raw)):
         p = f"branches[{i}]"
         d = _mapping(p, item)
-        _fields(p, d, ("name", "link", "hosts", "vms_per_host", "stats_level", "operation"))
+        _fields(p, d, keys("branches[]"))
         vms = d.get("vms_per_host")
         out.append(Branch(
             name=_name(p, d), link=_link_ref(f"{p}.link", d.get("link"), names),
@@ -244,14 +230,14 @@ def _vcenter(raw, names) -> VCenter:
     if raw is None:
         return VCenter()
     d = _mapping("vcenter", raw)
-    _fields("vcenter", d, ("size", "clients", "vcha"))
+    _fields("vcenter", d, keys("vcenter"))
     size = d.get("size")
     if size is not None:
         choice("vcenter.size", size, tuple(vcha.INVENTORIES))
     ha = None
     if d.get("vcha") is not None:
         h = _mapping("vcenter.vcha", d["vcha"])
-        _fields("vcenter.vcha", h, ("link", "direction"))
+        _fields("vcenter.vcha", h, keys("vcenter.vcha"))
         ha = Vcha(link=_link_ref("vcenter.vcha.link", h.get("link"), names),
                   direction=choice("vcenter.vcha.direction", h.get("direction", "down"), DIRECTIONS))
     return VCenter(size=size, clients=int(quantity("vcenter.clients", d.get("clients", 64), "count", 1.0, 4096.0,
@@ -263,8 +249,7 @@ def _migrations(raw, names) -> tuple[MigrationSpec, ...]:
     for i, item in enumerate(_list("migrations", raw)):
         p = f"migrations[{i}]"
         d = _mapping(p, item)
-        _fields(p, d, ("name", "link", "memory", "vcpus", "working_set", "dirty_rate", "vmknics", "count",
-                       "concurrency", "release", "direction"))
+        _fields(p, d, keys("migrations[]"))
 
         def opt(key, kind, lo, hi, p=p, d=d, **kw):
             return None if d.get(key) is None else quantity(f"{p}.{key}", d[key], kind, lo, hi, **kw)
@@ -291,7 +276,7 @@ def _deployments(raw, names) -> tuple[DeploymentSpec, ...]:
     for i, item in enumerate(_list("deployments", raw)):
         p = f"deployments[{i}]"
         d = _mapping(p, item)
-        _fields(p, d, ("name", "link", "size", "path", "count", "direction"))
+        _fields(p, d, keys("deployments[]"))
         if "size" not in d:
             raise ValueError(f"{p}.size is required (bytes or e.g. '39 GB')")
         out.append(DeploymentSpec(
@@ -308,8 +293,7 @@ def _ft(raw, names) -> tuple[FtSpec, ...]:
     for i, item in enumerate(_list("ft", raw)):
         p = f"ft[{i}]"
         d = _mapping(p, item)
-        _fields(p, d, ("name", "link", "vcpus", "dirty_rate", "receive_rate", "transmit_rate", "count",
-                       "direction"))
+        _fields(p, d, keys("ft[]"))
         out.append(FtSpec(
             name=_name(p, d), link=_link_ref(f"{p}.link", d.get("link"), names),
             vcpus=quantity(f"{p}.vcpus", d.get("vcpus", 1), "count", 1.0, 128.0, integer=True),
@@ -340,7 +324,8 @@ def from_dict(plan: dict) -> Plan:
     ----------
     plan : dict
         ``name``, ``links`` (required), ``branches``, ``vcenter``, ``migrations``, ``deployments``,
-        ``ft``, ``targets`` (see ``examples/*.yaml``).
+        ``ft``, ``targets``: every field is described in :data:`vcperf.site.schema.FIELDS` and
+        ``docs/PLAN.md`` (examples: ``examples/*.yaml``).
 
     Returns
     -------
@@ -363,7 +348,7 @@ def from_dict(plan: dict) -> Plan:
     ValueError: links[0].bandwidth must be in (0, 1e+12] (SI); got -1
     """
     d = _mapping("plan", plan)
-    _fields("plan", d, ("name", "links", "branches", "vcenter", "migrations", "deployments", "ft", "targets"))
+    _fields("plan", d, keys(""))
     _check_size(d.get("links"), d.get("branches"), d.get("migrations"), d.get("deployments"), d.get("ft"))
     links = _links(d.get("links"))
     names = {lk.name for lk in links}
@@ -420,11 +405,11 @@ def check_plan(plan: Plan) -> Plan:
         raise ValueError(f"plan must be a vcperf.site.Plan (see vcperf.site.from_dict); got {plan!r}")
     _check_size(plan.links, plan.branches, plan.migrations, plan.deployments, plan.ft)
     for i, lk in enumerate(plan.links):
-        quantity(f"links[{i}].bandwidth", lk.bandwidth_bps, "rate", 0.0, _MAX_BPS, lo_open=True)
-        quantity(f"links[{i}].rtt", lk.rtt_s, "time", 0.0, _MAX_RTT_S)
+        quantity(f"links[{i}].bandwidth", lk.bandwidth_bps, "rate", 0.0, MAX_BPS, lo_open=True)
+        quantity(f"links[{i}].rtt", lk.rtt_s, "time", 0.0, MAX_RTT_S)
         quantity(f"links[{i}].loss", lk.loss, "fraction", 0.0, 0.5)
         if lk.up_bandwidth_bps is not None:
-            quantity(f"links[{i}].up_bandwidth", lk.up_bandwidth_bps, "rate", 0.0, _MAX_BPS, lo_open=True)
+            quantity(f"links[{i}].up_bandwidth", lk.up_bandwidth_bps, "rate", 0.0, MAX_BPS, lo_open=True)
         choice(f"links[{i}].queue", lk.queue, traffic.DISCIPLINES)
         if lk.buffer_bytes is not None:
             quantity(f"links[{i}].buffer", lk.buffer_bytes, "size", 0.0, 1e12)
