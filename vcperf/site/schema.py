@@ -266,19 +266,27 @@ def json_schema() -> dict:
             **_object("")}
 
 
-MINIMAL = """\
+#: The example of the reference page: one link, a branch, a migration, a deployment, VCHA and targets.
+EXAMPLE = """\
 name: my branch
 links:
   - name: wan
-    bandwidth: 10 Mbit/s
-    rtt: 80 ms
-    loss: 0.01 %
+    bandwidth: 10 Mbit/s     # a number alone is bit/s
+    up_bandwidth: 5 Mbit/s   # branch -> HQ (absent: as bandwidth)
+    rtt: 80 ms               # a number alone is s
+    loss: 0.01 %             # loss always takes its unit
 branches:
-  - name: shop
-    link: wan
-    hosts: 20
+  - {name: shop, link: wan, hosts: 20}
+migrations:
+  - {name: app-to-hq, link: wan, memory: 8 GiB, direction: up}
+deployments:
+  - {name: linux-template, link: wan, size: 10 GB}
+vcenter:
+  size: medium
+  vcha: {link: wan}
 targets:
   operation_latency_s: 5 s
+  migration_time_s: 4 h
 """
 
 
@@ -325,10 +333,10 @@ the targets they must meet. Every field is checked before any work; an error nam
 (`links[0].rtt`), its value and its valid range. More examples: `examples/*.yaml`. A JSON Schema of
 the same format: [plan.schema.json](plan.schema.json) (editors can check a plan with it).
 
-## A minimal plan
+## An example
 
 ```yaml
-{MINIMAL}```
+{EXAMPLE}```
 
 ## Units
 
