@@ -1,4 +1,4 @@
-"""The plan format is described once (vcperf.site.schema.FIELDS): the parser, its ranges and defaults, the
+"""The plan format is described once (vcperf.site.schema.fields()): the parser, its ranges and defaults, the
 JSON Schema, the reference page, the examples and `vcperf plan --help` agree with that description (issue 39).
 """
 
@@ -18,7 +18,7 @@ from vcperf.site.quantities import SI
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = sorted((ROOT / "examples").glob("*.yaml"))
-QUANTITIES = [f for f in schema.FIELDS if f.kind not in schema.STRUCTURE]
+QUANTITIES = [f for f in schema.fields() if f.kind not in schema.STRUCTURE]
 VALIDATOR = jsonschema.Draft202012Validator(schema.json_schema())
 
 
@@ -56,7 +56,7 @@ def _set(plan, path, value):
 def _full():
     """A plan holding every described field (containers made by their fields)."""
     plan = {}
-    for i, f in enumerate(schema.FIELDS):
+    for i, f in enumerate(schema.fields()):
         if f.kind not in ("list", "mapping"):
             _set(plan, f.path, _sample(f, i))
     plan["links"][0]["name"] = "wan"
@@ -76,10 +76,10 @@ def _paths(d, prefix=""):
 
 def test_every_described_field_is_accepted_and_every_field_of_the_plan_is_described():
     plan = _full()
-    assert set(_paths(plan)) == {f.path for f in schema.FIELDS}
+    assert set(_paths(plan)) == {f.path for f in schema.fields()}
     p = from_dict(plan)
     assert p.links[0].rtt_s == 5.0 and p.vcenter.vcha is not None and len(p.targets) == len(schema.TARGET_QUANTITIES)
-    for parent in {f.parent for f in schema.FIELDS}:
+    for parent in {f.parent for f in schema.fields()}:
         bad = copy.deepcopy(plan)
         _set(bad, f"{parent}.nonsense" if parent else "nonsense", 1)
         with pytest.raises(ValueError, match="nonsense is not a (field|target)"):
@@ -94,7 +94,7 @@ def test_the_parser_reads_its_keys_from_the_description():
     literal_tuples = [node for node in ast.walk(tree) if isinstance(node, ast.Call)
                       and getattr(node.func, "id", None) == "_fields" and isinstance(node.args[2], ast.Tuple)]
     assert not literal_tuples, "plan.py lists allowed keys of its own"
-    assert used == {f.parent for f in schema.FIELDS} - {"targets"}
+    assert used == {f.parent for f in schema.fields()} - {"targets"}
     assert schema.keys("targets") == tuple(schema.TARGET_QUANTITIES)
 
 
@@ -117,7 +117,7 @@ def test_the_parser_holds_each_described_range(f):
             from_dict(plan)
 
 
-@pytest.mark.parametrize("f", [f for f in schema.FIELDS if f.default is not None], ids=lambda f: f.path)
+@pytest.mark.parametrize("f", [f for f in schema.fields() if f.default is not None], ids=lambda f: f.path)
 def test_an_absent_field_takes_its_described_default(f):
     plan = _full()
     *parents, key = f.path.split(".")
@@ -140,8 +140,8 @@ def test_committed_json_schema_and_reference_page_are_generated_from_the_descrip
 def test_every_field_is_documented_on_the_reference_page_with_its_unit_range_and_default():
     page = (ROOT / "docs" / "PLAN.md").read_text(encoding="utf-8")
     rows = {line.split(" | ")[0][3:-1]: line.split(" | ") for line in page.splitlines() if line.startswith("| `")}
-    assert set(rows) == {f.path for f in schema.FIELDS}
-    for f in schema.FIELDS:
+    assert set(rows) == {f.path for f in schema.fields()}
+    for f in schema.fields():
         cells = rows[f.path]
         assert cells[-1].startswith(f.meaning), f.path
         if f.kind not in schema.STRUCTURE:

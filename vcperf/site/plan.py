@@ -18,7 +18,8 @@ from vcperf import _validate as v
 from vcperf import _yaml, contentlib, robo, traffic, vcha
 from vcperf import vmotion as vm
 from vcperf.site.quantities import choice, quantity
-from vcperf.site.schema import DIRECTIONS, FIELD, MAX_BPS, MAX_COUNT, MAX_RTT_S, TARGET_QUANTITIES, keys
+from vcperf.site.schema import DIRECTIONS, MAX_BPS, MAX_COUNT, MAX_RTT_S, TARGET_QUANTITIES, keys
+from vcperf.site.schema import field as _field
 
 
 @dataclass(frozen=True)
@@ -190,11 +191,11 @@ def _links(raw) -> tuple[LinkSpec, ...]:
         out.append(LinkSpec(
             name=_name(p, d),
             bandwidth_bps=quantity(f"{p}.bandwidth", d["bandwidth"], "rate", 0.0, MAX_BPS, lo_open=True,
-                                   bare=FIELD["links[].bandwidth"].bare),
-            rtt_s=quantity(f"{p}.rtt", d.get("rtt", 0.0), "time", 0.0, MAX_RTT_S, bare=FIELD["links[].rtt"].bare),
+                                   bare=_field("links[].bandwidth").bare),
+            rtt_s=quantity(f"{p}.rtt", d.get("rtt", 0.0), "time", 0.0, MAX_RTT_S, bare=_field("links[].rtt").bare),
             loss=quantity(f"{p}.loss", loss, "fraction", 0.0, 0.5),
             up_bandwidth_bps=None if up is None else quantity(f"{p}.up_bandwidth", up, "rate", 0.0, MAX_BPS,
-                                                               lo_open=True, bare=FIELD["links[].bandwidth"].bare),
+                                                               lo_open=True, bare=_field("links[].bandwidth").bare),
             queue=choice(f"{p}.queue", d.get("queue", "fifo"), traffic.DISCIPLINES),
             buffer_bytes=None if buf is None else quantity(f"{p}.buffer", buf, "size", 0.0, 1e12)))
     if not out:
@@ -324,7 +325,7 @@ def from_dict(plan: dict) -> Plan:
     ----------
     plan : dict
         ``name``, ``links`` (required), ``branches``, ``vcenter``, ``migrations``, ``deployments``,
-        ``ft``, ``targets``: every field is described in :data:`vcperf.site.schema.FIELDS` and
+        ``ft``, ``targets``: every field is described in :func:`vcperf.site.schema.fields` and
         ``docs/PLAN.md`` (examples: ``examples/*.yaml``).
 
     Returns

@@ -1,5 +1,5 @@
 """The site plan's format, described once: every field a plan may hold, its kind and SI unit, valid
-range, default, meaning and the study that reads it (:data:`FIELDS`).
+range, default, meaning and the study that reads it (:func:`fields`).
 
 :mod:`vcperf.site.plan` takes its allowed keys from here (:func:`keys`); the JSON Schema
 (:func:`json_schema`, committed as ``docs/plan.schema.json``) and the reference page
@@ -9,6 +9,7 @@ tests check that the parser, the schema, the page and ``examples/*.yaml`` agree.
 
 from __future__ import annotations
 
+import functools
 import json
 import math
 import re
@@ -51,7 +52,7 @@ class PlanField:
 
     Examples
     --------
-    >>> FIELD["links[].rtt"].unit, FIELD["links[].rtt"].hi
+    >>> field("links[].rtt").unit, field("links[].rtt").hi
     ('s', 10.0)
     """
 
@@ -101,78 +102,100 @@ def _direction(item, default, meaning):
 
 
 _TB = 24.0 * 2**40
-#: Every field a plan may hold, containers before their fields.
-FIELDS: tuple[PlanField, ...] = (
-    PlanField("name", "text", "the site's name, shown in the report", default="site"),
-    PlanField("links", "list", "the site's links: at least one", required=True),
-    PlanField("links[].name", "name", "the link's name, unique among the links", required=True),
-    _q("links[].bandwidth", "rate", 0, MAX_BPS, "the link's rate toward the branch (and both ways without "
-       "`up_bandwidth`)", required=True, lo_open=True, source="vcperf.traffic", bare=(1e3, MAX_BPS, "Mbit/s")),
-    _q("links[].up_bandwidth", "rate", 0, MAX_BPS, "the link's rate from the branch", lo_open=True,
-       source="symmetric: `bandwidth`", bare=(1e3, MAX_BPS, "Mbit/s")),
-    _q("links[].rtt", "time", 0, MAX_RTT_S, "the link's round-trip time", 0, source="vcperf.traffic",
-       bare=(0.0, MAX_RTT_S, "ms")),
-    _q("links[].loss", "fraction", 0, 0.5, "the link's packet loss rate (write its unit: `0.01 %`)", 0,
-       source="vcperf.traffic (Mathis TCP rate)", bare=(0.0, 0.0, "%")),
-    PlanField("links[].queue", "choice", "the bottleneck's queue: `fifo` drop-tail (a bulk flow keeps a "
-              "standing queue every round trip waits in) or `fair` (fq_codel-like)", default="fifo",
-              choices=traffic.DISCIPLINES, source="vcperf.traffic.standing_queue_s"),
-    _q("links[].buffer", "size", 0, 1e12, "the bottleneck's buffer", source="one bandwidth-delay product"),
-    PlanField("branches", "list", "branch offices, each behind a link (ROBO)"),
-    *_named("branches[]", "branch"),
-    _q("branches[].hosts", "count", 1, 10000, "hosts at the branch", 1, integer=True, source="ROBO"),
-    _q("branches[].vms_per_host", "count", 0, 1024, "powered-on VMs per host",
-       source="the ROBO test bed's"),
-    _q("branches[].stats_level", "count", 1, 4, "vCenter statistics level", 1, integer=True, source="ROBO"),
-    PlanField("branches[].operation", "choice", "the vCenter operation whose latency is asked",
-              default="clone_vm", choices=tuple(robo.operation_names()), source="ROBO"),
-    PlanField("vcenter", "mapping", "the vCenter appliance"),
-    PlanField("vcenter.size", "choice", "the appliance's inventory size", choices=tuple(vcha.INVENTORIES),
-              source="the VCHA test bed's"),
-    _q("vcenter.clients", "count", 1, 4096, "VCbench clients driving vCenter", 64, integer=True, source="VCHA"),
-    PlanField("vcenter.vcha", "mapping", "VCHA on the appliance (absent: no VCHA)"),
-    PlanField("vcenter.vcha.link", "link", "the link VCHA's replication (Active -> Passive) crosses",
-              required=True, source="VCHA"),
-    _direction("vcenter.vcha", "down", "the direction of the replication on the link"),
-    PlanField("migrations", "list", "batches of vMotion migrations"),
-    *_named("migrations[]", "migration"),
-    _q("migrations[].memory", "size", 0, _TB, "each VM's memory", lo_open=True,
-       source="the vMotion study's typical VM"),
-    _q("migrations[].vcpus", "count", 1, 768, "each VM's vCPUs", integer=True,
-       source="the vMotion study's typical VM"),
-    _q("migrations[].working_set", "size", 0, _TB, "each VM's memory written while it runs",
-       source="the vMotion study's typical VM"),
-    _q("migrations[].dirty_rate", "byte_rate", 0, 1e12, "each VM's memory dirtying rate",
-       source="the vMotion study's typical VM"),
-    _q("migrations[].vmknics", "count", 1, 16, "vMotion VMkernel NICs", 1, integer=True, source="vMotion"),
-    _q("migrations[].count", "count", 1, MAX_COUNT, "VMs migrated", 1, integer=True),
-    _q("migrations[].concurrency", "count", 1, 64, "VMs migrated at a time (at most `count`)", 1,
-       integer=True),
-    PlanField("migrations[].release", "choice", "the vSphere release", default="7.0u1",
-              choices=tuple(vm.RELEASES), source="vMotion"),
-    _direction("migrations[]", "up", "the migration's direction on the link"),
-    PlanField("deployments", "list", "Content Library template deployments"),
-    *_named("deployments[]", "deployment"),
-    _q("deployments[].size", "size", 0, 1e14, "the template's size", required=True, lo_open=True,
-       source="Content Library"),
-    PlanField("deployments[].path", "choice", "the copy path", default="streaming",
-              choices=tuple(contentlib.PATHS), source="Content Library"),
-    _q("deployments[].count", "count", 1, contentlib.MAX_DEPLOYMENTS, "simultaneous deployments", 1,
-       integer=True),
-    _direction("deployments[]", "down", "the deployment's direction on the link"),
-    PlanField("ft", "list", "Fault Tolerance VMs whose logging traffic crosses a link"),
-    *_named("ft[]", "FT VM"),
-    _q("ft[].vcpus", "count", 1, 128, "the VM's vCPUs", 1, integer=True, source="FT"),
-    _q("ft[].dirty_rate", "byte_rate", 0, 1e11, "the VM's memory dirtying rate", 0, source="FT"),
-    _q("ft[].receive_rate", "rate", 0, 1e11, "the VM's inbound network rate", 0, source="FT"),
-    _q("ft[].transmit_rate", "rate", 0, 1e11, "the VM's outbound network rate", 0, source="FT"),
-    _q("ft[].count", "count", 1, 64, "FT VMs", 1, integer=True),
-    _direction("ft[]", "down", "the logging traffic's direction on the link"),
-    PlanField("targets", "mapping", "upper bounds the answers must meet"),
-    *(_q(f"targets.{key}", kind, 0, math.inf, meaning, lo_open=True, source="absent: not checked")
-      for key, (kind, meaning) in TARGET_QUANTITIES.items()),
-)
-FIELD = {f.path: f for f in FIELDS}
+@functools.cache
+def fields() -> tuple[PlanField, ...]:
+    """Every field a plan may hold, containers before their fields (built on first use: the
+    operations of a branch are read from the ROBO study's table).
+
+    Examples
+    --------
+    >>> [f.path for f in fields()][:3]
+    ['name', 'links', 'links[].name']
+    """
+    return (
+        PlanField("name", "text", "the site's name, shown in the report", default="site"),
+        PlanField("links", "list", "the site's links: at least one", required=True),
+        PlanField("links[].name", "name", "the link's name, unique among the links", required=True),
+        _q("links[].bandwidth", "rate", 0, MAX_BPS, "the link's rate toward the branch (and both ways without "
+           "`up_bandwidth`)", required=True, lo_open=True, source="vcperf.traffic", bare=(1e3, MAX_BPS, "Mbit/s")),
+        _q("links[].up_bandwidth", "rate", 0, MAX_BPS, "the link's rate from the branch", lo_open=True,
+           source="symmetric: `bandwidth`", bare=(1e3, MAX_BPS, "Mbit/s")),
+        _q("links[].rtt", "time", 0, MAX_RTT_S, "the link's round-trip time", 0, source="vcperf.traffic",
+           bare=(0.0, MAX_RTT_S, "ms")),
+        _q("links[].loss", "fraction", 0, 0.5, "the link's packet loss rate (write its unit: `0.01 %`)", 0,
+           source="vcperf.traffic (Mathis TCP rate)", bare=(0.0, 0.0, "%")),
+        PlanField("links[].queue", "choice", "the bottleneck's queue: `fifo` drop-tail (a bulk flow keeps a "
+                  "standing queue every round trip waits in) or `fair` (fq_codel-like)", default="fifo",
+                  choices=traffic.DISCIPLINES, source="vcperf.traffic.standing_queue_s"),
+        _q("links[].buffer", "size", 0, 1e12, "the bottleneck's buffer", source="one bandwidth-delay product"),
+        PlanField("branches", "list", "branch offices, each behind a link (ROBO)"),
+        *_named("branches[]", "branch"),
+        _q("branches[].hosts", "count", 1, 10000, "hosts at the branch", 1, integer=True, source="ROBO"),
+        _q("branches[].vms_per_host", "count", 0, 1024, "powered-on VMs per host",
+           source="the ROBO test bed's"),
+        _q("branches[].stats_level", "count", 1, 4, "vCenter statistics level", 1, integer=True, source="ROBO"),
+        PlanField("branches[].operation", "choice", "the vCenter operation whose latency is asked",
+                  default="clone_vm", choices=tuple(robo.operation_names()), source="ROBO"),
+        PlanField("vcenter", "mapping", "the vCenter appliance"),
+        PlanField("vcenter.size", "choice", "the appliance's inventory size", choices=tuple(vcha.INVENTORIES),
+                  source="the VCHA test bed's"),
+        _q("vcenter.clients", "count", 1, 4096, "VCbench clients driving vCenter", 64, integer=True, source="VCHA"),
+        PlanField("vcenter.vcha", "mapping", "VCHA on the appliance (absent: no VCHA)"),
+        PlanField("vcenter.vcha.link", "link", "the link VCHA's replication (Active -> Passive) crosses",
+                  required=True, source="VCHA"),
+        _direction("vcenter.vcha", "down", "the direction of the replication on the link"),
+        PlanField("migrations", "list", "batches of vMotion migrations"),
+        *_named("migrations[]", "migration"),
+        _q("migrations[].memory", "size", 0, _TB, "each VM's memory", lo_open=True,
+           source="the vMotion study's typical VM"),
+        _q("migrations[].vcpus", "count", 1, 768, "each VM's vCPUs", integer=True,
+           source="the vMotion study's typical VM"),
+        _q("migrations[].working_set", "size", 0, _TB, "each VM's memory written while it runs",
+           source="the vMotion study's typical VM"),
+        _q("migrations[].dirty_rate", "byte_rate", 0, 1e12, "each VM's memory dirtying rate",
+           source="the vMotion study's typical VM"),
+        _q("migrations[].vmknics", "count", 1, 16, "vMotion VMkernel NICs", 1, integer=True, source="vMotion"),
+        _q("migrations[].count", "count", 1, MAX_COUNT, "VMs migrated", 1, integer=True),
+        _q("migrations[].concurrency", "count", 1, 64, "VMs migrated at a time (at most `count`)", 1,
+           integer=True),
+        PlanField("migrations[].release", "choice", "the vSphere release", default="7.0u1",
+                  choices=tuple(vm.RELEASES), source="vMotion"),
+        _direction("migrations[]", "up", "the migration's direction on the link"),
+        PlanField("deployments", "list", "Content Library template deployments"),
+        *_named("deployments[]", "deployment"),
+        _q("deployments[].size", "size", 0, 1e14, "the template's size", required=True, lo_open=True,
+           source="Content Library"),
+        PlanField("deployments[].path", "choice", "the copy path", default="streaming",
+                  choices=tuple(contentlib.PATHS), source="Content Library"),
+        _q("deployments[].count", "count", 1, contentlib.MAX_DEPLOYMENTS, "simultaneous deployments", 1,
+           integer=True),
+        _direction("deployments[]", "down", "the deployment's direction on the link"),
+        PlanField("ft", "list", "Fault Tolerance VMs whose logging traffic crosses a link"),
+        *_named("ft[]", "FT VM"),
+        _q("ft[].vcpus", "count", 1, 128, "the VM's vCPUs", 1, integer=True, source="FT"),
+        _q("ft[].dirty_rate", "byte_rate", 0, 1e11, "the VM's memory dirtying rate", 0, source="FT"),
+        _q("ft[].receive_rate", "rate", 0, 1e11, "the VM's inbound network rate", 0, source="FT"),
+        _q("ft[].transmit_rate", "rate", 0, 1e11, "the VM's outbound network rate", 0, source="FT"),
+        _q("ft[].count", "count", 1, 64, "FT VMs", 1, integer=True),
+        _direction("ft[]", "down", "the logging traffic's direction on the link"),
+        PlanField("targets", "mapping", "upper bounds the answers must meet"),
+        *(_q(f"targets.{key}", kind, 0, math.inf, meaning, lo_open=True, source="absent: not checked")
+          for key, (kind, meaning) in TARGET_QUANTITIES.items()),
+    )
+
+
+def field(path: str) -> PlanField:
+    """The field at ``path`` (``"links[].rtt"``).
+
+    Examples
+    --------
+    >>> field("vcenter.clients").default
+    64
+    """
+    for f in fields():
+        if f.path == path:
+            return f
+    raise ValueError(f"path must be a field of the plan (vcperf.site.schema.fields()); got {path!r}")
 
 
 def keys(parent: str) -> tuple[str, ...]:
@@ -183,9 +206,10 @@ def keys(parent: str) -> tuple[str, ...]:
     >>> keys("vcenter.vcha")
     ('link', 'direction')
     """
-    out = tuple(f.key for f in FIELDS if f.parent == parent)
+    out = tuple(f.key for f in fields() if f.parent == parent)
     if not out:
-        raise ValueError(f"parent must be a mapping of the plan {sorted({f.parent for f in FIELDS})}; got {parent!r}")
+        raise ValueError(f"parent must be a mapping of the plan {sorted({f.parent for f in fields()})}; "
+                         f"got {parent!r}")
     return out
 
 
@@ -235,7 +259,7 @@ def _schema(f: PlanField) -> dict:
 
 def _object(parent: str) -> dict:
     props, required = {}, []
-    for f in FIELDS:
+    for f in fields():
         if f.parent != parent:
             continue
         if f.kind == "list":
@@ -253,7 +277,7 @@ def _object(parent: str) -> dict:
 
 
 def json_schema() -> dict:
-    """The plan's JSON Schema (draft 2020-12), generated from :data:`FIELDS`.
+    """The plan's JSON Schema (draft 2020-12), generated from :func:`fields`.
 
     Examples
     --------
@@ -314,7 +338,7 @@ def _cell(f: PlanField) -> tuple[str, str, str, str]:
 
 
 def reference() -> str:
-    """The plan's reference page (Markdown), generated from :data:`FIELDS`.
+    """The plan's reference page (Markdown), generated from :func:`fields`.
 
     Examples
     --------
@@ -322,7 +346,7 @@ def reference() -> str:
     True
     """
     rows = ["| field | unit | range | default | meaning |", "|---|---|---|---|---|"]
-    for f in FIELDS:
+    for f in fields():
         rows.append("| " + " | ".join((f"`{f.path}`",) + _cell(f)) + " |")
     return f"""# The site plan format
 
@@ -359,7 +383,7 @@ named there: that study's test bed or typical value).
 
 def write(directory) -> tuple[Path, Path]:
     """Write ``plan.schema.json`` and ``PLAN.md`` into ``directory`` (the repository's ``docs/``);
-    returns their paths. Run after editing :data:`FIELDS`; tests compare the committed files.
+    returns their paths. Run after editing :func:`fields`; tests compare the committed files.
 
     Examples
     --------
