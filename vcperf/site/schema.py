@@ -16,9 +16,13 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
+from vcperf import _validate as v
 from vcperf import contentlib, robo, traffic, vcha
 from vcperf import vmotion as vm
 from vcperf.site.quantities import SI, UNITS
+
+# field(), keys() and write() take the plan's own paths and the repository's docs/ (checked, not fuzzed)
+__all__ = ["DIRECTIONS", "EXAMPLE", "TARGET_QUANTITIES", "PlanField", "fields", "json_schema", "reference"]
 
 DIRECTIONS = ("down", "up")
 #: Target quantities a plan may set (``targets:``), each an upper bound in SI.
@@ -192,6 +196,7 @@ def field(path: str) -> PlanField:
     >>> field("vcenter.clients").default
     64
     """
+    v.text("path", path)
     for f in fields():
         if f.path == path:
             return f
@@ -206,6 +211,8 @@ def keys(parent: str) -> tuple[str, ...]:
     >>> keys("vcenter.vcha")
     ('link', 'direction')
     """
+    if not isinstance(parent, str):
+        raise ValueError(f"parent must be a path in the plan (a string); got {parent!r}")
     out = tuple(f.key for f in fields() if f.parent == parent)
     if not out:
         raise ValueError(f"parent must be a mapping of the plan {sorted({f.parent for f in fields()})}; "
@@ -392,10 +399,9 @@ def write(directory) -> tuple[Path, Path]:
     ...     [p.name for p in write(d)]
     ['plan.schema.json', 'PLAN.md']
     """
-    d = Path(directory)
-    if not d.is_dir():
+    if not isinstance(directory, str | Path) or not Path(directory).is_dir():
         raise ValueError(f"directory must be an existing directory; got {directory!r}")
-    schema, page = d / "plan.schema.json", d / "PLAN.md"
+    schema, page = Path(directory) / "plan.schema.json", Path(directory) / "PLAN.md"
     schema.write_text(json.dumps(json_schema(), indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
     page.write_text(reference(), encoding="utf-8")
     return schema, page
