@@ -1,7 +1,7 @@
 """The site plan's format, described once: every field a plan may hold, its kind and SI unit, valid
 range, default, meaning and the study that reads it (:func:`fields`).
 
-:mod:`vcperf.site.plan` takes its allowed keys from here (:func:`keys`); the JSON Schema
+:mod:`vcperf.site.plan` reads its keys, ranges, units, defaults and choices from here; the JSON Schema
 (:func:`json_schema`, committed as ``docs/plan.schema.json``) and the reference page
 (:func:`reference`, committed as ``docs/PLAN.md``) are generated from it (:func:`write`), and
 tests check that the parser, the schema, the page and ``examples/*.yaml`` agree.
