@@ -137,18 +137,19 @@ def test_committed_json_schema_and_reference_page_are_generated_from_the_descrip
     assert (ROOT / "docs" / "PLAN.md").read_text(encoding="utf-8") == schema.reference()
 
 
-def test_every_field_is_documented_on_the_reference_page_with_its_unit_range_and_default():
+def test_every_field_is_documented_on_the_reference_page_with_its_unit_range_default_and_source():
     page = (ROOT / "docs" / "PLAN.md").read_text(encoding="utf-8")
     rows = {line.split(" | ")[0][3:-1]: line.split(" | ") for line in page.splitlines() if line.startswith("| `")}
     assert set(rows) == {f.path for f in schema.fields()}
     for f in schema.fields():
         cells = rows[f.path]
-        assert cells[-1].startswith(f.meaning), f.path
+        assert cells[4] == f.meaning and cells[5] == f"{f.source} |", f.path
+        assert cells[3] == ("required" if f.required else f.absent if f.default is None else f"`{f.default}`")
+        if f.kind not in ("list", "mapping", "name", "text"):  # a field a model reads: which, and its value if absent
+            assert f.source and (f.required or f.default is not None or f.absent), f.path
         if f.kind not in schema.STRUCTURE:
             assert f"{f.hi:g}" in cells[2] or math.isinf(f.hi), f.path
             assert SI[f.kind] in cells[1], f.path
-        if f.default is not None:
-            assert f"`{f.default}`" == cells[3], f.path
 
 
 @pytest.mark.parametrize("path", EXAMPLES, ids=lambda p: p.name)

@@ -50,9 +50,9 @@ class PlanField:
     ``path`` is its place in the plan (``links[].rtt``: the ``rtt`` of every item of ``links``);
     ``kind`` a key of :data:`vcperf.site.quantities.UNITS` (a quantity, converted to SI) or one of
     :data:`STRUCTURE`; ``lo``/``hi`` its range in SI (``lo_open``: ``lo`` excluded); ``default`` the
-    value an absent field takes as written in a plan (``None``: the study's own, named in
-    ``source``); ``bare`` the plausible range of a number written without a unit and the unit to
-    suggest outside it.
+    value an absent field takes as written in a plan (``None``: what ``absent`` says, the study's
+    own); ``source`` the model that reads it; ``bare`` the plausible range of a number written
+    without a unit and the unit to suggest outside it.
 
     Examples
     --------
@@ -72,6 +72,7 @@ class PlanField:
     choices: tuple = ()
     source: str = ""
     bare: tuple[float, float, str] | None = None
+    absent: str = ""
 
     @property
     def parent(self) -> str:
@@ -90,22 +91,24 @@ class PlanField:
 
 
 def _q(path, kind, lo, hi, meaning, default=None, *, lo_open=False, integer=False, required=False, source="",
-       bare=None):
+       bare=None, absent=""):
     return PlanField(path, kind, meaning, float(lo), float(hi), lo_open, integer, default, required, (), source,
-                     bare)
+                     bare, absent)
 
 
 def _named(item, what):
     return (PlanField(f"{item}.name", "name", f"the {what}'s name, unique among the plan's workloads",
                       required=True),
-            PlanField(f"{item}.link", "link", f"the link the {what} crosses (a ``links[].name``)", required=True))
+            PlanField(f"{item}.link", "link", f"the link the {what} crosses (a `links[].name`)", required=True))
 
 
-def _direction(item, default, meaning):
-    return PlanField(f"{item}.direction", "choice", meaning, default=default, choices=DIRECTIONS)
+def _direction(item, default, meaning, source=""):
+    return PlanField(f"{item}.direction", "choice", meaning, default=default, choices=DIRECTIONS, source=source)
 
 
 _TB = 24.0 * 2**40
+
+
 @functools.cache
 def fields() -> tuple[PlanField, ...]:
     """Every field a plan may hold, containers before their fields (built on first use: the
@@ -123,7 +126,7 @@ def fields() -> tuple[PlanField, ...]:
         _q("links[].bandwidth", "rate", 0, MAX_BPS, "the link's rate toward the branch (and both ways without "
            "`up_bandwidth`)", required=True, lo_open=True, source="vcperf.traffic", bare=(1e3, MAX_BPS, "Mbit/s")),
         _q("links[].up_bandwidth", "rate", 0, MAX_BPS, "the link's rate from the branch", lo_open=True,
-           source="symmetric: `bandwidth`", bare=(1e3, MAX_BPS, "Mbit/s")),
+           source="vcperf.traffic", absent="as `bandwidth`", bare=(1e3, MAX_BPS, "Mbit/s")),
         _q("links[].rtt", "time", 0, MAX_RTT_S, "the link's round-trip time", 0, source="vcperf.traffic",
            bare=(0.0, MAX_RTT_S, "ms")),
         _q("links[].loss", "fraction", 0, 0.5, "the link's packet loss rate (write its unit: `0.01 %`)", 0,
@@ -131,40 +134,41 @@ def fields() -> tuple[PlanField, ...]:
         PlanField("links[].queue", "choice", "the bottleneck's queue: `fifo` drop-tail (a bulk flow keeps a "
                   "standing queue every round trip waits in) or `fair` (fq_codel-like)", default="fifo",
                   choices=traffic.DISCIPLINES, source="vcperf.traffic.standing_queue_s"),
-        _q("links[].buffer", "size", 0, 1e12, "the bottleneck's buffer", source="one bandwidth-delay product"),
+        _q("links[].buffer", "size", 0, 1e12, "the bottleneck's buffer",
+           source="vcperf.traffic.standing_queue_s", absent="one bandwidth-delay product"),
         PlanField("branches", "list", "branch offices, each behind a link (ROBO)"),
         *_named("branches[]", "branch"),
         _q("branches[].hosts", "count", 1, 10000, "hosts at the branch", 1, integer=True, source="ROBO"),
         _q("branches[].vms_per_host", "count", 0, 1024, "powered-on VMs per host",
-           source="the ROBO test bed's"),
+           source="ROBO", absent="the ROBO test bed's"),
         _q("branches[].stats_level", "count", 1, 4, "vCenter statistics level", 1, integer=True, source="ROBO"),
         PlanField("branches[].operation", "choice", "the vCenter operation whose latency is asked",
                   default="clone_vm", choices=tuple(robo.operation_names()), source="ROBO"),
         PlanField("vcenter", "mapping", "the vCenter appliance"),
         PlanField("vcenter.size", "choice", "the appliance's inventory size", choices=tuple(vcha.INVENTORIES),
-                  source="the VCHA test bed's"),
+                  source="VCHA", absent="the VCHA test bed's"),
         _q("vcenter.clients", "count", 1, 4096, "VCbench clients driving vCenter", 64, integer=True, source="VCHA"),
         PlanField("vcenter.vcha", "mapping", "VCHA on the appliance (absent: no VCHA)"),
         PlanField("vcenter.vcha.link", "link", "the link VCHA's replication (Active -> Passive) crosses",
                   required=True, source="VCHA"),
-        _direction("vcenter.vcha", "down", "the direction of the replication on the link"),
+        _direction("vcenter.vcha", "down", "the direction of the replication on the link", "VCHA"),
         PlanField("migrations", "list", "batches of vMotion migrations"),
         *_named("migrations[]", "migration"),
         _q("migrations[].memory", "size", 0, _TB, "each VM's memory", lo_open=True,
-           source="the vMotion study's typical VM"),
+           source="vMotion", absent="the vMotion study's typical VM"),
         _q("migrations[].vcpus", "count", 1, 768, "each VM's vCPUs", integer=True,
-           source="the vMotion study's typical VM"),
+           source="vMotion", absent="the vMotion study's typical VM"),
         _q("migrations[].working_set", "size", 0, _TB, "each VM's memory written while it runs",
-           source="the vMotion study's typical VM"),
+           source="vMotion", absent="the vMotion study's typical VM"),
         _q("migrations[].dirty_rate", "byte_rate", 0, 1e12, "each VM's memory dirtying rate",
-           source="the vMotion study's typical VM"),
+           source="vMotion", absent="the vMotion study's typical VM"),
         _q("migrations[].vmknics", "count", 1, 16, "vMotion VMkernel NICs", 1, integer=True, source="vMotion"),
-        _q("migrations[].count", "count", 1, MAX_COUNT, "VMs migrated", 1, integer=True),
+        _q("migrations[].count", "count", 1, MAX_COUNT, "VMs migrated", 1, integer=True, source="vMotion"),
         _q("migrations[].concurrency", "count", 1, 64, "VMs migrated at a time (at most `count`)", 1,
-           integer=True),
+           integer=True, source="vMotion"),
         PlanField("migrations[].release", "choice", "the vSphere release", default="7.0u1",
                   choices=tuple(vm.RELEASES), source="vMotion"),
-        _direction("migrations[]", "up", "the migration's direction on the link"),
+        _direction("migrations[]", "up", "the migration's direction on the link", "vMotion"),
         PlanField("deployments", "list", "Content Library template deployments"),
         *_named("deployments[]", "deployment"),
         _q("deployments[].size", "size", 0, 1e14, "the template's size", required=True, lo_open=True,
@@ -172,18 +176,19 @@ def fields() -> tuple[PlanField, ...]:
         PlanField("deployments[].path", "choice", "the copy path", default="streaming",
                   choices=tuple(contentlib.PATHS), source="Content Library"),
         _q("deployments[].count", "count", 1, contentlib.MAX_DEPLOYMENTS, "simultaneous deployments", 1,
-           integer=True),
-        _direction("deployments[]", "down", "the deployment's direction on the link"),
+           integer=True, source="Content Library"),
+        _direction("deployments[]", "down", "the deployment's direction on the link", "Content Library"),
         PlanField("ft", "list", "Fault Tolerance VMs whose logging traffic crosses a link"),
         *_named("ft[]", "FT VM"),
         _q("ft[].vcpus", "count", 1, 128, "the VM's vCPUs", 1, integer=True, source="FT"),
         _q("ft[].dirty_rate", "byte_rate", 0, 1e11, "the VM's memory dirtying rate", 0, source="FT"),
         _q("ft[].receive_rate", "rate", 0, 1e11, "the VM's inbound network rate", 0, source="FT"),
         _q("ft[].transmit_rate", "rate", 0, 1e11, "the VM's outbound network rate", 0, source="FT"),
-        _q("ft[].count", "count", 1, 64, "FT VMs", 1, integer=True),
-        _direction("ft[]", "down", "the logging traffic's direction on the link"),
+        _q("ft[].count", "count", 1, 64, "FT VMs", 1, integer=True, source="FT"),
+        _direction("ft[]", "down", "the logging traffic's direction on the link", "FT"),
         PlanField("targets", "mapping", "upper bounds the answers must meet"),
-        *(_q(f"targets.{key}", kind, 0, math.inf, meaning, lo_open=True, source="absent: not checked")
+        *(_q(f"targets.{key}", kind, 0, math.inf, meaning, lo_open=True, source="vcperf.site.evaluate",
+             absent="not checked")
           for key, (kind, meaning) in TARGET_QUANTITIES.items()),
     )
 
@@ -325,7 +330,7 @@ def _num(x: float) -> str:
     return "∞" if math.isinf(x) else f"{x:g}"
 
 
-def _cell(f: PlanField) -> tuple[str, str, str, str]:
+def _cell(f: PlanField) -> tuple[str, str, str, str, str]:
     if f.kind in UNITS:
         units = ", ".join(f"`{u}`" for u in UNITS[f.kind])
         unit = {"fraction": "fraction", "count": "count"}.get(f.kind, f.unit) + (f" (or {units})" if units else "")
@@ -338,10 +343,8 @@ def _cell(f: PlanField) -> tuple[str, str, str, str]:
         unit, rng = "", " / ".join(f"`{c}`" for c in f.choices)
     else:
         unit, rng = "", {"list": "list", "mapping": "mapping", "link": "a `links[].name`"}.get(f.kind, "text")
-    default = "required" if f.required else "" if f.default is None else f"`{f.default}`"
-    if f.source and not f.required and f.default is None:
-        default = f.source
-    return unit, rng, default, f.meaning
+    default = "required" if f.required else f.absent if f.default is None else f"`{f.default}`"
+    return unit, rng, default, f.meaning, f.source
 
 
 def reference() -> str:
@@ -352,7 +355,7 @@ def reference() -> str:
     >>> "| `links[].rtt` |" in reference()
     True
     """
-    rows = ["| field | unit | range | default | meaning |", "|---|---|---|---|---|"]
+    rows = ["| field | unit | range | default | meaning | read by |", "|---|---|---|---|---|---|"]
     for f in fields():
         rows.append("| " + " | ".join((f"`{f.path}`",) + _cell(f)) + " |")
     return f"""# The site plan format
@@ -381,8 +384,8 @@ fraction (`15 %` = 0.15).
 
 ## Fields
 
-`links[].rtt` is the `rtt` of every item of `links`. Default: the value of an absent field (a study
-named there: that study's test bed or typical value).
+`links[].rtt` is the `rtt` of every item of `links`. Default: the value of an absent field (where it
+names a study: that study's test bed or typical value). Read by: the model that uses the field.
 
 {chr(10).join(rows)}
 """
