@@ -99,7 +99,8 @@ def _q(path, kind, lo, hi, meaning, default=None, *, lo_open=False, integer=Fals
 def _named(item, what):
     return (PlanField(f"{item}.name", "name", f"the {what}'s name, unique among the plan's workloads",
                       required=True),
-            PlanField(f"{item}.link", "link", f"the link the {what} crosses (a `links[].name`)", required=True))
+            PlanField(f"{item}.link", "link", f"the link the {what} crosses (a `links[].name`)", required=True,
+                      source="vcperf.traffic"))
 
 
 def _direction(item, default, meaning, source=""):
