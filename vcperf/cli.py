@@ -235,6 +235,22 @@ def _integer(text: str) -> int:
     return int(text)
 
 
+PLAN_EPILOG = """a minimal plan (every field, its unit, range and default: docs/PLAN.md; JSON Schema:
+docs/plan.schema.json; more plans: examples/*.yaml):
+
+  links:
+    - name: wan
+      bandwidth: 10 Mbit/s    # a number alone is bit/s
+      rtt: 80 ms              # a number alone is s
+      loss: 0.01 %            # loss takes its unit
+  branches:
+    - {name: shop, link: wan, hosts: 20}
+  targets:
+    operation_latency_s: 5 s
+
+  vcperf plan site.yaml --solve bandwidth --link wan   the smallest bandwidth of wan meeting the targets
+"""
+
 EXAMPLES = """examples:
   vcperf regenerate --jobs 2                       every notebook into build/ (open build/index.html)
   vcperf params robo_networks                      a notebook's parameters, units and ranges
@@ -330,8 +346,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--seed", type=_integer, default=None, help="seed of a latin_hypercube design (overrides the grid)")
     p.set_defaults(func=_cmd_sweep)
 
-    p = sub.add_parser("plan", help="evaluate a site plan: every study's flows on the links they share")
-    p.add_argument("plan", metavar="site.yaml", help="the site plan (see examples/)")
+    p = sub.add_parser("plan", help="evaluate a site plan: every study's flows on the links they share",
+                       description="Evaluate a site plan: every study's flows on the links they share, the targets "
+                                   "met or missed, and (--solve) a reverse question.",
+                       epilog=PLAN_EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("plan", metavar="site.yaml", help="the site plan (format: docs/PLAN.md; more in examples/)")
     p.add_argument("--format", choices=["md", "csv", "json"], default="md")
     p.add_argument("--solve", choices=["bandwidth", "rtt", "hosts"],
                    help="a reverse question: smallest bandwidth / largest RTT of --link, most hosts of --branch")

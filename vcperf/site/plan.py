@@ -9,31 +9,15 @@ unit (:func:`vcperf.site.quantities.quantity`).
 
 from __future__ import annotations
 
-import math
 import os
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from vcperf import _validate as v
-from vcperf import _yaml, contentlib, robo, traffic, vcha
-from vcperf import vmotion as vm
+from vcperf import _yaml
 from vcperf.site.quantities import choice, quantity
-
-DIRECTIONS = ("down", "up")
-#: Target quantities a plan may set (``targets:``), each an upper bound in SI.
-TARGET_QUANTITIES = {
-    "operation_latency_s": ("time", "a vCenter operation at a branch during its statistics burst (ROBO)"),
-    "statistics_delay_s": ("time", "one host's statistics upload during its burst (ROBO)"),
-    "migration_time_s": ("time", "all VMs of a migration batch moved (vMotion)"),
-    "downtime_s": ("time", "a migration's switch-over stall (vMotion)"),
-    "vmotion_throttle": ("fraction", "share of a migrating guest's pace SDPS stuns away to converge (vMotion)"),
-    "deployment_time_s": ("time", "a template deployment (Content Library)"),
-    "vcha_throughput_loss": ("fraction", "vCenter throughput lost to VCHA (VCHA)"),
-    "vcha_latency_s": ("time", "vCenter operation latency with VCHA (VCHA)"),
-    "ft_overhead": ("fraction", "run time added to a CPU-bound FT VM by its checkpoints (FT)"),
-    "ft_output_delay_s": ("time", "extra latency of an FT VM's outbound packet (FT)"),
-}
-_MAX_BPS, _MAX_RTT_S, _MAX_COUNT = 1e12, 10.0, 1000.0
+from vcperf.site.schema import DIRECTIONS, TARGET_QUANTITIES, keys  # noqa: F401 (re-exported)
+from vcperf.site.schema import field as _field
 
 
 @dataclass(frozen=True)
@@ -188,29 +172,40 @@ def _link_ref(path: str, value, names) -> str:
     return value
 
 
+_FROM_PLAN = object()
+
+
+def _value(p: str, d: dict, path: str, value=_FROM_PLAN):
+    """Field ``path`` of the described plan (:func:`vcperf.site.schema.field`) read from item ``d`` at ``p``
+    (or ``value``, SI, from a plan built in code): its range, unit, default and choices are the
+    description's; ``None`` if absent (or null) where the default is ``None`` (the study's own value)."""
+    f = _field(path)
+    raw, bare = (d.get(f.key, f.default), f.bare) if value is _FROM_PLAN else (value, None)
+    if raw is None and f.default is None:
+        return None
+    if f.kind == "choice":
+        return choice(f"{p}.{f.key}", raw, f.choices)
+    bare = bare if bare is not None and bare[1] > 0 else None
+    x = quantity(f"{p}.{f.key}", raw, f.kind, f.lo, f.hi, lo_open=f.lo_open, integer=f.integer, bare=bare)
+    return int(x) if f.integer and isinstance(f.default, int) else x
+
+
 def _links(raw) -> tuple[LinkSpec, ...]:
     out = []
     for i, item in enumerate(_list("links", raw)):
         p = f"links[{i}]"
         d = _mapping(p, item)
-        _fields(p, d, ("name", "bandwidth", "up_bandwidth", "rtt", "loss", "queue", "buffer"))
+        _fields(p, d, keys("links[]"))
         if "bandwidth" not in d:
             raise ValueError(f"{p}.bandwidth is required (bit/s or e.g. '10 Mbit/s')")
-        up = d.get("up_bandwidth")
         loss = d.get("loss", 0.0)
         if isinstance(loss, int | float) and not isinstance(loss, bool) and loss != 0:
             raise ValueError(f"{p}.loss must carry its unit, e.g. '{loss:g} %' (a percentage) or "
                              f"'{loss * 100:g} %' (if {loss:g} is a fraction); got {loss!r}")
-        buf = d.get("buffer")
         out.append(LinkSpec(
-            name=_name(p, d),
-            bandwidth_bps=quantity(f"{p}.bandwidth", d["bandwidth"], "rate", 0.0, _MAX_BPS, lo_open=True),
-            rtt_s=quantity(f"{p}.rtt", d.get("rtt", 0.0), "time", 0.0, _MAX_RTT_S),
-            loss=quantity(f"{p}.loss", loss, "fraction", 0.0, 0.5),
-            up_bandwidth_bps=None if up is None else quantity(f"{p}.up_bandwidth", up, "rate", 0.0, _MAX_BPS,
-                                                               lo_open=True),
-            queue=choice(f"{p}.queue", d.get("queue", "fifo"), traffic.DISCIPLINES),
-            buffer_bytes=None if buf is None else quantity(f"{p}.buffer", buf, "size", 0.0, 1e12)))
+            name=_name(p, d), bandwidth_bps=_value(p, d, "links[].bandwidth"), rtt_s=_value(p, d, "links[].rtt"),
+            loss=_value(p, d, "links[].loss"), up_bandwidth_bps=_value(p, d, "links[].up_bandwidth"),
+            queue=_value(p, d, "links[].queue"), buffer_bytes=_value(p, d, "links[].buffer")))
     if not out:
         raise ValueError("links must list at least one link (name, bandwidth, rtt)")
     names = [lk.name for lk in out]
@@ -220,23 +215,16 @@ def _links(raw) -> tuple[LinkSpec, ...]:
     return tuple(out)
 
 
-def _count(path, value, hi=_MAX_COUNT):
-    return int(quantity(path, value, "count", 1.0, hi, integer=True))
-
-
 def _branches(raw, names) -> tuple[Branch, ...]:
     out = []
     for i, item in enumerate(_list("branches", raw)):
         p = f"branches[{i}]"
         d = _mapping(p, item)
-        _fields(p, d, ("name", "link", "hosts", "vms_per_host", "stats_level", "operation"))
-        vms = d.get("vms_per_host")
+        _fields(p, d, keys("branches[]"))
         out.append(Branch(
             name=_name(p, d), link=_link_ref(f"{p}.link", d.get("link"), names),
-            hosts=quantity(f"{p}.hosts", d.get("hosts", 1), "count", 1.0, 10000.0, integer=True),
-            vms_per_host=None if vms is None else quantity(f"{p}.vms_per_host", vms, "count", 0.0, 1024.0),
-            stats_level=int(quantity(f"{p}.stats_level", d.get("stats_level", 1), "count", 1.0, 4.0, integer=True)),
-            operation=choice(f"{p}.operation", d.get("operation", "clone_vm"), tuple(robo.operation_names()))))
+            hosts=float(_value(p, d, "branches[].hosts")), vms_per_host=_value(p, d, "branches[].vms_per_host"),
+            stats_level=_value(p, d, "branches[].stats_level"), operation=_value(p, d, "branches[].operation")))
     return tuple(out)
 
 
@@ -244,18 +232,15 @@ def _vcenter(raw, names) -> VCenter:
     if raw is None:
         return VCenter()
     d = _mapping("vcenter", raw)
-    _fields("vcenter", d, ("size", "clients", "vcha"))
-    size = d.get("size")
-    if size is not None:
-        choice("vcenter.size", size, tuple(vcha.INVENTORIES))
+    _fields("vcenter", d, keys("vcenter"))
     ha = None
     if d.get("vcha") is not None:
         h = _mapping("vcenter.vcha", d["vcha"])
-        _fields("vcenter.vcha", h, ("link", "direction"))
+        _fields("vcenter.vcha", h, keys("vcenter.vcha"))
         ha = Vcha(link=_link_ref("vcenter.vcha.link", h.get("link"), names),
-                  direction=choice("vcenter.vcha.direction", h.get("direction", "down"), DIRECTIONS))
-    return VCenter(size=size, clients=int(quantity("vcenter.clients", d.get("clients", 64), "count", 1.0, 4096.0,
-                                                   integer=True)), vcha=ha)
+                  direction=_value("vcenter.vcha", h, "vcenter.vcha.direction"))
+    return VCenter(size=_value("vcenter", d, "vcenter.size"), clients=_value("vcenter", d, "vcenter.clients"),
+                   vcha=ha)
 
 
 def _migrations(raw, names) -> tuple[MigrationSpec, ...]:
@@ -263,23 +248,13 @@ def _migrations(raw, names) -> tuple[MigrationSpec, ...]:
     for i, item in enumerate(_list("migrations", raw)):
         p = f"migrations[{i}]"
         d = _mapping(p, item)
-        _fields(p, d, ("name", "link", "memory", "vcpus", "working_set", "dirty_rate", "vmknics", "count",
-                       "concurrency", "release", "direction"))
-
-        def opt(key, kind, lo, hi, p=p, d=d, **kw):
-            return None if d.get(key) is None else quantity(f"{p}.{key}", d[key], kind, lo, hi, **kw)
-
+        _fields(p, d, keys("migrations[]"))
         m = MigrationSpec(
             name=_name(p, d), link=_link_ref(f"{p}.link", d.get("link"), names),
-            memory_bytes=opt("memory", "size", 0.0, 24.0 * 2**40, lo_open=True),
-            vcpus=opt("vcpus", "count", 1.0, 768.0, integer=True),
-            working_set_bytes=opt("working_set", "size", 0.0, 24.0 * 2**40),
-            dirty_rate_bytes_per_s=opt("dirty_rate", "byte_rate", 0.0, 1e12),
-            vmknics=int(quantity(f"{p}.vmknics", d.get("vmknics", 1), "count", 1.0, 16.0, integer=True)),
-            count=_count(f"{p}.count", d.get("count", 1)),
-            concurrency=_count(f"{p}.concurrency", d.get("concurrency", 1), 64.0),
-            release=choice(f"{p}.release", d.get("release", "7.0u1"), tuple(vm.RELEASES)),
-            direction=choice(f"{p}.direction", d.get("direction", "up"), DIRECTIONS))
+            **{attr: _value(p, d, f"migrations[].{key}") for attr, key in (
+                ("memory_bytes", "memory"), ("vcpus", "vcpus"), ("working_set_bytes", "working_set"),
+                ("dirty_rate_bytes_per_s", "dirty_rate"), ("vmknics", "vmknics"), ("count", "count"),
+                ("concurrency", "concurrency"), ("release", "release"), ("direction", "direction"))})
         if m.concurrency > m.count:
             raise ValueError(f"{p}.concurrency must be in [1, {p}.count = {m.count}]; got {m.concurrency}")
         out.append(m)
@@ -291,15 +266,13 @@ def _deployments(raw, names) -> tuple[DeploymentSpec, ...]:
     for i, item in enumerate(_list("deployments", raw)):
         p = f"deployments[{i}]"
         d = _mapping(p, item)
-        _fields(p, d, ("name", "link", "size", "path", "count", "direction"))
+        _fields(p, d, keys("deployments[]"))
         if "size" not in d:
             raise ValueError(f"{p}.size is required (bytes or e.g. '39 GB')")
         out.append(DeploymentSpec(
             name=_name(p, d), link=_link_ref(f"{p}.link", d.get("link"), names),
-            size_bytes=quantity(f"{p}.size", d["size"], "size", 0.0, 1e14, lo_open=True),
-            path=choice(f"{p}.path", d.get("path", "streaming"), tuple(contentlib.PATHS)),
-            count=_count(f"{p}.count", d.get("count", 1), float(contentlib.MAX_DEPLOYMENTS)),
-            direction=choice(f"{p}.direction", d.get("direction", "down"), DIRECTIONS)))
+            size_bytes=_value(p, d, "deployments[].size"), path=_value(p, d, "deployments[].path"),
+            count=_value(p, d, "deployments[].count"), direction=_value(p, d, "deployments[].direction")))
     return tuple(out)
 
 
@@ -308,16 +281,13 @@ def _ft(raw, names) -> tuple[FtSpec, ...]:
     for i, item in enumerate(_list("ft", raw)):
         p = f"ft[{i}]"
         d = _mapping(p, item)
-        _fields(p, d, ("name", "link", "vcpus", "dirty_rate", "receive_rate", "transmit_rate", "count",
-                       "direction"))
+        _fields(p, d, keys("ft[]"))
         out.append(FtSpec(
             name=_name(p, d), link=_link_ref(f"{p}.link", d.get("link"), names),
-            vcpus=quantity(f"{p}.vcpus", d.get("vcpus", 1), "count", 1.0, 128.0, integer=True),
-            dirty_rate_bytes_per_s=quantity(f"{p}.dirty_rate", d.get("dirty_rate", 0.0), "byte_rate", 0.0, 1e11),
-            receive_rate_bps=quantity(f"{p}.receive_rate", d.get("receive_rate", 0.0), "rate", 0.0, 1e11),
-            transmit_rate_bps=quantity(f"{p}.transmit_rate", d.get("transmit_rate", 0.0), "rate", 0.0, 1e11),
-            count=_count(f"{p}.count", d.get("count", 1), 64.0),
-            direction=choice(f"{p}.direction", d.get("direction", "down"), DIRECTIONS)))
+            vcpus=float(_value(p, d, "ft[].vcpus")), dirty_rate_bytes_per_s=float(_value(p, d, "ft[].dirty_rate")),
+            receive_rate_bps=float(_value(p, d, "ft[].receive_rate")),
+            transmit_rate_bps=float(_value(p, d, "ft[].transmit_rate")), count=_value(p, d, "ft[].count"),
+            direction=_value(p, d, "ft[].direction")))
     return tuple(out)
 
 
@@ -329,7 +299,9 @@ def _targets(raw) -> tuple[tuple[str, float], ...]:
     for key, val in d.items():
         if key not in TARGET_QUANTITIES:
             raise ValueError(f"targets.{key} is not a target; targets take {sorted(TARGET_QUANTITIES)}")
-        out.append((key, quantity(f"targets.{key}", val, TARGET_QUANTITIES[key][0], 0.0, math.inf, lo_open=True)))
+        if val is None:  # a target has no default: null is not "no target"
+            raise ValueError(f"targets.{key} must be a number with its unit; got None")
+        out.append((key, _value("targets", d, f"targets.{key}")))
     return tuple(out)
 
 
@@ -340,7 +312,8 @@ def from_dict(plan: dict) -> Plan:
     ----------
     plan : dict
         ``name``, ``links`` (required), ``branches``, ``vcenter``, ``migrations``, ``deployments``,
-        ``ft``, ``targets`` (see ``examples/*.yaml``).
+        ``ft``, ``targets``: every field is described in :func:`vcperf.site.schema.fields` and
+        ``docs/PLAN.md`` (examples: ``examples/*.yaml``).
 
     Returns
     -------
@@ -363,7 +336,7 @@ def from_dict(plan: dict) -> Plan:
     ValueError: links[0].bandwidth must be in (0, 1e+12] (SI); got -1
     """
     d = _mapping("plan", plan)
-    _fields("plan", d, ("name", "links", "branches", "vcenter", "migrations", "deployments", "ft", "targets"))
+    _fields("plan", d, keys(""))
     _check_size(d.get("links"), d.get("branches"), d.get("migrations"), d.get("deployments"), d.get("ft"))
     links = _links(d.get("links"))
     names = {lk.name for lk in links}
@@ -419,15 +392,10 @@ def check_plan(plan: Plan) -> Plan:
     if not isinstance(plan, Plan):
         raise ValueError(f"plan must be a vcperf.site.Plan (see vcperf.site.from_dict); got {plan!r}")
     _check_size(plan.links, plan.branches, plan.migrations, plan.deployments, plan.ft)
-    for i, lk in enumerate(plan.links):
-        quantity(f"links[{i}].bandwidth", lk.bandwidth_bps, "rate", 0.0, _MAX_BPS, lo_open=True)
-        quantity(f"links[{i}].rtt", lk.rtt_s, "time", 0.0, _MAX_RTT_S)
-        quantity(f"links[{i}].loss", lk.loss, "fraction", 0.0, 0.5)
-        if lk.up_bandwidth_bps is not None:
-            quantity(f"links[{i}].up_bandwidth", lk.up_bandwidth_bps, "rate", 0.0, _MAX_BPS, lo_open=True)
-        choice(f"links[{i}].queue", lk.queue, traffic.DISCIPLINES)
-        if lk.buffer_bytes is not None:
-            quantity(f"links[{i}].buffer", lk.buffer_bytes, "size", 0.0, 1e12)
+    for i, lk in enumerate(plan.links):  # a link built in code (with_link, the reverse questions) holds SI
+        for key, value in (("bandwidth", lk.bandwidth_bps), ("rtt", lk.rtt_s), ("loss", lk.loss),
+                           ("up_bandwidth", lk.up_bandwidth_bps), ("queue", lk.queue), ("buffer", lk.buffer_bytes)):
+            _value(f"links[{i}]", {}, f"links[].{key}", value)
     seen = set()
     for kind, items in (("branches", plan.branches), ("migrations", plan.migrations),
                         ("deployments", plan.deployments), ("ft", plan.ft)):

@@ -3,6 +3,11 @@
 A plan is written by people, so a field may be ``10e6`` (SI: bit/s) or ``"10 Mbit/s"``, ``80`` or
 ``"80 ms"``, ``"64 GiB"``. Every value is converted here, once, to the SI unit of its field; an
 unknown unit or a unit of the wrong kind is an error naming the field's path in the plan.
+
+Unit names are matched regardless of case where that cannot change their meaning (``mbit/s``,
+``MS``), never in the letter that tells bytes from bits: ``B`` is a byte and ``b`` a bit, so
+``10 mb`` or ``10 MBps`` is refused as ambiguous. A number without a unit is SI, but one a person
+would not mean in SI (an RTT of ``80``, a bandwidth of ``10``) is refused with a suggestion.
 """
 
 from __future__ import annotations
@@ -26,11 +31,30 @@ UNITS = {
     "count": {},
 }
 
+#: The SI unit of each kind, as an error message names it.
+SI = {"rate": "bit/s", "time": "s", "size": "B", "byte_rate": "B/s", "fraction": "", "count": ""}
+
+
+def fold(unit: str) -> str:
+    """A unit name with its case removed except in the byte/bit letter (``B`` byte, ``b`` bit).
+
+    Examples
+    --------
+    >>> fold("MBIT/S") == fold("Mbit/s"), fold("mb") == fold("MB"), fold("MS") == fold("ms")
+    (True, False, True)
+    """
+    unit = re.sub("(?i)bit", "@", unit)
+    return "".join(c if c in "bB" else c.lower() for c in unit)
+
+
+_FOLDED = {kind: {fold(u): u for u in units} for kind, units in UNITS.items()}
+assert all(len(_FOLDED[k]) == len(UNITS[k]) for k in UNITS), "two units of a kind differ only in case"
+
 _NUMBER_UNIT = re.compile(r"^\s*([-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?)\s*(\S*)\s*$")
 
 
 def quantity(path: str, value, kind: str, lo: float, hi: float, *, lo_open: bool = False,
-             integer: bool = False) -> float:
+             integer: bool = False, bare: tuple[float, float, str] | None = None) -> float:
     """The SI value of one plan field, checked against its physical range.
 
     Parameters
@@ -47,6 +71,9 @@ def quantity(path: str, value, kind: str, lo: float, hi: float, *, lo_open: bool
         Whether ``lo`` itself is excluded.
     integer : bool
         Whether the value must be a whole number.
+    bare : (float, float, str), optional
+        ``(lo, hi, unit)``: a positive number written without a unit outside ``[lo, hi]`` (SI) is
+        refused as a likely missing ``unit`` (an RTT of ``80`` is not 80 s).
 
     Returns
     -------
@@ -61,8 +88,12 @@ def quantity(path: str, value, kind: str, lo: float, hi: float, *, lo_open: bool
     --------
     >>> quantity("links[0].bandwidth", "10 Mbit/s", "rate", 0.0, 1e12, lo_open=True)
     10000000.0
-    >>> quantity("links[0].rtt", "80 ms", "time", 0.0, 10.0)
+    >>> quantity("links[0].rtt", "80 MS", "time", 0.0, 10.0)
     0.08
+    >>> quantity("links[0].rtt", 80, "time", 0.0, 10.0, bare=(0.0, 10.0, "ms"))
+    Traceback (most recent call last):
+    ...
+    ValueError: links[0].rtt 80 has no unit and would be 80 s: did you mean '80 ms'?
     """
     v.text("path", path)
     units = UNITS[v.choice("kind", kind, tuple(UNITS))]
@@ -74,22 +105,42 @@ def quantity(path: str, value, kind: str, lo: float, hi: float, *, lo_open: bool
     if isinstance(value, bool) or value is None:
         raise ValueError(f"{path} must be a number in {rng} (SI) or a string with a unit of {sorted(units)}; "
                          f"got {value!r}")
+    unit = ""
     if isinstance(value, str):
         m = _NUMBER_UNIT.match(value)
-        if not m or (m.group(2) and m.group(2) not in units):
+        if not m:
             raise ValueError(f"{path} must be a number in {rng} with one of the units {sorted(units)}; "
                              f"got {value!r}")
-        x = float(m.group(1)) * (units[m.group(2)] if m.group(2) else 1.0)
+        unit = _unit(path, value, m.group(2), kind, rng) if m.group(2) else ""
+        x = float(m.group(1)) * (units[unit] if unit else 1.0)
     elif isinstance(value, int | float):
         x = float(value)
     else:
         raise ValueError(f"{path} must be a number in {rng}; got {value!r}")
+    if bare is not None and not unit and x > 0 and not bare[0] <= x <= bare[1]:
+        raise ValueError(f"{path} {value!r} has no unit and would be {x:g} {SI[kind]}: "
+                         f"did you mean '{x:g} {bare[2]}'?")
     bad_lo = x <= lo if lo_open else x < lo
     if not math.isfinite(x) or bad_lo or x > hi:
         raise ValueError(f"{path} must be in {rng} (SI); got {value!r}")
     if integer and x != round(x):
         raise ValueError(f"{path} must be a whole number in {rng}; got {value!r}")
     return x
+
+
+def _unit(path: str, value: str, unit: str, kind: str, rng: str) -> str:
+    """The unit of ``UNITS[kind]`` that ``unit`` names (regardless of case except bytes/bits)."""
+    units = UNITS[kind]
+    if unit in units:
+        return unit
+    if fold(unit) in _FOLDED[kind]:
+        return _FOLDED[kind][fold(unit)]
+    alike = sorted(u for u in units if u.lower() == unit.lower())
+    if alike or re.search("[bB]", unit) and any(fold(unit).lower() == fold(u).lower() for kk in UNITS
+                                                 for u in UNITS[kk]):
+        raise ValueError(f"{path} unit {unit!r} is ambiguous: 'B' is a byte and 'b' a bit, so the case of that "
+                         f"letter counts; {path} takes one of the units {sorted(units)}; got {value!r}")
+    raise ValueError(f"{path} must be a number in {rng} with one of the units {sorted(units)}; got {value!r}")
 
 
 def choice(path: str, value, choices) -> str:
