@@ -670,6 +670,7 @@ def strategy(kind: str, base):
 #: Results that may be non-finite from finite inputs, with the documented reason.
 ALLOWED_NONFINITE = {
     "vcperf.queueing.asymptotic_bounds": "n_star = inf without a queueing station (documented)",
+    "vcperf.site.schema.fields": "a field's open range ends at inf (the plan format's description, not a model)",
     "vcperf.queueing.ps_response_time_s": "inf at utilization >= 1 with the default backlog_s = inf (no cap)",
     "vcperf.network.utilization": "offered / bandwidth of a subnormal bandwidth is inf",
     "vcperf.robo.required_bandwidth_bps": "inf when no rate meets the target (documented)",
