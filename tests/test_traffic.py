@@ -212,3 +212,16 @@ def test_add_host_traffic_never_exceeds_its_host_link():
         t = robo.add_host_traffic_bps(network.Link(float(bw), 0.1, 0.0))
         assert 0 < t <= bw * (1 + 1e-9)
     assert robo.add_host_traffic_bps(network.Link(8e3, 0.1, 0.0)) > 0.9 * 8e3  # the sync fills what is left
+
+
+def test_the_plan_refuses_an_ft_vm_its_model_refuses_naming_the_field():
+    """The plan loader checks what the FT model checks (SMP-FT's vCPU limit of the FT study's release): an error
+    with the field's path before any evaluation, never one from inside the model."""
+    from vcperf import ft
+
+    most = ft.FT_MAX_VCPUS[ft.DEFAULT_RELEASE]
+    base = {"links": [{"name": "w", "bandwidth": "10 Gbit/s", "rtt": "1 ms"}]}
+    with pytest.raises(ValueError, match=rf"ft\[0\]\.vcpus must be in \[1, {most}\]"):
+        site.from_dict({**base, "ft": [{"name": "f", "link": "w", "vcpus": most + 1}]})
+    e = site.evaluate(site.from_dict({**base, "ft": [{"name": "f", "link": "w", "vcpus": most}]}), intervals=False)
+    assert all(math.isfinite(a.value) for a in e.answers)

@@ -9,12 +9,12 @@ A **flow** crosses one direction of one link and is one of three kinds (:data:`K
     connection's window and loss-limited rate, a data mover, NFC); sharing stretches its time, it
     never stops. Its time is :func:`elastic_time_s`, the one transfer time of the package.
 ``paced``
-    A rate it needs (host sync, statistics uploads, FT logging of a running VM). A shortfall is not a
+    A rate it needs (host sync, statistics uploads). A shortfall is not a
     slowdown but a **backlog** that grows by ``demand - allocation`` every second, reported as such
     (:attr:`FlowShare.backlog_bps`).
 ``closed_loop``
     Request/response with a bounded number of outstanding requests (VCHA's commits wait for the
-    Passive; a VCbench client waits for its operation). Its throughput adapts to what the link gives:
+    Passive; an FT checkpoint for the secondary's acknowledgement). Its throughput adapts to what the link gives:
     it slows, it never stops. Its model is evaluated on the rate available to it.
 
 **Sharing.** Each direction of a link is one bottleneck shared max-min fairly by its flows' demands

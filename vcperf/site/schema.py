@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from vcperf import _validate as v
-from vcperf import contentlib, robo, traffic, vcha
+from vcperf import contentlib, ft, robo, traffic, vcha
 from vcperf import vmotion as vm
 from vcperf.site.quantities import SI, UNITS
 
@@ -181,7 +181,9 @@ def fields() -> tuple[PlanField, ...]:
         _direction("deployments[]", "down", "the deployment's direction on the link", "Content Library"),
         PlanField("ft", "list", "Fault Tolerance VMs whose logging traffic crosses a link"),
         *_named("ft[]", "FT VM"),
-        _q("ft[].vcpus", "count", 1, 128, "the VM's vCPUs", 1, integer=True, source="FT"),
+        _q("ft[].vcpus", "count", 1, ft.FT_MAX_VCPUS[ft.DEFAULT_RELEASE],
+           f"the VM's vCPUs (at most SMP-FT's limit in vSphere {ft.DEFAULT_RELEASE}, the FT study's release)", 1,
+           integer=True, source="FT"),
         _q("ft[].dirty_rate", "byte_rate", 0, 1e11, "the VM's memory dirtying rate", 0, source="FT"),
         _q("ft[].receive_rate", "rate", 0, 1e11, "the VM's inbound network rate", 0, source="FT"),
         _q("ft[].transmit_rate", "rate", 0, 1e11, "the VM's outbound network rate", 0, source="FT"),

@@ -365,7 +365,9 @@ class FtWork:
         bw = float(ft.ft_logging_bandwidth_bps(
             s.receive_rate_bps, s.dirty_rate_bytes_per_s, params.checkpoint_interval_s, rate,
             transmit_rate_bps=s.transmit_rate_bps, ft_ack_rtt_s=spec.rtt_s, ft_link_loss=spec.loss, vcpus=s.vcpus))
-        return [(f"FT {s.name} #{i + 1} logging", s.direction, bw, "paced") for i in range(s.count)]
+        # A closed loop: each checkpoint waits for the secondary's acknowledgement, so a VM whose logging the
+        # link cannot carry is stunned longer (its overhead answer), never left with a growing backlog.
+        return [(f"FT {s.name} #{i + 1} logging", s.direction, bw, "closed_loop") for i in range(s.count)]
 
     def flags(self, spec: LinkSpec, link=None):
         """FT's documented limits for the logging link, its VMs and vCPUs (:func:`vcperf.ft.limit_flags`),
