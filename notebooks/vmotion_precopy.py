@@ -26,11 +26,12 @@
 # compacted page lists, the Oracle guest's throughput through all phases, and the TPCx-HCI response-time
 # checks with per-VM dirty rates (a seeded Monte Carlo and its expectation). The ledger follows the study
 # protocol (`vcperf.protocol`): nine parameters are *fitted* to eleven printed numbers (seven to nine
-# numbers of Figures 7, 8 and 10; the TPCx-HCI peak VM load and dirty scale to the 148 and 4 failed
-# checks), each with a *loo* (leave-one-out) row; one number is *predicted* (never fitted: Figure
-# 9's 19x), seven are *derived* (restatements and ratios of other printed numbers, and the TPCx-HCI invalid
+# numbers of Figures 7, 8 and 10, Figure 8's "order of magnitude" as a range; the TPCx-HCI peak VM load and
+# dirty scale to the 148 and 4 failed checks), each with a *loo* (leave-one-out) row; two numbers are
+# *predicted* (never fitted: Figure 9's 19x, VMware's three streams on one NIC), seven are *derived* (restatements and ratios of other printed numbers, and the TPCx-HCI invalid
 # runs, Poisson arithmetic on the fitted failed checks: shown but not counted)
-# and eight *bounds* ("less than", "several") are pass/fail. One number is not from the paper: a vMotion
+# and ten *bounds* ("less than", "several", the two ends of "an order of magnitude") are pass/fail. One
+# number is not from the paper: a vMotion
 # stream's worker saturates its core at 18 Gb/s (VMware KB 323379, `data/vmotion2020/external_*`), a
 # documented fixed input.
 
@@ -62,6 +63,8 @@ from IPython.display import Markdown, display
 from vcperf import data, fidelity, network, plotting, prose, protocol
 from vcperf import vmotion as vm
 from vcperf.views import vmotion as views
+from vcperf.vmotion.calibration import calibrate_touched
+from vcperf.vmotion.targets import touched_memory, touched_range_bytes
 
 NOTEBOOK = "vmotion_precopy"
 plotting.use_style()
@@ -79,12 +82,18 @@ plotting.use_style()
 # leave-one-out, starts from nine values (100 B to 1 MB, half-decade steps) and keeps the best
 # (deterministic). 6.7's destination zeroing is not a parameter (see below).
 #
+# "By an order of magnitude" (Figure 8's switch-over gain) is a range, not the number 10: a factor that
+# rounds to 10 on a decade scale, 3.16-31.6 (two bound rows). Fitted as exactly 10 it set the checkpoint
+# time, and through it every downtime, by a number the paper does not print; it is fitted as the range
+# (its miss counted in half-decades: at either end it weighs as a 10 % miss of a printed number) and
+# judged against the range.
+#
 # Leave-one-out holds out one number at a time. Held out a whole run at a time (the large VM's 6.7 run, its
 # 7.0 U1 run, the typical VM's 7.0 U1 run: the study's holdouts, `vm.HOLDOUTS`, scored as the ledger's
 # second test) the large VM's numbers are *not estimable*, which hid that its two switch-over numbers are
-# not predicted by the rest: held out alone, the 6.7 switch-over comes out far longer than printed and the
-# 7.0 U1 gain far smaller (the checkpoint time is set by these two numbers together). The other large-VM
-# and typical-VM numbers are predicted much closer. Each failed-check count alone
+# not predicted by the rest: held out alone, each comes out as the other and the typical VM's runs set
+# it (the checkpoint time is set by these numbers together). The other large-VM and typical-VM numbers
+# are predicted much closer. Each failed-check count alone
 # sets its TPCx-HCI parameter, so its row is *not estimable* (NaN, counted below). The errors and the
 # refits' values are printed below the tables.
 #
@@ -100,7 +109,11 @@ plotting.use_style()
 # freshly booted one (`"typical_fresh"`): the paper contrasts it with the large VMs, whose memory "had been
 # touched and modified before vMotion", unlike "a freshly booted VM that is assigned zero pages", which
 # vMotion does not send. The model sends its Oracle SGA (25 GB) and treats the rest as zero pages (the paper
-# prints no touched size: a modelling assumption); Table 1's VMs were pre-touched and send all memory.
+# prints no touched size: a modelling assumption); Table 1's VMs were pre-touched and send all memory. The
+# assumption is a range, from the SGA to all 64 GB; the fit at its other end (`calibrate_touched`, below)
+# shows how much it moves: Figure 10's throughputs and halved time constrain it (the all-touched fit
+# misses them more), and Figure 8's range and "< 5 %" bound rule out that end. The what-if readout's
+# bands cover both fits.
 
 # %%
 params = vm.parameter_table()
@@ -119,6 +132,13 @@ _le = loo.set_index("key")
 _held = {"large_70u1": ("migration_time_ratio_large", "switchover_improvement_large"),
          "typical_70u1": ("typical_tps_70u1", "typical_migration_time_reduction")}
 _refit = {g: vm.calibrate(fit_on=[k for k in vm.FIT_KEYS if k not in keys]) for g, keys in _held.items()}
+_targets = {t.key: t for t in vm.targets()}
+_gain = _targets["switchover_improvement_large"].model(P)
+_lo_hi = (_targets["switchover_improvement_large_low"].paper_value(),
+          _targets["switchover_improvement_large_high"].paper_value())
+_alt = calibrate_touched()
+with touched_memory(touched_range_bytes()[1]):
+    _alt_gain = _targets["switchover_improvement_large"].model(_alt)
 _large = vm.migrate_workload("large_1tb", "6.7")
 _rate = float(_large.precopy.transfer_rate_bytes_per_s)
 _paper = {k: fidelity_row["paper_value"] for k, fidelity_row in _le.iterrows()}
@@ -142,9 +162,12 @@ display(Markdown(
     f"large VM's 6.7 switch-over comes out {_le.loc['switchover_stall_large_67', 'model_value']:.1f} s (paper "
     f"{_paper['switchover_stall_large_67']:g} s, "
     f"{prose.pct(_le.loc['switchover_stall_large_67', 'rel_error'], signed=True)}) and its 7.0 U1 switch-over gain "
-    f"{prose.times(_le.loc['switchover_improvement_large', 'model_value'])} (paper "
-    f"{prose.times(_paper['switchover_improvement_large'])}, "
-    f"{prose.pct(_le.loc['switchover_improvement_large', 'rel_error'], signed=True)}).\n\n"
+    f"{prose.times(_le.loc['switchover_improvement_large', 'model_value'])} (paper: an order of magnitude, "
+    f"{prose.times(_lo_hi[0])}-{prose.times(_lo_hi[1])}). Fitted as that range, the gain is {prose.times(_gain)} "
+    f"and the checkpoint time {P.checkpoint_time_s:.2g} s. With the freshly booted "
+    f"typical VM touching all its memory instead of its SGA the fit gives a checkpoint of "
+    f"{_alt.checkpoint_time_s:.2g} s, {_alt.dirty_bytes_per_transaction / 1e3:.0f} kB per transaction and a gain of "
+    f"{prose.times(_alt_gain)}: the assumption, not the data, sets the checkpoint within that span.\n\n"
     f"The large VM's 6.7 round 0 takes {float(_large.precopy.round0_time_s):.0f} s, its trace phase "
     f"{_large.trace_time_s:.0f} s. "
     f"A pre-copy of at least 1 TiB / {_rate / 1e9:.0f} GB/s = {_min_precopy:.0f} s makes the paper's average fix the "
@@ -484,7 +507,7 @@ bounds[["statement", "relation", "paper_bound", "model_value", "unit", "holds", 
 # `docs/ARCHITECTURE.md` gives the method. The table says what makes each fitted row's interval wide (shares
 # of its variance): with eleven numbers for nine parameters the model-form misfit is the largest share of
 # most rows (below the figure); among the parameters the 6.7 stop cost per vCPU drives the trace
-# drop, the checkpoint time the tenfold faster switch-over, the trace-install cost and the bytes per
+# drop, the checkpoint time the switch-over stalls, the trace-install cost and the bytes per
 # transaction the typical VM's throughputs, and the two TPCx-HCI parameters the two failed-check counts.
 #
 # Where the model extrapolates: the fit saw Oracle VMs of 64 GB and 1 TB on four 40 GbE vmknics at LAN

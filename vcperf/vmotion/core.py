@@ -31,6 +31,14 @@ PAGES_PER_1GB = float(PTES_PER_TABLE**2)
 PAGE_NUMBER_BYTES = 8.0
 #: Bitmaps sent at switch-over by 6.7: the changed bitmap and the swap bitmap (1 bit per page each).
 BITMAPS_AT_SWITCHOVER = 2
+#: Largest vMotion TCP socket buffer (bytes) the RTT-driven resizing reaches: a named modelling default,
+#: not a VMware figure. VMware documents the standard buffer (~0.5 MB) and that Metro / long-distance
+#: vMotion resizes it from the observed RTT (``external_vmotion_streams.csv``), but no ceiling. 16 MiB
+#: covers VMware's documented envelope with margin (250 Mbit/s per vMotion at the supported 150 ms
+#: needs a 4.7 MB window) and is the common ceiling of TCP buffer auto-tuning on hosts tuned for long
+#: fat networks; beyond it a stream is window-bound at ``16 MiB / RTT`` (0.9 Gbit/s at 150 ms).
+#: Change it with ``dataclasses.replace(settings, max_socket_buffer_bytes=...)``.
+MAX_SOCKET_BUFFER_BYTES = 16.0 * 2**20
 
 
 @dataclass(frozen=True)
@@ -59,7 +67,11 @@ class Settings:
     socket_buffer_bytes : float
         Standard size of a vMotion TCP socket buffer (0.5 MB; ``external_vmotion_streams.csv``): the
         window is the larger of it and the bandwidth-delay product at the RTT (buffers follow the
-        observed RTT since Metro / long-distance vMotion).
+        observed RTT since Metro / long-distance vMotion), at most ``max_socket_buffer_bytes``.
+    max_socket_buffer_bytes : float
+        Largest socket buffer the resizing reaches (default :data:`MAX_SOCKET_BUFFER_BYTES`, 16 MiB, a
+        named modelling default: VMware documents none), >= ``socket_buffer_bytes``: over a long fast
+        path a stream is window-bound at ``max_socket_buffer_bytes / RTT``.
     limits : Limits, optional
         VMware's documented limits and the calibrated ranges (``external_vmotion_limits.csv``): inputs
         beyond them are flagged in the results (None: no flags).
@@ -72,6 +84,7 @@ class Settings:
     socket_buffer_bytes: float = 0.5e6
     stream_contention: float = 0.0
     limits: Limits | None = None
+    max_socket_buffer_bytes: float = MAX_SOCKET_BUFFER_BYTES
 
 
 @dataclass(frozen=True)

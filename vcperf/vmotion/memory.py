@@ -44,6 +44,14 @@ DEFAULT_SDPS_FRACTION = 0.5
 #: metadata alone use up the switch-over goal (modelling choice: the goal is then physically out of
 #: reach and vMotion still has to stop somewhere).
 MIN_BUDGET_FRACTION = 0.1
+#: Demand fetches of remote pages each vCPU waits for, one after another, after the guest resumes (a
+#: modelling default, not a paper number). The paper: vMotion starts the checkpoint restore "while some
+#: dirty pages remain to be transmitted" and marks them *remote* on the destination; a vCPU touching one
+#: faults and fetches it from the source (a request and the 4 KB page back: one round trip). Each vCPU
+#: resumes on the page it was writing when stopped, the most recently dirtied and so among the last
+#: pushed: one fetch per vCPU, its vCPUs fetching in parallel (later touches find the push ahead of them).
+#: Vary it with ``precopy(..., remote_fetches=...)`` (0: the guest never waits on a remote page).
+DEFAULT_REMOTE_FETCHES = 1.0
 #: Cases per block when evaluating large grids (bounds the memory of the temporaries).
 _BLOCK = 1 << 16
 #: Smallest aggregate vMotion line rate the model takes (bit/s). vSphere requires at least 250 Mbit/s
@@ -71,9 +79,10 @@ class PrecopyResult:
     metadata_bytes : ndarray
         Switch-over metadata (bitmaps in 6.7, page lists in 7.0 U1).
     switchover_time_s : ndarray
-        Guest stall: checkpoint (device state, every vCPU stopped and resumed:
+        Guest downtime: checkpoint (device state, every vCPU stopped and resumed, the guest memory mapped:
         :func:`vcperf.vmotion.switchover_checkpoint_s`) + remaining pages + metadata + the switch-over
-        protocol's round trips (1.5 RTT, :data:`vcperf.vmotion.switchover.SWITCHOVER_ONE_WAY_TRIPS`).
+        protocol's round trips (1.5 RTT, :data:`vcperf.vmotion.switchover.SWITCHOVER_ONE_WAY_TRIPS`) +
+        the remote pages fetched after resume (``remote_fetch_s``).
     converged : ndarray of bool
         The rounds reached the stop rule (no cap given, or within it).
     sdps_engaged : ndarray of bool
@@ -100,6 +109,11 @@ class PrecopyResult:
     flags : tuple of LimitFlag
         Inputs beyond VMware's documented limits or the calibrated ranges ("unsupported: ...",
         "extrapolated: ..."; :class:`vcperf.vmotion.limits.LimitFlag`); empty when every input is inside them.
+    remote_fetch_s : ndarray
+        Part of the downtime spent after the guest resumes, its vCPUs waiting on remote pages (pages
+        still on the source): ``remote_fetches x (RTT + 4 KB / B)`` when any page is left (the guest is back
+        when its last vCPU runs: the one that wrote a page left waits for it), 0 when none is; each vCPU's
+        fetches one after another, the vCPUs in parallel (:data:`DEFAULT_REMOTE_FETCHES`).
     """
 
     rounds: np.ndarray
@@ -120,6 +134,7 @@ class PrecopyResult:
     sdps_throttle_fraction: np.ndarray = 0.0
     throttled_s: np.ndarray = 0.0
     flags: tuple = ()
+    remote_fetch_s: np.ndarray = 0.0
 
     @property
     def migration_time_s(self) -> np.ndarray:
@@ -150,6 +165,7 @@ def precopy(
     concurrent=1,
     n_nics=None,
     loss=0.0,
+    remote_fetches=DEFAULT_REMOTE_FETCHES,
 ) -> PrecopyResult:
     """Iterative memory pre-copy and switch-over for a grid of cases, in one vectorized call.
 
@@ -159,8 +175,10 @@ def precopy(
     Transfer (:mod:`vcperf.vmotion.transfer`): ``n_vmknics x streams_per_vmknic`` streams, each a
     CPU-bound worker (``settings.stream_bytes_per_cpu_s``, with ``encryption_cpu_s_per_byte`` extra)
     and a TCP window at ``rtt_s`` sized as ESXi sizes it (:func:`vcperf.vmotion.vmotion_window_bytes`:
-    the bandwidth-delay product), together at most the NICs' TCP goodput shared by ``concurrent``
-    migrations: rate ``B``. 6.7's round 0 may also zero every large page the destination allocates
+    the bandwidth-delay product, at most ``settings.max_socket_buffer_bytes``; with ``loss``, PFTK's
+    loss-limited rate of :func:`vcperf.network.tcp_throughput_bps`), together at most the NICs' TCP
+    goodput shared by ``concurrent`` migrations: rate ``B``. 6.7's round 0 may also zero every large
+    page the destination allocates
     (``zeroing_cpu_s_per_byte`` on each worker, a what-if: the paper's numbers leave no room for it,
     see :mod:`vcperf.vmotion.calibration`): rate ``B0 <= B``; 7.0 U1 skips it. Zero pages of a
     freshly booted guest (``zero_bytes``) are not sent: round 0 sends ``M - Z``.
@@ -173,8 +191,8 @@ def precopy(
     (:func:`stop_threshold_bytes`: 0.5 s of sending in 6.7; in 7.0 U1 the pages and their page list
     within what the 1-s switch-over goal leaves after the checkpoint). What is left there depends on
     the last round's length and the dirty rate (closed form, ``_expected_phase_factor``), so the
-    stall (checkpoint + remainder + metadata, all sent over the link, + the protocol's 1.5 RTT) varies
-    continuously and never
+    downtime (checkpoint + remainder + metadata, all sent over the link, + the protocol's 1.5 RTT + the
+    remote pages each vCPU fetches after resume, one round trip each) varies continuously and never
     grows when the link gets faster. SDPS engages on the re-send rounds when the guest dirties faster
     than ``sdps_fraction`` of ``B`` and slows it to that rate (round 0 runs unthrottled: its dirty set
     is bounded by ``W`` anyway), so with SDPS every case converges; without it a guest dirtying at
@@ -245,6 +263,9 @@ def precopy(
     loss : float or array_like
         Packet loss probability of the path, in [0, 1) (default 0): each stream's TCP is then limited by
         PFTK at ``rtt_s`` (:func:`vcperf.network.tcp_throughput_bps`, the one traffic model's TCP).
+    remote_fetches : float
+        Demand fetches of remote pages each vCPU waits for after resume, one round trip each, in
+        [0, 1e6] (default :data:`DEFAULT_REMOTE_FETCHES`, 1: the page each vCPU was writing at the stop).
 
     Returns
     -------
@@ -296,8 +317,9 @@ def precopy(
                          f"memory_bytes (never-touched memory holds no working set); got {first:g}")
     p = check_params(params)
     s = check_settings(settings)
+    fetches = v.scalar("remote_fetches", remote_fetches, 0.0, 1e6)
 
-    window = vmotion_window_bytes(link, rtt, k_conc, s.socket_buffer_bytes)
+    window = vmotion_window_bytes(link, rtt, k_conc, s.socket_buffer_bytes, s.max_socket_buffer_bytes)
     nics = v.integers("n_vmknics", n_vmknics, 1, 64) * 1.0 if n_nics is None else v.integers("n_nics", n_nics, 1, 4096)
     tr_kw = {"n_streams": n_str, "stream_bytes_per_cpu_s": s.stream_bytes_per_cpu_s, "rtt_s": rtt,
              "concurrent": k_conc, "rwnd_bytes": window, "n_nics": nics, "contention": s.stream_contention,
@@ -327,8 +349,12 @@ def precopy(
     # crossing the link, the switch-over protocol's one-way trips (1.5 RTT); the destination processes
     # each metadata entry
     trips = SWITCHOVER_ONE_WAY_TRIPS * np.broadcast_to(rtt, shape).ravel() / 2.0
-    ckpt = _checkpoint_s(np.where(np.isnan(flat[4]), 1.0, flat[4]), p)
-    so_time = np.where(finite, ckpt + (np.where(finite, left, 0.0) + meta) / rate_f + trips
+    ckpt = _checkpoint_s(np.where(np.isnan(flat[4]), 1.0, flat[4]), mem_f, p)
+    # after resume: the demand fetches of remote pages (a request and the page back), the vCPUs in
+    # parallel; the guest is back when its last vCPU runs, so with any page left the vCPU that wrote it
+    # last waits for it
+    remote = fetches * (np.where(finite, left, 0.0) > 0) * (np.broadcast_to(rtt, shape).ravel() + PAGE_BYTES / rate_f)
+    so_time = np.where(finite, ckpt + (np.where(finite, left, 0.0) + meta) / rate_f + trips + remote
                        + metadata_entries(meta, release) * p.metadata_cost_s_per_entry, np.inf)
     r = lambda a: np.asarray(a).reshape(shape)  # noqa: E731
     return PrecopyResult(
@@ -349,6 +375,7 @@ def precopy(
         reason=r(out["reason"].astype(str)),
         sdps_throttle_fraction=r(out["sdps_throttle_fraction"]),
         throttled_s=r(out["throttled_s"]),
+        remote_fetch_s=r(np.where(finite, remote, np.inf)),
         flags=_input_flags(s.limits, memory_bytes=mem, link_bps=link, rtt_s=rtt, concurrent=k_conc,
                           vcpus=None if vcpus is None else cpus, release=release, n_vmknics=np.asarray(n_vmknics)),
     )
@@ -360,11 +387,11 @@ def _budget_s(mem, release, p: Params, s: Settings, cpus=1.0):
     6.7: the page goal (0.5 s) for the pages alone; its full bitmaps and the checkpoint are not
     budgeted (the seed: they "break the vMotion switch-over goal"). 7.0 U1: what the one-second
     switch-over goal leaves after the checkpoint (:func:`vcperf.vmotion.switchover_checkpoint_s` of
-    ``cpus`` vCPUs), at most the page goal and at least :data:`MIN_BUDGET_FRACTION` of it.
+    ``cpus`` vCPUs and ``mem`` bytes), at most the page goal and at least :data:`MIN_BUDGET_FRACTION` of it.
     """
     if release == "6.7":
         return np.full(np.broadcast(mem, cpus).shape, s.switchover_goal_s)
-    fixed = _checkpoint_s(cpus, p)
+    fixed = _checkpoint_s(cpus, mem, p)
     return np.clip(s.switchover_time_goal_s - fixed, MIN_BUDGET_FRACTION * s.switchover_goal_s, s.switchover_goal_s)
 
 

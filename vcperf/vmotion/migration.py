@@ -30,6 +30,8 @@ _ARRAY_PRECOPY_KW = ("swapped_bytes", "zero_bytes", "n_vmknics", "streams_per_vm
 class Migration:
     """One migration of a running VM (arrays): phases, times, losses, average throughput.
 
+    ``round0_loss`` and ``resend_loss``: the guest's loss in pre-copy round 0 (tracing only) and in the
+    re-send rounds (tracing and SDPS), whose time-weighted mean is ``precopy_loss``.
     ``sdps_throttle_fraction`` and ``throttled_s``: how hard and how long stun-during-page-send slows
     the guest (:attr:`PrecopyResult.sdps_throttle_fraction`, :attr:`PrecopyResult.throttled_s`):
     a migration whose guest dirties memory faster than the link sends it converges only by stunning
@@ -49,6 +51,8 @@ class Migration:
     average_throughput_tps: np.ndarray
     baseline_tps: np.ndarray
     precopy: PrecopyResult
+    round0_loss: np.ndarray = 0.0
+    resend_loss: np.ndarray = 0.0
 
     @property
     def sdps_throttle_fraction(self) -> np.ndarray:
@@ -165,7 +169,15 @@ def migrate(memory_bytes, vcpus, working_set_bytes, baseline_tps, release, link_
         average_throughput_tps=x0 * (1.0 - avg_loss),
         baseline_tps=np.broadcast_to(x0, np.shape(total)) * 1.0,
         precopy=pc,
+        round0_loss=_pace_loss(d0, pc.round0_dirty_rate_bytes_per_s),
+        resend_loss=_pace_loss(d0, pc.dirty_rate_bytes_per_s),
     )
+
+
+def _pace_loss(d0, d):
+    """Share of the guest's throughput lost when it dirties at ``d`` instead of its undisturbed ``d0`` (0: idle)."""
+    d0 = np.broadcast_to(d0, np.shape(d))
+    return np.clip(np.where(d0 > 0, 1.0 - d / np.where(d0 > 0, d0, 1.0), 0.0), 0.0, 1.0)
 
 
 def precopy_guest_loss(dirty_rate_bytes_per_s, pc: PrecopyResult):
@@ -235,10 +247,13 @@ def throughput_series(m: Migration, sample_s, start_s, end_s):
         raise ValueError(f"m must be a scalar migration; got shape {np.shape(m.migration_time_s)}")
     x0 = float(m.baseline_tps)
     end = t0 + float(m.migration_time_s)
-    edges = np.array([0.0, t0, t0 + float(m.trace_time_s), t0 + float(m.trace_time_s + m.precopy_time_s),
-                      end, end + float(m.post_switchover_time_s), math.inf])
-    rates = x0 * np.array([1.0, 1.0 - float(m.trace_loss), 1.0 - float(m.precopy_loss), 0.0,
-                           1.0 - float(m.post_switchover_loss), 1.0])
+    pre = t0 + float(m.trace_time_s)
+    # round 0 (tracing slowdown), then the re-send rounds (tracing and SDPS, if it throttles)
+    r0 = min(float(m.precopy.round0_time_s), float(m.precopy_time_s))
+    edges = np.array([0.0, t0, pre, pre + r0, pre + float(m.precopy_time_s), end,
+                      end + float(m.post_switchover_time_s), math.inf])
+    rates = x0 * np.array([1.0, 1.0 - float(m.trace_loss), 1.0 - float(m.round0_loss), 1.0 - float(m.resend_loss),
+                           0.0, 1.0 - float(m.post_switchover_loss), 1.0])
     t = np.arange(dt, t_end + 1e-9 * dt, dt)
 
     def cumulative(x):  # transactions completed by time x
@@ -390,7 +405,7 @@ def link_for_downtime(target_downtime_s, memory_bytes, vcpus, working_set_bytes,
     (6.7's full bitmaps), a transfer capped by the streams' CPU or window ceiling rather than the line
     rate (add vmknics or streams), or the pages left at the stop boundary (7.0 U1 stops once what is
     left fits the page goal; the expected remainder falls only slowly as the rate grows). The
-    checkpoint is :func:`vcperf.vmotion.switchover_checkpoint_s` (device state and the VM's vCPUs).
+    checkpoint is :func:`vcperf.vmotion.switchover_checkpoint_s` (device state, the VM's vCPUs and memory).
 
     The answer is never below VMware's documented minimum, 250 Mbit/s of dedicated bandwidth per
     concurrent vMotion (``settings.limits``, read from ``external_vmotion_limits.csv``) times
@@ -461,8 +476,8 @@ def link_for_downtime(target_downtime_s, memory_bytes, vcpus, working_set_bytes,
             return _feasible(lo, floor, minimum, conc, run, at_bottom=True)
         if not ok[-1]:
             at = run(np.array([hi, hi / 2.0]))
-            return dataclasses.replace(_infeasible(target, at, hi, check_params(params), vcpus), **_at(at, 0),
-                                       min_supported_bps=minimum, flags=at.flags)
+            why = _infeasible(target, at, hi, check_params(params), vcpus, memory_bytes)
+            return dataclasses.replace(why, **_at(at, 0), min_supported_bps=minimum, flags=at.flags)
         j = int(np.argmax(ok))  # first rate that meets the target (the stall never grows with the rate)
         a, b = math.log(grid[j - 1]), math.log(grid[j])
     return _feasible(math.exp(b), floor, minimum, conc, run)
@@ -493,12 +508,12 @@ def _feasible(target_only: float, floor: float, minimum: float, conc: float, run
                       flags=flags)
 
 
-def _infeasible(target: float, m: Migration, hi: float, p: Params, vcpus) -> LinkAnswer:
+def _infeasible(target: float, m: Migration, hi: float, p: Params, vcpus, memory_bytes) -> LinkAnswer:
     """The named bottleneck of a stall that exceeds ``target`` at ``hi`` (``m``: the migration at hi, hi / 2)."""
     stall = float(np.ravel(m.switchover_time_s)[0])
     pages = float(np.ravel(m.precopy.switchover_bytes / m.precopy.transfer_rate_bytes_per_s)[0])
-    ckpt = float(_checkpoint_s(float(np.ravel(vcpus)[0]), p))
-    other = stall - ckpt - pages  # metadata transfer and processing, the protocol's round trips
+    ckpt = float(_checkpoint_s(float(np.ravel(vcpus)[0]), float(np.ravel(memory_bytes)[0]), p))
+    other = stall - ckpt - pages  # metadata transfer and processing, the protocol's round trips, remote fetches
     rate = np.ravel(m.precopy.transfer_rate_bytes_per_s)
     parts = (f"checkpoint {ckpt:.3g} s + remaining pages {pages:.3g} s + metadata and RTT {other:.3g} s = "
              f"{stall:.3g} s at {hi:.3g} bit/s")

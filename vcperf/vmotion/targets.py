@@ -4,8 +4,14 @@ Seed ``004_ea13268657e6b3b0.txt``. The fitted numbers are the nine the paper sta
 72 vCPU / 1 TB VM (Figures 7 and 8) and the typical 12 vCPU / 64 GB VM (Figure 10), and the 148
 failed 6.7 U3 and 4 failed 7.0 U1 TPCx-HCI checks. Everything else is ``predicted`` (Figure 9's 19x;
 VMware KB 323379's three streams on one 40GbE NIC, from the one- and two-stream rows that calibrate
-the streams' contention), ``derived`` (restatements and ratios of other printed numbers, the TPCx-HCI
-invalid runs) or a ``bound``.
+the streams' contention), ``derived``
+(restatements and ratios of other printed numbers, the TPCx-HCI invalid runs) or a ``bound``.
+
+"By an order of magnitude" is a range, not the number 10: a factor that rounds to 10 on a decade
+scale, [10^0.5, 10^1.5] = [3.16, 31.6] (two ``derived`` rows of ``figure08`` give its ends). Fitted as
+exactly 10 it set the checkpoint time, and through it every downtime, by a number the paper does not
+print; it is fitted as a range (:data:`RANGES`: its miss counted in half-decades, so anywhere inside
+the range costs little) and judged against the range by two ``bound`` rows.
 
 The typical VM of Figures 5 and 10 is Test 1's freshly booted one (``"typical_fresh"``: zero pages
 not sent); Table 1's typical VM, like all of Table 1 and the 1 TB VM, was pre-touched
@@ -31,18 +37,20 @@ shared by many targets: each is computed once per parameter set (cached on the f
 
 from __future__ import annotations
 
+import contextlib
 import functools
 from dataclasses import replace
 
 import numpy as np
 
+from vcperf import _validate as v
 from vcperf import protocol
 from vcperf.protocol import Target
 from vcperf.vmotion.core import RELEASES, check_params
 from vcperf.vmotion.migration import migrate, throughput_series
 from vcperf.vmotion.params import STUDY, Params
 from vcperf.vmotion.switchover import metadata_entries
-from vcperf.vmotion.testbed import migrate_workload, settings, testbed, tpcx_setup, workloads
+from vcperf.vmotion.testbed import settings, testbed, tpcx_setup, workloads
 from vcperf.vmotion.tpcx import TpcxExpectation, tpcx_expected, tpcx_longest_delay_s
 from vcperf.vmotion.trace import trace_phase
 from vcperf.vmotion.transfer import transfer_rate_bytes_per_s
@@ -53,16 +61,73 @@ _TABLE1 = ("typical", "medium", "large", "very_large", "monster")
 _NAMES = ("typical", "large_1tb", "medium", "large", "very_large", "monster", "typical_fresh")
 
 
-@functools.lru_cache(maxsize=16)
+#: The freshly booted typical VM's touched memory (bytes) the targets are computed with; None: the testbed's
+#: assumption (its Oracle SGA, :func:`~vcperf.vmotion.workloads`). Set only by :func:`touched_memory`.
+_TOUCHED: list = [None]
+
+
+@contextlib.contextmanager
+def touched_memory(touched_bytes):
+    """Compute every target with the freshly booted typical VM (Figures 5 and 10) touching ``touched_bytes``.
+
+    The paper prints no touched size for Test 1's freshly booted VM; the testbed assumes its Oracle SGA
+    (25 GB). Within the context, its zero pages are ``memory - touched_bytes`` (a refit under another
+    assumption: :func:`vcperf.vmotion.calibration.calibrate_touched`).
+
+    Parameters
+    ----------
+    touched_bytes : float
+        Touched memory, in [SGA, memory] of the typical VM (bytes).
+
+    Examples
+    --------
+    >>> from vcperf import vmotion as vm
+    >>> from vcperf.vmotion.targets import touched_memory
+    >>> t = {t.key: t for t in vm.targets()}["typical_tps_70u1"]
+    >>> with touched_memory(64 * 2**30):
+    ...     all_touched = t.model(vm.calibrate())
+    >>> bool(all_touched > t.model(vm.calibrate()))  # a longer migration, over which the same stall weighs less
+    True
+    """
+    lo, hi = touched_range_bytes()
+    touched = v.scalar("touched_bytes", touched_bytes, lo, hi)
+    _TOUCHED[0], old = touched, _TOUCHED[0]
+    try:
+        yield
+    finally:
+        _TOUCHED[0] = old
+
+
+def touched_range_bytes() -> tuple[float, float]:
+    """The range of the freshly booted typical VM's touched memory (bytes): at least its Oracle SGA (what
+    the database writes), at most all its memory (Table 1)."""
+    typ = workloads()["typical"]
+    return typ.working_set_bytes, typ.memory_bytes
+
+
 def _migrations(p: Params) -> dict:
     """Release -> :class:`~vcperf.vmotion.Migration` of the six VMs of :data:`_NAMES` (one call each)."""
-    w = workloads()
+    return _migrations_at(p, _TOUCHED[0])
+
+
+@functools.lru_cache(maxsize=16)
+def _migrations_at(p: Params, touched) -> dict:
+    w = _workloads_at(touched)
     cols = {k: np.array([getattr(w[n], k) for n in _NAMES]) for k in
             ("memory_bytes", "vcpus", "working_set_bytes", "baseline_tps", "zero_bytes")}
     tb = testbed()
     return {r: migrate(cols["memory_bytes"], cols["vcpus"], cols["working_set_bytes"], cols["baseline_tps"], r,
                        tb.link_bps, params=p, settings=settings(), n_vmknics=tb.vmknics, zero_bytes=cols["zero_bytes"])
             for r in RELEASES}
+
+
+def _workloads_at(touched) -> dict:
+    """:func:`~vcperf.vmotion.workloads`, the freshly booted typical VM touching ``touched`` bytes (None: as is)."""
+    w = workloads()
+    if touched is None:
+        return w
+    fresh = w["typical_fresh"]
+    return {**w, "typical_fresh": replace(fresh, zero_bytes=fresh.memory_bytes - touched)}
 
 
 def _at(p, release: str, quantity: str, name: str) -> float:
@@ -98,9 +163,16 @@ def _invalid(p, release: str) -> float:
     return _tpcx(p, release).expected_invalid_runs(tpcx_setup().runs)
 
 
+def _switchover_gain_large(p) -> float:
+    """Switch-over stall of the 1 TB VM, 6.7 over 7.0 U1 (the paper's "order of magnitude")."""
+    return _at(p, "6.7", "switchover_time_s", "large_1tb") / _at(p, "7.0u1", "switchover_time_s", "large_1tb")
+
+
 def _typical_67_min_commits(p) -> float:
     """Lowest 1-s throughput of the typical VM through its 6.7 migration (tps)."""
-    m = migrate_workload("typical_fresh", "6.7", params=check_params(p))
+    wl, tb = _workloads_at(_TOUCHED[0])["typical_fresh"], testbed()
+    m = migrate(wl.memory_bytes, wl.vcpus, wl.working_set_bytes, wl.baseline_tps, "6.7", tb.link_bps,
+                params=check_params(p), settings=settings(), n_vmknics=tb.vmknics, zero_bytes=wl.zero_bytes)
     _, tps = throughput_series(m, 1.0, 0.0, float(m.migration_time_s) + 1.0)
     return float(tps.min())
 
@@ -174,13 +246,13 @@ TARGETS = (
     _t("avg_loss_large_67", F8, "avg_throughput_loss_during_vmotion", group=_LARGE_67, release="6.7",
        model=lambda p: _at(p, "6.7", "average_loss", "large_1tb"),
        note="time-weighted mean loss over trace, pre-copy and switch-over"),
+    _t("switchover_improvement_large", F8, "switchover_resume_time_improvement", group=_LARGE_70, vm="large",
+       model=_switchover_gain_large,
+       note="6.7 / 7.0 U1 switch-over stall; 'by an order of magnitude' is a range, [3.16, 31.6] (its two bound "
+            "rows), stored as its centre 10, and fitted as a range (RANGES: its residual in half-decades)"),
     _t("migration_time_ratio_large", F8, "migration_time_ratio_70u1_over_67", group=_LARGE_70, vm="large",
        model=lambda p: _time_ratio(p, "large_1tb"),
        note="7.0 U1 / 6.7 migration time (trace phase + pre-copy + switch-over)"),
-    _t("switchover_improvement_large", F8, "switchover_resume_time_improvement", group=_LARGE_70, vm="large",
-       model=lambda p: (_at(p, "6.7", "switchover_time_s", "large_1tb")
-                        / _at(p, "7.0u1", "switchover_time_s", "large_1tb")),
-       note="6.7 / 7.0 U1 switch-over stall"),
     _t("typical_tps_67", F10, "avg_throughput_during_vmotion", group=_TYP_67, release="6.7",
        model=lambda p: _at(p, "6.7", "average_throughput_tps", "typical_fresh"),
        note="average tps during vMotion, baseline 270,000 TPM (Table 1)"),
@@ -235,6 +307,10 @@ TARGETS = (
     _t("avg_loss_large_70u1", F8, "avg_throughput_loss_during_vmotion", role="bound", release="7.0u1",
        model=lambda p: _at(p, "7.0u1", "average_loss", "large_1tb"),
        note="7.0 U1 average loss of the 72 vCPU / 1 TB VM (fires bounded by the traced-or-selected invariant)"),
+    _t("switchover_improvement_large_low", F8, "switchover_resume_time_improvement_low", role="bound", vm="large",
+       model=_switchover_gain_large, note="6.7 / 7.0 U1 switch-over stall within 'an order of magnitude': lower end"),
+    _t("switchover_improvement_large_high", F8, "switchover_resume_time_improvement_high", role="bound", vm="large",
+       model=_switchover_gain_large, note="6.7 / 7.0 U1 switch-over stall within 'an order of magnitude': upper end"),
     _t("trace_install_typical_67", "text_page_tracing", "trace_install_duration_low", role="bound",
        model=lambda p: _at(p, "6.7", "trace_time_s", "typical"),
        note="6.7 trace install of the study's smallest VM (12 vCPU / 64 GB)"),
@@ -255,6 +331,11 @@ TARGETS = (
     _t("tpcx_downtime_67u3", "text_tpcx_hci", "vmotion_downtime", role="bound", release="6.7u3",
        model=_tpcx_downtime_67, note="longest extra delay of one TPCx-HCI migration on 6.7 (several seconds)"),
 )
+
+#: Fitted targets the paper states as a range, not a number: key -> the keys of the bound rows at its ends.
+#: The calibration measures such a row's miss in units of the range's half-width on a log scale
+#: (:data:`vcperf.vmotion.calibration.RANGE_EDGE_RESIDUAL`), not relative to its stored centre.
+RANGES = {"switchover_improvement_large": ("switchover_improvement_large_low", "switchover_improvement_large_high")}
 
 #: Keys of the default fit.
 FIT_KEYS = tuple(t.key for t in TARGETS if t.role == "fit")

@@ -163,7 +163,10 @@ def workloads() -> dict[str, Workload]:
     pages" (seed, Figure 6 text; Table 1 text). Test 1's typical VM (Figures 5 and 10, ``"typical_fresh"``:
     12 vCPUs, 64 GB, the same workload) was not: its memory beyond what Oracle touched is zero pages,
     which vMotion does not send. The paper prints no touched size; the model takes the Oracle SGA
-    (25 GB, Table 1), the memory the database writes (modelling assumption).
+    (25 GB, Table 1), the memory the database writes (modelling assumption: the least it can be). The
+    assumption is a range, up to all 64 GB; Figure 10's throughputs and halved time constrain it, and
+    the fit at the other end (:func:`vcperf.vmotion.calibration.calibrate_touched`) is what the what-if
+    bands also cover.
 
     Examples
     --------

@@ -25,7 +25,7 @@ import numpy as np
 
 from vcperf import _validate as v
 from vcperf import network
-from vcperf.vmotion.core import check_release
+from vcperf.vmotion.core import MAX_SOCKET_BUFFER_BYTES, check_release
 
 #: Streams per vmknic by release. The seed (7.0 U1) and 6.7 open one stream per vmknic: more
 #: streams per vmknic came with 7.0 U2 (after the seed), so both studied releases use 1.
@@ -168,14 +168,19 @@ def stream_rate_bytes_per_s(stream_bytes_per_cpu_s=np.inf, extra_cpu_s_per_byte=
     return np.minimum(cpu, window)
 
 
-def vmotion_window_bytes(link_bps, rtt_s, concurrent=1.0, socket_buffer_bytes=0.5e6):
+def vmotion_window_bytes(link_bps, rtt_s, concurrent=1.0, socket_buffer_bytes=0.5e6,
+                         max_socket_buffer_bytes=MAX_SOCKET_BUFFER_BYTES):
     """TCP window of one vMotion stream as ESXi sizes it (bytes): the larger of the standard socket
-    buffer and the bandwidth-delay product of the migration's share of the NICs at ``rtt_s``.
+    buffer and the bandwidth-delay product of the migration's share of the NICs at ``rtt_s``, at most
+    the largest buffer the resizing reaches.
 
     Since Metro vMotion (vSphere 5) the vMotion socket buffers are resized from the observed RTT
     (10 ms at 1 GbE: ~1.25 MB, the bandwidth-delay product, at full rate); long-distance vMotion
-    (vSphere 6.0 and later) is supported up to 150 ms. The window therefore never limits a stream
-    below its share of the link (``external_vmotion_streams.csv``).
+    (vSphere 6.0 and later) is supported up to 150 ms (``external_vmotion_streams.csv``). VMware
+    documents no ceiling; the window stops at ``max_socket_buffer_bytes``
+    (:data:`vcperf.vmotion.core.MAX_SOCKET_BUFFER_BYTES`, 16 MiB, a named modelling default), so a long,
+    fast path is window-bound (16 MiB at 150 ms: 0.9 Gbit/s per stream) instead of growing a window of
+    gigabytes.
 
     Parameters
     ----------
@@ -187,6 +192,10 @@ def vmotion_window_bytes(link_bps, rtt_s, concurrent=1.0, socket_buffer_bytes=0.
         Migrations sharing the NICs, >= 1.
     socket_buffer_bytes : float
         Standard vMotion socket buffer (bytes), > 0 (:attr:`vcperf.vmotion.Settings.socket_buffer_bytes`).
+    max_socket_buffer_bytes : float
+        Largest buffer the RTT-driven resizing reaches (bytes), in [socket_buffer_bytes, inf)
+        (:attr:`vcperf.vmotion.Settings.max_socket_buffer_bytes`; ``inf``: the bandwidth-delay product
+        without bound).
 
     Examples
     --------
@@ -195,13 +204,16 @@ def vmotion_window_bytes(link_bps, rtt_s, concurrent=1.0, socket_buffer_bytes=0.
     1.19
     >>> float(vm.vmotion_window_bytes(1e9, 0.0))  # on a LAN the standard buffer
     500000.0
+    >>> float(vm.vmotion_window_bytes(100e9, 0.150)) / 2**20  # 100 GbE at 150 ms: the ceiling, not 1.8 GB
+    16.0
     """
     bps = v.positive("link_bps", link_bps)
     rtt = v.check_range("rtt_s", rtt_s, 0.0, 10.0)
     k = v.check_range("concurrent", concurrent, 1, 4096)
     buf = v.scalar("socket_buffer_bytes", socket_buffer_bytes, 0.0, np.inf, lo_open=True, hi_open=True)
+    top = v.scalar("max_socket_buffer_bytes", max_socket_buffer_bytes, buf, np.inf)
     v.broadcast(link_bps=bps, rtt_s=rtt, concurrent=k)
-    return np.maximum(buf, bps / 8.0 * network.TCP_PAYLOAD_FRACTION / k * rtt)
+    return np.minimum(np.maximum(buf, bps / 8.0 * network.TCP_PAYLOAD_FRACTION / k * rtt), top)
 
 
 def transfer_rate_bytes_per_s(link_bps, *, n_streams=1.0, stream_bytes_per_cpu_s=np.inf,
