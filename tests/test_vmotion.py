@@ -1426,7 +1426,9 @@ def test_long_fat_path_is_window_bound_and_the_ceiling_is_a_setting(kw):
     fast = vm.migrate(64 * GIB, 12, 25 * GIB, 4500.0, "7.0u1", 100e9, rtt_s=0.150, params=kw["params"], settings=wide)
     assert float(fast.precopy.transfer_rate_bytes_per_s) > 10 * float(m.precopy.transfer_rate_bytes_per_s)
     with pytest.raises(ValueError, match="max_socket_buffer_bytes"):
-        vm.vmotion_window_bytes(1e9, 0.01, max_socket_buffer_bytes=1e3)
+        vm.vmotion_window_bytes(1e9, 0.01, max_socket_buffer_bytes=0.0)
+    # a ceiling under the standard buffer leaves the standard buffer (never resized down)
+    assert float(vm.vmotion_window_bytes(1e9, 0.01, max_socket_buffer_bytes=1e3)) == s.socket_buffer_bytes
 
 
 # ---------------------------------------------------------------- issue 37: the switch-over's uncertainty
@@ -1500,3 +1502,36 @@ def test_throughput_series_shows_the_throttled_rounds(p, kw):
     assert "unsupported" in panel.flags.get_text() and "SDPS engaged" in text
     views.migration_whatif_update()
     assert panel.throttle_text.get_text() == "" and panel.throttle.get_width() == 0
+
+
+def test_notebook_parameter_ranges_are_the_widgets_ranges():
+    """Issue 37: the notebook's what-if parameters take the ranges its panel's widgets offer (log sliders read in
+    their base; the dirty rate's 0 is the idle checkbox; the working set's upper end is the VM's memory)."""
+    from pathlib import Path
+
+    import ipywidgets as w
+
+    from vcperf import params as nbparams
+    from vcperf.views import vmotion as views
+
+    nb = nbparams.read_parameters(Path(__file__).resolve().parents[1] / "notebooks" / "vmotion_precopy.py")
+    panel = views.migration_whatif()
+    controls = {c.description: c for c in panel.children if getattr(c, "description", "")}
+
+    def span(c):
+        if isinstance(c, w.FloatLogSlider):
+            return c.base ** c.min, c.base ** c.max
+        return c.min, c.max
+
+    pairs = {"memory GiB": "whatif_memory_gib", "vCPUs": "whatif_vcpus", "vmknics": "whatif_link_count",
+             "streams/vmknic": "whatif_streams_per_vmknic", "RTT ms": "whatif_rtt_ms",
+             "AES GB/s/core (0 off)": "whatif_encryption_gb_per_core_s", "concurrent": "whatif_concurrent",
+             "downtime target s": "whatif_downtime_target_s", "VMs to evacuate": "whatif_evacuate_vms"}
+    for desc, name in pairs.items():
+        assert span(controls[desc]) == pytest.approx((nb[name].lo, nb[name].hi)), (desc, name)
+    assert span(controls["dirty MB/s"])[1] == pytest.approx(nb["whatif_dirty_rate_mb_per_s"].hi)
+    assert nb["whatif_dirty_rate_mb_per_s"].lo == 0 and "idle VM (dirty rate 0)" in controls
+    assert span(controls["working set GiB"])[0] == pytest.approx(nb["whatif_working_set_gib"].lo)
+    assert nb["whatif_working_set_gib"].hi == "whatif_memory_gib"
+    assert list(controls["link Gbit/s"].options) == list(nb["whatif_link_speed_gbps"].choices)
+    assert [v for _, v in controls["release"].options] == list(nb["whatif_release"].choices)

@@ -429,6 +429,7 @@ def stop_threshold_bytes(rate, mem, release, p: Params, s: Settings, vcpus=1.0):
     v.instance("p", p, Params, "a vcperf.vmotion.Params (from vcperf.vmotion.calibrate())")
     v.instance("s", s, Settings, "a vcperf.vmotion.Settings (from vcperf.vmotion.settings())")
     cpus = v.check_range("vcpus", vcpus, 1, 4096)
+    v.broadcast(rate=rate, mem=mem, vcpus=cpus)
     budget = _budget_s(mem, release, p, s, cpus)
     if release == "7.0u1":
         per_byte = (1.0 + PAGE_NUMBER_BYTES / PAGE_BYTES) / rate + p.metadata_cost_s_per_entry / PAGE_BYTES

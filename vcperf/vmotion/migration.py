@@ -381,7 +381,7 @@ def link_for_downtime_bps(target_downtime_s, memory_bytes, vcpus, working_set_by
     >>> from vcperf import vmotion as vm
     >>> p, s = vm.calibrate(), vm.settings()
     >>> typical = (64 * 2**30, 12, 25 * 2**30, 4500.0, "7.0u1")
-    >>> bool(1e9 < vm.link_for_downtime_bps(0.6, *typical, params=p, settings=s, n_vmknics=16) < 1e12)
+    >>> bool(1e9 < vm.link_for_downtime_bps(0.4, *typical, params=p, settings=s, n_vmknics=16) < 1e12)
     True
     >>> args = (1.0, 2**40, 12, 500 * 2**30, 45000.0)
     >>> math.isnan(vm.link_for_downtime_bps(*args, "6.7", params=p, settings=s, n_vmknics=4))  # 6.7's bitmaps

@@ -193,9 +193,9 @@ def vmotion_window_bytes(link_bps, rtt_s, concurrent=1.0, socket_buffer_bytes=0.
     socket_buffer_bytes : float
         Standard vMotion socket buffer (bytes), > 0 (:attr:`vcperf.vmotion.Settings.socket_buffer_bytes`).
     max_socket_buffer_bytes : float
-        Largest buffer the RTT-driven resizing reaches (bytes), in [socket_buffer_bytes, inf)
+        Largest buffer the RTT-driven resizing reaches (bytes), > 0
         (:attr:`vcperf.vmotion.Settings.max_socket_buffer_bytes`; ``inf``: the bandwidth-delay product
-        without bound).
+        without bound; below ``socket_buffer_bytes``: the standard buffer, never resized).
 
     Examples
     --------
@@ -211,9 +211,10 @@ def vmotion_window_bytes(link_bps, rtt_s, concurrent=1.0, socket_buffer_bytes=0.
     rtt = v.check_range("rtt_s", rtt_s, 0.0, 10.0)
     k = v.check_range("concurrent", concurrent, 1, 4096)
     buf = v.scalar("socket_buffer_bytes", socket_buffer_bytes, 0.0, np.inf, lo_open=True, hi_open=True)
-    top = v.scalar("max_socket_buffer_bytes", max_socket_buffer_bytes, buf, np.inf)
+    top = v.scalar("max_socket_buffer_bytes", max_socket_buffer_bytes, 0.0, np.inf, lo_open=True)
     v.broadcast(link_bps=bps, rtt_s=rtt, concurrent=k)
-    return np.minimum(np.maximum(buf, bps / 8.0 * network.TCP_PAYLOAD_FRACTION / k * rtt), top)
+    # the resizing never shrinks a buffer below the standard one: a ceiling under it leaves the standard buffer
+    return np.minimum(np.maximum(buf, bps / 8.0 * network.TCP_PAYLOAD_FRACTION / k * rtt), max(top, buf))
 
 
 def transfer_rate_bytes_per_s(link_bps, *, n_streams=1.0, stream_bytes_per_cpu_s=np.inf,

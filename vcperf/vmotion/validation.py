@@ -36,7 +36,7 @@ def bound_checks():
     >>> from vcperf import vmotion as vm
     >>> b = vm.bound_checks()
     >>> int(b["in_ledger"].sum()), int((~b["in_ledger"]).sum())
-    (8, 2)
+    (10, 2)
     """
     import pandas as pd
 
