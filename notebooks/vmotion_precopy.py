@@ -63,6 +63,7 @@ from IPython.display import Markdown, display
 from vcperf import data, fidelity, network, plotting, prose, protocol
 from vcperf import vmotion as vm
 from vcperf.views import vmotion as views
+from vcperf.views.format import fmt_duration
 from vcperf.vmotion.calibration import calibrate_touched
 from vcperf.vmotion.targets import touched_memory, touched_range_bytes
 
@@ -581,8 +582,8 @@ whatif_args = (whatif_memory_gib, whatif_vcpus, whatif_dirty_rate_mb_per_s, what
 print(views.migration_whatif_update(*whatif_args)[0])
 _ex = (vm.migrate_workload("typical", "7.0u1").trace_time_s, float(_t1.loc["typical", "switchover_70u1_s"]),
        float(_t1.loc["monster", "migration_time_67_s"]))
-display(Markdown(f"For example the typical VM's 7.0 U1 trace phase of {_ex[0]:.5f} s reads \"{views.fmt_duration(_ex[0])}\", "
-                 f"its {_ex[1]:.3f}-s stall \"{views.fmt_duration(_ex[1])}\", the monster VM's 6.7 migration of "
-                 f"{_ex[2]:.0f} s \"{views.fmt_duration(_ex[2])}\"."))
+display(Markdown(f"For example the typical VM's 7.0 U1 trace phase of {_ex[0]:.5f} s reads \"{fmt_duration(_ex[0])}\", "
+                 f"its {_ex[1]:.3f}-s stall \"{fmt_duration(_ex[1])}\", the monster VM's 6.7 migration of "
+                 f"{_ex[2]:.0f} s \"{fmt_duration(_ex[2])}\"."))
 if interactive:
     display(views.migration_whatif(*whatif_args))
