@@ -4,6 +4,7 @@ malformed plans give one error naming the field path; physical properties over w
 
 import json
 import math
+import re
 from pathlib import Path
 
 import numpy as np
@@ -304,6 +305,20 @@ def test_load_reads_yaml_and_rejects_a_missing_file(tmp_path):
     assert site.load(f).links[0].bandwidth_bps == 2e6
     with pytest.raises(ValueError, match="path must be an existing plan file"):
         site.load(tmp_path / "none.yaml")
+
+
+@pytest.mark.parametrize(("text", "where"), [
+    ("links:\n  - {name: wan, bandwidth: 2 Mbit/s, bandwidth: 20 Mbit/s, rtt: 30 ms}\n", "links[0] (line 2"),
+    ("links:\n  - {name: wan, bandwidth: 2 Mbit/s, rtt: 30 ms}\nlinks: []\n", "<document> (line 3"),
+    ("links:\n  - {name: wan, bandwidth: 2 Mbit/s, rtt: 30 ms}\nbranches:\n  - name: b\n    link: wan\n"
+     "    hosts: 2\n    hosts: 20\n", "branches[0] (line 7"),
+])
+def test_a_plan_key_given_twice_is_refused_not_overwritten(tmp_path, text, where):
+    """``yaml.safe_load`` keeps the last of two equal keys; a plan refuses it, naming the key and the place."""
+    f = tmp_path / "p.yaml"
+    f.write_text(text)
+    with pytest.raises(ValueError, match=r"found duplicate key '\w+' at " + re.escape(where)):
+        site.load(f)
 
 
 def test_asymmetric_link_shares_each_direction():
