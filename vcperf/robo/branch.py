@@ -405,6 +405,11 @@ def required_bandwidth_bps(target_s, evaluate, *, up_down_ratio=1.0, rel_tol=1e-
     Returns ``inf`` when even the top of the range misses the target (the target is below what RTT
     and vCenter alone take) and the bottom of the range when that already meets it.
 
+    Not one of SciPy's root finders: the search is on a predicate (every rate at or above the answer
+    meets the target), and ``evaluate`` may step in bandwidth (waves of concurrent uploads, TCP's
+    window), where a bracketing root finder returns a point of either side; the answer here is the
+    top of the final bracket, a rate that meets the target.
+
     Parameters
     ----------
     target_s : float
