@@ -282,7 +282,6 @@ BASELINE_OVERRIDES = {
     "vcperf.data.load": {"name": DATA_TABLE},
     "vcperf.data.value": {"name": DATA_TABLE, "quantity": DATA_QUANTITY},
     "vcperf.data.row": {"name": DATA_TABLE, "quantity": DATA_QUANTITY},
-    "vcperf.queueing.mva_multiclass": {"demands_s": [[0.1, 0.2], [0.3, 0.1]]},
     "vcperf.robo.branch.concurrent_uploads": {"payload_bytes": 1e6},
     "vcperf.network.Link": {"name": "x"},
     **{f"vcperf.{m}.Flag": {"kind": "limit", "message": "limit: x", "source": "s"} for m in ("site", "traffic")},
@@ -669,7 +668,6 @@ def strategy(kind: str, base):
 
 #: Results that may be non-finite from finite inputs, with the documented reason.
 ALLOWED_NONFINITE = {
-    "vcperf.queueing.asymptotic_bounds": "n_star = inf without a queueing station (documented)",
     "vcperf.site.schema.fields": "a field's open range ends at inf (the plan format's description, not a model)",
     "vcperf.queueing.ps_response_time_s": "inf at utilization >= 1 with the default backlog_s = inf (no cap)",
     "vcperf.network.utilization": "offered / bandwidth of a subnormal bandwidth is inf",

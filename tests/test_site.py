@@ -67,8 +67,8 @@ def test_vcha_alone_is_vcbench():
               vcenter={"vcha": {"link": "repl"}})
     e = site.evaluate(p, intervals=False)
     kw = vcha.testbed().appliance()
-    on = vcha.vcbench(64, True, 0.005, bandwidth_bps=10e9, **kw)
-    off = vcha.vcbench(64, False, **kw)
+    on = vcha.run_vcbench(64, True, 0.005, bandwidth_bps=10e9, **kw)
+    off = vcha.run_vcbench(64, False, **kw)
     assert _value(e, "vCenter HA", "vcha_latency_s") == pytest.approx(float(on.response_time_s), rel=1e-9)
     assert _value(e, "vCenter HA", "vcha_throughput_loss") == pytest.approx(
         1 - float(on.throughput_per_s) / float(off.throughput_per_s), rel=1e-9)

@@ -307,12 +307,6 @@ def branch_load(link: network.Link, n_hosts, level, powered_on_vms, *, hostsync:
                         vm_state_bytes_, sizes, rate, window)
 
 
-def _safe_div(num, den):
-    """``num / den`` where ``den > 0``, ``inf`` elsewhere (no capacity left)."""
-    ok = den > 0
-    return np.where(ok, num / np.where(ok, den, 1.0), np.inf)
-
-
 def _branch_load(link: network.Link, n, level, vms, hostsync: HostSyncParams, stats: StatsParams, ops: OpsParams,
                  schedule: StatsSchedule, counters: CounterModel, change_period_s, stages: tuple,
                  vm_state_bytes_: float, sizes: tuple = (), rate: float = 0.0,

@@ -40,7 +40,7 @@ import numpy as np
 
 from vcperf import _validate as v
 from vcperf.vcha import limits
-from vcperf.vcha.vcbench import DEFAULT_DB_CONNECTIONS, vcbench
+from vcperf.vcha.vcbench import DEFAULT_DB_CONNECTIONS, run_vcbench
 
 #: Share of an extrapolation's modelled effect taken as its model-form standard deviation (log space):
 #: an assumption (module docstring), the one knob of the widened bands.
@@ -59,9 +59,9 @@ def off_testbed_spread(clients: int, vcha_enabled: bool = False, replication_rtt
     clients : int
         Concurrent VCbench clients, in [1, 4096].
     vcha_enabled, replication_rtt_s, stats_level, vcpus, hosts, powered_on_vms, params, db_connections
-        As :func:`vcperf.vcha.vcbench` (scalars).
+        As :func:`vcperf.vcha.run_vcbench` (scalars).
     **kw
-        Other keyword arguments of :func:`vcperf.vcha.vcbench` (link, PSC mode, Passive flush).
+        Other keyword arguments of :func:`vcperf.vcha.run_vcbench` (link, PSC mode, Passive flush).
 
     Returns
     -------
@@ -77,7 +77,7 @@ def off_testbed_spread(clients: int, vcha_enabled: bool = False, replication_rtt
     asked = {"vcpus": c, "hosts": h, "powered_on_vms": vms, "db_connections": pool}
 
     def x_of(**over):
-        return float(vcbench(n, vcha_enabled, replication_rtt_s, stats_level, params=params, **{**asked, **over},
+        return float(run_vcbench(n, vcha_enabled, replication_rtt_s, stats_level, params=params, **{**asked, **over},
                              **kw).throughput_per_s)
 
     x = x_of()

@@ -19,7 +19,7 @@ APPLIANCES = ("testbed",) + vcha.INVENTORIES
 def scenario(bandwidth_gbps: float = 10.0, loss_percent: float = 0.0, appliance: str = "testbed",
              psc_mode: str = "external", db_connections: float | None = None,
              passive_flush_ms: float | None = None) -> dict:
-    """Keyword arguments of :func:`vcperf.vcha.vcbench` for a what-if: replication link (Gbit/s, loss
+    """Keyword arguments of :func:`vcperf.vcha.run_vcbench` for a what-if: replication link (Gbit/s, loss
     %), appliance (``"testbed"`` or a Table 1 size: its vCPUs and inventory), PSC mode, vpxd's
     database connection pool (None: the appliance's, vCenter's default 50) and the Passive's storage
     sync-write latency (ms, > 0; None: the fitted walreceiver cycle)."""
@@ -43,9 +43,9 @@ def appliance_memory_bytes(appliance: str = "testbed") -> float:
 
 
 def _vcbench(clients, vcha_enabled=False, replication_rtt_s=0.0, stats_level=1, **scn):
-    """:func:`vcperf.vcha.vcbench` with the study's calibrated parameters and test bed (or ``scn``)."""
+    """:func:`vcperf.vcha.run_vcbench` with the study's calibrated parameters and test bed (or ``scn``)."""
     kw = {**vcha.testbed().appliance(), **scn}
-    return vcha.vcbench(clients, vcha_enabled, replication_rtt_s, stats_level, params=vcha.calibrate(), **kw)
+    return vcha.run_vcbench(clients, vcha_enabled, replication_rtt_s, stats_level, params=vcha.calibrate(), **kw)
 
 
 def _vcbench_curve_study(max_clients, vcha_enabled=False, replication_rtt_s=0.0, stats_level=1, **scn):

@@ -64,7 +64,7 @@ def periodic_throughput_figure(clients: int, minutes: float = 60.0):
     lo_all, hi_all = [], []
     for vc in (False, True):
         key = "enabled" if vc else "disabled"
-        iv = protocol.with_interval(vcha.vcbench, clients, vc, output="throughput_per_s",
+        iv = protocol.with_interval(vcha.run_vcbench, clients, vc, output="throughput_per_s",
                                     **vcha.testbed().appliance())
         model, lo, hi = (float(np.asarray(a).flat[0]) * 60 for a in (iv.value, iv.low, iv.high))
         paper = vcha.paper_value("table05_throughput", "throughput", clients=clients, vcha=key) * 60

@@ -5,7 +5,6 @@ level, VCHA on/off, appliance and PSC mode -> throughput and latency with their 
 from __future__ import annotations
 
 import functools
-import importlib
 
 import numpy as np
 
@@ -13,6 +12,7 @@ from vcperf import network, plotting, protocol, vcha
 from vcperf.plotting import PAPER_STYLE
 from vcperf.vcha import limits as vlimits
 from vcperf.vcha.extrapolation import off_testbed_spread, widen_band
+from vcperf.vcha.vcbench import LAN_RTT_S, VCBENCH_PARAM_FIELDS, throughput_sensitivities
 from vcperf.views.format import fmt_band, fmt_bps, fmt_duration, fmt_num, fmt_percent
 from vcperf.views.vcha.common import (
     _COLORS,
@@ -28,9 +28,6 @@ from vcperf.views.vcha.common import (
     scenario,
 )
 from vcperf.widgets import TYPED_FORMAT, PanelFigure, style_sliders, typed_step, whatif_panel
-
-#: The VCbench model module (its name is shadowed in ``vcperf.vcha`` by the function it defines).
-_vb = importlib.import_module("vcperf.vcha.vcbench")
 
 
 @functools.lru_cache(maxsize=64)
@@ -97,10 +94,10 @@ THROUGHPUT_TABLE = f"{vcha.STUDY}/table05_throughput"
 
 @functools.lru_cache(maxsize=1)
 def _vcbench_param_index() -> tuple:
-    """``(idx, n_params)``: where the parameters :func:`vcperf.vcha.vcbench` reads sit among the
+    """``(idx, n_params)``: where the parameters :func:`vcperf.vcha.run_vcbench` reads sit among the
     study's parameters (:func:`vcperf.protocol.param_names`); the others have zero derivative."""
     names = protocol.param_names(protocol.calibrated(vcha.STUDY))
-    return [names.index(f"{s}.{f}") for s, f in _vb.VCBENCH_PARAM_FIELDS], len(names)
+    return [names.index(f"{s}.{f}") for s, f in VCBENCH_PARAM_FIELDS], len(names)
 
 
 @functools.lru_cache(maxsize=256)
@@ -116,7 +113,7 @@ def _vcbench_intervals(args: tuple, scn: tuple) -> tuple:
     by :func:`vcperf.vcha.extrapolation.widen_band`. The latency's follows by Little's law at the scenario's population
     (``R = N / X - Z``), so the two stay consistent. Cached: a redraw with unchanged inputs costs nothing."""
     idx, n_params = _vcbench_param_index()
-    x, _, g = _vb.throughput_sensitivities(*args, params=vcha.calibrate(), **dict(scn))
+    x, _, g = throughput_sensitivities(*args, params=vcha.calibrate(), **dict(scn))
     gn = np.zeros(n_params)
     gn[idx] = g
     iv = protocol.interval_from_gradient(vcha.STUDY, x, gn, data_table=THROUGHPUT_TABLE)
@@ -135,7 +132,7 @@ def _link_rates_bps(added_rtt_s: float, bandwidth_bps: float, loss: float, hosts
     """``(TCP rate of the replication link, background WAL stream)`` in bit/s (the link cannot carry
     VCbench's WAL at all when the second reaches the first); the background is the inventory's at the
     statistics level (:func:`vcperf.vcha.background_wal_bytes_per_s`)."""
-    rate = float(network.tcp_throughput_bps(bandwidth_bps, _vb.LAN_RTT_S + added_rtt_s, loss))
+    rate = float(network.tcp_throughput_bps(bandwidth_bps, LAN_RTT_S + added_rtt_s, loss))
     return rate, 8.0 * float(vcha.background_wal_bytes_per_s(hosts, powered_on_vms, vcha.calibrate(), stats_level))
 
 
