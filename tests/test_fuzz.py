@@ -128,7 +128,7 @@ def discover(modules: tuple = MODULES) -> tuple:
             names = getattr(mod, "__all__", None) or [n for n in vars(mod) if not n.startswith("_")]
             for name in names:
                 obj = getattr(mod, name, None)
-                if name in LEDGER_NAMES or name.startswith("_") or not _fuzzable(obj, root):
+                if name in LEDGER_NAMES or name.startswith(("_", "checked_")) or not _fuzzable(obj, root):
                     continue
                 if not inspect.isclass(obj) and obj.__module__ != mod.__name__ and name not in getattr(
                         mod, "__all__", ()):
@@ -697,8 +697,13 @@ ALLOWED_NONFINITE = {
 #: appear in the message by design. Their callers are fuzzed.
 #: ``params.did_you_mean`` is a hint appended while raising another error (any key a user typed, of
 #: any type): it never raises itself, so that it cannot mask the error it decorates.
+#: A ``checked_*`` function is the core of a public one on values its caller has checked (shared between
+#: the modules of a study, so not private); it is fuzzed through the public function that checks them.
 NOT_ENTRY_POINTS = frozenset({"vcperf.vmotion.core.check_le", "vcperf.network.check_link",
-                              "vcperf.params.did_you_mean"})
+                              "vcperf.params.did_you_mean",
+                              # the calibration default of a study's model functions (plumbing, not a model input)
+                              "vcperf.contentlib.paths.resolved_params", "vcperf.robo.study.calibrated_params",
+                              "vcperf.robo.study.given_or_default"})
 
 
 def _floats(obj, depth=0):

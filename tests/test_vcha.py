@@ -958,7 +958,7 @@ def test_whatif_readout_names_the_bottleneck_and_its_source_at_256_clients():
     from vcperf.views import vcha as views
 
     readout, _ = views.vcbench_whatif_update(clients=256)
-    neck = str(np.ravel(views.common._vcbench(256, True, 0.005, 1, **views.scenario()).bottleneck)[0])
+    neck = str(np.ravel(views.common.study_vcbench(256, True, 0.005, 1, **views.scenario()).bottleneck)[0])
     assert neck == "database connection pool"
     assert f"throughput set by the {neck} ({vcha.limits.pool_provenance(50.0)})" in readout
     small, _ = views.vcbench_whatif_update(clients=256, db_connections=400)

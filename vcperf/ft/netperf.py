@@ -22,9 +22,9 @@ from vcperf.ft.checkpoint import (
     DEFAULT_RELEASE,
     DEFAULT_STUN_FIXED_S,
     MAX_CHECKPOINT_INTERVAL_S,
-    _link_consts,
     check_interval,
     check_vcpus,
+    checked_link_constants,
     checkpoint_cycle,
     output_commit_delay_s,
 )
@@ -368,7 +368,7 @@ def interval_from_latency_ratio(latency_ratio, vm_round_trip_s=DEFAULT_VM_ROUND_
     ratio = v.scalar("latency_ratio", latency_ratio, 0.0, math.inf, lo_open=True, hi_open=True)
     t0 = v.scalar("vm_round_trip_s", vm_round_trip_s, 0.0, math.inf, lo_open=True, hi_open=True)
     v.single(ft_ack_rtt_s=ft_ack_rtt_s, stun_fixed_s=stun_fixed_s, ft_link_bps=ft_link_bps, **link_kw)
-    _, fixed = _link_consts(ft_link_bps, ft_ack_rtt_s, stun_fixed_s, link_kw.get("ft_link_loss", 0.0),
+    _, fixed = checked_link_constants(ft_link_bps, ft_ack_rtt_s, stun_fixed_s, link_kw.get("ft_link_loss", 0.0),
                             link_kw.get("n_ft_vms", 1), link_kw.get("vcpus", 1),
                             link_kw.get("release", DEFAULT_RELEASE))
     fixed = float(fixed)

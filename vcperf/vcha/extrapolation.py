@@ -4,7 +4,7 @@ The VCbench network (:mod:`vcperf.vcha.vcbench`) is fitted on one appliance (X-L
 inventory (2,000 hosts, 25,000 powered-on VMs) and one DB pool (vCenter's documented default of 50,
 an external source: the VCHA study prints none) -- :data:`vcperf.vcha.limits.FIT_VCPUS` and its neighbours.
 An answer elsewhere rests on the model's structure where no number tested it: the result is flagged
-(``extrapolation``, :func:`vcperf.vcha.limits._extrapolation_flags`), and its band widened by a
+(``extrapolation``, :func:`vcperf.vcha.limits.checked_extrapolation_flags`), and its band widened by a
 model-form term that grows with how much the extrapolated inputs move the answer:
 
     spread = sqrt(sum_i max(EXTRAPOLATION_SHARE x |ln(X / X_i)|, EXTRAPOLATION_FLOOR)^2)   (log-space sd)

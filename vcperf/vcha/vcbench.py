@@ -54,7 +54,7 @@ from vcperf.vcha import limits
 from vcperf.vcha.disk import passive_commit_flush_s
 from vcperf.vcha.memory import peak_memory_bytes
 from vcperf.vcha.params import STUDY, Params, VcbenchParams
-from vcperf.vcha.wal import STATS_LEVEL_HIGH, _background
+from vcperf.vcha.wal import STATS_LEVEL_HIGH, checked_background_wal_bytes_per_s
 
 #: vCenter's default maximum number of simultaneous database connections (vCenter Server Upgrade
 #: Guide, "Set the Maximum Number of Database Connections": "By default, a vCenter Server creates a
@@ -327,7 +327,7 @@ def _station_demands(p: VcbenchParams, wal, vcha_enabled: bool, rtt_s, stats_lev
         if passive_flush_s is not None:  # the Passive's storage: its flush replaces the fitted one per commit
             sync = sync + p.sync_commits_per_op * (passive_flush_s - standby_flush_s(p, wal.wal_bytes_per_op))
         rate_bps = _tcp_rate_bps(bandwidth_bps, LAN_RTT_S + np.asarray(rtt_s, float), loss) + zeros
-        rho_bg = 8.0 * _background(hosts, powered_on_vms, wal, p, stats_level) / rate_bps
+        rho_bg = 8.0 * checked_background_wal_bytes_per_s(hosts, powered_on_vms, wal, p, stats_level) / rate_bps
         link = 8.0 * wal.wal_bytes_per_op / rate_bps / (1.0 - np.where(rho_bg < 1.0, rho_bg, 0.0))
         # statistics writes share the commit path: their connections are held longer by the same factor
         stats_held = stats * (1.0 + sync / p.db_hold_s)
@@ -458,7 +458,7 @@ def run_vcbench(clients, vcha_enabled: bool = False, replication_rtt_s=0.0, stat
                                                               bw, loss_, psc_cpu))
     d, hold, pool, sync, link, rho_bg, stats_held, bg = _station_demands(
         p, wal, bool(vcha_enabled), rtt, stats_level, c, h, vms, pool_size, bw, loss_, psc_cpu, flush)
-    mem_flags = () if mem is None else limits._memory_flags(float(peak_memory_bytes(
+    mem_flags = () if mem is None else limits.checked_memory_flags(float(peak_memory_bytes(
         int(n.max()), h, "active" if vcha_enabled else "baseline", (params or protocol.calibrated(STUDY)).memory,
         pool_size).total), mem)
     overg = np.asarray(rho_bg >= 1.0)
@@ -479,15 +479,15 @@ def run_vcbench(clients, vcha_enabled: bool = False, replication_rtt_s=0.0, stat
     over = np.broadcast_to(overg[grow], sol.throughput_per_s[..., idx].shape)
     x, r = sol.throughput_per_s[..., idx], sol.response_time_s[..., idx]
     rate_bps = _tcp_rate_bps(bw, LAN_RTT_S + np.asarray(rtt, float), loss_) if vcha_enabled else np.inf
-    bg_wal = float(_background(h, vms, wal, p, stats_level))
+    bg_wal = float(checked_background_wal_bytes_per_s(h, vms, wal, p, stats_level))
     wal_bytes_per_s = (x * wal.wal_bytes_per_op + bg_wal) if vcha_enabled else 0.0 * x
     behind = np.where(over, np.maximum(wal_bytes_per_s - np.asarray(rate_bps / 8.0)[grow], 0.0), 0.0)
     cpu = bg + x * p.cpu_demand_s
     stats_demand = p.stats_db_connections_per_vm * vms * STATS_LEVEL_HIGH[stats_level]
-    flags = (limits._vcpu_flags(c) + limits._extrapolation_flags(c, h, vms, pool_size)
-             + (limits._rtt_flags(rtt) if vcha_enabled else ())
-             + limits._fallback_flags(over, bg_wal, bw, behind, rate_bps)
-             + limits._pool_flags(stats_demand, stats_held, pool_size) + mem_flags)
+    flags = (limits.checked_vcpu_flags(c) + limits.checked_extrapolation_flags(c, h, vms, pool_size)
+             + (limits.checked_rtt_flags(rtt) if vcha_enabled else ())
+             + limits.checked_fallback_flags(over, bg_wal, bw, behind, rate_bps)
+             + limits.checked_pool_flags(stats_demand, stats_held, pool_size) + mem_flags)
     util = np.stack(np.broadcast_arrays((cpu + x * psc_cpu) / c, x * np.asarray(hold)[grow] / np.asarray(pool)[grow],
                                         np.where(over, 1.0, np.asarray(rho_bg)[grow]
                                                  + x * np.asarray(link * (1.0 - rho_bg))[grow])))
