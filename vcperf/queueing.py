@@ -518,13 +518,25 @@ def ps_response_time_s(job_s, utilization, backlog_s=np.inf):
     backlog_s : float or array_like
         Service time of everything queued with the job (default inf: no cap), >= 0.
 
+    Returns
+    -------
+    ndarray
+        Mean time (s), broadcast over the three inputs.
+
     References
     ----------
     .. [1] L. Kleinrock, *Queueing Systems, Volume 2: Computer Applications*, Wiley, 1976, sec. 4.4.
+
+    Examples
+    --------
+    >>> ps_response_time_s(2.0, [0.0, 0.5, 1.5], backlog_s=10.0).tolist()  # alone, half busy, overloaded: capped
+    [2.0, 4.0, 12.0]
     """
     x = v.nonneg("job_s", job_s)
     rho = v.nonneg("utilization", utilization)
-    cap = x + v.check_range("backlog_s", backlog_s, 0.0, math.inf)
+    backlog = v.check_range("backlog_s", backlog_s, 0.0, math.inf)
+    v.broadcast(job_s=x, utilization=rho, backlog_s=backlog)
+    cap = x + backlog
     with np.errstate(divide="ignore"):
         ps = np.where(rho < 1, x / np.where(rho < 1, 1.0 - rho, 1.0), np.inf)
     return np.minimum(ps, cap)
