@@ -172,7 +172,11 @@ def _rounded(x: float, sig: int) -> float:
 
 
 def _scaled(x: float, kind: str, sig: int) -> str:
-    """``x`` (>= 0, finite) in the largest written unit of ``kind`` in which it is at least 1."""
+    """``x`` in the largest written unit of ``kind`` in which its magnitude is at least 1 (signed; ``n/a``, ``∞``)."""
+    x = float(x)
+    text = _signed(x, _scaled, kind, sig)
+    if text is not None:
+        return text
     r = _rounded(x, sig)
     unit = _WRITTEN[kind][0]
     for u in _WRITTEN[kind]:
@@ -243,9 +247,7 @@ def fmt_bps(rate_bps: float, sig: int = 3) -> str:
     >>> fmt_bps(64e3), fmt_bps(0.5e6), fmt_bps(1.5e6), fmt_bps(2.85e9), fmt_bps(1e9)
     ('64 kbit/s', '500 kbit/s', '1.5 Mbit/s', '2.85 Gbit/s', '1 Gbit/s')
     """
-    b = float(rate_bps)
-    text = _signed(b, fmt_bps, sig)
-    return text if text is not None else _scaled(b, "rate", sig)
+    return _scaled(rate_bps, "rate", sig)
 
 
 def fmt_bytes(n_bytes: float, sig: int = 3) -> str:
@@ -267,9 +269,7 @@ def fmt_bytes(n_bytes: float, sig: int = 3) -> str:
     >>> fmt_bytes(3.5e6), fmt_bytes(39e9), fmt_bytes(420e3), fmt_bytes(512)
     ('3.5 MB', '39 GB', '420 kB', '512 B')
     """
-    b = float(n_bytes)
-    text = _signed(b, fmt_bytes, sig)
-    return text if text is not None else _scaled(b, "size", sig)
+    return _scaled(n_bytes, "size", sig)
 
 
 def fmt_bytes_per_s(rate: float, sig: int = 3) -> str:
@@ -291,9 +291,7 @@ def fmt_bytes_per_s(rate: float, sig: int = 3) -> str:
     >>> fmt_bytes_per_s(118e6), fmt_bytes_per_s(2.2e9)
     ('118 MB/s', '2.2 GB/s')
     """
-    b = float(rate)
-    text = _signed(b, fmt_bytes_per_s, sig)
-    return text if text is not None else _scaled(b, "byte_rate", sig)
+    return _scaled(rate, "byte_rate", sig)
 
 
 def fmt_percent(fraction: float, sig: int = 3) -> str:
