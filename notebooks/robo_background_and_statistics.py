@@ -49,6 +49,8 @@ planner_target_s = 10.0  # s, range [1, 1000]: latency target of the reverse que
 # %%
 import vcperf.params; vcperf.params.check_notebook_parameters(globals(), "robo_background_and_statistics")  # noqa: E702, I001 - checks the parameters above, however the notebook is run
 # %matplotlib inline
+import dataclasses
+
 import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
@@ -295,7 +297,7 @@ plotting.save_table(bounds, output_dir, NOTEBOOK, "bound_checks")
 display(bounds)
 _r21 = fid[fid["key"] == "stats_size_ratio_l2_l1"].iloc[0]
 _r43 = fid[fid["key"] == "stats_size_ratio_l4_l3"].iloc[0]
-_counts = {f.name: f.default for f in __import__("dataclasses").fields(robo.CounterModel)}
+_counts = {f.name: f.default for f in dataclasses.fields(robo.CounterModel)}
 display(Markdown(
     f"Level-2/Level-1: model {_r21['model_value']:.2f} against \"close to\" {_r21['paper_value']:g} "
     f"({prose.pct(_r21['rel_error'], signed=True)} on a predicted row); L4/L3 = {_r43['model_value']:.2f}. Assumed "

@@ -60,6 +60,8 @@ whatif_psc_mode = "external"  # -, one of ["external", "embedded"]: PSC deployme
 # %%
 import vcperf.params; vcperf.params.check_notebook_parameters(globals(), "vcha_overhead")  # noqa: E702, I001 - checks the parameters above, however the notebook is run
 # %matplotlib inline
+import functools
+
 import matplotlib.pyplot as plt
 import numpy as np
 from IPython.display import Markdown, display
@@ -68,19 +70,17 @@ from vcperf import fidelity, plotting, prose, protocol, vcha
 from vcperf.vcha import disk as vdisk
 from vcperf.vcha.disk import standby_flushes_per_s
 from vcperf.views import vcha as vcha_views
+from vcperf.views.vcha import tables as vcha_tables
 
 NOTEBOOK = "vcha_overhead"
 plotting.use_style()
-COLS = ["conditions", "kind", "unit", "paper", "model", "error_percent", "note"]
+COLS = vcha_tables.COLUMNS
 ledger = fidelity.table(["vcha2016"])
 ledger = ledger[ledger["kind"] != "loo"].set_index("key")  # the prose below quotes these rows
 
 
-def diff_miss(key, decimals=0):
-    """'model (printed paper, a miss of e %)' for a Difference row, in percent."""
-    r = ledger.loc[key]
-    return (f"{prose.pct(r.model_value, 1, signed=True)} against the printed {prose.pct(r.paper_value, 1, signed=True)} "
-            f"(missing the difference by {prose.pct(abs(r.rel_error), decimals)})")
+diff_miss = functools.partial(vcha_tables.difference_text, ledger)
+
 
 # %% [markdown]
 # ## The calibrated parameters
@@ -163,15 +163,7 @@ display(Markdown(
 # Table 7 numbers.)
 
 # %%
-rows = []
-for n in (64, 256):
-    for on in (False, True):
-        s = vcha.vcbench(n, on, params=P, **TESTBED.appliance())
-        rows.append({"clients": n, "vcha": on, "X_ops_per_s": float(s.throughput_per_s),
-                     "R_s": float(s.response_time_s), "X*(R+Z)": float(s.throughput_per_s * (s.response_time_s + s.think_time_s)),
-                     "vpxd_cores": float(s.cpu_cores), "per_core_utilization": float(s.cpu_utilization_per_core),
-                     "db_pool_utilization": float(s.db_pool_utilization), "sync_wait_ms": float(s.sync_wait_s) * 1e3})
-laws = __import__("pandas").DataFrame(rows)
+laws = vcha_tables.model_laws(P, TESTBED.appliance())
 plotting.save_table(laws, output_dir, NOTEBOOK, "model_laws")
 display(laws.round(3))
 _cpu = {f: ledger.loc["t07_cpu_256_disabled"][f] - ledger.loc["t07_cpu_256_enabled"][f]
@@ -241,21 +233,13 @@ t[["locator", "quantity"] + COLS].round(3)
 # below the table.
 
 # %%
-t = __import__("pandas").concat([fidelity.paper_vs_model("vcha2016", f"vcha2016/{name}") for name in
-                                 ("table09_io_64clients", "table10_io_256clients", "table11_network")])
+t = vcha_tables.paper_vs_model("table09_io_64clients", "table10_io_256clients", "table11_network")
 plotting.save_table(t, output_dir, NOTEBOOK, "tables09_11_traffic")
 display(t[["locator", "quantity"] + COLS].round(3))
 
 
-def io(disk, clients, node, field="paper_value"):
-    """(writes/s, bytes/s) of a Tables 9-10 row from the ledger."""
-    tab = "t09" if clients == 64 else "t10"
-    return ledger.loc[f"{tab}_{disk}_tps_{clients}_{node}"][field], ledger.loc[f"{tab}_{disk}_bw_{clients}_{node}"][field]
-
-
-def avg_kb(disk, clients, node):
-    tps, bw = io(disk, clients, node)
-    return f"{bw / tps / 1e3:.0f}"
+io = functools.partial(vcha_tables.disk_io, ledger)
+avg_kb = functools.partial(vcha_tables.average_write_kb, ledger)
 
 
 _nodes = (("baseline", "disabled"), ("Active", "enabled"), ("Passive", "enabled_passive"))
@@ -348,15 +332,8 @@ plotting.save_table(t, output_dir, NOTEBOOK, "table12_stats_level")
 display(t[["locator", "quantity"] + COLS].round(3))
 
 
-def _t12(level, state):
-    return vcha.paper_value("table12_stats_level", "throughput", clients=256, stats_level=level, vcha=state)
-
-
-spread = __import__("pandas").DataFrame(
-    [("VCHA off, level 2 vs 1 (should fall)", 100 * (_t12(2, "disabled") / _t12(1, "disabled") - 1)),
-     ("VCHA off, level 4 vs 3 (should fall)", 100 * (_t12(4, "disabled") / _t12(3, "disabled") - 1)),
-     ("VCHA on, level 4 vs 3", 100 * (_t12(4, "enabled") / _t12(3, "enabled") - 1))],
-    columns=["paper's own spread", "percent"])
+_t12 = vcha_tables.table12_throughput_per_s
+spread = vcha_tables.table12_spread()
 over = t[t["quantity"] == "throughput_change"]
 miss = over.assign(miss_points=over["model"] - over["paper"])[["conditions", "kind", "unit", "paper", "model",
                                                                 "miss_points"]]
@@ -421,8 +398,7 @@ display(Markdown(
 # (`vcperf.protocol.noise_floor`). The model's 0 is not tuned away. The numbers are below the table.
 
 # %%
-t = __import__("pandas").concat([fidelity.paper_vs_model("vcha2016", "vcha2016/table14"),
-                                 fidelity.paper_vs_model("vcha2016", "vcha2016/table15")])
+t = vcha_tables.paper_vs_model("table14", "table15")
 plotting.save_table(t, output_dir, NOTEBOOK, "tables14_15_psc")
 display(t[["locator", "quantity"] + COLS].round(3))
 _floor = protocol.noise_floor()

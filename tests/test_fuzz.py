@@ -128,7 +128,7 @@ def discover(modules: tuple = MODULES) -> tuple:
             names = getattr(mod, "__all__", None) or [n for n in vars(mod) if not n.startswith("_")]
             for name in names:
                 obj = getattr(mod, name, None)
-                if name in LEDGER_NAMES or name.startswith("_") or not _fuzzable(obj, root):
+                if name in LEDGER_NAMES or name.startswith(("_", "checked_")) or not _fuzzable(obj, root):
                     continue
                 if not inspect.isclass(obj) and obj.__module__ != mod.__name__ and name not in getattr(
                         mod, "__all__", ()):
@@ -282,7 +282,6 @@ BASELINE_OVERRIDES = {
     "vcperf.data.load": {"name": DATA_TABLE},
     "vcperf.data.value": {"name": DATA_TABLE, "quantity": DATA_QUANTITY},
     "vcperf.data.row": {"name": DATA_TABLE, "quantity": DATA_QUANTITY},
-    "vcperf.queueing.mva_multiclass": {"demands_s": [[0.1, 0.2], [0.3, 0.1]]},
     "vcperf.robo.branch.concurrent_uploads": {"payload_bytes": 1e6},
     "vcperf.network.Link": {"name": "x"},
     **{f"vcperf.{m}.Flag": {"kind": "limit", "message": "limit: x", "source": "s"} for m in ("site", "traffic")},
@@ -669,7 +668,6 @@ def strategy(kind: str, base):
 
 #: Results that may be non-finite from finite inputs, with the documented reason.
 ALLOWED_NONFINITE = {
-    "vcperf.queueing.asymptotic_bounds": "n_star = inf without a queueing station (documented)",
     "vcperf.site.schema.fields": "a field's open range ends at inf (the plan format's description, not a model)",
     "vcperf.queueing.ps_response_time_s": "inf at utilization >= 1 with the default backlog_s = inf (no cap)",
     "vcperf.network.utilization": "offered / bandwidth of a subnormal bandwidth is inf",
@@ -699,8 +697,13 @@ ALLOWED_NONFINITE = {
 #: appear in the message by design. Their callers are fuzzed.
 #: ``params.did_you_mean`` is a hint appended while raising another error (any key a user typed, of
 #: any type): it never raises itself, so that it cannot mask the error it decorates.
+#: A ``checked_*`` function is the core of a public one on values its caller has checked (shared between
+#: the modules of a study, so not private); it is fuzzed through the public function that checks them.
 NOT_ENTRY_POINTS = frozenset({"vcperf.vmotion.core.check_le", "vcperf.network.check_link",
-                              "vcperf.params.did_you_mean"})
+                              "vcperf.params.did_you_mean",
+                              # the calibration default of a study's model functions (plumbing, not a model input)
+                              "vcperf.contentlib.paths.resolved_params", "vcperf.robo.study.calibrated_params",
+                              "vcperf.robo.study.given_or_default"})
 
 
 def _floats(obj, depth=0):

@@ -717,7 +717,7 @@ def test_no_reverse_question_runs_unbounded():
 
 
 def test_most_hosts_whole_search_is_logarithmic():
-    from vcperf.robo import limits
+    from vcperf.robo import reverse
 
     calls = []
 
@@ -725,11 +725,11 @@ def test_most_hosts_whole_search_is_logarithmic():
         calls.append(n)
         return n <= 73_123
 
-    assert limits._largest_whole(meets, 1, 100_000) == 73_123  # an estimate far off: O(log) calls
+    assert reverse._largest_whole(meets, 1, 100_000) == 73_123  # an estimate far off: O(log) calls
     assert len(calls) < 60
-    assert limits._largest_whole(lambda n: n <= 5, 90_000, 100_000) == 5
-    assert limits._largest_whole(lambda n: False, 10, 100_000) == 0
-    assert limits._largest_whole(lambda n: True, 10, 100_000) == 100_000
+    assert reverse._largest_whole(lambda n: n <= 5, 90_000, 100_000) == 5
+    assert reverse._largest_whole(lambda n: False, 10, 100_000) == 0
+    assert reverse._largest_whole(lambda n: True, 10, 100_000) == 100_000
 
 
 @pytest.mark.parametrize(("key", "item", "match"), [

@@ -438,8 +438,8 @@ def test_with_interval_uses_the_misfit_of_the_named_table():
     tb = vcha.testbed()  # the 64-client VCHA-enabled run as the calibration evaluates it
     kw = dict(output="throughput_per_s", bandwidth_bps=tb.replication_bandwidth_bps, psc_mode="external",
               **tb.appliance())
-    named = protocol.with_interval(vcha.vcbench, 64, True, 0.0, 1, data_table=thr, **kw)
-    pooled = protocol.with_interval(vcha.vcbench, 64, True, 0.0, 1, **kw)
+    named = protocol.with_interval(vcha.run_vcbench, 64, True, 0.0, 1, data_table=thr, **kw)
+    pooled = protocol.with_interval(vcha.run_vcbench, 64, True, 0.0, 1, **kw)
     assert float(named.value) == pytest.approx(row.model_value, rel=1e-6)
     assert (float(named.low), float(named.high)) == pytest.approx((row.model_low, row.model_high), rel=1e-3)
     assert float(named.high - named.low) < float(pooled.high - pooled.low)

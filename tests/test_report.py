@@ -37,7 +37,7 @@ def test_format_number_keeps_four_significant_digits(x, shown):
 
 def test_table_floats_are_rounded_integers_and_text_kept():
     html = "<table><tr><td>1.24657e-16</td><td class='data'>0.123456</td><td>36864</td><td>a 1.23456 b</td></tr>"
-    out = report._round_table_floats(html)
+    out = report.round_table_floats(html)
     assert "<td>1.247e-16</td>" in out and "<td class='data'>0.1235</td>" in out
     assert "<td>36864</td>" in out and "<td>a 1.23456 b</td>" in out
 
@@ -160,7 +160,7 @@ def test_link_checker_finds_missing_files_and_fragments(tmp_path):
     ("figure08_createvm_sequence", "Figure 8: createvm sequence"),
 ])
 def test_file_labels_are_human(stem, label):
-    assert report._humanise(stem) == label
+    assert report.humanise(stem) == label
 
 
 @pytest.mark.parametrize("heading, shown", [

@@ -4,6 +4,7 @@ malformed plans give one error naming the field path; physical properties over w
 
 import json
 import math
+import re
 from pathlib import Path
 
 import numpy as np
@@ -66,8 +67,8 @@ def test_vcha_alone_is_vcbench():
               vcenter={"vcha": {"link": "repl"}})
     e = site.evaluate(p, intervals=False)
     kw = vcha.testbed().appliance()
-    on = vcha.vcbench(64, True, 0.005, bandwidth_bps=10e9, **kw)
-    off = vcha.vcbench(64, False, **kw)
+    on = vcha.run_vcbench(64, True, 0.005, bandwidth_bps=10e9, **kw)
+    off = vcha.run_vcbench(64, False, **kw)
     assert _value(e, "vCenter HA", "vcha_latency_s") == pytest.approx(float(on.response_time_s), rel=1e-9)
     assert _value(e, "vCenter HA", "vcha_throughput_loss") == pytest.approx(
         1 - float(on.throughput_per_s) / float(off.throughput_per_s), rel=1e-9)
@@ -304,6 +305,20 @@ def test_load_reads_yaml_and_rejects_a_missing_file(tmp_path):
     assert site.load(f).links[0].bandwidth_bps == 2e6
     with pytest.raises(ValueError, match="path must be an existing plan file"):
         site.load(tmp_path / "none.yaml")
+
+
+@pytest.mark.parametrize(("text", "where"), [
+    ("links:\n  - {name: wan, bandwidth: 2 Mbit/s, bandwidth: 20 Mbit/s, rtt: 30 ms}\n", "links[0] (line 2"),
+    ("links:\n  - {name: wan, bandwidth: 2 Mbit/s, rtt: 30 ms}\nlinks: []\n", "<document> (line 3"),
+    ("links:\n  - {name: wan, bandwidth: 2 Mbit/s, rtt: 30 ms}\nbranches:\n  - name: b\n    link: wan\n"
+     "    hosts: 2\n    hosts: 20\n", "branches[0] (line 7"),
+])
+def test_a_plan_key_given_twice_is_refused_not_overwritten(tmp_path, text, where):
+    """``yaml.safe_load`` keeps the last of two equal keys; a plan refuses it, naming the key and the place."""
+    f = tmp_path / "p.yaml"
+    f.write_text(text)
+    with pytest.raises(ValueError, match=r"found duplicate key '\w+' at " + re.escape(where)):
+        site.load(f)
 
 
 def test_asymmetric_link_shares_each_direction():

@@ -239,7 +239,7 @@ def test_required_model_argument_missing_from_the_grid():
         ("vcperf.cli.main", "not from vcperf.cli"),
         ("vcperf.queueing._mva_batched", "public"),
         ("vcperf.nosuchmodule.f", "cannot be imported"),
-        ("vcperf.queueing.MAX_CUSTOMERS", "not a function"),
+        ("vcperf.queueing.MAX_MVA_CUSTOMERS", "not a function"),
         ("vcperf.queueing.np", "not a function"),
     ],
 )

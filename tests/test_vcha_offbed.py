@@ -112,8 +112,8 @@ def test_fitted_point_agrees_with_the_data():
                                     {"hosts": 96.0, "powered_on_vms": 960.0}])
 def test_off_testbed_answers_are_flagged_with_structure_and_a_wider_band(change):
     P, app = vcha.calibrate(), vcha.testbed().appliance()
-    on_bed = vcha.vcbench(256, True, params=P, **app)
-    off = vcha.vcbench(256, True, params=P, **{**app, **change})
+    on_bed = vcha.run_vcbench(256, True, params=P, **app)
+    off = vcha.run_vcbench(256, True, params=P, **{**app, **change})
     assert not [f for f in on_bed.flags if f.kind == "extrapolation"]
     flagged = {f.name: f for f in off.flags if f.kind == "extrapolation"}
     assert set(change) <= set(flagged)
@@ -157,8 +157,8 @@ def test_storage_knob_moves_the_commit_wait_while_the_wakeup_stays(storage_a, st
     P, app = vcha.calibrate(), vcha.testbed().appliance()
     fitted = vcha.standby_flush_s(P.vcbench, P.wal.wal_bytes_per_op)
     lo, hi = sorted((storage_a, storage_b))
-    a = vcha.vcbench(clients, True, params=P, passive_flush_s=lo, **app)
-    b = vcha.vcbench(clients, True, params=P, passive_flush_s=hi, **app)
+    a = vcha.run_vcbench(clients, True, params=P, passive_flush_s=lo, **app)
+    b = vcha.run_vcbench(clients, True, params=P, passive_flush_s=hi, **app)
     assert float(b.sync_wait_s) >= float(a.sync_wait_s)  # slower storage, longer commit wait
     if hi > 1.01 * lo:
         assert float(b.sync_wait_s) > float(a.sync_wait_s)
@@ -171,7 +171,7 @@ def test_storage_knob_moves_the_commit_wait_while_the_wakeup_stays(storage_a, st
         assert flush - wake == pytest.approx(float(vdisk.cycle_wait_s(s, float(vdisk.wal_flushes_per_s(x, P.disk)))),
                                              rel=1e-9)
     # instant storage: the wake-up remains in every commit (the implied flush was one number before)
-    instant = vcha.vcbench(clients, True, params=P, passive_flush_s=1e-9, **app)
+    instant = vcha.run_vcbench(clients, True, params=P, passive_flush_s=1e-9, **app)
     exchange = float(vcha.commit_exchange_s(P.wal.wal_bytes_per_op / P.vcbench.sync_commits_per_op, 10e9,
                                             vcha.LAN_RTT_S))
     assert float(instant.sync_wait_s) > P.vcbench.sync_commits_per_op * (exchange + 0.9 * wake)

@@ -499,10 +499,10 @@ def shared_transfer_times_s(sizes_bytes, line_rate_bps, rtt_s, loss=0.0, *, othe
     p = v.fraction("loss", loss)
     other = v.nonneg("other_bps", other_bps)
     v.broadcast(line_rate_bps=bw, rtt_s=rtt, loss=p, other_bps=other)
-    return _shared_transfer_times_s(sizes, bw, rtt, p, other)
+    return checked_shared_transfer_times_s(sizes, bw, rtt, p, other)
 
 
-def _shared_transfer_times_s(sizes, bw, rtt, p, other):
+def checked_shared_transfer_times_s(sizes, bw, rtt, p, other):
     """:func:`shared_transfer_times_s` on checked values."""
     shape = np.broadcast_shapes(np.shape(bw), np.shape(rtt), np.shape(p), np.shape(other))
     m = len(sizes)

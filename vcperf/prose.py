@@ -2,7 +2,8 @@
 
 The notebooks never type a model number into their prose (a refit would make it wrong); they render
 it from the computed value, e.g. ``Markdown(f"Exp 4 gains about {prose.sig(gain_s)} s")``. These
-helpers only format: significant figures, signed percentages, ratios. Pure standard library + numpy.
+helpers only format: significant figures (:func:`vcperf.units.fmt_num`'s rule), signed percentages,
+ratios. Pure standard library + numpy.
 
 Examples
 --------
@@ -13,15 +14,19 @@ Examples
 
 from __future__ import annotations
 
-import math
-
 import numpy as np
+
+from vcperf import units
 
 __all__ = ["sig", "num", "pct", "times"]
 
 
 def sig(x: float, digits: int = 2) -> str:
     """``x`` rounded to ``digits`` significant figures, written without an exponent.
+
+    The one rule of :func:`vcperf.units.fmt_num` (the views' readouts write numbers the same way):
+    thousands separated, trailing zeros dropped, a value rounding up to the next power of ten keeps
+    ``digits`` digits (``9.996`` -> ``"10"``).
 
     Parameters
     ----------
@@ -33,21 +38,14 @@ def sig(x: float, digits: int = 2) -> str:
     Returns
     -------
     str
-        E.g. ``"120"``, ``"0.45"``, ``"1,400"`` (thousands separated by commas), ``"nan"`` for NaN.
+        E.g. ``"120"``, ``"0.45"``, ``"1,400"``, ``"n/a"`` for NaN.
 
     Examples
     --------
-    >>> sig(123.4), sig(0.4512), sig(1389.7), sig(0.000123, 1), sig(float("nan"))
-    ('120', '0.45', '1,400', '0.0001', 'nan')
+    >>> sig(123.4), sig(0.4512), sig(1389.7), sig(0.000123, 1), sig(9.996), sig(float("nan"))
+    ('120', '0.45', '1,400', '0.0001', '10', 'n/a')
     """
-    x = float(np.asarray(x, dtype=float))
-    if not math.isfinite(x):
-        return str(x)
-    if x == 0:
-        return "0"
-    decimals = digits - 1 - math.floor(math.log10(abs(x)))
-    rounded = round(x, decimals)
-    return f"{rounded:,.{max(decimals, 0)}f}"
+    return units.fmt_num(float(np.asarray(x, dtype=float)), digits)
 
 
 def num(x: float, decimals: int = 1) -> str:

@@ -1,12 +1,11 @@
-"""Queueing models: exact MVA for closed networks, asymptotic bounds, M/M/1 and M/G/1.
+"""Queueing models: exact MVA for closed networks, M/M/1, M/G/1 and processor sharing.
 
 vCenter under a benchmark such as VCbench is a *closed* system: a fixed number of clients each
 issue an operation, wait for it, think, and issue the next. Its natural model is a closed
 product-form queueing network solved by Mean Value Analysis [1]_, [2]_: queueing stations
 (FCFS with exponential service, or processor sharing; load-independent) for CPU, database and
 disks, delay (infinite-server) stations for fixed latencies such as network round trips, and a
-client think time. Asymptotic bounds [2]_ give the knee of the throughput curve without solving
-anything. Open components (a single server fed by Poisson arrivals) use M/M/1 and the
+client think time. Open components (a single server fed by Poisson arrivals) use M/M/1 and the
 Pollaczek-Khinchine formula for M/G/1 [3]_.
 
 Conventions: a station's *service demand* ``D_k`` is the total service time one customer needs
@@ -18,8 +17,8 @@ References
 .. [1] M. Reiser, S. S. Lavenberg, "Mean-Value Analysis of Closed Multichain Queuing Networks",
    Journal of the ACM 27(2), 313-322, 1980.
 .. [2] E. D. Lazowska, J. Zahorjan, G. S. Graham, K. C. Sevcik, *Quantitative System Performance:
-   Computer System Analysis Using Queueing Network Models*, Prentice-Hall, 1984, ch. 5 (bounds),
-   ch. 6 (single-class MVA), ch. 7 (multiple-class MVA).
+   Computer System Analysis Using Queueing Network Models*, Prentice-Hall, 1984, ch. 6 (single-class
+   MVA).
 .. [3] L. Kleinrock, *Queueing Systems, Volume 1: Theory*, Wiley, 1975, sec. 3.2 (M/M/1) and
    ch. 5 (M/G/1, Pollaczek-Khinchine mean-value formula).
 """
@@ -36,28 +35,19 @@ import numpy as np
 from vcperf import _validate as v
 
 __all__ = [
-    "MAX_CUSTOMERS",
     "MAX_MVA_CUSTOMERS",
     "MAX_RESULT_BYTES",
-    "MAX_MULTICLASS_STATES",
-    "AsymptoticBounds",
-    "MultiClassMvaResult",
     "MvaResult",
     "QueueResult",
-    "asymptotic_bounds",
     "mg1",
     "mm1",
     "mva",
-    "mva_multiclass",
+    "ps_response_time_s",
 ]
 
-#: Largest population the closed-form bounds accept.
-MAX_CUSTOMERS = 10_000_000
 #: Largest population exact MVA solves: the recursion visits every population 1..N (O(N K) steps, ~2 s
-#: at this limit on one core); for larger closed systems use :func:`asymptotic_bounds`.
+#: at this limit on one core).
 MAX_MVA_CUSTOMERS = 1_000_000
-#: Largest number of population vectors, prod(populations + 1), exact multi-class MVA visits.
-MAX_MULTICLASS_STATES = 2_000_000
 #: Largest result an MVA may allocate (throughput, response and residence times for every
 #: population and network), checked before any work: 1 GiB.
 MAX_RESULT_BYTES = 2**30
@@ -134,74 +124,6 @@ class MvaResult:
 
 
 @dataclass(frozen=True, eq=False)
-class MultiClassMvaResult:
-    """Multi-class MVA solution at the full population vector (C classes, K stations).
-
-    Attributes
-    ----------
-    populations : ndarray of int, shape (C,)
-        Customers of each class.
-    throughput_per_s : ndarray, shape (C,)
-        Throughput of each class in cycles per second (0 for a class with no customers).
-    response_time_s : ndarray, shape (C,)
-        Response time of each class per cycle in seconds, excluding think time. For a class with
-        no customers: the response time one arriving customer of that class would see.
-    residence_time_s : ndarray, shape (C, K)
-        Residence time per cycle of each class at each station, seconds.
-    queue_length : ndarray, shape (C, K)
-        Mean number of customers of each class at each station.
-    utilization : ndarray, shape (C, K)
-        ``X_c * D_ck``; sum over classes for a station's total utilization.
-    method : str
-        ``"exact-mva"``.
-    """
-
-    populations: np.ndarray
-    throughput_per_s: np.ndarray
-    response_time_s: np.ndarray
-    residence_time_s: np.ndarray
-    queue_length: np.ndarray
-    utilization: np.ndarray
-    method: str = "exact-mva"
-
-
-@dataclass(frozen=True, eq=False)
-class AsymptoticBounds:
-    """Asymptotic (optimistic and pessimistic) bounds of a closed single-class network.
-
-    Shapes are ``batch_shape + n_customers.shape``, except ``n_star`` (``batch_shape``).
-
-    Attributes
-    ----------
-    n_customers : ndarray of int
-        Populations the bounds are evaluated at.
-    throughput_upper_per_s : ndarray
-        ``min(N / (D + Z), 1 / Dmax)``.
-    throughput_lower_per_s : ndarray
-        ``N / (N * Dq + Dd + Z)``: every other customer is ahead at every queueing station.
-    response_time_lower_s : ndarray
-        ``max(D, N * Dmax - Z)``.
-    response_time_upper_s : ndarray
-        ``N * Dq + Dd``.
-    n_star : ndarray
-        ``(D + Z) / Dmax``, the population where the two optimistic asymptotes cross (inf if
-        there is no queueing station).
-
-    Notes
-    -----
-    ``D`` is the total demand, ``Dq`` its part at queueing stations, ``Dd`` its part at delay
-    stations, ``Dmax`` the largest queueing-station demand and ``Z`` the think time.
-    """
-
-    n_customers: np.ndarray
-    throughput_upper_per_s: np.ndarray
-    throughput_lower_per_s: np.ndarray
-    response_time_lower_s: np.ndarray
-    response_time_upper_s: np.ndarray
-    n_star: np.ndarray
-
-
-@dataclass(frozen=True, eq=False)
 class QueueResult:
     """Steady-state means of a single-server open queue (M/M/1 or M/G/1).
 
@@ -244,15 +166,6 @@ def _count(name: str, value, lo: int, hi: int) -> int:
     if not isinstance(value, numbers.Real) and not (isinstance(value, np.ndarray) and value.ndim == 0):
         raise ValueError(f"{name} must be an integer in [{lo}, {hi}]; got {value!r}")
     return v.integer(name, value, lo, hi)
-
-
-def _counts(name: str, value, lo: int, hi: int) -> np.ndarray:
-    """An array of integers in [lo, hi], returned as int64."""
-    arr = v.check_range(name, value, lo, hi)
-    if np.any(arr != np.round(arr)):
-        first = arr[arr != np.round(arr)].flat[0]
-        raise ValueError(f"{name} must be integers in [{lo}, {hi}]; got {first:g}")
-    return arr.astype(np.int64)
 
 
 def _demands(demands_s, ndim: int | None = None) -> np.ndarray:
@@ -471,185 +384,9 @@ def _mva_batched(d, delay, z, batch, n_max, keep_residence=False):
 # --------------------------------------------------------------------------------------------
 
 
-def mva_multiclass(demands_s, populations, think_time_s=0.0, delay_stations=None) -> MultiClassMvaResult:
-    """Exact multi-class Mean Value Analysis of a closed product-form network.
-
-    For every population vector ``n <= N`` in order of total population (Lazowska et al. [2]_
-    ch. 7; Reiser & Lavenberg [1]_)::
-
-        R_ck(n) = D_ck * (1 + Q_k(n - e_c))   queueing station
-        R_ck(n) = D_ck                        delay station
-        X_c(n)  = n_c / (Z_c + sum_k R_ck(n))
-        Q_k(n)  = sum_c X_c(n) * R_ck(n)
-
-    Parameters
-    ----------
-    demands_s : array_like, shape (C, K)
-        Service demand per cycle of class c at station k, seconds, >= 0.
-    populations : array_like of int, shape (C,)
-        Customers of each class, >= 0, at least one customer in total.
-    think_time_s : float or array_like, shape (C,), optional
-        Think time of each class, seconds, >= 0.
-    delay_stations : array_like of bool, shape (K,), optional
-        True for delay (infinite-server) stations; default: all stations queue.
-
-    Returns
-    -------
-    MultiClassMvaResult
-        Per-class throughput, response time (without think time), residence times, queue
-        lengths and utilizations at the full population vector.
-
-    Raises
-    ------
-    ValueError
-        On negative/NaN input, mismatched shapes, non-integer populations, no customers at all,
-        a class with customers whose cycle takes no time, or more than
-        ``MAX_MULTICLASS_STATES`` population vectors (``prod(populations + 1)``).
-
-    Notes
-    -----
-    Time and memory grow as ``prod(populations + 1)``; the recursion is vectorized over all
-    population vectors with the same total, and only two such levels are kept in memory.
-    For product form, an FCFS station must serve all classes with the same exponential service
-    time per visit (classes may differ in visits); PS stations allow any class demands.
-
-    References
-    ----------
-    .. [1] M. Reiser, S. S. Lavenberg, "Mean-Value Analysis of Closed Multichain Queuing
-       Networks", JACM 27(2), 313-322, 1980.
-    .. [2] E. D. Lazowska et al., *Quantitative System Performance*, Prentice-Hall, 1984,
-       ch. 7 (exact multiple-class MVA).
-    """
-    d = _demands(demands_s, ndim=2)
-    n_classes, n_stations = d.shape
-    pops = _counts("populations", populations, 0, MAX_MULTICLASS_STATES)
-    if pops.shape != (n_classes,):
-        raise ValueError(
-            f"populations must have one entry per class (C={n_classes} rows of demands_s); "
-            f"got shape {pops.shape}"
-        )
-    if pops.sum() < 1:
-        raise ValueError(f"populations must sum to at least 1; got {pops.tolist()}")
-    z = v.nonneg("think_time_s", think_time_s)
-    if z.shape not in ((), (n_classes,)):
-        raise ValueError(
-            f"think_time_s must be a scalar or have one entry per class (C={n_classes}); got shape {z.shape}"
-        )
-    z = np.broadcast_to(z, (n_classes,))
-    delay = _delay_mask(delay_stations, n_stations)
-    _require_positive_cycle((d.sum(axis=1) + z)[pops > 0], "for every class with customers")
-    n_states = math.prod(int(p) + 1 for p in pops)
-    if n_states > MAX_MULTICLASS_STATES:
-        raise ValueError(
-            f"populations {pops.tolist()} give prod(populations + 1) = {n_states} population vectors; "
-            f"must be in [1, {MAX_MULTICLASS_STATES}] for exact MVA"
-        )
-
-    # Population vectors in C order; n - e_c sits at flat index idx - stride_c.
-    shape = tuple(int(p) + 1 for p in pops)
-    strides = np.array([math.prod(shape[c + 1 :]) for c in range(n_classes)])
-    states = np.indices(shape).reshape(n_classes, -1).T  # (S, C)
-    level = states.sum(axis=1)
-    order = np.argsort(level, kind="stable")
-    starts = np.concatenate([[0], np.cumsum(np.bincount(level, minlength=int(pops.sum()) + 1))])
-    pos = np.empty(n_states, dtype=np.int64)  # position of a state within its level
-    pos[order] = np.arange(n_states) - starts[level[order]]
-
-    dq = np.where(delay, 0.0, d)
-    dd = np.where(delay, d, 0.0)
-    q_prev = np.zeros((1, n_stations))  # level 0: the empty network
-    for m in range(1, int(pops.sum()) + 1):
-        idx = order[starts[m] : starts[m + 1]]
-        n_vec = states[idx]  # (L, C)
-        present = n_vec > 0
-        # Classes absent from a state look up a placeholder row; their throughput is 0 anyway.
-        prev = np.where(present, idx[:, None] - strides, 0)
-        r = dq * (1.0 + q_prev[pos[prev]]) + dd  # (L, C, K)
-        cycle = z + r.sum(axis=-1)
-        x = np.divide(n_vec, cycle, out=np.zeros(n_vec.shape), where=present)
-        q_prev = np.einsum("lc,lck->lk", x, r)
-
-    x, r = x[0], r[0]  # the last level holds only the full population vector
-    # A class without customers: what one arriving customer would see (arrival theorem).
-    r[pops == 0] = (dq * (1.0 + q_prev[0]) + dd)[pops == 0]
-    return MultiClassMvaResult(
-        populations=pops,
-        throughput_per_s=x,
-        response_time_s=r.sum(axis=1),
-        residence_time_s=r,
-        queue_length=x[:, None] * r,
-        utilization=x[:, None] * d,
-    )
-
-
 # --------------------------------------------------------------------------------------------
 # Bounds
 # --------------------------------------------------------------------------------------------
-
-
-def asymptotic_bounds(demands_s, n_customers, think_time_s=0.0, delay_stations=None) -> AsymptoticBounds:
-    """Asymptotic bounds on throughput and response time of a closed single-class network.
-
-    Optimistic: ``X(N) <= min(N / (D + Z), 1 / Dmax)`` and ``R(N) >= max(D, N Dmax - Z)``;
-    pessimistic: ``X(N) >= N / (N Dq + Dd + Z)`` and ``R(N) <= N Dq + Dd`` (Lazowska et al.
-    [1]_ ch. 5). Exact MVA always lies between them.
-
-    Parameters
-    ----------
-    demands_s : array_like, shape (..., K)
-        Service demand per cycle at each station, seconds, >= 0; leading dimensions are a batch.
-    n_customers : int or array_like of int
-        Populations to evaluate, each >= 1.
-    think_time_s : float or array_like, optional
-        Think time per cycle, seconds, >= 0; broadcast against the batch shape.
-    delay_stations : array_like of bool, shape (K,), optional
-        True for delay stations: they add to D but cannot be the bottleneck.
-
-    Returns
-    -------
-    AsymptoticBounds
-        Arrays of shape ``batch_shape + n_customers.shape`` and ``n_star`` of ``batch_shape``.
-
-    Raises
-    ------
-    ValueError
-        On negative/NaN demands or think times, populations not integers >= 1, a malformed
-        ``delay_stations``, shapes that do not broadcast, or a cycle that takes no time.
-
-    References
-    ----------
-    .. [1] E. D. Lazowska et al., *Quantitative System Performance*, Prentice-Hall, 1984,
-       ch. 5 (asymptotic bounds).
-    """
-    d = _demands(demands_s)
-    n = _counts("n_customers", n_customers, 1, MAX_CUSTOMERS)
-    z = v.nonneg("think_time_s", think_time_s)
-    delay = _delay_mask(delay_stations, d.shape[-1])
-    batch = _broadcast_shape(**{"demands_s batch": d.shape[:-1], "think_time_s": z.shape})
-    _require_positive_cycle(d.sum(axis=-1) + z, "for every network in the batch")
-
-    d = np.broadcast_to(d, batch + d.shape[-1:])
-    z = np.broadcast_to(z, batch)
-    d_total = d.sum(axis=-1)
-    d_queue = np.where(delay, 0.0, d).sum(axis=-1)
-    d_delay = d_total - d_queue
-    d_max = np.where(delay, 0.0, d).max(axis=-1)
-    with np.errstate(divide="ignore"):  # no queueing station: no bottleneck, 1/Dmax = inf
-        x_max = 1.0 / d_max
-        n_star = (d_total + z) / d_max
-
-    def col(a):  # batch values against the n_customers axes
-        return a.reshape(batch + (1,) * n.ndim)
-
-    r_upper = n * col(d_queue) + col(d_delay)
-    return AsymptoticBounds(
-        n_customers=_scalar(n),
-        throughput_upper_per_s=_scalar(np.minimum(n / col(d_total + z), col(x_max))),
-        throughput_lower_per_s=_scalar(n / (r_upper + col(z))),
-        response_time_lower_s=_scalar(np.maximum(col(d_total), n * col(d_max) - col(z))),
-        response_time_upper_s=_scalar(r_upper),
-        n_star=_scalar(n_star),
-    )
 
 
 # --------------------------------------------------------------------------------------------
@@ -781,25 +518,27 @@ def ps_response_time_s(job_s, utilization, backlog_s=np.inf):
     backlog_s : float or array_like
         Service time of everything queued with the job (default inf: no cap), >= 0.
 
+    Returns
+    -------
+    ndarray
+        Mean time (s), broadcast over the three inputs.
+
     References
     ----------
     .. [1] L. Kleinrock, *Queueing Systems, Volume 2: Computer Applications*, Wiley, 1976, sec. 4.4.
+
+    Examples
+    --------
+    >>> ps_response_time_s(2.0, [0.0, 0.5, 1.5], backlog_s=10.0).tolist()  # alone, half busy, overloaded: capped
+    [2.0, 4.0, 12.0]
     """
     x = v.nonneg("job_s", job_s)
     rho = v.nonneg("utilization", utilization)
-    cap = x + v.check_range("backlog_s", backlog_s, 0.0, math.inf)
+    backlog = v.check_range("backlog_s", backlog_s, 0.0, math.inf)
+    v.broadcast(job_s=x, utilization=rho, backlog_s=backlog)
+    cap = x + backlog
     with np.errstate(divide="ignore"):
         ps = np.where(rho < 1, x / np.where(rho < 1, 1.0 - rho, 1.0), np.inf)
     return np.minimum(ps, cap)
 
 
-def fair_share_bps(capacity_bps, n_flows, reserved_bps=0.0):
-    """Rate one of ``n_flows`` long-lived TCP flows gets at a bottleneck: ``(capacity - reserved) / n``.
-
-    Processor sharing of the capacity left after ``reserved_bps`` of steady low-rate traffic (never
-    below 1 % of the capacity, a floor that keeps the rate positive: TCP still gets a share).
-    """
-    c = v.positive("capacity_bps", capacity_bps)
-    n = v.check_range("n_flows", n_flows, 1.0, math.inf, hi_open=True)
-    r = v.nonneg("reserved_bps", reserved_bps)
-    return np.maximum(c - r, 0.01 * c) / n

@@ -45,10 +45,10 @@ from vcperf.contentlib.paths import (
     DEFAULT_NETWORK_BPS,
     DEFAULT_VCENTER_VCPUS,
     PATHS,
-    _inputs,
-    _link_inputs,
-    _resolve,
-    _stages,
+    checked_inputs,
+    checked_link_inputs,
+    checked_stage_rates,
+    resolved_params,
 )
 
 #: Largest number of simultaneous deployments the what-if solves (MVA over 1..n).
@@ -141,13 +141,13 @@ def concurrent_deploy_time_s(path: str, size_bytes: float, n_deployments: int, *
         if v.ndim(name, val) != 0:
             raise ValueError(f"{name} must be a scalar for concurrent_deploy_time_s; got shape {np.shape(val)}")
     vcpus = float(v.check_range("vcenter_vcpus", vcenter_vcpus, 1.0, 1024.0))
-    _, net, mgmt, fc, vcpus_in, streams, _ = _inputs(size, network_bps, mgmt_network_bps, fc_bandwidth_bps,
+    _, net, mgmt, fc, vcpus_in, streams, _ = checked_inputs(size, network_bps, mgmt_network_bps, fc_bandwidth_bps,
                                                      vcenter_vcpus, 1, 0.0)
     for name, val in (("rtt_s", rtt_s), ("loss", loss), ("other_bps", other_bps)):
         if v.ndim(name, val) != 0:
             raise ValueError(f"{name} must be a scalar for concurrent_deploy_time_s; got shape {np.shape(val)}")
-    link = _link_inputs(rtt_s, loss, other_bps)
-    st = _stages(path, net, mgmt, fc, vcpus_in, streams, _resolve(params), link)
+    link = checked_link_inputs(rtt_s, loss, other_bps)
+    st = checked_stage_rates(path, net, mgmt, fc, vcpus_in, streams, resolved_params(params), link)
     if min(float(r) for r in (*st.pipelined.values(), *st.serial.values())) <= 0:
         raise ValueError(f"other_bps={other_bps!r} leaves the path's network no capacity: the deployments never finish")
     n = np.arange(1, n_max + 1, dtype=float)

@@ -22,11 +22,11 @@ from vcperf.contentlib.paths import (
     DEFAULT_VCENTER_VCPUS,
     PATHS,
     WAN_HOP,
-    _deploy_time,
-    _inputs,
-    _link_inputs,
-    _resolve,
-    _wan_inputs,
+    checked_deploy_time_s,
+    checked_inputs,
+    checked_link_inputs,
+    checked_wan_inputs,
+    resolved_params,
 )
 
 
@@ -200,14 +200,14 @@ def recommend_path(layout, size_bytes, *, network_bps=DEFAULT_NETWORK_BPS,
                        ("setup_time_s", setup_time_s)):
         if v.ndim(pname, val) != 0:
             raise ValueError(f"{pname} must be a scalar for recommend_path; got shape {np.shape(val)}")
-    checked = _inputs(size_bytes, network_bps, mgmt_network_bps, fc_bandwidth_bps, vcenter_vcpus,
+    checked = checked_inputs(size_bytes, network_bps, mgmt_network_bps, fc_bandwidth_bps, vcenter_vcpus,
                       decompression_streams, setup_time_s)
-    lan = _link_inputs(v.scalar("rtt_s", rtt_s, 0.0, np.inf, hi_open=True), v.scalar("loss", loss, 0.0, 1.0,
+    lan = checked_link_inputs(v.scalar("rtt_s", rtt_s, 0.0, np.inf, hi_open=True), v.scalar("loss", loss, 0.0, 1.0,
                                                                                      hi_open=True), 0.0)
-    wan = _wan_inputs(link)
-    p = _resolve(params)
+    wan = checked_wan_inputs(link)
+    p = resolved_params(params)
     available = lay.available_paths()
-    times = {path: float(_deploy_time(path, checked, p, lan, wan)) if path in available else float("nan")
+    times = {path: float(checked_deploy_time_s(path, checked, p, lan, wan)) if path in available else float("nan")
              for path in PATHS}
     best = min(available, key=lambda path: times[path])
     hop = "" if wan is None else (WAN_HOP[best] or "none")

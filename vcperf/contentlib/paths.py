@@ -83,8 +83,9 @@ def _check_path(path: str) -> str:
     return v.choice("path", path, PATHS)
 
 
-def _inputs(size_bytes, network_bps, mgmt_network_bps, fc_bandwidth_bps, vcenter_vcpus,
+def checked_inputs(size_bytes, network_bps, mgmt_network_bps, fc_bandwidth_bps, vcenter_vcpus,
             decompression_streams, setup_time_s):
+    """The deployment inputs checked and broadcast: ``(size, net, mgmt, fc, vcpus, streams, setup)``."""
     size = v.nonneg("size_bytes", size_bytes)
     net = v.rate_bps("network_bps", network_bps)
     mgmt = v.positive("mgmt_network_bps", mgmt_network_bps)
@@ -137,7 +138,7 @@ class Stages:
         return functools.reduce(np.minimum, [*self.pipelined.values(), *self.serial.values()])
 
 
-def _resolve(params) -> Params:
+def resolved_params(params) -> Params:
     """``params`` checked, or the study's default calibration when it is None."""
     if params is None:
         return protocol.calibrated(STUDY)
@@ -157,7 +158,7 @@ WAN_HOP = {"vaai": None, "host_fc": None, "host_to_host": "host to host (NFC ove
            "streaming": "vCenter to host (NFC over the management network)"}
 
 
-def _wan_inputs(link):
+def checked_wan_inputs(link):
     """``link`` checked: None, or ``(rate_bps, rtt_s, loss)`` of a :class:`vcperf.network.Link` toward the host."""
     if link is None:
         return None
@@ -175,7 +176,7 @@ def _wan_note(path: str, wan) -> tuple:
             "Ethernet hops stay LANs",)
 
 
-def _link_inputs(rtt_s, loss, other_bps) -> tuple:
+def checked_link_inputs(rtt_s, loss, other_bps) -> tuple:
     """The network conditions of a path's Ethernet hops, checked: ``(rtt_s, loss, other_bps)``."""
     out = (v.nonneg("rtt_s", rtt_s), v.fraction("loss", loss), v.nonneg("other_bps", other_bps))
     v.broadcast(rtt_s=out[0], loss=out[1], other_bps=out[2])
@@ -206,13 +207,13 @@ def network_rate_bytes_per_s(line_bps, rtt_s=0.0, loss=0.0, other_bps=0.0):
     118.7
     """
     line = v.positive("line_bps", line_bps)
-    rtt, p, other = _link_inputs(rtt_s, loss, other_bps)
+    rtt, p, other = checked_link_inputs(rtt_s, loss, other_bps)
     v.broadcast(line_bps=line, rtt_s=rtt, loss=p, other_bps=other)
     return _network_rate(line, (rtt, p, other))
 
 
 def _network_rate(line, link: tuple):
-    """:func:`network_rate_bytes_per_s` on checked values (``link`` from :func:`_link_inputs`)."""
+    """:func:`network_rate_bytes_per_s` on checked values (``link`` from :func:`checked_link_inputs`)."""
     rtt, p, other = link
     free = np.asarray(line, dtype=float) - other
     ok = free > 0
@@ -220,9 +221,9 @@ def _network_rate(line, link: tuple):
     return np.where(ok, rate, 0.0)
 
 
-def _stages(path: str, net, mgmt, fc, vcpus, streams, p: Params, link: tuple = LAN, wan=None) -> Stages:
-    """Stage rates of ``path`` from validated inputs (:func:`_inputs`, :func:`_link_inputs`, :func:`_wan_inputs`)
-    and resolved ``p``.
+def checked_stage_rates(path: str, net, mgmt, fc, vcpus, streams, p: Params, link: tuple = LAN, wan=None) -> Stages:
+    """Stage rates of ``path`` from validated inputs (:func:`checked_inputs`, :func:`checked_link_inputs`,
+    :func:`checked_wan_inputs`) and resolved ``p``.
 
     NFC reaches ``nfc_efficiency`` of the host's own Ethernet hop (a cap of the protocol on the NIC it runs
     over, fitted on the test bed's 1 GbE); a WAN on the hop is a stage of its own, one TCP connection over
@@ -252,14 +253,14 @@ def _stages(path: str, net, mgmt, fc, vcpus, streams, p: Params, link: tuple = L
                   {"source_read_compressed": source, "decompression": decompress, "nfc_to_host": to_host}, notes)
 
 
-def _deploy_time(path: str, checked: tuple, p: Params, link: tuple = LAN, wan=None):
-    """Deployment time from validated inputs (the tuples :func:`_inputs`, :func:`_link_inputs` and
-    :func:`_wan_inputs` return) and resolved ``p``: ``setup + size x time per byte``, plus, on paths over
+def checked_deploy_time_s(path: str, checked: tuple, p: Params, link: tuple = LAN, wan=None):
+    """Deployment time from validated inputs (the tuples :func:`checked_inputs`, :func:`checked_link_inputs` and
+    :func:`checked_wan_inputs` return) and resolved ``p``: ``setup + size x time per byte``, plus, on paths over
     Ethernet, the transfer's start-up (half an RTT and slow start, :func:`vcperf.network.transfer_time_s`)
     on the hop's network (the WAN where one is crossed); ``inf`` when other traffic leaves a hop nothing."""
     size, net, mgmt, fc, vcpus, streams, setup = checked
     shape = np.broadcast_shapes(*(np.shape(a) for a in (*checked, *link)))  # every input broadcasts, used or not
-    stages = _stages(path, net, mgmt, fc, vcpus, streams, p, link, wan)
+    stages = checked_stage_rates(path, net, mgmt, fc, vcpus, streams, p, link, wan)
     with np.errstate(divide="ignore"):
         t = setup + size * stages.time_per_byte_s()
         if path in ("host_to_host", "streaming") and wan is not None:
@@ -353,12 +354,13 @@ def path_stages(path: str, *, network_bps=DEFAULT_NETWORK_BPS, mgmt_network_bps=
        800 MB/s payload per direction).
     """
     _check_path(path)
-    _, net, mgmt, fc, vcpus, streams, _ = _inputs(0.0, network_bps, mgmt_network_bps, fc_bandwidth_bps,
+    _, net, mgmt, fc, vcpus, streams, _ = checked_inputs(0.0, network_bps, mgmt_network_bps, fc_bandwidth_bps,
                                                    vcenter_vcpus, decompression_streams, 0.0)
-    wan_link, link = link, _link_inputs(rtt_s, loss, other_bps)
+    wan_link, link = link, checked_link_inputs(rtt_s, loss, other_bps)
     v.broadcast(network_bps=net, mgmt_network_bps=mgmt, fc_bandwidth_bps=fc, vcenter_vcpus=vcpus,
                 decompression_streams=streams, rtt_s=link[0], loss=link[1], other_bps=link[2])
-    return _stages(path, net, mgmt, fc, vcpus, streams, _resolve(params), link, _wan_inputs(wan_link))
+    return checked_stage_rates(path, net, mgmt, fc, vcpus, streams, resolved_params(params), link,
+                               checked_wan_inputs(wan_link))
 
 
 def deploy_time_s(path: str, size_bytes, *, network_bps=DEFAULT_NETWORK_BPS,
@@ -440,10 +442,10 @@ def deploy_time_s(path: str, size_bytes, *, network_bps=DEFAULT_NETWORK_BPS,
        1961.
     """
     _check_path(path)
-    checked = _inputs(size_bytes, network_bps, mgmt_network_bps, fc_bandwidth_bps, vcenter_vcpus,
+    checked = checked_inputs(size_bytes, network_bps, mgmt_network_bps, fc_bandwidth_bps, vcenter_vcpus,
                       decompression_streams, setup_time_s)
-    wan_link, link = link, _link_inputs(rtt_s, loss, other_bps)
+    wan_link, link = link, checked_link_inputs(rtt_s, loss, other_bps)
     names = ("size_bytes", "network_bps", "mgmt_network_bps", "fc_bandwidth_bps", "vcenter_vcpus",
              "decompression_streams", "setup_time_s", "rtt_s", "loss", "other_bps")
     v.broadcast(**dict(zip(names, (*checked, *link), strict=True)))
-    return _deploy_time(path, checked, _resolve(params), link, _wan_inputs(wan_link))
+    return checked_deploy_time_s(path, checked, resolved_params(params), link, checked_wan_inputs(wan_link))

@@ -160,14 +160,15 @@ def ft_link_goodput_bps(ft_link_bps=DEFAULT_FT_LINK_BPS, ft_ack_rtt_s=DEFAULT_FT
     loss = v.check_range("ft_link_loss", ft_link_loss, 0.0, 1.0, hi_open=True)
     n = v.check_range("n_ft_vms", n_ft_vms, 1.0, math.inf, hi_open=True)
     v.broadcast(ft_link_bps=link, ft_ack_rtt_s=rtt, ft_link_loss=loss, n_ft_vms=n)
-    return _goodput(link, rtt, loss, n)
+    return checked_link_goodput_bps(link, rtt, loss, n)
 
 
-def _goodput(link, rtt, loss, n):
-    return _goodput_of(np.asarray(payload_rate_bps(link) / n, dtype=float), rtt, loss)
+def checked_link_goodput_bps(link, rtt, loss, n):
+    """TCP goodput (bit/s) of one of ``n`` equal payload shares of a logging link, on checked values."""
+    return checked_share_goodput_bps(np.asarray(payload_rate_bps(link) / n, dtype=float), rtt, loss)
 
 
-def _goodput_of(share, rtt, loss):
+def checked_share_goodput_bps(share, rtt, loss):
     """TCP goodput (bit/s) of a payload ``share`` of the link over ``rtt`` and ``loss`` (window-bounded)."""
     share = np.asarray(share, dtype=float)
     if np.all(np.asarray(loss) == 0) and np.all(np.asarray(rtt) * share <= 8.0 * FT_SOCKET_BYTES):
@@ -217,8 +218,8 @@ class CheckpointCycle:
         return self.epoch_wall_s
 
 
-def _link_consts(ft_link_bps, ft_ack_rtt_s, stun_fixed_s, ft_link_loss, n_ft_vms, vcpus, release=DEFAULT_RELEASE,
-                 demand=None):
+def checked_link_constants(ft_link_bps, ft_ack_rtt_s, stun_fixed_s, ft_link_loss, n_ft_vms, vcpus,
+                           release=DEFAULT_RELEASE, demand=None):
     """Validated (goodput bit/s, stun without the dirty pages: fixed + rtt + vCPU state transfer).
 
     ``demand(rate, fixed)``: this VM's logging payload rate (bit/s) alone on a link of goodput
@@ -230,15 +231,16 @@ def _link_consts(ft_link_bps, ft_ack_rtt_s, stun_fixed_s, ft_link_loss, n_ft_vms
     base = v.nonneg("stun_fixed_s", stun_fixed_s) + np.asarray(ft_ack_rtt_s, dtype=float)
     n = np.asarray(n_ft_vms, dtype=float)
     if demand is not None and np.any(n > 1.0):
-        alone = _goodput(ft_link_bps, ft_ack_rtt_s, ft_link_loss, 1.0)
+        alone = checked_link_goodput_bps(ft_link_bps, ft_ack_rtt_s, ft_link_loss, 1.0)
         lam = np.asarray(demand(alone, base + 8.0 * c * VCPU_STATE_BYTES / alone), dtype=float)
         cap = payload_rate_bps(ft_link_bps)
         peers = (n - 1.0) * np.minimum(lam, cap / n)  # identical peers' max-min shares
-        rate = _goodput_of(np.maximum(cap - peers, cap / n), ft_ack_rtt_s, ft_link_loss)  # >= the fair share
+        # >= the fair share
+        rate = checked_share_goodput_bps(np.maximum(cap - peers, cap / n), ft_ack_rtt_s, ft_link_loss)
     return rate, base + 8.0 * c * VCPU_STATE_BYTES / rate
 
 
-def _cycle_demand(d, e, wss, state):
+def checked_cycle_demand(d, e, wss, state):
     """``demand(rate, fixed)`` of a VM dirtying ``d`` B/s of run time: its logging payload bit/s."""
     def demand(rate, fixed):
         b = np.minimum(d * e, wss) + state
@@ -320,12 +322,12 @@ def checkpoint_cycle(
                 stun_fixed_s=stun_fixed_s, working_set_bytes=wss, ft_link_loss=ft_link_loss, n_ft_vms=n_ft_vms,
                 vcpus=vcpus)
     state = check_vcpus(vcpus, release) * VCPU_STATE_BYTES
-    rate, fixed = _link_consts(ft_link_bps, ft_ack_rtt_s, stun_fixed_s, ft_link_loss, n_ft_vms, vcpus, release,
-                               demand=_cycle_demand(d, e, wss, state))
-    return _cycle(d, e, wss, rate, fixed, state, limit_flags(ft_link_bps, vcpus, n_ft_vms, release))
+    rate, fixed = checked_link_constants(ft_link_bps, ft_ack_rtt_s, stun_fixed_s, ft_link_loss, n_ft_vms, vcpus,
+                                         release, demand=checked_cycle_demand(d, e, wss, state))
+    return checked_cycle(d, e, wss, rate, fixed, state, limit_flags(ft_link_bps, vcpus, n_ft_vms, release))
 
 
-def _cycle(d, e, wss, rate, fixed, state, flags):
+def checked_cycle(d, e, wss, rate, fixed, state, flags):
     """:func:`checkpoint_cycle` of validated inputs on a link of goodput ``rate``."""
     b = np.minimum(d * e, wss)
     transfer = 8.0 * b / rate
@@ -488,15 +490,15 @@ def run_fraction_at(throughput_per_s, dirty_bytes_per_op, background_dirty_rate_
     state = check_vcpus(vcpus, release) * VCPU_STATE_BYTES
 
     def demand(rate, fixed):  # the VM's logging payload rate alone on the link
-        phi = _run_fraction(x, m, bg, e, rate, fixed, wss)
+        phi = checked_run_fraction(x, m, bg, e, rate, fixed, wss)
         return 8.0 * (np.minimum(bg * e + x * m * e / phi, wss) + state) * phi / e
 
-    rate, fixed = _link_consts(ft_link_bps, ft_ack_rtt_s, stun_fixed_s, ft_link_loss, n_ft_vms, vcpus, release,
-                               demand=demand)
-    return _run_fraction(x, m, bg, e, rate, fixed, wss)
+    rate, fixed = checked_link_constants(ft_link_bps, ft_ack_rtt_s, stun_fixed_s, ft_link_loss, n_ft_vms, vcpus,
+                                         release, demand=demand)
+    return checked_run_fraction(x, m, bg, e, rate, fixed, wss)
 
 
-def _run_fraction(x, m, bg, e, rate, fixed, wss):
+def checked_run_fraction(x, m, bg, e, rate, fixed, wss):
     """:func:`run_fraction_at` without input checks (``rate`` goodput, ``fixed`` stun without dirty pages)."""
     a = 8.0 / rate
     phi_free = e * (1.0 - x * m * a) / (e + fixed + bg * e * a)
@@ -506,7 +508,7 @@ def _run_fraction(x, m, bg, e, rate, fixed, wss):
     return np.maximum(np.where(capped, phi_cap, phi_free), 1e-6)
 
 
-def _commit_delay(d, e, rate, fixed, wss):
+def checked_commit_delay_s(d, e, rate, fixed, wss):
     """Output-commit delay of :func:`checkpoint_cycle` without input checks."""
     b = np.minimum(d * e, wss)
     return e / 2.0 + fixed + 8.0 * b / rate

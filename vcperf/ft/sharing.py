@@ -23,11 +23,11 @@ from vcperf.ft.checkpoint import (
     MAX_CHECKPOINT_INTERVAL_S,
     VCPU_STATE_BYTES,
     CheckpointCycle,
-    _cycle,
-    _cycle_demand,
-    _goodput,
-    _goodput_of,
     check_vcpus,
+    checked_cycle,
+    checked_cycle_demand,
+    checked_link_goodput_bps,
+    checked_share_goodput_bps,
     limit_flags,
 )
 from vcperf.network import payload_rate_bps
@@ -165,12 +165,12 @@ def share_ft_link(dirty_rates_bytes_per_s, checkpoint_interval_s, ft_link_bps=DE
     c = check_vcpus(vcpus, release) * np.ones(d.shape)
     flags = limit_flags(link, float(c.mean()), float(d.size), release)
     state = c * VCPU_STATE_BYTES
-    alone = _goodput(link, rtt, loss, 1.0)
-    demand = _cycle_demand(d, e, wss, state)(alone, base + 8.0 * state / alone)
+    alone = checked_link_goodput_bps(link, rtt, loss, 1.0)
+    demand = checked_cycle_demand(d, e, wss, state)(alone, base + 8.0 * state / alone)
     cap = float(payload_rate_bps(link))
     share = _water_fill(demand, cap)
     available = share + max(cap - float(share.sum()), 0.0)  # = cap - the others' shares, never below its own
-    rate = _goodput_of(available, rtt, loss)
-    cycle = _cycle(d, e, wss, rate, base + 8.0 * state / rate, state, flags)
+    rate = checked_share_goodput_bps(available, rtt, loss)
+    cycle = checked_cycle(d, e, wss, rate, base + 8.0 * state / rate, state, flags)
     return FtLinkShare(demand_bps=demand, share_bps=share, available_bps=available, cycle=cycle,
                        link_utilization=float(cycle.logging_bandwidth_bps.sum() / link), flags=flags)

@@ -26,10 +26,10 @@ from vcperf.ft.checkpoint import (
     FT_MAX_VCPUS,
     MAX_CHECKPOINT_INTERVAL_S,
     VCPU_STATE_BYTES,
-    _commit_delay,
-    _link_consts,
-    _run_fraction,
     check_ft_vcpus,
+    checked_commit_delay_s,
+    checked_link_constants,
+    checked_run_fraction,
     checkpoint_cycle,
 )
 
@@ -252,8 +252,8 @@ def closed_loop(
         write_wait = (float(ft_ack_rtt_s) + 8.0 * wr / rate) if wr > 0 else 0.0
 
         def solve(x):
-            phi = _run_fraction(x, m, bg, e, rate, fixed, wss)
-            delta = _commit_delay(bg + x * m / phi, e, rate, fixed, wss)
+            phi = checked_run_fraction(x, m, bg, e, rate, fixed, wss)
+            delta = checked_commit_delay_s(bg + x * m / phi, e, rate, fixed, wss)
             res = queueing.mva(_demands(cpu, c, ext + write_wait, k, delta, phi, io), n, z, delay_stations=_DELAY)
             return res.throughput_per_s[..., -1], res.response_time_s[..., -1], phi, delta
 
@@ -282,7 +282,7 @@ def closed_loop(
                 f"({err})") from None
         return float(x_on), r_on, phi, delta
 
-    rate, fixed = _link_consts(ft_link_bps, ft_ack_rtt_s, stun_fixed_s, ft_link_loss, n_ft_vms, c, release,
+    rate, fixed = checked_link_constants(ft_link_bps, ft_ack_rtt_s, stun_fixed_s, ft_link_loss, n_ft_vms, c, release,
                                demand=demand)
     x_on, r_on, phi, delta = _fixed_point(float(rate), float(fixed))
     if not all(math.isfinite(a) and a >= 0 for a in (x_on, r_on, phi, delta)):

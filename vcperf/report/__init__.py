@@ -34,7 +34,7 @@ from vcperf.report.pages import (
     write_scenario_index,
 )
 from vcperf.report.pages import (
-    _humanise as _humanise,  # the tests read these two
+    humanise as humanise,  # the tests read these two
 )
 from vcperf.report.tables import (
     ERROR_COLUMNS,
@@ -45,7 +45,7 @@ from vcperf.report.tables import (
     format_number,
 )
 from vcperf.report.tables import (
-    _round_table_floats as _round_table_floats,
+    round_table_floats as round_table_floats,
 )
 
 __all__ = [

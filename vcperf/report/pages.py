@@ -13,12 +13,12 @@ from pathlib import Path
 from vcperf import fidelity, studies
 from vcperf.report.tables import (
     MISS_REL_ERROR,
-    _pct,
-    _round_table_floats,
-    _text,
     clean_conditions,
     format_frames,
     format_number,
+    pct_cell,
+    round_table_floats,
+    text_cell,
 )
 
 #: Study -> (title, full citation), in the registry's order (:data:`vcperf.studies.STUDIES`, the one place
@@ -179,7 +179,7 @@ def _prepare(nb, name: str = "", scenarios: list[str] | None = None) -> list[str
             if "text/html" in data:
                 src = data["text/html"]
                 src = "".join(src) if isinstance(src, list) else src
-                data["text/html"] = _round_table_floats(format_frames(src))
+                data["text/html"] = round_table_floats(format_frames(src))
         if images:
             cells.append(nbformat.v4.new_markdown_cell(f'<p class="vc-caption">{caption(heading)}</p>'))
     nb.cells = cells
@@ -322,16 +322,16 @@ def _summary_table(summ) -> str:
 
         def err(x):
             miss = math.isfinite(float(x)) and float(x) > MISS_REL_ERROR
-            return _cell(_pct(x), "num vc-miss-cell" if miss else "num")
+            return _cell(pct_cell(x), "num vc-miss-cell" if miss else "num")
 
         bounds_cls = "num" if r["bounds_passed"] == r["n_bound"] else "num vc-miss-cell"
         rows.append(
             "<tr>" + _cell(f'<a href="#{r["study"]}">{html.escape(title)}</a>')
             + _cell(f"{r['n_loo']}{ne}", "num") + err(r["loo_median"]) + err(r["loo_max"])
             + _cell(str(r["n_predicted"]), "num") + err(r["predicted_median"]) + err(r["predicted_max"])
-            + _cell(f"{_pct(r['coverage'])} ({r['n_interval']})", "num")
+            + _cell(f"{pct_cell(r['coverage'])} ({r['n_interval']})", "num")
             + _cell(f"{r['bounds_passed']} of {r['n_bound']}", bounds_cls)
-            + _cell(f"{r['n_fitted']}, {_pct(r['fitted_median'])}", "num") + _cell(str(r["n_derived"]), "num")
+            + _cell(f"{r['n_fitted']}, {pct_cell(r['fitted_median'])}", "num") + _cell(str(r["n_derived"]), "num")
             + _cell(f"{r['n_params']} / {r['n_fit_points']}, rank {r['jacobian_rank']}", "num") + "</tr>"
         )
     return f"<table>{head}{''.join(rows)}</table>"
@@ -350,16 +350,17 @@ def _misses_table(g) -> str:
             "<th>error</th></tr>")
     rows = []
     for _, r in list(misses.iterrows()) + list(failed.iterrows()):
-        error = "bound failed" if r["kind"] == "bound" else _pct(r["rel_error"])
-        rows.append('<tr class="vc-miss">' + _cell(html.escape(r["kind"])) + _cell(html.escape(_text(r["locator"])))
-                    + _cell(html.escape(_text(r["quantity"]))) + _cell(html.escape(clean_conditions(r["conditions"])))
+        error = "bound failed" if r["kind"] == "bound" else pct_cell(r["rel_error"])
+        rows.append('<tr class="vc-miss">' + _cell(html.escape(r["kind"])) + _cell(html.escape(text_cell(r["locator"])))
+                    + _cell(html.escape(text_cell(r["quantity"])))
+                    + _cell(html.escape(clean_conditions(r["conditions"])))
                     + _cell(format_number(float(r["paper_value"])), "num")
                     + _cell(format_number(float(r["model_value"])), "num") + _cell(error, "num vc-miss-cell") + "</tr>")
     return (f"<p>Held-out numbers more than {MISS_REL_ERROR:.0%} from the paper, and failed bounds "
             f"(highlighted; each is discussed in the study's notebook):</p><table>{head}{''.join(rows)}</table>")
 
 
-def _humanise(stem: str) -> str:
+def humanise(stem: str) -> str:
     """A file name as a label: ``figure02_03_hostsync`` -> "Figures 2–3: hostsync", ``table01_networks_model``
     -> "Table 1: networks model", ``tables09_11_traffic`` -> "Tables 9–11: traffic"."""
     def numbered(m: re.Match) -> str:
@@ -423,17 +424,17 @@ def _index(build: Path, groups, titles, prefix: str) -> str:
             figs = sorted((build / "figures" / n).glob("*.png"))
             if figs:
                 items = "".join(
-                    f'<li><a href="{prefix}{f.relative_to(build).as_posix()}">{html.escape(_humanise(f.stem))}</a>'
+                    f'<li><a href="{prefix}{f.relative_to(build).as_posix()}">{html.escape(humanise(f.stem))}</a>'
                     f' (<a href="{prefix}{f.relative_to(build).as_posix()[:-4]}.svg">svg</a>)</li>'
                     if f.with_suffix(".svg").exists() else
-                    f'<li><a href="{prefix}{f.relative_to(build).as_posix()}">{html.escape(_humanise(f.stem))}</a></li>'
+                    f'<li><a href="{prefix}{f.relative_to(build).as_posix()}">{html.escape(humanise(f.stem))}</a></li>'
                     for f in figs)
                 parts.append(f'<details class="vc-files"><summary>Figures ({len(figs)})</summary><ul>{items}</ul>'
                              "</details>")
             tabs = sorted((build / "tables" / n).glob("*.csv"))
             if tabs:
                 items = "".join(f'<li><a href="{prefix}{t.relative_to(build).as_posix()}">'
-                                f"{html.escape(_humanise(t.stem))}</a> (csv)</li>" for t in tabs)
+                                f"{html.escape(humanise(t.stem))}</a> (csv)</li>" for t in tabs)
                 parts.append(f'<details class="vc-files"><summary>Tables ({len(tabs)})</summary><ul>{items}</ul>'
                              "</details>")
     parts += ["</main>", "</body></html>", ""]
@@ -466,7 +467,7 @@ def write_scenario_index(folder: Path) -> Path:
             for nb, ps in params.items())
         pages = "".join(f'<li><a href="{html.escape(scen.name)}/report/{page_of(nb)}">{html.escape(nb)}</a></li>'
                         for nb in params if (scen / "report" / page_of(nb)).exists())
-        figs = "".join(f'<li><a href="{html.escape(f.relative_to(folder).as_posix())}">{html.escape(_humanise(f.stem))}'
+        figs = "".join(f'<li><a href="{html.escape(f.relative_to(folder).as_posix())}">{html.escape(humanise(f.stem))}'
                        "</a></li>" for f in sorted((scen / "figures").rglob("*.png")))
         rows.append(f'<tr id="{html.escape(scen.name)}"><td>{html.escape(scen.name)}</td><td>{changed}</td>'
                     f"<td><ul>{pages}</ul></td><td><ul>{figs}</ul></td></tr>")

@@ -36,7 +36,7 @@ def format_number(x: float, digits: int = SIGNIFICANT_DIGITS) -> str:
     return f"{rounded:.{decimals}f}".rstrip("0").rstrip(".")
 
 
-def _round_table_floats(text: str) -> str:
+def round_table_floats(text: str) -> str:
     """Every ``<td>`` holding only a float, shown with :data:`SIGNIFICANT_DIGITS` significant digits."""
     return _TD_FLOAT.sub(lambda m: m.group(1) + format_number(float(m.group(2).replace("−", "-"))) + m.group(3),
                          text)
@@ -127,12 +127,9 @@ def _pct_signed(x: float) -> str:
     return f"{100 * x:+.1f}\u00a0%"
 
 
-
-
-def _pct(x) -> str:
+def pct_cell(x) -> str:
+    """A fraction as a table cell in percent with one decimal (``—`` when missing)."""
     return "—" if x is None or not math.isfinite(float(x)) else f"{100 * float(x):.1f}\u00a0%"
-
-
 
 
 def clean_conditions(text) -> str:
@@ -144,9 +141,10 @@ def clean_conditions(text) -> str:
     >>> clean_conditions("powered_on_vms=24; network=")
     'powered_on_vms=24'
     """
-    parts = [c.strip() for c in _text(text).split(";")]
+    parts = [c.strip() for c in text_cell(text).split(";")]
     return "; ".join(c for c in parts if c and not c.endswith("="))
 
 
-def _text(x) -> str:
+def text_cell(x) -> str:
+    """A table cell's text (empty for None or NaN)."""
     return "" if x is None or (isinstance(x, float) and math.isnan(x)) else str(x)

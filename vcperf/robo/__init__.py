@@ -23,7 +23,7 @@ The functions of the same names here (``vcbench``, ``host_sync_traffic``, ...) a
 the study's calibration and on its test bed (:mod:`~vcperf.robo.study`); :func:`plan` and
 :func:`required_bandwidth_bps` answer the planner's questions (:mod:`~vcperf.robo.planner`), and
 :func:`smallest_link_bps`, :func:`largest_rtt_s` and :func:`most_hosts` its reverse questions for a set of
-targets, each naming the flow that binds (:mod:`~vcperf.robo.limits`).
+targets, each naming the flow that binds (:mod:`~vcperf.robo.reverse`).
 :mod:`~vcperf.robo.params` holds the six parameters, :mod:`~vcperf.robo.testbed` the test bed read
 from ``data/robo2019/``, :mod:`~vcperf.robo.targets` the paper numbers with their models,
 :mod:`~vcperf.robo.calibration` the fit and :mod:`~vcperf.robo.validation` the ledger.
@@ -43,7 +43,6 @@ from vcperf.robo import addhost, branch, hostsync, operations, statistics, wire
 from vcperf.robo.addhost import ADD_HOST_REQUEST_BYTES, HOST_CONFIG_BYTES, HOST_OBJECTS, HOST_OPERATIONS
 from vcperf.robo.calibration import calibrate
 from vcperf.robo.hostsync import HEARTBEAT_BYTES, HEARTBEAT_INTERVAL_S, HostSyncTraffic
-from vcperf.robo.limits import BranchLimit, largest_rtt_s, most_hosts, smallest_link_bps
 from vcperf.robo.operations import (
     CALL_REQUEST_BYTES,
     CALL_RESPONSE_BYTES,
@@ -57,6 +56,7 @@ from vcperf.robo.operations import (
 )
 from vcperf.robo.params import PARAM_DOCS, STUDY, AddHostParams, HostSyncParams, OpsParams, Params, StatsParams
 from vcperf.robo.planner import QUANTITIES, branch_link, plan, quantity_s, required_bandwidth_bps
+from vcperf.robo.reverse import BranchLimit, largest_rtt_s, most_hosts, smallest_link_bps
 from vcperf.robo.statistics import (
     LEVELS,
     CounterModel,

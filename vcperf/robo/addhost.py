@@ -76,13 +76,13 @@ def add_host_time_s(link: network.Link, params: AddHostParams, registered_vms, v
     v.instance("params", params, AddHostParams)
     objects = inventory_objects(registered_vms)
     inv = inventory_bytes(registered_vms, vm_state_bytes_)
-    return _add_host_s(operations._path(link), params, objects, inv)
+    return _add_host_s(operations.checked_link_path(link), params, objects, inv)
 
 
 def _add_host_s(path: tuple, params: AddHostParams, objects, inv):
     """:func:`add_host_time_s` on checked values: ``objects`` inventory objects of ``inv`` bytes in all."""
     n = params.round_trips_per_object * objects
-    return params.local_s + operations._exchange_s(n, ADD_HOST_REQUEST_BYTES, inv / n, path)
+    return params.local_s + operations.checked_exchange_s(n, ADD_HOST_REQUEST_BYTES, inv / n, path)
 
 
 def add_host_traffic_bps(link: network.Link, params: AddHostParams, registered_vms, vm_state_bytes_,
@@ -103,7 +103,7 @@ def add_host_traffic_bps(link: network.Link, params: AddHostParams, registered_v
     bg = v.nonneg("background_bps", background_bps)
     free_up = np.asarray(link.up_bps - bg, dtype=float)
     ok = free_up > 0
-    down, _, rtt, loss = operations._path(link)
+    down, _, rtt, loss = operations.checked_link_path(link)
     t = _add_host_s((down, np.where(ok, free_up, 1.0), rtt, loss), params, objects, inv)
     sync_bytes = n * (wire_bytes(inv / n) + ack_bytes(ADD_HOST_REQUEST_BYTES))
     return bg + np.where(ok, 8.0 * sync_bytes / t, 0.0)  # a background that fills the uplink leaves the sync nothing
@@ -122,8 +122,8 @@ def remove_host_time_s(link: network.Link, ops: OpsParams, registered_vms, vm_st
     objects = inventory_objects(registered_vms)
     vm_state = v.size_bytes("vm_state_bytes_", vm_state_bytes_)
     v.broadcast(registered_vms=objects, vm_state_bytes_=vm_state)
-    call = operations._call_s(operations.HostCall("Disconnect"), operations._path(link), ops.round_trips_per_call,
-                              vm_state)
+    call = operations.checked_call_s(operations.HostCall("Disconnect"), operations.checked_link_path(link),
+                                     ops.round_trips_per_call, vm_state)
     return call + objects * ops.vcenter_demand_per_step_s
 
 
@@ -205,9 +205,9 @@ def maintenance_mode_time_s(link: network.Link, ops: OpsParams, powered_on_vms, 
     vmo = v.rate_bps("vmotion_bps", vmotion_bps)
     v.broadcast(powered_on_vms=vms, vm_memory_bytes=mem, vmotion_bps=vmo)
     k = ops.round_trips_per_call
-    path = operations._path(link)
-    call = operations._call_s(operations.HostCall("MaintenanceMode"), path, k, vm_state_bytes_)
-    sync = operations._call_s(operations.get_changes("Get-Changes host", 0), path, k, vm_state_bytes_)
+    path = operations.checked_link_path(link)
+    call = operations.checked_call_s(operations.HostCall("MaintenanceMode"), path, k, vm_state_bytes_)
+    sync = operations.checked_call_s(operations.get_changes("Get-Changes host", 0), path, k, vm_state_bytes_)
     base = call + sync + 2.0 * ops.vcenter_demand_per_step_s
     if not enter:
         return base + 0.0 * vms * mem * vmo
@@ -218,7 +218,7 @@ def maintenance_mode_time_s(link: network.Link, ops: OpsParams, powered_on_vms, 
     per_wave = np.clip(vms, 1.0, MAX_CONCURRENT_VMOTIONS)
     wave_t = memory_copy_s(mem, vmo, per_wave)
     for stage in stages:  # a wave's vMotions run together: their messages share the link
-        wave_t = wave_t + operations._stage_s(stage, path, k, vm_state_bytes_) + _share_penalty_s(
+        wave_t = wave_t + operations.checked_stage_s(stage, path, k, vm_state_bytes_) + _share_penalty_s(
             stage, link, per_wave, vm_state_bytes_)
     # vCenter's steps of a wave run on its vCPUs side by side: one wave costs one operation's steps.
     return base + waves * (wave_t + steps * ops.vcenter_demand_per_step_s)

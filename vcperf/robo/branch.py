@@ -43,9 +43,9 @@ import numpy as np
 from vcperf import _validate as v
 from vcperf import network
 from vcperf.robo import operations
-from vcperf.robo.hostsync import _host_sync
+from vcperf.robo.hostsync import checked_host_sync
 from vcperf.robo.params import HostSyncParams, OpsParams, StatsParams
-from vcperf.robo.statistics import CounterModel, StatsSchedule, _levels, _payload
+from vcperf.robo.statistics import CounterModel, StatsSchedule, checked_levels, checked_payload
 from vcperf.robo.wire import ack_bytes, wire_bytes
 
 #: The flows of a branch, in the order of :attr:`BranchLoad.flow_load`.
@@ -198,7 +198,7 @@ def concurrent_uploads(n_hosts, payload_bytes, up_free_bps, schedule: StatsSched
 def _latency_s(stages: tuple, path: tuple, ops: OpsParams, vm_state):
     """Latency (s) of one operation alone on a path ``(down_bps, up_bps, rtt_s, loss)`` (checked values):
     its vCenter steps plus its network critical path."""
-    net = operations._network_s(stages, path, ops.round_trips_per_call, vm_state)
+    net = operations.checked_network_s(stages, path, ops.round_trips_per_call, vm_state)
     return operations.vcenter_steps(stages) * ops.vcenter_demand_per_step_s + net
 
 
@@ -219,7 +219,7 @@ def _latency_pair(stages: tuple, down, up_a, up_b, link: network.Link, ops: OpsP
     return pair[0], pair[1]
 
 
-def _sizes(transfers_bytes) -> tuple:
+def checked_sizes(transfers_bytes) -> tuple:
     """Transfer sizes checked: None (none), a float or a sequence of floats >= 0 -> a tuple."""
     if transfers_bytes is None:
         return ()
@@ -293,35 +293,29 @@ def branch_load(link: network.Link, n_hosts, level, powered_on_vms, *, hostsync:
                              ("ops", ops, OpsParams), ("schedule", schedule, StatsSchedule),
                              ("counters", counters, CounterModel)):
         v.instance(name, value, cls)
-    stages = operations._stages(stages)
+    stages = operations.checked_stages(stages)
     n = v.count("n_hosts", n_hosts, 1.0)
-    lvl = _levels(level)
+    lvl = checked_levels(level)
     vms = v.count("powered_on_vms", powered_on_vms)
     period = v.duration_s("change_period_s", change_period_s, v.MIN_DURATION_S)
     v.broadcast(n_hosts=n, level=lvl, powered_on_vms=vms, change_period_s=period)
     vm_state_bytes_ = v.scalar("vm_state_bytes_", vm_state_bytes_, 0.0, v.MAX_BYTES)
-    sizes = _sizes(transfers_bytes)
+    sizes = checked_sizes(transfers_bytes)
     rate = v.scalar("operation_rate_per_s", operation_rate_per_s, 0.0, math.inf, hi_open=True)
     window = v.scalar("transfer_window_s", transfer_window_s, 0.0, math.inf, lo_open=True, hi_open=True)
-    return _branch_load(link, n, lvl, vms, hostsync, stats, ops, schedule, counters, period, stages,
+    return checked_branch_load(link, n, lvl, vms, hostsync, stats, ops, schedule, counters, period, stages,
                         vm_state_bytes_, sizes, rate, window)
 
 
-def _safe_div(num, den):
-    """``num / den`` where ``den > 0``, ``inf`` elsewhere (no capacity left)."""
-    ok = den > 0
-    return np.where(ok, num / np.where(ok, den, 1.0), np.inf)
-
-
-def _branch_load(link: network.Link, n, level, vms, hostsync: HostSyncParams, stats: StatsParams, ops: OpsParams,
+def checked_branch_load(link: network.Link, n, level, vms, hostsync: HostSyncParams, stats: StatsParams, ops: OpsParams,
                  schedule: StatsSchedule, counters: CounterModel, change_period_s, stages: tuple,
                  vm_state_bytes_: float, sizes: tuple = (), rate: float = 0.0,
                  window: float = DEFAULT_TRANSFER_WINDOW_S, deploy_stages: tuple = ()) -> BranchLoad:
     """:func:`branch_load` on checked values (the planner's core: every input validated once by its caller)."""
     up_c, down_c = link.up_bps, link.down_bps
-    payload = _payload(level, vms, stats, schedule, counters)
-    sync = _host_sync(vms, hostsync, change_period_s)
-    op_up, op_down = operations._traffic_bytes(stages, vm_state_bytes_)
+    payload = checked_payload(level, vms, stats, schedule, counters)
+    sync = checked_host_sync(vms, hostsync, change_period_s)
+    op_up, op_down = operations.checked_traffic_bytes(stages, vm_state_bytes_)
     sizes_a = np.asarray(sizes, dtype=float)
     # Average bits per second of every flow, (up, down).
     flows = {
@@ -359,7 +353,7 @@ def _branch_load(link: network.Link, n, level, vms, hostsync: HostSyncParams, st
     stats_delay = np.where(ok, np.maximum(network.message_time_s(payload, safe(up_free / k), link.rtt_s, link.loss),
                                           network.message_time_s(payload, safe(ps_up), link.rtt_s, link.loss)), np.inf)
     lat_idle, lat_ps = _latency_pair(stages, safe(down_free), safe(up_free), safe(ps_up), link, ops, vm_state_bytes_)
-    done = network._shared_transfer_times_s(sizes_a, down_c, link.rtt_s, link.loss, np.maximum(steady_down, 0.0))
+    done = network.checked_shared_transfer_times_s(sizes_a, down_c, link.rtt_s, link.loss, np.maximum(steady_down, 0.0))
     done = np.where(np.expand_dims(ok, -1), done, np.inf)
     # A transfer shares the downlink with the operation only while it runs: it counts as a flow for
     # the part of the operation's idle latency it lasts (a 1-byte copy hardly, a 2 TB one fully).
@@ -404,6 +398,11 @@ def required_bandwidth_bps(target_s, evaluate, *, up_down_ratio=1.0, rel_tol=1e-
     bisection: one vectorised model evaluation per step) until its width is below ``rel_tol``.
     Returns ``inf`` when even the top of the range misses the target (the target is below what RTT
     and vCenter alone take) and the bottom of the range when that already meets it.
+
+    Not one of SciPy's root finders: the search is on a predicate (every rate at or above the answer
+    meets the target), and ``evaluate`` may step in bandwidth (waves of concurrent uploads, TCP's
+    window), where a bracketing root finder returns a point of either side; the answer here is the
+    top of the final bracket, a rate that meets the target.
 
     Parameters
     ----------

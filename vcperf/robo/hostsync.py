@@ -53,10 +53,10 @@ def host_sync_traffic(powered_on_vms, params: HostSyncParams, change_period_s) -
     v.instance("params", params, HostSyncParams)
     period = v.duration_s("change_period_s", change_period_s, v.MIN_DURATION_S)
     v.broadcast(powered_on_vms=vms, change_period_s=period)
-    return _host_sync(vms, params, period)
+    return checked_host_sync(vms, params, period)
 
 
-def _host_sync(vms, params: HostSyncParams, period) -> HostSyncTraffic:
+def checked_host_sync(vms, params: HostSyncParams, period) -> HostSyncTraffic:
     """:func:`host_sync_traffic` on checked values."""
     msgs_per_s = vms / period
     up = HEARTBEAT_BYTES / HEARTBEAT_INTERVAL_S + msgs_per_s * wire_bytes(params.bytes_per_change)

@@ -115,7 +115,7 @@ def calls_from_sequence(messages) -> tuple:
 
 def flatten(stages) -> tuple:
     """The host calls of an operation's stages, in order."""
-    return tuple(c for stage in _stages(stages) for c in stage)
+    return tuple(c for stage in checked_stages(stages) for c in stage)
 
 
 #: Host calls of each VCbench operation (Table 3) as *stages*: the calls of one stage are independent
@@ -164,7 +164,7 @@ def vcenter_steps(stages) -> float:
     return 1.0 + len(flatten(stages))
 
 
-def _stages(stages, name: str = "stages") -> tuple:
+def checked_stages(stages, name: str = "stages") -> tuple:
     """Check an operation's stages: a tuple of stages, each a tuple of :class:`HostCall`."""
     what = "a tuple of stages, each a tuple of HostCall (vcperf.robo.OPERATION_CALLS)"
     out = v.sequence(name, stages, what)
@@ -183,29 +183,29 @@ def _stage(stage, name: str = "stage") -> tuple:
 def _mix(mix) -> dict:
     v.mapping("mix", mix, "a non-empty dict of operation name -> stages of HostCall")
     for stages in mix.values():
-        _stages(stages, "mix")
+        checked_stages(stages, "mix")
     return mix
 
 
-def _path(link: network.Link) -> tuple:
+def checked_link_path(link: network.Link) -> tuple:
     """A checked link's four numbers ``(down_bps, up_bps, rtt_s, loss)``: what the private cores take."""
     return link.down_bps, link.up_bps, link.rtt_s, link.loss
 
 
-def _exchange_s(round_trips, request_bytes, response_bytes, path: tuple):
-    """:func:`message_exchange_time_s` on checked values (``path`` from :func:`_path`)."""
+def checked_exchange_s(round_trips, request_bytes, response_bytes, path: tuple):
+    """:func:`message_exchange_time_s` on checked values (``path`` from :func:`checked_link_path`)."""
     down, up, rtt, loss = path
     return round_trips * (network.message_time_s(request_bytes, down, rtt, loss)
                           + network.message_time_s(response_bytes, up, rtt, loss))
 
 
-def _call_s(call: HostCall, path: tuple, k, vm_state):
+def checked_call_s(call: HostCall, path: tuple, k, vm_state):
     """:func:`call_time_s` on checked values."""
     resp = call.response_payload_bytes(vm_state)
-    return _exchange_s(1.0, call.request_bytes, resp, path) + _exchange_s(k - 1.0, 0.0, 0.0, path)
+    return checked_exchange_s(1.0, call.request_bytes, resp, path) + checked_exchange_s(k - 1.0, 0.0, 0.0, path)
 
 
-def _stage_s(stage: tuple, path: tuple, k, vm_state):
+def checked_stage_s(stage: tuple, path: tuple, k, vm_state):
     """Time (s) of one stage (checked values): its calls overlap on the link, each at its fair share
     (processor sharing); the slowest ends it."""
     if not stage:
@@ -213,14 +213,14 @@ def _stage_s(stage: tuple, path: tuple, k, vm_state):
     n = len(stage)
     down, up, rtt, loss = path
     shared = path if n <= 1 else (down / n, up / n, rtt, loss)
-    return np.max([_call_s(c, shared, k, vm_state) for c in stage], axis=0)
+    return np.max([checked_call_s(c, shared, k, vm_state) for c in stage], axis=0)
 
 
-def _network_s(stages: tuple, path: tuple, k, vm_state):
+def checked_network_s(stages: tuple, path: tuple, k, vm_state):
     """:func:`operation_network_time_s` on checked values."""
     total = np.zeros(np.shape(k))
     for stage in stages:
-        total = total + _stage_s(stage, path, k, vm_state)
+        total = total + checked_stage_s(stage, path, k, vm_state)
     return total
 
 
@@ -268,7 +268,7 @@ def message_exchange_time_s(round_trips, request_bytes, response_bytes, link: ne
     resp = v.nonneg("response_bytes", response_bytes)
     network.check_link("link", link)
     v.broadcast(round_trips=n, request_bytes=req, response_bytes=resp)
-    return _exchange_s(n, req, resp, _path(link))
+    return checked_exchange_s(n, req, resp, checked_link_path(link))
 
 
 def call_time_s(call: HostCall, link: network.Link, round_trips_per_call, vm_state_bytes_=0.0):
@@ -311,7 +311,7 @@ def call_time_s(call: HostCall, link: network.Link, round_trips_per_call, vm_sta
     k = _round_trips(round_trips_per_call)
     vm_state = v.size_bytes("vm_state_bytes_", vm_state_bytes_)
     v.broadcast(round_trips_per_call=k, vm_state_bytes_=vm_state)
-    return _call_s(call, _path(link), k, vm_state)
+    return checked_call_s(call, checked_link_path(link), k, vm_state)
 
 
 def operation_network_time_s(stages, link: network.Link, round_trips_per_call, vm_state_bytes_=0.0):
@@ -321,12 +321,12 @@ def operation_network_time_s(stages, link: network.Link, round_trips_per_call, v
     persistent connections and share the link; dependent stages follow one another). Zero for an
     operation without host calls (the folder operations).
     """
-    stages = _stages(stages)
+    stages = checked_stages(stages)
     network.check_link("link", link)
     k = _round_trips(round_trips_per_call)
     vm_state = v.size_bytes("vm_state_bytes_", vm_state_bytes_)
     v.broadcast(round_trips_per_call=k, vm_state_bytes_=vm_state)
-    return _network_s(stages, _path(link), k, vm_state)
+    return checked_network_s(stages, checked_link_path(link), k, vm_state)
 
 
 def _network_times(mix: dict, link: network.Link, k: float, vm_state_bytes_: float) -> dict:
@@ -369,7 +369,7 @@ def operation_transfer_floor_s(stages, link: network.Link, vm_state_bytes_=0.0) 
     """Pure transfer time of an operation's bytes over the link: bits / rate each way (a lower bound)."""
     network.check_link("link", link)
     vm_state_bytes_ = v.scalar("vm_state_bytes_", vm_state_bytes_, 0.0, v.MAX_BYTES)
-    calls = flatten(_stages(stages))
+    calls = flatten(checked_stages(stages))
     down = sum(8.0 * c.request_bytes for c in calls) / link.down_bps
     up = sum(8.0 * float(c.response_payload_bytes(vm_state_bytes_)) for c in calls) / link.up_bps
     return down + up
@@ -421,7 +421,7 @@ def _link_demands(mix: dict, link: network.Link, vm_state_bytes_: float, n_links
     operations spread over ``n_links`` host links alike (the study's one ``tc`` filter per host), each
     direction at the rate its steady ``background_bps`` (host sync and statistics, ``(up, down)``) leaves;
     ``inf`` when the background alone fills a direction (no operation gets through)."""
-    up, down = np.mean([_traffic_bytes(stages, vm_state_bytes_) for stages in mix.values()], axis=0)
+    up, down = np.mean([checked_traffic_bytes(stages, vm_state_bytes_) for stages in mix.values()], axis=0)
     free_up, free_down = link.up_bps - background_bps[0], link.down_bps - background_bps[1]
     if free_up <= 0 or free_down <= 0:
         return math.inf
@@ -489,16 +489,9 @@ def vcbench(link: network.Link, params: OpsParams, mix: dict, clients: int, vcen
     .. [2] P. J. Denning, J. P. Buzen, "The Operational Analysis of Queueing Network Models", ACM
        Computing Surveys 10(3), 1978 (the bottleneck bound X <= 1 / D_max).
     """
-    network.check_link("link", link)
-    n_links = v.scalar("n_links", n_links, 1.0, math.inf, hi_open=True)
-    background_bps = _background(background_bps)
-    v.instance("params", params, OpsParams)
-    _mix(mix)
     n = v.integer("clients", clients, 1, 1000)
-    m = v.integer("vcenter_vcpus", vcenter_vcpus, 1, 100000)
-    z = v.scalar("think_time_s", think_time_s, 0.0, math.inf, hi_open=True)
-    vm_state_bytes_ = v.scalar("vm_state_bytes_", vm_state_bytes_, 0.0, v.MAX_BYTES)
-    k = v.scalar("round_trips_per_call", params.round_trips_per_call, 1.0, math.inf, hi_open=True)
+    n_links, background_bps, m, z, vm_state_bytes_, k = _checked_vcbench_inputs(
+        link, params, mix, vcenter_vcpus, think_time_s, vm_state_bytes_, n_links, background_bps)
     net = _network_times(mix, link, k, vm_state_bytes_)
     d_net = float(np.mean(list(net.values())))  # uniform mix
     demands = _mix_demands(params, mix)
@@ -520,6 +513,22 @@ def vcbench(link: network.Link, params: OpsParams, mix: dict, clients: int, vcen
     )
 
 
+def _checked_vcbench_inputs(link, params, mix, vcenter_vcpus, think_time_s, vm_state_bytes_, n_links,
+                            background_bps) -> tuple:
+    """The inputs :func:`vcbench` and :func:`vcbench_vs_clients` share, checked: ``(n_links, background_bps,
+    vcenter_vcpus, think_time_s, vm_state_bytes_, round_trips_per_call)``."""
+    network.check_link("link", link)
+    n_links = v.scalar("n_links", n_links, 1.0, math.inf, hi_open=True)
+    background_bps = _background(background_bps)
+    v.instance("params", params, OpsParams)
+    _mix(mix)
+    m = v.integer("vcenter_vcpus", vcenter_vcpus, 1, 100000)
+    z = v.scalar("think_time_s", think_time_s, 0.0, math.inf, hi_open=True)
+    vm_state = v.scalar("vm_state_bytes_", vm_state_bytes_, 0.0, v.MAX_BYTES)
+    k = v.scalar("round_trips_per_call", params.round_trips_per_call, 1.0, math.inf, hi_open=True)
+    return n_links, background_bps, m, z, vm_state, k
+
+
 def _background(background_bps) -> tuple:
     """``(up, down)`` steady traffic of a host link, checked (bit/s, each >= 0)."""
     pair = v.sequence("background_bps", background_bps, "a pair (up, down) of bit/s")
@@ -536,16 +545,9 @@ def vcbench_vs_clients(link: network.Link, params: OpsParams, mix: dict, max_cli
     The same network as :func:`vcbench` (``n_links`` and ``background_bps`` as there), solved once by MVA
     for every population. Returns ``(clients, throughput_per_s, latency_s)`` arrays.
     """
-    network.check_link("link", link)
-    n_links = v.scalar("n_links", n_links, 1.0, math.inf, hi_open=True)
-    background_bps = _background(background_bps)
-    v.instance("params", params, OpsParams)
-    _mix(mix)
     n = v.integer("max_clients", max_clients, 1, 1000)
-    m = v.integer("vcenter_vcpus", vcenter_vcpus, 1, 100000)
-    think_time_s = v.scalar("think_time_s", think_time_s, 0.0, math.inf, hi_open=True)
-    vm_state_bytes_ = v.scalar("vm_state_bytes_", vm_state_bytes_, 0.0, v.MAX_BYTES)
-    k = v.scalar("round_trips_per_call", params.round_trips_per_call, 1.0, math.inf, hi_open=True)
+    n_links, background_bps, m, think_time_s, vm_state_bytes_, k = _checked_vcbench_inputs(
+        link, params, mix, vcenter_vcpus, think_time_s, vm_state_bytes_, n_links, background_bps)
     d_net = float(np.mean(list(_network_times(mix, link, k, vm_state_bytes_).values())))
     d_vc = float(np.mean(list(_mix_demands(params, mix).values())))
     delay = queueing.mva(_stations(d_vc, m, d_net, 1), n, think_time_s, delay_stations=[False, True, True])
@@ -560,10 +562,10 @@ def vcbench_vs_clients(link: network.Link, params: OpsParams, mix: dict, max_cli
 def operation_traffic_bytes(stages, vm_state_bytes_=0.0) -> tuple[float, float]:
     """Bytes (host -> vCenter, vCenter -> host) one operation moves, ACKs of each side included."""
     vm_state_bytes_ = v.scalar("vm_state_bytes_", vm_state_bytes_, 0.0, v.MAX_BYTES)
-    return _traffic_bytes(_stages(stages), vm_state_bytes_)
+    return checked_traffic_bytes(checked_stages(stages), vm_state_bytes_)
 
 
-def _traffic_bytes(stages: tuple, vm_state_bytes_: float) -> tuple[float, float]:
+def checked_traffic_bytes(stages: tuple, vm_state_bytes_: float) -> tuple[float, float]:
     """:func:`operation_traffic_bytes` on checked values."""
     up = down = 0.0
     for c in (c for stage in stages for c in stage):

@@ -16,7 +16,7 @@ from vcperf import _validate as v
 from vcperf import network, studies
 from vcperf.robo import branch, operations, statistics
 from vcperf.robo.params import STUDY, Params
-from vcperf.robo.study import _calibrated, _given, default_testbed
+from vcperf.robo.study import calibrated_params, default_testbed, given_or_default
 
 
 def branch_link(link) -> network.Link:
@@ -46,12 +46,12 @@ def branch_link(link) -> network.Link:
     return network.check_link("link", link)
 
 
-def _plan(link: network.Link, n, level, vms, p: Params, stages: tuple, sizes: tuple = (), rate: float = 0.0,
+def checked_plan(link: network.Link, n, level, vms, p: Params, stages: tuple, sizes: tuple = (), rate: float = 0.0,
           window: float = branch.DEFAULT_TRANSFER_WINDOW_S) -> branch.BranchLoad:
     """:func:`plan` on checked values."""
     tb = default_testbed()
     vm_state = float(operations.vm_state_bytes(p.hostsync.bytes_per_change))
-    return branch._branch_load(link, n, level, vms, p.hostsync, p.stats, p.ops, tb.schedule, tb.counters,
+    return branch.checked_branch_load(link, n, level, vms, p.hostsync, p.stats, p.ops, tb.schedule, tb.counters,
                                tb.change_period_s, stages, vm_state, sizes, rate, window, tb.calls(DEPLOY_OPERATION))
 
 
@@ -114,17 +114,17 @@ def plan(link, n_hosts, level=1, operation: str = "clone_vm", powered_on_vms=Non
     'overloaded'
     """
     tb = default_testbed()
-    p = _given("params", params, Params, _calibrated)
+    p = given_or_default("params", params, Params, calibrated_params)
     link = branch_link(link)
     stages = tb.calls(operation)
     n = v.count("n_hosts", n_hosts, 1.0)
-    lvl = statistics._levels(level)
+    lvl = statistics.checked_levels(level)
     vms = v.count("powered_on_vms", tb.powered_on_vms_per_host if powered_on_vms is None else powered_on_vms)
     v.broadcast(n_hosts=n, level=lvl, powered_on_vms=vms)
-    sizes = branch._sizes(transfers_bytes)
+    sizes = branch.checked_sizes(transfers_bytes)
     rate = v.scalar("operation_rate_per_s", operation_rate_per_s, 0.0, math.inf, hi_open=True)
     window = v.scalar("transfer_window_s", transfer_window_s, 0.0, math.inf, lo_open=True, hi_open=True)
-    return _plan(link, n, lvl, vms, p, stages, sizes, rate, window)
+    return checked_plan(link, n, lvl, vms, p, stages, sizes, rate, window)
 
 
 #: Quantity of the reverse questions -> (field or reducer of :class:`~vcperf.robo.branch.BranchLoad`, its flow).
@@ -226,13 +226,13 @@ def required_bandwidth_bps(target_s, n_hosts, rtt_s, loss=0.0, level=1, quantity
     tb = default_testbed()
     vms = tb.powered_on_vms_per_host if powered_on_vms is None else v.scalar(
         "powered_on_vms", powered_on_vms, 0.0, v.MAX_COUNT)
-    sizes = branch._sizes(transfers_bytes)
+    sizes = branch.checked_sizes(transfers_bytes)
     rate = v.scalar("operation_rate_per_s", operation_rate_per_s, 0.0, math.inf, hi_open=True)
     stages = tb.calls(operation)
-    p = _given("params", params, Params, _calibrated)
+    p = given_or_default("params", params, Params, calibrated_params)
 
     def evaluate(down, up):
         lk = network.Link(down, float(rtt_s), float(loss), "candidate", up)
-        return quantity_s(_plan(lk, n_hosts, level, vms, p, stages, sizes, rate), quantity)
+        return quantity_s(checked_plan(lk, n_hosts, level, vms, p, stages, sizes, rate), quantity)
 
     return branch.required_bandwidth_bps(target_s, evaluate, up_down_ratio=up_down_ratio)

@@ -116,7 +116,8 @@ def _objects(params, schedule, counters):
     v.instance("counters", counters, CounterModel)
 
 
-def _levels(level):
+def checked_levels(level):
+    """Statistics ``level`` checked (each one of :data:`LEVELS`), as ints."""
     lvl = np.asarray(v.real("level", level))
     flat = lvl.ravel()
     if not np.all(np.isin(flat, LEVELS)):
@@ -125,7 +126,8 @@ def _levels(level):
     return lvl.astype(int)
 
 
-def _payload(level, vms, params: StatsParams, schedule: StatsSchedule, counters: CounterModel):
+def checked_payload(level, vms, params: StatsParams, schedule: StatsSchedule, counters: CounterModel):
+    """:func:`statistics_payload_bytes` on checked values."""
     return counters.series(level, vms) * schedule.samples_per_upload * params.bytes_per_sample
 
 
@@ -148,10 +150,10 @@ def statistics_payload_bytes(level, powered_on_vms, params: StatsParams, schedul
         Bytes per sample (fitted), the sampling/upload intervals and the counter counts.
     """
     _objects(params, schedule, counters)
-    lvl = _levels(level)
+    lvl = checked_levels(level)
     vms = v.count("powered_on_vms", powered_on_vms)
     v.broadcast(level=lvl, powered_on_vms=vms)
-    return _payload(lvl, vms, params, schedule, counters)
+    return checked_payload(lvl, vms, params, schedule, counters)
 
 
 @dataclass(frozen=True)
@@ -266,12 +268,12 @@ def statistics_link_load(n_hosts, link: network.Link, level, powered_on_vms, par
     network.check_link("link", link)
     _objects(params, schedule, counters)
     n = v.count("n_hosts", n_hosts, 1.0)
-    lvl = _levels(level)
+    lvl = checked_levels(level)
     vms = v.count("powered_on_vms", powered_on_vms)
     sd = v.nonneg("powered_on_vms_sd", powered_on_vms_sd)
     msg = v.size_bytes("message_bytes", message_bytes)
     v.broadcast(n_hosts=n, level=lvl, powered_on_vms=vms, powered_on_vms_sd=sd, message_bytes=msg)
-    payload = _payload(lvl, vms, params, schedule, counters)
+    payload = checked_payload(lvl, vms, params, schedule, counters)
     busy = 8.0 * wire_bytes(payload) / link.up_bps
     rho = n / schedule.upload_interval_s * busy
     group = np.ceil(n / schedule.host_groups)

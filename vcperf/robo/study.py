@@ -40,11 +40,12 @@ def default_testbed():
     return studies.module(STUDY).testbed()
 
 
-def _calibrated() -> Params:
+def calibrated_params() -> Params:
+    """The study's calibrated :class:`Params` (the default of the models reached at the calibration)."""
     return protocol.calibrated(STUDY)
 
 
-def _given(name: str, value, cls, default):
+def given_or_default(name: str, value, cls, default):
     """``value`` if given (checked to be a ``cls``), else ``default()`` (the calibration)."""
     if value is None:
         return default()
@@ -81,7 +82,7 @@ def host_sync_traffic(powered_on_vms, params: HostSyncParams | None = None) -> H
     >>> round(float(robo.host_sync_traffic(24).host_to_vc_bps))  # the fitted 3.75 Kbps
     3750
     """
-    p = _given("params", params, HostSyncParams, lambda: _calibrated().hostsync)
+    p = given_or_default("params", params, HostSyncParams, lambda: calibrated_params().hostsync)
     return hostsync.host_sync_traffic(powered_on_vms, p, default_testbed().change_period_s)
 
 
@@ -107,7 +108,7 @@ def host_sync_link_utilization(n_hosts, link: network.Link, powered_on_vms=None)
     """
     tb = default_testbed()
     vms = tb.powered_on_vms_per_host if powered_on_vms is None else powered_on_vms
-    return hostsync.host_sync_link_utilization(n_hosts, link, vms, _calibrated().hostsync, tb.change_period_s)
+    return hostsync.host_sync_link_utilization(n_hosts, link, vms, calibrated_params().hostsync, tb.change_period_s)
 
 
 def statistics_payload_bytes(level, powered_on_vms, params: StatsParams | None = None):
@@ -131,7 +132,7 @@ def statistics_payload_bytes(level, powered_on_vms, params: StatsParams | None =
     3.5
     """
     tb = default_testbed()
-    p = _given("params", params, StatsParams, lambda: _calibrated().stats)
+    p = given_or_default("params", params, StatsParams, lambda: calibrated_params().stats)
     return statistics.statistics_payload_bytes(level, powered_on_vms, p, tb.schedule, tb.counters)
 
 
@@ -155,8 +156,8 @@ def statistics_traffic(level, powered_on_vms, params: StatsParams | None = None)
     >>> bool(robo.statistics_traffic(1, 24).vc_to_host_bps < 1e3)  # Figure 7: below 1 Kbps
     True
     """
-    tb, cal = default_testbed(), _calibrated()
-    p = _given("params", params, StatsParams, lambda: cal.stats)
+    tb, cal = default_testbed(), calibrated_params()
+    p = given_or_default("params", params, StatsParams, lambda: cal.stats)
     return statistics.statistics_traffic(level, powered_on_vms, p, tb.schedule, tb.counters, cal.hostsync,
                                          tb.change_period_s)
 
@@ -196,7 +197,7 @@ def statistics_link_load(n_hosts, link: network.Link, level=1, powered_on_vms=No
     """
     tb = default_testbed()
     vms = tb.powered_on_vms_per_host if powered_on_vms is None else powered_on_vms
-    p = _given("params", params, StatsParams, lambda: _calibrated().stats)
+    p = given_or_default("params", params, StatsParams, lambda: calibrated_params().stats)
     return statistics.statistics_link_load(n_hosts, link, level, vms, p, tb.schedule, tb.counters,
                                            powered_on_vms_sd)
 
@@ -245,7 +246,7 @@ def vm_state_bytes(params: Params | None = None) -> float:
     >>> bool(10e3 < robo.vm_state_bytes() < 20e3)
     True
     """
-    p = _given("params", params, Params, _calibrated)
+    p = given_or_default("params", params, Params, calibrated_params)
     return float(operations.vm_state_bytes(p.hostsync.bytes_per_change))
 
 
@@ -269,7 +270,7 @@ def operation_network_time_s(operation: str, link: network.Link, round_trips_per
     >>> float(robo.operation_network_time_s("create_folder", robo.preset("satellite")))
     0.0
     """
-    k = _calibrated().ops.round_trips_per_call if round_trips_per_call is None else round_trips_per_call
+    k = calibrated_params().ops.round_trips_per_call if round_trips_per_call is None else round_trips_per_call
     return operations.operation_network_time_s(operation_calls(operation), link, k, vm_state_bytes())
 
 
@@ -348,7 +349,7 @@ def vcbench(link: network.Link, clients: int | None = None, params: OpsParams | 
     8
     """
     tb = default_testbed()
-    ops = _given("params", params, OpsParams, lambda: _calibrated().ops)
+    ops = given_or_default("params", params, OpsParams, lambda: calibrated_params().ops)
     return operations.vcbench(link, ops, tb.mix, tb.clients if clients is None else clients,
                               tb.vcenter_vcpus, vm_state_bytes_=vm_state_bytes(), **_host_links())
 
@@ -380,7 +381,7 @@ def vcbench_vs_clients(link: network.Link, max_clients: int = 32, params: OpsPar
     ([1, 2, 3, 4], True)
     """
     tb = default_testbed()
-    ops = _given("params", params, OpsParams, lambda: _calibrated().ops)
+    ops = given_or_default("params", params, OpsParams, lambda: calibrated_params().ops)
     return operations.vcbench_vs_clients(link, ops, tb.mix, max_clients, tb.vcenter_vcpus,
                                          vm_state_bytes_=vm_state_bytes(), **_host_links())
 
@@ -410,7 +411,7 @@ def vcbench_host_traffic(link: network.Link, n_hosts=None, clients: int | None =
     tb = default_testbed()
     base = statistics_traffic(1, tb.powered_on_vms_per_host)
     hosts = tb.esxi_hosts if n_hosts is None else v.scalar("n_hosts", n_hosts, 1.0, math.inf, hi_open=True)
-    ops = _calibrated().ops
+    ops = calibrated_params().ops
     run = operations.vcbench(link, ops, tb.mix, tb.clients if clients is None else clients, tb.vcenter_vcpus,
                              vm_state_bytes_=vm_state_bytes(), **_host_links(hosts))
     return operations.vcbench_host_traffic(run, tb.mix, hosts,
@@ -439,7 +440,7 @@ def add_host_time_s(link: network.Link, params: AddHostParams | None = None, reg
     True
     """
     vms = default_testbed().registered_vms_per_host if registered_vms is None else registered_vms
-    p = _given("params", params, AddHostParams, lambda: _calibrated().addhost)
+    p = given_or_default("params", params, AddHostParams, lambda: calibrated_params().addhost)
     return addhost.add_host_time_s(link, p, vms, vm_state_bytes())
 
 
@@ -463,7 +464,7 @@ def add_host_traffic_bps(link: network.Link, registered_vms=None) -> float:
     vms = tb.registered_vms_per_host if registered_vms is None else v.scalar(
         "registered_vms", registered_vms, 0.0, v.MAX_COUNT)
     base = float(statistics_traffic(1, tb.powered_on_vms_per_host).host_to_vc_bps)
-    return float(addhost.add_host_traffic_bps(link, _calibrated().addhost, vms, vm_state_bytes(), base))
+    return float(addhost.add_host_traffic_bps(link, calibrated_params().addhost, vms, vm_state_bytes(), base))
 
 
 def host_operation_time_s(operation: str, link: network.Link, registered_vms=None, powered_on_vms=None):
@@ -493,7 +494,7 @@ def host_operation_time_s(operation: str, link: network.Link, registered_vms=Non
     True
     """
     op = v.choice("operation", operation, HOST_OPERATIONS)
-    tb, p = default_testbed(), _calibrated()
+    tb, p = default_testbed(), calibrated_params()
     # both checked whatever the operation (one reads only one of them): a bad value is never ignored
     reg = v.count("registered_vms", tb.registered_vms_per_host if registered_vms is None else registered_vms)
     on = v.count("powered_on_vms", tb.powered_on_vms_per_host if powered_on_vms is None else powered_on_vms)

@@ -190,12 +190,23 @@ def _value(p: str, d: dict, path: str, value=_FROM_PLAN):
     return int(x) if f.integer and isinstance(f.default, int) else x
 
 
+def _items(key: str, raw, allowed: tuple):
+    """``(path, mapping)`` of each item of the plan's list ``key`` (``"links"``, ...), its keys ``allowed``."""
+    for i, item in enumerate(_list(key, raw)):
+        p = f"{key}[{i}]"
+        d = _mapping(p, item)
+        _fields(p, d, allowed)
+        yield p, d
+
+
+def _on_link(p: str, d: dict, names) -> dict:
+    """The ``name`` and ``link`` of a workload item at path ``p`` (its link one of the plan's ``names``)."""
+    return {"name": _name(p, d), "link": _link_ref(f"{p}.link", d.get("link"), names)}
+
+
 def _links(raw) -> tuple[LinkSpec, ...]:
     out = []
-    for i, item in enumerate(_list("links", raw)):
-        p = f"links[{i}]"
-        d = _mapping(p, item)
-        _fields(p, d, keys("links[]"))
+    for p, d in _items("links", raw, keys("links[]")):
         if "bandwidth" not in d:
             raise ValueError(f"{p}.bandwidth is required (bit/s or e.g. '10 Mbit/s')")
         loss = d.get("loss", 0.0)
@@ -217,12 +228,9 @@ def _links(raw) -> tuple[LinkSpec, ...]:
 
 def _branches(raw, names) -> tuple[Branch, ...]:
     out = []
-    for i, item in enumerate(_list("branches", raw)):
-        p = f"branches[{i}]"
-        d = _mapping(p, item)
-        _fields(p, d, keys("branches[]"))
+    for p, d in _items("branches", raw, keys("branches[]")):
         out.append(Branch(
-            name=_name(p, d), link=_link_ref(f"{p}.link", d.get("link"), names),
+            **_on_link(p, d, names),
             hosts=float(_value(p, d, "branches[].hosts")), vms_per_host=_value(p, d, "branches[].vms_per_host"),
             stats_level=_value(p, d, "branches[].stats_level"), operation=_value(p, d, "branches[].operation")))
     return tuple(out)
@@ -245,12 +253,9 @@ def _vcenter(raw, names) -> VCenter:
 
 def _migrations(raw, names) -> tuple[MigrationSpec, ...]:
     out = []
-    for i, item in enumerate(_list("migrations", raw)):
-        p = f"migrations[{i}]"
-        d = _mapping(p, item)
-        _fields(p, d, keys("migrations[]"))
+    for p, d in _items("migrations", raw, keys("migrations[]")):
         m = MigrationSpec(
-            name=_name(p, d), link=_link_ref(f"{p}.link", d.get("link"), names),
+            **_on_link(p, d, names),
             **{attr: _value(p, d, f"migrations[].{key}") for attr, key in (
                 ("memory_bytes", "memory"), ("vcpus", "vcpus"), ("working_set_bytes", "working_set"),
                 ("dirty_rate_bytes_per_s", "dirty_rate"), ("vmknics", "vmknics"), ("count", "count"),
@@ -263,14 +268,11 @@ def _migrations(raw, names) -> tuple[MigrationSpec, ...]:
 
 def _deployments(raw, names) -> tuple[DeploymentSpec, ...]:
     out = []
-    for i, item in enumerate(_list("deployments", raw)):
-        p = f"deployments[{i}]"
-        d = _mapping(p, item)
-        _fields(p, d, keys("deployments[]"))
+    for p, d in _items("deployments", raw, keys("deployments[]")):
         if "size" not in d:
             raise ValueError(f"{p}.size is required (bytes or e.g. '39 GB')")
         out.append(DeploymentSpec(
-            name=_name(p, d), link=_link_ref(f"{p}.link", d.get("link"), names),
+            **_on_link(p, d, names),
             size_bytes=_value(p, d, "deployments[].size"), path=_value(p, d, "deployments[].path"),
             count=_value(p, d, "deployments[].count"), direction=_value(p, d, "deployments[].direction")))
     return tuple(out)
@@ -278,12 +280,9 @@ def _deployments(raw, names) -> tuple[DeploymentSpec, ...]:
 
 def _ft(raw, names) -> tuple[FtSpec, ...]:
     out = []
-    for i, item in enumerate(_list("ft", raw)):
-        p = f"ft[{i}]"
-        d = _mapping(p, item)
-        _fields(p, d, keys("ft[]"))
+    for p, d in _items("ft", raw, keys("ft[]")):
         out.append(FtSpec(
-            name=_name(p, d), link=_link_ref(f"{p}.link", d.get("link"), names),
+            **_on_link(p, d, names),
             vcpus=float(_value(p, d, "ft[].vcpus")), dirty_rate_bytes_per_s=float(_value(p, d, "ft[].dirty_rate")),
             receive_rate_bps=float(_value(p, d, "ft[].receive_rate")),
             transmit_rate_bps=float(_value(p, d, "ft[].transmit_rate")), count=_value(p, d, "ft[].count"),

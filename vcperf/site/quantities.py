@@ -1,57 +1,22 @@
 """Reading the physical quantities of a site plan: a number in SI, or a string with its unit.
 
 A plan is written by people, so a field may be ``10e6`` (SI: bit/s) or ``"10 Mbit/s"``, ``80`` or
-``"80 ms"``, ``"64 GiB"``. Every value is converted here, once, to the SI unit of its field; an
-unknown unit or a unit of the wrong kind is an error naming the field's path in the plan.
-
-Unit names are matched regardless of case where that cannot change their meaning (``mbit/s``,
-``MS``), never in the letter that tells bytes from bits: ``B`` is a byte and ``b`` a bit, so
-``10 mb`` or ``10 MBps`` is refused as ambiguous. A number without a unit is SI, but one a person
-would not mean in SI (an RTT of ``80``, a bandwidth of ``10``) is refused with a suggestion.
+``"80 ms"``, ``"64 GiB"``. Every value is converted here, once, to the SI unit of its field, with
+the one unit table and reader, :mod:`vcperf.units` (case-insensitive except bytes vs bits); an
+unknown unit or a unit of the wrong kind is an error naming the field's path in the plan. A number
+without a unit is SI, but one a person would not mean in SI (an RTT of ``80``, a bandwidth of ``10``)
+is refused with a suggestion.
 """
 
 from __future__ import annotations
 
 import math
-import re
 
 from vcperf import _validate as v
+from vcperf import units
+from vcperf.units import SI, UNITS
 
-__all__ = ["UNITS"]  # quantity() and choice() name the plan field, not their own arguments
-
-#: Units by kind: name -> factor to SI (bit/s, s, B, B/s).
-UNITS = {
-    "rate": {"bit/s": 1.0, "bps": 1.0, "kbit/s": 1e3, "kbps": 1e3, "Mbit/s": 1e6, "Mbps": 1e6, "Gbit/s": 1e9,
-             "Gbps": 1e9, "Tbit/s": 1e12},
-    "time": {"s": 1.0, "ms": 1e-3, "us": 1e-6, "µs": 1e-6, "min": 60.0, "h": 3600.0},
-    "size": {"B": 1.0, "kB": 1e3, "MB": 1e6, "GB": 1e9, "TB": 1e12, "KiB": 2.0**10, "MiB": 2.0**20,
-             "GiB": 2.0**30, "TiB": 2.0**40},
-    "byte_rate": {"B/s": 1.0, "kB/s": 1e3, "MB/s": 1e6, "GB/s": 1e9, "MiB/s": 2.0**20, "GiB/s": 2.0**30},
-    "fraction": {"%": 1e-2},
-    "count": {},
-}
-
-#: The SI unit of each kind, as an error message names it.
-SI = {"rate": "bit/s", "time": "s", "size": "B", "byte_rate": "B/s", "fraction": "", "count": ""}
-
-
-def fold(unit: str) -> str:
-    """A unit name with its case removed except in the byte/bit letter (``B`` byte, ``b`` bit).
-
-    Examples
-    --------
-    >>> fold("MBIT/S") == fold("Mbit/s"), fold("mb") == fold("MB"), fold("MS") == fold("ms")
-    (True, False, True)
-    """
-    unit = re.sub("(?i)bit", "@", unit)
-    return "".join(c if c in "bB" else c.lower() for c in unit)
-
-
-_FOLDED = {kind: {fold(u): u for u in units} for kind, units in UNITS.items()}
-assert all(len(_FOLDED[k]) == len(UNITS[k]) for k in UNITS), "two units of a kind differ only in case"
-
-_NUMBER_UNIT = re.compile(r"^\s*([-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?)\s*(\S*)\s*$")
-
+__all__ = ["UNITS", "SI"]  # quantity() and choice() name the plan field, not their own arguments
 
 def quantity(path: str, value, kind: str, lo: float, hi: float, *, lo_open: bool = False,
              integer: bool = False, bare: tuple[float, float, str] | None = None) -> float:
@@ -96,23 +61,18 @@ def quantity(path: str, value, kind: str, lo: float, hi: float, *, lo_open: bool
     ValueError: links[0].rtt 80 has no unit and would be 80 s: did you mean '80 ms'?
     """
     v.text("path", path)
-    units = UNITS[v.choice("kind", kind, tuple(UNITS))]
+    known = UNITS[v.choice("kind", kind, tuple(UNITS))]
     lo = float(v.scalar("lo", lo))
     hi = float(v.scalar("hi", hi, lo, math.inf))
     v.boolean("lo_open", lo_open)
     v.boolean("integer", integer)
     rng = f"{'(' if lo_open else '['}{lo:g}, {hi:g}{')' if math.isinf(hi) else ']'}"
     if isinstance(value, bool) or value is None:
-        raise ValueError(f"{path} must be a number in {rng} (SI) or a string with a unit of {sorted(units)}; "
+        raise ValueError(f"{path} must be a number in {rng} (SI) or a string with a unit of {sorted(known)}; "
                          f"got {value!r}")
     unit = ""
     if isinstance(value, str):
-        m = _NUMBER_UNIT.match(value)
-        if not m:
-            raise ValueError(f"{path} must be a number in {rng} with one of the units {sorted(units)}; "
-                             f"got {value!r}")
-        unit = _unit(path, value, m.group(2), kind, rng) if m.group(2) else ""
-        x = float(m.group(1)) * (units[unit] if unit else 1.0)
+        x, unit = units.parse(value, kind, path, f"a number in {rng}")
     elif isinstance(value, int | float):
         x = float(value)
     else:
@@ -126,21 +86,6 @@ def quantity(path: str, value, kind: str, lo: float, hi: float, *, lo_open: bool
     if integer and x != round(x):
         raise ValueError(f"{path} must be a whole number in {rng}; got {value!r}")
     return x
-
-
-def _unit(path: str, value: str, unit: str, kind: str, rng: str) -> str:
-    """The unit of ``UNITS[kind]`` that ``unit`` names (regardless of case except bytes/bits)."""
-    units = UNITS[kind]
-    if unit in units:
-        return unit
-    if fold(unit) in _FOLDED[kind]:
-        return _FOLDED[kind][fold(unit)]
-    alike = sorted(u for u in units if u.lower() == unit.lower())
-    if alike or re.search("[bB]", unit) and any(fold(unit).lower() == fold(u).lower() for kk in UNITS
-                                                 for u in UNITS[kk]):
-        raise ValueError(f"{path} unit {unit!r} is ambiguous: 'B' is a byte and 'b' a bit, so the case of that "
-                         f"letter counts; {path} takes one of the units {sorted(units)}; got {value!r}")
-    raise ValueError(f"{path} must be a number in {rng} with one of the units {sorted(units)}; got {value!r}")
 
 
 def choice(path: str, value, choices) -> str:

@@ -19,7 +19,7 @@ from pathlib import Path
 from vcperf import _validate as v
 from vcperf import contentlib, ft, robo, traffic, vcha
 from vcperf import vmotion as vm
-from vcperf.site.quantities import SI, UNITS
+from vcperf.units import SI, UNITS
 
 # field(), keys() and write() take the plan's own paths and the repository's docs/ (checked, not fuzzed)
 __all__ = ["DIRECTIONS", "EXAMPLE", "TARGET_QUANTITIES", "PlanField", "fields", "json_schema", "reference"]

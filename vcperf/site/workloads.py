@@ -6,7 +6,7 @@ available to it, and its study's own flags at that rate, passed through unchange
 A workload adaptor holds the plan's description of it and calls only the study's public API
 (``vcperf.<study>`` exports): ROBO's shared branch link (:func:`vcperf.robo.plan`), vMotion's
 migration (:func:`vcperf.vmotion.migrate_testbed`), the Content Library's deployment paths
-(:func:`vcperf.contentlib.deploy_time_s`), VCHA's VCbench network (:func:`vcperf.vcha.vcbench`) and
+(:func:`vcperf.contentlib.deploy_time_s`), VCHA's VCbench network (:func:`vcperf.vcha.run_vcbench`) and
 FT's checkpoint cycle (:func:`vcperf.ft.checkpoint_cycle`). ``answers(link, params)`` is a vector of
 the workload's quantities on a :class:`vcperf.network.Link` (its available rates) under the study's
 ``params``, so the interval's parameter gradient is one pair of calls per parameter. An adaptor may
@@ -276,7 +276,7 @@ class DeploymentWork:
 @functools.lru_cache(maxsize=256)
 def _vcbench_off(work, params):
     """VCbench without VCHA: independent of the link, so one per parameter set (cached)."""
-    return vcha.vcbench(work.spec.clients, False, params=params, **work._kw())
+    return vcha.run_vcbench(work.spec.clients, False, params=params, **work._kw())
 
 
 @dataclass(frozen=True)
@@ -303,7 +303,7 @@ class VchaWork:
         if rate < 1e3:  # below the VCbench model's domain: no answer (flagged)
             return None, None
         added = max(link.rtt_s - vcha.LAN_RTT_S, 0.0)
-        on = vcha.vcbench(self.spec.clients, True, min(added, 1.0), params=params, bandwidth_bps=min(rate, 1e12),
+        on = vcha.run_vcbench(self.spec.clients, True, min(added, 1.0), params=params, bandwidth_bps=min(rate, 1e12),
                           loss=min(link.loss, 0.2), **self._kw())
         return on, _vcbench_off(self, params)
 

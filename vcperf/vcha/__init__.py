@@ -24,7 +24,7 @@ binds the ledger functions.
 Examples
 --------
 >>> from vcperf import vcha
->>> s = vcha.vcbench(256, True, params=vcha.calibrate(), **vcha.appliance("x-large"))
+>>> s = vcha.run_vcbench(256, True, params=vcha.calibrate(), **vcha.appliance("x-large"))
 >>> bool(s.throughput_per_s > 0)
 True
 """
@@ -63,8 +63,8 @@ from vcperf.vcha.vcbench import (
     VcbenchResult,
     commit_exchange_s,
     replication_sync_wait_s,
+    run_vcbench,
     standby_flush_s,
-    vcbench,
     vcbench_curve,
 )
 from vcperf.vcha.wal import (
@@ -80,7 +80,7 @@ __all__ = [
     "inventory_sizes",
     "clone_bandwidth_bps", "appliance", "paper_value", "targets", "calibrate", "predict",
     "fidelity_rows", "leave_one_out", "parameter_table",
-    "VcbenchParams", "VcbenchResult", "vcbench", "vcbench_curve", "DEFAULT_DB_CONNECTIONS", "STATS_LEVEL_HIGH",
+    "VcbenchParams", "VcbenchResult", "run_vcbench", "vcbench_curve", "DEFAULT_DB_CONNECTIONS", "STATS_LEVEL_HIGH",
     "DEFAULT_REPLICATION_BANDWIDTH_BPS", "commit_exchange_s", "replication_sync_wait_s", "standby_flush_s",
     "WalParams", "WAL_PAGE_BYTES", "management_traffic_bytes_per_s", "replication_traffic_bytes_per_s",
     "wal_disk_write_bytes_per_s", "background_wal_bytes_per_s",

@@ -171,15 +171,17 @@ def walreceiver_cycle_s(flush_wait_s, active_flushes_per_s):
 
 def _cycle_s(flush_wait_s, active_flushes_per_s):
     """:func:`walreceiver_cycle_s` of validated inputs."""
+    from scipy.optimize import elementwise
+
     w, lam = np.broadcast_arrays(np.asarray(flush_wait_s, dtype=float), np.asarray(active_flushes_per_s, dtype=float))
-    lo, hi = np.zeros(w.shape), w.astype(float).copy()
-    for _ in range(80):  # the wait is increasing in s: bisection on [0, W]
-        mid = 0.5 * (lo + hi)
-        rho = _standby_flushes(lam, mid) * mid
-        over = mid * (1.0 + 0.5 * rho) > w
-        hi, lo = np.where(over, mid, hi), np.where(over, lo, mid)
-    out = 0.5 * (lo + hi)
+    # the wait s (1 + rho / 2) is increasing in s and brackets W on [0, W]: SciPy's vectorised root finder
+    out = np.asarray(elementwise.find_root(_wait_minus, (np.zeros(w.shape), w.copy()), args=(w, lam)).x)
     return float(out) if out.ndim == 0 else out
+
+
+def _wait_minus(s, w, lam):
+    """``cycle_wait_s(s, lam) - w``: its root in ``s`` is :func:`walreceiver_cycle_s`."""
+    return s * (1.0 + 0.5 * _standby_flushes(lam, s) * s) - w
 
 
 def _cycle_or_default(cycle_s, params: DiskParams, x):

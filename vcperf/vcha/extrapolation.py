@@ -4,7 +4,7 @@ The VCbench network (:mod:`vcperf.vcha.vcbench`) is fitted on one appliance (X-L
 inventory (2,000 hosts, 25,000 powered-on VMs) and one DB pool (vCenter's documented default of 50,
 an external source: the VCHA study prints none) -- :data:`vcperf.vcha.limits.FIT_VCPUS` and its neighbours.
 An answer elsewhere rests on the model's structure where no number tested it: the result is flagged
-(``extrapolation``, :func:`vcperf.vcha.limits._extrapolation_flags`), and its band widened by a
+(``extrapolation``, :func:`vcperf.vcha.limits.checked_extrapolation_flags`), and its band widened by a
 model-form term that grows with how much the extrapolated inputs move the answer:
 
     spread = sqrt(sum_i max(EXTRAPOLATION_SHARE x |ln(X / X_i)|, EXTRAPOLATION_FLOOR)^2)   (log-space sd)
@@ -40,7 +40,7 @@ import numpy as np
 
 from vcperf import _validate as v
 from vcperf.vcha import limits
-from vcperf.vcha.vcbench import DEFAULT_DB_CONNECTIONS, vcbench
+from vcperf.vcha.vcbench import DEFAULT_DB_CONNECTIONS, run_vcbench
 
 #: Share of an extrapolation's modelled effect taken as its model-form standard deviation (log space):
 #: an assumption (module docstring), the one knob of the widened bands.
@@ -59,9 +59,9 @@ def off_testbed_spread(clients: int, vcha_enabled: bool = False, replication_rtt
     clients : int
         Concurrent VCbench clients, in [1, 4096].
     vcha_enabled, replication_rtt_s, stats_level, vcpus, hosts, powered_on_vms, params, db_connections
-        As :func:`vcperf.vcha.vcbench` (scalars).
+        As :func:`vcperf.vcha.run_vcbench` (scalars).
     **kw
-        Other keyword arguments of :func:`vcperf.vcha.vcbench` (link, PSC mode, Passive flush).
+        Other keyword arguments of :func:`vcperf.vcha.run_vcbench` (link, PSC mode, Passive flush).
 
     Returns
     -------
@@ -77,7 +77,7 @@ def off_testbed_spread(clients: int, vcha_enabled: bool = False, replication_rtt
     asked = {"vcpus": c, "hosts": h, "powered_on_vms": vms, "db_connections": pool}
 
     def x_of(**over):
-        return float(vcbench(n, vcha_enabled, replication_rtt_s, stats_level, params=params, **{**asked, **over},
+        return float(run_vcbench(n, vcha_enabled, replication_rtt_s, stats_level, params=params, **{**asked, **over},
                              **kw).throughput_per_s)
 
     x = x_of()

@@ -80,4 +80,4 @@ def failover_times(vcpus, registered_vms, psc_mode: str = "external", *, params=
     ready = base + p.vpxd_start_cpu_s / c + p.vpxd_start_s_per_vm * vms
     blank = base + p.client_start_cpu_s / c + p.client_start_s_per_vm * vms
     blue, inventory, summary = (blank + off for off in p.screen_offsets_s)
-    return FailoverTimes(in_progress, ready, blank, blue, inventory, summary, limits._vcpu_flags(c))
+    return FailoverTimes(in_progress, ready, blank, blue, inventory, summary, limits.checked_vcpu_flags(c))

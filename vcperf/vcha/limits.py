@@ -11,11 +11,11 @@ tuple of :class:`vcperf._validate.Flag`: strings (the sentence a reader sees) ca
 Examples
 --------
 >>> from vcperf.vcha import limits
->>> limits._rtt_flags(0.03)[0].endswith("unsupported")
+>>> limits.checked_rtt_flags(0.03)[0].endswith("unsupported")
 True
->>> limits._vcpu_flags(4.0)
+>>> limits.checked_vcpu_flags(4.0)
 ()
->>> [f.name for f in limits._extrapolation_flags(16.0, 1024.0, 10240.0, 100.0)]
+>>> [f.name for f in limits.checked_extrapolation_flags(16.0, 1024.0, 10240.0, 100.0)]
 ['vcpus', 'hosts', 'powered_on_vms', 'db_connections']
 """
 
@@ -87,7 +87,7 @@ def pool_provenance(db_connections: float) -> str:
             "was fitted with (vCenter's documented default; the VCHA study prints no pool): an extrapolation")
 
 
-def _extrapolation_flags(vcpus: float, hosts: float, powered_on_vms: float, db_connections: float) -> tuple:
+def checked_extrapolation_flags(vcpus: float, hosts: float, powered_on_vms: float, db_connections: float) -> tuple:
     """``extrapolation`` flags for an appliance, inventory or DB pool away from the point the VCbench
     network was fitted at (:data:`FIT_VCPUS`, :data:`FIT_HOSTS`, :data:`FIT_POWERED_ON_VMS`,
     :data:`DEFAULT_DB_CONNECTIONS`) (internal: for the validated inputs of the model functions)."""
@@ -106,7 +106,7 @@ def _extrapolation_flags(vcpus: float, hosts: float, powered_on_vms: float, db_c
     return tuple(out)
 
 
-def _rtt_flags(replication_rtt_s) -> tuple:
+def checked_rtt_flags(replication_rtt_s) -> tuple:
     """Flags for an added VCHA network round trip beyond VMware's supported 10 ms (internal: for the
     validated inputs of the model functions).
 
@@ -131,7 +131,7 @@ def _rtt_flags(replication_rtt_s) -> tuple:
     return ()
 
 
-def _vcpu_flags(vcpus) -> tuple:
+def checked_vcpu_flags(vcpus) -> tuple:
     """Flags for an appliance smaller than the smallest size VCHA supports (Small, 4 vCPUs) (internal:
     for the validated inputs of the model functions).
 
@@ -156,7 +156,7 @@ def _vcpu_flags(vcpus) -> tuple:
     return ()
 
 
-def _fallback_flags(over, background_wal_bytes_per_s: float, bandwidth_bps, behind_bytes_per_s,
+def checked_fallback_flags(over, background_wal_bytes_per_s: float, bandwidth_bps, behind_bytes_per_s,
                     tcp_rate_bps=None) -> tuple:
     """Flag a replication link the background WAL alone fills: VCHA falls back to asynchronous replication
     (RPO > 0), the Passive falling behind by ``behind_bytes_per_s``."""
@@ -173,7 +173,7 @@ def _fallback_flags(over, background_wal_bytes_per_s: float, bandwidth_bps, behi
                  source="seed, Best Practices (data/vcha2016/text_best_practices: replication_falls_back_to_async)"),)
 
 
-def _pool_flags(stats_demand: float, stats_held, pool_size: float) -> tuple:
+def checked_pool_flags(stats_demand: float, stats_held, pool_size: float) -> tuple:
     """Flag statistics writes that would hold every connection of the pool but one."""
     if stats_demand <= 0.0 or not np.any(np.asarray(stats_held) >= pool_size - 1.0):
         return ()
@@ -183,7 +183,7 @@ def _pool_flags(stats_demand: float, stats_held, pool_size: float) -> tuple:
                  source="the model: statistics connections (Table 12 fit) vs the pool"),)
 
 
-def _memory_flags(peak_bytes: float, memory_bytes: float) -> tuple:
+def checked_memory_flags(peak_bytes: float, memory_bytes: float) -> tuple:
     """Flag a modelled peak resident memory above the appliance's memory (Table 1 sizes)."""
     if peak_bytes <= memory_bytes:
         return ()

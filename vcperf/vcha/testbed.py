@@ -94,7 +94,7 @@ class Testbed:
     replication_bandwidth_bps: float
 
     def appliance(self) -> dict:
-        """Keyword arguments of :func:`~vcperf.vcha.vcbench.vcbench` for the test bed's appliance."""
+        """Keyword arguments of :func:`~vcperf.vcha.vcbench.run_vcbench` for the test bed's appliance."""
         return {"vcpus": self.vcpus, "hosts": self.hosts, "powered_on_vms": self.powered_on_vms,
                 "db_connections": self.db_connections}
 
@@ -121,7 +121,7 @@ def testbed() -> Testbed:
 
 
 def appliance(size: str) -> dict:
-    """Keyword arguments of :func:`~vcperf.vcha.vcbench.vcbench` for a Table 1 appliance size.
+    """Keyword arguments of :func:`~vcperf.vcha.vcbench.run_vcbench` for a Table 1 appliance size.
 
     Parameters
     ----------

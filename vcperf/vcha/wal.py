@@ -81,10 +81,10 @@ def background_wal_bytes_per_s(hosts, powered_on_vms, params: Params, stats_leve
     v.instance("params", params, Params, "the study's Params (vcperf.vcha.calibrate())")
     v.choice("stats_level", stats_level, (1, 2, 3, 4))
     v.broadcast(hosts=h, powered_on_vms=vms)
-    return _background(h, vms, params.wal, params.vcbench, stats_level)
+    return checked_background_wal_bytes_per_s(h, vms, params.wal, params.vcbench, stats_level)
 
 
-def _background(hosts, powered_on_vms, wal: WalParams, vb, stats_level: int):
+def checked_background_wal_bytes_per_s(hosts, powered_on_vms, wal: WalParams, vb, stats_level: int):
     """:func:`background_wal_bytes_per_s` of validated inputs (``vb``: the study's VcbenchParams)."""
     stats_connections = STATS_LEVEL_HIGH[stats_level] * vb.stats_db_connections_per_vm * powered_on_vms
     return (wal.background_wal_bytes_per_object_s * (hosts + powered_on_vms)

@@ -117,7 +117,7 @@ def _worst(values, bad, pick):
     return float(pick(vals))
 
 
-def _input_flags(limits, *, memory_bytes, link_bps, rtt_s=0.0, concurrent=1.0, vcpus=None, release="7.0u1",
+def checked_input_flags(limits, *, memory_bytes, link_bps, rtt_s=0.0, concurrent=1.0, vcpus=None, release="7.0u1",
                 n_vmknics=1.0):
     """Strings naming every input beyond VMware's documented limits or the calibrated ranges.
 
@@ -147,11 +147,11 @@ def _input_flags(limits, *, memory_bytes, link_bps, rtt_s=0.0, concurrent=1.0, v
     Examples
     --------
     >>> from vcperf import vmotion as vm
-    >>> from vcperf.vmotion.limits import _input_flags
+    >>> from vcperf.vmotion.limits import checked_input_flags
     >>> lim = vm.settings().limits
-    >>> _input_flags(lim, memory_bytes=64 * 2**30, link_bps=160e9, vcpus=12)
+    >>> checked_input_flags(lim, memory_bytes=64 * 2**30, link_bps=160e9, vcpus=12)
     ()
-    >>> _input_flags(lim, memory_bytes=64 * 2**30, link_bps=1e9, concurrent=8, vcpus=12)[0][:12]
+    >>> checked_input_flags(lim, memory_bytes=64 * 2**30, link_bps=1e9, concurrent=8, vcpus=12)[0][:12]
     'unsupported:'
     """
     if limits is None:

@@ -26,15 +26,15 @@ from vcperf.vmotion.core import (
     check_release,
     check_settings,
 )
-from vcperf.vmotion.limits import _input_flags
+from vcperf.vmotion.limits import checked_input_flags
 from vcperf.vmotion.params import Params
 from vcperf.vmotion.switchover import (
     SWITCHOVER_ONE_WAY_TRIPS,
-    _checkpoint_s,
+    checked_checkpoint_s,
     metadata_entries,
     switchover_metadata_bytes,
 )
-from vcperf.vmotion.trace import _precopy_round_loss
+from vcperf.vmotion.trace import checked_precopy_round_loss
 from vcperf.vmotion.transfer import streams, transfer_rate_bytes_per_s, vmotion_window_bytes
 
 #: Modelling choice (not a paper number): SDPS throttles the vCPUs until the guest dirties memory at
@@ -349,7 +349,7 @@ def precopy(
     # crossing the link, the switch-over protocol's one-way trips (1.5 RTT); the destination processes
     # each metadata entry
     trips = SWITCHOVER_ONE_WAY_TRIPS * np.broadcast_to(rtt, shape).ravel() / 2.0
-    ckpt = _checkpoint_s(np.where(np.isnan(flat[4]), 1.0, flat[4]), mem_f, p)
+    ckpt = checked_checkpoint_s(np.where(np.isnan(flat[4]), 1.0, flat[4]), mem_f, p)
     # after resume: the demand fetches of remote pages (a request and the page back), the vCPUs in
     # parallel; the guest is back when its last vCPU runs, so with any page left the vCPU that wrote it
     # last waits for it
@@ -376,7 +376,7 @@ def precopy(
         sdps_throttle_fraction=r(out["sdps_throttle_fraction"]),
         throttled_s=r(out["throttled_s"]),
         remote_fetch_s=r(np.where(finite, remote, np.inf)),
-        flags=_input_flags(s.limits, memory_bytes=mem, link_bps=link, rtt_s=rtt, concurrent=k_conc,
+        flags=checked_input_flags(s.limits, memory_bytes=mem, link_bps=link, rtt_s=rtt, concurrent=k_conc,
                           vcpus=None if vcpus is None else cpus, release=release, n_vmknics=np.asarray(n_vmknics)),
     )
 
@@ -391,7 +391,7 @@ def _budget_s(mem, release, p: Params, s: Settings, cpus=1.0):
     """
     if release == "6.7":
         return np.full(np.broadcast(mem, cpus).shape, s.switchover_goal_s)
-    fixed = _checkpoint_s(cpus, mem, p)
+    fixed = checked_checkpoint_s(cpus, mem, p)
     return np.clip(s.switchover_time_goal_s - fixed, MIN_BUDGET_FRACTION * s.switchover_goal_s, s.switchover_goal_s)
 
 
@@ -478,9 +478,9 @@ def _precopy_block(mem, d0, rate, ws, cpus, rate0, zero, release, p: Params, s: 
     c = np.where(traced, cpus, 1.0)
     # round 0 sends all memory: at most the hot working set fires, once, and is re-traced when sent
     dirty0 = np.minimum(ws, d0 * t0)
-    loss0 = _precopy_round_loss(dirty0 / t0, dirty0 / sent0, rate0, c, ws, t0, release, p)
+    loss0 = checked_precopy_round_loss(dirty0 / t0, dirty0 / sent0, rate0, c, ws, t0, release, p)
     # a re-send round lasts no longer than the guest takes to dirty it: its pages fire at d
-    loss_k = _precopy_round_loss(d0, 1.0, rate, c, 0.0 * ws, t0, release, p)
+    loss_k = checked_precopy_round_loss(d0, 1.0, rate, c, 0.0 * ws, t0, release, p)
     d_r0 = d0 * (1.0 - np.where(traced, loss0, 0.0))
     d_k = d0 * (1.0 - np.where(traced, loss_k, 0.0))
     # SDPS slows the vCPUs just enough that the guest dirties at most frac x B: a continuous min(),

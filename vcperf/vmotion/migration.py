@@ -16,8 +16,8 @@ from vcperf.vmotion.core import Settings, check_le, check_params, check_release,
 from vcperf.vmotion.limits import LIMITS_TABLE, LimitFlag
 from vcperf.vmotion.memory import MIN_LINK_BPS, PrecopyResult, precopy
 from vcperf.vmotion.params import Params
-from vcperf.vmotion.switchover import _checkpoint_s, _post_phase
-from vcperf.vmotion.trace import _trace_phase
+from vcperf.vmotion.switchover import checked_checkpoint_s, checked_post_phase
+from vcperf.vmotion.trace import checked_trace_phase
 
 #: Most samples :func:`throughput_series` returns (two float64 series of this length: 160 MiB).
 MAX_SERIES_SAMPLES = 10_000_000
@@ -144,10 +144,10 @@ def migrate(memory_bytes, vcpus, working_set_bytes, baseline_tps, release, link_
     check_le("working_set_bytes", ws, mem)
     d0 = x0 * p.dirty_bytes_per_transaction
     pc = precopy(mem, d0, link_bps, ws, cpus, release, params=p, settings=s, **precopy_kw)
-    tr = _trace_phase(mem, cpus, release, p, s)
+    tr = checked_trace_phase(mem, cpus, release, p, s)
     # The guest runs at the pace of the dirty rate in effect: tracing slowdown, then SDPS if engaged.
     pc_loss = precopy_guest_loss(d0, pc)
-    post_t, post_loss = _post_phase(pc.switchover_bytes, np.broadcast_to(ws, pc.switchover_bytes.shape), cpus,
+    post_t, post_loss = checked_post_phase(pc.switchover_bytes, np.broadcast_to(ws, pc.switchover_bytes.shape), cpus,
                                     release, p, s)
     total = tr.duration_s + pc.precopy_time_s + pc.switchover_time_s
     with np.errstate(invalid="ignore"):
@@ -512,7 +512,7 @@ def _infeasible(target: float, m: Migration, hi: float, p: Params, vcpus, memory
     """The named bottleneck of a stall that exceeds ``target`` at ``hi`` (``m``: the migration at hi, hi / 2)."""
     stall = float(np.ravel(m.switchover_time_s)[0])
     pages = float(np.ravel(m.precopy.switchover_bytes / m.precopy.transfer_rate_bytes_per_s)[0])
-    ckpt = float(_checkpoint_s(float(np.ravel(vcpus)[0]), float(np.ravel(memory_bytes)[0]), p))
+    ckpt = float(checked_checkpoint_s(float(np.ravel(vcpus)[0]), float(np.ravel(memory_bytes)[0]), p))
     other = stall - ckpt - pages  # metadata transfer and processing, the protocol's round trips, remote fetches
     rate = np.ravel(m.precopy.transfer_rate_bytes_per_s)
     parts = (f"checkpoint {ckpt:.3g} s + remaining pages {pages:.3g} s + metadata and RTT {other:.3g} s = "

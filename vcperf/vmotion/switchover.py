@@ -21,7 +21,7 @@ from vcperf.vmotion.core import (
     check_settings,
 )
 from vcperf.vmotion.params import Params
-from vcperf.vmotion.trace import _stop_phase_stall
+from vcperf.vmotion.trace import checked_stop_phase_stall_s
 
 #: One-way network trips of the switch-over protocol on the guest's critical path (a modelling choice,
 #: not a paper number): the checkpoint with the last pages and the metadata to the destination; the
@@ -69,10 +69,12 @@ def switchover_checkpoint_s(vcpus, memory_bytes, *, params: Params):
     cpus = v.check_range("vcpus", vcpus, 1, 4096)
     mem = v.positive("memory_bytes", memory_bytes)
     v.broadcast(vcpus=cpus, memory_bytes=mem)
-    return _checkpoint_s(cpus, mem, check_params(params))
+    return checked_checkpoint_s(cpus, mem, check_params(params))
 
 
-def _checkpoint_s(cpus, mem, p: Params):
+def checked_checkpoint_s(cpus, mem, p: Params):
+    """Checkpoint time (s) of ``cpus`` vCPUs and ``mem`` bytes on checked values (:func:`switchover_checkpoint_s`
+    checks them)."""
     large_pages = np.asarray(mem) / (PAGE_BYTES * PAGES_PER_2MB)
     return p.checkpoint_time_s + cpus * p.vcpu_stop_cost_s + large_pages * p.metadata_cost_s_per_entry
 
@@ -183,17 +185,18 @@ def post_switchover_phase(remaining_bytes, working_set_bytes, vcpus, release, *,
     cpus = v.check_range("vcpus", vcpus, 1, 4096)
     v.broadcast(remaining_bytes=rem, working_set_bytes=ws, vcpus=cpus)
     check_release(release)
-    return _post_phase(rem, ws, cpus, release, check_params(params), check_settings(settings))
+    return checked_post_phase(rem, ws, cpus, release, check_params(params), check_settings(settings))
 
 
-def _post_phase(rem, ws, cpus, release, p: Params, s: Settings):
+def checked_post_phase(rem, ws, cpus, release, p: Params, s: Settings):
+    """(duration s, throughput loss) of 6.7's trace install after the switch-over, on checked values (0 for 7.0 U1)."""
     shape = np.broadcast(rem, ws, cpus).shape
     if release != "6.7":
         return np.zeros(shape), np.zeros(shape)
     regions = np.maximum(np.ceil(np.maximum(ws, rem) / (PAGE_BYTES * PAGES_PER_2MB)), 1.0)
     touched = regions * -np.expm1(-(rem / PAGE_BYTES) / regions)
     per_phase = p.trace_pages_per_install_phase
-    stall = _stop_phase_stall(cpus, per_phase, p)
+    stall = checked_stop_phase_stall_s(cpus, per_phase, p)
     tau = s.guest_slice_s
     duration = touched * PTES_PER_TABLE / per_phase * (stall + tau)
     loss = np.where(duration > 0, stall / (stall + tau), 0.0)

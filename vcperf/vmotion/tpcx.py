@@ -23,8 +23,8 @@ from vcperf.vmotion.core import Settings, check_params, check_release, check_set
 from vcperf.vmotion.memory import DEFAULT_SDPS_FRACTION, MIN_LINK_BPS, precopy
 from vcperf.vmotion.migration import migrate
 from vcperf.vmotion.params import Params
-from vcperf.vmotion.switchover import _post_phase
-from vcperf.vmotion.trace import _trace_phase
+from vcperf.vmotion.switchover import checked_post_phase
+from vcperf.vmotion.trace import checked_trace_phase
 
 #: Longest warm-up :func:`tpcx_profile` takes (s, about 11.6 days: the profile holds one value per minute).
 MAX_WARMUP_S = 1e6
@@ -122,7 +122,7 @@ def _phases(mem, cpus, d, ws, release, link_bps, p: Params, s: Settings, u):
     is above that capacity builds a backlog; below it SDPS has nothing to slow. Averaging the two
     pre-copy phases would hide the throttled re-send period behind an unthrottled round 0.
     """
-    tr = _trace_phase(mem, cpus, release, p, s)
+    tr = checked_trace_phase(mem, cpus, release, p, s)
     pc = precopy(mem, d, link_bps, ws, cpus, release, params=p, settings=s, sdps_fraction=DEFAULT_SDPS_FRACTION)
     shape = np.broadcast_shapes(pc.precopy_time_s.shape, np.shape(u))
     d0 = np.broadcast_to(np.asarray(d, dtype=float), shape)
@@ -134,7 +134,8 @@ def _phases(mem, cpus, d, ws, release, link_bps, p: Params, s: Settings, u):
         sdps_work = np.where(d0 > 0, cap * u / safe, np.inf)  # work SDPS lets through
     ck = np.minimum(1.0 - pc.resend_trace_loss, sdps_work)
     t_resend = np.maximum(pc.precopy_time_s - pc.round0_time_s, 0.0)
-    t4, loss4 = _post_phase(pc.switchover_bytes, np.broadcast_to(ws, pc.switchover_bytes.shape), cpus, release, p, s)
+    t4, loss4 = checked_post_phase(pc.switchover_bytes, np.broadcast_to(ws, pc.switchover_bytes.shape), cpus, release,
+                                   p, s)
     return (np.broadcast_to(tr.duration_s, shape), 1.0 - np.broadcast_to(tr.throughput_loss, shape),
             pc.round0_time_s, np.maximum(c0, 1e-9), t_resend, np.maximum(ck, 1e-9), pc.switchover_time_s,
             t4, np.maximum(1.0 - loss4, 1e-9))

@@ -44,7 +44,7 @@ def trace_phase(memory_bytes, vcpus, release, *, params: Params, settings: Setti
     work of installing the traces to all the vCPUs"), but every vCPU must drop each newly traced
     page from its own TLB before it resumes ("flushes each vCPU's TLB ... and ensures the modified
     page table entries are honored"), so the install part does not shrink with ``V``. A guest slice
-    ``tau`` follows. Per phase the guest is stalled ``s = c_stop V + P c_install`` (``_stop_phase_stall``):
+    ``tau`` follows. Per phase the guest is stalled ``s = c_stop V + P c_install`` (``checked_stop_phase_stall_s``):
     loss ``s / (s + tau)``, duration ``N / P (s + tau)``, both growing with every vCPU from one on:
     small VMs trace in seconds (the seed: "This approach worked fine for small-to-medium-sized VMs,
     because stopping a few vCPUs is not too expensive"), large ones lose most of their throughput.
@@ -78,15 +78,16 @@ def trace_phase(memory_bytes, vcpus, release, *, params: Params, settings: Setti
     cpus = v.check_range("vcpus", vcpus, 1, 4096)
     v.broadcast(memory_bytes=mem, vcpus=cpus)
     check_release(release)
-    return _trace_phase(mem, cpus, release, check_params(params), check_settings(settings))
+    return checked_trace_phase(mem, cpus, release, check_params(params), check_settings(settings))
 
 
-def _trace_phase(mem, cpus, release, p: Params, s: Settings) -> TracePhase:
+def checked_trace_phase(mem, cpus, release, p: Params, s: Settings) -> TracePhase:
+    """:func:`trace_phase` on checked values."""
     tau = s.guest_slice_s
     if release == "6.7":
         traces = np.ceil(mem / PAGE_BYTES)
         per_phase = p.trace_pages_per_install_phase
-        stall = _stop_phase_stall(cpus, per_phase, p)
+        stall = checked_stop_phase_stall_s(cpus, per_phase, p)
         loss = stall / (stall + tau)
         duration = traces / per_phase * (stall + tau)
     else:
@@ -100,7 +101,7 @@ def _trace_phase(mem, cpus, release, p: Params, s: Settings) -> TracePhase:
                       np.broadcast_to(traces, b) * 1.0)
 
 
-def _stop_phase_stall(cpus, pages, p: Params):
+def checked_stop_phase_stall_s(cpus, pages, p: Params):
     """Guest stall (s) of one 6.7 stop-based phase that (re-)traces ``pages`` 4 KB pages on ``cpus`` vCPUs:
     stop and resume every vCPU, then the pages' install, which every vCPU's TLB shoot-down makes
     no shorter with more vCPUs (:func:`trace_phase`)."""
@@ -169,10 +170,10 @@ def precopy_trace_loss(dirty_rate_bytes_per_s, vcpus, working_set_bytes, precopy
     share = v.fraction("dirty_share", dirty_share, hi_open=False)
     v.broadcast(dirty_rate_bytes_per_s=d0, vcpus=cpus, working_set_bytes=ws, precopy_time_s=t,
                 transfer_rate_bytes_per_s=rate, dirty_share=share)
-    return _precopy_round_loss(d0, share, rate, cpus, ws, t, release, check_params(params))
+    return checked_precopy_round_loss(d0, share, rate, cpus, ws, t, release, check_params(params))
 
 
-def _precopy_round_loss(fire_rate, dirty_share, transfer_rate, cpus, ws, t, release, p: Params):
+def checked_precopy_round_loss(fire_rate, dirty_share, transfer_rate, cpus, ws, t, release, p: Params):
     """:func:`precopy_trace_loss` without input checks (arrays); ``fire_rate`` in bytes/s."""
     fires_per_s = fire_rate / PAGE_BYTES
     c = p.trace_install_cost_s_per_page

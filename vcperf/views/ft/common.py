@@ -22,7 +22,7 @@ OFF, ON, LOG, MEAN = "#9ab", "#357", "#c63", "#5b8db8"
 _MARKERS = {"=": "o", "~": "o", "<": "v", "<=": "v", ">": "^", ">=": "^"}
 
 
-def _paper(fid, key):
+def ledger_row(fid, key):
     """The ledger row of target ``key`` under the default calibration (not its loo row)."""
     rows = fid[(fid["key"] == key) & (fid["kind"] != "loo")]
     if rows.empty:
@@ -30,7 +30,7 @@ def _paper(fid, key):
     return rows.iloc[0]
 
 
-def _interval(row, scale=1.0, value=None):
+def interval_halfwidths(row, scale=1.0, value=None):
     """Error-bar half-widths ``[[below], [above]]`` of a ledger row's 90 % interval, times ``scale``.
 
     ``value`` is where the bar is drawn (default the row's model value times ``scale``).
@@ -42,18 +42,19 @@ def _interval(row, scale=1.0, value=None):
     return [[max(m - lo, 0.0)], [max(hi - m, 0.0)]]
 
 
-def _errorbar(ax, x, y, yerr, label="model 90 % interval (ledger)"):
+def paper_errorbar(ax, x, y, yerr, label="model 90 % interval (ledger)"):
+    """The ledger's 90 % interval of a model value at ``x`` as an error bar (nothing when ``yerr`` is None)."""
     if yerr is not None:
         ax.errorbar([x], [y], yerr=yerr, fmt="none", ecolor="black", elinewidth=1, capsize=4, zorder=4, label=label)
 
 
-def _mark(ax, x, y, relation, label):
+def mark_paper(ax, x, y, relation, label):
     """A paper marker: a number (``o``), an upper bound (``v``) or a lower bound (``^``)."""
     style = {**PAPER_STYLE, "marker": _MARKERS.get(relation, "o"), "markersize": 7}
     ax.plot([x], [y], label=label, **style)
 
 
-def _values(ax, xs, vals, fmt="{:.3g}", tops=None):
+def bar_values(ax, xs, vals, fmt="{:.3g}", tops=None):
     """Bar values where no marker or error bar goes: inside the bar, at its base, for bars taller than
     a fifth of the axis (white, vertical), above the bar -- or above ``tops``, the highest marker or
     error bar on it -- otherwise. Call after the y limits are final."""
@@ -72,19 +73,20 @@ def _values(ax, xs, vals, fmt="{:.3g}", tops=None):
                         va="bottom", fontsize=7, zorder=6)
 
 
-def _pair(ax, x, off, on, width=0.38, off_label="model, FT off", on_label="model, FT on"):
-    """FT-off and FT-on bars at ``x``; returns their centres (label them with :func:`_values`)."""
+def bar_pair(ax, x, off, on, width=0.38, off_label="model, FT off", on_label="model, FT on"):
+    """FT-off and FT-on bars at ``x``; returns their centres (label them with :func:`bar_values`)."""
     x = np.asarray(x, dtype=float)
     ax.bar(x - width / 2, off, width, color=OFF, label=off_label)
     ax.bar(x + width / 2, on, width, color=ON, label=on_label)
     return x - width / 2, x + width / 2
 
 
-def _pair_values(ax, xs, off, on, fmt):
-    _values(ax, np.concatenate(xs), np.concatenate([np.atleast_1d(off), np.atleast_1d(on)]).astype(float), fmt)
+def bar_pair_values(ax, xs, off, on, fmt):
+    """The values of FT-off and FT-on bars (:func:`bar_pair`'s centres ``xs``) written on them."""
+    bar_values(ax, np.concatenate(xs), np.concatenate([np.atleast_1d(off), np.atleast_1d(on)]).astype(float), fmt)
 
 
-def _legend_outside(ax, below=False, ncol=2, also=(), **kw):
+def legend_outside(ax, below=False, ncol=2, also=(), **kw):
     """Legend outside ``ax`` (right of it, or below it with ``below``), one entry per label; ``also``:
     further Axes whose entries it lists (one legend for a figure)."""
     handles, labels = [], []
@@ -102,16 +104,17 @@ def _legend_outside(ax, below=False, ncol=2, also=(), **kw):
     ax.legend(list(seen.values()), list(seen), frameon=False, fontsize=7, **kw)
 
 
-def _caption(ax, text, width=80):
+def axis_caption(ax, text, width=80):
     """The figure's caption as the x label of a categorical axis (laid out below the tick labels)."""
     ax.set_xlabel(textwrap.fill(text, width), fontsize=7, loc="left", labelpad=6)
 
 
-def _headroom(ax, factor=1.18):
+def headroom(ax, factor=1.18):
+    """Raise the top of ``ax``'s y axis by ``factor`` (room for the bars' labels)."""
     lo, hi = ax.get_ylim()
     ax.set_ylim(lo, hi * factor)
 
 
-def _figure(size=(7.6, 3.8), ncols=1, **kw):
+def new_figure(size=(7.6, 3.8), ncols=1, **kw):
     """A new figure of ``ncols`` Axes in a row (:func:`vcperf.plotting.pyplot`)."""
     return plotting.pyplot().subplots(1, ncols, figsize=size, **kw)

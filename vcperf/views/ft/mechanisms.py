@@ -8,13 +8,13 @@ import textwrap
 import numpy as np
 
 from vcperf import ft, plotting
-from vcperf.views.ft.common import ON, RECEIVE_GRID_BPS, _figure, _legend_outside
+from vcperf.views.ft.common import ON, RECEIVE_GRID_BPS, legend_outside, new_figure
 
 
 def logging_bandwidth_figure():
     """Mechanism: FT logging traffic vs data received (behind Figures 3-4) and Figure 2's implied FT-off time."""
     e = ft.calibrate().checkpoint_interval_s
-    fig, (ax, ax2) = _figure((10.0, 3.7), 2)
+    fig, (ax, ax2) = new_figure((10.0, 3.7), 2)
     for dirty in (0.0, 200e6, 1e9):
         ax.plot(RECEIVE_GRID_BPS / 1e9, ft.ft_logging_bandwidth_bps(RECEIVE_GRID_BPS, dirty, e) / 1e9,
                 label=f"+ {dirty / 1e6:,.0f} MB/s other dirty memory")
@@ -23,7 +23,7 @@ def logging_bandwidth_figure():
     ax.set_xlabel("data received by the guest while running (Gbit/s)")
     ax.set_ylabel("FT logging traffic (Gbit/s)")
     ax.set_title("receive-heavy loads fill the FT link", fontsize=9)
-    _legend_outside(ax, below=True, bbox_to_anchor=(0.5, -0.22))
+    legend_outside(ax, below=True, bbox_to_anchor=(0.5, -0.22))
     dirty = np.linspace(0, 500e6, 51)
     frac = ft.kernel_compile_overhead_fraction(dirty, e)
     ax2.plot(dirty / 1e6, ft.implied_kernel_compile_baseline_s(dirty) / 60, color=ON)
@@ -44,7 +44,7 @@ def sensitivity_figure():
     ks = np.array([0, 1, 2, 5, 10, 20, 50, 100])
     tb = ft.testbed()
     n, vcpus, e = tb.dvdstore_threads, tb.dvdstore_vcpus, ft.calibrate().checkpoint_interval_s
-    fig, ax = _figure((7.6, 3.7))
+    fig, ax = new_figure((7.6, 3.7))
     for z in (0.0, 0.05, 0.4, 2.0):
         ratios = []
         for k in ks:
@@ -57,7 +57,7 @@ def sensitivity_figure():
     ax.set_ylabel("throughput FT on / FT off")
     ax.set_title(f"{n} clients, {vcpus} vCPUs at the seed's real-life vCPU load without FT", fontsize=9)
     ax.set_ylim(0, 1.05)
-    _legend_outside(ax)
+    legend_outside(ax)
     plotting.finish(fig)
     return fig
 

@@ -8,8 +8,8 @@ import numpy as np
 from vcperf import _validate as v
 from vcperf import vcha
 
-_COLORS = {"disabled": "tab:blue", "enabled": "tab:orange", 64: "tab:blue", 256: "tab:red"}
-_LABEL = {"disabled": "Baseline (no VCHA)", "enabled": "VCHA enabled"}
+COLORS = {"disabled": "tab:blue", "enabled": "tab:orange", 64: "tab:blue", 256: "tab:red"}
+LABEL = {"disabled": "Baseline (no VCHA)", "enabled": "VCHA enabled"}
 
 
 #: Appliance choices of the what-if: the study's test bed (X-Large, 2,000 hosts) or a Table 1 size.
@@ -19,7 +19,7 @@ APPLIANCES = ("testbed",) + vcha.INVENTORIES
 def scenario(bandwidth_gbps: float = 10.0, loss_percent: float = 0.0, appliance: str = "testbed",
              psc_mode: str = "external", db_connections: float | None = None,
              passive_flush_ms: float | None = None) -> dict:
-    """Keyword arguments of :func:`vcperf.vcha.vcbench` for a what-if: replication link (Gbit/s, loss
+    """Keyword arguments of :func:`vcperf.vcha.run_vcbench` for a what-if: replication link (Gbit/s, loss
     %), appliance (``"testbed"`` or a Table 1 size: its vCPUs and inventory), PSC mode, vpxd's
     database connection pool (None: the appliance's, vCenter's default 50) and the Passive's storage
     sync-write latency (ms, > 0; None: the fitted walreceiver cycle)."""
@@ -42,33 +42,33 @@ def appliance_memory_bytes(appliance: str = "testbed") -> float:
     return vcha.inventory_sizes()["x-large" if appliance == "testbed" else appliance]["memory_bytes"]
 
 
-def _vcbench(clients, vcha_enabled=False, replication_rtt_s=0.0, stats_level=1, **scn):
-    """:func:`vcperf.vcha.vcbench` with the study's calibrated parameters and test bed (or ``scn``)."""
+def study_vcbench(clients, vcha_enabled=False, replication_rtt_s=0.0, stats_level=1, **scn):
+    """:func:`vcperf.vcha.run_vcbench` with the study's calibrated parameters and test bed (or ``scn``)."""
     kw = {**vcha.testbed().appliance(), **scn}
-    return vcha.vcbench(clients, vcha_enabled, replication_rtt_s, stats_level, params=vcha.calibrate(), **kw)
+    return vcha.run_vcbench(clients, vcha_enabled, replication_rtt_s, stats_level, params=vcha.calibrate(), **kw)
 
 
-def _vcbench_curve_study(max_clients, vcha_enabled=False, replication_rtt_s=0.0, stats_level=1, **scn):
+def study_vcbench_curve(max_clients, vcha_enabled=False, replication_rtt_s=0.0, stats_level=1, **scn):
     """:func:`vcperf.vcha.vcbench_curve` with the study's calibrated parameters and test bed (or ``scn``)."""
     kw = {**vcha.testbed().appliance(), **scn}
     return vcha.vcbench_curve(max_clients, vcha_enabled, replication_rtt_s, stats_level, params=vcha.calibrate(),
                               **kw)
 
 
-def _enable_times(registered_vms, bandwidth_bps=None):
+def study_enable_times(registered_vms, bandwidth_bps=None):
     """:func:`vcperf.vcha.enable_vcha_times` with the study's parameters (default: its clone network)."""
     bw = vcha.testbed().clone_bandwidth_bps if bandwidth_bps is None else bandwidth_bps
     return vcha.enable_vcha_times(registered_vms, bw, vcha.calibrate().enable)
 
 
-def _failover_times(vcpus, registered_vms, psc_mode="external"):
+def study_failover_times(vcpus, registered_vms, psc_mode="external"):
     """:func:`vcperf.vcha.failover_times` with the study's calibrated parameters."""
     return vcha.failover_times(vcpus, registered_vms, psc_mode, params=vcha.calibrate().failover)
 
 
 
 
-def _enable_bars(ax):
+def enable_bars(ax):
     """Table 4 as stacked bars per inventory: the paper's steps solid, the model's hatched.
 
     Returns the inventories' registered VMs and the printed totals (min), for the right panel."""
@@ -82,7 +82,7 @@ def _enable_bars(ax):
     bottom_m = np.zeros(len(sizes))
     for q, attr, color in steps:
         paper = np.array([vcha.paper_value("table04_enable_vcha", q, inventory=s) for s in sizes])
-        model = np.array([float(getattr(_enable_times(inv[s]["registered_vms"]), attr)) for s in sizes])
+        model = np.array([float(getattr(study_enable_times(inv[s]["registered_vms"]), attr)) for s in sizes])
         ax.bar(x - 0.2, paper / 60, 0.38, bottom=bottom_p / 60, color=color, label=q.replace("_time", ""))
         ax.bar(x + 0.2, model / 60, 0.38, bottom=bottom_m / 60, color="white", edgecolor=color, hatch="//")
         bottom_p += paper
@@ -112,7 +112,7 @@ def _nice_top(value: float) -> float:
     return float(10 * k)
 
 
-def _label_axes(axes) -> None:
+def label_axes(axes) -> None:
     """Labels and thousands separators of the three clients panels (throughput, latency, CPU)."""
     from matplotlib.ticker import StrMethodFormatter
 
@@ -125,7 +125,7 @@ def _label_axes(axes) -> None:
     axes[0].yaxis.set_major_formatter(StrMethodFormatter("{x:,.0f}"))
 
 
-def _clients_limits(axes, max_clients: int) -> None:
+def clients_limits(axes, max_clients: int) -> None:
     """Fixed x range and "nice" y tops (:func:`_nice_top` of every line's data): in the what-if panel
     the limits, and so the kept background of tick labels, change only when a curve crosses a step,
     not on every slider move."""
@@ -140,12 +140,12 @@ def _clients_limits(axes, max_clients: int) -> None:
 _LATENCY_AXIS_CAP_S = 60.0
 
 
-def _three_panel_margins(fig) -> None:
+def three_panel_margins(fig) -> None:
     """Room for the suptitle above and for each panel's y tick labels and label between panels."""
     fig.subplots_adjust(left=0.075, right=0.99, bottom=0.15, top=0.86, wspace=0.32)
 
 
-def _rescale_from_zero(ax) -> None:
+def rescale_from_zero(ax) -> None:
     """Autoscale ``ax`` to its current artists, then pin the y axis to start at 0 (``set_ylim(0, None)``)."""
     ax.set_autoscale_on(True)
     ax.relim()

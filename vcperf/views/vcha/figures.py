@@ -11,17 +11,17 @@ from vcperf import plotting, protocol, vcha
 from vcperf.plotting import PAPER_STYLE
 from vcperf.views.format import fmt_bps
 from vcperf.views.vcha.common import (
-    _COLORS,
-    _LABEL,
-    _clients_limits,
-    _enable_bars,
-    _enable_times,
-    _failover_times,
-    _label_axes,
-    _three_panel_margins,
-    _vcbench,
-    _vcbench_curve_study,
+    COLORS,
+    LABEL,
+    clients_limits,
+    enable_bars,
+    label_axes,
     scenario,
+    study_enable_times,
+    study_failover_times,
+    study_vcbench,
+    study_vcbench_curve,
+    three_panel_margins,
 )
 
 
@@ -64,13 +64,13 @@ def periodic_throughput_figure(clients: int, minutes: float = 60.0):
     lo_all, hi_all = [], []
     for vc in (False, True):
         key = "enabled" if vc else "disabled"
-        iv = protocol.with_interval(vcha.vcbench, clients, vc, output="throughput_per_s",
+        iv = protocol.with_interval(vcha.run_vcbench, clients, vc, output="throughput_per_s",
                                     **vcha.testbed().appliance())
         model, lo, hi = (float(np.asarray(a).flat[0]) * 60 for a in (iv.value, iv.low, iv.high))
         paper = vcha.paper_value("table05_throughput", "throughput", clients=clients, vcha=key) * 60
-        ax.fill_between(t, lo, hi, color=_COLORS[key], alpha=0.15, lw=0)
-        ax.plot(t, np.full_like(t, model), color=_COLORS[key], lw=2, label=f"model, {_LABEL[key]}: {model:,.0f}")
-        ax.axhline(paper, color=_COLORS[key], ls="--", lw=1, label=f"paper average, {_LABEL[key]}: {paper:,.0f}")
+        ax.fill_between(t, lo, hi, color=COLORS[key], alpha=0.15, lw=0)
+        ax.plot(t, np.full_like(t, model), color=COLORS[key], lw=2, label=f"model, {LABEL[key]}: {model:,.0f}")
+        ax.axhline(paper, color=COLORS[key], ls="--", lw=1, label=f"paper average, {LABEL[key]}: {paper:,.0f}")
         lo_all += [lo, paper]
         hi_all += [hi, paper]
     span = max(hi_all) - min(lo_all)
@@ -95,32 +95,32 @@ def clients_figure(max_clients: int = 512, replication_rtt_s: float = 0.0, stats
     vcpus = scn["vcpus"]
     for vc in (False, True):
         key = "enabled" if vc else "disabled"
-        s = _vcbench_curve_study(max_clients, vc, replication_rtt_s if vc else 0.0, stats_level, **scn)
-        axes[0].plot(n, s.throughput_per_s * 60, color=_COLORS[key], label=f"model, {_LABEL[key]}")
-        axes[1].plot(n, s.response_time_s, color=_COLORS[key])
-        axes[2].plot(n, s.cpu_cores, color=_COLORS[key])
+        s = study_vcbench_curve(max_clients, vc, replication_rtt_s if vc else 0.0, stats_level, **scn)
+        axes[0].plot(n, s.throughput_per_s * 60, color=COLORS[key], label=f"model, {LABEL[key]}")
+        axes[1].plot(n, s.response_time_s, color=COLORS[key])
+        axes[2].plot(n, s.cpu_cores, color=COLORS[key])
         for c in (64, 256):
             node = {"node": "active"} if vc else {"node": ""}
             axes[0].plot([c], [vcha.paper_value("table05_throughput", "throughput", clients=c, vcha=key) * 60],
-                         **{**PAPER_STYLE, "color": _COLORS[key], "markeredgecolor": "black"})
+                         **{**PAPER_STYLE, "color": COLORS[key], "markeredgecolor": "black"})
             axes[1].plot([c], [vcha.paper_value("table06_operation_latency", "avg_operation_latency", clients=c,
-                                           vcha=key)], **{**PAPER_STYLE, "color": _COLORS[key],
+                                           vcha=key)], **{**PAPER_STYLE, "color": COLORS[key],
                                                           "markeredgecolor": "black"})
             axes[2].plot([c], [vcha.paper_value("table07_vpxd_cpu", "vpxd_cpu_utilization", clients=c, vcha=key,
-                                                **node)], **{**PAPER_STYLE, "color": _COLORS[key],
+                                                **node)], **{**PAPER_STYLE, "color": COLORS[key],
                                                              "markeredgecolor": "black"})
-    axes[0].axhline(60 * _vcbench(1, False, 0.0, stats_level, **scn).db_pool_bound_per_s, color="0.5", ls=":",
+    axes[0].axhline(60 * study_vcbench(1, False, 0.0, stats_level, **scn).db_pool_bound_per_s, color="0.5", ls=":",
                     lw=1, label="DB pool bound, no VCHA")
     axes[2].axhline(vcpus, color="0.5", ls=":", lw=1)
     if highlight is not None:
         for ax in axes:
             ax.axvline(highlight, color="0.3", lw=0.8)
-    _label_axes(axes)
-    _clients_limits(axes, max_clients)
+    label_axes(axes)
+    clients_limits(axes, max_clients)
     axes[0].legend(frameon=False, fontsize=7, loc="lower right")
     fig.suptitle("Closed network: one parameter set; dots are the paper (Tables 5-7)", fontsize=9)
     plotting.finish(fig)
-    _three_panel_margins(fig)
+    three_panel_margins(fig)
     return fig
 
 
@@ -130,11 +130,11 @@ def rtt_figure(max_rtt_s: float = 0.015, highlight_rtt_s: float | None = None):
     fig, ax = plt.subplots(figsize=(6.4, 3.6))
     rtt = np.linspace(0, max_rtt_s, 61)
     for c in (64, 256):
-        s = _vcbench(c, True, rtt)
-        ax.plot(rtt * 1e3, s.throughput_per_s * 60, color=_COLORS[c], label=f"model, {c} clients")
+        s = study_vcbench(c, True, rtt)
+        ax.plot(rtt * 1e3, s.throughput_per_s * 60, color=COLORS[c], label=f"model, {c} clients")
         pts = [(ms, vcha.paper_value("table13_private_network_latency", "throughput", clients=c,
                                 network_latency_ms=ms, vcha="enabled") * 60) for ms in (0, 5, 10)]
-        ax.plot(*zip(*pts, strict=True), **{**PAPER_STYLE, "color": _COLORS[c], "markeredgecolor": "black"},
+        ax.plot(*zip(*pts, strict=True), **{**PAPER_STYLE, "color": COLORS[c], "markeredgecolor": "black"},
                 label=f"paper, {c} clients")
     ax.axvline(vcha.paper_value("text_best_practices", "max_supported_vcha_network_latency") * 1e3, color="0.5",
                ls=":", lw=1, label="supported limit")
@@ -157,10 +157,10 @@ def stats_level_figure():
         key = "enabled" if vc else "disabled"
         paper = [vcha.paper_value("table12_stats_level", "throughput", clients=256, stats_level=lvl, vcha=key) * 60
                  for lvl in levels]
-        model = [float(_vcbench(256, vc, stats_level=int(lvl)).throughput_per_s) * 60 for lvl in levels]
-        ax.bar(levels + (k - 0.5) * 0.38, paper, 0.38, color=_COLORS[key], alpha=0.55, label=f"paper, {_LABEL[key]}")
-        ax.plot(levels + (k - 0.5) * 0.38, model, "D", color=_COLORS[key], markeredgecolor="black",
-                label=f"model, {_LABEL[key]}")
+        model = [float(study_vcbench(256, vc, stats_level=int(lvl)).throughput_per_s) * 60 for lvl in levels]
+        ax.bar(levels + (k - 0.5) * 0.38, paper, 0.38, color=COLORS[key], alpha=0.55, label=f"paper, {LABEL[key]}")
+        ax.plot(levels + (k - 0.5) * 0.38, model, "D", color=COLORS[key], markeredgecolor="black",
+                label=f"model, {LABEL[key]}")
     ax.set_xticks(levels, [f"Level {lvl}" for lvl in levels])
     ax.set_ylabel("throughput (ops/min)")
     ax.legend(frameon=False, fontsize=7, loc="lower left")
@@ -177,17 +177,17 @@ def enable_figure(bandwidth_bps: float | None = None, whatif_vms: float | None =
     and PSC mode (dotted; Table 2's points for reference)."""
     plt = plotting.pyplot()
     fig, (ax, ax2) = plt.subplots(1, 2, figsize=(9.6, 3.6))
-    paper_vms, totals = _enable_bars(ax)
+    paper_vms, totals = enable_bars(ax)
     vms = np.linspace(0, 40000, 81)
     for bw, style in ((None, "-"), (bandwidth_bps, "--")):
         if style == "--" and bw is None:
             continue
-        t = _enable_times(vms, bw)
+        t = study_enable_times(vms, bw)
         label = f"model, {fmt_bps(vcha.testbed().clone_bandwidth_bps if bw is None else bw)}"
         ax2.plot(vms, t.total_s / 60, style, color="tab:orange", label=label)
     ax2.plot(paper_vms, totals, **PAPER_STYLE, label="paper total")
     if vcpus is not None:
-        ax2.plot(vms, _failover_times(vcpus, vms, psc_mode).vpxd_ready_s / 60, ":", color="tab:red",
+        ax2.plot(vms, study_failover_times(vcpus, vms, psc_mode).vpxd_ready_s / 60, ":", color="tab:red",
                  label=f"model, vpxd ready after failover, {vcpus:g} vCPUs, {psc_mode} PSC")
     if whatif_vms is not None:
         ax2.axvline(whatif_vms, color="0.3", lw=0.8)
@@ -206,7 +206,7 @@ def failover_figure(psc_mode: str = "external"):
     inv = vcha.inventory_sizes()
     sizes = list(vcha.INVENTORIES)
     x = np.arange(len(sizes))
-    t = [_failover_times(inv[s]["vcpus"], inv[s]["registered_vms"], psc_mode) for s in sizes]
+    t = [study_failover_times(inv[s]["vcpus"], inv[s]["registered_vms"], psc_mode) for s in sizes]
     series = (("vpxd ready", "vpxd_ready_s", "table02_vpxd_ready_time", "vpxd_ready_time", "tab:red"),
               ("blank screen", "blank_screen_s", "table03_vsphere_client_usability", "blank_screen_time", "tab:blue"),
               ("blue screen", "blue_screen_s", "table03_vsphere_client_usability", "blue_screen_time", "tab:cyan"),

@@ -9,7 +9,7 @@ import numpy as np
 from vcperf import plotting, protocol, vcha
 from vcperf.plotting import PAPER_STYLE
 from vcperf.views.format import fmt_band, fmt_bps, fmt_bytes, fmt_duration
-from vcperf.views.vcha.common import _enable_bars, _enable_times, _failover_times, _rescale_from_zero
+from vcperf.views.vcha.common import enable_bars, rescale_from_zero, study_enable_times, study_failover_times
 from vcperf.widgets import TYPED_FORMAT, PanelFigure, style_sliders, typed_step, whatif_panel
 
 
@@ -22,9 +22,9 @@ class _LifecyclePanel(PanelFigure):
     def __init__(self):
         super().__init__((9.6, 3.6), 2)
         fig, (ax, ax2) = self.fig, self.axes
-        paper_vms, totals = _enable_bars(ax)
+        paper_vms, totals = enable_bars(ax)
         self.vms = np.linspace(0, 40000, 81)
-        ax2.plot(self.vms, _enable_times(self.vms, None).total_s / 60, "-", color="tab:orange",
+        ax2.plot(self.vms, study_enable_times(self.vms, None).total_s / 60, "-", color="tab:orange",
                  label=f"model, {fmt_bps(vcha.testbed().clone_bandwidth_bps)}")
         (self.whatif,) = ax2.plot(self.vms, np.zeros_like(self.vms), "--", color="tab:orange", label="model, what-if")
         ax2.plot(paper_vms, totals, **PAPER_STYLE, label="paper total")
@@ -38,12 +38,12 @@ class _LifecyclePanel(PanelFigure):
         self.keep_background([self.whatif, self.ready, self.mark])
 
     def draw(self, bandwidth_bps: float, whatif_vms: float, vcpus: float, psc_mode: str) -> bytes:
-        self.whatif.set_ydata(_enable_times(self.vms, bandwidth_bps).total_s / 60)
+        self.whatif.set_ydata(study_enable_times(self.vms, bandwidth_bps).total_s / 60)
         self.legend_text.set_text(f"model, {fmt_bps(bandwidth_bps)}")
-        self.ready.set_ydata(_failover_times(vcpus, self.vms, psc_mode).vpxd_ready_s / 60)
+        self.ready.set_ydata(study_failover_times(vcpus, self.vms, psc_mode).vpxd_ready_s / 60)
         self.ready_text.set_text(f"model, vpxd ready after failover, {vcpus:g} vCPUs, {psc_mode} PSC")
         self.mark.set_xdata([whatif_vms, whatif_vms])
-        _rescale_from_zero(self.axes[1])
+        rescale_from_zero(self.axes[1])
         return self.png()
 
 
@@ -60,8 +60,8 @@ def lifecycle_whatif_update(registered_vms: float = 36864.0, vcpus: float = 32.0
     calls: only the what-if bandwidth curve, its legend entry and the VM marker move.
     """
     bw = clone_bandwidth_gbps * 1e9
-    e = _enable_times(registered_vms, bw)
-    f = _failover_times(vcpus, registered_vms, psc_mode)
+    e = study_enable_times(registered_vms, bw)
+    f = study_failover_times(vcpus, registered_vms, psc_mode)
     png = _LifecyclePanel.shared().draw(bw, registered_vms, vcpus, psc_mode)
     ei = protocol.with_interval(vcha.enable_vcha_times, registered_vms, bw, output="total_s")
     fi = protocol.with_interval(vcha.failover_times, vcpus, registered_vms, psc_mode, output="vpxd_ready_s")

@@ -5,7 +5,6 @@ level, VCHA on/off, appliance and PSC mode -> throughput and latency with their 
 from __future__ import annotations
 
 import functools
-import importlib
 
 import numpy as np
 
@@ -13,30 +12,28 @@ from vcperf import network, plotting, protocol, vcha
 from vcperf.plotting import PAPER_STYLE
 from vcperf.vcha import limits as vlimits
 from vcperf.vcha.extrapolation import off_testbed_spread, widen_band
+from vcperf.vcha.vcbench import LAN_RTT_S, VCBENCH_PARAM_FIELDS, throughput_sensitivities
 from vcperf.views.format import fmt_band, fmt_bps, fmt_duration, fmt_num, fmt_percent
 from vcperf.views.vcha.common import (
-    _COLORS,
-    _LABEL,
     APPLIANCES,
-    _clients_limits,
-    _label_axes,
-    _three_panel_margins,
-    _vcbench,
-    _vcbench_curve_study,
+    COLORS,
+    LABEL,
     appliance_memory_bytes,
+    clients_limits,
+    label_axes,
     panel_max_clients,
     scenario,
+    study_vcbench,
+    study_vcbench_curve,
+    three_panel_margins,
 )
 from vcperf.widgets import TYPED_FORMAT, PanelFigure, style_sliders, typed_step, whatif_panel
-
-#: The VCbench model module (its name is shadowed in ``vcperf.vcha`` by the function it defines).
-_vb = importlib.import_module("vcperf.vcha.vcbench")
 
 
 @functools.lru_cache(maxsize=64)
 def _vcbench_curve(max_clients: int, vcha_enabled: bool, replication_rtt_s: float, stats_level: int, scn: tuple):
     """:func:`vcperf.vcha.vcbench_curve`, cached for the panel (the VCHA-off curve rarely changes)."""
-    return _vcbench_curve_study(max_clients, vcha_enabled, replication_rtt_s, stats_level, **dict(scn))
+    return study_vcbench_curve(max_clients, vcha_enabled, replication_rtt_s, stats_level, **dict(scn))
 
 
 class _VcbenchPanel(PanelFigure):
@@ -49,10 +46,10 @@ class _VcbenchPanel(PanelFigure):
         self.lines = {}
         for vc in (False, True):
             key = "enabled" if vc else "disabled"
-            self.lines[vc] = (axes[0].plot([], [], color=_COLORS[key], label=f"model, {_LABEL[key]}")[0],
-                              axes[1].plot([], [], color=_COLORS[key])[0],
-                              axes[2].plot([], [], color=_COLORS[key])[0])
-            dot = {**PAPER_STYLE, "color": _COLORS[key], "markeredgecolor": "black"}
+            self.lines[vc] = (axes[0].plot([], [], color=COLORS[key], label=f"model, {LABEL[key]}")[0],
+                              axes[1].plot([], [], color=COLORS[key])[0],
+                              axes[2].plot([], [], color=COLORS[key])[0])
+            dot = {**PAPER_STYLE, "color": COLORS[key], "markeredgecolor": "black"}
             for c in (64, 256):
                 node = {"node": "active"} if vc else {"node": ""}
                 axes[0].plot([c], [vcha.paper_value("table05_throughput", "throughput", clients=c, vcha=key) * 60],
@@ -64,11 +61,11 @@ class _VcbenchPanel(PanelFigure):
         self.db_bound = axes[0].axhline(0.0, color="0.5", ls=":", lw=1, label="DB pool bound, no VCHA")
         self.cpu_cap = axes[2].axhline(vcha.testbed().vcpus, color="0.5", ls=":", lw=1)
         self.marks = [ax.axvline(0.0, color="0.3", lw=0.8) for ax in axes]
-        _label_axes(axes)
+        label_axes(axes)
         axes[0].legend(frameon=False, fontsize=7, loc="lower right")
         fig.suptitle("Closed network: one parameter set; dots are the paper (Tables 5-7)", fontsize=9)
         plotting.fast_layout(fig)
-        _three_panel_margins(fig)
+        three_panel_margins(fig)
         self.keep_background([line for lines in self.lines.values() for line in lines]
                              + [self.db_bound, self.cpu_cap] + self.marks)
 
@@ -81,12 +78,12 @@ class _VcbenchPanel(PanelFigure):
             thr.set_data(n, s.throughput_per_s * 60)
             lat.set_data(n, s.response_time_s)
             cpu.set_data(n, s.cpu_cores)
-        bound = 60 * _vcbench(1, False, 0.0, stats_level, **scn).db_pool_bound_per_s
+        bound = 60 * study_vcbench(1, False, 0.0, stats_level, **scn).db_pool_bound_per_s
         self.db_bound.set_ydata([bound, bound])
         self.cpu_cap.set_ydata([scn["vcpus"]] * 2)
         for m in self.marks:
             m.set_xdata([highlight, highlight])
-        _clients_limits(self.axes, max_clients)
+        clients_limits(self.axes, max_clients)
         return self.png()
 
 
@@ -97,10 +94,10 @@ THROUGHPUT_TABLE = f"{vcha.STUDY}/table05_throughput"
 
 @functools.lru_cache(maxsize=1)
 def _vcbench_param_index() -> tuple:
-    """``(idx, n_params)``: where the parameters :func:`vcperf.vcha.vcbench` reads sit among the
+    """``(idx, n_params)``: where the parameters :func:`vcperf.vcha.run_vcbench` reads sit among the
     study's parameters (:func:`vcperf.protocol.param_names`); the others have zero derivative."""
     names = protocol.param_names(protocol.calibrated(vcha.STUDY))
-    return [names.index(f"{s}.{f}") for s, f in _vb.VCBENCH_PARAM_FIELDS], len(names)
+    return [names.index(f"{s}.{f}") for s, f in VCBENCH_PARAM_FIELDS], len(names)
 
 
 @functools.lru_cache(maxsize=256)
@@ -116,7 +113,7 @@ def _vcbench_intervals(args: tuple, scn: tuple) -> tuple:
     by :func:`vcperf.vcha.extrapolation.widen_band`. The latency's follows by Little's law at the scenario's population
     (``R = N / X - Z``), so the two stay consistent. Cached: a redraw with unchanged inputs costs nothing."""
     idx, n_params = _vcbench_param_index()
-    x, _, g = _vb.throughput_sensitivities(*args, params=vcha.calibrate(), **dict(scn))
+    x, _, g = throughput_sensitivities(*args, params=vcha.calibrate(), **dict(scn))
     gn = np.zeros(n_params)
     gn[idx] = g
     iv = protocol.interval_from_gradient(vcha.STUDY, x, gn, data_table=THROUGHPUT_TABLE)
@@ -135,7 +132,7 @@ def _link_rates_bps(added_rtt_s: float, bandwidth_bps: float, loss: float, hosts
     """``(TCP rate of the replication link, background WAL stream)`` in bit/s (the link cannot carry
     VCbench's WAL at all when the second reaches the first); the background is the inventory's at the
     statistics level (:func:`vcperf.vcha.background_wal_bytes_per_s`)."""
-    rate = float(network.tcp_throughput_bps(bandwidth_bps, _vb.LAN_RTT_S + added_rtt_s, loss))
+    rate = float(network.tcp_throughput_bps(bandwidth_bps, LAN_RTT_S + added_rtt_s, loss))
     return rate, 8.0 * float(vcha.background_wal_bytes_per_s(hosts, powered_on_vms, vcha.calibrate(), stats_level))
 
 
@@ -154,8 +151,8 @@ def vcbench_whatif_table(clients: int = 256, replication_rtt_ms: float = 5.0, st
 
     scn = scenario(bandwidth_gbps, loss_percent, appliance, psc_mode, db_connections, passive_flush_ms)
     args = (int(clients), bool(vcha_enabled), replication_rtt_ms / 1e3, int(stats_level))
-    s = _vcbench(*args, **scn)
-    base = _vcbench(int(clients), False, 0.0, int(stats_level), **scn)
+    s = study_vcbench(*args, **scn)
+    base = study_vcbench(int(clients), False, 0.0, int(stats_level), **scn)
     x, r, _ = _vcbench_intervals(args, tuple(sorted(scn.items())))
     rows = [("throughput", x[0] * 60, x[1] * 60, x[2] * 60, "ops/min"),
             ("avg operation latency", r[0] * 1e3, r[1] * 1e3, r[2] * 1e3, "ms"),
@@ -192,8 +189,8 @@ def vcbench_whatif_update(clients: int = 256, replication_rtt_ms: float = 5.0, s
     scn = scenario(**whatif)
     args = (int(clients), bool(vcha_enabled), replication_rtt_ms / 1e3, int(stats_level))
     mem = float(memory_gb) * 1e9 if memory_gb else appliance_memory_bytes(appliance)
-    s = _vcbench(*args, **scn, memory_bytes=mem)
-    base = _vcbench(int(clients), False, 0.0, int(stats_level), **scn)
+    s = study_vcbench(*args, **scn, memory_bytes=mem)
+    base = study_vcbench(int(clients), False, 0.0, int(stats_level), **scn)
     png = _VcbenchPanel.shared().draw(panel_max_clients(clients), replication_rtt_ms / 1e3, int(stats_level),
                                       int(clients), **whatif)
     x = float(s.throughput_per_s)

@@ -20,8 +20,8 @@ from vcperf import _validate as v
 from vcperf import network
 from vcperf.robo import branch
 from vcperf.robo.params import Params
-from vcperf.robo.planner import QUANTITIES, _plan, branch_link, quantity_s
-from vcperf.robo.study import _calibrated, _given, default_testbed
+from vcperf.robo.planner import QUANTITIES, branch_link, checked_plan, quantity_s
+from vcperf.robo.study import calibrated_params, default_testbed, given_or_default
 
 #: Largest RTT searched by :func:`largest_rtt_s` (s).
 RTT_SEARCH_MAX_S = 10.0
@@ -120,9 +120,9 @@ def _setup(n_hosts, level, operation, powered_on_vms, transfers_bytes, operation
     vms = tb.powered_on_vms_per_host if powered_on_vms is None else v.scalar(
         "powered_on_vms", powered_on_vms, 0.0, v.MAX_COUNT)
     n = None if n_hosts is None else v.scalar("n_hosts", n_hosts, 1.0, v.MAX_COUNT)
-    sizes = branch._sizes(transfers_bytes)
+    sizes = branch.checked_sizes(transfers_bytes)
     rate = v.scalar("operation_rate_per_s", operation_rate_per_s, 0.0, math.inf, hi_open=True)
-    p = _given("params", params, Params, _calibrated)
+    p = given_or_default("params", params, Params, calibrated_params)
     return n, lvl, vms, tb.calls(operation), sizes, rate, p
 
 
@@ -175,7 +175,7 @@ def smallest_link_bps(targets, n_hosts, rtt_s, loss=0.0, level=1, operation: str
 
     def load(down):
         down = np.asarray(down, dtype=float)
-        return _plan(network.Link(down, rtt, p_loss, "candidate", down * up_down_ratio), n, lvl, vms, p, stages,
+        return checked_plan(network.Link(down, rtt, p_loss, "candidate", down * up_down_ratio), n, lvl, vms, p, stages,
                      sizes, rate)
 
     limits = {q: branch.required_bandwidth_bps(t, lambda d, u, q=q: quantity_s(load(d), q),
@@ -215,8 +215,8 @@ def largest_rtt_s(targets, link, n_hosts, level=1, operation: str = "clone_vm", 
                                                  operation_rate_per_s, params)
 
     def load(rtt):
-        return _plan(network.Link(lk.down_bps, np.asarray(rtt, dtype=float), lk.loss, lk.name, lk.up_bps), n, lvl,
-                     vms, p, stages, sizes, rate)
+        return checked_plan(network.Link(lk.down_bps, np.asarray(rtt, dtype=float), lk.loss, lk.name, lk.up_bps), n,
+                            lvl, vms, p, stages, sizes, rate)
 
     limits = {}
     for q, t in goals.items():
@@ -257,7 +257,7 @@ def most_hosts(targets, link, level=1, operation: str = "clone_vm", powered_on_v
                                                  operation_rate_per_s, params)
 
     def load(h):
-        return _plan(lk, np.asarray(h, dtype=float), lvl, vms, p, stages, sizes, rate)
+        return checked_plan(lk, np.asarray(h, dtype=float), lvl, vms, p, stages, sizes, rate)
 
     limits = {}
     for q, t in goals.items():
