@@ -113,9 +113,9 @@ def _panels():
     import matplotlib
 
     matplotlib.use("Agg")
-    from vcperf.views import contentlib, ft, robo, site, vcha, vmotion
+    from vcperf.views import contentlib, ft, planner, robo, vcha, vmotion
 
-    return {"site planner": site.site_planner,
+    return {"site planner": planner.site_planner,
             "robo network": robo.network_whatif, "robo capacity": robo.capacity_planner,
             "robo operations": robo.operations_whatif, "content library": contentlib.deploy_whatif,
             "vcha vcbench": vcha.vcbench_whatif, "vcha lifecycle": vcha.lifecycle_whatif, "ft": ft.whatif,
