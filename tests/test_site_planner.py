@@ -84,7 +84,7 @@ def test_every_field_of_the_schema_has_an_input():
     assert [b for b in boxes if b.startswith("vcha:")], boxes
     # units and ranges beside every quantity
     hints = " ".join(c.value for c in _walk(form.tabs) if isinstance(c, w.HTML))
-    assert "ms, s, us, min · [0, 10] s" in hints and "[0, 50] %" in hints and "[1, 10000], whole" in hints
+    assert "ms, s, us, min · [0, 10 s]" in hints and "[0, 50 %]" in hints and "[1, 10,000], whole" in hints
 
 
 def test_editing_loss_hosts_and_a_target_changes_the_answers_and_the_heading():

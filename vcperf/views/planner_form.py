@@ -32,6 +32,7 @@ import yaml
 from vcperf import _yaml
 from vcperf.site.quantities import UNITS
 from vcperf.site.schema import EXAMPLE, STRUCTURE, field, fields  # noqa: F401 (field: the examples)
+from vcperf.views.format import fmt_bps, fmt_bytes, fmt_bytes_per_s, fmt_duration, fmt_num, fmt_percent
 
 #: Tab titles of the plan's top-level lists and mappings (a container missing here is titled by its key);
 #: the plan's own scalar fields (its name) are under :data:`SITE_TAB`.
@@ -41,8 +42,8 @@ SITE_TAB = "Site"
 #: What one item of each list is, in words (the "add" button).
 ITEMS = {"links": "link", "branches": "branch", "migrations": "migration", "deployments": "deployment",
          "ft": "FT VM"}
-#: Field inputs per row in a section (the form spans the page's width).
-COLUMNS = 3
+#: Field inputs per row in a section (the form spans the page's width) and the width of their names.
+COLUMNS, NAME_WIDTH = 2, "170px"
 _NUMBER = re.compile(r"^[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?$")
 #: Shown in a choice's dropdown for "absent" (the study's own value).
 ABSENT = "(default)"
@@ -104,13 +105,17 @@ def value_text(value) -> str:
     return str(value)
 
 
+#: How a bound of each kind of quantity is written (a count: plainly).
+_BOUND = {"rate": fmt_bps, "time": fmt_duration, "size": fmt_bytes, "byte_rate": fmt_bytes_per_s,
+          "fraction": fmt_percent}
+
+
 def _range(f) -> str:
-    if f.kind == "count":
-        return f"[{f.lo:g}, {f.hi:g}]" + (", whole" if f.integer else "")
-    unit = {"fraction": "%"}.get(f.kind, f.unit)
-    scale = 100.0 if f.kind == "fraction" else 1.0
-    hi = "∞" if math.isinf(f.hi) else f"{f.hi * scale:g}"
-    return f"{'(' if f.lo_open else '['}{f.lo * scale:g}, {hi}{')' if math.isinf(f.hi) else ']'} {unit}".strip()
+    def bound(x: float) -> str:
+        return "∞" if math.isinf(x) else "0" if x == 0 else _BOUND.get(f.kind, fmt_num)(x, 6)  # exact bounds
+
+    whole = ", whole" if f.integer else ""
+    return f"{'(' if f.lo_open else '['}{bound(f.lo)}, {bound(f.hi)}{')' if math.isinf(f.hi) else ']'}{whole}"
 
 
 def hint(f) -> str:
@@ -118,8 +123,8 @@ def hint(f) -> str:
 
     Examples
     --------
-    >>> hint(field("links[].rtt"))
-    'ms, s, us, min · [0, 10] s'
+    >>> hint(field("links[].rtt")), hint(field("links[].bandwidth"))
+    ('ms, s, us, min · [0, 10 s]', 'Mbit/s, Gbit/s, kbit/s · (0, 1 Tbit/s]')
     """
     if f.kind == "count":
         return f"count · {_range(f)}"
@@ -278,11 +283,13 @@ class PlanForm:
                 continue
             remove = w.Button(description=f"remove {ITEMS.get(f.key, 'item')}", layout=w.Layout(width="auto"))
             remove.on_click(lambda _b, i=i: self._remove(f.key, i))
-            head = w.HTML(f"<b>{html.escape(TITLES.get(f.key, f.key))} {i + 1}: "
+            what = ITEMS.get(f.key, "item")
+            head = w.HTML(f"<b>{html.escape(what[0].upper() + what[1:])} {i + 1}: "
                           f"{html.escape(str(item.get('name', '')))}</b>")
             rows.append(w.VBox([w.HBox([head, remove]), self._section(f.key, item, i)],
                                layout=w.Layout(border="1px solid #ddd", padding="2px 6px", margin="2px 0")))
-        add = w.Button(description=f"add a {ITEMS.get(f.key, 'item')}", layout=w.Layout(width="auto"))
+        add = w.Button(description=f"add a {ITEMS.get(f.key, 'item')}", layout=w.Layout(width="auto",
+                                                                                      align_self="flex-start"))
         add.on_click(lambda _b: self._add(f.key))
         return w.VBox([w.HTML(f"<i>{html.escape(f.meaning)}</i>"), *rows, add], layout=w.Layout(width="100%"))
 
@@ -306,7 +313,7 @@ class PlanForm:
     def _input(self, f, d: dict | None, path: str, index: int | None):
         """One field's input: a dropdown (choices, links) or a text input with its unit and range."""
         value = d.get(f.key) if isinstance(d, dict) else None
-        caption = {"description": f.key, "style": {"description_width": "110px"}, "tooltip": f.meaning}
+        caption = {"description": f.key, "style": {"description_width": NAME_WIDTH}, "tooltip": f.meaning}
         if f.kind == "link":
             links = [str(i.get("name")) for i in self.raw.get("links") or [] if isinstance(i, dict)]
             options = links + ([str(value)] if value is not None and str(value) not in links else [])
@@ -322,13 +329,13 @@ class PlanForm:
         else:
             control = w.Text(value=value_text(value), placeholder=placeholder(f), continuous_update=False, **caption)
             note = hint(f) if f.kind in UNITS else ""
-        control.layout = w.Layout(width="100%" if not note else "62%")
+        control.layout = w.Layout(width="100%" if not note else "58%")
         self.inputs[(path, index, f.key)] = control
         control.observe(lambda change: self._edited(f, path, index, change["new"]), names="value")
         if not note:
             return control
         label = w.HTML(f"<span title='{html.escape(f.meaning)}' style='font-size:smaller;color:#555'>"
-                       f"{html.escape(note)}</span>", layout=w.Layout(width="38%"))
+                       f"{html.escape(note)}</span>", layout=w.Layout(width="42%"))
         return w.HBox([control, label], layout=w.Layout(width="100%", align_items="center"))
 
     # --- editing -----------------------------------------------------------------------------------

@@ -472,8 +472,15 @@ def _readout_html(e: site.Evaluation, link: str = "", edited: bool = False) -> s
         f"<tr><td>{marks[a.status]}</td><td>{html.escape(a.workload)}</td>"
         f"<td>{LABELS[a.quantity]}</td><td>{answer_text(a)}</td>"
         f"<td>{'–' if math.isnan(a.target) else formatter(a.quantity)(a.target)}</td></tr>" for a in e.answers)
-    flags = "".join(f"<li><b>{f.kind}</b> {html.escape(f.message)}</li>"  # the most serious first
-                    for f in sorted(e.flags, key=lambda f: FLAG_KINDS.index(f.kind)))
+    ordered = sorted(e.flags, key=lambda f: FLAG_KINDS.index(f.kind))  # the most serious first
+    items = {kind: "".join(f"<li><b>{f.kind}</b> {html.escape(f.message)}</li>" for f in ordered
+                           if (f.kind == "extrapolation") == (kind == "extrapolation"))
+             for kind in ("", "extrapolation")}
+    flags = items[""] and f"<ul style='font-size:smaller'>{items['']}</ul>"
+    n = sum(f.kind == "extrapolation" for f in ordered)
+    if n:  # beyond a test bed: a widened band, not a verdict; folded under one line
+        flags += (f"<details style='font-size:smaller'><summary>{n} extrapolation note{'s' * (n > 1)} (answers "
+                  f"beyond a study's test bed)</summary><ul>{items['extrapolation']}</ul></details>")
     where = ""
     if link:  # the link as it is now (a plan's name may still tell the rate it was written with)
         spec = e.plan.link(link)
@@ -481,7 +488,7 @@ def _readout_html(e: site.Evaluation, link: str = "", edited: bool = False) -> s
     name = html.escape(e.plan.name) + (" (edited)" if edited else "")
     return (f"<b>{name}{where}: {e.verdict}</b><table><tr><th></th><th>workload</th><th>quantity</th>"
             f"<th>answer (90 %)</th><th>target</th></tr>{rows}</table>"
-            + (f"<ul style='font-size:smaller'>{flags}</ul>" if flags else ""))
+            + flags)
 
 
 @fast_redraw
