@@ -110,10 +110,10 @@ def reverse_html(r: site.Reverse) -> str:
 
 @dataclass
 class _State:
-    """The panel's plan: as loaded (``source``), as edited (the form's), parsed, and the questions asked of it."""
+    """The panel's plan as edited (parsed from the form), as loaded, its evaluation and the questions asked of it."""
 
-    source: dict
     plan: site.Plan
+    loaded: site.Plan
     reverse: list = field(default_factory=list)
     evaluation: site.Evaluation | None = None
 
@@ -128,7 +128,7 @@ def site_planner(name: str = view.DEFAULT_EXAMPLE):
         The example plan it opens on (:func:`vcperf.views.site.example_names`).
     """
     raw = example_raw(name)
-    state = _State(raw, site.from_dict(raw))
+    state = _State(site.from_dict(raw), site.from_dict(raw))
     titles = example_titles()
     sources = {n: example_raw(n) for n in titles}
     # narrow enough to sit beside each other in the app's control column (vcperf.widgets.side_by_side)
@@ -163,7 +163,7 @@ def site_planner(name: str = view.DEFAULT_EXAMPLE):
     def redraw():
         e = site.evaluate(state.plan)
         state.evaluation = e
-        readout.value, image.value = view.evaluation_update(e, which.value, edited=form.raw != state.source)
+        readout.value, image.value = view.evaluation_update(e, which.value, edited=state.plan != state.loaded)
         show_downloads()
 
     def show_downloads():
@@ -232,7 +232,7 @@ def site_planner(name: str = view.DEFAULT_EXAMPLE):
         show_prompt()
 
     def load(raw: dict):
-        state.source = raw
+        state.loaded = site.from_dict(raw)
         form.set_raw(raw)
         answer.value = ""
         edited(True)

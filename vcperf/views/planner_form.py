@@ -181,6 +181,28 @@ def new_item(raw: dict, key: str) -> dict:
     return item
 
 
+def put(holder: dict, f, value) -> None:
+    """Set field ``f`` of mapping ``holder`` to ``value``: in its place if it is there, else before the first key
+    that follows it in the schema (the rest of the plan keeps the order it was written in).
+
+    Examples
+    --------
+    >>> d = {"name": "wan", "loss": "0.01 %"}
+    >>> put(d, field("links[].rtt"), "80 ms"); d
+    {'name': 'wan', 'rtt': '80 ms', 'loss': '0.01 %'}
+    """
+    if f.key in holder:
+        holder[f.key] = value
+        return
+    order = [g.key for g in fields() if g.parent == f.parent]
+    rank = order.index(f.key)
+    items = list(holder.items())
+    at = next((i for i, (k, _) in enumerate(items) if k in order and order.index(k) > rank), len(items))
+    items.insert(at, (f.key, value))
+    holder.clear()
+    holder.update(items)
+
+
 class PlanForm:
     """The form of a plan: :attr:`tabs` (one page per top-level list or mapping, generated from the schema)
     edits :attr:`raw` in place and calls ``on_change(structure)`` after each change (``structure``: an item
@@ -253,7 +275,7 @@ class PlanForm:
         def toggle(change):
             holder = self._ensure(f.parent)
             if change["new"]:
-                holder[f.key] = {g.key: self._fresh(g) for g in fields() if g.parent == f.path and g.required}
+                put(holder, f, {g.key: self._fresh(g) for g in fields() if g.parent == f.path and g.required})
             else:
                 holder.pop(f.key, None)
             self.rebuild()
@@ -331,7 +353,8 @@ class PlanForm:
             note = hint(f) if f.kind in UNITS else ""
         control.layout = w.Layout(width="100%" if not note else "58%")
         self.inputs[(path, index, f.key)] = control
-        control.observe(lambda change: self._edited(f, path, index, change["new"]), names="value")
+        written = isinstance(d, dict) and f.key in d  # a choice set back to its default is written only if it was
+        control.observe(lambda change: self._edited(f, path, index, change["new"], written), names="value")
         if not note:
             return control
         label = w.HTML(f"<span title='{html.escape(f.meaning)}' style='font-size:smaller;color:#555'>"
@@ -344,16 +367,16 @@ class PlanForm:
             return self.raw[path][index]
         return self._ensure(path)
 
-    def _edited(self, f, path: str, index: int | None, new) -> None:
+    def _edited(self, f, path: str, index: int | None, new, written: bool = True) -> None:
         if self._quiet:
             return
         holder = self._holder(path, index)
         value = parse_text(f, new) if isinstance(new, str) and f.kind not in ("link", "choice") else new
         old = holder.get(f.key)
-        if value is None:
+        if value is None or (f.kind == "choice" and value == f.default and not written):
             holder.pop(f.key, None)
         else:
-            holder[f.key] = value
+            put(holder, f, value)
         structure = f.path == "links[].name" and old != value
         if structure:  # a renamed link: every reference to it follows
             for key in ITEMS:
