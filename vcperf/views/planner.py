@@ -148,7 +148,7 @@ def site_planner(name: str = view.DEFAULT_EXAMPLE):
     message.add_class("vcperf-plan-message")
     branch = w.Dropdown(description="branch", layout=w.Layout(width="220px"), style={"description_width": "50px"})
     buttons = {q: w.Button(description=label, layout=w.Layout(width="auto")) for q, label in ASK.items()}
-    prompt, answer, downloads = w.HTML(), w.HTML(), w.HTML()
+    prompt, answer, downloads, written = w.HTML(), w.HTML(), w.HTML(), w.HTML()
     answer.add_class("vcperf-reverse")
     downloads.add_class("vcperf-downloads")
 
@@ -167,8 +167,11 @@ def site_planner(name: str = view.DEFAULT_EXAMPLE):
         show_downloads()
 
     def show_downloads():
-        e, reverse = state.evaluation, state.reverse
-        downloads.value = ("download: " + data_link(plan_yaml(form.raw), PLAN_FILE, "application/yaml", "plan (YAML)")
+        e, reverse, text = state.evaluation, state.reverse, plan_yaml(form.raw)
+        written.value = (f"<div style='font-size:smaller'>The plan as its file (<code>{PLAN_FILE}</code>, which "
+                         f"<code>vcperf plan</code> reads):</div><pre style='font-size:smaller;line-height:1.3'>"
+                         f"{html.escape(text)}</pre>")
+        downloads.value = ("download: " + data_link(text, PLAN_FILE, "application/yaml", "plan (YAML)")
                            + data_link(view.render(e, "csv", reverse), f"{ANSWERS_FILE}.csv", "text/csv",
                                        "answers (CSV)")
                            + data_link(view.render(e, "json", reverse), f"{ANSWERS_FILE}.json", "application/json",
@@ -274,7 +277,7 @@ def site_planner(name: str = view.DEFAULT_EXAMPLE):
         answer.value = reverse_html(r)
         show_downloads()
 
-    form = PlanForm(raw, edited)
+    form = PlanForm(raw, edited, site_extra=[written])
     for q, b in buttons.items():
         b.on_click(lambda _b, q=q: ask(q))
     pick.observe(picked, names="value")

@@ -214,11 +214,14 @@ class PlanForm:
         The plan as written (copied).
     on_change : callable
         Called with one bool after each edit.
+    site_extra : sequence of ipywidgets.Widget
+        Shown under the plan's own fields (its name), on the first page.
     """
 
-    def __init__(self, raw: dict, on_change):
+    def __init__(self, raw: dict, on_change, site_extra=()):
         self.raw = copy.deepcopy(raw)
         self.on_change = on_change
+        self.site_extra = tuple(site_extra)
         self.inputs: dict = {}  # (container path, index, key) -> widget, for refresh()
         self.tabs = w.Tab(layout=w.Layout(width="100%"))
         self.tabs.add_class("vcperf-plan-form")
@@ -230,7 +233,7 @@ class PlanForm:
         """Build every page from :attr:`raw` (after a structural change or a new plan)."""
         selected = self.tabs.selected_index
         self.inputs = {}
-        pages, titles = [self._section("", self.raw)], [SITE_TAB]
+        pages, titles = [w.VBox([self._section("", self.raw), *self.site_extra])], [SITE_TAB]
         for f in fields():
             if f.parent or f.kind not in ("list", "mapping"):
                 continue
