@@ -118,8 +118,10 @@ def test_a_bad_value_shows_the_parsers_error_and_keeps_the_last_plan():
     _inputs(panel, "Links")["rtt"][0].value = "80"  # refused with a suggestion, loss still bad: loss first
     _inputs(panel, "Links")["loss"][0].value = "0.01 %"
     assert "did you mean &#x27;80 ms&#x27;" in _message(panel)
+    assert "rtt: 80 ms" in _downloads(panel)[planner.PLAN_FILE]  # the file of the plan shown, not of the refused edit
     _inputs(panel, "Links")["rtt"][0].value = "40 ms"
     assert _message(panel) == "" and "RTT 40 ms" in _readout(panel)
+    assert "rtt: 40 ms" in _downloads(panel)[planner.PLAN_FILE]
 
 
 def test_uploaded_plan_is_loaded_and_a_bad_file_is_one_line(tmp_path):

@@ -114,6 +114,7 @@ class _State:
 
     plan: site.Plan
     loaded: site.Plan
+    text: str = ""
     reverse: list = field(default_factory=list)
     evaluation: site.Evaluation | None = None
 
@@ -128,7 +129,7 @@ def site_planner(name: str = view.DEFAULT_EXAMPLE):
         The example plan it opens on (:func:`vcperf.views.site.example_names`).
     """
     raw = example_raw(name)
-    state = _State(site.from_dict(raw), site.from_dict(raw))
+    state = _State(site.from_dict(raw), site.from_dict(raw), plan_yaml(raw))
     titles = example_titles()
     sources = {n: example_raw(n) for n in titles}
     # narrow enough to sit beside each other in the app's control column (vcperf.widgets.side_by_side)
@@ -167,7 +168,7 @@ def site_planner(name: str = view.DEFAULT_EXAMPLE):
         show_downloads()
 
     def show_downloads():
-        e, reverse, text = state.evaluation, state.reverse, plan_yaml(form.raw)
+        e, reverse, text = state.evaluation, state.reverse, state.text
         written.value = (f"<div style='font-size:smaller'>The plan as its file (<code>{PLAN_FILE}</code>, which "
                          f"<code>vcperf plan</code> reads):</div><pre style='font-size:smaller;line-height:1.3'>"
                          f"{html.escape(text)}</pre>")
@@ -206,7 +207,7 @@ def site_planner(name: str = view.DEFAULT_EXAMPLE):
                              f"{html.escape(str(err))}</span>")
             return
         message.value = ""
-        state.plan = plan
+        state.plan, state.text = plan, plan_yaml(form.raw)  # the file of the plan shown (never of a refused edit)
         if state.reverse:
             answer.value = "<i>The plan changed: ask again.</i>"
         state.reverse = []
@@ -216,7 +217,10 @@ def site_planner(name: str = view.DEFAULT_EXAMPLE):
     def slid(_key):
         """A slider moved: the link's rate (its uplink scaled with it) and RTT, written into the plan."""
         spec = link_spec()
-        item = next(i for i in form.raw["links"] if i.get("name") == spec.name)
+        item = next((i for i in form.raw.get("links") or [] if isinstance(i, dict) and i.get("name") == spec.name),
+                    None)
+        if item is None:  # the link is being renamed in the form (its new name not applied yet)
+            return
         scale = guard.state["bw"] * 1e6 / spec.bandwidth_bps
         item["bandwidth"] = f"{guard.state['bw']:.6g} Mbit/s"
         if spec.up_bandwidth_bps is not None:

@@ -465,12 +465,19 @@ class _PlannerFigure(PanelFigure):
         return self.png(key=shape)
 
 
+def _operation(a, operations: dict) -> str:
+    """`` (clone_vm)`` after a branch's operation latency: which vCenter operation it is."""
+    op = operations.get(a.workload) if a.quantity == "operation_latency_s" else None
+    return f" ({op})" if op else ""
+
+
 def _readout_html(e: site.Evaluation, link: str = "", edited: bool = False) -> str:
     marks = {"met": "<span style='color:green'>meets</span>", "missed": "<b style='color:#c00'>MISSES</b>",
              "met beyond a limit": "<b style='color:#b60'>meets, beyond a limit</b>", "no target": "·"}
+    operations = {b.name: b.operation for b in e.plan.branches}  # which operation a branch's latency is of
     rows = "".join(
         f"<tr><td>{marks[a.status]}</td><td>{html.escape(a.workload)}</td>"
-        f"<td>{LABELS[a.quantity]}</td><td>{answer_text(a)}</td>"
+        f"<td>{LABELS[a.quantity]}{_operation(a, operations)}</td><td>{answer_text(a)}</td>"
         f"<td>{'–' if math.isnan(a.target) else formatter(a.quantity)(a.target)}</td></tr>" for a in e.answers)
     ordered = sorted(e.flags, key=lambda f: FLAG_KINDS.index(f.kind))  # the most serious first
     items = {kind: "".join(f"<li><b>{f.kind}</b> {html.escape(f.message)}</li>" for f in ordered
