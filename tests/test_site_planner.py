@@ -43,7 +43,7 @@ def _walk(box):
 
 
 def _form(panel) -> w.Tab:
-    return next(c for c in panel.children if isinstance(c, w.Tab))
+    return next(c for c in _walk(panel) if isinstance(c, w.Tab))
 
 
 def _inputs(panel, title: str) -> dict:
@@ -61,8 +61,8 @@ def _readout(panel) -> str:
     return next(c for c in panel.children if isinstance(c, w.HTML) and "answer (90 %)" in c.value).value
 
 
-def _message(panel) -> str:
-    return next(c for c in panel.children if isinstance(c, w.HTML) and "vcperf-plan-message" in c._dom_classes).value
+def _message(panel, cls: str = "vcperf-plan-message") -> str:
+    return next(c for c in _walk(panel) if isinstance(c, w.HTML) and cls in c._dom_classes).value
 
 
 def _downloads(panel) -> dict:
@@ -136,7 +136,7 @@ def test_uploaded_plan_is_loaded_and_a_bad_file_is_one_line(tmp_path):
     bad = b"links:\n  - &a {name: wan, bandwidth: 1}\n"
     upload.value = ({"name": "bad.yaml", "type": "", "size": len(bad), "content": memoryview(bad),
                      "last_modified": datetime.datetime(2026, 1, 1, tzinfo=datetime.UTC)},)
-    msg = _message(panel)
+    msg = _message(panel, "vcperf-upload-note")
     assert "plan &#x27;bad.yaml&#x27;: YAML anchors and aliases are not allowed" in msg and "Traceback" not in msg
     assert "Small branch on DSL" in _readout(panel)
 

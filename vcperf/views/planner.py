@@ -24,6 +24,8 @@ from vcperf.widgets import TYPED_FORMAT, WIDE_CLASS, ExactSliders, readout_style
 
 #: Buttons of the reverse questions (keys of :data:`vcperf.views.site.QUESTIONS`, ``vcperf plan --solve``).
 ASK = {"bandwidth": "smallest link", "rtt": "largest RTT", "hosts": "most hosts"}
+#: Beside the file button (a file that cannot be loaded: its error instead).
+NOTE = "<span style='color:#555'>or start from an example above</span>"
 #: Names of the downloaded files.
 PLAN_FILE, ANSWERS_FILE = "site.yaml", "site_answers"
 
@@ -145,8 +147,10 @@ def site_planner(name: str = view.DEFAULT_EXAMPLE):
     rtt = w.FloatLogSlider(base=10, min=-2, max=3, step=typed_step(), description="RTT ms",
                            readout_format=TYPED_FORMAT)
     style_sliders(bw, rtt)
-    message, readout, image = w.HTML(), w.HTML(), w.Image(format="png")
+    message, status, readout, image = w.HTML(), w.HTML(), w.HTML(), w.Image(format="png")
     message.add_class("vcperf-plan-message")
+    note = w.HTML(NOTE)
+    note.add_class("vcperf-upload-note")
     branch = w.Dropdown(description="branch", layout=w.Layout(width="220px"), style={"description_width": "50px"})
     buttons = {q: w.Button(description=label, layout=w.Layout(width="auto")) for q, label in ASK.items()}
     prompt, answer, downloads, written = w.HTML(), w.HTML(), w.HTML(), w.HTML()
@@ -164,7 +168,11 @@ def site_planner(name: str = view.DEFAULT_EXAMPLE):
     def redraw():
         e = site.evaluate(state.plan)
         state.evaluation = e
-        readout.value, image.value = view.evaluation_update(e, which.value, edited=state.plan != state.loaded)
+        changed = state.plan != state.loaded
+        readout.value, image.value = view.evaluation_update(e, which.value, edited=changed)
+        status.value = (f"<b>{html.escape(e.plan.name)}{' (edited)' if changed else ''}: {e.verdict}</b> "
+                        "<span style='color:#555'>— a field applies on Enter or when you leave it; every field, its "
+                        "unit and range: docs/PLAN.md</span>")
         show_downloads()
 
     def show_downloads():
@@ -256,8 +264,9 @@ def site_planner(name: str = view.DEFAULT_EXAMPLE):
         try:
             raw = read_plan(f["content"], f["name"])
         except ValueError as err:
-            message.value = f"<span style='color:#c00'><b>Not loaded</b>: {html.escape(str(err))}</span>"
+            note.value = f"<span style='color:#c00'><b>Not loaded</b>: {html.escape(str(err))}</span>"
             return
+        note.value = NOTE
         key = f"upload:{f['name']}"
         sources[key] = raw
         title = f"{raw.get('name', f['name'])} ({f['name']})"
@@ -292,11 +301,11 @@ def site_planner(name: str = view.DEFAULT_EXAMPLE):
     redraw()
     questions = w.VBox([prompt, w.HBox([branch, *buttons.values()]), answer, downloads],
                        layout=w.Layout(width="100%", margin="6px 0"))
-    form.tabs.add_class(WIDE_CLASS)
+    editor = w.VBox([status, message, form.tabs], layout=w.Layout(width="100%"))  # an edit's error beside it
+    editor.add_class(WIDE_CLASS)
     questions.add_class(WIDE_CLASS)
-    return w.VBox([w.HBox([pick, which]), w.HBox([upload, w.HTML("<span style='color:#555'>or start from an "
-                                                                 "example above</span>")]),
-                   bw, rtt, message, readout, image, questions, form.tabs, readout_style()])
+    return w.VBox([w.HBox([pick, which]), w.HBox([upload, note]), bw, rtt, readout, image, questions, editor,
+                   readout_style()])
 
 
 #: The planner panel, by tab title (the app opens on it: :func:`vcperf.views.panels`).
