@@ -815,6 +815,8 @@ def _wait_kernels(server: subprocess.Popen, count: int | None = None, timeout_s:
         time.sleep(0.25)
 
 
+#: The app's own tabs (one per panel), not the tabs of a panel's form (the planner's plan form is a Tab too).
+APP_TABS = ".widget-tab:not(.widget-tab .widget-tab) > .lm-TabBar .lm-TabBar-tab"
 #: The app's first page is usable this soon after its URL is opened (a warm server: its kernel pre-heated).
 FIRST_RENDER_GOAL_S = 2.0
 FIRST_RENDER_LOADS = 3
@@ -843,7 +845,7 @@ def test_every_tab_of_the_voila_app(voila_app, browser_page):
     steps: list[str] = []
     step = _stepper(time.monotonic(), steps)
     try:
-        tabs = page.locator(".widget-tab .lm-TabBar-tab")
+        tabs = page.locator(APP_TABS)
         for attempt in range(1, VOILA_PAGE_ATTEMPTS + 1):
             page.goto(f"{base}/", wait_until="domcontentloaded", timeout=PAGE_TIMEOUT_MS)
             try:
@@ -963,7 +965,7 @@ def test_voila_app_opens_on_the_site_planner(voila_app, browser_page):
     page, problems = browser_page
     try:
         page.goto(f"{base}/", wait_until="domcontentloaded", timeout=PAGE_TIMEOUT_MS)
-        tabs = page.locator(".widget-tab .lm-TabBar-tab")
+        tabs = page.locator(APP_TABS)
         tabs.first.wait_for(timeout=VOILA_LOAD_TIMEOUT_MS)
         assert tabs.first.inner_text().strip() == "Site planner"
         readout = page.locator(".widget-html").filter(has_text="answer (90 %)").first
@@ -1064,17 +1066,27 @@ def test_voila_planner_takes_my_plan_and_answers_as_vcperf_plan_does(voila_app, 
             step(f"{tab}.{key} = {value}")
             return field
 
+        # a loss without its unit: the plan's own error in the page, beside the form (no traceback); nothing applied
+        form.locator(".lm-TabBar-tab").filter(has_text=re.compile("^Links$")).click()
+        loss = form.locator(".widget-text").filter(has=page.locator("label", has_text=re.compile("^loss$")))
+        before = readout.inner_text()
+        loss.locator("input").fill("0.05")
+        loss.locator("input").press("Enter")
+        expect(page.locator(".vcperf-plan-message")).to_contain_text("links[0].loss must carry its unit",
+                                                                     timeout=UPDATE_TIMEOUT_MS)
+        assert readout.inner_text() == before and "Traceback" not in page.locator("body").inner_text()
+        shot("2_refused", loss)
         field = edit("Links", "loss", "0.05 %", "My shop (edited) — link wan at 10 Mbit/s down / 10 Mbit/s up, "
                      "RTT 80 ms, loss 0.05 %")
-        shot("2_loss", field)
+        shot("3_loss", field)
         field = edit("Branches", "hosts", "30", "(edited)")
         field = edit("Targets", "operation_latency_s", "8 s", "8 s")
-        shot("3_target", field)
+        shot("4_target", field)
         page.locator(".widget-button").filter(has_text=re.compile("^smallest link$")).click()
         answer = page.locator(".vcperf-reverse")
         expect(answer).to_contain_text("smallest bandwidth of wan:", timeout=UPDATE_TIMEOUT_MS)
         step(f"asked: {answer.inner_text()[:200]}")
-        shot("4_smallest_link", answer)
+        shot("5_smallest_link", answer)
         files = {}
         for label in ("plan (YAML)", "answers (CSV)", "answers (JSON)"):
             with page.expect_download(timeout=UPDATE_TIMEOUT_MS) as info:
