@@ -210,7 +210,7 @@ def site_planner(name: str = view.DEFAULT_EXAMPLE):
         """The form changed: parse it with the plan's own parser; show its error, or the new plan."""
         try:
             plan = site.from_dict(form.raw)
-        except ValueError as err:
+        except (ValueError, TypeError) as err:  # the plan's one-line error (a wrong type is a TypeError)
             message.value = (f"<span style='color:#c00'><b>Not applied</b> (the last valid plan is shown): "
                              f"{html.escape(str(err))}</span>")
             return
@@ -263,7 +263,7 @@ def site_planner(name: str = view.DEFAULT_EXAMPLE):
         upload.value = ()  # so the same file loaded again (after edits) is a change too
         try:
             raw = read_plan(f["content"], f["name"])
-        except ValueError as err:
+        except (ValueError, TypeError) as err:  # the plan's one-line error (a wrong type is a TypeError)
             note.value = f"<span style='color:#c00'><b>Not loaded</b>: {html.escape(str(err))}</span>"
             return
         note.value = NOTE
@@ -283,7 +283,7 @@ def site_planner(name: str = view.DEFAULT_EXAMPLE):
         answer.value = f"<i>Asking: {view.QUESTIONS[question]}…</i>"
         try:
             r = view.solve(state.plan, question, which.value, branch.value)
-        except ValueError as err:
+        except (ValueError, TypeError) as err:  # the plan's one-line error (a wrong type is a TypeError)
             answer.value = f"<span style='color:#c00'>{html.escape(str(err))}</span>"
             return
         state.reverse = [r]
