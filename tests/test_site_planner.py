@@ -18,7 +18,7 @@ from vcperf import _yaml, cli, site
 from vcperf.site.schema import fields
 from vcperf.views import planner
 from vcperf.views import site as view
-from vcperf.views.planner_form import ITEMS, PlanForm, plan_yaml
+from vcperf.views.planner_form import PlanForm, add_label, plan_yaml
 
 matplotlib.use("Agg")
 
@@ -160,7 +160,7 @@ def test_items_are_added_and_removed():
     for key in ("links", "migrations", "deployments", "ft"):
         n = len(form.raw[key])
         next(c for c in _walk(form.tabs) if isinstance(c, w.Button) and c.description.startswith("add a")
-             and c.description == f"add a {ITEMS[key]}").click()
+             and c.description == add_label(key)).click()
         assert len(form.raw[key]) == n + 1
         site.from_dict(form.raw)  # a new item is a valid one
     remove = [c for c in _walk(form.tabs) if isinstance(c, w.Button) and c.description == "remove FT VM"]

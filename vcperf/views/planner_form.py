@@ -151,6 +151,18 @@ def _starter() -> dict:
     return {key: items[0] for key, items in doc.items() if isinstance(items, list) and items}
 
 
+def add_label(key: str) -> str:
+    """The "add" button of list ``key``.
+
+    Examples
+    --------
+    >>> add_label("links"), add_label("ft")
+    ('add a link', 'add an FT VM')
+    """
+    what = ITEMS.get(key, "item")
+    return f"add {'an' if what[0] in 'aeiouF' else 'a'} {what}"  # "an FT VM": the letter F is said "eff"
+
+
 def new_item(raw: dict, key: str) -> dict:
     """A new item of list ``key`` for plan ``raw``: a unique name, the first link, the required fields of
     the reference example's item (only those).
@@ -313,7 +325,7 @@ class PlanForm:
                           f"{html.escape(str(item.get('name', '')))}</b>")
             rows.append(w.VBox([w.HBox([head, remove]), self._section(f.key, item, i)],
                                layout=w.Layout(border="1px solid #ddd", padding="2px 6px", margin="2px 0")))
-        add = w.Button(description=f"add a {ITEMS.get(f.key, 'item')}", layout=w.Layout(width="auto",
+        add = w.Button(description=add_label(f.key), layout=w.Layout(width="auto",
                                                                                       align_self="flex-start"))
         add.on_click(lambda _b: self._add(f.key))
         return w.VBox([w.HTML(f"<i>{html.escape(f.meaning)}</i>"), *rows, add], layout=w.Layout(width="100%"))
