@@ -169,7 +169,7 @@ def site_planner(name: str = view.DEFAULT_EXAMPLE):
         e = site.evaluate(state.plan)
         state.evaluation = e
         changed = state.plan != state.loaded
-        readout.value, image.value = view.evaluation_update(e, which.value, edited=changed)
+        readout.value, image.value = view.show_evaluation(e, which.value, edited=changed)
         status.value = (f"<b>{html.escape(e.plan.name)}{' (edited)' if changed else ''}: {e.verdict}</b> "
                         "<span style='color:#555'>— a field applies on Enter or when you leave it; every field, its "
                         "unit and range: docs/PLAN.md</span>")

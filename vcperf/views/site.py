@@ -499,7 +499,7 @@ def _readout_html(e: site.Evaluation, link: str = "", edited: bool = False) -> s
 
 
 @fast_redraw
-def evaluation_update(e: site.Evaluation, link: str | None = None, *, edited: bool = False):
+def show_evaluation(e: site.Evaluation, link: str | None = None, *, edited: bool = False):
     """Readout and picture of an evaluated plan ``e`` (its heading naming ``link`` as it is in ``e.plan``, and
     "(edited)" when ``edited``); returns ``(readout_html, png_bytes)``.
 
@@ -508,7 +508,7 @@ def evaluation_update(e: site.Evaluation, link: str | None = None, *, edited: bo
     >>> import matplotlib
     >>> matplotlib.use("Agg")
     >>> e = site.evaluate(example("small_branch_dsl").with_link("dsl", bandwidth_bps=2e6), intervals=False)
-    >>> text, png = evaluation_update(e, "dsl", edited=True)
+    >>> text, png = show_evaluation(e, "dsl", edited=True)
     >>> "Small branch on DSL (edited) — link dsl at 2 Mbit/s down" in text
     True
     """
@@ -518,7 +518,7 @@ def evaluation_update(e: site.Evaluation, link: str | None = None, *, edited: bo
 def site_update(plan: site.Plan | None = None, link: str | None = None, bandwidth_bps: float | None = None,
                 rtt_s: float | None = None, *, intervals: bool = True):
     """Model + redraw for the planner: ``plan`` with ``link`` at ``bandwidth_bps`` (the uplink scaled with it)
-    and ``rtt_s``; returns ``(readout_html, png_bytes)`` (:func:`evaluation_update`).
+    and ``rtt_s``; returns ``(readout_html, png_bytes)`` (:func:`show_evaluation`).
 
     Defaults: the app's first plan (:data:`DEFAULT_EXAMPLE`), its first link, that link's rate and RTT.
     The figure's frames, names, legend and layout are built once per plan (:class:`_PlannerFigure`) and
@@ -539,7 +539,7 @@ def site_update(plan: site.Plan | None = None, link: str | None = None, bandwidt
     rtt_s = spec.rtt_s if rtt_s is None else rtt_s
     up = None if spec.up_bandwidth_bps is None else spec.up_bandwidth_bps * bandwidth_bps / spec.bandwidth_bps
     what_if = plan.with_link(link, bandwidth_bps=bandwidth_bps, up_bandwidth_bps=up, rtt_s=rtt_s)
-    return evaluation_update(site.evaluate(what_if, intervals=intervals), link)
+    return show_evaluation(site.evaluate(what_if, intervals=intervals), link)
 
 
 #: The reverse questions, by ``vcperf plan --solve`` name.
