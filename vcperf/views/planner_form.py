@@ -215,6 +215,15 @@ def put(holder: dict, f, value) -> None:
     holder.update(items)
 
 
+def _close(widget, keep=()) -> None:
+    """Close ``widget`` and every widget inside it, except those in ``keep`` (shown again elsewhere)."""
+    if any(widget is k for k in keep):
+        return
+    for child in getattr(widget, "children", ()):
+        _close(child, keep)
+    widget.close()
+
+
 class PlanForm:
     """The form of a plan: :attr:`tabs` (one page per top-level list or mapping, generated from the schema)
     edits :attr:`raw` in place and calls ``on_change(structure)`` after each change (``structure``: an item
@@ -242,18 +251,23 @@ class PlanForm:
 
     # --- building ----------------------------------------------------------------------------------
     def rebuild(self) -> None:
-        """Build every page from :attr:`raw` (after a structural change or a new plan)."""
-        selected = self.tabs.selected_index
+        """Build every page's inputs from :attr:`raw` (after a structural change or a new plan). The pages
+        themselves stay (a tab shown stays shown); their old inputs are closed."""
         self.inputs = {}
-        pages, titles = [w.VBox([self._section("", self.raw), *self.site_extra])], [SITE_TAB]
+        content, titles = [w.VBox([self._section("", self.raw), *self.site_extra])], [SITE_TAB]
         for f in fields():
             if f.parent or f.kind not in ("list", "mapping"):
                 continue
             titles.append(TITLES.get(f.key, f.key))
-            pages.append(self._list(f) if f.kind == "list" else self._section(f.path, self._mapping(f.path)))
-        self.tabs.children = pages
-        self.tabs.titles = titles
-        self.tabs.selected_index = selected if selected is not None and selected < len(pages) else 0
+            content.append(self._list(f) if f.kind == "list" else self._section(f.path, self._mapping(f.path)))
+        if not self.tabs.children:
+            self.tabs.children = [w.VBox(layout=w.Layout(width="100%")) for _ in content]
+            self.tabs.titles = titles
+            self.tabs.selected_index = 0
+        for page, inputs in zip(self.tabs.children, content, strict=True):
+            old, page.children = page.children, (inputs,)
+            for widget in old:  # the replaced inputs' comms closed (a long session would keep them all otherwise)
+                _close(widget, keep=self.site_extra)
 
     def set_raw(self, raw: dict) -> None:
         """Show plan ``raw`` (copied) instead."""
