@@ -14,10 +14,12 @@
 # %% [markdown]
 # # vcperf what-if planner
 #
-# The first tab is the site planner: pick a site plan, enter its link once (rate, round trip) and see
-# every workload that shares it answer at once — vCenter operations and statistics at a branch, a
-# vMotion, a template deployment, VCHA's replication, FT logging — with VMware's limits flagged
-# (`vcperf plan site.yaml` prints the same plan). Behind it, every what-if panel of the five studies,
+# The first tab is the site planner: start from an example or load your own plan file, enter its link
+# once (rate, round trip) or edit any field of the plan in the form under it, and see every workload
+# that shares the link answer at once — vCenter operations and statistics at a branch, a vMotion, a
+# template deployment, VCHA's replication, FT logging — with VMware's limits flagged. Ask the reverse
+# questions (smallest link, largest RTT, most hosts) and download the edited plan and the answers
+# (`vcperf plan site.yaml` prints the same answers for the downloaded plan). Behind it, every what-if panel of the five studies,
 # one tab each. Move a control and the model
 # answers for your link, inventory or VM; the readout under the controls states the numbers, the
 # picture shows where they sit on the model's curve. The models are calibrated to the papers' own

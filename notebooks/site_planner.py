@@ -45,6 +45,7 @@ from IPython.display import Markdown, display
 
 from vcperf import plotting, site
 from vcperf.views import format as fmt
+from vcperf.views import planner
 from vcperf.views import site as site_views
 
 NOTEBOOK = "site_planner"
@@ -145,13 +146,15 @@ else:
 # %% [markdown]
 # ## What if — enter the link once
 #
-# Pick a plan and one of its links, move its rate and round trip: every workload's answer on that link
-# and the links' shares change together (`vcperf.views.site.site_update`).
+# Pick a plan (or load your own file) and one of its links, move its rate and round trip, or edit any field
+# of the plan in its form: every workload's answer on that link and the links' shares change together
+# (`vcperf.views.site.site_update`); ask the reverse questions and download the edited plan and the answers
+# (`vcperf.views.planner.site_planner`).
 
 # %%
 if interactive:
-    display(site_views.site_planner(plan_name))
+    display(planner.site_planner(plan_name))
 else:
     html, png = site_views.site_update(plan, link, link_bandwidth_bps, link_rtt_s)
     plotting.save_png(png, output_dir, NOTEBOOK, "whatif")
-    print("what-if panel: vcperf.views.site.site_planner (headless: its picture saved as whatif.png)")
+    print("what-if panel: vcperf.views.planner.site_planner (headless: its picture saved as whatif.png)")

@@ -815,6 +815,8 @@ def _wait_kernels(server: subprocess.Popen, count: int | None = None, timeout_s:
         time.sleep(0.25)
 
 
+#: The app's own tabs (one per panel), not the tabs of a panel's form (the planner's plan form is a Tab too).
+APP_TABS = ".widget-tab:not(.widget-tab .widget-tab) > .lm-TabBar .lm-TabBar-tab"
 #: The app's first page is usable this soon after its URL is opened (a warm server: its kernel pre-heated).
 FIRST_RENDER_GOAL_S = 2.0
 FIRST_RENDER_LOADS = 3
@@ -843,7 +845,7 @@ def test_every_tab_of_the_voila_app(voila_app, browser_page):
     steps: list[str] = []
     step = _stepper(time.monotonic(), steps)
     try:
-        tabs = page.locator(".widget-tab .lm-TabBar-tab")
+        tabs = page.locator(APP_TABS)
         for attempt in range(1, VOILA_PAGE_ATTEMPTS + 1):
             page.goto(f"{base}/", wait_until="domcontentloaded", timeout=PAGE_TIMEOUT_MS)
             try:
@@ -963,7 +965,7 @@ def test_voila_app_opens_on_the_site_planner(voila_app, browser_page):
     page, problems = browser_page
     try:
         page.goto(f"{base}/", wait_until="domcontentloaded", timeout=PAGE_TIMEOUT_MS)
-        tabs = page.locator(".widget-tab .lm-TabBar-tab")
+        tabs = page.locator(APP_TABS)
         tabs.first.wait_for(timeout=VOILA_LOAD_TIMEOUT_MS)
         assert tabs.first.inner_text().strip() == "Site planner"
         readout = page.locator(".widget-html").filter(has_text="answer (90 %)").first
@@ -997,6 +999,130 @@ def test_voila_app_opens_on_the_site_planner(voila_app, browser_page):
         assert not page.locator("body").evaluate(_ERRORS_JS), "error output in the app"
     except (AssertionError, PlaywrightError) as e:
         raise AssertionError(f"{e}\nbrowser errors:\n" + "\n".join(problems[-20:])
+                             + f"\nvoila log (tail):\n{_tail(log)}") from e
+
+
+#: A plan a person brings: the default example under another name (its loss, hosts and target edited in the page).
+MY_PLAN = (REPO / "examples" / "branch_20_hosts_10mbit.yaml").read_text(encoding="utf-8").replace(
+    "name: 20-host branch on 10 Mbit/s, 80 ms", "name: My shop")
+
+
+def test_voila_planner_takes_my_plan_and_answers_as_vcperf_plan_does(voila_app, browser_page, tmp_path):
+    """The planner is a planner, driven as a person would at 1280x800: upload a plan file, change the link's
+    loss, the branch's hosts and a target in the form, ask "smallest link", download the plan and the
+    answers; the downloaded answers (CSV, JSON) are what ``vcperf plan`` prints for the downloaded plan, and
+    the page's reverse answer is the command's. Screenshots of each step in build/screenshots/."""
+    from playwright.sync_api import Error as PlaywrightError
+    from playwright.sync_api import expect
+
+    base, log, _server = voila_app
+    page, problems = browser_page
+    steps: list[str] = []
+    step = _stepper(time.monotonic(), steps)
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+
+    def shot(name: str, locator=None) -> None:
+        if locator is not None:
+            locator.scroll_into_view_if_needed()
+        page.screenshot(path=str(SCREENSHOTS / f"voila_planner_{name}_1280x800.png"))
+
+    try:
+        page.set_viewport_size({"width": 1280, "height": 800})
+        for attempt in range(1, VOILA_PAGE_ATTEMPTS + 1):
+            page.goto(f"{base}/", wait_until="domcontentloaded", timeout=PAGE_TIMEOUT_MS)
+            try:
+                page.locator(".widget-html").filter(has_text="answer (90 %)").first.wait_for(
+                    timeout=VOILA_LOAD_TIMEOUT_MS)
+                break
+            except PlaywrightError:
+                step(f"Voila page load {attempt} did not finish")
+                assert attempt < VOILA_PAGE_ATTEMPTS, "the Voila app never rendered"
+        readout = page.locator(".widget-html").filter(has_text="answer (90 %)").first
+        form = page.locator(".vcperf-plan-form")
+        shot("0_opened")
+        mine = tmp_path / "my_shop.yaml"
+        mine.write_text(MY_PLAN, encoding="utf-8")
+        with page.expect_file_chooser(timeout=UPDATE_TIMEOUT_MS) as chooser:  # the button opens the file dialog
+            page.locator(".vcperf-upload").click()
+        chooser.value.set_files(str(mine))
+        expect(readout).to_contain_text("My shop — link wan at 10 Mbit/s", timeout=UPDATE_TIMEOUT_MS)
+        step("uploaded")
+        shot("1_uploaded")
+
+        def edit(tab: str, key: str, value: str, expect_text: str):
+            form.locator(".lm-TabBar-tab").filter(has_text=re.compile(f"^{re.escape(tab)}$")).click()
+            field = form.locator(".widget-text").filter(
+                has=page.locator("label", has_text=re.compile(f"^{re.escape(key)}$"))).locator("input").first
+            before = readout.inner_text()
+            field.fill(value)
+            field.press("Enter")
+            expect(readout).to_contain_text(expect_text, timeout=UPDATE_TIMEOUT_MS)
+            deadline = time.monotonic() + UPDATE_TIMEOUT_MS / 1000
+            while readout.inner_text() == before:
+                assert time.monotonic() < deadline, f"{tab} {key} = {value}: the readout did not change"
+                time.sleep(0.2)
+            assert page.locator(".vcperf-plan-message").inner_text().strip() == "", (
+                page.locator(".vcperf-plan-message").inner_text())
+            step(f"{tab}.{key} = {value}")
+            return field
+
+        # a loss without its unit: the plan's own error in the page, beside the form (no traceback); nothing applied
+        form.locator(".lm-TabBar-tab").filter(has_text=re.compile("^Links$")).click()
+        loss = form.locator(".widget-text").filter(has=page.locator("label", has_text=re.compile("^loss$")))
+        before = readout.inner_text()
+        loss.locator("input").fill("0.05")
+        loss.locator("input").press("Enter")
+        expect(page.locator(".vcperf-plan-message")).to_contain_text("links[0].loss must carry its unit",
+                                                                     timeout=UPDATE_TIMEOUT_MS)
+        assert readout.inner_text() == before and "Traceback" not in page.locator("body").inner_text()
+        shot("2_refused", loss)
+        field = edit("Links", "loss", "0.05 %", "My shop (edited) — link wan at 10 Mbit/s down / 10 Mbit/s up, "
+                     "RTT 80 ms, loss 0.05 %")
+        shot("3_loss", field)
+        field = edit("Branches", "hosts", "30", "(edited)")
+        field = edit("Targets", "operation_latency_s", "8 s", "8 s")
+        shot("4_target", field)
+        # a list item added and removed again (the form rebuilt twice; the plan as before)
+        form.locator(".lm-TabBar-tab").filter(has_text=re.compile("^Branches$")).click()
+        form.locator(".widget-button").filter(has_text=re.compile("^add a branch$")).click()
+        expect(readout).to_contain_text("branch-1", timeout=UPDATE_TIMEOUT_MS)
+        form.locator(".widget-button").filter(has_text=re.compile("^remove branch$")).nth(1).click()
+        expect(readout).not_to_contain_text("branch-1", timeout=UPDATE_TIMEOUT_MS)
+        step("a branch added and removed")
+        page.locator(".widget-button").filter(has_text=re.compile("^smallest link$")).click()
+        answer = page.locator(".vcperf-reverse")
+        expect(answer).to_contain_text("smallest bandwidth of wan:", timeout=UPDATE_TIMEOUT_MS)
+        step(f"asked: {answer.inner_text()[:200]}")
+        shot("5_smallest_link", answer)
+        files = {}
+        for label in ("plan (YAML)", "answers (CSV)", "answers (JSON)"):
+            with page.expect_download(timeout=UPDATE_TIMEOUT_MS) as info:
+                page.locator(".vcperf-downloads a").filter(has_text=label).click()
+            download = info.value
+            path = tmp_path / download.suggested_filename
+            download.save_as(path)
+            files[label] = path
+        step(f"downloaded {sorted(p.name for p in files.values())}")
+        plan_file = files["plan (YAML)"]
+        text = plan_file.read_text(encoding="utf-8")
+        assert "loss: 0.05 %" in text and "hosts: 30" in text and "operation_latency_s: 8 s" in text, text
+        vcperf = [str(Path(sys.executable).parent / "vcperf")]
+        solve = ["--solve", "bandwidth", "--link", "wan"]
+        for fmt, label in (("csv", "answers (CSV)"), ("json", "answers (JSON)")):
+            out = subprocess.run([*vcperf, "plan", str(plan_file), "--format", fmt, *solve], capture_output=True,
+                                 text=True, check=True, timeout=WAIT_S).stdout
+            assert out == files[label].read_text(encoding="utf-8"), fmt
+        md = subprocess.run([*vcperf, "plan", str(plan_file), *solve], capture_output=True, text=True, check=True,
+                            timeout=WAIT_S).stdout
+        asked = next(line for line in md.splitlines() if line.startswith("- ↔ smallest bandwidth of wan: "))
+        value = asked.split(": ", 1)[1].split(",")[0].split(" — ")[0]
+        assert f"smallest bandwidth of wan: {value}" in answer.inner_text(), (asked, answer.inner_text())
+        doc = json.loads(files["answers (JSON)"].read_text(encoding="utf-8"))
+        assert doc["name"] == "My shop" and doc["reverse"][0]["question"] == "smallest bandwidth"
+        assert not page.locator("body").evaluate(_ERRORS_JS), "error output in the app"
+        assert "Traceback" not in page.locator("body").inner_text()
+    except (AssertionError, PlaywrightError) as e:
+        raise AssertionError(f"{e}\nsteps:\n" + "\n".join(steps) + "\nbrowser errors:\n" + "\n".join(problems[-20:])
                              + f"\nvoila log (tail):\n{_tail(log)}") from e
 
 

@@ -1,6 +1,7 @@
 """Shared what-if panel wiring: controls' values reach the update in order; every change redraws."""
 
 import math
+import re
 
 import ipywidgets as w
 import pytest
@@ -113,9 +114,9 @@ def _panels():
     import matplotlib
 
     matplotlib.use("Agg")
-    from vcperf.views import contentlib, ft, robo, site, vcha, vmotion
+    from vcperf.views import contentlib, ft, planner, robo, vcha, vmotion
 
-    return {"site planner": site.site_planner,
+    return {"site planner": planner.site_planner,
             "robo network": robo.network_whatif, "robo capacity": robo.capacity_planner,
             "robo operations": robo.operations_whatif, "content library": contentlib.deploy_whatif,
             "vcha vcbench": vcha.vcbench_whatif, "vcha lifecycle": vcha.lifecycle_whatif, "ft": ft.whatif,
@@ -140,6 +141,15 @@ def _new_values(control):
     if isinstance(control, w.Dropdown):
         values = [o[1] if isinstance(o, tuple) else o for o in control.options]
         return [v for v in values if v not in (control.value, "custom")]
+    if isinstance(control, w.Text):  # the planner's form: a quantity with its unit, a name, or empty (the default)
+        text = control.value.strip()
+        number = re.match(r"^([-+]?\d+(?:\.\d*)?(?:[eE][-+]?\d+)?)(.*)$", text)
+        if not text:
+            return ["1"]
+        if number:
+            x = float(number.group(1))
+            return [f"{2 * x:g}{number.group(2)}", f"{x / 2:g}{number.group(2)}"]
+        return [f"{text}-2"]
     lo, hi = control.min, control.max
     if isinstance(control, w.FloatLogSlider):
         values = [control.base ** (lo + f * (hi - lo)) for f in (0.2, 0.7)]
@@ -161,8 +171,9 @@ def test_every_control_of_every_panel_changes_readout_or_picture():
 
     for name, make in _panels().items():
         box = make()
+        # (a file loaded into the planner: tests/test_site_planner.py)
         controls = [c for c in _widgets(box)[1:] if isinstance(c, w.ValueWidget)
-                    and not isinstance(c, w.Label | w.HTML | w.HTMLMath | w.Image)]
+                    and not isinstance(c, w.Label | w.HTML | w.HTMLMath | w.Image | w.FileUpload)]
         assert len(controls) >= 3, name
         for control in controls:
             start = control.value

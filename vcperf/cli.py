@@ -214,16 +214,8 @@ def _cmd_plan(args) -> int:
     from vcperf.views import site as view
 
     plan = site.load(args.plan)  # every field checked before any work
-    reverse = []
-    if args.solve:
-        if args.solve in ("bandwidth", "rtt") and not args.link:
-            raise ValueError(f"--solve {args.solve} needs --link NAME (one of {[lk.name for lk in plan.links]})")
-        if args.solve == "bandwidth":
-            reverse.append(site.smallest_bandwidth(plan, args.link))
-        elif args.solve == "rtt":
-            reverse.append(site.largest_rtt(plan, args.link))
-        else:
-            reverse.append(site.most_hosts(plan, args.branch))
+    # the app's planner asks through the same function (the page and the command give the same answers)
+    reverse = [view.solve(plan, args.solve, args.link, args.branch)] if args.solve else []
     sys.stdout.write(view.render(site.evaluate(plan), args.format, reverse))
     return 0
 

@@ -485,13 +485,18 @@ def lazy_tabs(makers: dict):
 CONTROLS_WIDTH_PX = 470
 
 
+#: The CSS class of a panel's child that :func:`side_by_side` lays across both columns, under the readout.
+WIDE_CLASS = "vcperf-wide"
+
+
 def side_by_side(panel, controls_width_px: int = CONTROLS_WIDTH_PX):
     """Lay a what-if panel out for a laptop screen (1280x800): controls left, picture right, readout below.
 
     The picture is shown at its figure's own width (:func:`screen_scale`: the PNG's pixels over the
     scale, 100 CSS px per figure inch), shrunk to the column if it is wider; the readout (the
-    panel's visible Label/HTML children) spans both columns under them. Only CSS grid placement is
-    set: the children and their order stay (a panel is driven the same way). Returns ``panel``.
+    panel's visible Label/HTML children) spans both columns under them, and so does a child with the
+    CSS class :data:`WIDE_CLASS` (a form or a block of questions), in its place among them. Only CSS
+    grid placement is set: the children and their order stay (a panel is driven the same way). Returns ``panel``.
 
     Parameters
     ----------
@@ -516,8 +521,9 @@ def side_by_side(panel, controls_width_px: int = CONTROLS_WIDTH_PX):
         raise ValueError(f"panel must hold exactly one Image; got {len(images)}")
     image = images[0]
     shown = [c for c in kids if c is not image and c.layout.display != "none"]
-    text = [c for c in shown if isinstance(c, w.Label | w.HTML | w.HTMLMath)]
-    controls = [c for c in shown if all(c is not t for t in text)]
+    wide = [c for c in shown if WIDE_CLASS in c._dom_classes]
+    text = [c for c in shown if isinstance(c, w.Label | w.HTML | w.HTMLMath) and all(c is not x for x in wide)]
+    controls = [c for c in shown if all(c is not t for t in text + wide)]
     n = max(len(controls), 1)
     panel.layout.display = "grid"
     panel.layout.grid_template_columns = f"{int(controls_width_px)}px minmax(0, 1fr)"
@@ -530,7 +536,7 @@ def side_by_side(panel, controls_width_px: int = CONTROLS_WIDTH_PX):
     # layout view clears grid-area after those two, and with it the placement they set
     for c in controls:
         c.layout.grid_area = "auto / 1 / auto / 2"
-    for c in text:
+    for c in text + wide:
         c.layout.grid_area = "auto / 1 / auto / 3"
         c.layout.max_width = "none"
     image.layout.grid_area = f"1 / 2 / span {n + 1} / 3"

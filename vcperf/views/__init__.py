@@ -74,7 +74,7 @@ NOTEBOOK_PARAMETERS = {
 
 
 def panels() -> dict:
-    """Every what-if panel constructor, by tab title: the site planner first (:mod:`vcperf.views.site`,
+    """Every what-if panel constructor, by tab title: the site planner first (:mod:`vcperf.views.planner`,
     every study's flows on the links they share), then study by study in the registry's order.
 
     Each constructor returns an ipywidgets VBox (controls, readout, image), called with its defaults.
@@ -88,7 +88,7 @@ def panels() -> dict:
     >>> next(iter(panels()))
     'Site planner'
     """
-    out = dict(importlib.import_module(f"{__name__}.site").PANELS)
+    out = dict(importlib.import_module(f"{__name__}.planner").PANELS)
     for name in studies.names():
         out.update(module(name).PANELS)
     return out

@@ -1,6 +1,7 @@
 """The site planner's readouts: the plan as text (Markdown, CSV, JSON: ``vcperf plan``), its figures
 (per-link utilisation stacked by flow; each answer against its target) and the what-if panel where
-the link is entered once (:func:`site_planner`, its pure :func:`site_update`).
+the link is entered once (:func:`site_update`; the panel itself, with the plan's form, is
+:func:`vcperf.views.planner.site_planner`); the reverse questions (:func:`solve`).
 
 Numbers are written by :mod:`vcperf.views.format`; the model is :mod:`vcperf.site`.
 """
@@ -17,16 +18,7 @@ from vcperf import site
 from vcperf.site.plan import TARGET_QUANTITIES
 from vcperf.traffic import FLAG_KINDS
 from vcperf.views.format import fmt_band, fmt_bps, fmt_duration, fmt_in_unit, fmt_percent
-from vcperf.widgets import (
-    TYPED_FORMAT,
-    ExactSliders,
-    PanelFigure,
-    fast_redraw,
-    opaque_png_bytes,
-    readout_style,
-    style_sliders,
-    typed_step,
-)
+from vcperf.widgets import PanelFigure, fast_redraw, opaque_png_bytes
 
 #: The example plans shipped with the repository (``examples/*.yaml``).
 EXAMPLES_DIR = Path(__file__).resolve().parents[2] / "examples"
@@ -473,30 +465,60 @@ class _PlannerFigure(PanelFigure):
         return self.png(key=shape)
 
 
-def _readout_html(e: site.Evaluation, link: str = "") -> str:
+def _operation(a, operations: dict) -> str:
+    """`` (clone_vm)`` after a branch's operation latency: which vCenter operation it is."""
+    op = operations.get(a.workload) if a.quantity == "operation_latency_s" else None
+    return f" ({op})" if op else ""
+
+
+def _readout_html(e: site.Evaluation, link: str = "", edited: bool = False) -> str:
     marks = {"met": "<span style='color:green'>meets</span>", "missed": "<b style='color:#c00'>MISSES</b>",
              "met beyond a limit": "<b style='color:#b60'>meets, beyond a limit</b>", "no target": "·"}
+    operations = {b.name: b.operation for b in e.plan.branches}  # which operation a branch's latency is of
     rows = "".join(
-        f"<tr><td>{marks[a.status]}</td><td>{a.workload}</td>"
-        f"<td>{LABELS[a.quantity]}</td><td>{answer_text(a)}</td>"
+        f"<tr><td>{marks[a.status]}</td><td>{html.escape(a.workload)}</td>"
+        f"<td>{LABELS[a.quantity]}{_operation(a, operations)}</td><td>{answer_text(a)}</td>"
         f"<td>{'–' if math.isnan(a.target) else formatter(a.quantity)(a.target)}</td></tr>" for a in e.answers)
-    flags = "".join(f"<li><b>{f.kind}</b> {html.escape(f.message)}</li>"  # the most serious first
-                    for f in sorted(e.flags, key=lambda f: FLAG_KINDS.index(f.kind)))
-    head = e.verdict
+    ordered = sorted(e.flags, key=lambda f: FLAG_KINDS.index(f.kind))  # the most serious first
+    items = {kind: "".join(f"<li><b>{f.kind}</b> {html.escape(f.message)}</li>" for f in ordered
+                           if (f.kind == "extrapolation") == (kind == "extrapolation"))
+             for kind in ("", "extrapolation")}
+    flags = items[""] and f"<ul style='font-size:smaller'>{items['']}</ul>"
+    n = sum(f.kind == "extrapolation" for f in ordered)
+    if n:  # beyond a test bed: a widened band, not a verdict; folded under one line
+        flags += (f"<details style='font-size:smaller'><summary>{n} extrapolation note{'s' * (n > 1)} (answers "
+                  f"beyond a study's test bed)</summary><ul>{items['extrapolation']}</ul></details>")
     where = ""
-    if link:
+    if link:  # the link as it is now (a plan's name may still tell the rate it was written with)
         spec = e.plan.link(link)
-        where = f" — link {link} at {fmt_bps(spec.bandwidth_bps)}, RTT {fmt_duration(spec.rtt_s)}"
-    return (f"<b>{e.plan.name}{where}: {head}</b><table><tr><th></th><th>workload</th><th>quantity</th>"
+        where = f" — link {html.escape(link)} at {_link_line(spec)}"
+    name = html.escape(e.plan.name) + (" (edited)" if edited else "")
+    return (f"<b>{name}{where}: {e.verdict}</b><table><tr><th></th><th>workload</th><th>quantity</th>"
             f"<th>answer (90 %)</th><th>target</th></tr>{rows}</table>"
-            + (f"<ul style='font-size:smaller'>{flags}</ul>" if flags else ""))
+            + flags)
 
 
 @fast_redraw
+def show_evaluation(e: site.Evaluation, link: str | None = None, *, edited: bool = False):
+    """Readout and picture of an evaluated plan ``e`` (its heading naming ``link`` as it is in ``e.plan``, and
+    "(edited)" when ``edited``); returns ``(readout_html, png_bytes)``.
+
+    Examples
+    --------
+    >>> import matplotlib
+    >>> matplotlib.use("Agg")
+    >>> e = site.evaluate(example("small_branch_dsl").with_link("dsl", bandwidth_bps=2e6), intervals=False)
+    >>> text, png = show_evaluation(e, "dsl", edited=True)
+    >>> "Small branch on DSL (edited) — link dsl at 2 Mbit/s down" in text
+    True
+    """
+    return _readout_html(e, e.plan.links[0].name if link is None else link, edited), _PlannerFigure.shared().draw(e)
+
+
 def site_update(plan: site.Plan | None = None, link: str | None = None, bandwidth_bps: float | None = None,
                 rtt_s: float | None = None, *, intervals: bool = True):
     """Model + redraw for the planner: ``plan`` with ``link`` at ``bandwidth_bps`` (the uplink scaled with it)
-    and ``rtt_s``; returns ``(readout_html, png_bytes)``.
+    and ``rtt_s``; returns ``(readout_html, png_bytes)`` (:func:`show_evaluation`).
 
     Defaults: the app's first plan (:data:`DEFAULT_EXAMPLE`), its first link, that link's rate and RTT.
     The figure's frames, names, legend and layout are built once per plan (:class:`_PlannerFigure`) and
@@ -517,59 +539,32 @@ def site_update(plan: site.Plan | None = None, link: str | None = None, bandwidt
     rtt_s = spec.rtt_s if rtt_s is None else rtt_s
     up = None if spec.up_bandwidth_bps is None else spec.up_bandwidth_bps * bandwidth_bps / spec.bandwidth_bps
     what_if = plan.with_link(link, bandwidth_bps=bandwidth_bps, up_bandwidth_bps=up, rtt_s=rtt_s)
-    e = site.evaluate(what_if, intervals=intervals)
-    return _readout_html(e, link), _PlannerFigure.shared().draw(e)
+    return show_evaluation(site.evaluate(what_if, intervals=intervals), link)
 
 
-def site_planner(name: str = DEFAULT_EXAMPLE):
-    """The planner panel: pick a plan, enter its link once (rate, RTT), see every workload's answer.
+#: The reverse questions, by ``vcperf plan --solve`` name.
+QUESTIONS = {"bandwidth": "smallest bandwidth", "rtt": "largest RTT", "hosts": "most hosts"}
 
-    Parameters
-    ----------
-    name : str
-        The example plan it opens on (:func:`example_names`).
+
+def solve(plan: site.Plan, question: str, link: str | None = None, branch: str | None = None) -> site.Reverse:
+    """The reverse question ``question`` (a key of :data:`QUESTIONS`) of ``plan``: the smallest bandwidth or the
+    largest RTT of ``link``, the most hosts at ``branch`` (default: the first); ``vcperf plan --solve`` and the
+    planner panel both ask through here.
+
+    Examples
+    --------
+    >>> r = solve(example("small_branch_dsl"), "hosts")
+    >>> r.question, r.subject
+    ('most hosts', 'shop')
     """
-    import ipywidgets as w
-
-    plan = {"plan": example(name)}
-    # narrow enough to sit beside each other in the app's control column (vcperf.widgets.side_by_side)
-    pick = w.Dropdown(options=example_names(), value=name, description="plan",
-                      layout=w.Layout(width="270px"), style={"description_width": "40px"})
-    which = w.Dropdown(options=[lk.name for lk in plan["plan"].links], description="link",
-                       layout=w.Layout(width="180px"), style={"description_width": "40px"})
-    bw = w.FloatLogSlider(base=10, min=-1, max=5, step=typed_step(), description="rate Mbit/s",
-                          readout_format=TYPED_FORMAT)
-    rtt = w.FloatLogSlider(base=10, min=-2, max=3, step=typed_step(), description="RTT ms",
-                           readout_format=TYPED_FORMAT)
-    style_sliders(bw, rtt)
-    readout = w.HTML()
-    image = w.Image(format="png")
-
-    def redraw(*_):
-        readout.value, image.value = site_update(plan["plan"], which.value, guard.state["bw"] * 1e6,
-                                                 guard.state["rtt"] * 1e-3)
-
-    guard = ExactSliders({"bw": bw, "rtt": rtt}, lambda key: redraw())
-
-    def load_link(*_):
-        spec = plan["plan"].link(which.value)
-        guard.set(bw=spec.bandwidth_bps / 1e6, rtt=max(spec.rtt_s * 1e3, 0.01))
-        redraw()
-
-    def load_plan(change):
-        plan["plan"] = example(change["new"])
-        names = [lk.name for lk in plan["plan"].links]
-        which.unobserve(load_link, names="value")
-        which.options = names
-        which.value = names[0]
-        which.observe(load_link, names="value")
-        load_link()
-
-    pick.observe(load_plan, names="value")
-    which.observe(load_link, names="value")
-    load_link()
-    return w.VBox([w.HBox([pick, which]), bw, rtt, readout, image, readout_style()])
+    if question not in QUESTIONS:
+        raise ValueError(f"question must be one of {list(QUESTIONS)}; got {question!r}")
+    if question in ("bandwidth", "rtt") and not link:
+        raise ValueError(f"--solve {question} needs --link NAME (one of {[lk.name for lk in plan.links]})")
+    if question == "bandwidth":
+        return site.smallest_bandwidth(plan, link)
+    if question == "rtt":
+        return site.largest_rtt(plan, link)
+    return site.most_hosts(plan, branch)
 
 
-#: The planner panel, by tab title (the app opens on it: :func:`vcperf.views.panels`).
-PANELS = {"Site planner": site_planner}
