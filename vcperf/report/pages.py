@@ -18,7 +18,9 @@ from vcperf.report.tables import (
     _text,
     clean_conditions,
     format_frames,
-    format_number,
+    format_model,
+    format_paper,
+    nowrap_numbers,
 )
 
 #: Study -> (title, full citation), in the registry's order (:data:`vcperf.studies.STUDIES`, the one place
@@ -50,7 +52,7 @@ body.vc-report {{ margin: 0; max-width: {MAX_WIDTH_PX}px; box-sizing: border-box
   max-width: calc({MAX_WIDTH_PX}px - var(--vc-nav-w)); box-sizing: border-box; }}
 .vc-report main.vc-main .jp-Notebook {{ padding: 0; }}
 .vc-report table {{ display: block; max-width: 100%; overflow-x: auto; border-collapse: collapse; }}
-.vc-report td, .vc-report th {{ white-space: normal; overflow-wrap: break-word; max-width: 28em; }}
+.vc-report td, .vc-report th {{ white-space: normal; overflow-wrap: normal; max-width: 28em; }}
 .vc-report img {{ max-width: 100%; height: auto; }}
 .vc-report pre {{ white-space: pre-wrap; overflow-wrap: break-word; }}
 .vc-report .vc-caption {{ font-size: 13px; color: #444; margin: 2px 0 18px; }}
@@ -65,10 +67,13 @@ body.vc-report {{ margin: 0; max-width: {MAX_WIDTH_PX}px; box-sizing: border-box
 .vc-report .vc-ref {{ color: #555; font-size: 13px; }}
 .vc-report .vc-references, .vc-report .vc-whatif {{ font: 14px/1.45 system-ui, sans-serif; }}
 .vc-report table.vc-frame {{ display: table; width: auto; max-width: 100%; table-layout: auto; font-size: 13px; }}
-.vc-report .vc-frame td, .vc-report .vc-frame th {{ overflow-wrap: anywhere; max-width: 18em; padding: 3px 6px; }}
-.vc-report .vc-frame th {{ text-align: left; }}
-.vc-report .vc-frame td.vc-err {{ white-space: nowrap; }}
-.vc-report .vc-frame td.vc-kind {{ overflow-wrap: normal; }}
+.vc-report .vc-frame td, .vc-report .vc-frame th {{ overflow-wrap: normal; word-break: normal; max-width: 22em;
+  padding: 3px 6px; vertical-align: top; text-align: left; }}
+.vc-report .vc-frame th {{ hyphens: none; }}
+.vc-report .vc-frame .vc-num, .vc-report .vc-frame td.vc-err {{ white-space: nowrap; text-align: right;
+  font-variant-numeric: tabular-nums; }}
+.vc-report .vc-frame td.vc-note {{ min-width: 16em; max-width: 34em; white-space: normal; }}
+.vc-report td.vc-num, .vc-report .vc-index td.num {{ white-space: nowrap; }}
 .vc-report .vc-files {{ font-size: 13px; color: #333; }}
 """
 
@@ -179,7 +184,7 @@ def _prepare(nb, name: str = "", scenarios: list[str] | None = None) -> list[str
             if "text/html" in data:
                 src = data["text/html"]
                 src = "".join(src) if isinstance(src, list) else src
-                data["text/html"] = _round_table_floats(format_frames(src))
+                data["text/html"] = nowrap_numbers(_round_table_floats(format_frames(src)))
         if images:
             cells.append(nbformat.v4.new_markdown_cell(f'<p class="vc-caption">{caption(heading)}</p>'))
     nb.cells = cells
@@ -353,8 +358,9 @@ def _misses_table(g) -> str:
         error = "bound failed" if r["kind"] == "bound" else _pct(r["rel_error"])
         rows.append('<tr class="vc-miss">' + _cell(html.escape(r["kind"])) + _cell(html.escape(_text(r["locator"])))
                     + _cell(html.escape(_text(r["quantity"]))) + _cell(html.escape(clean_conditions(r["conditions"])))
-                    + _cell(format_number(float(r["paper_value"])), "num")
-                    + _cell(format_number(float(r["model_value"])), "num") + _cell(error, "num vc-miss-cell") + "</tr>")
+                    + _cell(format_paper(float(r["paper_value"])), "num")
+                    + _cell(format_model(float(r["model_value"]), float(r["paper_value"])), "num")
+                    + _cell(error, "num vc-miss-cell") + "</tr>")
     return (f"<p>Held-out numbers more than {MISS_REL_ERROR:.0%} from the paper, and failed bounds "
             f"(highlighted; each is discussed in the study's notebook):</p><table>{head}{''.join(rows)}</table>")
 
