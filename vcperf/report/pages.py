@@ -5,22 +5,19 @@ from __future__ import annotations
 
 import html
 import logging
-import math
 import re
 import shutil
 from pathlib import Path
 
 from vcperf import fidelity, studies
+from vcperf.report import reference
 from vcperf.report.tables import (
     MISS_REL_ERROR,
-    _pct,
     _round_table_floats,
-    _text,
-    clean_conditions,
     format_frames,
-    format_model,
-    format_paper,
+    misses_table,
     nowrap_numbers,
+    summary_table,
 )
 
 #: Study -> (title, full citation), in the registry's order (:data:`vcperf.studies.STUDIES`, the one place
@@ -74,6 +71,7 @@ body.vc-report {{ margin: 0; max-width: {MAX_WIDTH_PX}px; box-sizing: border-box
   font-variant-numeric: tabular-nums; }}
 .vc-report .vc-frame td.vc-note {{ min-width: 16em; max-width: 34em; white-space: normal; }}
 .vc-report td.vc-num, .vc-report .vc-index td.num {{ white-space: nowrap; }}
+.vc-report .vc-glossary dt {{ font-weight: 600; margin-top: 8px; }}
 .vc-report .vc-files {{ font-size: 13px; color: #333; }}
 """
 
@@ -296,7 +294,8 @@ def page_of(name: str) -> str:
     return OVERVIEW.get(name, f"{name}.html")
 
 
-def _nav(groups, titles: dict[str, str], current: str | None, prefix: str = "") -> str:
+def _nav(groups, titles: dict[str, str], current: str | None, prefix: str = "", refs=()) -> str:
+    """The report's navigation: the index, each group's notebooks by title, then the reference pages ``refs``."""
     parts = ['<nav class="vc-nav" aria-label="Studies">',
              f'<a href="{prefix}index.html"{" aria-current=page" if current == "index.html" else ""}>'
              "<b>vcperf report</b></a>"]
@@ -307,62 +306,13 @@ def _nav(groups, titles: dict[str, str], current: str | None, prefix: str = "") 
             cur = " aria-current=page" if page == current else ""
             parts.append(f'<li><a href="{prefix}{page}"{cur}>{html.escape(titles[n])}</a></li>')
         parts.append("</ul>")
+    if refs:
+        parts.append("<h2>Reference</h2><ul>")
+        parts += [f'<li><a href="{prefix}{page}"{" aria-current=page" if page == current else ""}>'
+                  f"{html.escape(reference.PAGES[page])}</a></li>" for page in refs]
+        parts.append("</ul>")
     parts.append("</nav>")
     return "\n".join(parts)
-
-
-def _cell(text: str, cls: str = "") -> str:
-    return f'<td class="{cls}">{text}</td>' if cls else f"<td>{text}</td>"
-
-
-def _summary_table(summ) -> str:
-    head = ("<tr><th>study</th><th>loo: n</th><th>loo median</th><th>loo max</th><th>predicted: n</th>"
-            "<th>predicted median</th><th>predicted max</th><th>90 % interval coverage (n)</th>"
-            "<th>bounds passed</th><th>fitted: n, median</th><th>derived</th>"
-            "<th>parameters / fit points, rank</th></tr>")
-    rows = []
-    for _, r in summ.iterrows():
-        title = STUDIES.get(r["study"], (r["study"], ""))[0]
-        ne = f" ({r['loo_not_estimable']} not estimable)" if r["loo_not_estimable"] else ""
-
-        def err(x):
-            miss = math.isfinite(float(x)) and float(x) > MISS_REL_ERROR
-            return _cell(_pct(x), "num vc-miss-cell" if miss else "num")
-
-        bounds_cls = "num" if r["bounds_passed"] == r["n_bound"] else "num vc-miss-cell"
-        rows.append(
-            "<tr>" + _cell(f'<a href="#{r["study"]}">{html.escape(title)}</a>')
-            + _cell(f"{r['n_loo']}{ne}", "num") + err(r["loo_median"]) + err(r["loo_max"])
-            + _cell(str(r["n_predicted"]), "num") + err(r["predicted_median"]) + err(r["predicted_max"])
-            + _cell(f"{_pct(r['coverage'])} ({r['n_interval']})", "num")
-            + _cell(f"{r['bounds_passed']} of {r['n_bound']}", bounds_cls)
-            + _cell(f"{r['n_fitted']}, {_pct(r['fitted_median'])}", "num") + _cell(str(r["n_derived"]), "num")
-            + _cell(f"{r['n_params']} / {r['n_fit_points']}, rank {r['jacobian_rank']}", "num") + "</tr>"
-        )
-    return f"<table>{head}{''.join(rows)}</table>"
-
-
-def _misses_table(g) -> str:
-    """The study's held-out rows and bounds that miss: |error| > MISS_REL_ERROR, not estimable, failed bound."""
-    held = g[g["kind"].isin(["loo", "predicted"])]
-    misses = held[held["rel_error"].abs() > MISS_REL_ERROR]
-    misses = misses.iloc[misses["rel_error"].abs().to_numpy().argsort(kind="stable")[::-1]]
-    failed = g[(g["kind"] == "bound") & ~g["passed"].astype(bool)]
-    if misses.empty and failed.empty:
-        return (f'<p class="vc-ok">Every estimable held-out number is within {MISS_REL_ERROR:.0%} of the paper '
-                "and every stated bound holds.</p>")
-    head = ("<tr><th>kind</th><th>source</th><th>quantity</th><th>conditions</th><th>paper</th><th>model</th>"
-            "<th>error</th></tr>")
-    rows = []
-    for _, r in list(misses.iterrows()) + list(failed.iterrows()):
-        error = "bound failed" if r["kind"] == "bound" else _pct(r["rel_error"])
-        rows.append('<tr class="vc-miss">' + _cell(html.escape(r["kind"])) + _cell(html.escape(_text(r["locator"])))
-                    + _cell(html.escape(_text(r["quantity"]))) + _cell(html.escape(clean_conditions(r["conditions"])))
-                    + _cell(format_paper(float(r["paper_value"])), "num")
-                    + _cell(format_model(float(r["model_value"]), float(r["paper_value"])), "num")
-                    + _cell(error, "num vc-miss-cell") + "</tr>")
-    return (f"<p>Held-out numbers more than {MISS_REL_ERROR:.0%} from the paper, and failed bounds "
-            f"(highlighted; each is discussed in the study's notebook):</p><table>{head}{''.join(rows)}</table>")
 
 
 def _humanise(stem: str) -> str:
@@ -389,29 +339,56 @@ def _cite_html(study: str) -> str:
     return text
 
 
-def _index(build: Path, groups, titles, prefix: str) -> str:
+def _plain_page(body: str, nav: str, title: str) -> str:
+    """A report page of its own (not a notebook's): the style sheet, the nav and ``body``."""
+    return ("<!DOCTYPE html>\n" '<html lang="en"><head><meta charset="utf-8">'
+            '<meta name="viewport" content="width=device-width, initial-scale=1">'
+            f"<title>{html.escape(title)} — vcperf report</title><style>{_CSS}</style></head>"
+            f'<body class="vc-report">\n{nav}\n<main class="vc-main vc-index">{body}</main>\n</body></html>\n')
+
+
+def _intro(build: Path, here: str) -> str:
+    """The index's opening, in plain words: what the studies are, what a reader can do here, how far to trust an
+    answer; links only to pages this build has (``here``: the path from the page to ``build/report/``)."""
+    report = build / "report"
+    site = (f'<a href="{here}site_planner.html">the site planner</a>, '
+            if (report / "site_planner.html").exists() else "")
+    api = (f'<li>call the models from Python: the <a href="{here}api/index.html">API reference</a>.</li>'
+           if (report / "api" / "index.html").exists() else "")
+    return ("<p>Five published VMware performance studies (vCenter High Availability, vCenter in branch offices, "
+            "Fault Tolerance, Content Library deployments, vMotion) rebuilt as models you can ask your own "
+            "questions: how long a clone takes over your branch link, what link a deployment needs, what a "
+            "stretched vCenter HA costs. What you can do here:</p><ul>"
+            "<li>read a study's page (below, or in the menu): every figure and table of the paper with the model's "
+            "value beside the paper's, and each large miss explained;</li>"
+            "<li>plan a whole site (links, branches, migrations, deployments, vCenter HA, FT) with "
+            f'<code>vcperf plan site.yaml</code>: {site}the <a href="{here}plan.html">plan format</a>;</li>'
+            "<li>move the controls of the what-if panels in JupyterLab or in the what-if app (<code>make app</code>)"
+            f"{';' if api else '.'}</li>{api}</ul>"
+            "<p>How far to trust an answer: each model was fitted to some of its paper's numbers and is judged on "
+            "the numbers it was not fitted to. The table below gives, per study, how far the model is from those "
+            f"numbers (errors relative to the paper's value; above {MISS_REL_ERROR:.0%} is a miss, highlighted). "
+            f'The words are explained in the <a href="{here}glossary.html">glossary</a>.</p>')
+
+
+def _index(build: Path, groups, titles, prefix: str, refs=()) -> str:
     """The index page; ``prefix`` is the path from the page's folder to ``build/`` ('' or '../')."""
     import pandas as pd
 
     here = "" if prefix else "report/"  # path from the page to build/report/
-    nav = _nav(groups, titles, "index.html", here)
+    nav = _nav(groups, titles, "index.html", here, refs)
     parts = ["<!DOCTYPE html>", '<html lang="en"><head><meta charset="utf-8">',
              '<meta name="viewport" content="width=device-width, initial-scale=1">',
              "<title>vcperf report — regenerated studies</title>", f"<style>{_CSS}</style></head>",
              '<body class="vc-report">', nav, '<main class="vc-main vc-index">',
-             "<h1>vcperf — regenerated studies</h1>",
-             "<p>Five published VMware performance studies rebuilt from mechanistic models and calibrated to the "
-             "papers' own numbers. Each study below links its notebooks rendered as pages (prose, figures, tables; "
-             "code hidden), the executed notebooks, and every figure and table file. The ledger judges every model "
-             "number: <b>loo</b> rows are fitted numbers predicted again by a refit without them, <b>predicted</b> "
-             "rows were never fitted; both are the evidence of skill. Errors are relative to the paper value; "
-             f"held-out errors above {MISS_REL_ERROR:.0%} are highlighted as misses.</p>"]
+             "<h1>vcperf — what the models of five VMware studies answer</h1>", _intro(build, here)]
     fid_path = build / "fidelity.csv"
     ledger = None
     if fid_path.exists():
         ledger = pd.read_csv(fid_path)
         summ = fidelity.summary(ledger)
-        parts += ["<h2>Ledger summary</h2>", _summary_table(summ),
+        titles_of = {k: v[0] for k, v in STUDIES.items()}
+        parts += ["<h2>How close the models come</h2>", summary_table(summ, titles_of, f"{here}glossary.html"),
                   f'<p><a href="{prefix}fidelity.csv">fidelity.csv</a>: every paper number a model speaks to, with '
                   "the model's value and its kind (the same as <code>vcperf fidelity</code>).</p>"]
     if (build / "scenarios" / "index.html").exists():
@@ -422,7 +399,7 @@ def _index(build: Path, groups, titles, prefix: str) -> str:
         if key in studies.STUDIES:
             parts.append(f'<p class="vc-ref">{_cite_html(key)}</p>')
         if ledger is not None and key in STUDIES:
-            parts.append(_misses_table(ledger[ledger["study"] == key]))
+            parts.append(misses_table(ledger[ledger["study"] == key]))
         for n in nbs:
             parts.append(f'<h3><a href="{here}{page_of(n)}">{html.escape(titles[n])}</a></h3>')
             parts.append(f'<p class="vc-files"><a href="{prefix}notebooks/{n}.ipynb">executed notebook</a></p>')
@@ -517,8 +494,11 @@ def write_index(build: Path) -> Path:
 
     build = Path(build)
     report = build / "report"
-    shutil.rmtree(report, ignore_errors=True)
-    report.mkdir(parents=True)
+    for old in sorted(report.iterdir()) if report.is_dir() else ():  # the API reference (write_api) stays
+        if old.name != "api":
+            shutil.rmtree(old) if old.is_dir() and not old.is_symlink() else old.unlink()
+    report.mkdir(parents=True, exist_ok=True)
+    refs = [p for p in reference.PAGES if (report / p).is_file() or p != "api/index.html"]
     paths = {p.stem: p for p in sorted((build / "notebooks").glob("*.ipynb"))}
     nbs = {name: nbformat.read(p, as_version=4) for name, p in paths.items()}
     titles = {name: _plain(notebook_title(nb) or name) for name, nb in nbs.items()}
@@ -534,11 +514,15 @@ def write_index(build: Path) -> Path:
         if study:
             body = body.replace("</body>", references(study) + "\n</body>", 1)
         page = page_of(name)
-        (report / page).write_text(_page(body, _nav(groups, titles, page), titles[name]), encoding="utf-8")
+        (report / page).write_text(_page(body, _nav(groups, titles, page, refs=refs), titles[name]), encoding="utf-8")
+    for page, body in (("glossary.html", reference.glossary_html()), ("plan.html", reference.plan_html())):
+        (report / page).write_text(_plain_page(body, _nav(groups, titles, page, refs=refs), reference.PAGES[page]),
+                                   encoding="utf-8")
+    reference.write_schema(report)
     if (build / "fidelity.csv").exists():  # the default build (a scenario has only its own pages)
         write_scenario_index(build / "scenarios")
-    (report / "index.html").write_text(_index(build, groups, titles, "../"), encoding="utf-8")
+    (report / "index.html").write_text(_index(build, groups, titles, "../", refs), encoding="utf-8")
     out = build / "index.html"
-    out.write_text(_index(build, groups, titles, ""), encoding="utf-8")
+    out.write_text(_index(build, groups, titles, "", refs), encoding="utf-8")
     return out
 

@@ -273,6 +273,70 @@ def _pct(x) -> str:
 
 
 
+def _cell(text: str, cls: str = "") -> str:
+    return f'<td class="{cls}">{text}</td>' if cls else f"<td>{text}</td>"
+
+
+def summary_table(summ, titles: dict, glossary: str = "glossary.html") -> str:
+    """Per study: the errors on numbers the model did not see first, then the interval, the bounds, the fit; each
+    column's word linked to the glossary (``glossary``: its path from the page)."""
+    def word(text: str, term: str) -> str:
+        return f'<a href="{glossary}#{term}">{html.escape(text)}</a>'
+
+    head = ("<tr><th>study</th>"
+            f"<th>error on numbers left out of the fit ({word('loo', 'loo')}): median, max (n)</th>"
+            f"<th>error on numbers no fit used ({word('predicted', 'predicted')}): median, max (n)</th>"
+            f"<th>paper values inside the {word('90 % interval', 'interval')}</th>"
+            f"<th>stated {word('bounds', 'bound')} that hold</th>"
+            f"<th>error on {word('fitted', 'fitted')} numbers: median (n)</th>"
+            f"<th>{word('parameters / fit points', 'parameters-fit-points')}</th></tr>")
+    rows = []
+    for _, r in summ.iterrows():
+        title = titles.get(r["study"], r["study"])
+        ne = f", {r['loo_not_estimable']} {word('not estimable', 'not-estimable')}" if r["loo_not_estimable"] else ""
+
+        def err(median, largest, n, extra=""):
+            if not n:
+                return _cell("none", "num")
+            miss = math.isfinite(float(largest)) and float(largest) > MISS_REL_ERROR
+            return _cell(f"{_pct(median)}, {_pct(largest)} ({n}{extra})", "num vc-miss-cell" if miss else "num")
+
+        bounds_cls = "num" if r["bounds_passed"] == r["n_bound"] else "num vc-miss-cell"
+        rows.append(
+            "<tr>" + _cell(f'<a href="#{r["study"]}">{html.escape(title)}</a>')
+            + err(r["loo_median"], r["loo_max"], r["n_loo"], ne)
+            + err(r["predicted_median"], r["predicted_max"], r["n_predicted"])
+            + _cell(f"{_pct(r['coverage'])} of {r['n_interval']}", "num")
+            + _cell(f"{r['bounds_passed']} of {r['n_bound']}", bounds_cls)
+            + _cell(f"{_pct(r['fitted_median'])} ({r['n_fitted']})", "num")
+            + _cell(f"{r['n_params']} / {r['n_fit_points']}", "num") + "</tr>"
+        )
+    return f"<table>{head}{''.join(rows)}</table>"
+
+
+def misses_table(g) -> str:
+    """The study's held-out rows and bounds that miss: |error| > MISS_REL_ERROR, not estimable, failed bound."""
+    held = g[g["kind"].isin(["loo", "predicted"])]
+    misses = held[held["rel_error"].abs() > MISS_REL_ERROR]
+    misses = misses.iloc[misses["rel_error"].abs().to_numpy().argsort(kind="stable")[::-1]]
+    failed = g[(g["kind"] == "bound") & ~g["passed"].astype(bool)]
+    if misses.empty and failed.empty:
+        return (f'<p class="vc-ok">Every estimable held-out number is within {MISS_REL_ERROR:.0%} of the paper '
+                "and every stated bound holds.</p>")
+    head = ("<tr><th>kind</th><th>source</th><th>quantity</th><th>conditions</th><th>paper</th><th>model</th>"
+            "<th>error</th></tr>")
+    rows = []
+    for _, r in list(misses.iterrows()) + list(failed.iterrows()):
+        error = "bound failed" if r["kind"] == "bound" else _pct(r["rel_error"])
+        rows.append('<tr class="vc-miss">' + _cell(html.escape(r["kind"])) + _cell(html.escape(_text(r["locator"])))
+                    + _cell(html.escape(_text(r["quantity"]))) + _cell(html.escape(clean_conditions(r["conditions"])))
+                    + _cell(format_paper(float(r["paper_value"])), "num")
+                    + _cell(format_model(float(r["model_value"]), float(r["paper_value"])), "num")
+                    + _cell(error, "num vc-miss-cell") + "</tr>")
+    return (f"<p>Held-out numbers more than {MISS_REL_ERROR:.0%} from the paper, and failed bounds "
+            f"(highlighted; each is discussed in the study's notebook):</p><table>{head}{''.join(rows)}</table>")
+
+
 def clean_conditions(text) -> str:
     """A ledger row's conditions without empty entries: ``"powered_on_vms=24; network="`` ->
     ``"powered_on_vms=24"``.
