@@ -8,11 +8,12 @@ import html
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 from pathlib import Path
 
-from vcperf import fidelity
+from vcperf import fidelity, studies
 from vcperf.site import schema
 
 #: The reference pages (file in ``build/report/`` -> title), in the nav's order; ``api/index.html`` only when built.
@@ -20,7 +21,7 @@ PAGES = {"glossary.html": "Glossary: the ledger's words", "plan.html": "Site pla
          "api/index.html": "API reference"}
 
 #: What the API reference documents: the package without its private modules (``vcperf._*``).
-API_MODULES = ("vcperf", "!vcperf._*")
+API_MODULES = ("vcperf", r"!vcperf\._")
 
 
 def glossary_html() -> str:
@@ -64,17 +65,25 @@ def write_schema(report: Path) -> Path:
     return path
 
 
-def write_api(folder: Path, timeout_s: float = 600.0) -> Path:
+def write_api(folder: Path, timeout_s: float = 600.0) -> Path | None:
     """The API reference of :data:`API_MODULES` from their numpydoc docstrings, by pdoc, into ``folder``
     (``build/report/api/``); returns its ``index.html``.
 
     Deterministic: pdoc runs in its own process with a fixed hash seed (a set's order is the same every time), no
     source listing and no search index, and the checkout's path in a default value is written ``<checkout>``.
-    Raises ``RuntimeError`` with pdoc's message when it fails.
+    None (and nothing written) without pdoc (``pip install 'vcperf[docs]'``; the set-up's lock has it). Raises
+    ``RuntimeError`` with pdoc's message when it fails.
     """
+    import importlib.util
+
     folder = Path(folder)
+    if importlib.util.find_spec("pdoc") is None:
+        return None
     if not isinstance(timeout_s, int | float) or not 1 <= timeout_s <= 3600:
         raise ValueError(f"timeout_s must be in [1, 3600] s; got {timeout_s!r}")
+    if folder.is_symlink():
+        raise ValueError(f"folder must be a folder of the build, not a symbolic link; got {folder}")
+    shutil.rmtree(folder, ignore_errors=True)  # no page of an earlier build left behind
     env = {**os.environ, "PYTHONHASHSEED": "0", "MPLBACKEND": "Agg"}
     cmd = [sys.executable, "-m", "pdoc", "--docformat", "numpy", "--no-show-source", "--no-search",
            "--footer-text", "vcperf", "-o", str(folder), *API_MODULES]
@@ -84,6 +93,27 @@ def write_api(folder: Path, timeout_s: float = 600.0) -> Path:
     checkout = str(Path(__file__).resolve().parents[2])
     for page in sorted(folder.rglob("*.html")):
         text = page.read_text(encoding="utf-8")
-        if checkout in text:
-            page.write_text(text.replace(checkout, "&lt;checkout&gt;"), encoding="utf-8")
+        new = _for_readers(text.replace(checkout, "&lt;checkout&gt;"))
+        if new != text:
+            page.write_text(new, encoding="utf-8")
     return folder / "index.html"
+
+
+#: A bare ``www.`` link of a docstring (pdoc makes it a relative link that leads nowhere).
+_BARE_WWW = re.compile(r'href="www\.')
+
+
+def _for_readers(text: str) -> str:
+    """A docstring page as the report's readers see it: the papers' transcripts named by their study
+    (``the vmotion2020 paper``), "the seed" said "the paper", bare ``www.`` links made ``https://`` links.
+
+    Examples
+    --------
+    >>> _for_readers("the seed's test bed, seed 004_ea13268657e6b3b0.txt")
+    "the paper's test bed, seed the vmotion2020 paper"
+    """
+    for s in studies.STUDIES.values():
+        text = text.replace(s.seed, f"the {s.name} paper")
+    text = re.sub(r"\b([Tt])he seed(&#39;s|'s)?\b", lambda m: f"{m.group(1)}he paper{m.group(2) or ''}", text)
+    text = text.replace("browser&#39;s echo", "browser echoing").replace("browser's echo", "browser echoing")
+    return _BARE_WWW.sub('href="https://www.', text)
