@@ -332,7 +332,8 @@ def check_notebook_parameters(namespace: Mapping, notebook) -> dict:
 
 
 def _show_tables_in_full() -> None:
-    """A notebook's tables show their text in full (pandas cuts a cell at 50 characters with "..."): at once when
+    """A notebook's tables show their text and columns in full (pandas cuts a cell at 50 characters and leaves
+    columns out past 20, with "..."): at once when
     pandas is imported (a regeneration's kernels have it), else before the first cell run after its import."""
     import sys
 
@@ -341,6 +342,7 @@ def _show_tables_in_full() -> None:
         if pandas is None or not hasattr(pandas, "set_option"):
             return False
         pandas.set_option("display.max_colwidth", None)
+        pandas.set_option("display.max_columns", None)  # no column left out as "..." either
         return True
 
     if full():

@@ -15,6 +15,7 @@ from vcperf.report.tables import (
     MISS_REL_ERROR,
     _round_table_floats,
     format_frames,
+    keep_units,
     misses_table,
     nowrap_numbers,
     summary_table,
@@ -63,13 +64,16 @@ body.vc-report {{ margin: 0; max-width: {MAX_WIDTH_PX}px; box-sizing: border-box
 .vc-report .vc-index td.num {{ text-align: right; }}
 .vc-report .vc-ref {{ color: #555; font-size: 13px; }}
 .vc-report .vc-references, .vc-report .vc-whatif {{ font: 14px/1.45 system-ui, sans-serif; }}
-.vc-report table.vc-frame {{ display: table; width: auto; max-width: 100%; table-layout: auto; font-size: 13px; }}
+.vc-report table.vc-frame {{ display: block; width: max-content; max-width: 100%; overflow-x: auto; font-size: 13px; }}
+.vc-report table.vc-frame.vc-wide {{ font-size: 12px; }}
+.vc-report table.vc-frame.vc-wide td, .vc-report table.vc-frame.vc-wide th {{ padding: 2px 4px; }}
 .vc-report .vc-frame td, .vc-report .vc-frame th {{ overflow-wrap: normal; word-break: normal; max-width: 22em;
   padding: 3px 6px; vertical-align: top; text-align: left; }}
 .vc-report .vc-frame th {{ hyphens: none; }}
 .vc-report .vc-frame .vc-num, .vc-report .vc-frame td.vc-err {{ white-space: nowrap; text-align: right;
   font-variant-numeric: tabular-nums; }}
-.vc-report .vc-frame td.vc-note {{ min-width: 16em; max-width: 34em; white-space: normal; }}
+.vc-report .vc-frame td.vc-note {{ white-space: normal; }}
+.vc-report .vc-notebox {{ min-width: 10em; max-width: 36em; }}
 .vc-report td.vc-num, .vc-report .vc-index td.num {{ white-space: nowrap; }}
 .vc-report .vc-glossary dt {{ font-weight: 600; margin-top: 8px; }}
 .vc-report .vc-files {{ font-size: 13px; color: #333; }}
@@ -514,15 +518,16 @@ def write_index(build: Path) -> Path:
         if study:
             body = body.replace("</body>", references(study) + "\n</body>", 1)
         page = page_of(name)
-        (report / page).write_text(_page(body, _nav(groups, titles, page, refs=refs), titles[name]), encoding="utf-8")
+        (report / page).write_text(keep_units(_page(body, _nav(groups, titles, page, refs=refs), titles[name])),
+                                   encoding="utf-8")
     for page, body in (("glossary.html", reference.glossary_html()), ("plan.html", reference.plan_html())):
         (report / page).write_text(_plain_page(body, _nav(groups, titles, page, refs=refs), reference.PAGES[page]),
                                    encoding="utf-8")
     reference.write_schema(report)
     if (build / "fidelity.csv").exists():  # the default build (a scenario has only its own pages)
         write_scenario_index(build / "scenarios")
-    (report / "index.html").write_text(_index(build, groups, titles, "../", refs), encoding="utf-8")
+    (report / "index.html").write_text(keep_units(_index(build, groups, titles, "../", refs)), encoding="utf-8")
     out = build / "index.html"
-    out.write_text(_index(build, groups, titles, "", refs), encoding="utf-8")
+    out.write_text(keep_units(_index(build, groups, titles, "", refs)), encoding="utf-8")
     return out
 

@@ -20,14 +20,14 @@ _TD_FLOAT = re.compile(r"(<td\b[^>]*>)\s*(" + _FLOAT_RE + r")\s*(</td>)")
 
 
 def format_number(x: float, digits: int = SIGNIFICANT_DIGITS) -> str:
-    """``x`` with at most ``digits`` significant digits, for people: no exponent between 1e-3 and 1e7,
-    thousands separators above 9999 (``33,180``), an exponent outside (``1.247e-16``)."""
+    """``x`` with at most ``digits`` significant digits, for people: no exponent between 1e-3 and 1e12,
+    thousands separators above 9999 (``33,180``, ``54,000,000``), an exponent outside (``1.247e-16``)."""
     if not math.isfinite(x):
         return "—" if math.isnan(x) else ("∞" if x > 0 else "−∞")
     if x == 0:
         return "0"
     mag = math.floor(math.log10(abs(x)))
-    if mag < -3 or mag >= 7:
+    if mag < -3 or mag >= 12:
         return f"{x:.{digits - 1}e}".replace("e-0", "e-").replace("e+0", "e+")
     decimals = digits - 1 - mag
     rounded = round(x, decimals)
@@ -55,7 +55,8 @@ PERCENT_ERROR_COLUMNS = ("error_percent", "error_pct", "rel_error_percent")
 PAPER_COLUMNS = ("paper", "paper_value", "paper_bound")
 MODEL_COLUMNS = ("model", "model_value", "model_low", "model_high")
 #: Columns of prose (wrapped, never cut).
-NOTE_COLUMNS = ("note", "notes", "meaning", "statement", "why", "flags at the answer", "each workload alone")
+NOTE_COLUMNS = ("note", "notes", "meaning", "statement", "why", "flags at the answer", "each workload alone",
+                "fitted from")
 #: A column name's last words that are its unit -> the unit as the header shows it, in parentheses.
 HEADER_UNITS = {
     "s": "s", "ms": "ms", "h": "h", "min": "min", "percent": "%", "pct": "%", "mbps": "Mbit/s",
@@ -129,6 +130,33 @@ def _header(name: str) -> str:
     return " ".join(words)
 
 
+#: Units a number may carry in a report table (a no-break space keeps them together; the browser test looks for
+#: these tokens broken across lines).
+UNITS = ("%", "µs", "us", "ms", "s", "min", "h", "B", "kB", "KB", "MB", "GB", "TB", "KiB", "MiB", "GiB", "TiB",
+         "bit/s", "kbit/s", "Mbit/s", "Gbit/s", "bps", "Kbps", "kbps", "Mbps", "Gbps", "ops/min", "ops/s", "GHz",
+         "MHz", "x")
+_UNIT = "(?:" + "|".join(re.escape(u) for u in sorted(UNITS, key=len, reverse=True)) + ")(?![A-Za-z0-9/])"
+#: The space between a number and its unit (``9.49 Gbps``, ``7 s``, ``0.3 %``): a no-break space.
+_UNIT_AFTER_NUMBER = re.compile(r"(?<=\d) (?=" + _UNIT + ")")
+_TABLE_CELL = re.compile(r"(<t[hd]\b[^>]*>)(.*?)(</t[hd]>)", re.S)
+
+
+def keep_units(text: str) -> str:
+    """In every table cell of ``text`` (an HTML page), a number and its unit joined by a no-break space.
+
+    Examples
+    --------
+    >>> keep_units("<td>94, 2.3 %, 24.4 %</td><p>2 s</p><td>64 clients, <b>9.49 Gbps</b></td>")
+    '<td>94, 2.3\xa0%, 24.4\xa0%</td><p>2 s</p><td>64 clients, <b>9.49\xa0Gbps</b></td>'
+    """
+    def cell(m: re.Match) -> str:
+        parts = re.split(r"(<[^>]*>)", m.group(2))
+        return m.group(1) + "".join(p if p.startswith("<") else _UNIT_AFTER_NUMBER.sub("\u00a0", p)
+                                    for p in parts) + m.group(3)
+
+    return _TABLE_CELL.sub(cell, text)
+
+
 def _breakable(text: str) -> str:
     """Text with a line-break opportunity after each ``/`` and ``_`` of a long identifier (never inside a word
     or a number)."""
@@ -168,10 +196,14 @@ def _format_frame(table: str) -> str:
     models = [col[h] for h in MODEL_COLUMNS if h in col]
     notes = {i for i, h in enumerate(head) if h.replace("_", " ") in NOTE_COLUMNS}
     quantity = col.get("quantity")
-    out = ['<table class="dataframe vc-frame">']
+    out = [f'<table class="dataframe vc-frame{" vc-wide" if len(head) >= 8 else ""}">']
     for r in header_rows:
         out.append("<tr>" + "".join(f"<th>{_header(c)}</th>" for _, _, c in r) + "</tr>")
     for r in body:
+        if all(c.strip() == "..." for _, _, c in r):  # pandas' row of left-out rows (display.max_rows)
+            out.append(f'<tr class="vc-elided"><td colspan="{len(r)}">… rows left out here; every row is in the '
+                       "notebook's CSV table (build/tables/)</td></tr>")
+            continue
         cells = ["—" if c.strip() in ("None", "NaN", "nan", "&lt;NA&gt;") else c.strip() for _, _, c in r]
         tags = [t for t, _, _ in r]
         cls = [""] * len(cells)
@@ -185,8 +217,8 @@ def _format_frame(table: str) -> str:
                 continue
             x = _float(c)
             if x is None:
-                if i in notes:
-                    cls[i] = "vc-note"
+                if i in notes:  # a block of its own width: a table gives a cell's min-width no weight
+                    cls[i], cells[i] = "vc-note", f'<div class="vc-notebox">{_breakable(c)}</div>' if c != "—" else c
                 elif tags[i] == "td":
                     cells[i] = _breakable(c)
                 continue
