@@ -254,9 +254,16 @@ def references(study: str) -> str:
 _NB_LINK = re.compile(r'href="([A-Za-z0-9_]+)\.(?:ipynb|py)"')
 
 
+#: Links a notebook has for JupyterLab (from ``notebooks/``) -> the same page in the report (from ``build/report/``).
+_REPORT_LINKS = {'href="../docs/PLAN.md"': 'href="plan.html"',
+                 'href="../build/report/api/index.html"': 'href="api/index.html"'}
+
+
 def _link_pages(text: str, names) -> str:
     """Links to a notebook (``robo_networks.py`` or ``.ipynb``, as the landing notebook has them for
-    JupyterLab) pointed at its report page."""
+    JupyterLab) pointed at its report page; the plan format and API reference at the report's own pages."""
+    for jupyter, page in _REPORT_LINKS.items():
+        text = text.replace(jupyter, page)
     return _NB_LINK.sub(lambda m: f'href="{page_of(m.group(1))}"' if m.group(1) in names else m.group(0), text)
 
 
