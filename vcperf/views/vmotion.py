@@ -233,7 +233,8 @@ def precopy_grid_figure(n_memory: int = 200, n_dirty: int = 200):
            transform=a.get_xaxis_transform())
     a.set_xlabel("dirty rate (GB/s), working set = memory")
     a.set_ylabel("pre-copy + switch-over (s)")
-    a.legend(fontsize=7, frameon=False, title="solid: SDPS, dashed: none", title_fontsize=7, loc="upper left")
+    a.legend(fontsize=7, frameon=False, title="solid: with stun during page send (SDPS), dashed: without",
+             title_fontsize=7, loc="upper left")
     state = np.where(without.converged, 0, np.where(with_sdps.converged, 1, 2))
     from matplotlib.colors import ListedColormap
     from matplotlib.patches import Patch
@@ -469,8 +470,8 @@ def _flags_note(flags) -> str:
 def _throttle_note(m) -> str:
     """The guest's SDPS throttle of a scalar migration (``""`` when SDPS is not engaged)."""
     frac, secs = float(np.ravel(m.sdps_throttle_fraction)[0]), float(np.ravel(m.throttled_s)[0])
-    return "" if frac <= 0.0 else (f", SDPS engaged: it throttles the guest (vCPUs stunned {fmt_percent(frac)} "
-                                   f"of the time) for {fmt_duration(secs)}")
+    return "" if frac <= 0.0 else (f", stun during page send (SDPS) engaged: it throttles the guest (vCPUs stunned "
+                                   f"{fmt_percent(frac)} of the time) for {fmt_duration(secs)}")
 
 
 def _link_note(ans, target: str, vcpus, p) -> str:
