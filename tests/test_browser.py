@@ -1086,3 +1086,31 @@ def test_report_tables_keep_numbers_whole_notes_in_full_and_no_e_notation(defaul
             frames.nth(widest).screenshot(path=str(SCREENSHOTS / f"report_table_{html_page.stem}.png"))
     assert not found, found
     assert not problems, problems
+
+
+def test_voila_app_asks_no_outside_host_and_logs_no_console_error(voila_app, browser_page):
+    """The app's page loads everything from its own server (no FontAwesome from a CDN: vcperf.app's Voila template)
+    and its browser console shows no error (no jupytext extension failing, RUNTIME-012: it is not loaded)."""
+    from playwright.sync_api import Error as PlaywrightError
+
+    base, log, _server = voila_app
+    page, problems = browser_page
+    outside, console = [], []
+    page.on("request", lambda r: outside.append(r.url) if not r.url.startswith((base, "data:", "blob:")) else None)
+    page.on("console", lambda m: console.append(f"{m.type}: {m.text}") if m.type == "error" else None)
+    tabs = page.locator(".widget-tab .lm-TabBar-tab")
+    for attempt in range(1, VOILA_PAGE_ATTEMPTS + 1):
+        page.goto(f"{base}/", wait_until="domcontentloaded", timeout=PAGE_TIMEOUT_MS)
+        try:
+            tabs.first.wait_for(timeout=VOILA_LOAD_TIMEOUT_MS)
+            break
+        except PlaywrightError:
+            assert attempt < VOILA_PAGE_ATTEMPTS, f"the Voila app never rendered:\n{_tail(log)}"
+    page.wait_for_timeout(2000)  # late extension loads and their errors
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    page.set_viewport_size({"width": 1280, "height": 800})
+    page.screenshot(path=str(SCREENSHOTS / "voila_first_page_1280x800.png"))
+    assert not outside, f"requests to outside hosts: {outside}"
+    assert not [c for c in console if "jupytext" in c.lower() or "RUNTIME-012" in c], console
+    assert not console, console
+    assert not problems, problems

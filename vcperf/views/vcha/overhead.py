@@ -290,7 +290,7 @@ def vcbench_whatif(clients: int = 256, replication_rtt_ms: float = 5.0, stats_le
     mem = w.FloatSlider(value=memory_gb, min=0, max=128, step=1, description="memory GB (0 = size default)",
                         readout_format=".0f")
     # 230 px: "Platform Services Controller (PSC)" and "memory GB (0 = size default)" whole
-    style_sliders(n, rtt, lvl, bw, loss, pool, flush, mem, description_width="230px", width="520px")
+    style_sliders(n, rtt, lvl, bw, loss, pool, flush, mem, description_width="230px")
 
     def link_live(*_):  # the replication link only matters with VCHA on: say so by greying it out
         for c in (rtt, bw, loss):
