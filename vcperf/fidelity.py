@@ -210,12 +210,16 @@ def format_summary(summ) -> str:
             "| stated bounds that hold | error on fitted numbers: median (n) "
             "| parameters / fit points, Jacobian rank |")
     lines = [head, "|---|---|---|---|---|---|---|"]
+
+    def errors(median, largest, n, extra=""):
+        return f"{_pct(median)}, {_pct(largest)} ({n}{extra})" if n else "none"
+
     for _, r in summ.iterrows():
         ne = f", {r['loo_not_estimable']} not estimable" if r["loo_not_estimable"] else ""
         lines.append(
             f"| {r['study']} "
-            f"| {_pct(r['loo_median'])}, {_pct(r['loo_max'])} ({r['n_loo']}{ne}) "
-            f"| {_pct(r['predicted_median'])}, {_pct(r['predicted_max'])} ({r['n_predicted']}) "
+            f"| {errors(r['loo_median'], r['loo_max'], r['n_loo'], ne)} "
+            f"| {errors(r['predicted_median'], r['predicted_max'], r['n_predicted'])} "
             f"| {_pct(r['coverage'])} of {r['n_interval']}{_with_holdouts(r)} "
             f"| {r['bounds_passed']} of {r['n_bound']} "
             f"| {_pct(r['fitted_median'])} ({r['n_fitted']}) "
