@@ -231,8 +231,7 @@ def precopy_grid_figure(n_memory: int = 200, n_dirty: int = 200):
     # at the top, left of the line: the legend sits in the upper left, the curves rise at the right
     a.text(rate / 1e9 / 1.08, 0.97, "transfer rate", fontsize=7, ha="right", va="top",
            transform=a.get_xaxis_transform())
-    a.set_xlabel("dirty rate (GB/s), working set = memory")
-    a.set_ylabel("pre-copy + switch-over (s)")
+    a.set(xlabel="dirty rate (GB/s), working set = memory", ylabel="pre-copy + switch-over (s)")
     a.legend(fontsize=7, frameon=False, title="solid: with stun during page send (SDPS), dashed: without",
              title_fontsize=7, loc="upper left")
     state = np.where(without.converged, 0, np.where(with_sdps.converged, 1, 2))
