@@ -303,7 +303,7 @@ def test_log_sliders_show_typed_values_as_typed():
             lo, hi = s.base ** s.min, s.base ** s.max
             for typed in (0.064, 0.5, 2.5, 3.5, 10.0, 25.0, 80.0, 123.0, 1000.0, 4096.0):
                 if lo <= typed <= hi:
-                    shown = float(f"{_snapped(s, typed):.4g}")  # d3-format ".4~r": 4 significant digits, trimmed
+                    shown = float(f"{_snapped(s, typed):.4g}")  # d3-format ".4": 4 significant digits, trimmed
                     assert shown == typed, (name, s.description, typed, _snapped(s, typed))
 
 

@@ -405,10 +405,10 @@ def readout_style():
     return style
 
 
-#: Readout format of a float slider: 4 significant digits with trailing zeros trimmed, never an exponent
-#: (d3-format's ``.4~r``: 0.5 shows as 0.5, not 0.500; 10000 as 10000, not 1e+4 as the type-less ``.4`` has it;
-#: 80 ms as 80, not 80.00); a log slider's step is :func:`typed_step`.
-TYPED_FORMAT = ".4~r"
+#: Readout format of a float slider: 4 significant digits with trailing zeros trimmed (d3-format's
+#: type-less ``.4``: 0.5 shows as 0.5, not 0.500; 1000 as 1000, not 1.00e+3; 80 ms as 80, not 80.00); a log
+#: slider's step is :func:`typed_step`.
+TYPED_FORMAT = ".4"
 
 
 def typed_step(base: float = 10.0, digits: int = 4) -> float:
