@@ -11,8 +11,8 @@ STAMP  := $(VENV)/.installed
 # The lock is installed with uv (pinned in requirements/bootstrap.txt; it reads the same pinned
 # requirements as pip, in parallel: about 3x faster on a fresh machine); pip does it if uv cannot be had.
 # Both leave the bytecode of every installed module (.pyc), so no process compiles them from source.
-$(STAMP): pyproject.toml requirements/lock.txt requirements/bootstrap.txt binder/overrides.json \
-          binder/voila/templates/vcperf/index.html.j2 binder/voila/templates/vcperf/conf.json
+VOILA_TEMPLATE := binder/voila/templates/vcperf/index.html.j2 binder/voila/templates/vcperf/conf.json
+$(STAMP): pyproject.toml requirements/lock.txt requirements/bootstrap.txt binder/overrides.json $(VOILA_TEMPLATE)
 	@echo "set-up: a virtual environment in $(VENV) with the pinned dependencies (once; 20 s to a few minutes)"
 	$(PYTHON) -m venv $(VENV)
 	@echo "set-up: installing requirements/lock.txt with uv (pip if uv fails), bytecode compiled ..."
