@@ -108,5 +108,5 @@ def lifecycle_whatif(registered_vms: float = 36864.0, vcpus: float = 32.0, clone
                           description="clone Gbit/s", readout_format=TYPED_FORMAT)
     psc = w.Dropdown(options=["external", "embedded"], value=psc_mode, description="Platform Services Controller (PSC)")
     style_sliders(vms, cpu, bw, description_width="230px")
-    psc.style.description_width = "230px"
+    psc.style.description_width, psc.layout.width = "230px", "460px"  # the label and the choice both whole
     return whatif_panel([vms, cpu, bw, psc], lifecycle_whatif_update)

@@ -300,4 +300,5 @@ def vcbench_whatif(clients: int = 256, replication_rtt_ms: float = 5.0, stats_le
     link_live()
     for c in (app, psc):
         c.style.description_width = "230px"
+        c.layout.width = "460px"  # as the sliders: the label and the choice both whole
     return whatif_panel([n, rtt, lvl, on, bw, loss, app, psc, pool, flush, mem], vcbench_whatif_update)
