@@ -11,7 +11,8 @@ STAMP  := $(VENV)/.installed
 # The lock is installed with uv (pinned in requirements/bootstrap.txt; it reads the same pinned
 # requirements as pip, in parallel: about 3x faster on a fresh machine); pip does it if uv cannot be had.
 # Both leave the bytecode of every installed module (.pyc), so no process compiles them from source.
-$(STAMP): pyproject.toml requirements/lock.txt requirements/bootstrap.txt binder/overrides.json
+VOILA_TEMPLATE := binder/voila/templates/vcperf/index.html.j2 binder/voila/templates/vcperf/conf.json
+$(STAMP): pyproject.toml requirements/lock.txt requirements/bootstrap.txt binder/overrides.json $(VOILA_TEMPLATE)
 	@echo "set-up: a virtual environment in $(VENV) with the pinned dependencies (once; 20 s to a few minutes)"
 	$(PYTHON) -m venv $(VENV)
 	@echo "set-up: installing requirements/lock.txt with uv (pip if uv fails), bytecode compiled ..."
@@ -31,6 +32,9 @@ $(STAMP): pyproject.toml requirements/lock.txt requirements/bootstrap.txt binder
 	@# Python files), as binder/postBuild sets it up on Binder.
 	mkdir -p $(VENV)/share/jupyter/lab/settings
 	cp binder/overrides.json $(VENV)/share/jupyter/lab/settings/overrides.json
+	@# The what-if app's Voila template (no style sheet from a CDN), as binder/postBuild installs it on Binder.
+	mkdir -p $(VENV)/share/jupyter/voila/templates
+	cp -r binder/voila/templates/vcperf $(VENV)/share/jupyter/voila/templates/
 	touch $@
 	@echo "set-up: done ($(VENV))"
 
@@ -46,6 +50,7 @@ lab: $(STAMP)
 ## Regenerate every figure and table into build/ (it says what it does from the first second: the set-up, the
 ## calibration cache, each notebook started and finished).
 reproduce: $(STAMP)
+	@echo "reproduce: vcperf regenerate --jobs 2 (every notebook into build/, then the report and its API reference)"
 	$(BIN)/vcperf regenerate --jobs 2
 
 ## Lint, then the whole test suite (data validation, models, notebooks, environment files,

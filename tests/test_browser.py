@@ -1157,3 +1157,86 @@ def test_report_has_a_nav_and_no_table_wider_than_the_page(default_build, browse
     page.goto((index.parent / "robo_networks.html").as_uri())
     page.screenshot(path=str(SCREENSHOTS / "report_robo_networks.png"))
     assert not problems, problems
+
+
+#: In every table of a page: each number (with its unit or %) must sit on one line, and a note must be whole.
+#: A token is broken when its characters' boxes lie on more than one line (Range.getClientRects tops).
+_TABLE_PROBLEMS_JS = r"""() => {
+  const UNIT = UNIT_JSON;
+  const token = new RegExp("[-+−]?\\d[\\d,.]*(?:[eE][-+]?\\d+)?(?:[ \\u00a0]?" + UNIT + ")?", "g");
+  const out = {broken: [], cut: [], enotation: []};
+  for (const cell of document.querySelectorAll('main table td, main table th')) {
+    const walker = document.createTreeWalker(cell, NodeFilter.SHOW_TEXT);
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      for (const m of node.data.matchAll(token)) {
+        const r = document.createRange();
+        r.setStart(node, m.index); r.setEnd(node, m.index + m[0].length);
+        const tops = new Set(Array.from(r.getClientRects()).filter(b => b.width > 0).map(b => Math.round(b.top)));
+        if (tops.size > 1) out.broken.push(m[0] + ' in "' + cell.innerText.slice(0, 60) + '"');
+      }
+    }
+    if (cell.classList.contains('vc-note') && /(\.\.\.|…)\s*$/.test(cell.innerText))
+      out.cut.push(cell.innerText.slice(-60));
+  }
+  for (const t of document.querySelectorAll('main table.vc-frame')) {
+    const head = Array.from(t.rows[0] ? t.rows[0].cells : []).map(c => c.innerText.trim());
+    const cols = head.map((h, i) => /^(paper|model)( value)?\b/.test(h) ? i : -1).filter(i => i >= 0);
+    for (const row of Array.from(t.rows).slice(1))
+      for (const i of cols)
+        if (row.cells[i] && /\d[eE][-+]?\d/.test(row.cells[i].innerText)) out.enotation.push(row.cells[i].innerText);
+  }
+  return out;
+}""".replace("UNIT_JSON", json.dumps(__import__("vcperf.report.tables", fromlist=["_UNIT"])._UNIT))
+
+
+SHOWN_TABLES = ("vcha_overhead", "vmotion_precopy", "robo_operations", "ft_checkpointing")
+
+
+def test_report_tables_keep_numbers_whole_notes_in_full_and_no_e_notation(default_build, browser_page):
+    """At 1280 x 800, on every page of the report (the regeneration's): no table cell breaks a number or its unit
+    across lines, no note ends cut with "..." and no paper or model value of a paper-vs-model table is printed in
+    e-notation. Screenshots of the widest paper-vs-model tables go to build/screenshots/ (report_table_*.png)."""
+    page, problems = browser_page
+    page.set_viewport_size({"width": REPORT_WIDTH_PX, "height": 800})
+    report_dir = default_build / "report"
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    found = {}
+    for html_page in sorted(report_dir.glob("*.html")):
+        page.goto(html_page.as_uri())
+        result = page.evaluate(_TABLE_PROBLEMS_JS)
+        if any(result.values()):
+            found[html_page.name] = result
+        frames = page.locator("main table.vc-frame")
+        if html_page.stem in SHOWN_TABLES and frames.count():
+            widest = max(range(frames.count()), key=lambda i: frames.nth(i).bounding_box()["width"])
+            frames.nth(widest).screenshot(path=str(SCREENSHOTS / f"report_table_{html_page.stem}.png"))
+    assert not found, found
+    assert not problems, problems
+
+
+def test_voila_app_asks_no_outside_host_and_logs_no_console_error(voila_app, browser_page):
+    """The app's page loads everything from its own server (no FontAwesome from a CDN: vcperf.app's Voila template)
+    and its browser console shows no error (no jupytext extension failing, RUNTIME-012: it is not loaded)."""
+    from playwright.sync_api import Error as PlaywrightError
+
+    base, log, _server = voila_app
+    page, problems = browser_page
+    outside, console = [], []
+    page.on("request", lambda r: outside.append(r.url) if not r.url.startswith((base, "data:", "blob:")) else None)
+    page.on("console", lambda m: console.append(f"{m.type}: {m.text}") if m.type == "error" else None)
+    tabs = page.locator(".widget-tab .lm-TabBar-tab")
+    for attempt in range(1, VOILA_PAGE_ATTEMPTS + 1):
+        page.goto(f"{base}/", wait_until="domcontentloaded", timeout=PAGE_TIMEOUT_MS)
+        try:
+            tabs.first.wait_for(timeout=VOILA_LOAD_TIMEOUT_MS)
+            break
+        except PlaywrightError:
+            assert attempt < VOILA_PAGE_ATTEMPTS, f"the Voila app never rendered:\n{_tail(log)}"
+    page.wait_for_timeout(2000)  # late extension loads and their errors
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    page.set_viewport_size({"width": 1280, "height": 800})
+    page.screenshot(path=str(SCREENSHOTS / "voila_first_page_1280x800.png"))
+    assert not outside, f"requests to outside hosts: {outside}"
+    assert not [c for c in console if "jupytext" in c.lower() or "RUNTIME-012" in c], console
+    assert not console, console
+    assert not problems, problems

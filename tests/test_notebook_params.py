@@ -159,3 +159,42 @@ def test_checking_a_notebooks_parameters_imports_no_jupytext():
             "print(sorted(m for m in heavy if m in sys.modules))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=120)
     assert out.stdout.strip() == "[]", out.stdout + out.stderr
+
+
+def test_an_interactive_run_writes_nothing_unless_given_a_folder(tmp_path):
+    """JupyterLab runs a notebook with its defaults (``interactive = True``, ``output_dir = "../build"``): the
+    check hands it ``output_dir = None``, and vcperf.plotting's save functions write nothing for None, so an
+    edited what-if never changes the files the report links to. A folder set by hand is kept (asked for), and a
+    regeneration (``interactive = False``) keeps its own."""
+    import pandas as pd
+
+    from vcperf import plotting
+
+    src = ROOT / "notebooks" / "robo_networks.py"
+    ns = {n: p.default for n, p in params.read_parameters(src).items()}
+    assert ns["interactive"] is True and ns["output_dir"] == "../build"
+    assert params.check_notebook_parameters(ns, src)["output_dir"] is None and ns["output_dir"] is None
+    asked = {**{n: p.default for n, p in params.read_parameters(src).items()}, "output_dir": str(tmp_path)}
+    assert params.check_notebook_parameters(asked, src)["output_dir"] == str(tmp_path)
+    regen = {**{n: p.default for n, p in params.read_parameters(src).items()}, "interactive": False}
+    assert params.check_notebook_parameters(regen, src)["output_dir"] == "../build"
+    assert pd.get_option("display.max_colwidth") is None  # notes shown in full, not cut at 50 characters
+    plt = plotting.pyplot()
+    fig, _ = plt.subplots()
+    png = b"\x89PNG\r\n\x1a\n" + b"0" * 8
+    before = sorted(tmp_path.rglob("*"))
+    assert plotting.save_figure(fig, None, "robo_networks", "f") == []
+    assert plotting.save_table(pd.DataFrame({"a": [1]}), None, "robo_networks", "t") is None
+    assert plotting.save_png(png, None, "robo_networks", "p") is None
+    plt.close(fig)
+    assert sorted(tmp_path.rglob("*")) == before
+    assert plotting.save_table(pd.DataFrame({"a": [1]}), tmp_path, "robo_networks", "t").is_file()
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.stem)
+def test_notebooks_write_files_only_through_output_dir(path):
+    """Every file a notebook writes goes through vcperf.plotting's save functions and its ``output_dir`` (None in an
+    interactive run): no ``to_csv``, ``savefig``, ``open(`` or ``write_`` of its own."""
+    code = "\n".join(c.source for c in params.read_notebook(path).cells if c.cell_type == "code")
+    for call in (".to_csv(", ".savefig(", "open(", ".write_text(", ".write_bytes(", ".to_excel(", ".to_json("):
+        assert call not in code, (path.stem, call)

@@ -310,3 +310,43 @@ def test_readme_opens_with_a_whatif_example_whose_output_is_what_it_prints(capsy
     for word in ("**fitted**", "**loo**", "**predicted**", "**derived**", "**bound**", "**coverage**",
                  "**Jacobian rank**"):
         assert word in words, word
+
+
+@pytest.mark.slow
+def test_api_reference_is_built_from_the_docstrings_deterministically_and_linked(build, tmp_path):
+    """pdoc's API reference in build/report/api/: the public modules (no vcperf._*), byte-identical when rebuilt,
+    every link resolving, nothing a reader should not see; the report keeps it and links it from every page."""
+    api = build / "report" / "api"
+    assert report.write_api(api) == api / "index.html"
+    first = {p.relative_to(api): p.read_bytes() for p in sorted(api.rglob("*")) if p.is_file()}
+    assert (api / "vcperf" / "site.html").is_file() and (api / "vcperf" / "fidelity.html").is_file()
+    assert not list(api.rglob("_validate.html")), "private modules are not documented"
+    report.write_api(api)
+    assert first == {p.relative_to(api): p.read_bytes() for p in sorted(api.rglob("*")) if p.is_file()}
+    report.write_index(build)
+    assert (api / "index.html").is_file()  # the report's rebuild keeps it
+    assert report.broken_links(build) == []
+    assert reader_facing_problems(api) == []
+    for page in ("index.html", "robo_networks.html", "glossary.html"):
+        assert 'href="api/index.html"' in (build / "report" / page).read_text(), page
+    assert 'href="report/api/index.html"' in (build / "index.html").read_text()
+    assert str(tmp_path) not in "".join(p.read_text() for p in api.rglob("*.html"))
+
+
+def test_reference_pages_glossary_and_plan_format_are_in_the_report(build):
+    """glossary.html (every word of the ledger, with an anchor the summary links), plan.html (every field of the
+    plan schema) and plan.schema.json, linked from every page's nav; the summary's words link the glossary."""
+    from vcperf import fidelity
+    from vcperf.site import schema
+
+    report.write_index(build)
+    glossary = (build / "report" / "glossary.html").read_text()
+    for term in fidelity.GLOSSARY:
+        assert f'id="{report.reference.anchor(term)}"' in glossary, term
+    plan = (build / "report" / "plan.html").read_text()
+    assert all(f.path.split(".")[-1].strip("[]") in plan for f in schema.fields())
+    assert (build / "report" / "plan.schema.json").is_file() and 'href="plan.schema.json"' in plan
+    for page in ("robo_networks.html", "landing.html", "index.html"):
+        text = (build / "report" / page).read_text()
+        assert 'href="glossary.html"' in text and 'href="plan.html"' in text, page
+    assert "api/index.html" not in (build / "report" / "index.html").read_text()  # not built: not linked

@@ -136,7 +136,22 @@ def voila_command(notebook: Path, port: int = DEFAULT_PORT, cull_idle_timeout_s:
             "--MappingKernelManager.cull_connected=False", "--MappingKernelManager.cull_busy=False",
             f"--AppKernelManager.max_kernels={max_kernels}",
             f"--AppKernelManager.unconnected_timeout={unconnected_timeout_s}",
-            "--Voila.identity_provider_class=vcperf.app.SameOriginIdentityProvider"]
+            "--Voila.identity_provider_class=vcperf.app.SameOriginIdentityProvider",
+            # jupytext's JupyterLab extension has no notebook panel to attach to in Voila (a console error,
+            # RUNTIME-012): not loaded; the page's template without CDN style sheets where the set-up installed it.
+            "--VoilaConfiguration.extension_denylist=['jupyterlab-jupytext']",
+            *([f"--VoilaConfiguration.template={TEMPLATE}"] if _template_installed() else [])]
+
+
+#: The app's Voila template (binder/voila/templates/vcperf: Voila's lab template without CDN style sheets),
+#: which the set-up installs into the environment's share/jupyter/voila/templates/.
+TEMPLATE = "vcperf"
+
+
+def _template_installed() -> bool:
+    from jupyter_core.paths import jupyter_path
+
+    return any((Path(d) / "index.html.j2").is_file() for d in jupyter_path("voila", "templates", TEMPLATE))
 
 
 def _app_classes() -> dict:

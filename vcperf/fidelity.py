@@ -23,8 +23,40 @@ from vcperf import data, protocol
 from vcperf import studies as registry
 from vcperf.protocol import KINDS, FidelityRow, study_module
 
-__all__ = ["KINDS", "COLUMNS", "FidelityRow", "rows", "table", "summary", "format_summary", "format_summary_text",
-           "paper_vs_model", "modelled_studies"]
+__all__ = ["KINDS", "COLUMNS", "GLOSSARY", "FidelityRow", "rows", "table", "summary", "format_summary",
+           "format_summary_text", "format_glossary", "paper_vs_model", "modelled_studies"]
+
+#: The ledger's words, one plain sentence each (term -> meaning), in reading order: the report's glossary page,
+#: the landing notebook's last section and README's "Fidelity" section say the same.
+GLOSSARY = {
+    "paper value": "a number the paper prints (a time, a throughput, a size), kept in data/ with where it is printed.",
+    "model value": "what the model computes for the same conditions, in the paper's unit.",
+    "error": "how far the model is from the paper, relative to the paper value: |model − paper| / |paper|.",
+    "miss": "a held-out number the model misses by more than 25 %; the report highlights it and the study's "
+            "notebook explains it.",
+    "calibration": "choosing the model's few free parameters (a CPU cost per operation, bytes per change) so that "
+                   "the model matches some of the paper's numbers.",
+    "fitted": "a paper number the calibration used. Matching it shows little: it is shown, never counted as skill.",
+    "loo (leave-one-out)": "a fitted number predicted again by a calibration done without it, and without every "
+                           "number measured in the same run: the model's skill on a number it did not see.",
+    "not estimable": "a loo number the remaining numbers cannot pin down (no combination of them determines it); "
+                     "left blank rather than guessed.",
+    "predicted": "a paper number no calibration ever used and that is not a function of fitted numbers: with loo, "
+                 "the evidence of skill.",
+    "derived": "a paper number computed from other paper numbers (a printed total, a difference of two runs): "
+               "shown, not counted.",
+    "bound": "an inequality the paper states (\"under 3 Gbps\"), which the model passes or fails.",
+    "90 % interval": "the range the model's value falls in with 90 % confidence: calibration uncertainty plus how "
+                     "far the model misses that data table, never narrower than the papers' run-to-run noise.",
+    "coverage": "the share of loo and predicted paper values that fall inside their 90 % interval (about 90 % "
+                "when the intervals are honest).",
+    "extrapolation (holdout)": "a whole set of runs (the largest vCenter size, one vMotion run) left out of the "
+                               "calibration and predicted: how the model does beyond what it was fitted on.",
+    "parameters / fit points": "how many free parameters were calibrated on how many paper numbers; fewer "
+                               "parameters than points leaves room to be wrong, which is what makes a match count.",
+    "Jacobian rank": "how many independent directions the fitted numbers move in when the parameters move; equal "
+                     "to the number of parameters, every parameter is pinned down by the data.",
+}
 
 COLUMNS = (
     "study", "key", "kind", "source", "locator", "quantity", "conditions", "unit", "display_unit", "relation",
@@ -169,31 +201,45 @@ def _pct(x: float) -> str:
 
 
 def format_summary(summ) -> str:
-    """The summary as a Markdown table (what ``vcperf fidelity --summary`` prints and README shows)."""
-    head = ("| study | loo: n, median, max | predicted: n, median, max "
-            "| predicted, no restated fit nor direction-only: n, median, max "
-            "| changes between runs: n, median, max (points), coverage | 90 % interval: coverage (n), median width "
-            "| extrapolation: n, median, max, coverage | bounds passed | fitted: n, median, max | derived "
-            "| parameters / fit points (runs), Jacobian rank |")
-    lines = [head, "|---|---|---|---|---|---|---|---|---|---:|---|"]
+    """The summary as a Markdown table (what ``vcperf fidelity --summary`` prints and README shows): per study, the
+    errors on numbers the model did not see first (leave-one-out, predicted), then how often the 90 % interval holds
+    the paper's value, the stated bounds, the fitted errors and how many parameters were fitted to how many numbers
+    (the words: :data:`GLOSSARY`; every other count: :func:`format_summary_text`)."""
+    head = ("| study | error on numbers left out of the fit (loo): median, max (n) "
+            "| error on numbers no fit used (predicted): median, max (n) | paper values inside the 90 % interval "
+            "| stated bounds that hold | error on fitted numbers: median (n) "
+            "| parameters / fit points, Jacobian rank |")
+    lines = [head, "|---|---|---|---|---|---|---|"]
+
+    def errors(median, largest, n, extra=""):
+        return f"{_pct(median)}, {_pct(largest)} ({n}{extra})" if n else "none"
+
     for _, r in summ.iterrows():
-        ne = f" ({r['loo_not_estimable']} not estimable)" if r["loo_not_estimable"] else ""
+        ne = f", {r['loo_not_estimable']} not estimable" if r["loo_not_estimable"] else ""
         lines.append(
             f"| {r['study']} "
-            f"| {r['n_loo']}{ne}, {_pct(r['loo_median'])}, {_pct(r['loo_max'])} "
-            f"| {r['n_predicted']}, {_pct(r['predicted_median'])}, {_pct(r['predicted_max'])} "
-            f"| {r['n_predicted_new']}, {_pct(r['predicted_new_median'])}, {_pct(r['predicted_new_max'])} "
-            f"| {r['n_difference']}, {_pct(r['difference_median'])}, {_pct(r['difference_max'])}, "
-            f"{_pct(r['difference_coverage'])} "
-            f"| {_pct(r['coverage'])} ({r['n_interval']}), {_pct(r['median_width'])}{_with_holdouts(r)} "
-            f"| {r['n_extrapolation']}, {_pct(r['extrapolation_median'])}, {_pct(r['extrapolation_max'])}, "
-            f"{_pct(r['extrapolation_coverage'])} "
+            f"| {errors(r['loo_median'], r['loo_max'], r['n_loo'], ne)} "
+            f"| {errors(r['predicted_median'], r['predicted_max'], r['n_predicted'])} "
+            f"| {_pct(r['coverage'])} of {r['n_interval']}{_with_holdouts(r)} "
             f"| {r['bounds_passed']} of {r['n_bound']} "
-            f"| {r['n_fitted']}, {_pct(r['fitted_median'])}, {_pct(r['fitted_max'])} "
-            f"| {r['n_derived']} "
-            f"| {r['n_params']} / {r['n_fit_points']} ({r['n_fit_groups']}), rank {r['jacobian_rank']} |"
+            f"| {_pct(r['fitted_median'])} ({r['n_fitted']}) "
+            f"| {r['n_params']} / {r['n_fit_points']}, rank {r['jacobian_rank']} |"
         )
     return "\n".join(lines)
+
+
+def format_glossary(level: int = 2) -> str:
+    """:data:`GLOSSARY` as Markdown: a heading of ``level`` and one bullet per word.
+
+    Examples
+    --------
+    >>> print(format_glossary().splitlines()[0])
+    ## The ledger's words
+    """
+    if not isinstance(level, int) or isinstance(level, bool) or not 1 <= level <= 6:
+        raise ValueError(f"level must be an integer in [1, 6]; got {level!r}")
+    return "\n".join([f"{'#' * level} The ledger's words", ""]
+                     + [f"- **{term}**: {meaning}" for term, meaning in GLOSSARY.items()])
 
 
 def format_summary_text(summ) -> str:

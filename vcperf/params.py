@@ -274,7 +274,10 @@ def check_notebook_parameters(namespace: Mapping, notebook) -> dict:
     Every notebook calls this at the top of its second code cell, so a value given by papermill
     directly (``papermill -p planner_hosts 10000000 ...``), typed on Binder or passed by
     ``vcperf regenerate -p`` is range- and type-checked by the same rule before any model runs.
-    Values are written back normalised (an int given for a float parameter becomes a float).
+    Values are written back normalised (an int given for a float parameter becomes a float). An
+    interactive run (``interactive = True``) left with the default ``output_dir`` gets ``output_dir = None``:
+    it writes nothing into ``build/`` (the report's files stay the regeneration's); set ``output_dir`` to a
+    folder to have it write there. Tables then show their text in full (no "..." cut).
 
     Parameters
     ----------
@@ -319,9 +322,41 @@ def check_notebook_parameters(namespace: Mapping, notebook) -> dict:
             raise ValueError(f"namespace must hold every parameter of notebook {path.stem}; {name} is not set "
                              "(run the parameters cell first)")
         checked[name] = param.check(namespace[name], path.stem, {**namespace, **checked})
+    if checked.get("interactive") is True and "output_dir" in declared \
+            and checked["output_dir"] == declared["output_dir"].default:
+        checked["output_dir"] = None  # an interactive run writes nothing (vcperf.plotting's save_* skip None)
+    _show_tables_in_full()
     if isinstance(namespace, dict):
         namespace.update(checked)
     return checked
+
+
+def _show_tables_in_full() -> None:
+    """A notebook's tables show their text and columns in full (pandas cuts a cell at 50 characters and leaves
+    columns out past 20, with "..."): at once when
+    pandas is imported (a regeneration's kernels have it), else before the first cell run after its import."""
+    import sys
+
+    def full(*_) -> bool:
+        pandas = sys.modules.get("pandas")
+        if pandas is None or not hasattr(pandas, "set_option"):
+            return False
+        pandas.set_option("display.max_colwidth", None)
+        pandas.set_option("display.max_columns", None)  # no column left out as "..." either
+        return True
+
+    if full():
+        return
+    ipython = sys.modules.get("IPython")
+    shell = ipython.get_ipython() if ipython is not None else None
+    if shell is None or not hasattr(shell, "events"):
+        return
+
+    def before_cell(*_):
+        if full():
+            shell.events.unregister("pre_run_cell", before_cell)
+
+    shell.events.register("pre_run_cell", before_cell)
 
 
 def parse_assignment(text: str) -> tuple[str, object]:

@@ -58,7 +58,8 @@ def _dir(output_dir, kind: str, notebook: str) -> Path:
 
 
 def save_figure(fig, output_dir, notebook: str, name: str) -> list[Path]:
-    """Save ``fig`` as PNG and SVG under ``<output_dir>/figures/<notebook>/``; return the paths.
+    """Save ``fig`` as PNG and SVG under ``<output_dir>/figures/<notebook>/``; return the paths (none when
+    ``output_dir`` is None: an interactive run, :func:`vcperf.params.check_notebook_parameters`).
 
     In an IPython kernel, showing the figure afterwards (``plt.show()``, ``display(fig)``) shows the PNG
     just written instead of drawing the figure once more, as long as nothing in it changed since
@@ -84,6 +85,8 @@ def save_figure(fig, output_dir, notebook: str, name: str) -> list[Path]:
 
     from matplotlib.layout_engine import PlaceHolderLayoutEngine
 
+    if output_dir is None:
+        return []
     folder = _dir(output_dir, "figures", notebook)
     png, svg = folder / f"{name}.png", folder / f"{name}.svg"
     if isinstance(fig.get_layout_engine(), PlaceHolderLayoutEngine):
@@ -141,18 +144,24 @@ def _show_saved_png() -> None:
     formatter.for_type(Figure, png)
 
 
-def save_png(png: bytes, output_dir, notebook: str, name: str) -> Path:
+def save_png(png: bytes, output_dir, notebook: str, name: str) -> Path | None:
     """Write PNG bytes (a what-if panel's image, :func:`vcperf.widgets.png_bytes`) under
-    ``<output_dir>/figures/<notebook>/``, so a headless scenario saves exactly what the panel shows."""
+    ``<output_dir>/figures/<notebook>/``, so a headless scenario saves exactly what the panel shows (nothing,
+    None, when ``output_dir`` is None)."""
     if not isinstance(png, bytes | bytearray) or not bytes(png[:8]) == b"\x89PNG\r\n\x1a\n":
         raise ValueError("png must be the bytes of a PNG image")
+    if output_dir is None:
+        return None
     path = _dir(output_dir, "figures", notebook) / f"{name}.png"
     path.write_bytes(bytes(png))
     return path
 
 
-def save_table(df, output_dir, notebook: str, name: str) -> Path:
-    """Write a DataFrame as CSV under ``<output_dir>/tables/<notebook>/`` (6 significant digits)."""
+def save_table(df, output_dir, notebook: str, name: str) -> Path | None:
+    """Write a DataFrame as CSV under ``<output_dir>/tables/<notebook>/`` (6 significant digits); nothing (None)
+    when ``output_dir`` is None."""
+    if output_dir is None:
+        return None
     path = _dir(output_dir, "tables", notebook) / f"{name}.csv"
     df.to_csv(path, index=False, float_format="%.6g", lineterminator="\n")
     return path

@@ -100,11 +100,11 @@ STUDIES: dict[str, Study] = {s.name: s for s in (
     Study("contentlib2015", "vcperf.contentlib", "003_a39039efb1262c72.txt", "Content Library deployment paths",
           full_title="How to Efficiently Deploy Virtual Machines from VMware vSphere Content Library",
           authors=("J. Guan", "D. Bergamasco"), kind="VMware VROOM! Blog", publisher="VMware, Inc.",
-          year=2015, date="July 2015"),
+          year=2015, date="July 2015", url="https://blogs.vmware.com/performance/2015/07/efficiently-deploy-vms-vmware-vsphere-content-library.html"),
     Study("vmotion2020", "vcperf.vmotion", "004_ea13268657e6b3b0.txt", "vMotion in vSphere 7.0 U1",
           full_title="vMotion Innovations in VMware vSphere 7.0 U1",
           authors=("S. Setty",), kind="Performance Study", publisher="VMware, Inc., Palo Alto, CA",
-          year=2020, date="September 24, 2020", url="http://www.vmware.com"),
+          year=2020, date="September 24, 2020", url="https://www.vmware.com/techpapers/2020/vmotion-7u1-perf.html"),
 )}
 
 

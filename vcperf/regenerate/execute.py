@@ -236,6 +236,9 @@ def _run_locked(target: Path, root: Path, lock: HeldLock, selected, available, c
         fid = pool.submit(write_fidelity, str(staging)) if default_scenario and not shared else None
         for study in studies if shared else ():
             pool.submit(warm_study, study, progress and bool(cold))
+        # The API reference (pdoc, from the docstrings) of a whole default build, beside the notebooks.
+        api = pool.submit(report.write_api, str(staging / "report" / "api")) \
+            if default_scenario and set(selected) == set(available) else None
         futures = {pool.submit(schedule.timed, execute, n, str(available[n]), str(staging), checked[n], progress): n
                    for n in schedule.order(selected, available)}  # the costliest first
         if shared:
@@ -251,6 +254,8 @@ def _run_locked(target: Path, root: Path, lock: HeldLock, selected, available, c
                     f"({time.perf_counter() - t0:.1f} s)")
         if fid is not None:
             failures += fidelity_failure(fid.result)
+        if api is not None:
+            api.result()  # a failure names pdoc's message
         pool.shutdown(wait=True)
         pool = None
         if not failures:

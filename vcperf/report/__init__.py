@@ -15,6 +15,10 @@ the page and its tables within 1280 px (wide tables wrap their cells and scroll 
 the navigation, the ledger summary with errors in percent, the held-out misses highlighted, and links
 to every rendered notebook, executed notebook, figure and table.
 
+``build/report/glossary.html`` explains the ledger's words, ``plan.html`` (and ``plan.schema.json``) the site plan
+format, and ``api/`` is the API reference generated from the docstrings by pdoc (:func:`write_api`, a whole default
+regeneration builds it beside the notebooks); the nav links them.
+
 Offline and deterministic: no script or style sheet from outside hosts (MathJax is not loaded;
 the notebooks need no mathematics), no time stamps; two runs give byte-identical files.
 """
@@ -36,6 +40,7 @@ from vcperf.report.pages import (
 from vcperf.report.pages import (
     humanise as humanise,  # the tests read these two
 )
+from vcperf.report.reference import write_api
 from vcperf.report.tables import (
     ERROR_COLUMNS,
     MISS_REL_ERROR,
@@ -51,5 +56,5 @@ from vcperf.report.tables import (
 __all__ = [
     "ERROR_COLUMNS", "MISS_REL_ERROR", "OVERVIEW", "SIGNIFICANT_DIGITS", "STUDIES", "STUDY_OF_PREFIX",
     "broken_links", "caption", "clean_conditions", "format_frames", "format_number", "notebook_title", "page_of",
-    "references", "warm_up", "whatif_parameters", "write_index", "write_scenario_index",
+    "references", "warm_up", "whatif_parameters", "write_api", "write_index", "write_scenario_index",
 ]

@@ -5,20 +5,20 @@ from __future__ import annotations
 
 import html
 import logging
-import math
 import re
 import shutil
 from pathlib import Path
 
 from vcperf import fidelity, studies
+from vcperf.report import reference
 from vcperf.report.tables import (
     MISS_REL_ERROR,
-    clean_conditions,
-    format_frames,
-    format_number,
-    pct_cell,
     round_table_floats,
-    text_cell,
+    format_frames,
+    keep_units,
+    misses_table,
+    nowrap_numbers,
+    summary_table,
 )
 
 #: Study -> (title, full citation), in the registry's order (:data:`vcperf.studies.STUDIES`, the one place
@@ -50,7 +50,7 @@ body.vc-report {{ margin: 0; max-width: {MAX_WIDTH_PX}px; box-sizing: border-box
   max-width: calc({MAX_WIDTH_PX}px - var(--vc-nav-w)); box-sizing: border-box; }}
 .vc-report main.vc-main .jp-Notebook {{ padding: 0; }}
 .vc-report table {{ display: block; max-width: 100%; overflow-x: auto; border-collapse: collapse; }}
-.vc-report td, .vc-report th {{ white-space: normal; overflow-wrap: break-word; max-width: 28em; }}
+.vc-report td, .vc-report th {{ white-space: normal; overflow-wrap: normal; max-width: 28em; }}
 .vc-report img {{ max-width: 100%; height: auto; }}
 .vc-report pre {{ white-space: pre-wrap; overflow-wrap: break-word; }}
 .vc-report .vc-caption {{ font-size: 13px; color: #444; margin: 2px 0 18px; }}
@@ -64,11 +64,18 @@ body.vc-report {{ margin: 0; max-width: {MAX_WIDTH_PX}px; box-sizing: border-box
 .vc-report .vc-index td.num {{ text-align: right; }}
 .vc-report .vc-ref {{ color: #555; font-size: 13px; }}
 .vc-report .vc-references, .vc-report .vc-whatif {{ font: 14px/1.45 system-ui, sans-serif; }}
-.vc-report table.vc-frame {{ display: table; width: auto; max-width: 100%; table-layout: auto; font-size: 13px; }}
-.vc-report .vc-frame td, .vc-report .vc-frame th {{ overflow-wrap: anywhere; max-width: 18em; padding: 3px 6px; }}
-.vc-report .vc-frame th {{ text-align: left; }}
-.vc-report .vc-frame td.vc-err {{ white-space: nowrap; }}
-.vc-report .vc-frame td.vc-kind {{ overflow-wrap: normal; }}
+.vc-report table.vc-frame {{ display: block; width: max-content; max-width: 100%; overflow-x: auto; font-size: 13px; }}
+.vc-report table.vc-frame.vc-wide {{ font-size: 12px; }}
+.vc-report table.vc-frame.vc-wide td, .vc-report table.vc-frame.vc-wide th {{ padding: 2px 4px; }}
+.vc-report .vc-frame td, .vc-report .vc-frame th {{ overflow-wrap: normal; word-break: normal; max-width: 22em;
+  padding: 3px 6px; vertical-align: top; text-align: left; }}
+.vc-report .vc-frame th {{ hyphens: none; }}
+.vc-report .vc-frame .vc-num, .vc-report .vc-frame td.vc-err {{ white-space: nowrap; text-align: right;
+  font-variant-numeric: tabular-nums; }}
+.vc-report .vc-frame td.vc-note {{ white-space: normal; }}
+.vc-report .vc-notebox {{ min-width: 10em; max-width: 36em; }}
+.vc-report td.vc-num, .vc-report .vc-index td.num {{ white-space: nowrap; }}
+.vc-report .vc-glossary dt {{ font-weight: 600; margin-top: 8px; }}
 .vc-report .vc-files {{ font-size: 13px; color: #333; }}
 """
 
@@ -179,7 +186,7 @@ def _prepare(nb, name: str = "", scenarios: list[str] | None = None) -> list[str
             if "text/html" in data:
                 src = data["text/html"]
                 src = "".join(src) if isinstance(src, list) else src
-                data["text/html"] = round_table_floats(format_frames(src))
+                data["text/html"] = nowrap_numbers(round_table_floats(format_frames(src)))
         if images:
             cells.append(nbformat.v4.new_markdown_cell(f'<p class="vc-caption">{caption(heading)}</p>'))
     nb.cells = cells
@@ -247,9 +254,16 @@ def references(study: str) -> str:
 _NB_LINK = re.compile(r'href="([A-Za-z0-9_]+)\.(?:ipynb|py)"')
 
 
+#: Links a notebook has for JupyterLab (from ``notebooks/``) -> the same page in the report (from ``build/report/``).
+_REPORT_LINKS = {'href="../docs/PLAN.md"': 'href="plan.html"',
+                 'href="../build/report/api/index.html"': 'href="api/index.html"'}
+
+
 def _link_pages(text: str, names) -> str:
     """Links to a notebook (``robo_networks.py`` or ``.ipynb``, as the landing notebook has them for
-    JupyterLab) pointed at its report page."""
+    JupyterLab) pointed at its report page; the plan format and API reference at the report's own pages."""
+    for jupyter, page in _REPORT_LINKS.items():
+        text = text.replace(jupyter, page)
     return _NB_LINK.sub(lambda m: f'href="{page_of(m.group(1))}"' if m.group(1) in names else m.group(0), text)
 
 
@@ -291,7 +305,8 @@ def page_of(name: str) -> str:
     return OVERVIEW.get(name, f"{name}.html")
 
 
-def _nav(groups, titles: dict[str, str], current: str | None, prefix: str = "") -> str:
+def _nav(groups, titles: dict[str, str], current: str | None, prefix: str = "", refs=()) -> str:
+    """The report's navigation: the index, each group's notebooks by title, then the reference pages ``refs``."""
     parts = ['<nav class="vc-nav" aria-label="Studies">',
              f'<a href="{prefix}index.html"{" aria-current=page" if current == "index.html" else ""}>'
              "<b>vcperf report</b></a>"]
@@ -302,62 +317,13 @@ def _nav(groups, titles: dict[str, str], current: str | None, prefix: str = "") 
             cur = " aria-current=page" if page == current else ""
             parts.append(f'<li><a href="{prefix}{page}"{cur}>{html.escape(titles[n])}</a></li>')
         parts.append("</ul>")
+    if refs:
+        parts.append("<h2>Reference</h2><ul>")
+        parts += [f'<li><a href="{prefix}{page}"{" aria-current=page" if page == current else ""}>'
+                  f"{html.escape(reference.PAGES[page])}</a></li>" for page in refs]
+        parts.append("</ul>")
     parts.append("</nav>")
     return "\n".join(parts)
-
-
-def _cell(text: str, cls: str = "") -> str:
-    return f'<td class="{cls}">{text}</td>' if cls else f"<td>{text}</td>"
-
-
-def _summary_table(summ) -> str:
-    head = ("<tr><th>study</th><th>loo: n</th><th>loo median</th><th>loo max</th><th>predicted: n</th>"
-            "<th>predicted median</th><th>predicted max</th><th>90 % interval coverage (n)</th>"
-            "<th>bounds passed</th><th>fitted: n, median</th><th>derived</th>"
-            "<th>parameters / fit points, rank</th></tr>")
-    rows = []
-    for _, r in summ.iterrows():
-        title = STUDIES.get(r["study"], (r["study"], ""))[0]
-        ne = f" ({r['loo_not_estimable']} not estimable)" if r["loo_not_estimable"] else ""
-
-        def err(x):
-            miss = math.isfinite(float(x)) and float(x) > MISS_REL_ERROR
-            return _cell(pct_cell(x), "num vc-miss-cell" if miss else "num")
-
-        bounds_cls = "num" if r["bounds_passed"] == r["n_bound"] else "num vc-miss-cell"
-        rows.append(
-            "<tr>" + _cell(f'<a href="#{r["study"]}">{html.escape(title)}</a>')
-            + _cell(f"{r['n_loo']}{ne}", "num") + err(r["loo_median"]) + err(r["loo_max"])
-            + _cell(str(r["n_predicted"]), "num") + err(r["predicted_median"]) + err(r["predicted_max"])
-            + _cell(f"{pct_cell(r['coverage'])} ({r['n_interval']})", "num")
-            + _cell(f"{r['bounds_passed']} of {r['n_bound']}", bounds_cls)
-            + _cell(f"{r['n_fitted']}, {pct_cell(r['fitted_median'])}", "num") + _cell(str(r["n_derived"]), "num")
-            + _cell(f"{r['n_params']} / {r['n_fit_points']}, rank {r['jacobian_rank']}", "num") + "</tr>"
-        )
-    return f"<table>{head}{''.join(rows)}</table>"
-
-
-def _misses_table(g) -> str:
-    """The study's held-out rows and bounds that miss: |error| > MISS_REL_ERROR, not estimable, failed bound."""
-    held = g[g["kind"].isin(["loo", "predicted"])]
-    misses = held[held["rel_error"].abs() > MISS_REL_ERROR]
-    misses = misses.iloc[misses["rel_error"].abs().to_numpy().argsort(kind="stable")[::-1]]
-    failed = g[(g["kind"] == "bound") & ~g["passed"].astype(bool)]
-    if misses.empty and failed.empty:
-        return (f'<p class="vc-ok">Every estimable held-out number is within {MISS_REL_ERROR:.0%} of the paper '
-                "and every stated bound holds.</p>")
-    head = ("<tr><th>kind</th><th>source</th><th>quantity</th><th>conditions</th><th>paper</th><th>model</th>"
-            "<th>error</th></tr>")
-    rows = []
-    for _, r in list(misses.iterrows()) + list(failed.iterrows()):
-        error = "bound failed" if r["kind"] == "bound" else pct_cell(r["rel_error"])
-        rows.append('<tr class="vc-miss">' + _cell(html.escape(r["kind"])) + _cell(html.escape(text_cell(r["locator"])))
-                    + _cell(html.escape(text_cell(r["quantity"])))
-                    + _cell(html.escape(clean_conditions(r["conditions"])))
-                    + _cell(format_number(float(r["paper_value"])), "num")
-                    + _cell(format_number(float(r["model_value"])), "num") + _cell(error, "num vc-miss-cell") + "</tr>")
-    return (f"<p>Held-out numbers more than {MISS_REL_ERROR:.0%} from the paper, and failed bounds "
-            f"(highlighted; each is discussed in the study's notebook):</p><table>{head}{''.join(rows)}</table>")
 
 
 def humanise(stem: str) -> str:
@@ -384,29 +350,56 @@ def _cite_html(study: str) -> str:
     return text
 
 
-def _index(build: Path, groups, titles, prefix: str) -> str:
+def _plain_page(body: str, nav: str, title: str) -> str:
+    """A report page of its own (not a notebook's): the style sheet, the nav and ``body``."""
+    return ("<!DOCTYPE html>\n" '<html lang="en"><head><meta charset="utf-8">'
+            '<meta name="viewport" content="width=device-width, initial-scale=1">'
+            f"<title>{html.escape(title)} — vcperf report</title><style>{_CSS}</style></head>"
+            f'<body class="vc-report">\n{nav}\n<main class="vc-main vc-index">{body}</main>\n</body></html>\n')
+
+
+def _intro(build: Path, here: str) -> str:
+    """The index's opening, in plain words: what the studies are, what a reader can do here, how far to trust an
+    answer; links only to pages this build has (``here``: the path from the page to ``build/report/``)."""
+    report = build / "report"
+    site = (f'<a href="{here}site_planner.html">the site planner</a>, '
+            if (report / "site_planner.html").exists() else "")
+    api = (f'<li>call the models from Python: the <a href="{here}api/index.html">API reference</a>.</li>'
+           if (report / "api" / "index.html").exists() else "")
+    return ("<p>Five published VMware performance studies (vCenter High Availability, vCenter in branch offices, "
+            "Fault Tolerance, Content Library deployments, vMotion) rebuilt as models you can ask your own "
+            "questions: how long a clone takes over your branch link, what link a deployment needs, what a "
+            "stretched vCenter HA costs. What you can do here:</p><ul>"
+            "<li>read a study's page (below, or in the menu): every figure and table of the paper with the model's "
+            "value beside the paper's, and each large miss explained;</li>"
+            "<li>plan a whole site (links, branches, migrations, deployments, vCenter HA, FT) with "
+            f'<code>vcperf plan site.yaml</code>: {site}the <a href="{here}plan.html">plan format</a>;</li>'
+            "<li>move the controls of the what-if panels in JupyterLab or in the what-if app (<code>make app</code>)"
+            f"{';' if api else '.'}</li>{api}</ul>"
+            "<p>How far to trust an answer: each model was fitted to some of its paper's numbers and is judged on "
+            "the numbers it was not fitted to. The table below gives, per study, how far the model is from those "
+            f"numbers (errors relative to the paper's value; above {MISS_REL_ERROR:.0%} is a miss, highlighted). "
+            f'The words are explained in the <a href="{here}glossary.html">glossary</a>.</p>')
+
+
+def _index(build: Path, groups, titles, prefix: str, refs=()) -> str:
     """The index page; ``prefix`` is the path from the page's folder to ``build/`` ('' or '../')."""
     import pandas as pd
 
     here = "" if prefix else "report/"  # path from the page to build/report/
-    nav = _nav(groups, titles, "index.html", here)
+    nav = _nav(groups, titles, "index.html", here, refs)
     parts = ["<!DOCTYPE html>", '<html lang="en"><head><meta charset="utf-8">',
              '<meta name="viewport" content="width=device-width, initial-scale=1">',
              "<title>vcperf report — regenerated studies</title>", f"<style>{_CSS}</style></head>",
              '<body class="vc-report">', nav, '<main class="vc-main vc-index">',
-             "<h1>vcperf — regenerated studies</h1>",
-             "<p>Five published VMware performance studies rebuilt from mechanistic models and calibrated to the "
-             "papers' own numbers. Each study below links its notebooks rendered as pages (prose, figures, tables; "
-             "code hidden), the executed notebooks, and every figure and table file. The ledger judges every model "
-             "number: <b>loo</b> rows are fitted numbers predicted again by a refit without them, <b>predicted</b> "
-             "rows were never fitted; both are the evidence of skill. Errors are relative to the paper value; "
-             f"held-out errors above {MISS_REL_ERROR:.0%} are highlighted as misses.</p>"]
+             "<h1>vcperf — what the models of five VMware studies answer</h1>", _intro(build, here)]
     fid_path = build / "fidelity.csv"
     ledger = None
     if fid_path.exists():
         ledger = pd.read_csv(fid_path)
         summ = fidelity.summary(ledger)
-        parts += ["<h2>Ledger summary</h2>", _summary_table(summ),
+        titles_of = {k: v[0] for k, v in STUDIES.items()}
+        parts += ["<h2>How close the models come</h2>", summary_table(summ, titles_of, f"{here}glossary.html"),
                   f'<p><a href="{prefix}fidelity.csv">fidelity.csv</a>: every paper number a model speaks to, with '
                   "the model's value and its kind (the same as <code>vcperf fidelity</code>).</p>"]
     if (build / "scenarios" / "index.html").exists():
@@ -417,7 +410,7 @@ def _index(build: Path, groups, titles, prefix: str) -> str:
         if key in studies.STUDIES:
             parts.append(f'<p class="vc-ref">{_cite_html(key)}</p>')
         if ledger is not None and key in STUDIES:
-            parts.append(_misses_table(ledger[ledger["study"] == key]))
+            parts.append(misses_table(ledger[ledger["study"] == key]))
         for n in nbs:
             parts.append(f'<h3><a href="{here}{page_of(n)}">{html.escape(titles[n])}</a></h3>')
             parts.append(f'<p class="vc-files"><a href="{prefix}notebooks/{n}.ipynb">executed notebook</a></p>')
@@ -512,8 +505,11 @@ def write_index(build: Path) -> Path:
 
     build = Path(build)
     report = build / "report"
-    shutil.rmtree(report, ignore_errors=True)
-    report.mkdir(parents=True)
+    for old in sorted(report.iterdir()) if report.is_dir() else ():  # the API reference (write_api) stays
+        if old.name != "api":
+            shutil.rmtree(old) if old.is_dir() and not old.is_symlink() else old.unlink()
+    report.mkdir(parents=True, exist_ok=True)
+    refs = [p for p in reference.PAGES if (report / p).is_file() or p != "api/index.html"]
     paths = {p.stem: p for p in sorted((build / "notebooks").glob("*.ipynb"))}
     nbs = {name: nbformat.read(p, as_version=4) for name, p in paths.items()}
     titles = {name: _plain(notebook_title(nb) or name) for name, nb in nbs.items()}
@@ -529,11 +525,16 @@ def write_index(build: Path) -> Path:
         if study:
             body = body.replace("</body>", references(study) + "\n</body>", 1)
         page = page_of(name)
-        (report / page).write_text(_page(body, _nav(groups, titles, page), titles[name]), encoding="utf-8")
+        (report / page).write_text(keep_units(_page(body, _nav(groups, titles, page, refs=refs), titles[name])),
+                                   encoding="utf-8")
+    for page, body in (("glossary.html", reference.glossary_html()), ("plan.html", reference.plan_html())):
+        (report / page).write_text(_plain_page(body, _nav(groups, titles, page, refs=refs), reference.PAGES[page]),
+                                   encoding="utf-8")
+    reference.write_schema(report)
     if (build / "fidelity.csv").exists():  # the default build (a scenario has only its own pages)
         write_scenario_index(build / "scenarios")
-    (report / "index.html").write_text(_index(build, groups, titles, "../"), encoding="utf-8")
+    (report / "index.html").write_text(keep_units(_index(build, groups, titles, "../", refs)), encoding="utf-8")
     out = build / "index.html"
-    out.write_text(_index(build, groups, titles, ""), encoding="utf-8")
+    out.write_text(keep_units(_index(build, groups, titles, "", refs)), encoding="utf-8")
     return out
 

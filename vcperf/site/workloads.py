@@ -148,7 +148,8 @@ class BranchWork:
     def flows(self, spec: LinkSpec, params):
         b = self._plan(as_link(spec), params)
         up = float(b.offered_load) * as_link(spec).up_bps
-        name = f"branch {self.spec.name}"
+        # "branch shop", but a branch named "branch" (or "branch 2") is not said twice ("branch branch")
+        name = self.spec.name if self.spec.name.lower().startswith("branch") else f"branch {self.spec.name}"
         return [(f"{name}: host sync + statistics", "up", up, "paced"),
                 (f"{name}: host sync + operations", "down", float(b.sync_down_bps), "paced")]
 

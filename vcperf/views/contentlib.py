@@ -216,6 +216,7 @@ def deploy_whatif(size_bytes: float | None = None, layout: str = "different_host
     streams = w.IntSlider(value=decompression_streams, min=1, max=16, description="disks in parallel")
     style_sliders(size, net, mgmt, vcpus, streams)
     lay.style.description_width = "110px"
+    lay.layout.width = "460px"  # as the sliders: the longest layout's label whole, not cut ("...different hos")
     return whatif_panel(
         [lay, size, net, mgmt, vcpus, streams],
         lambda layout, size_gb, net_gbps, mgmt_gbps, n_vcpus, n_streams: deploy_whatif_update(

@@ -231,7 +231,7 @@ def failover_figure(psc_mode: str = "external"):
     ax.set_ylabel("time after the failure (min)")
     ax.set_ylim(0, None)
     tables = "Tables 2-3" if psc_mode == "external" else "Tables 16-17, X-Large only"
-    ax.set_title(f"Failover, {psc_mode} PSC: model lines, paper dots ({tables})", fontsize=9)
+    ax.set_title(f"Failover, {psc_mode} Platform Services Controller: model lines, paper dots ({tables})", fontsize=9)
     ax.legend(frameon=False, fontsize=7, ncol=2, loc="lower right")
     plotting.finish(fig)
     return fig

@@ -68,7 +68,8 @@ def lifecycle_whatif_update(registered_vms: float = 36864.0, vcpus: float = 32.0
     clone = float(vcha.clone_bytes(registered_vms, vcha.calibrate().enable))
     readout = (
         f"{registered_vms:,.0f} VMs on {vcpus:g} vCPUs, clone network {fmt_bps(bw)}, {psc_mode} "
-        f"PSC: enable VCHA {_band(ei)}; each clone {fmt_duration(float(e.clone_secondary_s))}, {fmt_bytes(clone)}; "
+        f"Platform Services Controller (PSC): enable VCHA {_band(ei)}; "
+        f"each clone {fmt_duration(float(e.clone_secondary_s))}, {fmt_bytes(clone)}; "
         f"failover: vpxd ready {_band(fi)}, Web Client inventory {fmt_duration(float(f.inventory_screen_s))}"
         + "".join(f" \u26a0 {flag}." for flag in f.flags)
     )
@@ -105,6 +106,7 @@ def lifecycle_whatif(registered_vms: float = 36864.0, vcpus: float = 32.0, clone
     cpu = w.FloatSlider(value=vcpus, min=2, max=64, step=1, description="vCPUs", readout_format=".0f")
     bw = w.FloatLogSlider(value=clone_bandwidth_gbps, base=10, min=-1, max=1.6, step=typed_step(),
                           description="clone Gbit/s", readout_format=TYPED_FORMAT)
-    psc = w.Dropdown(options=["external", "embedded"], value=psc_mode, description="PSC")
-    style_sliders(vms, cpu, bw)
+    psc = w.Dropdown(options=["external", "embedded"], value=psc_mode, description="Platform Services Controller (PSC)")
+    style_sliders(vms, cpu, bw, description_width="230px")
+    psc.style.description_width, psc.layout.width = "230px", "460px"  # the label and the choice both whole
     return whatif_panel([vms, cpu, bw, psc], lifecycle_whatif_update)

@@ -159,7 +159,8 @@ def vcbench_whatif_table(clients: int = 256, replication_rtt_ms: float = 5.0, st
             ("throughput vs no VCHA", 100 * _change(float(s.throughput_per_s), float(base.throughput_per_s)),
              np.nan, np.nan, "%"),
             ("vpxd CPU", float(s.cpu_cores), np.nan, np.nan, "cores busy"),
-            ("vCPU busy (vpxd + embedded PSC)", 100 * float(s.cpu_utilization_per_core), np.nan, np.nan, "%"),
+            ("vCPU busy (vpxd + embedded Platform Services Controller)", 100 * float(s.cpu_utilization_per_core),
+             np.nan, np.nan, "%"),
             ("DB pool busy", 100 * float(s.db_pool_utilization), np.nan, np.nan, "%"),
             ("statistics connections", float(s.stats_db_connections), np.nan, np.nan, "connections"),
             ("replication link busy", 100 * float(s.link_utilization), np.nan, np.nan, "%"),
@@ -196,7 +197,7 @@ def vcbench_whatif_update(clients: int = 256, replication_rtt_ms: float = 5.0, s
     x = float(s.throughput_per_s)
     xi, ri, level = _vcbench_intervals(args, tuple(sorted(scn.items())))
     head = (f"{int(clients)} clients, {appliance} ({scn['vcpus']:g} vCPUs, {mem / 1e9:.0f} GB, "
-            f"{scn['hosts']:,.0f} hosts), {psc_mode} PSC, "
+            f"{scn['hosts']:,.0f} hosts), {psc_mode} Platform Services Controller (PSC), "
             f"stats level {int(stats_level)}, VCHA {'on' if vcha_enabled else 'off'}"
             + (f" (+{fmt_duration(replication_rtt_ms / 1e3)}, {fmt_bps(scn['bandwidth_bps'])}, "
                f"{fmt_percent(scn['loss'])} loss, Passive storage flush "
@@ -207,7 +208,8 @@ def vcbench_whatif_update(clients: int = 256, replication_rtt_ms: float = 5.0, s
                                         scn["powered_on_vms"], int(stats_level))
     if vcha_enabled and wal_bps >= rate_bps:
         return (head + f": the replication link's TCP rate at this round trip and loss ({fmt_bps(rate_bps)}) is below "
-                f"the background WAL stream alone ({fmt_bps(wal_bps)}): the Passive cannot keep up and VCbench "
+                f"the database's background write-ahead log (WAL) stream alone ({fmt_bps(wal_bps)}): the Passive "
+                f"cannot keep up and VCbench "
                 "stalls (model throughput ~0). Lower the loss or the latency, or raise the bandwidth."
                 + _flags_note(s.flags)), png
     change = _change(x, float(base.throughput_per_s))
@@ -276,16 +278,16 @@ def vcbench_whatif(clients: int = 256, replication_rtt_ms: float = 5.0, stats_le
                           readout_format=TYPED_FORMAT)
     loss = w.FloatSlider(value=loss_percent, min=0, max=5, step=0.01, description="loss %", readout_format=TYPED_FORMAT)
     app = w.Dropdown(options=list(APPLIANCES), value=appliance, description="appliance")
-    psc = w.Dropdown(options=["external", "embedded"], value=psc_mode, description="PSC")
+    psc = w.Dropdown(options=["external", "embedded"], value=psc_mode, description="Platform Services Controller (PSC)")
     pool = w.IntSlider(value=int(db_connections), min=2, max=400, step=1, description="DB connections")
     fitted_flush_ms = 1e3 * vcha.calibrate().disk.walreceiver_cycle_s  # the Passive's storage (the wake-up stays)
     flush = w.FloatLogSlider(value=fitted_flush_ms if passive_flush_ms is None else passive_flush_ms, base=10,
                              min=-2, max=2, step=typed_step(), description="Passive storage ms",
                              readout_format=TYPED_FORMAT)
-    mem = w.FloatSlider(value=memory_gb, min=0, max=128, step=1, description="memory GB (0: Table 1)",
+    mem = w.FloatSlider(value=memory_gb, min=0, max=128, step=1, description="memory GB (0 = size default)",
                         readout_format=".0f")
-    # 170 px: "memory GB (0: Table 1)" was cut at 150
-    style_sliders(n, rtt, lvl, bw, loss, pool, flush, mem, description_width="170px")
+    # 230 px: "Platform Services Controller (PSC)" and "memory GB (0 = size default)" whole
+    style_sliders(n, rtt, lvl, bw, loss, pool, flush, mem, description_width="230px")
 
     def link_live(*_):  # the replication link only matters with VCHA on: say so by greying it out
         for c in (rtt, bw, loss):
@@ -294,5 +296,6 @@ def vcbench_whatif(clients: int = 256, replication_rtt_ms: float = 5.0, stats_le
     on.observe(link_live, names="value")
     link_live()
     for c in (app, psc):
-        c.style.description_width = "170px"
+        c.style.description_width = "230px"
+        c.layout.width = "460px"  # as the sliders: the label and the choice both whole
     return whatif_panel([n, rtt, lvl, on, bw, loss, app, psc, pool, flush, mem], vcbench_whatif_update)

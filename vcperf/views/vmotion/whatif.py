@@ -170,8 +170,8 @@ def _flags_note(flags) -> str:
 def _throttle_note(m) -> str:
     """The guest's SDPS throttle of a scalar migration (``""`` when SDPS is not engaged)."""
     frac, secs = float(np.ravel(m.sdps_throttle_fraction)[0]), float(np.ravel(m.throttled_s)[0])
-    return "" if frac <= 0.0 else (f", SDPS engaged: it throttles the guest (vCPUs stunned {fmt_percent(frac)} "
-                                   f"of the time) for {fmt_duration(secs)}")
+    return "" if frac <= 0.0 else (f", stun during page send (SDPS) engaged: it throttles the guest (vCPUs stunned "
+                                   f"{fmt_percent(frac)} of the time) for {fmt_duration(secs)}")
 
 
 def _link_note(ans, target: str, vcpus, mem, p) -> str:
