@@ -13,11 +13,11 @@ from vcperf import fidelity, studies
 from vcperf.report import reference
 from vcperf.report.tables import (
     MISS_REL_ERROR,
-    round_table_floats,
     format_frames,
     keep_units,
     misses_table,
     nowrap_numbers,
+    round_table_floats,
     summary_table,
 )
 
