@@ -349,7 +349,8 @@ display(t[["locator", "quantity"] + COLS].round(3))
 
 
 def _t12(level, state):
-    return vcha.paper_value("table12_stats_level", "throughput", clients=256, stats_level=level, vcha=state)
+    return protocol.paper_value(f"{vcha.STUDY}/table12_stats_level", "throughput", clients=256, stats_level=level,
+                                vcha=state)
 
 
 spread = __import__("pandas").DataFrame(

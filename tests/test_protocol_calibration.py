@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import ast
 import dataclasses
+import importlib
 import math
 from pathlib import Path
 
@@ -12,7 +13,6 @@ import numpy as np
 import pytest
 
 from vcperf import contentlib, network, protocol, robo, site
-from vcperf.site import evaluate as site_evaluate
 
 PKG = Path(protocol.__file__).resolve().parent.parent
 
@@ -54,13 +54,14 @@ def test_panel_and_planner_give_one_band_for_the_branch_burst(net, hosts, level,
         np.testing.assert_allclose((a.value, a.low, a.high), panel, rtol=1e-12, atol=0)
 
 
-def test_ledger_panel_and_planner_paths_give_one_band():
+@pytest.mark.parametrize("study", ["robo2019", "contentlib2015", "ft2016"])
+def test_ledger_panel_and_planner_paths_give_one_band(study):
     """Every fitted level of a study: the ledger row's band, the calibration's interval of the target's model
     (what a panel calls) and the site planner's interval: the same numbers."""
-    rows = {(r.key, r.kind): r for r in protocol.fidelity_rows("robo2019")}
-    cal = protocol.calibration("robo2019")
+    rows = {(r.key, r.kind): r for r in protocol.fidelity_rows(study)}
+    cal = protocol.calibration(study)
     checked = 0
-    for t in robo.targets():
+    for t in protocol.study_module(study).targets():
         if t.role != "fit" or t.difference:
             continue
         row = rows[(t.key, "fitted")]
@@ -68,13 +69,13 @@ def test_ledger_panel_and_planner_paths_give_one_band():
                 row.model_high >= t.maximum:
             continue
         panel = cal.interval(lambda p, t=t: t.model(p), data_table=t.table)
-        planner = site_evaluate.interval(robo.STUDY, lambda p, t=t: np.array([t.model(p)]), data_table=t.table)
+        planner = site.interval(study, lambda p, t=t: np.array([t.model(p)]), data_table=t.table)
         for iv in (panel, planner):
             np.testing.assert_allclose(
                 (float(np.ravel(iv.value)[0]), float(np.ravel(iv.low)[0]), float(np.ravel(iv.high)[0])),
                 (row.model_value, row.model_low, row.model_high), rtol=1e-12, atol=0)
         checked += 1
-    assert checked >= 10
+    assert checked >= 3
 
 
 def test_with_interval_is_the_calibration_interval():
@@ -128,6 +129,7 @@ def test_one_gradient_implementation():
     from vcperf.vcha import vcbench
 
     assert not hasattr(vcbench, "throughput_sensitivities")
+    site_evaluate = importlib.import_module("vcperf.site.evaluate")  # the module (site.evaluate is its function)
     assert not hasattr(site_evaluate, "_value_and_gradient") and not hasattr(site_evaluate, "STEP")
     assert not hasattr(readouts, "INTERVAL_STEP")
     offenders = []

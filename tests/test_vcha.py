@@ -728,7 +728,7 @@ def test_passive_flushes_fewer_times_than_the_active_and_fewer_at_higher_load_sh
     s = P.disk.walreceiver_cycle_s
     ratio = {}
     for n in (64, 256):
-        x = vcha.paper_value("table05_throughput", "throughput", clients=n, vcha="enabled")
+        x = protocol.paper_value(f"{vcha.STUDY}/table05_throughput", "throughput", clients=n, vcha="enabled")
         act = vdisk.disk_writes(x, "active", P.disk, P.wal).writes_per_s["sdg"]
         pas = vdisk.disk_writes(x, "passive", P.disk, P.wal).writes_per_s["sdg"]
         ratio[n] = float(pas / act)

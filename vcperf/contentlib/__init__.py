@@ -55,7 +55,6 @@ from vcperf.contentlib.validation import (
     experiments_table,
     fidelity_rows,
     leave_one_out,
-    paper_value,
     parameter_table,
     predict,
 )
@@ -66,7 +65,7 @@ __all__ = [
     "concurrent_deploy_time_s", "subscription_sync_time_s", "LAYOUTS", "LAYOUT_LABELS", "PARAM_DOCS", "PATHS",
     "PATH_EXPERIMENT", "PATH_LABELS", "WAN_HOP", "SEED", "STUDY", "TARGETS", "TARGET_KEYS", "Layout", "Params",
     "Recommendation", "Stages", "Testbed", "calibrate", "deploy_time_s", "experiments_table", "fidelity_rows",
-    "leave_one_out", "network_rate_bytes_per_s", "paper_value", "parameter_table",
+    "leave_one_out", "network_rate_bytes_per_s", "parameter_table",
     "path_stages", "predict", "recommend_path", "targets",
     "testbed",
 ]

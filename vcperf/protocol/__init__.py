@@ -120,10 +120,12 @@ from vcperf.protocol.targets import (
     Target,
     fit_keys,
     mark_differences,
+    paper_value,
     predict,
     resolve_fit_on,
     study_module,
     target_map,
+    target_paper_value,
 )
 
 __all__ = [
@@ -132,8 +134,8 @@ __all__ = [
     "StudyFunctions", "Target", "cache_dir", "cached_calibration", "calibrated", "calibration", "clear_caches",
     "estimable", "estimable_rows", "extrapolation", "fidelity_rows", "fit_keys", "fit_uncertainty", "identifiability",
     "interval_from_gradient", "jacobian", "leave_one_out", "mark_differences", "misfit_prior", "noise_floor",
-    "other_study_tables", "param_names", "param_vector", "parameter_table", "predict", "rank", "resolve_fit_on",
-    "restatements", "sampling_variances", "scaled_inv_chi2_fit", "source_digest", "structural_variances",
-    "study_functions", "study_module", "study_of", "target_map", "uncertainty", "value_and_gradient",
-    "width_drivers", "with_interval", "with_values",
+    "other_study_tables", "paper_value", "param_names", "param_vector", "parameter_table", "predict", "rank",
+    "resolve_fit_on", "restatements", "sampling_variances", "scaled_inv_chi2_fit", "source_digest",
+    "structural_variances", "study_functions", "study_module", "study_of", "target_map", "target_paper_value",
+    "uncertainty", "value_and_gradient", "width_drivers", "with_interval", "with_values",
 ]

@@ -52,7 +52,7 @@ from vcperf.vcha.params import (
     WalParams,
 )
 from vcperf.vcha.targets import STATES, fit_info, targets
-from vcperf.vcha.testbed import inventory_sizes, paper_value, testbed
+from vcperf.vcha.testbed import inventory_sizes, testbed
 from vcperf.vcha.vcbench import LAN_RTT_S, vcbench
 
 
@@ -260,7 +260,7 @@ _PRIOR = {
 def _measured_x(k) -> float:
     """The measured VCbench throughput (Table 5, ops/s) of the run target ``k`` belongs to."""
     n, vc = _info(k)["run"]
-    return paper_value("table05_throughput", "throughput", clients=n, vcha=STATES[vc])
+    return protocol.paper_value(f"{STUDY}/table05_throughput", "throughput", clients=n, vcha=STATES[vc])
 
 
 def _fit_disk(by_stage: dict) -> DiskParams:
@@ -333,7 +333,8 @@ def _fit_wal(by_stage: dict) -> WalParams:
         out = []
         for k in sorted(by_stage.get(stage, [])):
             n, vc = _info(k)["run"]
-            out.append((paper_value("table05_throughput", "throughput", clients=n, vcha=STATES[vc]), _paper(k)))
+            out.append((protocol.paper_value(f"{STUDY}/table05_throughput", "throughput", clients=n,
+                                             vcha=STATES[vc]), _paper(k)))
         return out
 
     wal_bg, wal_op = _line(pairs("eth1"))

@@ -25,6 +25,7 @@ from vcperf.views.vcha.common import (
     _vcbench_curve_study,
     appliance_memory_bytes,
     panel_max_clients,
+    paper_si,
     scenario,
 )
 from vcperf.widgets import TYPED_FORMAT, PanelFigure, style_sliders, typed_step, whatif_panel
@@ -55,11 +56,11 @@ class _VcbenchPanel(PanelFigure):
             dot = {**PAPER_STYLE, "color": _COLORS[key], "markeredgecolor": "black"}
             for c in (64, 256):
                 node = {"node": "active"} if vc else {"node": ""}
-                axes[0].plot([c], [vcha.paper_value("table05_throughput", "throughput", clients=c, vcha=key) * 60],
+                axes[0].plot([c], [paper_si("table05_throughput", "throughput", clients=c, vcha=key) * 60],
                              **dot)
-                axes[1].plot([c], [vcha.paper_value("table06_operation_latency", "avg_operation_latency", clients=c,
+                axes[1].plot([c], [paper_si("table06_operation_latency", "avg_operation_latency", clients=c,
                                                     vcha=key)], **dot)
-                axes[2].plot([c], [vcha.paper_value("table07_vpxd_cpu", "vpxd_cpu_utilization", clients=c,
+                axes[2].plot([c], [paper_si("table07_vpxd_cpu", "vpxd_cpu_utilization", clients=c,
                                                     vcha=key, **node)], **dot)
         self.db_bound = axes[0].axhline(0.0, color="0.5", ls=":", lw=1, label="DB pool bound, no VCHA")
         self.cpu_cap = axes[2].axhline(vcha.testbed().vcpus, color="0.5", ls=":", lw=1)
