@@ -430,6 +430,7 @@ STUDY_BASELINES = {
             "hosts": 2000.0, "powered_on_vms": 25000.0, "wal_bytes_per_op": 1e4, "flush_wait_s": 1e-3,
             "active_flushes_per_s": 1500.0, "cycle_s": 5e-4, "wal_bytes_per_cycle": 8e3,
             "p": _Lazy(lambda: _vcha_params().vcbench), "params": _Lazy(_vcha_params),
+            "params_list": _Lazy(lambda: [_vcha_params()]),
         },
     },
     "vcperf.ft": {

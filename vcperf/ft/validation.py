@@ -1,4 +1,4 @@
-"""FT study validation: the ledger functions (bound by :func:`vcperf.protocol.study_functions`), the
+"""FT study validation: the ledger functions (:class:`vcperf.protocol.StudyFunctions`), the
 model values the views draw, and the seed's statements without a usable number (:func:`qualitative_checks`)."""
 
 from __future__ import annotations
@@ -10,7 +10,10 @@ from vcperf.ft.params import STUDY
 from vcperf.ft.targets import database_workload, testbed_iometer, vcenter_values
 from vcperf.ft.testbed import testbed
 
-predict, leave_one_out, fidelity_rows, parameter_table = protocol.study_functions(STUDY, __name__)
+#: The shared protocol functions of the study (:class:`vcperf.protocol.StudyFunctions`).
+FUNCTIONS = protocol.StudyFunctions(STUDY)
+predict, leave_one_out = FUNCTIONS.predict, FUNCTIONS.leave_one_out
+fidelity_rows, parameter_table = FUNCTIONS.fidelity_rows, FUNCTIONS.parameter_table
 
 
 @_frozen.cache

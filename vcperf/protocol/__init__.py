@@ -56,9 +56,8 @@ The package is split by concern: :mod:`~vcperf.protocol.targets` (targets and :f
 (:class:`Calibration`: a study's fit as one object, and :meth:`Calibration.interval`, the one way a model
 output gets its band), :mod:`~vcperf.protocol.intervals` (its shortcuts by model function),
 :mod:`~vcperf.protocol.loo` (leave-one-out),
-:mod:`~vcperf.protocol.ledger` (ledger rows, identifiability, width drivers, parameter table) and
-:mod:`~vcperf.protocol.bind` (the protocol functions bound to one study). This ``__init__`` only
-re-exports.
+:mod:`~vcperf.protocol.ledger` (ledger rows, identifiability, width drivers, parameter table, and
+:class:`StudyFunctions`: the four of them for one study). This ``__init__`` only re-exports.
 
 References
 ----------
@@ -71,7 +70,6 @@ References
    the design matrix).
 """
 
-from vcperf.protocol.bind import StudyFunctions, study_functions
 from vcperf.protocol.cache import cache_dir, cached_calibration, calibrated, clear_caches, source_digest
 from vcperf.protocol.calibration import Calibration, Interval, calibration
 from vcperf.protocol.intervals import interval_from_gradient, study_of, with_interval
@@ -91,6 +89,7 @@ from vcperf.protocol.jacobian import (
 from vcperf.protocol.ledger import (
     UNCERTAINTY_METHOD,
     FidelityRow,
+    StudyFunctions,
     fidelity_rows,
     identifiability,
     parameter_table,
@@ -136,6 +135,6 @@ __all__ = [
     "interval_from_gradient", "jacobian", "leave_one_out", "mark_differences", "misfit_prior", "noise_floor",
     "other_study_tables", "paper_value", "param_names", "param_vector", "parameter_table", "predict", "rank",
     "resolve_fit_on", "restatements", "sampling_variances", "scaled_inv_chi2_fit", "source_digest",
-    "structural_variances", "study_functions", "study_module", "study_of", "target_map", "target_paper_value",
+    "structural_variances", "study_module", "study_of", "target_map", "target_paper_value",
     "uncertainty", "value_and_gradient", "width_drivers", "with_interval", "with_values",
 ]

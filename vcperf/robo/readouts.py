@@ -6,7 +6,8 @@ VCbench's operation and mean latency) carry the predictive interval of the calib
 reads (the others have no sensitivity) and, for the branch model, which broadcasts its parameters, how
 to evaluate the perturbed parameter sets in one stacked call.
 
-Pure model-side code: the parameters (default: the study's calibration) and the test bed's facts
+Model-side code: the parameters (default: the study's calibration, from its facade
+:mod:`~vcperf.robo.study`) and the test bed's facts
 (schedule, counters, change period, the operations' host calls, the VCbench mix) are arguments.
 
 References
@@ -29,6 +30,7 @@ from vcperf import _validate as v
 from vcperf import network, protocol
 from vcperf.robo import branch, operations, statistics
 from vcperf.robo.params import STUDY, Params
+from vcperf.robo.study import calibrated_params
 
 #: Data table whose model-form misfit an operation time's band carries: the fitted VCbench latencies
 #: (Figure 10). A plain TCP transfer of a payload the user sets, which no fitted table measures, carries
@@ -46,7 +48,7 @@ _VCBENCH_PARAMS = ("ops.vcenter_demand_per_step_s", "ops.round_trips_per_call", 
 def _params(params):
     if params is not None and not isinstance(params, Params):
         raise ValueError(f"params must be a vcperf.robo.Params or None; got {params!r}")
-    return protocol.calibrated(STUDY) if params is None else params
+    return calibrated_params() if params is None else params
 
 
 def interval(value, sensitivities: dict, data_table: str | None = LATENCY_TABLE, params=None) -> tuple:

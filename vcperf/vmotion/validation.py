@@ -16,7 +16,10 @@ from vcperf.vmotion.switchover import switchover_metadata_bytes
 from vcperf.vmotion.targets import targets
 from vcperf.vmotion.testbed import migrate_workload, workloads
 
-predict, leave_one_out, fidelity_rows, parameter_table = protocol.study_functions(STUDY, __name__)
+#: The shared protocol functions of the study (:class:`vcperf.protocol.StudyFunctions`).
+FUNCTIONS = protocol.StudyFunctions(STUDY)
+predict, leave_one_out = FUNCTIONS.predict, FUNCTIONS.leave_one_out
+fidelity_rows, parameter_table = FUNCTIONS.fidelity_rows, FUNCTIONS.parameter_table
 
 #: A bound's relation as printed -> whether the model value satisfies it against the paper's bound.
 _RELATIONS = {"<": operator.lt, "<=": operator.le, ">": operator.gt, ">=": operator.ge}
