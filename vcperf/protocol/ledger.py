@@ -14,7 +14,7 @@ from vcperf.protocol.cache import _cached, _calibrated
 from vcperf.protocol.calibration import calibration
 from vcperf.protocol.jacobian import _get, estimable, jacobian, param_names, rank
 from vcperf.protocol.loo import leave_one_out
-from vcperf.protocol.misfit import INTERVAL, _bounds, fit_uncertainty, noise_floor, sampling_variances
+from vcperf.protocol.misfit import INTERVAL, _bounds, noise_floor, sampling_variances
 from vcperf.protocol.targets import _KIND_OF_ROLE, KINDS, fit_keys, predict, study_module, target_map
 
 
@@ -84,9 +84,9 @@ def fidelity_rows(study) -> list:
 
 def _fidelity_rows(module) -> list:
     tmap = target_map(module)
-    params = _calibrated(module)
+    cal = calibration(module)  # the parameters and their uncertainty: the study's Calibration
+    params, unc = cal.params, cal.uncertainty
     model = predict(module, params, tuple(tmap))
-    unc = _cached(module, "uncertainty", lambda: fit_uncertainty(module, params, fit_keys(module)))
     grads = _cached(module, "gradients", lambda: jacobian(module, params, tuple(tmap))[0])
     loo = leave_one_out(module).set_index("key")
     svar = sampling_variances(module, params, tuple(tmap))
@@ -197,8 +197,8 @@ def width_drivers(study):
     import pandas as pd
 
     tmap = target_map(module)
-    params = _calibrated(module)
-    unc = _cached(module, "uncertainty", lambda: fit_uncertainty(module, params, fit_keys(module)))
+    cal = calibration(module)
+    params, unc = cal.params, cal.uncertainty
     grads = _cached(module, "gradients", lambda: jacobian(module, params, tuple(tmap))[0])
     model = predict(module, params, tuple(tmap))
     svar = sampling_variances(module, params, tuple(tmap))
@@ -247,9 +247,9 @@ def parameter_table(study):
     module = study_module(study)
     import pandas as pd
 
-    params = _calibrated(module)
+    cal = calibration(module)
+    params, unc = cal.params, cal.uncertainty
     ident = identifiability(module)
-    unc = _cached(module, "uncertainty", lambda: fit_uncertainty(module, params, fit_keys(module)))
     names = param_names(params)
     recs = []
     for i, name in enumerate(names):
