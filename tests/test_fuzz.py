@@ -373,6 +373,12 @@ def _site_plan_file():
     return path
 
 
+def _contentlib():
+    from vcperf import contentlib
+
+    return contentlib
+
+
 def _contentlib_output(p):
     from vcperf import contentlib
 
@@ -381,6 +387,8 @@ def _contentlib_output(p):
 
 #: Per study package: valid values by parameter name or by annotation (``_Lazy`` = built on use).
 STUDY_BASELINES = {
+    # the Content Library's model files take its Params explicitly (its facade, contentlib.study, defaults them)
+    "vcperf.contentlib": {"type": {"Params": _Lazy(lambda: _contentlib().calibrate())}, "name": {}},
     "vcperf.site": {
         "type": {"Plan": _Lazy(_site_plan)},
         "name": {

@@ -28,10 +28,9 @@ from vcperf.contentlib.calibration import calibrate
 from vcperf.contentlib.concurrency import (
     MAX_DEPLOYMENTS,
     ConcurrentDeploy,
-    concurrent_deploy_time_s,
     subscription_sync_time_s,
 )
-from vcperf.contentlib.layouts import LAYOUT_LABELS, LAYOUTS, Layout, Recommendation, recommend_path
+from vcperf.contentlib.layouts import LAYOUT_LABELS, LAYOUTS, Layout, Recommendation
 from vcperf.contentlib.params import PARAM_DOCS, SEED, STUDY, Params
 from vcperf.contentlib.paths import (
     DEFAULT_DECOMPRESSION_STREAMS,
@@ -45,10 +44,9 @@ from vcperf.contentlib.paths import (
     PATHS,
     WAN_HOP,
     Stages,
-    deploy_time_s,
     network_rate_bytes_per_s,
-    path_stages,
 )
+from vcperf.contentlib.study import concurrent_deploy_time_s, deploy_time_s, path_stages, recommend_path
 from vcperf.contentlib.targets import TARGET_KEYS, TARGETS, targets
 from vcperf.contentlib.testbed import Testbed, testbed
 from vcperf.contentlib.validation import (

@@ -8,6 +8,7 @@ from __future__ import annotations
 import numpy as np
 
 from vcperf import data, protocol
+from vcperf.contentlib.calibration import calibrate
 from vcperf.contentlib.params import STUDY
 from vcperf.contentlib.paths import PATH_EXPERIMENT, PATH_LABELS, PATHS, deploy_time_s, path_stages
 from vcperf.contentlib.testbed import FIGURE_TABLE, testbed
@@ -61,7 +62,7 @@ def experiments_table():
 
     tb = testbed()
     kw = dict(fc_bandwidth_bps=tb.fc_bandwidth_bps, mgmt_network_bps=tb.nic_bandwidth_bps,
-              vcenter_vcpus=tb.vcenter_vcpus, params=protocol.calibrated(STUDY))
+              vcenter_vcpus=tb.vcenter_vcpus, params=calibrate())
     t1 = float(deploy_time_s("vaai", tb.template_size_bytes, **kw))
     recs = []
     for path in PATHS:
