@@ -41,8 +41,9 @@ def test_model_files_never_read_data(study):
                 assert node.module != "vcperf.data" and "data" not in names, f"{path} imports vcperf.data"
             if isinstance(node, ast.Import):
                 assert all(a.name != "vcperf.data" for a in node.names), f"{path} imports vcperf.data"
-            if isinstance(node, ast.ImportFrom) and node.module and node.module.endswith((".calibration",
-                                                                                          ".validation")):
+            facade = path.name == "study.py"  # the facade fills params=None from calibrate (never validation)
+            if isinstance(node, ast.ImportFrom) and node.module and node.module.endswith(
+                    (".validation",) if facade else (".calibration", ".validation")):
                 pytest.fail(f"{path} (a model file) imports {node.module}: models take physical inputs")
 
 
