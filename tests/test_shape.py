@@ -35,7 +35,7 @@ NOT_YET: set = set()
 FACADE = "study.py"
 #: Studies whose defaults are still filled in their model files through ``protocol.calibrated`` (the registry):
 #: each conversion to a facade removes its name (strict xfail).
-NO_FACADE_YET = {"vcha2016", "vmotion2020"}
+NO_FACADE_YET = {"vcha2016"}
 #: Files over 600 lines allowed, each with its one concern (the opening docstring states it too).
 LONG_FILES = {
     "queueing.py": "exact MVA (single and multi-class, batched) and the queueing formulas it rests on",

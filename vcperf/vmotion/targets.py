@@ -36,13 +36,14 @@ from dataclasses import replace
 
 import numpy as np
 
+from vcperf import _validate as v
 from vcperf import protocol
 from vcperf.protocol import Target
 from vcperf.vmotion.core import RELEASES, check_params
-from vcperf.vmotion.migration import migrate, throughput_series
+from vcperf.vmotion.migration import Migration, migrate, throughput_series
 from vcperf.vmotion.params import STUDY, Params
 from vcperf.vmotion.switchover import metadata_entries
-from vcperf.vmotion.testbed import migrate_workload, settings, testbed, tpcx_setup, workloads
+from vcperf.vmotion.testbed import settings, testbed, testbed_link_bps, testbed_vmknics, tpcx_setup, workloads
 from vcperf.vmotion.tpcx import TpcxExpectation, tpcx_expected, tpcx_longest_delay_s
 from vcperf.vmotion.trace import trace_phase
 from vcperf.vmotion.transfer import transfer_rate_bytes_per_s
@@ -98,9 +99,19 @@ def _invalid(p, release: str) -> float:
     return _tpcx(p, release).expected_invalid_runs(tpcx_setup().runs)
 
 
+def migrate_workload_at(name: str, release: str, link_bps, params: Params) -> Migration:
+    """:func:`vcperf.vmotion.migrate_workload` at explicit ``params`` (``link_bps`` None: the test bed's)."""
+    w = workloads()
+    v.choice("name", name, tuple(w))
+    wl = w[name]
+    return migrate(wl.memory_bytes, wl.vcpus, wl.working_set_bytes, wl.baseline_tps, release,
+                   testbed_link_bps() if link_bps is None else link_bps, params=params,
+                   settings=settings(), n_vmknics=testbed_vmknics(), zero_bytes=wl.zero_bytes)
+
+
 def _typical_67_min_commits(p) -> float:
     """Lowest 1-s throughput of the typical VM through its 6.7 migration (tps)."""
-    m = migrate_workload("typical_fresh", "6.7", params=check_params(p))
+    m = migrate_workload_at("typical_fresh", "6.7", None, check_params(p))
     _, tps = throughput_series(m, 1.0, 0.0, float(m.migration_time_s) + 1.0)
     return float(tps.min())
 
