@@ -22,25 +22,9 @@ from vcperf.contentlib.paths import (
 )
 
 
-def calibrated_params(params: Params | None = None) -> Params:
-    """``params`` (checked to be the study's :class:`~vcperf.contentlib.Params`) or, for None, the study's
-    calibration (:func:`vcperf.contentlib.calibrate`, cached).
-
-    Parameters
-    ----------
-    params : Params, optional
-        The study's parameters.
-
-    Examples
-    --------
-    >>> from vcperf import contentlib
-    >>> from vcperf.contentlib import study
-    >>> study.calibrated_params() == contentlib.calibrate()
-    True
-    """
-    if params is None:
-        return calibrate()
-    return v.instance("params", params, Params, "a vcperf.contentlib.Params or None")
+def _calibrated(params) -> Params:
+    """``params`` checked, or the calibration for None."""
+    return calibrate() if params is None else v.instance("params", params, Params, "a vcperf.contentlib.Params or None")
 
 
 def path_stages(path: str, *, network_bps=DEFAULT_NETWORK_BPS, mgmt_network_bps=DEFAULT_MGMT_NETWORK_BPS,
@@ -69,7 +53,7 @@ other_bps, link
     return paths.path_stages(path, network_bps=network_bps, mgmt_network_bps=mgmt_network_bps,
                              fc_bandwidth_bps=fc_bandwidth_bps, vcenter_vcpus=vcenter_vcpus,
                              decompression_streams=decompression_streams, rtt_s=rtt_s, loss=loss, other_bps=other_bps,
-                             link=link, params=calibrated_params(params))
+                             link=link, params=_calibrated(params))
 
 
 def deploy_time_s(path: str, size_bytes, *, network_bps=DEFAULT_NETWORK_BPS,
@@ -97,7 +81,7 @@ setup_time_s, rtt_s, loss, other_bps, link
     return paths.deploy_time_s(path, size_bytes, network_bps=network_bps, mgmt_network_bps=mgmt_network_bps,
                                fc_bandwidth_bps=fc_bandwidth_bps, vcenter_vcpus=vcenter_vcpus,
                                decompression_streams=decompression_streams, setup_time_s=setup_time_s, rtt_s=rtt_s,
-                               loss=loss, other_bps=other_bps, link=link, params=calibrated_params(params))
+                               loss=loss, other_bps=other_bps, link=link, params=_calibrated(params))
 
 
 def concurrent_deploy_time_s(path: str, size_bytes: float, n_deployments: int, *, network_bps=DEFAULT_NETWORK_BPS,
@@ -125,7 +109,7 @@ loss, other_bps
     return concurrency.concurrent_deploy_time_s(
         path, size_bytes, n_deployments, network_bps=network_bps, mgmt_network_bps=mgmt_network_bps,
         fc_bandwidth_bps=fc_bandwidth_bps, vcenter_vcpus=vcenter_vcpus, rtt_s=rtt_s, loss=loss, other_bps=other_bps,
-        params=calibrated_params(params))
+        params=_calibrated(params))
 
 
 def recommend_path(layout, size_bytes, *, network_bps=DEFAULT_NETWORK_BPS, mgmt_network_bps=DEFAULT_MGMT_NETWORK_BPS,
@@ -152,4 +136,4 @@ setup_time_s, rtt_s, loss, link
     return layouts.recommend_path(layout, size_bytes, network_bps=network_bps, mgmt_network_bps=mgmt_network_bps,
                                   fc_bandwidth_bps=fc_bandwidth_bps, vcenter_vcpus=vcenter_vcpus,
                                   decompression_streams=decompression_streams, setup_time_s=setup_time_s, rtt_s=rtt_s,
-                                  loss=loss, link=link, params=calibrated_params(params))
+                                  loss=loss, link=link, params=_calibrated(params))

@@ -14,25 +14,9 @@ from vcperf.vmotion.targets import migrate_workload_at
 from vcperf.vmotion.testbed import settings, testbed_link_bps, testbed_vmknics
 
 
-def calibrated_params(params: Params | None = None) -> Params:
-    """``params`` (checked to be the study's :class:`~vcperf.vmotion.Params`) or, for None, the study's
-    calibration (:func:`vcperf.vmotion.calibrate`, cached).
-
-    Parameters
-    ----------
-    params : Params, optional
-        The study's parameters.
-
-    Examples
-    --------
-    >>> from vcperf import vmotion as vm
-    >>> from vcperf.vmotion import study
-    >>> study.calibrated_params() == vm.calibrate()
-    True
-    """
-    if params is None:
-        return calibrate()
-    return v.instance("params", params, Params, "a vcperf.vmotion.Params or None")
+def _calibrated(params) -> Params:
+    """``params`` checked, or the calibration for None."""
+    return calibrate() if params is None else v.instance("params", params, Params, "a vcperf.vmotion.Params or None")
 
 
 def migrate_workload(name: str, release: str, link_bps=None, *, params: Params | None = None) -> Migration:
@@ -61,7 +45,7 @@ def migrate_workload(name: str, release: str, link_bps=None, *, params: Params |
     ----------
     C. Clark et al., "Live Migration of Virtual Machines", NSDI 2005 (iterative pre-copy).
     """
-    return migrate_workload_at(name, release, link_bps, calibrated_params(params))
+    return migrate_workload_at(name, release, link_bps, _calibrated(params))
 
 
 def precopy_testbed(memory_bytes, dirty_rate_bytes_per_s, link_bps=None, working_set_bytes=None, vcpus=None,
@@ -97,7 +81,7 @@ swapped_bytes
     """
     transfer_kw.setdefault("n_vmknics", testbed_vmknics())
     return precopy(memory_bytes, dirty_rate_bytes_per_s, testbed_link_bps() if link_bps is None else link_bps,
-                   working_set_bytes, vcpus, release, params=calibrated_params(params), settings=settings(),
+                   working_set_bytes, vcpus, release, params=_calibrated(params), settings=settings(),
                    max_rounds=max_rounds, sdps=sdps, sdps_fraction=sdps_fraction, swapped_bytes=swapped_bytes,
                    **transfer_kw)
 
@@ -130,5 +114,5 @@ def migrate_testbed(memory_bytes, vcpus, working_set_bytes, baseline_tps, releas
     """
     precopy_kw.setdefault("n_vmknics", testbed_vmknics())
     return migrate(memory_bytes, vcpus, working_set_bytes, baseline_tps, release,
-                   testbed_link_bps() if link_bps is None else link_bps, params=calibrated_params(params),
+                   testbed_link_bps() if link_bps is None else link_bps, params=_calibrated(params),
                    settings=settings(), **precopy_kw)
