@@ -8,6 +8,7 @@ Like a statsmodels results object, the calibration *is* the model: ``calibration
 
 from __future__ import annotations
 
+import functools
 import math
 from dataclasses import dataclass
 
@@ -79,9 +80,14 @@ class Calibration:
         """The parameters' names (nested ones joined with ``.``)."""
         return tuple(param_names(self.params))
 
+    @functools.cached_property
+    def data_tables(self) -> tuple:
+        """The data tables of the study's targets (a band may carry the misfit of one of them)."""
+        return tuple(sorted({t.table for t in study_module(self.study).targets()}))
+
     def _check_table(self, data_table) -> None:
         if data_table is not None:
-            v.choice("data_table", data_table, sorted({t.table for t in study_module(self.study).targets()}))
+            v.choice("data_table", data_table, self.data_tables)
 
     def gradient(self, fn, *, params=None, reads=None, many=None) -> tuple[np.ndarray, np.ndarray]:
         """``(fn(params), its log-parameter gradient)`` (:func:`vcperf.protocol.value_and_gradient`).
