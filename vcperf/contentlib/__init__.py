@@ -50,7 +50,6 @@ from vcperf.contentlib.study import concurrent_deploy_time_s, deploy_time_s, pat
 from vcperf.contentlib.targets import TARGET_KEYS, TARGETS, targets
 from vcperf.contentlib.testbed import Testbed, testbed
 from vcperf.contentlib.validation import (
-    calibration,
     experiments_table,
     fidelity_rows,
     leave_one_out,
@@ -63,8 +62,7 @@ __all__ = [
     "DEFAULT_VCENTER_VCPUS", "FC_ENCODING_EFFICIENCY", "MAX_DEPLOYMENTS", "ConcurrentDeploy",
     "concurrent_deploy_time_s", "subscription_sync_time_s", "LAYOUTS", "LAYOUT_LABELS", "PARAM_DOCS", "PATHS",
     "PATH_EXPERIMENT", "PATH_LABELS", "WAN_HOP", "SEED", "STUDY", "TARGETS", "TARGET_KEYS", "Layout", "Params",
-    "Recommendation", "Stages", "Testbed", "calibrate", "deploy_time_s", "experiments_table",
-    "calibration", "fidelity_rows",
+    "Recommendation", "Stages", "Testbed", "calibrate", "deploy_time_s", "experiments_table", "fidelity_rows",
     "leave_one_out", "network_rate_bytes_per_s", "parameter_table",
     "path_stages", "predict", "recommend_path", "targets",
     "testbed",

@@ -17,7 +17,6 @@ from vcperf.contentlib.testbed import FIGURE_TABLE, testbed
 FUNCTIONS = protocol.StudyFunctions(STUDY)
 predict, leave_one_out = FUNCTIONS.predict, FUNCTIONS.leave_one_out
 fidelity_rows, parameter_table = FUNCTIONS.fidelity_rows, FUNCTIONS.parameter_table
-calibration = FUNCTIONS.calibration  # the study's protocol.Calibration (params, covariance, .interval)
 
 
 def experiments_table():

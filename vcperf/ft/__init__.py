@@ -94,7 +94,6 @@ from vcperf.ft.targets import (
 )
 from vcperf.ft.testbed import Testbed, netperf_setup, netperf_uplinks_gbps, testbed, vcenter_setup, workload_vcpus
 from vcperf.ft.validation import (
-    calibration,
     fidelity_rows,
     implied_kernel_compile_baseline_s,
     iometer_paper_ratios,
@@ -121,7 +120,7 @@ from vcperf.ft.workloads import (
 
 __all__ = [
     "STUDY", "SEED", "Params", "PARAM_DOCS", "Testbed", "testbed", "TARGETS", "targets", "calibrate", "predict",
-    "calibration", "fidelity_rows", "leave_one_out", "parameter_table", "model_values", "qualitative_checks",
+    "fidelity_rows", "leave_one_out", "parameter_table", "model_values", "qualitative_checks",
     "implied_kernel_compile_baseline_s", "iometer_paper_ratios", "kernel_compile_increase_s", "database_workload",
     "testbed_iometer", "vcenter_values", "netperf_setup", "netperf_uplinks_gbps", "vcenter_setup",
     "workload_vcpus", "DEFAULT_FT_LINK_BPS", "DEFAULT_FT_ACK_RTT_S", "DEFAULT_STUN_FIXED_S",

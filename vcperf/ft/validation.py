@@ -15,7 +15,6 @@ from vcperf.ft.testbed import testbed
 FUNCTIONS = protocol.StudyFunctions(STUDY)
 predict, leave_one_out = FUNCTIONS.predict, FUNCTIONS.leave_one_out
 fidelity_rows, parameter_table = FUNCTIONS.fidelity_rows, FUNCTIONS.parameter_table
-calibration = FUNCTIONS.calibration  # the study's protocol.Calibration (params, covariance, .interval)
 
 
 @_frozen.cache

@@ -89,21 +89,12 @@ from vcperf.robo.study import (
 )
 from vcperf.robo.targets import targets
 from vcperf.robo.testbed import Testbed, preset, preset_names, testbed
-from vcperf.robo.validation import (
-    calibration,
-    fidelity_rows,
-    leave_one_out,
-    loo_by_network,
-    network_table,
-    parameter_table,
-    predict,
-)
+from vcperf.robo.validation import fidelity_rows, leave_one_out, loo_by_network, network_table, parameter_table, predict
 from vcperf.robo.wire import ACK_BYTES, PACKETS_PER_ACK, ack_bytes, wire_bytes
 
 __all__ = [
     "LATENCY_TABLE", "UPLOAD_TABLE",
-    "STUDY", "Params", "PARAM_DOCS", "Testbed", "targets", "calibrate", "predict", "testbed",
-    "calibration", "fidelity_rows",
+    "STUDY", "Params", "PARAM_DOCS", "Testbed", "targets", "calibrate", "predict", "testbed", "fidelity_rows",
     "leave_one_out", "parameter_table", "loo_by_network", "network_table", "preset", "preset_names",
     "addhost", "hostsync", "operations", "statistics", "wire", "branch",
     "LEVELS", "CounterModel", "StatsSchedule", "StatsParams", "StatsTraffic", "StatsLinkLoad", "HostSyncParams",

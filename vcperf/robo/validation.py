@@ -13,7 +13,6 @@ from vcperf.robo.testbed import preset, preset_names
 FUNCTIONS = protocol.StudyFunctions(STUDY)
 predict, leave_one_out = FUNCTIONS.predict, FUNCTIONS.leave_one_out
 fidelity_rows, parameter_table = FUNCTIONS.fidelity_rows, FUNCTIONS.parameter_table
-calibration = FUNCTIONS.calibration  # the study's protocol.Calibration (params, covariance, .interval)
 
 
 def loo_by_network(prefix: str) -> dict:

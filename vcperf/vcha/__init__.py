@@ -53,7 +53,7 @@ from vcperf.vcha.testbed import (
     inventory_sizes,
     testbed,
 )
-from vcperf.vcha.validation import calibration, fidelity_rows, leave_one_out, parameter_table, predict
+from vcperf.vcha.validation import fidelity_rows, leave_one_out, parameter_table, predict
 from vcperf.vcha.vcbench import (
     DEFAULT_DB_CONNECTIONS,
     DEFAULT_REPLICATION_BANDWIDTH_BPS,
@@ -78,7 +78,7 @@ __all__ = [
     "STUDY", "SEED", "INVENTORIES", "SCREENS", "HOLDOUTS", "Params", "PARAM_DOCS", "Testbed", "testbed",
     "inventory_sizes",
     "clone_bandwidth_bps", "appliance", "targets", "calibrate", "predict",
-    "calibration", "fidelity_rows", "leave_one_out", "parameter_table",
+    "fidelity_rows", "leave_one_out", "parameter_table",
     "VcbenchParams", "VcbenchResult", "vcbench", "vcbench_curve", "DEFAULT_DB_CONNECTIONS", "STATS_LEVEL_HIGH",
     "DEFAULT_REPLICATION_BANDWIDTH_BPS", "commit_exchange_s", "replication_sync_wait_s", "standby_flush_s",
     "WalParams", "WAL_PAGE_BYTES", "management_traffic_bytes_per_s", "replication_traffic_bytes_per_s",

@@ -14,4 +14,3 @@ from vcperf.vcha.params import STUDY
 FUNCTIONS = protocol.StudyFunctions(STUDY)
 predict, leave_one_out = FUNCTIONS.predict, FUNCTIONS.leave_one_out
 fidelity_rows, parameter_table = FUNCTIONS.fidelity_rows, FUNCTIONS.parameter_table
-calibration = FUNCTIONS.calibration  # the study's protocol.Calibration (params, covariance, .interval)

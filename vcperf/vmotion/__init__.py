@@ -110,7 +110,6 @@ from vcperf.vmotion.transfer import (
 )
 from vcperf.vmotion.validation import (
     bound_checks,
-    calibration,
     fidelity_rows,
     leave_one_out,
     parameter_table,
@@ -127,8 +126,7 @@ __all__ = [
     "PrecopyResult",
     "Settings", "Testbed", "TpcxExpectation", "TpcxParams", "TpcxProfile", "TpcxResult", "TpcxSetup", "TracePhase",
     "Workload", "bound_checks", "calibrate", "calibrate_tpcx", "contention_from_rates", "evacuation_time_s",
-    "calibration", "fidelity_rows", "leave_one_out", "limits", "link_for_downtime", "link_for_downtime_bps",
-    "metadata_entries",
+    "fidelity_rows", "leave_one_out", "limits", "link_for_downtime", "link_for_downtime_bps", "metadata_entries",
     "migrate",
     "migrate_testbed", "migrate_workload", "migration_delay_area_s2", "nic_stream_factor", "parameter_table",
     "post_switchover_phase",

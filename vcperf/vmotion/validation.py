@@ -22,7 +22,6 @@ from vcperf.vmotion.testbed import workloads
 FUNCTIONS = protocol.StudyFunctions(STUDY)
 predict, leave_one_out = FUNCTIONS.predict, FUNCTIONS.leave_one_out
 fidelity_rows, parameter_table = FUNCTIONS.fidelity_rows, FUNCTIONS.parameter_table
-calibration = FUNCTIONS.calibration  # the study's protocol.Calibration (params, covariance, .interval)
 
 #: A bound's relation as printed -> whether the model value satisfies it against the paper's bound.
 _RELATIONS = {"<": operator.lt, "<=": operator.le, ">": operator.gt, ">=": operator.ge}
