@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 
 from vcperf import contentlib as cl
+from vcperf import protocol
 
 SIZES = np.array([0.0, 1e8, 1e9, 39e9, 1e11, 1e12])
 NETS = np.logspace(8, 11, 13)  # 100 Mbps .. 100 Gbps
@@ -99,7 +100,7 @@ def test_experiments_ordered_as_the_paper_ranks_them():
     assert list(one_gbe.sort_values("model_time_s")["experiment"]) == [1, 2, 3, 4]
     assert list(one_gbe.sort_values("paper_ratio_vs_exp1")["experiment"]) == [1, 2, 3, 4]
     exp4 = tab[tab["experiment"] == 4].set_index("network_gbps")
-    assert exp4.loc[10.0, "paper_time_s"] == cl.paper_value("exp4_10g_time")
+    assert exp4.loc[10.0, "paper_time_s"] == protocol.target_paper_value(cl.STUDY, "exp4_10g_time")
     assert exp4.loc[10.0, "paper_time_s"] < exp4.loc[1.0, "paper_time_s"]
     assert exp4.loc[10.0, "model_time_s"] < exp4.loc[1.0, "model_time_s"]
 
@@ -274,7 +275,7 @@ def test_bad_choices_raise():
     with pytest.raises(ValueError, match="fit_on must be one of"):
         cl.calibrate(("nope", "exp2_slowdown", "exp3_1g_ratio", "exp4_1g_time"))
     with pytest.raises(ValueError, match="key must be one of"):
-        cl.paper_value("exp9")
+        protocol.target_paper_value(cl.STUDY, "exp9")
     with pytest.raises(ValueError, match="params must be"):
         cl.deploy_time_s("vaai", 1e9, params={"array_copy_rate_bytes_per_s": 1e8})
     with pytest.raises(ValueError, match="nfc_efficiency"):

@@ -13,6 +13,7 @@ import numpy as np
 import pytest
 
 from vcperf import network, protocol, robo
+from vcperf.protocol import misfit
 from vcperf.views import format as fmt
 
 #: "x (lo–hi unit, 90 %)" in any panel's style: an en dash or " to " between two numbers, then the 90 %.
@@ -199,7 +200,7 @@ def test_a_difference_band_carries_the_noise_of_two_runs_and_may_change_sign():
     the same value would get a log-normal band that never reaches 0."""
     # a table misfit (1 %, relative to the reference run) below the two-run noise: the floor applies
     unc = protocol.FitUncertainty(jac=np.eye(1), cov=np.zeros((1, 1)), sigma=0.01, dof=3, prior_dof=3.0)
-    q = float(protocol._quantile(0.9, 3.0))
+    q = float(misfit._quantile(0.9, 3.0))
     floor = math.sqrt(2.0) * protocol.noise_floor()
     assert floor > 0.01
     for model in (1e-14, -1e-14, 0.0):
@@ -220,9 +221,9 @@ def test_a_difference_residual_is_measured_against_its_reference_run():
     residual: relative to its own size it would inflate its table's misfit and, through the pooled prior,
     every study's bands. Level numbers keep log residuals."""
     model, paper = np.array([-0.017, 1.1, -0.5]), np.array([-0.007, 1.0, -0.25])
-    r = protocol._residuals(model, paper, [True, False, False])
+    r = misfit._residuals(model, paper, [True, False, False])
     assert r == pytest.approx([-0.01, math.log(1.1), -1.0])
-    assert protocol._residuals(model, paper) == pytest.approx([-10 / 7, math.log(1.1), -1.0])  # no mark: relative
+    assert misfit._residuals(model, paper) == pytest.approx([-10 / 7, math.log(1.1), -1.0])  # no mark: relative
 
 
 def test_a_nonnegative_band_never_goes_below_zero():
@@ -266,7 +267,7 @@ def test_every_signed_target_is_marked_a_difference_and_every_change_quantity_to
 
 
 def test_ledger_bands_of_differences_and_nonnegative_quantities(ledger):
-    q_min = float(protocol._quantile(0.9, math.inf))
+    q_min = float(misfit._quantile(0.9, math.inf))
     floor = math.sqrt(2.0) * protocol.noise_floor()
     diff = {(s, t.key) for s in protocol.STUDY_MODULES for t in protocol.study_module(s).targets() if t.difference}
     has = ledger[ledger["model_low"].notna() & ledger["model_high"].notna()]

@@ -15,6 +15,7 @@ import numpy as np
 import pytest
 
 from vcperf import vmotion as vm
+from vcperf.protocol import misfit
 from vcperf.vmotion import tpcx
 
 DIRTY_SCALE = (0.0, 0.25, 0.5, 1.0, 1.5, 2.0, 4.0)
@@ -186,7 +187,7 @@ def test_ledger_bands_of_the_counts_carry_their_sampling_noise():
     sv = vm.sampling_variances(p)
     assert set(k for k, s in sv.items() if s > 0) == {"failed_checks_67u3", "failed_checks_70u1",
                                                        "invalid_runs_67u3", "invalid_runs_70u1"}
-    q = float(protocol._quantile(protocol.INTERVAL, math.inf))  # the smallest quantile a band can use
+    q = float(misfit._quantile(protocol.INTERVAL, math.inf))  # the smallest quantile a band can use
     for key in ("invalid_runs_67u3", "invalid_runs_70u1", "failed_checks_67u3", "failed_checks_70u1"):
         r = rows[(key, "derived" if key.startswith("invalid") else "fitted")]
         half = q * math.sqrt(sv[key])

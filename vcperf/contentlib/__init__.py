@@ -28,10 +28,9 @@ from vcperf.contentlib.calibration import calibrate
 from vcperf.contentlib.concurrency import (
     MAX_DEPLOYMENTS,
     ConcurrentDeploy,
-    concurrent_deploy_time_s,
     subscription_sync_time_s,
 )
-from vcperf.contentlib.layouts import LAYOUT_LABELS, LAYOUTS, Layout, Recommendation, recommend_path
+from vcperf.contentlib.layouts import LAYOUT_LABELS, LAYOUTS, Layout, Recommendation
 from vcperf.contentlib.params import PARAM_DOCS, SEED, STUDY, Params
 from vcperf.contentlib.paths import (
     DEFAULT_DECOMPRESSION_STREAMS,
@@ -45,17 +44,15 @@ from vcperf.contentlib.paths import (
     PATHS,
     WAN_HOP,
     Stages,
-    deploy_time_s,
     network_rate_bytes_per_s,
-    path_stages,
 )
+from vcperf.contentlib.study import concurrent_deploy_time_s, deploy_time_s, path_stages, recommend_path
 from vcperf.contentlib.targets import TARGET_KEYS, TARGETS, targets
 from vcperf.contentlib.testbed import Testbed, testbed
 from vcperf.contentlib.validation import (
     experiments_table,
     fidelity_rows,
     leave_one_out,
-    paper_value,
     parameter_table,
     predict,
 )
@@ -66,7 +63,7 @@ __all__ = [
     "concurrent_deploy_time_s", "subscription_sync_time_s", "LAYOUTS", "LAYOUT_LABELS", "PARAM_DOCS", "PATHS",
     "PATH_EXPERIMENT", "PATH_LABELS", "WAN_HOP", "SEED", "STUDY", "TARGETS", "TARGET_KEYS", "Layout", "Params",
     "Recommendation", "Stages", "Testbed", "calibrate", "deploy_time_s", "experiments_table", "fidelity_rows",
-    "leave_one_out", "network_rate_bytes_per_s", "paper_value", "parameter_table",
+    "leave_one_out", "network_rate_bytes_per_s", "parameter_table",
     "path_stages", "predict", "recommend_path", "targets",
     "testbed",
 ]

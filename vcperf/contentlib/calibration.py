@@ -85,4 +85,4 @@ def calibrate(fit_on=None) -> Params:
     n = len(fields(Params))
     if len(set(keys)) < n:
         raise ValueError(f"fit_on must name at least {n} distinct targets; got {len(set(keys))}")
-    return protocol.cached_calibration(STUDY, fit_on, _fit, keys)
+    return protocol.cached_calibration(STUDY, fit_on, _fit, keys, Params)

@@ -80,7 +80,7 @@ class ConcurrentDeploy:
 def concurrent_deploy_time_s(path: str, size_bytes: float, n_deployments: int, *,
                              network_bps=DEFAULT_NETWORK_BPS, mgmt_network_bps=DEFAULT_MGMT_NETWORK_BPS,
                              fc_bandwidth_bps=DEFAULT_FC_BANDWIDTH_BPS, vcenter_vcpus=DEFAULT_VCENTER_VCPUS,
-                             rtt_s=0.0, loss=0.0, other_bps=0.0, params: Params | None = None) -> ConcurrentDeploy:
+                             rtt_s=0.0, loss=0.0, other_bps=0.0, params: Params) -> ConcurrentDeploy:
     """Time for ``n`` simultaneous deployments of one template over ``path`` (see the module docstring).
 
     Parameters
@@ -103,8 +103,9 @@ def concurrent_deploy_time_s(path: str, size_bytes: float, n_deployments: int, *
     rtt_s, loss, other_bps : float
         The Ethernet hops' round-trip time (s), loss probability and other traffic (bit/s) (see
         :func:`~vcperf.contentlib.paths.deploy_time_s`). Default: the test bed's LAN.
-    params : Params, optional
-        Calibrated rates; default: the study's calibration (:func:`vcperf.contentlib.calibrate`).
+    params : Params
+        Calibrated rates (:func:`vcperf.contentlib.calibrate`; :mod:`vcperf.contentlib.study` fills the
+        calibration in).
 
     Returns
     -------

@@ -129,7 +129,7 @@ def recommend_path(layout, size_bytes, *, network_bps=DEFAULT_NETWORK_BPS,
                    mgmt_network_bps=DEFAULT_MGMT_NETWORK_BPS, fc_bandwidth_bps=DEFAULT_FC_BANDWIDTH_BPS,
                    vcenter_vcpus=DEFAULT_VCENTER_VCPUS, decompression_streams=DEFAULT_DECOMPRESSION_STREAMS,
                    setup_time_s=0.0, rtt_s=0.0, loss=0.0, link: network.Link | None = None,
-                   params: Params | None = None) -> Recommendation:
+                   params: Params) -> Recommendation:
     """The fastest deployment path the storage ``layout`` allows, with its predicted time.
 
     This turns the study's Conclusions (VAAI array > one host on both datastores > host to host,
@@ -158,8 +158,9 @@ def recommend_path(layout, size_bytes, *, network_bps=DEFAULT_NETWORK_BPS,
     link : vcperf.network.Link, optional
         A WAN between the library's site and the destination host (a branch): crossed by the hop
         :data:`~vcperf.contentlib.paths.WAN_HOP` names, at TCP's rate over its rate, RTT and loss.
-    params : Params, optional
-        Calibrated rates; default: the study's calibration (:func:`vcperf.contentlib.calibrate`).
+    params : Params
+        Calibrated rates (:func:`vcperf.contentlib.calibrate`; :mod:`vcperf.contentlib.study` fills the
+        calibration in).
 
     Returns
     -------

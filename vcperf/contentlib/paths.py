@@ -39,8 +39,8 @@ not identifiable and defaults to 0.
 Physical inputs (not fitted): the FC and Ethernet line rates, 8b/10b FC encoding, TCP/Ethernet framing
 (see the module constants), the vCenter vCPU count and the number of disks decompressed in parallel.
 The four unknown rates of :class:`~vcperf.contentlib.params.Params` are fitted by
-:mod:`vcperf.contentlib.calibration`; this module never reads ``data/`` (``params=None`` means the
-default calibration, through :func:`vcperf.protocol.calibrated`).
+:mod:`vcperf.contentlib.calibration`; this module never reads ``data/`` and takes ``params`` from its
+caller (the facade :mod:`vcperf.contentlib.study` fills in the calibration).
 """
 
 from __future__ import annotations
@@ -51,8 +51,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from vcperf import _validate as v
-from vcperf import network, protocol
-from vcperf.contentlib.params import STUDY, Params
+from vcperf import network
+from vcperf.contentlib.params import Params
 
 PATHS = ("vaai", "host_fc", "host_to_host", "streaming")
 #: Experiment number of the study that exercises each path (Experiments table).
@@ -139,11 +139,10 @@ class Stages:
 
 
 def resolved_params(params) -> Params:
-    """``params`` checked, or the study's default calibration when it is None."""
-    if params is None:
-        return protocol.calibrated(STUDY)
+    """``params`` checked to be the study's :class:`~vcperf.contentlib.params.Params` (the facade,
+    :mod:`vcperf.contentlib.study`, fills ``None`` with the calibration)."""
     if not isinstance(params, Params):
-        raise ValueError(f"params must be a contentlib.Params or None; got {params!r}")
+        raise ValueError(f"params must be a contentlib.Params (vcperf.contentlib.calibrate()); got {params!r}")
     return params
 
 
@@ -289,7 +288,7 @@ def _slow_start_idle_s(size, rate_bps, rtt):
 def path_stages(path: str, *, network_bps=DEFAULT_NETWORK_BPS, mgmt_network_bps=DEFAULT_MGMT_NETWORK_BPS,
                 fc_bandwidth_bps=DEFAULT_FC_BANDWIDTH_BPS, vcenter_vcpus=DEFAULT_VCENTER_VCPUS,
                 decompression_streams=DEFAULT_DECOMPRESSION_STREAMS, rtt_s=0.0, loss=0.0, other_bps=0.0,
-                link: network.Link | None = None, params: Params | None = None) -> Stages:
+                link: network.Link | None = None, params: Params) -> Stages:
     """Stage rates of ``path`` (see the module docstring for the mechanism of each stage).
 
     Vectorised: every numeric argument may be an array; they broadcast together.
@@ -321,8 +320,9 @@ def path_stages(path: str, *, network_bps=DEFAULT_NETWORK_BPS, mgmt_network_bps=
         ``down_bps``, its RTT and loss): crossed by the hop :data:`WAN_HOP` names (host to host, or
         vCenter to host when streaming), a TCP connection over it; ``rtt_s``, ``loss`` and ``other_bps``
         stay those of the sites' own Ethernet hops. Default None: every hop is a LAN (the test bed).
-    params : Params, optional
-        Calibrated rates; default: the study's calibration (:func:`vcperf.contentlib.calibrate`).
+    params : Params
+        Calibrated rates (:func:`vcperf.contentlib.calibrate`; :mod:`vcperf.contentlib.study` fills the
+        calibration in).
 
     Returns
     -------
@@ -367,7 +367,7 @@ def deploy_time_s(path: str, size_bytes, *, network_bps=DEFAULT_NETWORK_BPS,
                   mgmt_network_bps=DEFAULT_MGMT_NETWORK_BPS, fc_bandwidth_bps=DEFAULT_FC_BANDWIDTH_BPS,
                   vcenter_vcpus=DEFAULT_VCENTER_VCPUS, decompression_streams=DEFAULT_DECOMPRESSION_STREAMS,
                   setup_time_s=0.0, rtt_s=0.0, loss=0.0, other_bps=0.0, link: network.Link | None = None,
-                  params: Params | None = None):
+                  params: Params):
     """Completion time (s) of deploying a ``size_bytes`` template over ``path``.
 
     Vectorised: every numeric argument may be an array; they broadcast together.
@@ -402,8 +402,9 @@ def deploy_time_s(path: str, size_bytes, *, network_bps=DEFAULT_NETWORK_BPS,
         ``down_bps``, its RTT and loss): crossed by the hop :data:`WAN_HOP` names (host to host, or
         vCenter to host when streaming), a TCP connection over it; ``rtt_s``, ``loss`` and ``other_bps``
         stay those of the sites' own Ethernet hops. Default None: every hop is a LAN (the test bed).
-    params : Params, optional
-        Calibrated rates; default: the study's calibration (:func:`vcperf.contentlib.calibrate`).
+    params : Params
+        Calibrated rates (:func:`vcperf.contentlib.calibrate`; :mod:`vcperf.contentlib.study` fills the
+        calibration in).
 
     Returns
     -------

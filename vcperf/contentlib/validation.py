@@ -7,47 +7,16 @@ from __future__ import annotations
 
 import numpy as np
 
-from vcperf import _validate as v
 from vcperf import data, protocol
+from vcperf.contentlib.calibration import calibrate
 from vcperf.contentlib.params import STUDY
 from vcperf.contentlib.paths import PATH_EXPERIMENT, PATH_LABELS, PATHS, deploy_time_s, path_stages
-from vcperf.contentlib.targets import TARGET_KEYS, TARGETS
 from vcperf.contentlib.testbed import FIGURE_TABLE, testbed
 
-predict, leave_one_out, fidelity_rows, parameter_table = protocol.study_functions(STUDY, __name__)
-
-
-def paper_value(key: str) -> float:
-    """The paper's value of target ``key`` in SI (times in s; ratios and percents as plain fractions).
-
-    Parameters
-    ----------
-    key : str
-        A target key (:data:`~vcperf.contentlib.targets.TARGET_KEYS`), e.g. ``"exp4_1g_time"``.
-
-    Returns
-    -------
-    float
-        The number the paper prints (``data/contentlib2015/figure04_deploy_time.csv``), in SI.
-
-    Raises
-    ------
-    ValueError
-        If ``key`` is not a target key of the study.
-
-    Examples
-    --------
-    >>> from vcperf import contentlib
-    >>> contentlib.paper_value("exp4_1g_time"), contentlib.paper_value("exp2_slowdown")
-    (1380.0, 0.2)
-
-    References
-    ----------
-    .. [1] J. Guan and D. Bergamasco, "How to Efficiently Deploy Virtual Machines from VMware vSphere
-       Content Library", VMware VROOM! Blog, July 2015 (Figure 4).
-    """
-    v.choice("key", key, TARGET_KEYS)
-    return TARGETS[TARGET_KEYS.index(key)].paper_value()
+#: The shared protocol functions of the study (:class:`vcperf.protocol.StudyFunctions`).
+FUNCTIONS = protocol.StudyFunctions(STUDY)
+predict, leave_one_out = FUNCTIONS.predict, FUNCTIONS.leave_one_out
+fidelity_rows, parameter_table = FUNCTIONS.fidelity_rows, FUNCTIONS.parameter_table
 
 
 def experiments_table():
@@ -93,7 +62,7 @@ def experiments_table():
 
     tb = testbed()
     kw = dict(fc_bandwidth_bps=tb.fc_bandwidth_bps, mgmt_network_bps=tb.nic_bandwidth_bps,
-              vcenter_vcpus=tb.vcenter_vcpus, params=protocol.calibrated(STUDY))
+              vcenter_vcpus=tb.vcenter_vcpus, params=calibrate())
     t1 = float(deploy_time_s("vaai", tb.template_size_bytes, **kw))
     recs = []
     for path in PATHS:

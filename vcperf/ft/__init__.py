@@ -80,15 +80,17 @@ from vcperf.ft.netperf import (
 )
 from vcperf.ft.params import PARAM_DOCS, SEED, STUDY, Params
 from vcperf.ft.sharing import FtLinkShare, max_min_shares_bps, share_ft_link
-from vcperf.ft.targets import (
-    TARGETS,
+from vcperf.ft.study import (
     brokerage_workload,
     database_workload,
     iometer_ratios,
     kernel_compile_values,
-    targets,
     testbed_iometer,
     vcenter_values,
+)
+from vcperf.ft.targets import (
+    TARGETS,
+    targets,
 )
 from vcperf.ft.testbed import Testbed, netperf_setup, netperf_uplinks_gbps, testbed, vcenter_setup, workload_vcpus
 from vcperf.ft.validation import (

@@ -96,7 +96,7 @@ def calibrate(fit_on=None) -> Params:
     True
     """
     keys = protocol.resolve_fit_on(STUDY, TARGETS, fit_on)
-    return protocol.cached_calibration(STUDY, fit_on, _calibrate, keys)
+    return protocol.cached_calibration(STUDY, fit_on, _calibrate, keys, Params)
 
 
 @functools.lru_cache(maxsize=64)

@@ -20,7 +20,7 @@ import numpy as np
 
 from vcperf import _validate as v
 from vcperf import protocol
-from vcperf.ft.checkpoint import DEFAULT_FT_LINK_BPS, MAX_CHECKPOINT_INTERVAL_S
+from vcperf.ft.checkpoint import DEFAULT_FT_LINK_BPS
 from vcperf.ft.kernelcompile import KERNEL_COMPILE_CPU_S, KernelCompile, kernel_compile
 from vcperf.ft.netperf import netperf_throughput_bps, tcp_rr
 from vcperf.ft.params import STUDY, Params
@@ -38,72 +38,18 @@ from vcperf.ft.workloads import (
     iometer,
 )
 
-_PARAMS_WHAT = "the study's Params (vcperf.ft.calibrate()) or None"
+# --------------------------------------------------------------------------------------------
+# Test-bed scenarios at explicit parameters (the facade vcperf.ft.study fills the defaults)
+# --------------------------------------------------------------------------------------------
 
 # --------------------------------------------------------------------------------------------
 # Test-bed scenarios (model functions fed with the test-bed facts)
 # --------------------------------------------------------------------------------------------
 
 
-def _interval(checkpoint_interval_s) -> float:
-    """The validated checkpoint interval, or the calibrated one for None."""
-    if checkpoint_interval_s is None:
-        return protocol.calibrated(STUDY).checkpoint_interval_s
-    return v.scalar("checkpoint_interval_s", checkpoint_interval_s, 0.0, MAX_CHECKPOINT_INTERVAL_S, lo_open=True)
-
-
-def _params(params) -> Params:
-    """The validated ``params``, or the calibrated ones for None."""
-    return protocol.calibrated(STUDY) if params is None else v.instance("params", params, Params, _PARAMS_WHAT)
-
-
-def database_workload(name: str, dirty_bytes_per_op=0.0, checkpoint_interval_s=None, ft_link_bps=DEFAULT_FT_LINK_BPS,
-                      *, background_dirty_rate_bytes_per_s=0.0, vcpus=None, **link_kw) -> ClosedLoopResult:
-    """Swingbench (Figures 7-8) or DVD Store (Figures 9-10) on the seed's testbed, FT off and on.
-
-    Users and think time from Appendix B (Swingbench users and the mean of its minimum and maximum
-    transaction delay; DVD Store threads and think time), the largest vCPU configuration listed, and
-    the vCPU demand per transaction set so that the FT-off vCPU utilization is the 60 % the seed
-    states for its real-life workloads (:func:`vcperf.ft.closed_loop_at_utilization`). Each
-    stored-procedure call is one client exchange that waits one output commit. The databases' memory
-    churn is not printed: ``dirty_bytes_per_op`` defaults to 0 (a what-if knob).
-
-    Parameters
-    ----------
-    name : {"swingbench", "dvdstore"}
-        The workload.
-    dirty_bytes_per_op : float
-        Memory dirtied per transaction, B, >= 0.
-    checkpoint_interval_s : float, optional
-        Run time between checkpoints, s (default: the calibrated interval).
-    ft_link_bps : float
-        FT logging link rate, bit/s, as in :func:`vcperf.ft.checkpoint_cycle`.
-    background_dirty_rate_bytes_per_s : float
-        Memory dirtied per second of run time besides the transactions, B/s, >= 0.
-    vcpus : int, optional
-        One of the configurations (Appendix B: 1, 2, 4); default the largest.
-    **link_kw
-        FT-link inputs of :func:`vcperf.ft.closed_loop` (``ft_ack_rtt_s``, ``ft_link_loss``, ``n_ft_vms``).
-
-    Returns
-    -------
-    ClosedLoopResult
-
-    Examples
-    --------
-    >>> from vcperf import ft
-    >>> r = ft.database_workload("dvdstore")
-    >>> bool(r.throughput_ratio < 1 < r.response_ratio)
-    True
-    """
-    v.choice("name", name, ("swingbench", "dvdstore"))
-    return _database(testbed(), name, _interval(checkpoint_interval_s), dirty_bytes_per_op, ft_link_bps,
-                     background_dirty_rate_bytes_per_s=background_dirty_rate_bytes_per_s, vcpus=vcpus, **link_kw)
-
-
-def _database(t: Testbed, name, e, dirty_bytes_per_op=0.0, ft_link_bps=DEFAULT_FT_LINK_BPS, *,
-              background_dirty_rate_bytes_per_s=0.0, vcpus=None, **link_kw) -> ClosedLoopResult:
-    """:func:`database_workload` on the test bed ``t`` at the interval ``e`` (validated name)."""
+def database_at(t: Testbed, name, e, dirty_bytes_per_op=0.0, ft_link_bps=DEFAULT_FT_LINK_BPS, *,
+                background_dirty_rate_bytes_per_s=0.0, vcpus=None, **link_kw) -> ClosedLoopResult:
+    """:func:`vcperf.ft.database_workload` on the test bed ``t`` at the interval ``e`` (validated name)."""
     if name == "swingbench":
         n, z, k, c = t.swingbench_users, t.swingbench_think_s, SWINGBENCH_EXCHANGES_PER_TRANSACTION, t.swingbench_vcpus
     else:
@@ -116,109 +62,23 @@ def _database(t: Testbed, name, e, dirty_bytes_per_op=0.0, ft_link_bps=DEFAULT_F
                                       ft_link_bps=ft_link_bps, **link_kw)
 
 
-def testbed_iometer(message_bytes, write_fraction=0.0, *, outstanding_ios=IOMETER_OUTSTANDING_IOS,
-                    checkpoint_interval_s=None, ft_link_bps=DEFAULT_FT_LINK_BPS, **link_kw) -> ClosedLoopResult:
-    """:func:`vcperf.ft.iometer` on the seed's RAID 5 LUN and 4-vCPU VM (Figure 6).
-
-    Parameters
-    ----------
-    message_bytes : float
-        I/O size, B (Figure 6: 2 KB and 64 KB), > 0.
-    write_fraction : float
-        Share of writes, in [0, 1].
-    outstanding_ios : int
-        Queue depth, >= 1 (default IOMeter's 1).
-    checkpoint_interval_s : float, optional
-        Run time between checkpoints, s (default: the calibrated interval).
-    ft_link_bps : float
-        FT logging link rate, bit/s.
-    **link_kw
-        FT-link inputs of :func:`vcperf.ft.closed_loop` (``ft_ack_rtt_s``, ``ft_link_loss``, ``n_ft_vms``).
-
-    Returns
-    -------
-    ClosedLoopResult
-
-    Examples
-    --------
-    >>> from vcperf import ft
-    >>> r = ft.testbed_iometer(64e3, 1.0)
-    >>> bool(0.5 < r.throughput_ratio < 1)
-    True
-    """
-    return _iometer(testbed(), message_bytes, write_fraction, _interval(checkpoint_interval_s),
-                    outstanding_ios=outstanding_ios, ft_link_bps=ft_link_bps, **link_kw)
-
-
-def _iometer(t: Testbed, message_bytes, write_fraction, e, *, outstanding_ios=IOMETER_OUTSTANDING_IOS,
-             ft_link_bps=DEFAULT_FT_LINK_BPS, **link_kw) -> ClosedLoopResult:
+def iometer_at(t: Testbed, message_bytes, write_fraction, e, *, outstanding_ios=IOMETER_OUTSTANDING_IOS,
+               ft_link_bps=DEFAULT_FT_LINK_BPS, **link_kw) -> ClosedLoopResult:
+    """:func:`vcperf.ft.testbed_iometer` on the test bed ``t`` at the interval ``e``."""
     return iometer(message_bytes, write_fraction, lun_disks=t.lun_disks, vcpus=t.iometer_vcpus,
                    checkpoint_interval_s=e, outstanding_ios=outstanding_ios, ft_link_bps=ft_link_bps, **link_kw)
 
 
-def iometer_ratios(checkpoint_interval_s=None, **link_kw) -> dict:
-    """FT-on/off IOMeter throughput of every Appendix B access pattern: ``{(size_label, write_fraction): ratio}``.
-
-    Parameters
-    ----------
-    checkpoint_interval_s : float, optional
-        Run time between checkpoints, s (default: the calibrated interval).
-    **link_kw
-        FT-link inputs of :func:`testbed_iometer` (``ft_link_bps``, ``ft_ack_rtt_s``, ...).
-
-    Examples
-    --------
-    >>> from vcperf import ft
-    >>> r = ft.iometer_ratios()
-    >>> sorted({size for size, _ in r})
-    ['2KB', '64KB']
-    """
-    return _iometer_ratios(testbed(), _interval(checkpoint_interval_s), **link_kw)
+def iometer_ratios_at(t: Testbed, e, **link_kw) -> dict:
+    """:func:`vcperf.ft.iometer_ratios` on the test bed ``t`` at the interval ``e``."""
+    return {(lab, w): iometer_at(t, size, w, e, **link_kw).throughput_ratio for lab, size, w in t.iometer_patterns}
 
 
-def _iometer_ratios(t: Testbed, e, **link_kw) -> dict:
-    return {(lab, w): _iometer(t, size, w, e, **link_kw).throughput_ratio for lab, size, w in t.iometer_patterns}
-
-
-def brokerage_workload(checkpoint_interval_s=None, ft_link_bps=DEFAULT_FT_LINK_BPS, *,
-                       dirty_bytes_per_op=BROKERAGE_DIRTY_BYTES_PER_TRANSACTION, **kw) -> ClosedLoopResult:
-    """The brokerage (TPC-E-derived) workload of Figure 11 on the seed's VM, FT off and on.
-
-    Appendix B's 80 user connections on 4 vCPUs with no think time,
-    :data:`vcperf.ft.workloads.BROKERAGE_IO_S` of disk time per transaction (a delay: the array is
-    not saturated), the vCPU demand set for the seed's 60 % utilization, and
-    :data:`vcperf.ft.workloads.BROKERAGE_DIRTY_BYTES_PER_TRANSACTION` of buffer-pool pages shipped per
-    transaction (the working set is large: no reuse within an epoch).
-
-    Parameters
-    ----------
-    checkpoint_interval_s : float, optional
-        Run time between checkpoints, s (default: the calibrated interval).
-    ft_link_bps : float
-        FT logging link rate, bit/s.
-    dirty_bytes_per_op : float
-        Memory shipped per transaction, B, >= 0.
-    **kw
-        Passed to :func:`vcperf.ft.closed_loop`.
-
-    Returns
-    -------
-    ClosedLoopResult
-        Its ``flags`` carry an ``assumed`` :class:`vcperf._validate.Flag`: the transaction's constants
-        are not in the FT study, and with them the FT-off rate (about 15,000 transactions/s on 4 vCPUs) is
-        far above a TPC-E-class database on that VM (hundreds to a few thousand per second): the
-        transaction is too light, so its FT-on/off ratio is a direction (a loss), not a prediction.
-
-    Examples
-    --------
-    >>> from vcperf import ft
-    >>> r = ft.brokerage_workload()
-    >>> bool(r.throughput_ratio < 1), [f.kind for f in r.flags]
-    (True, ['assumed'])
-    """
-    t = testbed()
+def brokerage_at(t: Testbed, e, ft_link_bps=DEFAULT_FT_LINK_BPS, *,
+                 dirty_bytes_per_op=BROKERAGE_DIRTY_BYTES_PER_TRANSACTION, **kw) -> ClosedLoopResult:
+    """:func:`vcperf.ft.brokerage_workload` on the test bed ``t`` at the interval ``e`` (its ``assumed`` flag)."""
     r = closed_loop_at_utilization(t.brokerage_connections, 0.0, BROKERAGE_EXCHANGES_PER_TRANSACTION,
-                                   t.cpu_utilization, checkpoint_interval_s=_interval(checkpoint_interval_s),
+                                   t.cpu_utilization, checkpoint_interval_s=e,
                                    vcpus=t.brokerage_vcpus, external_delay_s=BROKERAGE_IO_S,
                                    dirty_bytes_per_op=dirty_bytes_per_op, ft_link_bps=ft_link_bps, **kw)
     mark = v.Flag(
@@ -233,62 +93,14 @@ def brokerage_workload(checkpoint_interval_s=None, ft_link_bps=DEFAULT_FT_LINK_B
     return dataclasses.replace(r, flags=tuple(r.flags) + (mark,))
 
 
-def vcenter_values(params: Params | None = None) -> dict:
-    """:func:`vcperf.ft.vcenter_predictions` of the calibrated (or given) parameters on the seed's appliance.
-
-    Parameters
-    ----------
-    params : Params, optional
-        The study's parameters (default: the calibrated ones).
-
-    Returns
-    -------
-    dict
-        As :func:`vcperf.ft.vcenter_predictions` (ratios, browse time in s, workload details).
-
-    Examples
-    --------
-    >>> from vcperf import ft
-    >>> vc = ft.vcenter_values()
-    >>> bool(vc["ratio_b"] < vc["ratio_a"] < 1)
-    True
-    """
-    return _vcenter(_params(params), testbed())
-
-
-def _vcenter(p: Params, t: Testbed) -> dict:
+def vcenter_at(p: Params, t: Testbed) -> dict:
+    """:func:`vcperf.ft.vcenter_values` of ``p`` on the test bed ``t``."""
     return vcenter_predictions(p.vcenter_dirty_rate_bytes_per_s, p.vcenter_exchange_rate_per_s,
                                checkpoint_interval_s=p.checkpoint_interval_s, **t.vcenter_kw())
 
 
-def kernel_compile_values(params: Params | None = None, vcpus=None, **cycle_kw) -> KernelCompile:
-    """:func:`vcperf.ft.kernel_compile` on the seed's configurations (Appendix B: 1/2/4 vCPUs) under ``params``.
-
-    Parameters
-    ----------
-    params : Params, optional
-        The study's parameters (default: the calibrated ones).
-    vcpus : int or array_like, optional
-        vCPU counts (default: Appendix B's configurations).
-    **cycle_kw
-        FT-link inputs of :func:`vcperf.ft.checkpoint_cycle` (``ft_link_bps``, ``ft_ack_rtt_s``, ...).
-
-    Returns
-    -------
-    KernelCompile
-
-    Examples
-    --------
-    >>> from vcperf import ft
-    >>> kc = ft.kernel_compile_values()
-    >>> round(float(kc.increase_s.mean()))
-    7
-    """
-    p = _params(params)
-    return _kernel_compile(p, testbed(), None if vcpus is None else v.real("vcpus", vcpus), **cycle_kw)
-
-
-def _kernel_compile(p: Params, t: Testbed, vcpus=None, **cycle_kw) -> KernelCompile:
+def kernel_compile_at(p: Params, t: Testbed, vcpus=None, **cycle_kw) -> KernelCompile:
+    """:func:`vcperf.ft.kernel_compile_values` of ``p`` on the test bed ``t``."""
     n = t.kernel_compile_vcpus if vcpus is None else vcpus
     return kernel_compile(np.asarray(n, dtype=float), KERNEL_COMPILE_CPU_S, p.kernel_compile_dirty_bytes,
                           p.checkpoint_interval_s, **cycle_kw)
@@ -301,7 +113,7 @@ def _kernel_compile(p: Params, t: Testbed, vcpus=None, **cycle_kw) -> KernelComp
 
 def _kernel_compile_increase(p: Params) -> float:
     """Mean FT-on minus FT-off compile time over the test bed's configurations (s) under ``p``."""
-    return float(np.mean(_kernel_compile(p, testbed()).increase_s))
+    return float(np.mean(kernel_compile_at(p, testbed()).increase_s))
 
 
 def _tcp_rr(p: Params):
@@ -319,12 +131,12 @@ def _netperf(p: Params, uplink: str, direction: str) -> float:
 
 @functools.lru_cache(maxsize=64)
 def _database_on(name: str, e: float, t: Testbed) -> ClosedLoopResult:
-    return _database(t, name, e)
+    return database_at(t, name, e)
 
 
 @functools.lru_cache(maxsize=64)
 def _iometer_on(e: float, t: Testbed) -> dict:
-    return _iometer_ratios(t, e)
+    return iometer_ratios_at(t, e)
 
 
 def _iometer_mean(p: Params, size: str) -> float:
@@ -334,7 +146,7 @@ def _iometer_mean(p: Params, size: str) -> float:
 
 @functools.lru_cache(maxsize=64)
 def _vcenter_on(p: Params, t: Testbed) -> dict:
-    return _vcenter(p, t)
+    return vcenter_at(p, t)
 
 
 #: vCenter target key -> its entry of :func:`vcenter_values` (the targets that fit the vCenter parameters).
@@ -413,7 +225,7 @@ TARGETS = (
                     (("reading", ""),), role="bound",
                     note="80 connections, 4 vCPUs at 60 %, large working set: every transaction's "
                          "buffer-pool pages ship (assumed 160 KiB, 3 exchanges)",
-                    model=lambda p: brokerage_workload(p.checkpoint_interval_s).throughput_ratio),
+                    model=lambda p: brokerage_at(testbed(), p.checkpoint_interval_s).throughput_ratio),
     protocol.Target("brokerage_throughput_floor", f"{STUDY}/figure11_brokerage_throughput",
                     "throughput_ft_on_over_off", (("reading", "lower"),), role="bound",
                     note="the floor read from the FT study's summary (flagged derived in data/): the brokerage "
@@ -421,7 +233,7 @@ TARGETS = (
                          "Its failure "
                          "traces to the assumed transaction constants (BROKERAGE_*: about 15,000 tx/s FT off on 4 "
                          "vCPUs, too light a transaction; brokerage_workload() flags them)",
-                    model=lambda p: brokerage_workload(p.checkpoint_interval_s).throughput_ratio),
+                    model=lambda p: brokerage_at(testbed(), p.checkpoint_interval_s).throughput_ratio),
     protocol.Target("vcenter_load_a_ratio", _F12, "throughput_ft_on_over_off", (("load", "A"),), group="vCenter Load A",
                     note="one client back to back at ~27 ops/min", model=_vc("vcenter_load_a_ratio")),
     protocol.Target("vcenter_load_b_ratio", _F12, "throughput_ft_on_over_off", (("load", "B"),), group="vCenter Load B",

@@ -1,16 +1,20 @@
-"""FT study validation: the ledger functions (bound by :func:`vcperf.protocol.study_functions`), the
+"""FT study validation: the ledger functions (:class:`vcperf.protocol.StudyFunctions`), the
 model values the views draw, and the seed's statements without a usable number (:func:`qualitative_checks`)."""
 
 from __future__ import annotations
 
 from vcperf import _frozen, data, protocol
+from vcperf.ft.calibration import calibrate
 from vcperf.ft.kernelcompile import kernel_compile_overhead_fraction
 from vcperf.ft.netperf import netperf_ft_logging_bps, netperf_throughput_bps, tcp_rr
 from vcperf.ft.params import STUDY
-from vcperf.ft.targets import database_workload, testbed_iometer, vcenter_values
+from vcperf.ft.study import database_workload, testbed_iometer, vcenter_values
 from vcperf.ft.testbed import testbed
 
-predict, leave_one_out, fidelity_rows, parameter_table = protocol.study_functions(STUDY, __name__)
+#: The shared protocol functions of the study (:class:`vcperf.protocol.StudyFunctions`).
+FUNCTIONS = protocol.StudyFunctions(STUDY)
+predict, leave_one_out = FUNCTIONS.predict, FUNCTIONS.leave_one_out
+fidelity_rows, parameter_table = FUNCTIONS.fidelity_rows, FUNCTIONS.parameter_table
 
 
 @_frozen.cache
@@ -34,7 +38,7 @@ def model_values() -> dict:
     >>> bool(m["tcp_rr_latency_ratio"] > 10)
     True
     """
-    p = protocol.calibrated(STUDY)
+    p = calibrate()
     e = p.checkpoint_interval_s
     t = testbed()
     ups = [u / 1e9 for u in t.netperf_uplinks_bps]
@@ -105,7 +109,7 @@ def implied_kernel_compile_baseline_s(dirty_rate_bytes_per_s=0.0, checkpoint_int
     >>> bool(ft.implied_kernel_compile_baseline_s(0.0) > 7.0)
     True
     """
-    e = protocol.calibrated(STUDY).checkpoint_interval_s if checkpoint_interval_s is None else checkpoint_interval_s
+    e = calibrate().checkpoint_interval_s if checkpoint_interval_s is None else checkpoint_interval_s
     return kernel_compile_increase_s() / kernel_compile_overhead_fraction(dirty_rate_bytes_per_s, e, **kw)
 
 
@@ -132,7 +136,7 @@ def qualitative_checks():
     ups = [u / 1e9 for u in testbed().netperf_uplinks_bps]
     slow, fast = min(ups), max(ups)
     sb, ds = m["swingbench"], m["dvdstore"]
-    e = protocol.calibrated(STUDY).checkpoint_interval_s
+    e = calibrate().checkpoint_interval_s
     base = implied_kernel_compile_baseline_s()
     added = kernel_compile_increase_s()
     reach = data.value(f"{STUDY}/figure04_netperf_throughput_10gbps", "throughput", "si", direction="")

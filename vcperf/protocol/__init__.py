@@ -52,11 +52,12 @@ summary reports its error and interval coverage.
 The package is split by concern: :mod:`~vcperf.protocol.targets` (targets and :func:`predict`),
 :mod:`~vcperf.protocol.jacobian` (parameter vectors, Jacobian, estimability),
 :mod:`~vcperf.protocol.cache` (calibrations cached in process and on disk),
-:mod:`~vcperf.protocol.misfit` (misfit, covariance, bands), :mod:`~vcperf.protocol.intervals`
-(model outputs with intervals), :mod:`~vcperf.protocol.loo` (leave-one-out),
-:mod:`~vcperf.protocol.ledger` (ledger rows, identifiability, width drivers, parameter table) and
-:mod:`~vcperf.protocol.bind` (the protocol functions bound to one study). This ``__init__`` only
-re-exports.
+:mod:`~vcperf.protocol.misfit` (misfit, covariance, bands), :mod:`~vcperf.protocol.calibration`
+(:class:`Calibration`: a study's fit as one object, and :meth:`Calibration.interval`, the one way a model
+output gets its band), :mod:`~vcperf.protocol.intervals` (its shortcuts by model function),
+:mod:`~vcperf.protocol.loo` (leave-one-out),
+:mod:`~vcperf.protocol.ledger` (ledger rows, identifiability, width drivers, parameter table, and
+:class:`StudyFunctions`: the four of them for one study). This ``__init__`` only re-exports.
 
 References
 ----------
@@ -69,49 +70,38 @@ References
    the design matrix).
 """
 
-from vcperf.protocol.bind import StudyFunctions, study_functions
-from vcperf.protocol.cache import (
-    _CACHE,
-    _cached,
-    _calibrated,
-    cache_dir,
-    cached_calibration,
-    calibrated,
-    clear_caches,
-    source_digest,
-)
-from vcperf.protocol.intervals import Interval, interval_from_gradient, study_of, with_interval
+from vcperf.protocol.cache import cache_dir, cached_calibration, calibrated, clear_caches, source_digest
+from vcperf.protocol.calibration import Calibration, Interval, calibration
+from vcperf.protocol.intervals import interval_from_gradient, study_of, with_interval
 from vcperf.protocol.jacobian import (
     ESTIMABLE_TOL,
     JACOBIAN_STEP,
     RANK_TOL,
-    _get,
     estimable,
+    estimable_rows,
     jacobian,
     param_names,
     param_vector,
     rank,
+    value_and_gradient,
     with_values,
 )
 from vcperf.protocol.ledger import (
     UNCERTAINTY_METHOD,
     FidelityRow,
+    StudyFunctions,
     fidelity_rows,
     identifiability,
     parameter_table,
     restatements,
     width_drivers,
 )
-from vcperf.protocol.loo import _loo, extrapolation, leave_one_out
+from vcperf.protocol.loo import extrapolation, leave_one_out
 from vcperf.protocol.misfit import (
     INTERVAL,
     MIN_TABLE_DOF,
     PARAM_PRIOR_SD,
     FitUncertainty,
-    _bounds,
-    _quantile,
-    _residuals,
-    _table_misfit,
     fit_uncertainty,
     misfit_prior,
     noise_floor,
@@ -129,21 +119,22 @@ from vcperf.protocol.targets import (
     Target,
     fit_keys,
     mark_differences,
+    paper_value,
     predict,
     resolve_fit_on,
     study_module,
     target_map,
+    target_paper_value,
 )
 
 __all__ = [
     "ESTIMABLE_TOL", "INTERVAL", "JACOBIAN_STEP", "KINDS", "MIN_TABLE_DOF", "PARAM_PRIOR_SD", "RANK_TOL", "REQUIRED",
-    "ROLES", "STUDY_MODULES", "UNCERTAINTY_METHOD", "FidelityRow", "FitUncertainty", "Interval", "StudyFunctions",
-    "Target", "cache_dir", "cached_calibration", "calibrated", "clear_caches", "estimable", "extrapolation",
-    "fidelity_rows",
-    "fit_keys", "fit_uncertainty", "identifiability", "interval_from_gradient", "jacobian", "leave_one_out",
-    "mark_differences", "misfit_prior", "noise_floor", "other_study_tables", "param_names", "param_vector",
-    "parameter_table", "predict", "rank", "resolve_fit_on", "restatements", "sampling_variances", "scaled_inv_chi2_fit",
-    "source_digest", "structural_variances", "study_functions", "study_module", "study_of", "target_map",
-    "uncertainty", "width_drivers", "with_interval", "with_values", "_CACHE", "_bounds", "_cached", "_calibrated",
-    "_get", "_loo", "_quantile", "_residuals", "_table_misfit",
+    "ROLES", "STUDY_MODULES", "UNCERTAINTY_METHOD", "Calibration", "FidelityRow", "FitUncertainty", "Interval",
+    "StudyFunctions", "Target", "cache_dir", "cached_calibration", "calibrated", "calibration", "clear_caches",
+    "estimable", "estimable_rows", "extrapolation", "fidelity_rows", "fit_keys", "fit_uncertainty", "identifiability",
+    "interval_from_gradient", "jacobian", "leave_one_out", "mark_differences", "misfit_prior", "noise_floor",
+    "other_study_tables", "paper_value", "param_names", "param_vector", "parameter_table", "predict", "rank",
+    "resolve_fit_on", "restatements", "sampling_variances", "scaled_inv_chi2_fit", "source_digest",
+    "structural_variances", "study_module", "study_of", "target_map", "target_paper_value",
+    "uncertainty", "value_and_gradient", "width_drivers", "with_interval", "with_values",
 ]

@@ -29,6 +29,7 @@ import secrets
 import stat
 import warnings
 from pathlib import Path
+from typing import NamedTuple
 
 try:
     import fcntl
@@ -302,16 +303,27 @@ def _calibrated(module):
     return _cached(module, "calibrate", module.calibrate)
 
 
-def cached_calibration(study: str, fit_on, fit, keys: tuple):
+class _Study(NamedTuple):
+    """What the cache reads of a study: its name and its ``Params`` type (a calibration read back must be one)."""
+
+    STUDY: str
+    Params: type
+
+
+def cached_calibration(study: str, fit_on, fit, keys: tuple, params_type: type | None = None):
     """``fit(keys)``, a study's calibration on the resolved ``keys``, once per process and once per
     source digest on disk (:func:`cache_dir`), so every kernel of a regeneration and every notebook
     reads it instead of refitting (the vMotion fit takes seconds). The default one (``fit_on`` None) is
     stored as ``calibrate``; a refit on other keys (a notebook's leave-one-out, the ledger's loo rows)
-    under ``refit-<digest of the keys>``. Each study's ``calibrate`` ends with this."""
+    under ``refit-<digest of the keys>``. Each study's ``calibrate`` ends with this, naming its
+    ``params_type`` (its ``Params``: then the study is not looked up in the registry)."""
+    if study not in STUDY_MODULES:
+        raise ValueError(f"study must be one of {list(STUDY_MODULES)}; got {study!r}")
+    holder = study_module(study) if params_type is None else _Study(study, params_type)
     if fit_on is None:
-        return _cached(study_module(study), "calibrate", lambda: fit(keys))
+        return _cached(holder, "calibrate", lambda: fit(keys))
     digest = hashlib.sha256(repr(tuple(keys)).encode()).hexdigest()[:16]
-    return _cached(study_module(study), f"refit-{digest}", lambda: fit(keys))
+    return _cached(holder, f"refit-{digest}", lambda: fit(keys))
 
 
 def calibrated(study: str):

@@ -1,5 +1,6 @@
 """Ledger rows: every target of a study under its calibration with its 90 % interval and kind,
-its leave-one-out rows, identifiability, what drives each interval's width, and the parameter table."""
+its leave-one-out rows, identifiability, what drives each interval's width, and the parameter table;
+:class:`StudyFunctions`, these for one study (what its ``validation`` module exposes)."""
 
 from __future__ import annotations
 
@@ -10,9 +11,10 @@ import numpy as np
 
 from vcperf import data
 from vcperf.protocol.cache import _cached, _calibrated
+from vcperf.protocol.calibration import calibration
 from vcperf.protocol.jacobian import _get, estimable, jacobian, param_names, rank
 from vcperf.protocol.loo import leave_one_out
-from vcperf.protocol.misfit import INTERVAL, _bounds, fit_uncertainty, noise_floor, sampling_variances
+from vcperf.protocol.misfit import INTERVAL, _bounds, noise_floor, sampling_variances
 from vcperf.protocol.targets import _KIND_OF_ROLE, KINDS, fit_keys, predict, study_module, target_map
 
 
@@ -82,9 +84,9 @@ def fidelity_rows(study) -> list:
 
 def _fidelity_rows(module) -> list:
     tmap = target_map(module)
-    params = _calibrated(module)
+    cal = calibration(module)  # the parameters and their uncertainty: the study's Calibration
+    params, unc = cal.params, cal.uncertainty
     model = predict(module, params, tuple(tmap))
-    unc = _cached(module, "uncertainty", lambda: fit_uncertainty(module, params, fit_keys(module)))
     grads = _cached(module, "gradients", lambda: jacobian(module, params, tuple(tmap))[0])
     loo = leave_one_out(module).set_index("key")
     svar = sampling_variances(module, params, tuple(tmap))
@@ -195,8 +197,8 @@ def width_drivers(study):
     import pandas as pd
 
     tmap = target_map(module)
-    params = _calibrated(module)
-    unc = _cached(module, "uncertainty", lambda: fit_uncertainty(module, params, fit_keys(module)))
+    cal = calibration(module)
+    params, unc = cal.params, cal.uncertainty
     grads = _cached(module, "gradients", lambda: jacobian(module, params, tuple(tmap))[0])
     model = predict(module, params, tuple(tmap))
     svar = sampling_variances(module, params, tuple(tmap))
@@ -245,9 +247,9 @@ def parameter_table(study):
     module = study_module(study)
     import pandas as pd
 
-    params = _calibrated(module)
+    cal = calibration(module)
+    params, unc = cal.params, cal.uncertainty
     ident = identifiability(module)
-    unc = _cached(module, "uncertainty", lambda: fit_uncertainty(module, params, fit_keys(module)))
     names = param_names(params)
     recs = []
     for i, name in enumerate(names):
@@ -270,3 +272,49 @@ def parameter_table(study):
     return table
 
 
+@dataclass(frozen=True)
+class StudyFunctions:
+    """The shared protocol functions of one study, as methods: a study's ``validation`` module exposes
+    them (``predict = FUNCTIONS.predict``), so every study is judged by the same code.
+
+    Examples
+    --------
+    >>> from vcperf.protocol import StudyFunctions
+    >>> fns = StudyFunctions("contentlib2015")
+    >>> sorted(fns.predict(fns.calibration().params, ["exp4_1g_time"]))
+    ['exp4_1g_time']
+    """
+
+    study: str
+
+    def __post_init__(self):
+        study_module(self.study)  # a registered study, else ValueError
+
+    def calibration(self):
+        """The study's :class:`~vcperf.protocol.Calibration`."""
+        return calibration(self.study)
+
+    def predict(self, params, keys=None) -> dict:
+        """Model value (SI) of each target key under ``params`` (:func:`vcperf.protocol.predict`).
+
+        Parameters
+        ----------
+        params : Params
+            The study's parameters (``calibrate()``).
+        keys : iterable of str, optional
+            Target keys (``targets()``); default all.
+        """
+        return predict(self.study, params, keys)
+
+    def leave_one_out(self):
+        """Leave-one-out of every fitted number (:func:`vcperf.protocol.leave_one_out`): a DataFrame."""
+        return leave_one_out(self.study)
+
+    def fidelity_rows(self) -> list:
+        """The study's ledger rows (:func:`vcperf.protocol.fidelity_rows`)."""
+        return fidelity_rows(self.study)
+
+    def parameter_table(self):
+        """Calibrated parameters with unit, meaning, 90 % interval and the rows each is fitted from
+        (:func:`vcperf.protocol.parameter_table`)."""
+        return parameter_table(self.study)

@@ -12,7 +12,7 @@ import numpy as np
 
 from vcperf import data
 from vcperf.protocol.cache import _cached, _calibrated
-from vcperf.protocol.jacobian import estimable, jacobian, rank
+from vcperf.protocol.jacobian import estimable_rows, jacobian, rank
 from vcperf.protocol.targets import STUDY_MODULES, fit_keys, predict, study_module, target_map
 
 #: Central probability of the intervals the ledger and the what-if readouts report.
@@ -278,7 +278,8 @@ class FitUncertainty:
     def band(self, model: float, grad: np.ndarray, paper_scale: float, interval: float = INTERVAL,
              table: str | None = None, difference: bool = False, nonnegative: bool = False,
              sampling_var: float = 0.0):
-        """``(low, high)`` predictive interval of a model value with gradient ``grad``.
+        """``(low, high)`` predictive interval of one model value with gradient ``grad`` (relative to
+        ``paper_scale``, as a ledger Jacobian's rows are): :meth:`bands` of one value.
 
         Parameter uncertainty (``grad @ cov @ grad``, on the scale ``paper_scale``) plus one
         measurement's misfit for a quantity of ``table`` (:meth:`misfit_variance`), Student-t quantile
@@ -292,19 +293,50 @@ class FitUncertainty:
         (:meth:`misfit_variance`, :func:`sampling_variances`); such a count's band is normal (its
         noise is a sum over independent runs), clipped at 0.
         """
-        if not estimable(self.jac, grad):
-            return math.nan, math.nan
-        _, dof = self.misfit(table)
+        low, high = self.bands(model, grad, paper_scale=paper_scale, grad_scale=paper_scale, interval=interval,
+                               table=table, difference=difference, nonnegative=nonnegative,
+                               sampling_var=sampling_var)
+        return float(low), float(high)
+
+    def bands(self, value, gradient, *, paper_scale=None, grad_scale: float = 1.0, interval: float = INTERVAL,
+              table: str | None = None, difference: bool = False, nonnegative: bool = False,
+              sampling_var: float = 0.0):
+        """``(low, high)`` arrays: the delta method's predictive interval of model values (the one
+        implementation behind every band: the ledger's rows and :meth:`vcperf.protocol.Calibration.band`).
+
+        ``gradient[..., i]``: each value's derivative with respect to the ``i``-th parameter times
+        that parameter's value (:func:`vcperf.protocol.value_and_gradient`), in units of the value
+        divided by ``grad_scale``. The variance is ``g C g grad_scale^2`` plus one measurement's misfit
+        (:meth:`misfit_variance`; ``paper_scale``, default ``|value|``, is the scale of a value that is
+        not positive), bounds as :meth:`band`. NaN where the paper's numbers do not determine the
+        gradient's direction (not in the row space of the fit's Jacobian) or the variance is not finite.
+        """
+        value = np.asarray(value, dtype=float)
+        g = np.asarray(gradient, dtype=float)
+        if g.shape[-1:] != (self.cov.shape[0],):
+            raise ValueError(f"gradient must end in an axis of {self.cov.shape[0]} parameters; got shape {g.shape}")
+        scale = np.abs(value) if paper_scale is None else np.asarray(paper_scale, dtype=float)
+        sd, dof = self.misfit(table)
+        if difference:
+            misfit = np.full(value.shape, max(sd**2, 2.0 * noise_floor() ** 2))
+        else:
+            s = np.where(value > 0, value, scale)
+            if sampling_var > 0:
+                floor2 = noise_floor() ** 2
+                misfit = max(sd**2 - floor2, 0.0) * s**2 + np.maximum(float(sampling_var), floor2 * s**2)
+            else:
+                misfit = (sd * s) ** 2
         with np.errstate(over="ignore", invalid="ignore"):
-            var = float(grad @ self.cov @ grad) * paper_scale**2 + self.misfit_variance(model, paper_scale, table,
-                                                                                         difference, sampling_var)
-        if not math.isfinite(var):  # a direction the fit barely determines, or no misfit estimate
-            return math.nan, math.nan
+            quad = g @ self.cov @ g if g.ndim == 1 else np.einsum("...i,ij,...j->...", g, self.cov, g)
+            var = quad * grad_scale**2 + misfit
+        # not estimable: a direction the fit does not determine; not finite: barely determined, or no misfit
+        ok = np.broadcast_to(estimable_rows(self.jac, g), np.shape(var)) & np.isfinite(var)
         # a count's own sampling noise is additive (a sum of independent runs): its band is normal
-        low, high = _bounds(np.asarray(model, dtype=float), np.sqrt(max(var, 0.0)), interval, dof,
+        low, high = _bounds(value, np.sqrt(np.maximum(np.where(ok, var, 0.0), 0.0)), interval, dof,
                             log_normal=not difference and not sampling_var > 0)
-        low = max(float(low), 0.0) if nonnegative and math.isfinite(low) else float(low)
-        return low, float(high)
+        if nonnegative:
+            low = np.where(np.isfinite(low), np.maximum(low, 0.0), low)
+        return np.where(ok, low, np.nan), np.where(ok, high, np.nan)
 
 
 def sampling_variances(module, params, keys) -> dict:

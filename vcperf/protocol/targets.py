@@ -130,9 +130,69 @@ class Target:
         return data.row(self.table, self.quantity, **dict(self.conditions))
 
     def paper_value(self) -> float:
-        """The paper's value in SI (percent and ratios as fractions)."""
-        r = self.data_row()
-        return float(data.to_si(r["value"], r["unit"]))
+        """The paper's value in SI (percent and ratios as fractions): :func:`paper_value` of its row."""
+        return paper_value(self.table, self.quantity, **dict(self.conditions))
+def paper_value(table: str, quantity: str, **conditions) -> float:
+    """A paper number in SI: the one row of the ``data/`` table ``table`` with ``quantity`` and ``conditions``.
+
+    The one lookup of a printed number for every study (figures that draw the paper beside the model, a
+    calibration's reference runs); :meth:`Target.paper_value` is the same for a target's row.
+
+    Parameters
+    ----------
+    table : str
+        ``"<study>/<table>"``, e.g. ``"vcha2016/table05_throughput"``.
+    quantity : str
+        The ``quantity`` cell.
+    **conditions
+        Condition columns selecting exactly one row (e.g. ``clients=64, vcha="enabled"``).
+
+    Returns
+    -------
+    float
+        The value in SI units (ops/s, s, B, B/s; percent and ratios as fractions).
+
+    Raises
+    ------
+    ValueError
+        When no row or more than one row matches (:func:`vcperf.data.row`).
+
+    Examples
+    --------
+    >>> from vcperf import protocol
+    >>> round(protocol.paper_value("vcha2016/table05_throughput", "throughput", clients=64, vcha="enabled") * 60)
+    2673
+    """
+    return data.value(table, quantity, "si", **conditions)
+
+
+def target_paper_value(study, key: str) -> float:
+    """The paper's value (SI) of the target ``key`` of ``study`` (:meth:`Target.paper_value`).
+
+    Parameters
+    ----------
+    study : str or module
+        A study name (``"contentlib2015"``) or its subpackage.
+    key : str
+        One of its target keys.
+
+    Raises
+    ------
+    ValueError
+        If ``key`` is not a target key of the study.
+
+    Examples
+    --------
+    >>> from vcperf import protocol
+    >>> protocol.target_paper_value("contentlib2015", "exp4_1g_time")
+    1380.0
+    """
+    tmap = target_map(study_module(study))
+    if key not in tmap:
+        raise ValueError(f"key must be one of {list(tmap)}; got {key!r}")
+    return tmap[key].paper_value()
+
+
 def study_module(study):
     """The subpackage implementing ``study`` (a name of :data:`STUDY_MODULES`); a module passes through.
 

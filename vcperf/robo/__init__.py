@@ -57,6 +57,7 @@ from vcperf.robo.operations import (
 from vcperf.robo.params import PARAM_DOCS, STUDY, AddHostParams, HostSyncParams, OpsParams, Params, StatsParams
 from vcperf.robo.planner import QUANTITIES, branch_link, plan, quantity_s, required_bandwidth_bps
 from vcperf.robo.reverse import BranchLimit, largest_rtt_s, most_hosts, smallest_link_bps
+from vcperf.robo.readouts import LATENCY_TABLE, UPLOAD_TABLE
 from vcperf.robo.statistics import (
     LEVELS,
     CounterModel,
@@ -92,6 +93,7 @@ from vcperf.robo.validation import fidelity_rows, leave_one_out, loo_by_network,
 from vcperf.robo.wire import ACK_BYTES, PACKETS_PER_ACK, ack_bytes, wire_bytes
 
 __all__ = [
+    "LATENCY_TABLE", "UPLOAD_TABLE",
     "STUDY", "Params", "PARAM_DOCS", "Testbed", "targets", "calibrate", "predict", "testbed", "fidelity_rows",
     "leave_one_out", "parameter_table", "loo_by_network", "network_table", "preset", "preset_names",
     "addhost", "hostsync", "operations", "statistics", "wire", "branch",

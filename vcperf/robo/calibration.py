@@ -164,7 +164,7 @@ def calibrate(fit_on=None) -> Params:
     """
     fittable = tuple(k for k in _tmap() if _component(k) is not None)
     keys = protocol.resolve_fit_on(STUDY, _tmap().values(), fit_on, allowed=fittable)
-    return protocol.cached_calibration(STUDY, fit_on, _calibrate, keys)
+    return protocol.cached_calibration(STUDY, fit_on, _calibrate, keys, Params)
 
 
 @functools.lru_cache(maxsize=64)

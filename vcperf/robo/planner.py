@@ -13,10 +13,10 @@ import math
 import numpy as np
 
 from vcperf import _validate as v
-from vcperf import network, studies
+from vcperf import network
 from vcperf.robo import branch, operations, statistics
-from vcperf.robo.params import STUDY, Params
-from vcperf.robo.study import calibrated_params, default_testbed, given_or_default
+from vcperf.robo.params import Params
+from vcperf.robo.study import calibrated_params, default_testbed, preset, preset_names
 
 
 def branch_link(link) -> network.Link:
@@ -38,11 +38,10 @@ def branch_link(link) -> network.Link:
     True
     """
     if isinstance(link, str):
-        study = studies.module(STUDY)  # the presets are test-bed facts (data/): reached like default_testbed
-        names = study.preset_names()
+        names = preset_names()  # the presets are test-bed facts (data/), through the facade
         if link not in names:
             raise ValueError(f"link must be a vcperf.network.Link or one of {names}; got {link!r}")
-        return study.preset(link)
+        return preset(link)
     return network.check_link("link", link)
 
 
@@ -114,7 +113,7 @@ def plan(link, n_hosts, level=1, operation: str = "clone_vm", powered_on_vms=Non
     'overloaded'
     """
     tb = default_testbed()
-    p = given_or_default("params", params, Params, calibrated_params)
+    p = calibrated_params(params)
     link = branch_link(link)
     stages = tb.calls(operation)
     n = v.count("n_hosts", n_hosts, 1.0)
@@ -229,7 +228,7 @@ def required_bandwidth_bps(target_s, n_hosts, rtt_s, loss=0.0, level=1, quantity
     sizes = branch.checked_sizes(transfers_bytes)
     rate = v.scalar("operation_rate_per_s", operation_rate_per_s, 0.0, math.inf, hi_open=True)
     stages = tb.calls(operation)
-    p = given_or_default("params", params, Params, calibrated_params)
+    p = calibrated_params(params)
 
     def evaluate(down, up):
         lk = network.Link(down, float(rtt_s), float(loss), "candidate", up)

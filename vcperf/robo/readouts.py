@@ -1,13 +1,13 @@
 """The ROBO what-if readouts' 90 % intervals: cheap parameter sensitivities of the branch and VCbench models.
 
 The readouts of the ROBO panels (an operation's latency during a statistics burst, one upload's time,
-VCbench's operation and mean latency) carry the predictive interval of the calibration. The delta
-method of :func:`vcperf.protocol.with_interval` would call the model twice per study parameter; these
-routines get the same log-parameter sensitivities from the models' own structure (the branch model
-broadcasts its parameters: one stacked call; VCbench reads three parameters: three solves) and end
-in :func:`vcperf.protocol.interval_from_gradient`.
+VCbench's operation and mean latency) carry the predictive interval of the calibration:
+:meth:`vcperf.protocol.Calibration.interval`, the one delta method, told which parameters each model
+reads (the others have no sensitivity) and, for the branch model, which broadcasts its parameters, how
+to evaluate the perturbed parameter sets in one stacked call.
 
-Pure model-side code: the parameters (default: the study's calibration) and the test bed's facts
+Model-side code: the parameters (default: the study's calibration, from its facade
+:mod:`~vcperf.robo.study`) and the test bed's facts
 (schedule, counters, change period, the operations' host calls, the VCbench mix) are arguments.
 
 References
@@ -21,7 +21,6 @@ References
 
 from __future__ import annotations
 
-import dataclasses
 import math
 from collections.abc import Mapping
 
@@ -29,26 +28,27 @@ import numpy as np
 
 from vcperf import _validate as v
 from vcperf import network, protocol
-from vcperf.robo import branch, hostsync, operations, statistics
+from vcperf.robo import branch, operations, statistics
 from vcperf.robo.params import STUDY, Params
+from vcperf.robo.study import calibrated_params
 
-#: Relative step of the forward differences behind the intervals (each parameter times 1 + step).
-INTERVAL_STEP = 1e-6
 #: Data table whose model-form misfit an operation time's band carries: the fitted VCbench latencies
 #: (Figure 10). A plain TCP transfer of a payload the user sets, which no fitted table measures, carries
 #: the study's pooled misfit (``data_table=None``).
 LATENCY_TABLE = f"{STUDY}/figure10_vcbench_latency"
 #: ... and a statistics upload's time: the table of the statistics size and its "about 1 minute" on DSL.
 UPLOAD_TABLE = f"{STUDY}/figure06_stats_data_size"
-#: The parameters the branch model reads (log-sensitivities by one stacked call).
+#: The parameters the branch model reads (the perturbed sets evaluated in one stacked call).
 _BRANCH_PARAMS = ("hostsync.bytes_per_change", "stats.bytes_per_sample", "ops.vcenter_demand_per_step_s",
                   "ops.round_trips_per_call")
+#: The parameters VCbench reads (``hostsync.bytes_per_change`` through the VM-state size).
+_VCBENCH_PARAMS = ("ops.vcenter_demand_per_step_s", "ops.round_trips_per_call", "hostsync.bytes_per_change")
 
 
 def _params(params):
     if params is not None and not isinstance(params, Params):
         raise ValueError(f"params must be a vcperf.robo.Params or None; got {params!r}")
-    return protocol.calibrated(STUDY) if params is None else params
+    return calibrated_params() if params is None else params
 
 
 def interval(value, sensitivities: dict, data_table: str | None = LATENCY_TABLE, params=None) -> tuple:
@@ -92,9 +92,15 @@ def interval(value, sensitivities: dict, data_table: str | None = LATENCY_TABLE,
         if d.ndim:
             raise ValueError(f"sensitivities[{name!r}] must be a single number; got shape {d.shape}")
         g[names.index(v.choice("sensitivities (a key)", name, names))] = float(d)
-    if not (math.isfinite(value) and np.isfinite(g).all()):  # an overloaded link: no finite value, no band
+    return _band(value, g, data_table)
+
+
+def _band(value: float, g: np.ndarray, data_table) -> tuple:
+    """``(value, low, high)``: :meth:`vcperf.protocol.Calibration.band` (no band for an overloaded link's
+    infinite value)."""
+    if not (math.isfinite(value) and np.isfinite(g).all()):
         return value, math.nan, math.nan
-    iv = protocol.interval_from_gradient(STUDY, value, g, data_table=data_table)
+    iv = protocol.calibration(STUDY).band(value, g, data_table=data_table)
     return value, float(iv.low), float(iv.high)
 
 
@@ -103,13 +109,12 @@ def plan_intervals(link: network.Link, hosts, level, powered_on_vms, stages, *, 
     """The branch link over ``hosts`` and the 90 % intervals of the last host count's operation latency
     during the burst (misfit of :data:`LATENCY_TABLE`) and statistics upload time (of :data:`UPLOAD_TABLE`).
 
-    The branch model (:func:`vcperf.robo.branch.branch_load`) broadcasts its parameters, so one call
-    evaluates the calibration and each parameter it reads times ``1 + INTERVAL_STEP`` stacked on a new
-    leading axis (forward differences). The VM-state size is a scalar argument proportional to
-    ``hostsync.bytes_per_change``; its part of that parameter's sensitivity is one more call at the last
-    host count. The ``addhost`` parameters are not read (zero sensitivity). Agrees with
-    ``with_interval(robo.plan, ..., output="operation_latency_s", data_table=LATENCY_TABLE)`` to the
-    finite differences' rounding (tests/test_intervals.py), at a fraction of its cost.
+    :meth:`vcperf.protocol.Calibration.interval`'s delta method: the branch model
+    (:func:`vcperf.robo.branch.branch_load`) broadcasts its parameters, so the perturbed sets that share
+    a host-sync group (the VM-state size, proportional to ``hostsync.bytes_per_change``, is a scalar
+    argument) are stacked in one call. The ``addhost`` parameters are not read (zero sensitivity). The
+    same as ``with_interval(robo.plan, ..., output="operation_latency_s", data_table=LATENCY_TABLE)``
+    (tests/test_intervals.py), at a fraction of its cost.
 
     Parameters
     ----------
@@ -145,30 +150,35 @@ def plan_intervals(link: network.Link, hosts, level, powered_on_vms, stages, *, 
     """
     p = _params(params)
     hosts = np.atleast_1d(np.asarray(hosts, dtype=float))
-    n = len(_BRANCH_PARAMS)
-    bpc, bps = p.hostsync.bytes_per_change, p.stats.bytes_per_sample
-    d, k = p.ops.vcenter_demand_per_step_s, p.ops.round_trips_per_call
-    eye = np.vstack([np.zeros(n), np.eye(n) * INTERVAL_STEP])[:, :, None] + 1.0  # (1 + n, n, 1)
     common = {"schedule": schedule, "counters": counters, "change_period_s": change_period_s, "stages": stages}
-    vm_state = float(operations.vm_state_bytes(bpc))
-    stacked = branch.branch_load(
-        link, hosts, level, powered_on_vms, hostsync=hostsync.HostSyncParams(bpc * eye[:, 0]),
-        stats=statistics.StatsParams(bps * eye[:, 1]), ops=operations.OpsParams(d * eye[:, 2], k * eye[:, 3]),
-        vm_state_bytes_=vm_state, **common)
-    state = branch.branch_load(link, hosts[-1:], level, powered_on_vms, hostsync=p.hostsync, stats=p.stats,
-                               ops=p.ops, vm_state_bytes_=vm_state * (1.0 + INTERVAL_STEP), **common)
-    shape = (n + 1, len(hosts))
-    base = branch.BranchLoad(**{f.name: np.broadcast_to(getattr(stacked, f.name), shape)[0]
-                                for f in dataclasses.fields(stacked)})
-    out = []
-    for name, table in (("operation_latency_s", LATENCY_TABLE), ("statistics_delay_s", UPLOAD_TABLE)):
-        arr = np.broadcast_to(getattr(stacked, name), shape)[:, -1]
-        with np.errstate(invalid="ignore"):  # an overloaded link's infinite delay has no gradient (no band)
-            sens = dict(zip(_BRANCH_PARAMS, (arr[1:] - arr[0]) / INTERVAL_STEP, strict=True))
-            extra = float(np.broadcast_to(getattr(state, name), (1,))[0]) - arr[0]
-        sens["hostsync.bytes_per_change"] += extra / INTERVAL_STEP
-        out.append(interval(arr[0], sens, data_table=table, params=p))
-    return base, out[0], out[1]
+
+    def load(q, n):
+        return branch.branch_load(link, n, level, powered_on_vms, hostsync=q.hostsync, stats=q.stats, ops=q.ops,
+                                  vm_state_bytes_=float(operations.vm_state_bytes(q.hostsync.bytes_per_change)),
+                                  **common)
+
+    def answers(b, size):  # operation latency and statistics delay of the last host count, per parameter set
+        return [np.broadcast_to(np.atleast_1d(np.asarray(getattr(b, f), float))[..., -1], (size,))
+                for f in ("operation_latency_s", "statistics_delay_s")]
+
+    def many(qs):  # the sets sharing a host-sync group (the VM-state size is a scalar) in one stacked call
+        out = [None] * len(qs)
+        groups: dict = {}
+        for j, q in enumerate(qs):
+            groups.setdefault(q.hostsync, []).append(j)
+        for hs, idx in groups.items():
+            stack = Params(hs, statistics.StatsParams(np.array([qs[j].stats.bytes_per_sample for j in idx])[:, None]),
+                           operations.OpsParams(*(np.array([getattr(qs[j].ops, f) for j in idx])[:, None] for f in (
+                               "vcenter_demand_per_step_s", "round_trips_per_call"))), qs[idx[0]].addhost)
+            lat, up = answers(load(stack, hosts[-1:]), len(idx))
+            for k, j in enumerate(idx):
+                out[j] = np.array([lat[k], up[k]])
+        return out
+
+    cal = protocol.calibration(STUDY)
+    value, g = cal.gradient(lambda q: many([q])[0], params=p, reads=_BRANCH_PARAMS, many=many)
+    base = load(p, hosts)
+    return base, _band(float(value[0]), g[0], LATENCY_TABLE), _band(float(value[1]), g[1], UPLOAD_TABLE)
 
 
 def _split(link, clients, operation, stages, mix, vcenter_vcpus, ops, vm_state_bytes_, t_net=None):
@@ -229,10 +239,10 @@ def operation_intervals(link: network.Link, clients: int, operation: str, stages
                         params=None) -> tuple:
     """90 % intervals ``(value, low, high)`` of ``operation``'s latency and of the mean VCbench latency.
 
-    The delta method of :func:`vcperf.protocol.with_interval` on the three parameters VCbench reads
+    :meth:`vcperf.protocol.Calibration.interval`'s delta method on the three parameters VCbench reads
     (``ops.vcenter_demand_per_step_s``, ``ops.round_trips_per_call`` and, through the VM-state size,
-    ``hostsync.bytes_per_change``), one forward difference each (three VCbench solves; the other
-    parameters have zero sensitivity), then :func:`interval` with the misfit of :data:`LATENCY_TABLE`.
+    ``hostsync.bytes_per_change``; the others have zero sensitivity), with the misfit of
+    :data:`LATENCY_TABLE`.
 
     Parameters
     ----------
@@ -254,24 +264,11 @@ def operation_intervals(link: network.Link, clients: int, operation: str, stages
     True
     """
     p = _params(params)
-    vs = float(operations.vm_state_bytes(p.hostsync.bytes_per_change))
-    up = 1.0 + INTERVAL_STEP
-    vc_t, net_t, res = operation_split(link, clients, operation, stages, mix, vcenter_vcpus, params=p)
-    base = np.array([vc_t + net_t, res.mean_latency_s])
-    variants = {  # parameter -> (OpsParams, VM-state size) with that parameter times 1 + INTERVAL_STEP
-        "ops.vcenter_demand_per_step_s": (dataclasses.replace(
-            p.ops, vcenter_demand_per_step_s=p.ops.vcenter_demand_per_step_s * up), vs),
-        "ops.round_trips_per_call": (dataclasses.replace(p.ops, round_trips_per_call=p.ops.round_trips_per_call * up),
-                                     vs),
-        "hostsync.bytes_per_change": (p.ops, vs * up),  # the VM state is proportional to it
-    }
-    t_net = np.zeros(len(variants))
-    if operation not in mix:  # create_vm: its own network time under the three variants, one broadcast call
-        t_net = np.broadcast_to(operations.operation_network_time_s(
-            stages, link, np.array([ops.round_trips_per_call for ops, _ in variants.values()]),
-            np.array([state for _, state in variants.values()])), (len(variants),))
-    sens = {}
-    for i, (name, (ops, state)) in enumerate(variants.items()):
-        total, _, r = _split(link, clients, operation, stages, mix, vcenter_vcpus, ops, state, t_net=t_net[i])
-        sens[name] = (np.array([total, r.mean_latency_s]) - base) / INTERVAL_STEP
-    return tuple(interval(base[i], {n: g[i] for n, g in sens.items()}, params=p) for i in range(2))
+
+    def latencies(q):
+        total, _, res = _split(link, clients, operation, stages, mix, vcenter_vcpus, q.ops,
+                               float(operations.vm_state_bytes(q.hostsync.bytes_per_change)))
+        return np.array([total, res.mean_latency_s])
+
+    value, g = protocol.calibration(STUDY).gradient(latencies, params=p, reads=_VCBENCH_PARAMS)
+    return tuple(_band(float(value[i]), g[i], LATENCY_TABLE) for i in range(2))

@@ -21,7 +21,7 @@ from vcperf import network
 from vcperf.robo import branch
 from vcperf.robo.params import Params
 from vcperf.robo.planner import QUANTITIES, branch_link, checked_plan, quantity_s
-from vcperf.robo.study import calibrated_params, default_testbed, given_or_default
+from vcperf.robo.study import calibrated_params, default_testbed
 
 #: Largest RTT searched by :func:`largest_rtt_s` (s).
 RTT_SEARCH_MAX_S = 10.0
@@ -122,7 +122,7 @@ def _setup(n_hosts, level, operation, powered_on_vms, transfers_bytes, operation
     n = None if n_hosts is None else v.scalar("n_hosts", n_hosts, 1.0, v.MAX_COUNT)
     sizes = branch.checked_sizes(transfers_bytes)
     rate = v.scalar("operation_rate_per_s", operation_rate_per_s, 0.0, math.inf, hi_open=True)
-    p = given_or_default("params", params, Params, calibrated_params)
+    p = calibrated_params(params)
     return n, lvl, vms, tb.calls(operation), sizes, rate, p
 
 

@@ -1,13 +1,16 @@
-"""The ROBO models at the study's calibration and on its test bed (``001_36d9adf7ffa34fcf.txt``):
-host sync, statistics, VCbench operations and host operations with the fitted parameters and the test
-bed's facts filled in unless given.
+"""The ROBO study's facade: its models at the calibration and on its test bed
+(``001_36d9adf7ffa34fcf.txt``): host sync, statistics, VCbench operations and host operations with the
+fitted parameters and the test bed's facts filled in unless given.
 
-Each function here is the pure model of the same name in :mod:`~vcperf.robo.hostsync`,
-:mod:`~vcperf.robo.statistics`, :mod:`~vcperf.robo.operations` or :mod:`~vcperf.robo.addhost`
-(which take every input explicitly) with two defaults: ``params=None`` is the study's calibration
-(:func:`vcperf.protocol.calibrated`), and the inventory, statistics schedule, counters, VCbench mix,
-clients and vCenter vCPUs are the test bed's (:func:`default_testbed`). Inputs are checked once, by
-the pure function each delegates to.
+The one module of the study that fills ``params=None``: each function here is the pure model of the
+same name in :mod:`~vcperf.robo.hostsync`, :mod:`~vcperf.robo.statistics`,
+:mod:`~vcperf.robo.operations` or :mod:`~vcperf.robo.addhost` (which take every input explicitly) with
+two defaults: ``params=None`` is the study's calibration (:func:`calibrated_params`:
+:func:`vcperf.robo.calibrate`, imported, never looked up in a registry), and the inventory,
+statistics schedule, counters, VCbench mix, clients and vCenter vCPUs are the test bed's
+(:func:`default_testbed`). :mod:`~vcperf.robo.planner`, :mod:`~vcperf.robo.reverse` and
+:mod:`~vcperf.robo.readouts` take their defaults from here. Inputs are checked once, by the pure function
+each delegates to.
 """
 
 from __future__ import annotations
@@ -15,21 +18,21 @@ from __future__ import annotations
 import math
 
 from vcperf import _validate as v
-from vcperf import network, protocol, studies
+from vcperf import network
 from vcperf.robo import addhost, hostsync, operations, statistics
 from vcperf.robo.addhost import HOST_OPERATIONS
+from vcperf.robo.calibration import calibrate
 from vcperf.robo.hostsync import HostSyncTraffic
 from vcperf.robo.operations import VcbenchResult
-from vcperf.robo.params import STUDY, AddHostParams, HostSyncParams, OpsParams, Params, StatsParams
+from vcperf.robo.params import AddHostParams, HostSyncParams, OpsParams, Params, StatsParams
 from vcperf.robo.statistics import StatsLinkLoad, StatsTraffic
+from vcperf.robo.testbed import preset, preset_names, testbed  # noqa: F401 - preset*: the planner's presets
 
 
 def default_testbed():
     """The study's test bed (:func:`vcperf.robo.testbed`), the default of every function here.
 
-    Read from ``data/`` by :mod:`vcperf.robo.testbed`; reached, like the calibrated parameters of
-    :func:`vcperf.protocol.calibrated`, through the study registry (:func:`vcperf.studies.module`),
-    so that this model file never reads ``data/`` itself.
+    Read from ``data/`` by :mod:`vcperf.robo.testbed` (this facade never reads ``data/`` itself).
 
     Examples
     --------
@@ -37,12 +40,27 @@ def default_testbed():
     >>> study.default_testbed().esxi_hosts
     128.0
     """
-    return studies.module(STUDY).testbed()
+    return testbed()
 
 
-def calibrated_params() -> Params:
-    """The study's calibrated :class:`Params` (the default of the models reached at the calibration)."""
-    return protocol.calibrated(STUDY)
+def calibrated_params(params: Params | None = None) -> Params:
+    """``params`` (checked to be the study's :class:`~vcperf.robo.Params`) or, for None, the study's
+    calibration (:func:`vcperf.robo.calibrate`, cached): the default of every function here and of
+    :mod:`~vcperf.robo.planner`, :mod:`~vcperf.robo.reverse` and :mod:`~vcperf.robo.readouts`.
+
+    Parameters
+    ----------
+    params : Params, optional
+        The study's parameters.
+
+    Examples
+    --------
+    >>> from vcperf import robo
+    >>> from vcperf.robo import study
+    >>> study.calibrated_params() == robo.calibrate()
+    True
+    """
+    return given_or_default("params", params, Params, calibrate)
 
 
 def given_or_default(name: str, value, cls, default):
@@ -82,7 +100,7 @@ def host_sync_traffic(powered_on_vms, params: HostSyncParams | None = None) -> H
     >>> round(float(robo.host_sync_traffic(24).host_to_vc_bps))  # the fitted 3.75 Kbps
     3750
     """
-    p = given_or_default("params", params, HostSyncParams, lambda: calibrated_params().hostsync)
+    p = given_or_default("params", params, HostSyncParams, lambda: calibrate().hostsync)
     return hostsync.host_sync_traffic(powered_on_vms, p, default_testbed().change_period_s)
 
 
@@ -108,7 +126,7 @@ def host_sync_link_utilization(n_hosts, link: network.Link, powered_on_vms=None)
     """
     tb = default_testbed()
     vms = tb.powered_on_vms_per_host if powered_on_vms is None else powered_on_vms
-    return hostsync.host_sync_link_utilization(n_hosts, link, vms, calibrated_params().hostsync, tb.change_period_s)
+    return hostsync.host_sync_link_utilization(n_hosts, link, vms, calibrate().hostsync, tb.change_period_s)
 
 
 def statistics_payload_bytes(level, powered_on_vms, params: StatsParams | None = None):
@@ -132,7 +150,7 @@ def statistics_payload_bytes(level, powered_on_vms, params: StatsParams | None =
     3.5
     """
     tb = default_testbed()
-    p = given_or_default("params", params, StatsParams, lambda: calibrated_params().stats)
+    p = given_or_default("params", params, StatsParams, lambda: calibrate().stats)
     return statistics.statistics_payload_bytes(level, powered_on_vms, p, tb.schedule, tb.counters)
 
 
@@ -197,7 +215,7 @@ def statistics_link_load(n_hosts, link: network.Link, level=1, powered_on_vms=No
     """
     tb = default_testbed()
     vms = tb.powered_on_vms_per_host if powered_on_vms is None else powered_on_vms
-    p = given_or_default("params", params, StatsParams, lambda: calibrated_params().stats)
+    p = given_or_default("params", params, StatsParams, lambda: calibrate().stats)
     return statistics.statistics_link_load(n_hosts, link, level, vms, p, tb.schedule, tb.counters,
                                            powered_on_vms_sd)
 
@@ -246,7 +264,7 @@ def vm_state_bytes(params: Params | None = None) -> float:
     >>> bool(10e3 < robo.vm_state_bytes() < 20e3)
     True
     """
-    p = given_or_default("params", params, Params, calibrated_params)
+    p = calibrated_params(params)
     return float(operations.vm_state_bytes(p.hostsync.bytes_per_change))
 
 
@@ -270,7 +288,7 @@ def operation_network_time_s(operation: str, link: network.Link, round_trips_per
     >>> float(robo.operation_network_time_s("create_folder", robo.preset("satellite")))
     0.0
     """
-    k = calibrated_params().ops.round_trips_per_call if round_trips_per_call is None else round_trips_per_call
+    k = calibrate().ops.round_trips_per_call if round_trips_per_call is None else round_trips_per_call
     return operations.operation_network_time_s(operation_calls(operation), link, k, vm_state_bytes())
 
 
@@ -349,7 +367,7 @@ def vcbench(link: network.Link, clients: int | None = None, params: OpsParams | 
     8
     """
     tb = default_testbed()
-    ops = given_or_default("params", params, OpsParams, lambda: calibrated_params().ops)
+    ops = given_or_default("params", params, OpsParams, lambda: calibrate().ops)
     return operations.vcbench(link, ops, tb.mix, tb.clients if clients is None else clients,
                               tb.vcenter_vcpus, vm_state_bytes_=vm_state_bytes(), **_host_links())
 
@@ -381,7 +399,7 @@ def vcbench_vs_clients(link: network.Link, max_clients: int = 32, params: OpsPar
     ([1, 2, 3, 4], True)
     """
     tb = default_testbed()
-    ops = given_or_default("params", params, OpsParams, lambda: calibrated_params().ops)
+    ops = given_or_default("params", params, OpsParams, lambda: calibrate().ops)
     return operations.vcbench_vs_clients(link, ops, tb.mix, max_clients, tb.vcenter_vcpus,
                                          vm_state_bytes_=vm_state_bytes(), **_host_links())
 
@@ -411,7 +429,7 @@ def vcbench_host_traffic(link: network.Link, n_hosts=None, clients: int | None =
     tb = default_testbed()
     base = statistics_traffic(1, tb.powered_on_vms_per_host)
     hosts = tb.esxi_hosts if n_hosts is None else v.scalar("n_hosts", n_hosts, 1.0, math.inf, hi_open=True)
-    ops = calibrated_params().ops
+    ops = calibrate().ops
     run = operations.vcbench(link, ops, tb.mix, tb.clients if clients is None else clients, tb.vcenter_vcpus,
                              vm_state_bytes_=vm_state_bytes(), **_host_links(hosts))
     return operations.vcbench_host_traffic(run, tb.mix, hosts,
@@ -440,7 +458,7 @@ def add_host_time_s(link: network.Link, params: AddHostParams | None = None, reg
     True
     """
     vms = default_testbed().registered_vms_per_host if registered_vms is None else registered_vms
-    p = given_or_default("params", params, AddHostParams, lambda: calibrated_params().addhost)
+    p = given_or_default("params", params, AddHostParams, lambda: calibrate().addhost)
     return addhost.add_host_time_s(link, p, vms, vm_state_bytes())
 
 
@@ -464,7 +482,7 @@ def add_host_traffic_bps(link: network.Link, registered_vms=None) -> float:
     vms = tb.registered_vms_per_host if registered_vms is None else v.scalar(
         "registered_vms", registered_vms, 0.0, v.MAX_COUNT)
     base = float(statistics_traffic(1, tb.powered_on_vms_per_host).host_to_vc_bps)
-    return float(addhost.add_host_traffic_bps(link, calibrated_params().addhost, vms, vm_state_bytes(), base))
+    return float(addhost.add_host_traffic_bps(link, calibrate().addhost, vms, vm_state_bytes(), base))
 
 
 def host_operation_time_s(operation: str, link: network.Link, registered_vms=None, powered_on_vms=None):

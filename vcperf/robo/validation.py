@@ -9,7 +9,10 @@ from vcperf import data, protocol
 from vcperf.robo.params import STUDY
 from vcperf.robo.testbed import preset, preset_names
 
-predict, leave_one_out, fidelity_rows, parameter_table = protocol.study_functions(STUDY, __name__)
+#: The shared protocol functions of the study (:class:`vcperf.protocol.StudyFunctions`).
+FUNCTIONS = protocol.StudyFunctions(STUDY)
+predict, leave_one_out = FUNCTIONS.predict, FUNCTIONS.leave_one_out
+fidelity_rows, parameter_table = FUNCTIONS.fidelity_rows, FUNCTIONS.parameter_table
 
 
 def loo_by_network(prefix: str) -> dict:

@@ -8,16 +8,15 @@ the one traffic model); each workload's answers on the rates available to it (it
 the link's loss, and its RTT plus that standing queue for the round trips of latency-bound workloads),
 with its study's flags at those rates, unchanged (:class:`vcperf.traffic.Flag`), and the plan's own
 (a paced flow's backlog). A verdict met beyond a documented limit, in a backlog or in VCHA's
-asynchronous fallback is not a plain "met" (:attr:`Answer.status`). The interval is the delta method of
-:func:`vcperf.protocol.interval_from_gradient` on the study's calibration, its gradient from one
-pair of evaluations per parameter at the shared rates (Bates & Watts 1988): the perturbed parameter
-sets are built once per calibration, a parameter the workload never reads has a derivative of exactly
-0 and is not evaluated, and ROBO's branch evaluates its perturbations in one stacked call.
+asynchronous fallback is not a plain "met" (:attr:`Answer.status`). The interval is the study's
+:meth:`vcperf.protocol.Calibration.interval` (the delta method, as every band in vcperf), its gradient
+from one pair of evaluations per parameter at the shared rates (Bates & Watts 1988): the perturbed
+parameter sets are built once per calibration, a parameter the workload never reads has a derivative
+of exactly 0 and is not evaluated, and ROBO's branch evaluates its perturbations in one stacked call.
 """
 
 from __future__ import annotations
 
-import functools
 import math
 from dataclasses import dataclass, replace
 
@@ -159,112 +158,9 @@ def _name(w) -> str:
     return "vCenter HA" if w.kind == "vcha" else w.spec.name
 
 
-def _leaf(params, name: str) -> float:
-    return float(functools.reduce(getattr, name.split("."), params))
-
-
-#: Relative step of the interval's central differences (on each parameter's own scale).
-STEP = 1e-4
-#: A perturbed parameter set that its dataclass rejects (a parameter at the edge of its domain).
-_REJECTED = object()
-
-
-def _perturbed(p0, name: str, x: float):
-    try:
-        return protocol.with_values(p0, {name: x})
-    except ValueError:
-        return _REJECTED
-
-
-def _perturb(p0) -> tuple:
-    """``(name, x, h, params at x + h, params at x - h)`` for every parameter of ``p0`` (``h`` 0: a
-    parameter at 0 or not finite, no gradient). They depend on the parameters only, so the calibration's
-    are built once (:func:`_perturbations`), not on every evaluation."""
-    out = []
-    for name in protocol.param_names(p0):
-        x = _leaf(p0, name)
-        if x == 0.0 or not math.isfinite(x):
-            out.append((name, x, 0.0, None, None))
-            continue
-        h = STEP * abs(x)
-        out.append((name, x, h, _perturbed(p0, name, x + h), _perturbed(p0, name, x - h)))
-    return tuple(out)
-
-
-_perturb_cached = functools.lru_cache(maxsize=32)(_perturb)
-
-
-def _perturbations(p0) -> tuple:
-    """:func:`_perturb`, cached for hashable (frozen, scalar) parameters."""
-    try:
-        hash(p0)
-    except TypeError:  # array-valued parameters: built each time
-        return _perturb(p0)
-    return _perturb_cached(p0)
-
-
-def _run(fn, q):
-    """``fn(q)``, or ``_REJECTED`` where ``q`` is rejected or ``fn`` raises ValueError (outside its domain)."""
-    if q is _REJECTED:
-        return _REJECTED
-    try:
-        return fn(q)
-    except ValueError:
-        return _REJECTED
-
-
-def _value_and_gradient(fn, p0, reads=None, many=None) -> tuple:
-    """``(fn(p0), d fn / d parameter x |parameter|)`` by central differences (one-sided at a domain
-    edge), the gradient's last axis over :func:`vcperf.protocol.param_names`.
-
-    ``reads``: the parameter names ``fn`` reads (None: all); every other one has a gradient of exactly
-    0 and is not evaluated. ``many``: ``many(list of params) -> list of outputs``, ``p0`` and the
-    perturbed sets in one batched call (it raises ValueError where one is outside the model's domain:
-    then each is evaluated alone, as without it).
-    """
-    steps = _perturbations(p0)
-    todo = [s for s in steps if s[2] and (reads is None or s[0] in reads or _REJECTED in s[3:])]
-    done = {}
-    if many is not None:
-        qs = [p0] + [q for s in todo for q in s[3:] if q is not _REJECTED]
-        try:
-            done = dict(zip(map(id, qs), many(qs), strict=True))
-        except ValueError:
-            done = {}
-    value = np.asarray(done[id(p0)] if id(p0) in done else fn(p0), dtype=float)
-    grads = []
-    for name, x, h, up_p, dn_p in steps:
-        if not h or (reads is not None and name not in reads and _REJECTED not in (up_p, dn_p)):
-            grads.append(np.zeros_like(value))
-            continue
-        up, dn = (done[id(q)] if id(q) in done else _run(fn, q) for q in (up_p, dn_p))
-        if up is not _REJECTED and dn is not _REJECTED:
-            span = 2 * h
-        elif up is not _REJECTED:  # a parameter at the edge of its domain: one-sided
-            dn, span = value, h
-        elif dn is not _REJECTED:
-            up, span = value, h
-        else:  # neither side is inside the domain: the model's own error, as evaluated alone
-            fn(protocol.with_values(p0, {name: x - h}))
-            raise ValueError(f"params: {name} = {x!r} has no neighbour inside its model's domain")
-        with np.errstate(invalid="ignore"):  # an infinite answer (overload) has no gradient: no band
-            grads.append((np.asarray(up, float) - np.asarray(dn, float)) / span * abs(x))
-    return value, np.stack(grads, axis=-1)
-
-
-def _check_reads(reads, params):
-    """``reads`` as a frozenset of ``params``' names (None: all), else a ValueError naming the valid ones."""
-    if reads is None:
-        return None
-    names = protocol.param_names(params)
-    ok = isinstance(reads, (list, tuple, set, frozenset)) and all(isinstance(r, str) for r in reads)
-    if not ok or not set(reads) <= set(names):
-        raise ValueError(f"reads must be None or a collection of parameter names among {names}; got {reads!r}")
-    return frozenset(reads)
-
-
-def interval(study: str, fn, params=None, *, reads=None, many=None):
-    """``fn(params)`` (a vector of a study's outputs) with its 90 % interval by the delta method.
+def interval(study: str, fn, params=None, *, reads=None, many=None, data_table: str | None = None):
+    """``fn(params)`` (a vector of a study's outputs) with its 90 % interval by the delta method:
+    :meth:`vcperf.protocol.Calibration.interval` of the study's calibration.
 
     Parameters
     ----------
@@ -280,6 +176,8 @@ def interval(study: str, fn, params=None, *, reads=None, many=None):
     many : callable, optional
         ``many(list of params) -> list of outputs``: ``fn`` of the parameters and of every perturbed
         set in one batched call (the same values as ``fn`` one at a time).
+    data_table : str, optional
+        The data table whose misfit the band carries (default: the study's pooled misfit).
 
     Returns
     -------
@@ -297,15 +195,8 @@ def interval(study: str, fn, params=None, *, reads=None, many=None):
     >>> bool(r.low < r.value < r.high)
     True
     """
-    p0 = calibrated(study)
-    if params is not None:
-        p0 = v.instance("params", params, type(p0))
-    if not callable(fn):
-        raise ValueError(f"fn must be a callable fn(params) -> array; got {fn!r}")
-    if many is not None and not callable(many):
-        raise ValueError(f"many must be None or a callable many(list of params) -> list of outputs; got {many!r}")
-    value, g = _value_and_gradient(fn, p0, _check_reads(reads, p0), many)
-    return protocol.interval_from_gradient(study, value, g, interval=INTERVAL)
+    cal = protocol.calibration(study)
+    return cal.interval(fn, params=params, reads=reads, many=many, data_table=data_table, interval=INTERVAL)
 
 
 def evaluate(plan: Plan, *, intervals: bool = True) -> Evaluation:
@@ -376,12 +267,15 @@ def _evaluate(plan: Plan, intervals: bool) -> Evaluation:
         alone = w.answers(full, p)
         if intervals:
             many = getattr(w, "answers_many", None)
-            iv = interval(w.study, lambda q, w=w, shared=shared: w.answers(shared, q), p,
-                          reads=getattr(w, "reads", None),
-                          many=None if many is None else lambda qs, many=many, shared=shared: many(shared, qs))
-            val, lo, hi = (np.asarray(x, float) for x in (iv.value, iv.low, iv.high))
-            for i, q in enumerate(w.quantities):  # a share stays a share: the interval inside [0, 1]
-                if TARGET_QUANTITIES[q][0] == "fraction" and q != "ft_overhead":
+            cal = protocol.calibration(w.study)
+            val, g = cal.gradient(lambda q, w=w, shared=shared: w.answers(shared, q), params=p,
+                                  reads=getattr(w, "reads", None),
+                                  many=None if many is None else lambda qs, many=many, shared=shared: many(shared, qs))
+            lo, hi = np.full_like(val, math.nan), np.full_like(val, math.nan)
+            for i, q in enumerate(w.quantities):  # each with the misfit of the table that measured it
+                iv = cal.band(val[i], g[i], data_table=getattr(w, "tables", {}).get(q), interval=INTERVAL)
+                lo[i], hi[i] = iv.low, iv.high
+                if TARGET_QUANTITIES[q][0] == "fraction" and q != "ft_overhead":  # a share stays a share
                     lo[i], hi[i] = np.clip(lo[i], 0.0, 1.0), np.clip(hi[i], 0.0, 1.0)
         else:
             val = w.answers(shared, p)

@@ -103,6 +103,9 @@ class BranchWork:
     quantities = ("operation_latency_s", "statistics_delay_s")
     #: The direction whose flow binds a quantity (default: the workload's most constrained flow).
     directions = {"statistics_delay_s": "up"}
+    #: The data table whose misfit a quantity's band carries (as the ROBO panels' readouts; default: the
+    #: study's pooled misfit).
+    tables = {"operation_latency_s": robo.LATENCY_TABLE, "statistics_delay_s": robo.UPLOAD_TABLE}
     reads = _BRANCH_READS
     #: Its answers are round trips: they wait in a standing queue of the link.
     latency_bound = True

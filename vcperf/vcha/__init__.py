@@ -51,7 +51,6 @@ from vcperf.vcha.testbed import (
     appliance,
     clone_bandwidth_bps,
     inventory_sizes,
-    paper_value,
     testbed,
 )
 from vcperf.vcha.validation import fidelity_rows, leave_one_out, parameter_table, predict
@@ -78,7 +77,7 @@ from vcperf.vcha.wal import (
 __all__ = [
     "STUDY", "SEED", "INVENTORIES", "SCREENS", "HOLDOUTS", "Params", "PARAM_DOCS", "Testbed", "testbed",
     "inventory_sizes",
-    "clone_bandwidth_bps", "appliance", "paper_value", "targets", "calibrate", "predict",
+    "clone_bandwidth_bps", "appliance", "targets", "calibrate", "predict",
     "fidelity_rows", "leave_one_out", "parameter_table",
     "VcbenchParams", "VcbenchResult", "run_vcbench", "vcbench_curve", "DEFAULT_DB_CONNECTIONS", "STATS_LEVEL_HIGH",
     "DEFAULT_REPLICATION_BANDWIDTH_BPS", "commit_exchange_s", "replication_sync_wait_s", "standby_flush_s",

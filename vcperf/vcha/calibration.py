@@ -28,7 +28,7 @@ Each sub-model is fitted to the fit targets that concern it (their ``stage`` tag
 6. **Memory** (:class:`~vcperf.vcha.params.MemoryParams`): Table 8, linear least squares.
 
 The model is evaluated with explicit parameters only (the VCbench network through
-:func:`~vcperf.vcha.vcbench.vcbench` with the candidate ``params``), never through the default
+:func:`~vcperf.vcha.vcbench.run_vcbench` with the candidate ``params``), never through the default
 calibration.
 """
 
@@ -52,8 +52,8 @@ from vcperf.vcha.params import (
     WalParams,
 )
 from vcperf.vcha.targets import STATES, fit_info, targets
-from vcperf.vcha.testbed import inventory_sizes, paper_value, testbed
-from vcperf.vcha.vcbench import LAN_RTT_S, vcbench
+from vcperf.vcha.testbed import inventory_sizes, testbed
+from vcperf.vcha.vcbench import LAN_RTT_S, run_vcbench
 
 
 @functools.cache
@@ -103,7 +103,7 @@ def calibrate(fit_on=None) -> Params:
     True
     """
     keys = protocol.resolve_fit_on(STUDY, _target_map().values(), fit_on)
-    return protocol.cached_calibration(STUDY, fit_on, _calibrate, keys)
+    return protocol.cached_calibration(STUDY, fit_on, _calibrate, keys, Params)
 
 
 @functools.lru_cache(maxsize=256)
@@ -149,7 +149,7 @@ def _fit_vcbench(by_stage: dict, wal: WalParams) -> VcbenchParams:
         return Params(vb, wal, *rest)
 
     def x_of(P, n, vc, rtt_s=0.0, level=1, psc="external"):
-        return vcbench(n, vc, rtt_s, level, params=P, bandwidth_bps=tb.replication_bandwidth_bps, psc_mode=psc,
+        return run_vcbench(n, vc, rtt_s, level, params=P, bandwidth_bps=tb.replication_bandwidth_bps, psc_mode=psc,
                        **app)
 
     stage1 = sorted(by_stage.get("vcbench", []))
@@ -260,7 +260,7 @@ _PRIOR = {
 def _measured_x(k) -> float:
     """The measured VCbench throughput (Table 5, ops/s) of the run target ``k`` belongs to."""
     n, vc = _info(k)["run"]
-    return paper_value("table05_throughput", "throughput", clients=n, vcha=STATES[vc])
+    return protocol.paper_value(f"{STUDY}/table05_throughput", "throughput", clients=n, vcha=STATES[vc])
 
 
 def _fit_disk(by_stage: dict) -> DiskParams:
@@ -333,7 +333,8 @@ def _fit_wal(by_stage: dict) -> WalParams:
         out = []
         for k in sorted(by_stage.get(stage, [])):
             n, vc = _info(k)["run"]
-            out.append((paper_value("table05_throughput", "throughput", clients=n, vcha=STATES[vc]), _paper(k)))
+            out.append((protocol.paper_value(f"{STUDY}/table05_throughput", "throughput", clients=n,
+                                             vcha=STATES[vc]), _paper(k)))
         return out
 
     wal_bg, wal_op = _line(pairs("eth1"))

@@ -215,7 +215,7 @@ class DiskParams:
         One cycle of the Passive's walreceiver (write the WAL read so far + ``fdatasync``), s, > 0:
         the Passive's own storage flush, which sets how many Active flushes it coalesces
         (:func:`vcperf.vcha.disk.standby_flushes_per_s`). Fitted: the Passive's sdg writes/s of
-        Tables 9-10 (its flush counts). It is the Passive's storage (``vcbench(passive_flush_s=...)``);
+        Tables 9-10 (its flush counts). It is the Passive's storage (``run_vcbench(passive_flush_s=...)``);
         the rest of the commit's fitted flush wait (:func:`vcperf.vcha.vcbench.standby_flush_s`, Tables
         5-7 and 13) is the replication wake-up (:func:`vcperf.vcha.disk.replication_wakeup_s`).
     """

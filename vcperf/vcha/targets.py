@@ -42,7 +42,7 @@ from vcperf.vcha.failover import failover_times
 from vcperf.vcha.memory import peak_memory_bytes
 from vcperf.vcha.params import STUDY, Params
 from vcperf.vcha.testbed import INVENTORIES, inventory_sizes, testbed
-from vcperf.vcha.vcbench import vcbench
+from vcperf.vcha.vcbench import run_vcbench
 from vcperf.vcha.wal import management_traffic_bytes_per_s, replication_traffic_bytes_per_s
 
 #: The Web Client screens of Table 3, in the order they appear after a failover.
@@ -68,7 +68,7 @@ _POPULATIONS = (64, 256)  # the study's two VCbench loads, solved by one MVA
 @functools.lru_cache(maxsize=4096)
 def _vcbench_solution(P: Params, vc: bool, rtt_s: float = 0.0, level: int = 1, psc: str = "external"):
     tb = testbed()
-    return vcbench(np.array(_POPULATIONS), vc, rtt_s, level, params=P, bandwidth_bps=tb.replication_bandwidth_bps,
+    return run_vcbench(np.array(_POPULATIONS), vc, rtt_s, level, params=P, bandwidth_bps=tb.replication_bandwidth_bps,
                    psc_mode=psc, **tb.appliance())
 
 

@@ -16,29 +16,7 @@ from vcperf.vcha.params import STUDY
 INVENTORIES = ("small", "medium", "large", "x-large")
 
 
-def paper_value(table: str, quantity: str, **conditions) -> float:
-    """A paper number of the VCHA study in SI (for figures that draw the paper beside the model).
-
-    Parameters
-    ----------
-    table : str
-        The table's name in ``data/vcha2016`` (e.g. ``"table05_throughput"``).
-    quantity : str
-        The ``quantity`` cell.
-    **conditions
-        Condition columns selecting exactly one row (e.g. ``clients=64, vcha="enabled"``).
-
-    Returns
-    -------
-    float
-        The value in SI units (ops/s, s, B, B/s; percent as a fraction).
-
-    Examples
-    --------
-    >>> from vcperf import vcha
-    >>> round(vcha.paper_value("table05_throughput", "throughput", clients=64, vcha="enabled") * 60)
-    2673
-    """
+def _si(table: str, quantity: str, **conditions) -> float:
     return data.value(f"{STUDY}/{table}", quantity, "si", **conditions)
 
 
@@ -60,7 +38,7 @@ def inventory_sizes() -> dict:
     """
     quantities = {"vcpus": "vcpus", "memory_bytes": "memory", "clusters": "clusters", "hosts": "hosts",
                   "registered_vms": "registered_vms", "powered_on_vms": "powered_on_vms"}
-    return {size: {name: paper_value("table01_sizing", q, inventory=size) for name, q in quantities.items()}
+    return {size: {name: _si("table01_sizing", q, inventory=size) for name, q in quantities.items()}
             for size in INVENTORIES}
 
 
@@ -111,13 +89,13 @@ def testbed() -> Testbed:
     (32.0, 2000.0)
     """
     def inv(q):
-        return paper_value("testbed", q, component="default_inventory")
+        return _si("testbed", q, component="default_inventory")
 
-    return Testbed(vcpus=paper_value("text_psc", "test_appliance_vcpus"),
-                   db_connections=paper_value("external_vcenter_limits", "max_db_connections"),
-                   clone_bandwidth_bps=paper_value("text_enable_vcha", "clone_network_bandwidth"),
+    return Testbed(vcpus=_si("text_psc", "test_appliance_vcpus"),
+                   db_connections=_si("external_vcenter_limits", "max_db_connections"),
+                   clone_bandwidth_bps=_si("text_enable_vcha", "clone_network_bandwidth"),
                    hosts=inv("hosts"), powered_on_vms=inv("powered_on_vms"), registered_vms=inv("registered_vms"),
-                   replication_bandwidth_bps=paper_value("testbed", "nic_speed", component="vcha_private_network"))
+                   replication_bandwidth_bps=_si("testbed", "nic_speed", component="vcha_private_network"))
 
 
 def appliance(size: str) -> dict:

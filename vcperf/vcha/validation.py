@@ -10,4 +10,7 @@ from __future__ import annotations
 from vcperf import protocol
 from vcperf.vcha.params import STUDY
 
-predict, leave_one_out, fidelity_rows, parameter_table = protocol.study_functions(STUDY, __name__)
+#: The shared protocol functions of the study (:class:`vcperf.protocol.StudyFunctions`).
+FUNCTIONS = protocol.StudyFunctions(STUDY)
+predict, leave_one_out = FUNCTIONS.predict, FUNCTIONS.leave_one_out
+fidelity_rows, parameter_table = FUNCTIONS.fidelity_rows, FUNCTIONS.parameter_table

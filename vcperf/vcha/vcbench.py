@@ -42,7 +42,6 @@ References
 
 from __future__ import annotations
 
-import dataclasses
 import functools
 from dataclasses import dataclass
 
@@ -552,39 +551,51 @@ VCBENCH_PARAM_FIELDS = tuple(("vcbench", f) for f in VcbenchParams.__dataclass_f
     ("wal", "wal_bytes_per_op"), ("wal", "background_wal_bytes_per_object_s"))
 
 
-def throughput_sensitivities(clients: int, vcha_enabled: bool = False, replication_rtt_s: float = 0.0,
-                             stats_level: int = 1, *, vcpus: float, hosts: float, powered_on_vms: float,
-                             params=None, db_connections: float = DEFAULT_DB_CONNECTIONS,
-                             bandwidth_bps: float = DEFAULT_REPLICATION_BANDWIDTH_BPS, loss: float = 0.0,
-                             psc_mode: str = "external", passive_flush_s=None, rel_step: float = 1e-3):
-    """Throughput of one :func:`run_vcbench` scenario and its sensitivity to every parameter it reads.
+def throughput_many(params_list, clients: int, vcha_enabled: bool = False, replication_rtt_s: float = 0.0,
+                    stats_level: int = 1, *, vcpus: float, hosts: float, powered_on_vms: float,
+                    db_connections: float = DEFAULT_DB_CONNECTIONS,
+                    bandwidth_bps: float = DEFAULT_REPLICATION_BANDWIDTH_BPS, loss: float = 0.0,
+                    psc_mode: str = "external", passive_flush_s=None) -> np.ndarray:
+    """Throughput (1/s) of one :func:`run_vcbench` scenario under each parameter set of ``params_list``, the
+    networks solved in **one** batched MVA (:func:`vcperf.queueing.mva`).
 
-    The networks of the base parameters and of each parameter moved up and down by ``rel_step`` (of
-    its magnitude) are solved in **one** batched MVA (:func:`vcperf.queueing.mva`), so a what-if can
-    propagate the calibration's covariance (delta method) in a few milliseconds.
+    The same numbers as ``run_vcbench(..., params=q).throughput_per_s`` one at a time (the asynchronous
+    fallback included), so that a what-if's interval (:meth:`vcperf.protocol.Calibration.interval`, its
+    ``many``) costs a few milliseconds instead of two solves per parameter.
 
     Parameters
     ----------
+    params_list : sequence of Params
+        The study's parameter sets (:class:`vcperf.vcha.Params`).
     clients : int
         Concurrent VCbench clients, in [1, 4096].
-    vcha_enabled, replication_rtt_s, stats_level, vcpus, hosts, powered_on_vms, params, db_connections,
+    vcha_enabled, replication_rtt_s, stats_level, vcpus, hosts, powered_on_vms, db_connections,
     bandwidth_bps, loss, psc_mode, passive_flush_s
         As :func:`run_vcbench` (scalars only).
-    rel_step : float
-        Relative central-difference step, in (0, 0.1].
 
     Returns
     -------
-    tuple
-        ``(throughput_per_s, names, grad)``: ``names`` the ``"sub-model.field"`` names of
-        :data:`VCBENCH_PARAM_FIELDS` and ``grad[i] = d throughput / d param_i x |param_i|`` (1/s per
-        relative change, the scale of :class:`vcperf.protocol.FitUncertainty`).
+    numpy.ndarray
+        One throughput (1/s) per parameter set.
+
+    Raises
+    ------
+    ValueError
+        As :func:`vcbench`, for the first set outside the model's domain.
+
+    Examples
+    --------
+    >>> from vcperf import vcha
+    >>> from vcperf.vcha.vcbench import throughput_many
+    >>> p, kw = vcha.calibrate(), vcha.testbed().appliance()
+    >>> x = throughput_many([p, p], 64, True, **kw)
+    >>> bool(abs(x[0] - float(vcha.run_vcbench(64, True, params=p, **kw).throughput_per_s)) < 1e-9 * x[0])
+    True
     """
     n = v.integer("clients", clients, 1, 4096)
     rtt = v.scalar("replication_rtt_s", replication_rtt_s, 0.0, 1.0)
-    bw = v.scalar("bandwidth_bps", bandwidth_bps, 1e6, 1e12)
+    bw = v.scalar("bandwidth_bps", bandwidth_bps, 1e3, 1e12)
     loss_ = v.scalar("loss", loss, 0.0, 0.2)
-    h_rel = v.scalar("rel_step", rel_step, 0.0, 0.1, lo_open=True)
     flush = None if passive_flush_s is None else v.scalar("passive_flush_s", passive_flush_s, 0.0, 1.0, lo_open=True)
     if not isinstance(vcha_enabled, bool | np.bool_):
         raise ValueError(f"vcha_enabled must be True or False; got {vcha_enabled!r}")
@@ -594,40 +605,23 @@ def throughput_sensitivities(clients: int, vcha_enabled: bool = False, replicati
     h = v.scalar("hosts", hosts, 0.0, 10000.0)
     vms = v.scalar("powered_on_vms", powered_on_vms, 0.0, 200000.0)
     pool_size = v.scalar("db_connections", db_connections, 2.0, 10000.0)
-    p, wal = study_params(params)
-    if c - p.background_cpu_cores_per_host * h < 1.0:
-        raise ValueError(f"vcpus must leave vpxd at least one core beyond the background work of {h:g} hosts; "
-                         f"got {c:g}")
-    if flush is not None and vcha_enabled:  # the storage's wait, as vcbench's (base parameters)
-        flush = _commit_flush_s(params, flush, n, (p, wal, True, rtt, stats_level, c, h, vms, pool_size, bw, loss_,
-                                                   p.psc_cpu_s_per_op if psc_mode == "embedded" else 0.0))
-    variants = [(p, wal)]
-    scales = []
-    for sub, field in VCBENCH_PARAM_FIELDS:
-        x = getattr(p if sub == "vcbench" else wal, field)
-        step = h_rel * max(abs(x), 1e-12)
-        scales.append((step, max(abs(x), 1e-12)))
-        for sign in (1.0, -1.0):
-            if sub == "vcbench":
-                variants.append((dataclasses.replace(p, **{field: x + sign * step}), wal))
-            else:
-                variants.append((p, dataclasses.replace(wal, **{field: x + sign * step})))
+    if isinstance(params_list, str | bytes) or not hasattr(params_list, "__len__") or not len(params_list):
+        raise ValueError(f"params_list must be a non-empty sequence of vcperf.vcha.Params; got {params_list!r}")
     demands, thinks = [], []
-    for pv, wv in variants:
-        psc_cpu = pv.psc_cpu_s_per_op if psc_mode == "embedded" else 0.0
-        if c - pv.background_cpu_cores_per_host * h < 1.0:  # a step across the limit: keep the base core count
-            pv = dataclasses.replace(pv, background_cpu_cores_per_host=p.background_cpu_cores_per_host)
-        d = _station_demands(pv, wv, bool(vcha_enabled), rtt, stats_level, c, h, vms, pool_size, bw, loss_,
-                             psc_cpu, flush)[0]
+    for q in params_list:
+        p, wal = study_params(v.instance("params_list (an item)", q, Params))
+        psc_cpu = p.psc_cpu_s_per_op if psc_mode == "embedded" else 0.0
+        bg = p.background_cpu_cores_per_host * h
+        if c - bg < 1.0:
+            raise ValueError(f"vcpus must leave vpxd at least one core beyond the background work of {h:g} hosts "
+                             f"({bg:.2f} cores), i.e. vcpus >= {bg + 1.0:.2f}; got {c:g}")
+        args = (p, wal, bool(vcha_enabled), rtt, stats_level, c, h, vms, pool_size, bw, loss_, psc_cpu)
+        f = _commit_flush_s(q, flush, n, args[:2] + (True,) + args[3:]) if flush is not None and vcha_enabled \
+            else flush
+        d, *_, rho_bg, _, _ = _station_demands(*args, f)
+        if np.any(np.asarray(rho_bg) >= 1.0):  # the asynchronous fallback, as vcbench's
+            d = _station_demands(*args[:2], False, *args[3:], f)[0]
         demands.append(d)
-        thinks.append(pv.think_time_s)
+        thinks.append(p.think_time_s)
     sol = queueing.mva(np.stack(demands), n, np.array(thinks), _DELAY_MASK)
-    x = sol.throughput_per_s[..., n - 1]
-    grad = np.array([(x[1 + 2 * i] - x[2 + 2 * i]) / (2.0 * step) * scale
-                     for i, (step, scale) in enumerate(scales)])
-    return float(x[0]), tuple(f"{s}.{f}" for s, f in VCBENCH_PARAM_FIELDS), grad
-
-
-#: The old name of :func:`run_vcbench`, kept in this module only (not exported by :mod:`vcperf.vcha`) for
-#: ``vcha/calibration.py`` and ``vcha/targets.py`` while they are rewritten elsewhere; remove after that merge.
-vcbench = run_vcbench
+    return np.asarray(sol.throughput_per_s[..., n - 1], dtype=float)

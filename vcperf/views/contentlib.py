@@ -1,6 +1,6 @@
 """Content Library study views: figures and the what-if panel (``003_a39039efb1262c72.txt``).
 
-Every number drawn comes from :mod:`vcperf.contentlib` (model) or :func:`vcperf.contentlib.paper_value`
+Every number drawn comes from :mod:`vcperf.contentlib` (model) or :func:`vcperf.protocol.target_paper_value`
 (the study's statements in ``data/contentlib2015/``). The what-if panel is built on the pure
 :func:`deploy_whatif_update` (model + redraw -> readout text, PNG bytes).
 """
@@ -21,9 +21,13 @@ NETWORK_GRID_BPS = np.logspace(8, 11, 61)
 COLORS = {"vaai": "#4C72B0", "host_fc": "#55A868", "host_to_host": "#DD8452", "streaming": "#C44E52"}
 
 
+def _paper(key: str) -> float:
+    return protocol.target_paper_value(cl.STUDY, key)
+
+
 def paper_implied_exp1_s() -> float:
     """Experiment 1's time implied by the paper alone: Exp 4's printed 1 GbE time / its ~7x ratio."""
-    return cl.paper_value("exp4_1g_time") / cl.paper_value("exp4_1g_ratio")
+    return _paper("exp4_1g_time") / _paper("exp4_1g_ratio")
 
 
 def figure4_figure():
@@ -37,12 +41,12 @@ def figure4_figure():
     tab = cl.experiments_table()
     paper_ratio = {
         (1, 1.0): 1.0,
-        (2, 1.0): cl.paper_value("exp2_ratio"),
-        (3, 1.0): cl.paper_value("exp3_1g_ratio"),
-        (3, 10.0): cl.paper_value("exp3_10g_ratio"),
-        (4, 1.0): cl.paper_value("exp4_1g_ratio"),
+        (2, 1.0): _paper("exp2_ratio"),
+        (3, 1.0): _paper("exp3_1g_ratio"),
+        (3, 10.0): _paper("exp3_10g_ratio"),
+        (4, 1.0): _paper("exp4_1g_ratio"),
     }
-    paper_time = {(4, 1.0): cl.paper_value("exp4_1g_time"), (4, 10.0): cl.paper_value("exp4_10g_time")}
+    paper_time = {(4, 1.0): _paper("exp4_1g_time"), (4, 10.0): _paper("exp4_10g_time")}
     fig, axes = plt.subplots(1, 2, figsize=(8.6, 3.6))
     labels = []
     for i, r in enumerate(tab.itertuples()):
@@ -91,8 +95,8 @@ def network_figure(size_bytes: float | None = None):
                     label=f"model: {cl.PATH_LABELS[path]}")
     t1 = paper_implied_exp1_s()
     g1, g10 = tb.nic_bandwidth_bps / 1e9, tb.alt_network_bps / 1e9
-    pts = [(g1, cl.paper_value("exp4_1g_time")), (g10, cl.paper_value("exp4_10g_time")),
-           (g1, cl.paper_value("exp3_1g_ratio") * t1), (g10, cl.paper_value("exp3_10g_ratio") * t1)]
+    pts = [(g1, _paper("exp4_1g_time")), (g10, _paper("exp4_10g_time")),
+           (g1, _paper("exp3_1g_ratio") * t1), (g10, _paper("exp3_10g_ratio") * t1)]
     ax.plot([p[0] for p in pts[:2]], [p[1] for p in pts[:2]],
             label=f"paper: Exp 4 ({pts[0][1]:.0f} s, {pts[1][1]:.0f} s)", **PAPER_STYLE)
     style = {**PAPER_STYLE, "marker": "s", "markerfacecolor": "white"}

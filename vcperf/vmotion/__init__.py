@@ -20,7 +20,8 @@ physical inputs):
 - :mod:`~vcperf.vmotion.switchover`: full bitmaps (6.7) vs compacted page lists (7.0 U1).
 - :mod:`~vcperf.vmotion.migration`: one migration and the guest's throughput through it.
 - :mod:`~vcperf.vmotion.tpcx`: TPCx-HCI response-time checks (Monte Carlo and expectation).
-- :mod:`~vcperf.vmotion.testbed`: the test beds' facts from ``data/`` and the calibrated entry points on them.
+- :mod:`~vcperf.vmotion.testbed`: the test beds' facts from ``data/``; :mod:`~vcperf.vmotion.study` (the facade):
+  the calibrated entry points on them.
 - :mod:`~vcperf.vmotion.targets`: every paper number with its model function; :func:`sampling_variances`.
 - :mod:`~vcperf.vmotion.calibration`: :func:`calibrate` (the fit).
 - :mod:`~vcperf.vmotion.validation`: predict, ledger rows, leave-one-out, parameter and paper-vs-model tables.
@@ -65,6 +66,7 @@ from vcperf.vmotion.migration import (
     times_s,
 )
 from vcperf.vmotion.params import PARAM_DOCS, STUDY, Params, TpcxParams
+from vcperf.vmotion.study import migrate_testbed, migrate_workload, precopy_testbed
 from vcperf.vmotion.switchover import (
     SWITCHOVER_ONE_WAY_TRIPS,
     metadata_entries,
@@ -76,9 +78,6 @@ from vcperf.vmotion.targets import FIT_KEYS, HOLDOUTS, TARGETS, sampling_varianc
 from vcperf.vmotion.testbed import (
     Testbed,
     limits,
-    migrate_testbed,
-    migrate_workload,
-    precopy_testbed,
     settings,
     testbed,
     testbed_link_bps,

@@ -215,7 +215,7 @@ def calibrate(fit_on=None) -> Params:
     (least squares on relative errors; the protocol's intervals around this fit).
     """
     keys = protocol.resolve_fit_on(STUDY, _BY_KEY.values(), fit_on)
-    return protocol.cached_calibration(STUDY, fit_on, _calibrate, keys)
+    return protocol.cached_calibration(STUDY, fit_on, _calibrate, keys, Params)
 
 
 def calibrate_tpcx() -> float:

@@ -47,10 +47,10 @@ from vcperf import _validate as v
 from vcperf import protocol
 from vcperf.protocol import Target
 from vcperf.vmotion.core import RELEASES, check_params
-from vcperf.vmotion.migration import migrate, throughput_series
+from vcperf.vmotion.migration import Migration, migrate, throughput_series
 from vcperf.vmotion.params import STUDY, Params
 from vcperf.vmotion.switchover import metadata_entries
-from vcperf.vmotion.testbed import settings, testbed, tpcx_setup, workloads
+from vcperf.vmotion.testbed import settings, testbed, testbed_link_bps, testbed_vmknics, tpcx_setup, workloads
 from vcperf.vmotion.tpcx import TpcxExpectation, tpcx_expected, tpcx_longest_delay_s
 from vcperf.vmotion.trace import trace_phase
 from vcperf.vmotion.transfer import transfer_rate_bytes_per_s
@@ -166,6 +166,16 @@ def _invalid(p, release: str) -> float:
 def _switchover_gain_large(p) -> float:
     """Switch-over stall of the 1 TB VM, 6.7 over 7.0 U1 (the paper's "order of magnitude")."""
     return _at(p, "6.7", "switchover_time_s", "large_1tb") / _at(p, "7.0u1", "switchover_time_s", "large_1tb")
+
+
+def migrate_workload_at(name: str, release: str, link_bps, params: Params) -> Migration:
+    """:func:`vcperf.vmotion.migrate_workload` at explicit ``params`` (``link_bps`` None: the test bed's)."""
+    w = workloads()
+    v.choice("name", name, tuple(w))
+    wl = w[name]
+    return migrate(wl.memory_bytes, wl.vcpus, wl.working_set_bytes, wl.baseline_tps, release,
+                   testbed_link_bps() if link_bps is None else link_bps, params=params,
+                   settings=settings(), n_vmknics=testbed_vmknics(), zero_bytes=wl.zero_bytes)
 
 
 def _typical_67_min_commits(p) -> float:

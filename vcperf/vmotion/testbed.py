@@ -1,10 +1,9 @@
-"""The vMotion test beds: their physical facts read from ``data/vmotion2020`` and the model run on them.
+"""The vMotion test beds: their physical facts read from ``data/vmotion2020``.
 
 The Oracle/HammerDB test bed (links, vmknics, Table 1's VMs and the 72 vCPU / 1 TB VM), the TPCx-HCI
-cluster (:func:`tpcx_setup`), vMotion's printed settings (:func:`settings`), and the calibrated entry
-points that run the pure model of :mod:`~vcperf.vmotion.memory` and :mod:`~vcperf.vmotion.migration`
-on those facts (:func:`migrate_workload`, :func:`precopy_testbed`, :func:`migrate_testbed`; for
-``vcperf sweep`` and quick looks).
+cluster (:func:`tpcx_setup`) and vMotion's printed settings (:func:`settings`). The model run on them at
+the calibration (:func:`~vcperf.vmotion.migrate_workload`, :func:`~vcperf.vmotion.precopy_testbed`,
+:func:`~vcperf.vmotion.migrate_testbed`) is the facade's, :mod:`vcperf.vmotion.study`.
 """
 
 from __future__ import annotations
@@ -13,13 +12,10 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
-from vcperf import _frozen, data, protocol
-from vcperf import _validate as v
+from vcperf import _frozen, data
 from vcperf.vmotion.core import RELEASES, Settings, Workload, vm_memory_bytes
 from vcperf.vmotion.limits import Limits
-from vcperf.vmotion.memory import DEFAULT_SDPS_FRACTION, PrecopyResult, precopy
-from vcperf.vmotion.migration import Migration, migrate
-from vcperf.vmotion.params import STUDY, Params
+from vcperf.vmotion.params import STUDY
 from vcperf.vmotion.tpcx import TpcxSetup
 from vcperf.vmotion.transfer import contention_from_rates
 
@@ -254,114 +250,3 @@ def tpcx_setup() -> TpcxSetup:
         warmup_migrations=int(data.value(f"{STUDY}/figure11_tpcx_hci_profile", "migrations", "si", phase="warmup")),
         nodes=int(data.value(f"{STUDY}/figure11_tpcx_hci_profile", "nodes", "si")),
     )
-
-
-# ------------------------------------------------------------- the model on the test bed (calibrated)
-
-
-def _params(params) -> Params:
-    return protocol.calibrated(STUDY) if params is None else params
-
-
-def migrate_workload(name: str, release: str, link_bps=None, *, params: Params | None = None) -> Migration:
-    """:func:`~vcperf.vmotion.migrate` for a named VM of :func:`workloads` on the Oracle test bed.
-
-    Parameters
-    ----------
-    name : str
-        A VM of :func:`workloads`: Table 1's ``"typical"``, ``"medium"``, ``"large"``,
-        ``"very_large"``, ``"monster"``, ``"large_1tb"`` (Figures 6-8) or ``"typical_fresh"``
-        (Figures 5 and 10: Test 1's freshly booted typical VM, its zero pages not sent).
-    release : {"6.7", "7.0u1"}
-    link_bps : float or array_like, optional
-        Aggregate vMotion line rate (bit/s), > 0; default the test bed's (:func:`testbed_link_bps`).
-    params : Params, optional
-        Default: the calibrated parameters (:func:`vcperf.vmotion.calibrate`).
-
-    Examples
-    --------
-    >>> from vcperf import vmotion as vm
-    >>> m67, m70 = vm.migrate_workload("typical", "6.7"), vm.migrate_workload("typical", "7.0u1")
-    >>> bool(m70.migration_time_s < m67.migration_time_s)
-    True
-
-    References
-    ----------
-    C. Clark et al., "Live Migration of Virtual Machines", NSDI 2005 (iterative pre-copy).
-    """
-    w = workloads()
-    v.choice("name", name, tuple(w))
-    wl = w[name]
-    return migrate(wl.memory_bytes, wl.vcpus, wl.working_set_bytes, wl.baseline_tps, release,
-                   testbed_link_bps() if link_bps is None else link_bps, params=_params(params),
-                   settings=settings(), n_vmknics=testbed_vmknics(), zero_bytes=wl.zero_bytes)
-
-
-def precopy_testbed(memory_bytes, dirty_rate_bytes_per_s, link_bps=None, working_set_bytes=None, vcpus=None,
-                    release="7.0u1", max_rounds=None, sdps: bool = True,
-                    sdps_fraction: float = DEFAULT_SDPS_FRACTION, swapped_bytes=0.0, *,
-                    params: Params | None = None, **transfer_kw) -> PrecopyResult:
-    """:func:`~vcperf.vmotion.precopy` on the Oracle test bed with vMotion's printed settings.
-
-    For ``vcperf sweep`` and quick looks: ``link_bps`` defaults to the test bed's 4 x 40 GbE
-    (:func:`testbed_link_bps`) and ``n_vmknics`` to its 4 vmknics.
-
-    Parameters
-    ----------
-    memory_bytes, dirty_rate_bytes_per_s, working_set_bytes, vcpus, release, max_rounds, sdps, sdps_fraction, \
-swapped_bytes
-        As in :func:`~vcperf.vmotion.precopy` (bytes, bytes/s, vCPUs).
-    link_bps : float or array_like, optional
-        Aggregate vMotion line rate (bit/s), > 0; default the test bed's.
-    params : Params, optional
-        Default: the calibrated parameters (:func:`vcperf.vmotion.calibrate`).
-    **transfer_kw
-        Passed to :func:`~vcperf.vmotion.precopy` (``n_vmknics`` defaults to the test bed's).
-
-    Examples
-    --------
-    >>> from vcperf import vmotion as vm
-    >>> bool(vm.precopy_testbed(64 * 2**30, 1e9).converged)
-    True
-
-    References
-    ----------
-    C. Clark et al., "Live Migration of Virtual Machines", NSDI 2005 (iterative pre-copy).
-    """
-    transfer_kw.setdefault("n_vmknics", testbed_vmknics())
-    return precopy(memory_bytes, dirty_rate_bytes_per_s, testbed_link_bps() if link_bps is None else link_bps,
-                   working_set_bytes, vcpus, release, params=_params(params), settings=settings(),
-                   max_rounds=max_rounds, sdps=sdps, sdps_fraction=sdps_fraction, swapped_bytes=swapped_bytes,
-                   **transfer_kw)
-
-
-def migrate_testbed(memory_bytes, vcpus, working_set_bytes, baseline_tps, release="7.0u1",
-                    link_bps=None, *, params: Params | None = None, **precopy_kw) -> Migration:
-    """:func:`~vcperf.vmotion.migrate` on the Oracle test bed with vMotion's printed settings (for ``vcperf sweep``).
-
-    Parameters
-    ----------
-    memory_bytes, vcpus, working_set_bytes, baseline_tps, release
-        As in :func:`~vcperf.vmotion.migrate` (bytes, vCPUs, bytes, transactions/s).
-    link_bps : float or array_like, optional
-        Aggregate vMotion line rate (bit/s), > 0; default the test bed's 4 x 40 GbE.
-    params : Params, optional
-        Default: the calibrated parameters (:func:`vcperf.vmotion.calibrate`).
-    **precopy_kw
-        As in :func:`~vcperf.vmotion.migrate` (``n_vmknics`` defaults to the test bed's 4).
-
-    Examples
-    --------
-    >>> from vcperf import vmotion as vm
-    >>> m = vm.migrate_testbed(64 * 2**30, 12, 25 * 2**30, 4500.0, "6.7")
-    >>> bool(0 < m.average_loss < 1)
-    True
-
-    References
-    ----------
-    C. Clark et al., "Live Migration of Virtual Machines", NSDI 2005 (iterative pre-copy).
-    """
-    precopy_kw.setdefault("n_vmknics", testbed_vmknics())
-    return migrate(memory_bytes, vcpus, working_set_bytes, baseline_tps, release,
-                   testbed_link_bps() if link_bps is None else link_bps, params=_params(params), settings=settings(),
-                   **precopy_kw)

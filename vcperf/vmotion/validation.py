@@ -10,13 +10,18 @@ from __future__ import annotations
 import operator
 
 from vcperf import data, protocol
+from vcperf.vmotion.calibration import calibrate
 from vcperf.vmotion.core import BITMAPS_AT_SWITCHOVER, vm_memory_bytes
 from vcperf.vmotion.params import STUDY
+from vcperf.vmotion.study import migrate_workload
 from vcperf.vmotion.switchover import switchover_metadata_bytes
 from vcperf.vmotion.targets import targets
-from vcperf.vmotion.testbed import migrate_workload, workloads
+from vcperf.vmotion.testbed import workloads
 
-predict, leave_one_out, fidelity_rows, parameter_table = protocol.study_functions(STUDY, __name__)
+#: The shared protocol functions of the study (:class:`vcperf.protocol.StudyFunctions`).
+FUNCTIONS = protocol.StudyFunctions(STUDY)
+predict, leave_one_out = FUNCTIONS.predict, FUNCTIONS.leave_one_out
+fidelity_rows, parameter_table = FUNCTIONS.fidelity_rows, FUNCTIONS.parameter_table
 
 #: A bound's relation as printed -> whether the model value satisfies it against the paper's bound.
 _RELATIONS = {"<": operator.lt, "<=": operator.le, ">": operator.gt, ">=": operator.ge}
@@ -41,7 +46,7 @@ def bound_checks():
     import pandas as pd
 
     bounds = [t for t in targets() if t.role == "bound"]
-    values = predict(protocol.calibrated(STUDY), [t.key for t in bounds])
+    values = predict(calibrate(), [t.key for t in bounds])
     recs = []
     for t in bounds:
         r = t.data_row()

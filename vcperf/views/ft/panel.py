@@ -6,8 +6,6 @@ throughput of reference workloads (each with its 90 % interval) and the flags (t
 
 from __future__ import annotations
 
-import functools
-
 import numpy as np
 
 from vcperf import _validate as v
@@ -74,13 +72,6 @@ class _WhatifPanel(PanelFigure):
         return self.png()
 
 
-@functools.lru_cache(maxsize=1)
-def _interval_param_index() -> tuple:
-    """``(i, n)``: the checkpoint interval's place among the study's ``n`` parameters."""
-    names = protocol.param_names(protocol.calibrated(ft.STUDY))
-    return names.index("checkpoint_interval_s"), len(names)
-
-
 def _whatif_values(e, link, rx, d, vcpus=1, n_ft_vms=1):
     """The readout quantities at checkpoint interval ``e`` (array of 5) and the cycle at this setting: a VM
     of ``vcpus`` among ``n_ft_vms`` identical FT VMs on the logging link (shared work-conservingly)."""
@@ -101,10 +92,10 @@ def whatif_intervals(ft_link_bps: float = 10e9, checkpoint_interval_s: float | N
     """The what-if readout quantities with their predictive intervals: ``(value, low, high)`` arrays of 5.
 
     Order: FT logging bandwidth (bit/s), added latency per packet (s), and FT-on/off throughput of TCP_RR,
-    a CPU-bound job and the DVD Store closed loop. Delta method as :func:`vcperf.protocol.with_interval`
-    (:func:`vcperf.protocol.interval_from_gradient`): the readouts depend on the calibration only
-    through the checkpoint interval, so with the calibrated one (``None``) its covariance propagates
-    through each readout's sensitivity (two extra model calls); a checkpoint interval set by hand is an
+    a CPU-bound job and the DVD Store closed loop. :meth:`vcperf.protocol.Calibration.interval`'s delta
+    method: the readouts depend on the calibration only through the checkpoint interval, so with the
+    calibrated one (``None``) its covariance propagates through each readout's sensitivity (two extra
+    model calls); a checkpoint interval set by hand is an
     input without calibration uncertainty, so only the study's model-form misfit remains. ``vcpus``: the
     VM's (1..the release's SMP-FT limit); ``n_ft_vms``: FT VMs like it on the logging link (>= 1).
     """
@@ -115,17 +106,16 @@ def whatif_intervals(ft_link_bps: float = 10e9, checkpoint_interval_s: float | N
     d = float(v.nonneg("dirty_rate_bytes_per_s", dirty_rate_bytes_per_s))
     v.check_range("interval", interval, 0.0, 1.0, lo_open=True, hi_open=True)
     calibrated = checkpoint_interval_s is None
-    e = ft.calibrate().checkpoint_interval_s if calibrated else float(
+    cal = protocol.calibration(ft.STUDY)
+    e = cal.params.checkpoint_interval_s if calibrated else float(
         v.positive("checkpoint_interval_s", checkpoint_interval_s))
     vals, total, cyc, flags = _whatif_values(e, link, rx, d, vcpus, n_ft_vms)
-    i, n = _interval_param_index()
-    g = np.zeros(vals.shape + (n,))
-    if calibrated:  # d value / d log e, from two extra model calls
-        h = 0.01
-        up = _whatif_values(e * np.exp(h), link, rx, d, vcpus, n_ft_vms)[0]
-        dn = _whatif_values(e * np.exp(-h), link, rx, d, vcpus, n_ft_vms)[0]
-        g[:, i] = (up - dn) / (2 * h)
-    iv = protocol.interval_from_gradient(ft.STUDY, vals, g, interval=interval)
+    if calibrated:  # the readouts read the calibration through the checkpoint interval alone
+        vals, g = cal.gradient(lambda q: vals if q is cal.params else _whatif_values(
+            q.checkpoint_interval_s, link, rx, d, vcpus, n_ft_vms)[0], reads=("checkpoint_interval_s",))
+    else:  # an interval set by hand is an input without calibration uncertainty: the misfit alone
+        g = np.zeros(vals.shape + (len(cal.param_names),))
+    iv = cal.band(vals, g, interval=interval)
     high = np.asarray(iv.high, dtype=float).copy()
     high[3:] = np.minimum(high[3:], 1.0)  # FT on/off throughput ratios: FT never speeds a VM up
     return vals, iv.low, high, (e, total, cyc, flags)

@@ -9,7 +9,7 @@ what-if), :mod:`~vcperf.views.robo.background` (host sync and statistics traffic
 readout text, PNG bytes) that the widget calls on every change and that ``make bench`` times headless.
 """
 
-from vcperf.robo.readouts import INTERVAL_STEP, LATENCY_TABLE, UPLOAD_TABLE
+from vcperf.robo.readouts import LATENCY_TABLE, UPLOAD_TABLE
 from vcperf.views.robo.background import (
     VM_GRID,
     VM_SERIES,
@@ -54,7 +54,7 @@ PANELS = {"ROBO network": network_whatif, "ROBO capacity": capacity_planner, "RO
 
 __all__ = [
     "PANELS", "START_PRESET", "PAYLOAD_GRID_BYTES", "START_PAYLOAD_BYTES", "PLANNER_MAX_VMS", "VM_GRID", "VM_SERIES",
-    "INTERVAL_STEP", "LATENCY_TABLE", "UPLOAD_TABLE",
+    "LATENCY_TABLE", "UPLOAD_TABLE",
     "network_whatif", "network_whatif_update", "transfer_time_figure",
     "hostsync_figure", "hostsync_sharing_figure", "stats_traffic_figure", "stats_size_figure", "stats_reverse_figure",
     "burst_figure",

@@ -6,10 +6,15 @@ from __future__ import annotations
 import numpy as np
 
 from vcperf import _validate as v
-from vcperf import vcha
+from vcperf import protocol, vcha
 
 COLORS = {"disabled": "tab:blue", "enabled": "tab:orange", 64: "tab:blue", 256: "tab:red"}
 LABEL = {"disabled": "Baseline (no VCHA)", "enabled": "VCHA enabled"}
+
+
+def paper_si(table: str, quantity: str, **conditions) -> float:
+    """A VCHA paper number in SI: :func:`vcperf.protocol.paper_value` of ``vcha2016/<table>``."""
+    return protocol.paper_value(f"{vcha.STUDY}/{table}", quantity, **conditions)
 
 
 #: Appliance choices of the what-if: the study's test bed (X-Large, 2,000 hosts) or a Table 1 size.
@@ -81,13 +86,13 @@ def enable_bars(ax):
     bottom_p = np.zeros(len(sizes))
     bottom_m = np.zeros(len(sizes))
     for q, attr, color in steps:
-        paper = np.array([vcha.paper_value("table04_enable_vcha", q, inventory=s) for s in sizes])
+        paper = np.array([paper_si("table04_enable_vcha", q, inventory=s) for s in sizes])
         model = np.array([float(getattr(study_enable_times(inv[s]["registered_vms"]), attr)) for s in sizes])
         ax.bar(x - 0.2, paper / 60, 0.38, bottom=bottom_p / 60, color=color, label=q.replace("_time", ""))
         ax.bar(x + 0.2, model / 60, 0.38, bottom=bottom_m / 60, color="white", edgecolor=color, hatch="//")
         bottom_p += paper
         bottom_m += model
-    totals = [vcha.paper_value("table04_enable_vcha", "enable_vcha_total_time", inventory=s) / 60 for s in sizes]
+    totals = [paper_si("table04_enable_vcha", "enable_vcha_total_time", inventory=s) / 60 for s in sizes]
     ax.plot(x - 0.2, totals, "_", color="black", markersize=14, label="printed total")
     ax.set_xticks(x, [f"{s}\npaper | model" for s in sizes], fontsize=7)
     ax.set_ylabel("time (min)")

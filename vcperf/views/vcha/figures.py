@@ -16,6 +16,7 @@ from vcperf.views.vcha.common import (
     clients_limits,
     enable_bars,
     label_axes,
+    paper_si,
     scenario,
     study_enable_times,
     study_failover_times,
@@ -67,7 +68,7 @@ def periodic_throughput_figure(clients: int, minutes: float = 60.0):
         iv = protocol.with_interval(vcha.run_vcbench, clients, vc, output="throughput_per_s",
                                     **vcha.testbed().appliance())
         model, lo, hi = (float(np.asarray(a).flat[0]) * 60 for a in (iv.value, iv.low, iv.high))
-        paper = vcha.paper_value("table05_throughput", "throughput", clients=clients, vcha=key) * 60
+        paper = paper_si("table05_throughput", "throughput", clients=clients, vcha=key) * 60
         ax.fill_between(t, lo, hi, color=COLORS[key], alpha=0.15, lw=0)
         ax.plot(t, np.full_like(t, model), color=COLORS[key], lw=2, label=f"model, {LABEL[key]}: {model:,.0f}")
         ax.axhline(paper, color=COLORS[key], ls="--", lw=1, label=f"paper average, {LABEL[key]}: {paper:,.0f}")
@@ -101,12 +102,12 @@ def clients_figure(max_clients: int = 512, replication_rtt_s: float = 0.0, stats
         axes[2].plot(n, s.cpu_cores, color=COLORS[key])
         for c in (64, 256):
             node = {"node": "active"} if vc else {"node": ""}
-            axes[0].plot([c], [vcha.paper_value("table05_throughput", "throughput", clients=c, vcha=key) * 60],
+            axes[0].plot([c], [paper_si("table05_throughput", "throughput", clients=c, vcha=key) * 60],
                          **{**PAPER_STYLE, "color": COLORS[key], "markeredgecolor": "black"})
-            axes[1].plot([c], [vcha.paper_value("table06_operation_latency", "avg_operation_latency", clients=c,
+            axes[1].plot([c], [paper_si("table06_operation_latency", "avg_operation_latency", clients=c,
                                            vcha=key)], **{**PAPER_STYLE, "color": COLORS[key],
                                                           "markeredgecolor": "black"})
-            axes[2].plot([c], [vcha.paper_value("table07_vpxd_cpu", "vpxd_cpu_utilization", clients=c, vcha=key,
+            axes[2].plot([c], [paper_si("table07_vpxd_cpu", "vpxd_cpu_utilization", clients=c, vcha=key,
                                                 **node)], **{**PAPER_STYLE, "color": COLORS[key],
                                                              "markeredgecolor": "black"})
     axes[0].axhline(60 * study_vcbench(1, False, 0.0, stats_level, **scn).db_pool_bound_per_s, color="0.5", ls=":",
@@ -132,11 +133,11 @@ def rtt_figure(max_rtt_s: float = 0.015, highlight_rtt_s: float | None = None):
     for c in (64, 256):
         s = study_vcbench(c, True, rtt)
         ax.plot(rtt * 1e3, s.throughput_per_s * 60, color=COLORS[c], label=f"model, {c} clients")
-        pts = [(ms, vcha.paper_value("table13_private_network_latency", "throughput", clients=c,
+        pts = [(ms, paper_si("table13_private_network_latency", "throughput", clients=c,
                                 network_latency_ms=ms, vcha="enabled") * 60) for ms in (0, 5, 10)]
         ax.plot(*zip(*pts, strict=True), **{**PAPER_STYLE, "color": COLORS[c], "markeredgecolor": "black"},
                 label=f"paper, {c} clients")
-    ax.axvline(vcha.paper_value("text_best_practices", "max_supported_vcha_network_latency") * 1e3, color="0.5",
+    ax.axvline(paper_si("text_best_practices", "max_supported_vcha_network_latency") * 1e3, color="0.5",
                ls=":", lw=1, label="supported limit")
     if highlight_rtt_s is not None:
         ax.axvline(highlight_rtt_s * 1e3, color="0.3", lw=0.8)
@@ -155,7 +156,7 @@ def stats_level_figure():
     levels = np.arange(1, 5)
     for k, vc in enumerate((False, True)):
         key = "enabled" if vc else "disabled"
-        paper = [vcha.paper_value("table12_stats_level", "throughput", clients=256, stats_level=lvl, vcha=key) * 60
+        paper = [paper_si("table12_stats_level", "throughput", clients=256, stats_level=lvl, vcha=key) * 60
                  for lvl in levels]
         model = [float(study_vcbench(256, vc, stats_level=int(lvl)).throughput_per_s) * 60 for lvl in levels]
         ax.bar(levels + (k - 0.5) * 0.38, paper, 0.38, color=COLORS[key], alpha=0.55, label=f"paper, {LABEL[key]}")
@@ -217,14 +218,14 @@ def failover_figure(psc_mode: str = "external"):
         ax.plot(x, [float(getattr(ti, attr)) / 60 for ti in t], color=color, label=f"model {label}")
         dot = {**PAPER_STYLE, "color": color, "markeredgecolor": "black"}
         if psc_mode == "external":
-            ax.plot(x, [vcha.paper_value(table, q, inventory=s) / 60 for s in sizes], **dot)
+            ax.plot(x, [paper_si(table, q, inventory=s) / 60 for s in sizes], **dot)
         elif table == "table02_vpxd_ready_time":  # Embedded PSC: X-Large only (Tables 16-17)
-            ax.plot([x[-1]], [vcha.paper_value("table16_psc_vpxd_ready_time", q, psc_mode="embedded",
+            ax.plot([x[-1]], [paper_si("table16_psc_vpxd_ready_time", q, psc_mode="embedded",
                                                inventory="x-large") / 60], **dot)
         elif q != "vc_summary_time":
-            ax.plot([x[-1]], [vcha.paper_value("table17_psc_vsphere_client_usability", q,
+            ax.plot([x[-1]], [paper_si("table17_psc_vsphere_client_usability", q,
                                                psc_mode="embedded") / 60], **dot)
-    ax.axhline(vcha.paper_value("text_executive_summary", "rto_target") / 60, color="0.5", ls=":", lw=1,
+    ax.axhline(paper_si("text_executive_summary", "rto_target") / 60, color="0.5", ls=":", lw=1,
                label="RTO target")
     ax.set_xticks(x, [f"{s}\n{int(inv[s]['vcpus'])} vCPU, {int(inv[s]['registered_vms']):,} VMs" for s in sizes],
                   fontsize=7)

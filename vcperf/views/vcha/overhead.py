@@ -12,7 +12,7 @@ from vcperf import network, plotting, protocol, vcha
 from vcperf.plotting import PAPER_STYLE
 from vcperf.vcha import limits as vlimits
 from vcperf.vcha.extrapolation import off_testbed_spread, widen_band
-from vcperf.vcha.vcbench import LAN_RTT_S, VCBENCH_PARAM_FIELDS, throughput_sensitivities
+from vcperf.vcha.vcbench import LAN_RTT_S, VCBENCH_PARAM_FIELDS, throughput_many
 from vcperf.views.format import fmt_band, fmt_bps, fmt_duration, fmt_num, fmt_percent
 from vcperf.views.vcha.common import (
     APPLIANCES,
@@ -22,6 +22,7 @@ from vcperf.views.vcha.common import (
     clients_limits,
     label_axes,
     panel_max_clients,
+    paper_si,
     scenario,
     study_vcbench,
     study_vcbench_curve,
@@ -52,11 +53,11 @@ class _VcbenchPanel(PanelFigure):
             dot = {**PAPER_STYLE, "color": COLORS[key], "markeredgecolor": "black"}
             for c in (64, 256):
                 node = {"node": "active"} if vc else {"node": ""}
-                axes[0].plot([c], [vcha.paper_value("table05_throughput", "throughput", clients=c, vcha=key) * 60],
+                axes[0].plot([c], [paper_si("table05_throughput", "throughput", clients=c, vcha=key) * 60],
                              **dot)
-                axes[1].plot([c], [vcha.paper_value("table06_operation_latency", "avg_operation_latency", clients=c,
+                axes[1].plot([c], [paper_si("table06_operation_latency", "avg_operation_latency", clients=c,
                                                     vcha=key)], **dot)
-                axes[2].plot([c], [vcha.paper_value("table07_vpxd_cpu", "vpxd_cpu_utilization", clients=c,
+                axes[2].plot([c], [paper_si("table07_vpxd_cpu", "vpxd_cpu_utilization", clients=c,
                                                     vcha=key, **node)], **dot)
         self.db_bound = axes[0].axhline(0.0, color="0.5", ls=":", lw=1, label="DB pool bound, no VCHA")
         self.cpu_cap = axes[2].axhline(vcha.testbed().vcpus, color="0.5", ls=":", lw=1)
@@ -92,31 +93,26 @@ class _VcbenchPanel(PanelFigure):
 THROUGHPUT_TABLE = f"{vcha.STUDY}/table05_throughput"
 
 
-@functools.lru_cache(maxsize=1)
-def _vcbench_param_index() -> tuple:
-    """``(idx, n_params)``: where the parameters :func:`vcperf.vcha.run_vcbench` reads sit among the
-    study's parameters (:func:`vcperf.protocol.param_names`); the others have zero derivative."""
-    names = protocol.param_names(protocol.calibrated(vcha.STUDY))
-    return [names.index(f"{s}.{f}") for s, f in VCBENCH_PARAM_FIELDS], len(names)
+#: The parameters :func:`vcperf.vcha.run_vcbench` reads (the others have zero derivative).
+_VCBENCH_READS = tuple(f"{s}.{f}" for s, f in VCBENCH_PARAM_FIELDS)
 
 
 @functools.lru_cache(maxsize=256)
 def _vcbench_intervals(args: tuple, scn: tuple) -> tuple:
     """90 % intervals ``(value, low, high)`` of throughput (1/s) and latency (s) of a what-if.
 
-    :func:`vcperf.protocol.interval_from_gradient` (the last step of
-    :func:`vcperf.protocol.with_interval`: calibration covariance + the throughput table's model-form
-    misfit, Student-t bounds), with the throughput's parameter sensitivities from one batched MVA
-    (:func:`vcperf.vcha.vcbench.throughput_sensitivities`, ~10 ms) instead of two solves per study
-    parameter; identical to ``with_interval(..., data_table=THROUGHPUT_TABLE)`` to rounding
-    (tests/test_vcha.py checks it) on the fitted appliance, inventory and pool; off them the band is widened
+    :meth:`vcperf.protocol.Calibration.interval` (calibration covariance + the throughput table's
+    model-form misfit, Student-t bounds), its perturbed parameter sets solved in one batched MVA
+    (:func:`vcperf.vcha.vcbench.throughput_many`, ~10 ms) instead of two solves per study parameter;
+    the same as ``with_interval(..., data_table=THROUGHPUT_TABLE)`` (tests/test_vcha.py checks it) on
+    the fitted appliance, inventory and pool; off them the band is widened
     by :func:`vcperf.vcha.extrapolation.widen_band`. The latency's follows by Little's law at the scenario's population
     (``R = N / X - Z``), so the two stay consistent. Cached: a redraw with unchanged inputs costs nothing."""
-    idx, n_params = _vcbench_param_index()
-    x, _, g = throughput_sensitivities(*args, params=vcha.calibrate(), **dict(scn))
-    gn = np.zeros(n_params)
-    gn[idx] = g
-    iv = protocol.interval_from_gradient(vcha.STUDY, x, gn, data_table=THROUGHPUT_TABLE)
+    kw = dict(scn)
+    iv = protocol.calibration(vcha.STUDY).interval(
+        lambda q: vcha.run_vcbench(*args, params=q, **kw).throughput_per_s, reads=_VCBENCH_READS,
+        many=lambda qs: list(throughput_many(qs, *args, **kw)), data_table=THROUGHPUT_TABLE)
+    x = float(iv.value)
     # off the fitted appliance, inventory or pool the band widens (vcperf.vcha.extrapolation); 0 on it
     spread = off_testbed_spread(*args, params=vcha.calibrate(), **dict(scn))
     lo, hi = widen_band(x, float(iv.low), float(iv.high), spread, iv.interval)

@@ -7,6 +7,7 @@ helpers it used to define for that live here, tested and documented, so the note
 from __future__ import annotations
 
 from vcperf import fidelity, prose, vcha
+from vcperf.views.vcha.common import paper_si
 
 __all__ = ["COLUMNS", "STUDY", "paper_vs_model", "difference_text", "model_laws", "disk_io", "average_write_kb",
            "table12_throughput_per_s", "table12_spread"]
@@ -155,7 +156,7 @@ def table12_throughput_per_s(level: int, vcha_state: str) -> float:
     >>> bool(table12_throughput_per_s(1, "disabled") > table12_throughput_per_s(1, "enabled"))
     True
     """
-    return vcha.paper_value("table12_stats_level", "throughput", clients=256, stats_level=level, vcha=vcha_state)
+    return paper_si("table12_stats_level", "throughput", clients=256, stats_level=level, vcha=vcha_state)
 
 
 def table12_spread():
