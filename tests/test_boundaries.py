@@ -17,13 +17,10 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGE = ROOT / "vcperf"
 
-#: Uses still allowed, by the module that uses them. Only ``vcperf.protocol``, rewritten in a branch of
-#: its own (one calibration object): its ``__init__`` re-exports nine private names and its modules share
-#: their caches and Jacobian helpers privately. Remove this allowance once that branch is merged.
-ALLOWED_USERS = frozenset({"vcperf.protocol", "vcperf.protocol.intervals", "vcperf.protocol.ledger",
-                           "vcperf.protocol.loo", "vcperf.protocol.misfit"})
-#: ``__all__`` lists with private names still allowed (the same branch; remove with it).
-ALLOWED_PRIVATE_EXPORTS = frozenset({"vcperf.protocol"})
+#: Modules still allowed to use another module's private names (none: keep it so).
+ALLOWED_USERS: frozenset = frozenset()
+#: Modules whose ``__all__`` may still list private names (none: keep it so).
+ALLOWED_PRIVATE_EXPORTS: frozenset = frozenset()
 
 
 def _module_name(path: Path) -> str:
@@ -102,8 +99,9 @@ def test_no_module_uses_another_modules_private_names(module):
 
 
 def test_the_allowance_is_still_needed():
-    """Each allowed module still has a private use (else drop it from the allowance)."""
+    """Each allowed module still has a private use (else drop it from the allowance); today there is none."""
     assert all(private_uses(m, MODULES[m]) for m in ALLOWED_USERS)
+    assert not ALLOWED_USERS and not ALLOWED_PRIVATE_EXPORTS
 
 
 @pytest.mark.parametrize("module", sorted(MODULES))

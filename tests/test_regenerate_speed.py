@@ -135,7 +135,7 @@ def test_a_result_another_process_is_computing_is_waited_for_not_recomputed(tmp_
     calls = []
     protocol.clear_caches()
     try:
-        got = protocol.cache._cached(mod, "probe", lambda: calls.append(1) or "computed here")
+        got = protocol.cache.cached_result(mod, "probe", lambda: calls.append(1) or "computed here")
     finally:
         protocol.clear_caches()
     holder.wait(timeout=30)

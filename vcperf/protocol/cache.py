@@ -41,7 +41,7 @@ from vcperf.protocol.targets import STUDY_MODULES, study_module
 
 #: (study, what) -> cached result. Calibrations and refits are deterministic, so a process computes
 #: each once; :func:`clear_caches` forgets them.
-_CACHE: dict = {}
+MEMORY_CACHE: dict = {}
 
 
 @functools.cache
@@ -258,7 +258,7 @@ def _disk_lock(path):
             handle.close()  # releases the lock
 
 
-def _cached(module, what: str, compute):
+def cached_result(module, what: str, compute):
     """``compute()`` once per process, and once per source digest on disk (a signed pickle, written
     atomically, 0600).
 
@@ -266,8 +266,8 @@ def _cached(module, what: str, compute):
     the same result writes it before it lets go, so it is computed once however many processes ask.
     """
     key = (module.STUDY, what)
-    if key in _CACHE:
-        return _CACHE[key]
+    if key in MEMORY_CACHE:
+        return MEMORY_CACHE[key]
     path = _disk_path(module, what)
     value = _checked(module, what, _read(path), path)
     if value is _MISSING:
@@ -276,7 +276,7 @@ def _cached(module, what: str, compute):
             if value is _MISSING:
                 value = compute()
                 _write(path, value)
-    _CACHE[key] = value
+    MEMORY_CACHE[key] = value
     return value
 
 
@@ -299,8 +299,10 @@ def _write(path, value) -> None:
         pass  # a read-only home: the in-process cache still holds
 
 
-def _calibrated(module):
-    return _cached(module, "calibrate", module.calibrate)
+def calibrated_module(module):
+    """``module.calibrate()`` (a study's subpackage) through :func:`cached_result`: once per process and per
+    source digest on disk."""
+    return cached_result(module, "calibrate", module.calibrate)
 
 
 class _Study(NamedTuple):
@@ -321,9 +323,9 @@ def cached_calibration(study: str, fit_on, fit, keys: tuple, params_type: type |
         raise ValueError(f"study must be one of {list(STUDY_MODULES)}; got {study!r}")
     holder = study_module(study) if params_type is None else _Study(study, params_type)
     if fit_on is None:
-        return _cached(holder, "calibrate", lambda: fit(keys))
+        return cached_result(holder, "calibrate", lambda: fit(keys))
     digest = hashlib.sha256(repr(tuple(keys)).encode()).hexdigest()[:16]
-    return _cached(holder, f"refit-{digest}", lambda: fit(keys))
+    return cached_result(holder, f"refit-{digest}", lambda: fit(keys))
 
 
 def calibrated(study: str):
@@ -332,13 +334,13 @@ def calibrated(study: str):
     Model files call this instead of importing their study's calibration, so that they never read
     ``data/`` themselves.
     """
-    return _calibrated(study_module(study))
+    return calibrated_module(study_module(study))
 
 
 def clear_caches() -> None:
     """Forget the in-process cached calibrations, refits and identifiability (the disk cache is keyed by
     :func:`source_digest`, so an edited file is never served stale)."""
-    _CACHE.clear()
+    MEMORY_CACHE.clear()
     _KEYS.clear()
     getattr(source_digest, "cache_clear", lambda: None)()
 

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from vcperf import _validate as v
-from vcperf.protocol.cache import _CACHE, _calibrated
+from vcperf.protocol.cache import MEMORY_CACHE, calibrated_module
 from vcperf.protocol.jacobian import param_names, value_and_gradient
 from vcperf.protocol.misfit import INTERVAL, FitUncertainty, uncertainty
 from vcperf.protocol.targets import fit_keys, study_module
@@ -180,6 +180,6 @@ def calibration(study) -> Calibration:
     """
     module = study_module(study)
     key = (module.STUDY, "Calibration")
-    if key not in _CACHE:
-        _CACHE[key] = Calibration(module.STUDY, _calibrated(module), uncertainty(module), fit_keys(module))
-    return _CACHE[key]
+    if key not in MEMORY_CACHE:
+        MEMORY_CACHE[key] = Calibration(module.STUDY, calibrated_module(module), uncertainty(module), fit_keys(module))
+    return MEMORY_CACHE[key]

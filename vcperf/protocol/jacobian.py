@@ -35,10 +35,11 @@ def param_names(params, prefix: str = "") -> list[str]:
 
 def param_vector(params) -> np.ndarray:
     """Values of :func:`param_names`, in order."""
-    return np.array([_get(params, n) for n in param_names(params)], dtype=float)
+    return np.array([nested_value(params, n) for n in param_names(params)], dtype=float)
 
 
-def _get(params, name: str):
+def nested_value(params, name: str):
+    """The field ``name`` of ``params``, dotted through sub-dataclasses (``"hostsync.per_vm_bytes"``)."""
     for part in name.split("."):
         params = getattr(params, part)
     return params
@@ -81,7 +82,7 @@ def _perturb(p0) -> tuple:
     ``JACOBIAN_STEP`` on the parameter's own scale (0 for a parameter that is not finite: no gradient)."""
     out = []
     for name in param_names(p0):
-        x = float(_get(p0, name))
+        x = float(nested_value(p0, name))
         if not math.isfinite(x):
             out.append((name, x, 0.0, None, None))
             continue

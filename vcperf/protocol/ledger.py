@@ -10,12 +10,12 @@ from dataclasses import dataclass
 import numpy as np
 
 from vcperf import data
-from vcperf.protocol.cache import _cached, _calibrated
+from vcperf.protocol.cache import cached_result, calibrated_module
 from vcperf.protocol.calibration import calibration
-from vcperf.protocol.jacobian import _get, estimable, jacobian, param_names, rank
+from vcperf.protocol.jacobian import estimable, jacobian, nested_value, param_names, rank
 from vcperf.protocol.loo import leave_one_out
-from vcperf.protocol.misfit import INTERVAL, _bounds, noise_floor, sampling_variances
-from vcperf.protocol.targets import _KIND_OF_ROLE, KINDS, fit_keys, predict, study_module, target_map
+from vcperf.protocol.misfit import INTERVAL, interval_bounds, noise_floor, sampling_variances
+from vcperf.protocol.targets import KIND_OF_ROLE, KINDS, fit_keys, predict, study_module, target_map
 
 
 @dataclass(frozen=True)
@@ -79,7 +79,7 @@ class FidelityRow:
 def fidelity_rows(study) -> list:
     """The ledger rows of a study: every target under the default calibration, plus its loo rows."""
     module = study_module(study)
-    return list(_cached(module, "rows", lambda: _fidelity_rows(module)))
+    return list(cached_result(module, "rows", lambda: _fidelity_rows(module)))
 
 
 def _fidelity_rows(module) -> list:
@@ -87,7 +87,7 @@ def _fidelity_rows(module) -> list:
     cal = calibration(module)  # the parameters and their uncertainty: the study's Calibration
     params, unc = cal.params, cal.uncertainty
     model = predict(module, params, tuple(tmap))
-    grads = _cached(module, "gradients", lambda: jacobian(module, params, tuple(tmap))[0])
+    grads = cached_result(module, "gradients", lambda: jacobian(module, params, tuple(tmap))[0])
     loo = leave_one_out(module).set_index("key")
     svar = sampling_variances(module, params, tuple(tmap))
     rows = []
@@ -101,7 +101,7 @@ def _fidelity_rows(module) -> list:
                              difference=t.difference, nonnegative=not t.difference, sampling_var=svar[k])
         low, high = max(low, t.minimum), min(high, t.maximum)  # inside the quantity's (and model's) domain
         rows.append(FidelityRow(**base, model_value=float(model[k]), model_low=low, model_high=high,
-                                kind=_KIND_OF_ROLE[t.role], note=t.note, restates=t.restates,
+                                kind=KIND_OF_ROLE[t.role], note=t.note, restates=t.restates,
                                 whole_interval=t.whole_interval_bound))
         if t.role == "fit":
             lr = loo.loc[k]
@@ -138,7 +138,7 @@ def restatements(study, params=None, rtol: float = 1e-9) -> dict:
     """
     module = study_module(study)
     tmap = target_map(module)
-    params = _calibrated(module) if params is None else params
+    params = calibrated_module(module) if params is None else params
     values = predict(module, params, tuple(tmap))
     fits = {k for k, t in tmap.items() if t.role == "fit"}
     # what the fit states: the fitted numbers, and the changes/ratios computed from fitted numbers alone
@@ -160,7 +160,7 @@ def _locator(table: str) -> str:
 
 
 def _identifiability(module) -> dict:
-    params = _calibrated(module)
+    params = calibrated_module(module)
     keys = fit_keys(module)
     jac, names = jacobian(module, params, keys)
     groups = {target_map(module)[k].condition_group for k in keys}
@@ -177,7 +177,7 @@ def identifiability(study) -> dict:
     identifiable (name -> bool), fitted_from (name -> keys of fit targets that move it).
     """
     module = study_module(study)
-    return dict(_cached(module, "identifiability", lambda: _identifiability(module)))
+    return dict(cached_result(module, "identifiability", lambda: _identifiability(module)))
 
 
 def width_drivers(study):
@@ -199,7 +199,7 @@ def width_drivers(study):
     tmap = target_map(module)
     cal = calibration(module)
     params, unc = cal.params, cal.uncertainty
-    grads = _cached(module, "gradients", lambda: jacobian(module, params, tuple(tmap))[0])
+    grads = cached_result(module, "gradients", lambda: jacobian(module, params, tuple(tmap))[0])
     model = predict(module, params, tuple(tmap))
     svar = sampling_variances(module, params, tuple(tmap))
     names = param_names(params)
@@ -254,12 +254,12 @@ def parameter_table(study):
     recs = []
     for i, name in enumerate(names):
         unit, meaning = module.PARAM_DOCS[name]
-        value = _get(params, name)
+        value = nested_value(params, name)
         ok = ident["identifiable"].get(name, False)
         var = float(unc.cov[i, i])
         has = ok and math.isfinite(var)  # a fit with no residual degrees of freedom has no variance either
         sd = math.sqrt(max(var, 0.0)) if has else math.nan
-        low, high = (_bounds(np.asarray(value), np.asarray(sd * abs(value)), INTERVAL, unc.prior_dof) if has
+        low, high = (interval_bounds(np.asarray(value), np.asarray(sd * abs(value)), INTERVAL, unc.prior_dof) if has
                      else (math.nan, math.nan))
         recs.append({"name": name, "value": value, "unit": unit, "meaning": meaning, "identifiable": ok,
                      "sd_relative": sd, "low_90": float(low), "high_90": float(high),

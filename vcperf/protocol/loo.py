@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import math
 
-from vcperf.protocol.cache import _cached, _calibrated
+from vcperf.protocol.cache import cached_result, calibrated_module
 from vcperf.protocol.jacobian import estimable, jacobian
 from vcperf.protocol.misfit import fit_uncertainty, sampling_variances
 from vcperf.protocol.targets import fit_keys, predict, study_module, target_map
@@ -26,7 +26,7 @@ def _refit_predict(module, held: tuple, group: str) -> list:
         # A second probe: the gradient at the full calibration. A parameter the refit cannot
         # determine may sit where the held-out number is locally flat (a start value); the
         # prediction still depends on it, which this gradient reveals.
-        probe, _ = jacobian(module, _calibrated(module), tuple(held))
+        probe, _ = jacobian(module, calibrated_module(module), tuple(held))
         preds = predict(module, params, tuple(held))
         svar = sampling_variances(module, params, held)
     recs = []
@@ -93,7 +93,7 @@ def extrapolation(study):
         As :func:`leave_one_out`; ``group`` is the holdout's name.
     """
     module = study_module(study)
-    return _cached(module, "extrapolation", lambda: _extrapolation(module)).copy()
+    return cached_result(module, "extrapolation", lambda: _extrapolation(module)).copy()
 
 
 def leave_one_out(study):
@@ -107,4 +107,4 @@ def leave_one_out(study):
         refit's own 90 % predictive interval, :class:`FitUncertainty`), rel_error, estimable, note.
     """
     module = study_module(study)
-    return _cached(module, "loo", lambda: _loo(module)).copy()
+    return cached_result(module, "loo", lambda: _loo(module)).copy()

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from vcperf import data
-from vcperf.protocol.cache import _cached, _calibrated
+from vcperf.protocol.cache import cached_result, calibrated_module
 from vcperf.protocol.jacobian import estimable_rows, jacobian, rank
 from vcperf.protocol.targets import STUDY_MODULES, fit_keys, predict, study_module, target_map
 
@@ -181,10 +181,10 @@ def _table_misfit(module) -> dict:
     """``_table_stats`` of a study's default calibration (cached)."""
     def compute():
         keys = fit_keys(module)
-        _, resid, leverage, _, _, _ = _fit_residuals(module, _calibrated(module), keys)
+        _, resid, leverage, _, _, _ = _fit_residuals(module, calibrated_module(module), keys)
         tmap = target_map(module)
         return _table_stats(resid, leverage, [tmap[k].table for k in keys])
-    return _cached(module, "misfit", compute)
+    return cached_result(module, "misfit", compute)
 
 
 def other_study_tables(study: str) -> list[tuple[float, float]]:
@@ -332,7 +332,7 @@ class FitUncertainty:
         # not estimable: a direction the fit does not determine; not finite: barely determined, or no misfit
         ok = np.broadcast_to(estimable_rows(self.jac, g), np.shape(var)) & np.isfinite(var)
         # a count's own sampling noise is additive (a sum of independent runs): its band is normal
-        low, high = _bounds(value, np.sqrt(np.maximum(np.where(ok, var, 0.0), 0.0)), interval, dof,
+        low, high = interval_bounds(value, np.sqrt(np.maximum(np.where(ok, var, 0.0), 0.0)), interval, dof,
                             log_normal=not difference and not sampling_var > 0)
         if nonnegative:
             low = np.where(np.isfinite(low), np.maximum(low, 0.0), low)
@@ -355,7 +355,7 @@ def sampling_variances(module, params, keys) -> dict:
     return {k: float(out.get(k, 0.0)) for k in keys}
 
 
-def _bounds(value: np.ndarray, sd: np.ndarray, interval: float, dof=math.inf, log_normal: bool = True):
+def interval_bounds(value: np.ndarray, sd: np.ndarray, interval: float, dof=math.inf, log_normal: bool = True):
     """Central ``interval`` of a value with standard deviation ``sd`` and a Student-t quantile of
     ``dof`` degrees of freedom: log-normal where value > 0 (``value * exp(+-q sd / value)``) unless
     ``log_normal`` is False, normal elsewhere."""
@@ -413,5 +413,5 @@ def fit_uncertainty(module, params, keys) -> FitUncertainty:
 def uncertainty(study) -> FitUncertainty:
     """The :class:`FitUncertainty` of ``study``'s default calibration (cached, as the ledger uses it)."""
     module = study_module(study)
-    return _cached(module, "uncertainty", lambda: fit_uncertainty(module, _calibrated(module), fit_keys(module)))
+    return cached_result(module, "uncertainty", lambda: fit_uncertainty(module, calibrated_module(module), fit_keys(module)))
 

@@ -17,7 +17,8 @@ REQUIRED = ("STUDY", "Params", "PARAM_DOCS", "targets", "calibrate", "predict", 
 
 ROLES = ("fit", "predicted", "derived", "bound")
 KINDS = ("fitted", "loo", "predicted", "derived", "bound")
-_KIND_OF_ROLE = {"fit": "fitted", "predicted": "predicted", "derived": "derived", "bound": "bound"}
+#: A target's role -> the kind of its ledger row.
+KIND_OF_ROLE = {"fit": "fitted", "predicted": "predicted", "derived": "derived", "bound": "bound"}
 
 #: Study name -> its subpackage (from the registry :data:`vcperf.studies.STUDIES`).
 STUDY_MODULES = {s.name: s.package for s in studies.STUDIES.values()}

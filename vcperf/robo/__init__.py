@@ -56,8 +56,8 @@ from vcperf.robo.operations import (
 )
 from vcperf.robo.params import PARAM_DOCS, STUDY, AddHostParams, HostSyncParams, OpsParams, Params, StatsParams
 from vcperf.robo.planner import QUANTITIES, branch_link, plan, quantity_s, required_bandwidth_bps
-from vcperf.robo.reverse import BranchLimit, largest_rtt_s, most_hosts, smallest_link_bps
 from vcperf.robo.readouts import LATENCY_TABLE, UPLOAD_TABLE
+from vcperf.robo.reverse import BranchLimit, largest_rtt_s, most_hosts, smallest_link_bps
 from vcperf.robo.statistics import (
     LEVELS,
     CounterModel,
