@@ -413,5 +413,6 @@ def fit_uncertainty(module, params, keys) -> FitUncertainty:
 def uncertainty(study) -> FitUncertainty:
     """The :class:`FitUncertainty` of ``study``'s default calibration (cached, as the ledger uses it)."""
     module = study_module(study)
-    return cached_result(module, "uncertainty", lambda: fit_uncertainty(module, calibrated_module(module), fit_keys(module)))
+    return cached_result(module, "uncertainty",
+                         lambda: fit_uncertainty(module, calibrated_module(module), fit_keys(module)))
 
