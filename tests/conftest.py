@@ -15,7 +15,6 @@ import subprocess
 import sys
 
 import pytest
-from _pytest.nodeid import NodeId
 
 #: Fixture name -> the xdist group of every test that uses it (one worker builds the fixture once).
 GROUPS = {
@@ -45,20 +44,6 @@ def pytest_itemcollected(item):
         if fixture in getattr(item, "fixturenames", ()):
             item.add_marker(pytest.mark.xdist_group(group))
             break
-
-
-def pytest_collection_modifyitems(config, items):
-    """On an xdist worker of ``--dist loadgroup``: append each grouped test's group to its node id, which is
-    how the controller's scheduler sees the group. xdist 3.8 does this by writing ``item._nodeid``, which
-    pytest 9 no longer reads (its node id is ``item._id``), so without this the groups would be ignored
-    (tests/test_environment.py checks they are not)."""
-    if not getattr(config.option, "loadgroup", False):
-        return
-    for item in items:
-        groups = sorted({str(m.args[0] if m.args else m.kwargs.get("name", "default"))
-                         for m in item.iter_markers("xdist_group")})
-        if groups and "@" not in item.nodeid:
-            item._id = NodeId.parse(f"{item.nodeid}@{'_'.join(groups)}")
 
 
 #: Regeneration runners the tests started (:func:`start_runner`), ended when the session ends.
