@@ -264,8 +264,14 @@ def speed_summary(results: dict) -> str:
         worst = max(updates, key=updates.get)
         cells.append(f"every what-if update at most {_fmt(updates[worst], 'ms')} (`{worst}`; goal ≤ 50 ms: "
                      f"{goal_status(updates[worst], '<=', 50.0)})")
+    busy = [rec for rec in _all_records(results) if rec.get("busy")]
+    others = [a.get("others_cores") for rec in busy for a in rec.get("attempts", []) if a.get("others_cores")]
+    caveat = ("" if not busy else
+              f" The machine was busy during {len(busy)} of these measurements (other processes used up to "
+              f"{max(others or [0.0]):.1f} cores), so their absolute times are long; the previous release, measured "
+              f"in the same run under the same load, is the comparison that holds.")
     return (f"`make bench` on {m.get('date_utc', '?')[:10]}, {m.get('cores', '?')}-core \"{m.get('cpu_model', '?')}\" "
-            f"machine, 1-min load {span}: " + ", ".join(cells) + ".")
+            f"machine, 1-min load {span}: " + ", ".join(cells) + "." + caveat)
 
 
 def write_summary(path: Path, results: dict) -> None:
