@@ -120,6 +120,6 @@ $(PEERS_STAMP): requirements/bench-peers.txt
 bench: $(STAMP) $(PEERS_STAMP) browser
 	MPLBACKEND=Agg $(BIN)/python bench/run.py --peers-python $(PEERS)/bin/python $(BENCH_ARGS)
 
-## docs/PERFORMANCE.md's tables from the last `make bench` (build/bench/results.json).
+## docs/PERFORMANCE.md's tables and README's speed paragraph from the last `make bench` (build/bench/results.json).
 bench-readme: $(STAMP)
-	$(BIN)/python bench/report.py --readme docs/PERFORMANCE.md
+	$(BIN)/python bench/report.py --readme docs/PERFORMANCE.md --summary README.md

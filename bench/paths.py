@@ -403,15 +403,22 @@ def pytest_counts(output: str) -> dict[str, int]:
     return counts
 
 
-def make_test(measure: Measure, tree: Tree, parallel: bool = True, pytest_args: tuple[str, ...] = ()
-              ) -> tuple[float | None, dict]:
+#: ``make test-fast``'s selection (the Makefile's FAST_MARKERS).
+FAST_MARKERS = "not slow and not browser and not kernel"
+
+
+def make_test(measure: Measure, tree: Tree, parallel: bool = True, pytest_args: tuple[str, ...] = (),
+              fast: bool = False) -> tuple[float | None, dict]:
     """Wall time of ``ruff check .`` + the suite (``-n auto --dist loadgroup`` when ``parallel``); the test count
-    (passed + failed + errors + skipped + xfailed + xpassed) is kept beside it."""
+    (passed + failed + errors + skipped + xfailed + xpassed) is kept beside it. ``fast``: ``make test-fast``'s
+    tier instead (``-n auto -m FAST_MARKERS``)."""
     ruff = Path(sys.executable).with_name("ruff")
-    xdist = ["-n", "auto", "--dist", "loadgroup"] if parallel else []
-    pytest = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", *xdist, *pytest_args]
+    xdist = ["-n", "auto"] + ([] if fast else ["--dist", "loadgroup"]) if parallel else []
+    tier = ["-m", FAST_MARKERS] if fast else []
+    pytest = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", *xdist, *tier, *pytest_args]
 
     def run():
+        cpu0 = _children_cpu_s()
         t0 = time.perf_counter()
         lint = subprocess.run([str(ruff) if ruff.exists() else "ruff", "check", "."], cwd=tree.root, env=tree.env(),
                               capture_output=True, text=True, timeout=600)
@@ -421,14 +428,36 @@ def make_test(measure: Measure, tree: Tree, parallel: bool = True, pytest_args: 
         counts = pytest_counts(proc.stdout)
         detail = {"ruff_returncode": lint.returncode, "ruff_s": lint_s, "pytest_returncode": proc.returncode,
                   "counts": counts, "tests": sum(v for k, v in counts.items() if k != "deselected"),
-                  "command": " ".join(["python", *pytest[1:]]), "mode": "parallel" if parallel else "serial"}
+                  "command": " ".join(["python", *pytest[1:]]), "mode": "parallel" if parallel else "serial",
+                  "cpu_s": _children_cpu_s() - cpu0}
         if proc.returncode not in (0, 1) or not counts:  # 1: some test failed, the time still counts
             detail["stdout_tail"] = proc.stdout[-1500:]
             return None, detail
         return wall, detail
 
-    rec = measure(f"[{tree.label}] make test ({'parallel' if parallel else 'serial'})", run, unit="s")
+    what = "make test-fast" if fast else f"make test ({'parallel' if parallel else 'serial'})"
+    rec = measure(f"[{tree.label}] {what}", run, unit="s")
     return rec["value"], rec
+
+
+def _children_cpu_s() -> float:
+    """CPU seconds (user + system) of the finished child processes of this one (the suite's workers included)."""
+    t = os.times()
+    return t.children_user + t.children_system
+
+
+def make_test_fast(measure: Measure, tree: Tree, runs: int = 3) -> tuple[float | None, dict]:
+    """``make test-fast`` (ruff + the fast tier on every core), ``runs`` times: the median wall time, with each
+    run's record (its load, CPU seconds and test count) kept beside it. Not measured at a release without the
+    tier's markers."""
+    if "FAST_MARKERS" not in (tree.root / "Makefile").read_text():
+        return None, {"status": "not measured: this release has no `make test-fast`"}
+    recs = [make_test(measure, tree, fast=True)[1] for _ in range(max(1, runs))]
+    done = sorted((r for r in recs if r["value"] is not None), key=lambda r: r["value"])
+    if not done:
+        return None, {**recs[-1], "runs": recs}
+    mid = done[len(done) // 2]  # the median run's record (its load, CPU and count), every run beside it
+    return mid["value"], {**mid, "runs_s": [r["value"] for r in done], "runs": recs}
 
 
 # --------------------------------------------------------------------------------------------
@@ -474,7 +503,7 @@ def plan_wall(measure: Measure, tree: Tree, repeats: int = 5, dontwrite: bool = 
 #: bench/run.py part -> headline keys it measures here (the warm regeneration of this checkout, unset, is
 #: bench/user.py's).
 PART_KEYS = {"cold": "regenerate_cold_s", "app": "app_first_render_s", "setup": "setup_s", "tests": "make_test_s",
-             "plan": "plan_wall_s"}
+             "plan": "plan_wall_s", "testfast": "make_test_fast_s"}
 #: Part ``bytecode``: the same paths with PYTHONDONTWRITEBYTECODE=1 set, beside their unset rows (issue 41).
 BYTECODE_KEYS = {"plan_wall_dontwrite_s": "plan_wall_s", "regenerate_warm_dontwrite_s": "regenerate_warm_s",
                  "app_first_render_dontwrite_s": "app_first_render_s"}
@@ -494,6 +523,8 @@ def measure_tree(measure: Measure, tree: Tree, parts: set[str], *, jobs: int = 2
              ("setup_s", "setup" in parts, "set-up: fresh venv, lock, vcperf editable", lambda: setup(measure, tree)),
              ("make_test_s", "tests" in parts, f"make test ({'parallel' if parallel else 'serial'}; minutes)",
               lambda: make_test(measure, tree, parallel=parallel, pytest_args=pytest_args)),
+             ("make_test_fast_s", "testfast" in parts, "make test-fast (3 runs; minutes)",
+              lambda: make_test_fast(measure, tree)),
              ("plan_wall_s", "plan" in parts, "vcperf plan, whole process, warm", lambda: plan_wall(measure, tree)),
              ("plan_wall_dontwrite_s", "bytecode" in parts, "vcperf plan, whole process, PYTHONDONTWRITEBYTECODE=1",
               lambda: plan_wall(measure, tree, dontwrite=True)),

@@ -18,6 +18,19 @@ ROOT = Path(__file__).resolve().parent.parent
 RESULTS = ROOT / "build" / "bench" / "results.json"
 README_START = "<!-- bench:start -->"
 README_END = "<!-- bench:end -->"
+#: The top-level README's short speed paragraph (:func:`speed_summary`), between these markers.
+SUMMARY_START = "<!-- speed:start -->"
+SUMMARY_END = "<!-- speed:end -->"
+#: The rows the README's paragraph names, in its order, with the words it uses.
+SUMMARY_ROWS = {
+    "regenerate_warm_s": "`vcperf regenerate --jobs 2` warm",
+    "regenerate_cold_s": "with an empty calibration cache",
+    "app_first_render_s": "the app's first answer",
+    "plan_wall_s": "`vcperf plan` (whole process)",
+    "plan_wall_dontwrite_s": "the same with `PYTHONDONTWRITEBYTECODE=1`",
+    "make_test_fast_s": "`make test-fast`",
+    "make_test_s": "`make test`",
+}
 
 #: The user-facing goals of issues 16 and 31: headline key -> (comparison, goal, what it measures).
 HEADLINE = {
@@ -26,6 +39,7 @@ HEADLINE = {
     "app_first_render_s": ("<=", 2.0, "Voilà app, warm server: page opened to the first tab's panel shown"),
     "setup_s": ("<=", 30.0, "set-up: fresh venv, the lock, vcperf editable (`make`'s recipe)"),
     "make_test_s": ("<=", 360.0, "`make test`: `ruff check .` + the whole suite"),
+    "make_test_fast_s": ("<=", 90.0, "`make test-fast`: `ruff check .` + the fast tier (median of 3 runs)"),
     "fidelity_cli_s": ("<=", 2.0, "`vcperf fidelity`, warm cache (command wall time)"),
     "whatif_update_ms": ("<=", 50.0, "what-if update (model + redraw), warm"),
     "browser_update_ms": ("<=", 150.0, "seen in the browser, change to new image"),
@@ -38,7 +52,8 @@ HEADLINE = {
                                      "`PYTHONDONTWRITEBYTECODE=1` set"),
 }
 UNITS = {"regenerate_warm_s": "s", "regenerate_cold_s": "s", "app_first_render_s": "s", "setup_s": "s",
-         "make_test_s": "s", "fidelity_cli_s": "s", "whatif_update_ms": "ms", "browser_update_ms": "ms",
+         "make_test_s": "s", "make_test_fast_s": "s",
+         "fidelity_cli_s": "s", "whatif_update_ms": "ms", "browser_update_ms": "ms",
          "dask_speedup": "x", "plan_wall_s": "s", "plan_wall_dontwrite_s": "s", "regenerate_warm_dontwrite_s": "s",
          "app_first_render_dontwrite_s": "s"}
 #: Rows measured with PYTHONDONTWRITEBYTECODE=1 set -> the same path with Python's default; goal: within 10 %.
@@ -215,6 +230,60 @@ def readme_block(results: dict) -> str:
     return "\n\n".join(p for p in parts if p)
 
 
+def speed_summary(results: dict) -> str:
+    """The README's speed paragraph, from a bench run: each measured headline row of :data:`SUMMARY_ROWS` with its
+    goal (met or missed), the previous release's value from the same run where measured, the slowest what-if update,
+    the machine and the load.
+
+    >>> print(speed_summary({"machine": {"date_utc": "2026-11-28T12:00:00Z", "cpu_model": "X", "cores": 2},
+    ...                      "plan_wall_s": 0.9, "measurements": {"plan_wall_s": {"attempts": [
+    ...                          {"load_1m_before": 3.0}], "kept": 0}}, "previous": {"values": {"plan_wall_s": 1.8}}}))
+    ... # doctest: +NORMALIZE_WHITESPACE
+    `make bench` on 2026-11-28, 2-core "X" machine, 1-min load 3.0: `vcperf plan` (whole process) 0.9 s
+    (goal ≤ 1 s: met; previous release 1.8 s).
+    """
+    m = results.get("machine", {})
+    previous = results.get("previous", {}).get("values", {})
+    loads = [a.get("load_1m_before") for rec in _all_records(results) for a in rec.get("attempts", [])]
+    loads = [x for x in loads if x is not None]
+    span = "not recorded" if not loads else (f"{min(loads):.1f}" if min(loads) == max(loads)
+                                             else f"{min(loads):.1f}–{max(loads):.1f}")
+    cells = []
+    for key, words in SUMMARY_ROWS.items():
+        value = results.get(key)
+        if value is None:
+            continue
+        op, goal, _ = HEADLINE[key]
+        unit = UNITS[key]
+        prev = previous.get(key)
+        was = "" if prev is None else f"; previous release {_fmt(prev, unit)}"
+        cells.append(f"{words} {_fmt(value, unit)} (goal {'≤' if op == '<=' else '>'} {_fmt(goal, unit)}: "
+                     f"{goal_status(value, op, goal)}{was})")
+    updates = results.get("whatif_update_ms") or {}
+    if updates:
+        worst = max(updates, key=updates.get)
+        cells.append(f"every what-if update at most {_fmt(updates[worst], 'ms')} (`{worst}`; goal ≤ 50 ms: "
+                     f"{goal_status(updates[worst], '<=', 50.0)})")
+    busy = [rec for rec in _all_records(results) if rec.get("busy")]
+    others = [a.get("others_cores") for rec in busy for a in rec.get("attempts", []) if a.get("others_cores")]
+    caveat = ("" if not busy else
+              f" The machine was busy during {len(busy)} of these measurements (other processes used up to "
+              f"{max(others or [0.0]):.1f} cores), so their absolute times are long; the previous release, measured "
+              f"in the same run under the same load, is the comparison that holds.")
+    return (f"`make bench` on {m.get('date_utc', '?')[:10]}, {m.get('cores', '?')}-core \"{m.get('cpu_model', '?')}\" "
+            f"machine, 1-min load {span}: " + ", ".join(cells) + "." + caveat)
+
+
+def write_summary(path: Path, results: dict) -> None:
+    """Replace the text between the speed markers of ``path`` (the README) with :func:`speed_summary`."""
+    text = path.read_text(encoding="utf-8")
+    if SUMMARY_START not in text or SUMMARY_END not in text:
+        raise ValueError(f"{path} has no {SUMMARY_START} ... {SUMMARY_END} block")
+    head, rest = text.split(SUMMARY_START, 1)
+    _, tail = rest.split(SUMMARY_END, 1)
+    path.write_text(f"{head}{SUMMARY_START}\n{speed_summary(results)}\n{SUMMARY_END}{tail}", encoding="utf-8")
+
+
 def write_readme(path: Path, results: dict) -> None:
     """Replace the text between the bench markers of ``path`` with :func:`readme_block`."""
     text = path.read_text(encoding="utf-8")
@@ -229,16 +298,20 @@ def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--results", default=str(RESULTS), help="results.json of a bench run")
     ap.add_argument("--readme", help="write the tables into this README's bench block instead of printing them")
+    ap.add_argument("--summary", help="write the short speed paragraph into this README's speed block")
     args = ap.parse_args(argv)
     path = Path(args.results)
     if not path.exists():
         print(f"no bench results at {path}: run `make bench` first", file=sys.stderr)
         return 1
     results = json.loads(path.read_text())
+    if args.summary:
+        write_summary(Path(args.summary), results)
+        print(f"speed paragraph of {path} written into {args.summary}")
     if args.readme:
         write_readme(Path(args.readme), results)
         print(f"bench tables of {path} written into {args.readme}")
-    else:
+    elif not args.summary:
         print(readme_block(results))
     return 0
 

@@ -20,6 +20,8 @@ The paths a person waits for (issue 31; bench/paths.py), part names in brackets 
   folder; whether the installer's cache was warm is recorded.
 - ``make_test_s`` [tests, opt-in: ``--with-tests``]: ``ruff check .`` + ``python -m pytest -n auto --dist
   loadgroup``, with the test count.
+- ``make_test_fast_s`` [testfast]: ``make test-fast`` (ruff + ``pytest -n auto -m "not slow and not browser and
+  not kernel"``), three runs, the median, each run's CPU seconds kept; the previous release had no such tier.
 - ``plan_wall_s`` [plan]: ``vcperf plan examples/branch_20_hosts_10mbit.yaml``, the whole process, warm.
 - [bytecode] (issue 41): ``plan_wall_dontwrite_s``, ``regenerate_warm_dontwrite_s``, ``app_first_render_dontwrite_s``:
   the plan, the warm regeneration and the app's first render with ``PYTHONDONTWRITEBYTECODE=1`` set (no process
@@ -195,7 +197,7 @@ def detail_table(results: dict) -> str:
 # The run
 # --------------------------------------------------------------------------------------------
 
-PARTS = ("user", "browser", "hotpaths", "imports", "plan", "bytecode", "cold", "app", "setup", "tests")
+PARTS = ("user", "browser", "hotpaths", "imports", "plan", "bytecode", "cold", "app", "setup", "testfast", "tests")
 OPT_IN = {"tests"}  # minutes: only with --with-tests or --only tests
 
 

@@ -15,7 +15,6 @@ import subprocess
 import sys
 
 import pytest
-from _pytest.nodeid import NodeId
 
 #: Fixture name -> the xdist group of every test that uses it (one worker builds the fixture once).
 GROUPS = {
@@ -47,18 +46,54 @@ def pytest_itemcollected(item):
             break
 
 
+#: Tests kept out of ``make test-fast`` (marked ``slow`` as they are collected), each for a reason; ``make test``, the
+#: CI gate, runs them all. The fast tier is the edit-test loop (its goal: 90 s on 2 cores); these took a second or
+#: more of CPU each on the 2-core machine. A node id prefix matches the test and all its parameter cases
+#: (tests/test_environment.py checks that every prefix still names a collected test).
+SLOW = {
+    # hostile-input fuzz of every public function (~57,000 calls) and the check of its per-function baselines
+    "tests/test_fuzz.py::test_fuzz_parameter": "fuzz",
+    "tests/test_fuzz.py::test_fuzz_hostile_inputs": "fuzz",
+    "tests/test_fuzz.py::test_every_function_has_a_valid_baseline": "fuzz",
+    # refits: the vMotion fit from a denser start grid, twice for determinism; a no-constant-row sweep of FT's fit
+    "tests/test_vmotion.py::test_fit_reaches_the_lowest_minimum_of_a_denser_start_grid": "refits",
+    "tests/test_vmotion.py::test_calibration_is_deterministic_and_named": "refits",
+    "tests/test_ft.py::test_no_row_is_a_constant_by_construction": "refits",
+    # each corrupts a copy of data/ and runs `vcperf data validate` in a new process
+    "tests/test_data.py::test_each_issue30_corruption_is_caught_by_vcperf_data_validate_with_file_and_row": "processes",
+    "tests/test_data.py::test_a_unit_of_the_wrong_dimension_is_rejected_by_vcperf_data_validate": "processes",
+    # servers, clusters and processes: a Voilà server taking 90 requests, a Dask cluster, the cache shared across
+    # processes, pytest run inside pytest
+    "tests/test_security.py::test_ninety_quick_gets_leave_at_most_the_cap_of_kernels": "servers",
+    "tests/test_security.py::test_a_second_local_process_cannot_run_code_on_the_sweep_cluster": "servers",
+    "tests/test_protocol.py::test_disk_cache_is_shared_and_keyed_by_the_source_digest": "processes",
+    "tests/test_environment.py::test_make_test_runs_one_worker_more_than_the_cores": "processes",
+    "tests/test_environment.py::test_tests_sharing_an_expensive_fixture_run_on_one_worker": "processes",
+    "tests/test_environment.py::test_every_slow_prefix_of_the_conftest_names_a_collected_test": "processes",
+    # dense sweeps and simulations (the fast tier keeps each module's lighter property tests)
+    "tests/test_traffic.py::test_branch_delays_are_continuous_up_to_saturation": "sweeps",
+    "tests/test_queueing.py::test_mva_matches_simulation[16]": "simulation",
+    "tests/test_queueing.py::test_mva_matches_simulation[64]": "simulation",
+    "tests/test_queueing.py::test_mva_refuses_a_solution_larger_than_memory_allows_before_any_work": "memory",
+    "tests/test_vmotion_tpcx.py::test_count_moves_continuously_with_the_peak_load": "sweeps",
+    "tests/test_vmotion_tpcx.py::test_sampling_variance_of_the_counts_matches_the_monte_carlo": "simulation",
+    "tests/test_widgets.py::test_site_planner_figure_is_the_plans_own_whatever_came_before": "sweeps",
+}
+
+
+def _slow_reason(nodeid: str) -> str | None:
+    for prefix, reason in SLOW.items():
+        if nodeid == prefix or nodeid.startswith(prefix + "["):
+            return reason
+    return None
+
+
 def pytest_collection_modifyitems(config, items):
-    """On an xdist worker of ``--dist loadgroup``: append each grouped test's group to its node id, which is
-    how the controller's scheduler sees the group. xdist 3.8 does this by writing ``item._nodeid``, which
-    pytest 9 no longer reads (its node id is ``item._id``), so without this the groups would be ignored
-    (tests/test_environment.py checks they are not)."""
-    if not getattr(config.option, "loadgroup", False):
-        return
+    """Mark the tests of :data:`SLOW` ``slow`` (out of ``make test-fast``; ``make test`` runs them)."""
     for item in items:
-        groups = sorted({str(m.args[0] if m.args else m.kwargs.get("name", "default"))
-                         for m in item.iter_markers("xdist_group")})
-        if groups and "@" not in item.nodeid:
-            item._id = NodeId.parse(f"{item.nodeid}@{'_'.join(groups)}")
+        reason = _slow_reason(item.nodeid)
+        if reason:
+            item.add_marker(pytest.mark.slow(reason=reason))
 
 
 #: Regeneration runners the tests started (:func:`start_runner`), ended when the session ends.

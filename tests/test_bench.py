@@ -14,7 +14,7 @@ REPO = Path(__file__).resolve().parent.parent
 if str(REPO) not in sys.path:
     sys.path.insert(0, str(REPO))
 
-from bench import measure, report  # noqa: E402
+from bench import measure, paths, report  # noqa: E402
 
 
 def _rec(value, loads, others=0.3, busy_load=2.0):
@@ -65,8 +65,9 @@ def test_headline_table_has_every_issue_key_with_goal_met_or_missed(sample):
     assert _row(table, "robo_networks[0]")[1:3] == ["120 ms", "≤ 150 ms: met"]
     assert _row(table, "vcha_overhead[0]")[1:3] == ["300 ms", "≤ 150 ms: missed (2.0x)"]
     assert _row(table, "Dask")[1:7] == ["1.60x", "> 1.00x: met", "—", "—", "1.10", "0.8"]
-    # one row per panel plus one per scalar key (the paths of issues 31 and 41 not measured here), nothing else
-    assert len(table.splitlines()) == 2 + 7 + 2 + 2 + 4
+    # one row per panel plus one per scalar key (the paths of issues 31 and 41, `make test-fast` among them,
+    # not measured here), nothing else
+    assert len(table.splitlines()) == 2 + 7 + 2 + 2 + 5
 
 
 def test_missing_measurements_are_shown_as_not_measured(sample):
@@ -75,7 +76,7 @@ def test_missing_measurements_are_shown_as_not_measured(sample):
         sample["measurements"].pop(key)
     table = report.headline_table(sample)
     for needle in ("warm cache, into", "in the browser", "Dask", "empty calibration cache", "Voilà app", "set-up",
-                   "`make test`"):
+                   "`make test`", "`make test-fast`"):
         row = _row(table, needle)
         assert row[1] == "not measured" and "met" not in row[2] and "missed" not in row[2], row
     assert _row(table, "robo.operations_update")[2] == "≤ 50 ms: met"
@@ -429,3 +430,27 @@ def test_importtime_lines_are_read_into_modules_and_time():
     out = hotpaths.parse_importtime(err)
     assert out["modules"] == 3 and out["self_s"] == 0.0045
     assert out["slowest_self"][0] == ["numpy", 0.003] and out["heaviest_packages"] == [["vcperf", 0.0045]]
+
+
+def test_make_test_fast_row_is_the_median_run_with_every_run_kept(tmp_path, monkeypatch):
+    """`make bench`'s test-fast row: the median of its runs, that run's record (load, count) kept, every run beside
+    it; a release without the tier is "not measured", never timed as something else."""
+    values = iter([95.0, None, 80.0, 120.0])
+    recs = []
+
+    def fake_make_test(measure, tree, fast=False):
+        assert fast
+        v = next(values)
+        rec = {"value": v, "attempts": [{"detail": {"tests": 3000}}], "kept": 0}
+        recs.append(rec)
+        return v, rec
+
+    (tmp_path / "Makefile").write_text("FAST_MARKERS := not slow\n")
+    tree = paths.Tree(root=tmp_path)
+    monkeypatch.setattr(paths, "make_test", fake_make_test)
+    value, rec = paths.make_test_fast(None, tree, runs=4)
+    assert value == 95.0 and rec["runs_s"] == [80.0, 95.0, 120.0] and len(rec["runs"]) == 4
+    assert rec["attempts"] == recs[0]["attempts"]
+    (tmp_path / "Makefile").write_text("test:\n\tpytest\n")
+    value, rec = paths.make_test_fast(None, tree)
+    assert value is None and rec["status"].startswith("not measured")

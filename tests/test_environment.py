@@ -276,3 +276,22 @@ def test_tests_sharing_an_expensive_fixture_run_on_one_worker(tmp_path):
     workers = set(re.findall(r"\[(gw\d+)\].*PASSED test_grouping\.py::test_uses_\d+@wheel", done.stdout))
     assert len(workers) == 1, done.stdout[-3000:]
     assert len(re.findall(r"PASSED test_grouping\.py::test_uses_\d+@wheel", done.stdout)) == 4
+
+
+def test_every_slow_prefix_of_the_conftest_names_a_collected_test():
+    """tests/conftest.py's SLOW keeps named tests out of `make test-fast`; a renamed or deleted test must not leave
+    a stale entry behind (nor can a typo silently keep a heavy test in the fast tier)."""
+    import conftest
+
+    files = sorted({prefix.split("::")[0] for prefix in conftest.SLOW})
+    done = subprocess.run([sys.executable, "-m", "pytest", "--collect-only", "-q", "-p", "no:cacheprovider", "-n", "0",
+                           *files], cwd=ROOT, capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-2000:]
+    ids = [line for line in done.stdout.splitlines() if "::" in line]
+    for prefix in conftest.SLOW:
+        assert any(conftest._slow_reason(i) for i in ids if i.startswith(prefix)), f"SLOW names no test: {prefix}"
+    marked = subprocess.run([sys.executable, "-m", "pytest", "--collect-only", "-q", "-p", "no:cacheprovider",
+                             "-n", "0", "-m", "not slow", *files],
+                            cwd=ROOT, capture_output=True, text=True, timeout=600)
+    kept = [line for line in marked.stdout.splitlines() if "::" in line]
+    assert kept and not any(conftest._slow_reason(i) for i in kept), kept[:5]
