@@ -86,8 +86,8 @@ plotting.use_style()
 # "By an order of magnitude" (Figure 8's switch-over gain) is a range, not the number 10: a factor that
 # rounds to 10 on a decade scale, 3.16-31.6 (two bound rows). Fitted as exactly 10 it set the checkpoint
 # time, and through it every downtime, by a number the paper does not print; it is fitted as the range
-# (its miss counted in half-decades: at either end it weighs as a 10 % miss of a printed number) and
-# judged against the range.
+# (its miss counted in half-decades: at either end it weighs as a printed number missed by the relative
+# error `vcperf.vmotion.calibration.RANGE_EDGE_RESIDUAL`) and judged against the range.
 #
 # Leave-one-out holds out one number at a time. Held out a whole run at a time (the large VM's 6.7 run, its
 # 7.0 U1 run, the typical VM's 7.0 U1 run: the study's holdouts, `vm.HOLDOUTS`, scored as the ledger's

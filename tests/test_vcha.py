@@ -482,7 +482,7 @@ def test_whatif_panels_react_to_controls():
     assert readout.value != before and "throughput set by the database connection pool" not in readout.value
     panel = views.lifecycle_whatif()
     panel.children[3].value = "embedded"
-    assert "embedded PSC" in panel.children[4].value
+    assert "embedded Platform Services Controller (PSC)" in panel.children[4].value
 
 
 # ------------------------------------------------------------------------------------------------

@@ -629,7 +629,7 @@ def test_whatif_update_returns_text_and_png():
     assert "vSphere 6.7" in text and "migration" in text
     assert png[:8] == b"\x89PNG\r\n\x1a\n"
     text, _ = views.migration_whatif_update(1024.0, 12, 50000.0, 1024.0, 10.0, 1, "7.0u1")
-    assert "SDPS engaged" in text
+    assert "(SDPS) engaged" in text
     # issue 12: streams, RTT, encryption, sharing and a downtime target; readouts with 90 % intervals
     text, _ = views.migration_whatif_update(1024.0, 72, 2000.0, 25.0, 40.0, 2, "7.0u1", 2, 50.0, 2.0, 2, 0.3)
     assert "90 %" in text and "4 streams" in text and "stall under 300 ms" in text and "evacuating 8" in text
@@ -1267,7 +1267,7 @@ def test_throttle_of_the_issue_example_is_shown(p, kw):
     assert float(off.sdps_throttle_fraction) == 0.0 and float(off.throttled_s) == 0.0
     text, _ = views.migration_whatif_update(memory_gib=64.0, dirty_rate_mb_per_s=1000.0, link_speed_gbps=1.0,
                                             link_count=1)
-    assert "SDPS engaged: it throttles the guest" in text
+    assert "stun during page send (SDPS) engaged: it throttles the guest" in text
 
 
 def test_no_nan_loss_without_sdps(p, kw):
@@ -1499,7 +1499,7 @@ def test_throughput_series_shows_the_throttled_rounds(p, kw):
                                             working_set_gib=500.0, link_speed_gbps=1.0, link_count=1, concurrent=8)
     panel = views.whatif._WhatifPanel.shared()
     assert panel.throttle_text.get_text().startswith("SDPS: vCPUs stunned") and panel.throttle.get_width() > 0
-    assert "unsupported" in panel.flags.get_text() and "SDPS engaged" in text
+    assert "unsupported" in panel.flags.get_text() and "(SDPS) engaged" in text
     views.migration_whatif_update()
     assert panel.throttle_text.get_text() == "" and panel.throttle.get_width() == 0
 

@@ -17,6 +17,7 @@ _SUBMODULES = (
     "network",
     "queueing",
     "traffic",
+    "units",
     "data",
     # the study protocol and what reads it
     "fidelity",

@@ -35,9 +35,7 @@ import time
 from pathlib import Path
 
 from vcperf import protocol, studies
-from vcperf.params import read_notebook
-from vcperf.regenerate.forkserver import skip_unused_format_checker
-from vcperf.vmotion.calibration import calibrate_free_ranges, calibrate_touched
+from vcperf.params import read_notebook, skip_unused_format_checker
 
 ROOT = Path(__file__).resolve().parent.parent
 SOURCE = ROOT / "notebooks" / "app.py"
@@ -284,14 +282,13 @@ def __getattr__(name: str):
 def warm_cache() -> None:
     """Compute every study's calibration and its uncertainty into the disk cache (:func:`vcperf.protocol.calibrated`,
     :func:`vcperf.protocol.uncertainty`), so the app's kernels read them and never refit (seconds once per
-    source change, milliseconds after). vMotion's what-if bands also read the two refits that bound what the
-    paper leaves open (:func:`vcperf.vmotion.calibration.calibrate_touched`,
-    :func:`~vcperf.vmotion.calibration.calibrate_free_ranges`): they are warmed too."""
+    source change, milliseconds after). A study's what-if bands may also read refits of its own (its
+    ``EXTRA_CALIBRATIONS``: vMotion's two that bound what the paper leaves open): they are warmed too."""
     for name in studies.names():
         protocol.calibrated(name)
         protocol.uncertainty(name)
-    calibrate_touched()
-    calibrate_free_ranges()
+        for extra in getattr(protocol.study_module(name), "EXTRA_CALIBRATIONS", ()):
+            extra()
 
 
 def main(argv: list[str] | None = None) -> int:

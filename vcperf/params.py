@@ -24,6 +24,7 @@ import ast
 import json
 import math
 import re
+import sys
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -387,3 +388,15 @@ def _strict_numbers(key: str, raw: str) -> None:
             if not _DECIMAL.fullmatch(text):
                 raise ValueError(f"-p {key}: a number must be a plain decimal literal (e.g. 16, 1.5 or 2e-3); "
                                  f"got {text!r}")
+
+
+def skip_unused_format_checker() -> None:
+    """Keep jsonschema from building the IRI format checker when nbformat first imports it.
+
+    jsonschema compiles 38 grammars (``rfc3987_syntax``, about 1.2 s of CPU) at import for its
+    ``iri`` format checks, which nbformat's validation never asks for (it passes no format checker).
+    A run imports nbformat in its main process (the workers it forks inherit it) and the kernel server
+    imports it (jupytext, :data:`vcperf.regenerate.forkserver.PRELOAD`) for the kernels it forks.
+    """
+    if "jsonschema" not in sys.modules:
+        sys.modules.setdefault("rfc3987_syntax", None)  # an import of it raises ImportError: skipped

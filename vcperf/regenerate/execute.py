@@ -25,8 +25,8 @@ from pathlib import Path
 
 from vcperf import _validate, fidelity, protocol, report
 from vcperf import params as nbparams
+from vcperf.params import skip_unused_format_checker
 from vcperf.regenerate import schedule
-from vcperf.regenerate.forkserver import skip_unused_format_checker
 from vcperf.regenerate.lock import HeldLock, build_lock
 from vcperf.regenerate.notebook import (
     Failure,

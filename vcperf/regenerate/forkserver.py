@@ -35,6 +35,7 @@ import threading
 import time
 from multiprocessing.connection import Connection
 
+from vcperf.params import skip_unused_format_checker
 from vcperf.regenerate.processes import die_with_parent
 
 #: What the kernel server imports before it forks kernels: the kernel itself and what the notebooks import.
@@ -57,18 +58,6 @@ _LOCK = threading.Lock()
 #: CPU seconds (user + system) of the kernels this worker's server has reaped (not in this process's
 #: ``RUSAGE_CHILDREN``: the kernels are the server's children).
 REAPED_CPU = {"s": 0.0}
-
-
-def skip_unused_format_checker() -> None:
-    """Keep jsonschema from building the IRI format checker when nbformat first imports it.
-
-    jsonschema compiles 38 grammars (``rfc3987_syntax``, about 1.2 s of CPU) at import for its
-    ``iri`` format checks, which nbformat's validation never asks for (it passes no format checker).
-    A run imports nbformat in its main process (the workers it forks inherit it) and the kernel server
-    imports it (jupytext, :data:`PRELOAD`) for the kernels it forks.
-    """
-    if "jsonschema" not in sys.modules:
-        sys.modules.setdefault("rfc3987_syntax", None)  # an import of it raises ImportError: skipped
 
 
 def start() -> None:

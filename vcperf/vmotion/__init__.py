@@ -35,7 +35,7 @@ Examples
 True
 """
 
-from vcperf.vmotion.calibration import calibrate, calibrate_tpcx
+from vcperf.vmotion.calibration import EXTRA_CALIBRATIONS, calibrate, calibrate_tpcx
 from vcperf.vmotion.core import (
     BITMAPS_AT_SWITCHOVER,
     PAGE_BYTES,
@@ -118,6 +118,7 @@ from vcperf.vmotion.validation import (
 )
 
 __all__ = [
+    "EXTRA_CALIBRATIONS",
     "BITMAPS_AT_SWITCHOVER", "DEFAULT_SDPS_FRACTION", "DEFAULT_STREAMS_PER_VMKNIC", "FIT_KEYS", "HOLDOUTS",
     "MAX_SUPPORTED_RTT_S",
     "MIN_BUDGET_FRACTION", "SWITCHOVER_ONE_WAY_TRIPS",

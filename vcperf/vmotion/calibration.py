@@ -280,3 +280,8 @@ def calibrate_free_ranges() -> Params:
     True
     """
     return calibrate([k for k in protocol.resolve_fit_on(STUDY, _BY_KEY.values(), None) if k not in RANGES])
+
+
+#: Refits the what-if bands read beside the calibration (the two ends of what the paper leaves open: the
+#: typical VM's touched memory, "an order of magnitude" as a pure range); ``python -m vcperf.app`` warms them.
+EXTRA_CALIBRATIONS = (calibrate_touched, calibrate_free_ranges)

@@ -216,7 +216,7 @@ def precopy_grid_figure(n_memory: int = 200, n_dirty: int = 200):
            transform=a.get_xaxis_transform())
     a.set_xlabel("dirty rate (GB/s), working set = memory")
     a.set_ylabel("pre-copy + switch-over (s)")
-    a.legend(fontsize=7, frameon=False, title="solid: with stun during page send (SDPS), dashed: without",
+    a.legend(fontsize=7, frameon=False, title="stun during page send (SDPS):\nsolid with, dashed without",
              title_fontsize=7, loc="upper left")
     state = np.where(without.converged, 0, np.where(with_sdps.converged, 1, 2))
     from matplotlib.colors import ListedColormap
