@@ -976,7 +976,7 @@ def test_whatif_readout_flags_an_unsupported_rtt_tiny_appliance_and_memory_press
     from vcperf.views import vcha as views
 
     assert "unsupported" not in views.vcbench_whatif_update(replication_rtt_ms=5.0)[0]
-    assert "10 ms VCHA network latency VMware supports (seed, Best Practices): unsupported" in \
+    assert "10 ms VCHA network latency VMware supports (VCHA study, Best Practices): unsupported" in \
         views.vcbench_whatif_update(replication_rtt_ms=30.0)[0]
     assert "memory pressure" in views.vcbench_whatif_update(memory_gb=8.0)[0]
     assert "memory pressure" not in views.vcbench_whatif_update()[0]

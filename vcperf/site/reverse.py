@@ -19,6 +19,7 @@ from vcperf import _validate as v
 from vcperf import network
 from vcperf.site.evaluate import Evaluation, evaluate
 from vcperf.site.plan import Plan, check_plan
+from vcperf.units import fmt_bps
 
 #: Bandwidths searched (bit/s), RTTs (s), hosts.
 BANDWIDTH_RANGE_BPS = (1e3, 1e12)
@@ -139,12 +140,12 @@ def _smallest_bandwidth(plan: Plan, link: str, tol: float, alone: bool) -> Rever
     if not _met(e_hi):
         w, q, f = _binding(e_hi)
         return Reverse("smallest bandwidth", link, math.inf, "bit/s", w, q, f, None,
-                       f"even {hi:g} bit/s misses {w}'s {q}: no rate is enough; {_why(plan, link, e_hi, w)}",
+                       f"even {fmt_bps(hi)} misses {w}'s {q}: no rate is enough; {_why(plan, link, e_hi, w)}",
                        _serious(e_hi), _alone(plan, link, tol) if alone else None)
     e_lo = evaluate(_scaled(plan, link, lo), intervals=False)
     if _met(e_lo):
         return Reverse("smallest bandwidth", link, lo, "bit/s", "", "", "", e_lo,
-                       f"every target is met at the smallest rate searched ({lo:g} bit/s)", e_lo.flags)
+                       f"every target is met at the smallest rate searched ({fmt_bps(lo)})", e_lo.flags)
     for _ in range(MAX_BISECTIONS):
         if hi / lo <= 1.0 + tol:
             break

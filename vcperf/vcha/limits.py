@@ -51,9 +51,9 @@ FIT_POWERED_ON_VMS = 25000.0
 
 #: Where the fitted point's facts are stated.
 _FIT_SOURCE = {
-    "vcpus": "seed, Test Environment: the X-Large appliance of the overhead runs (data/vcha2016/text_psc)",
-    "hosts": "seed, Test Environment: 2,000 hosts (data/vcha2016/testbed)",
-    "powered_on_vms": "seed, Test Environment: 25,000 powered-on VMs (data/vcha2016/testbed)",
+    "vcpus": "VCHA study, Test Environment: the X-Large appliance of the overhead runs (data/vcha2016/text_psc)",
+    "hosts": "VCHA study, Test Environment: 2,000 hosts (data/vcha2016/testbed)",
+    "powered_on_vms": "VCHA study, Test Environment: 25,000 powered-on VMs (data/vcha2016/testbed)",
     "db_connections": "vCenter Server 4.0/5.0 Upgrade Guide, 'Set the Maximum Number of Database Connections' "
                       "(external: the VCHA study prints no pool size; data/vcha2016/external_vcenter_limits)",
 }
@@ -125,9 +125,9 @@ def checked_rtt_flags(replication_rtt_s) -> tuple:
     worst = float(np.max(replication_rtt_s))
     if worst > MAX_SUPPORTED_RTT_S * (1 + 1e-12):
         return (Flag(f"replication_rtt_s={worst:g} s is beyond the {MAX_SUPPORTED_RTT_S * 1e3:g} ms VCHA network "
-                     "latency VMware supports (seed, Best Practices): unsupported", kind="unsupported",
+                     "latency VMware supports (VCHA study, Best Practices): unsupported", kind="unsupported",
                      name="replication_rtt_s", limit=MAX_SUPPORTED_RTT_S, value=worst,
-                     source="seed, Best Practices (data/vcha2016/text_best_practices)"),)
+                     source="VCHA study, Best Practices (data/vcha2016/text_best_practices)"),)
     return ()
 
 
@@ -152,7 +152,7 @@ def checked_vcpu_flags(vcpus) -> tuple:
         return (Flag(f"vcpus={least:g} is below the smallest appliance VCHA supports (Small, "
                      f"{MIN_SUPPORTED_VCPUS:g} vCPUs; Tiny, 2 vCPUs, is not supported): unsupported",
                      kind="unsupported", name="vcpus", limit=MIN_SUPPORTED_VCPUS, value=least,
-                     source="seed, Table 1 and Best Practices (data/vcha2016/table01_sizing)"),)
+                     source="VCHA study, Table 1 and Best Practices (data/vcha2016/table01_sizing)"),)
     return ()
 
 
@@ -166,11 +166,12 @@ def checked_fallback_flags(over, background_wal_bytes_per_s: float, bandwidth_bp
     rate = float(np.min(bandwidth_bps)) if tcp_rate_bps is None else float(np.min(tcp_rate_bps))
     return (Flag(f"fallback: the replication link cannot carry the background WAL "
                  f"({8e-6 * background_wal_bytes_per_s:.3g} Mbit/s): its TCP rate is {rate / 1e6:.3g} Mbit/s "
-                 f"(bandwidth_bps={float(np.min(bandwidth_bps)):g} with its RTT and loss), so "
+                 f"(a {float(np.min(bandwidth_bps)) / 1e6:.3g} Mbit/s link with its RTT and loss), so "
                  f"PostgreSQL falls back to asynchronous replication (RPO > 0; the Passive falls behind by "
                  f"{lag / 1e6:.3g} MB/s, so a failover loses data and the Passive may need a full resync)",
                  kind="fallback", name="bandwidth_bps", limit=8.0 * background_wal_bytes_per_s, value=rate,
-                 source="seed, Best Practices (data/vcha2016/text_best_practices: replication_falls_back_to_async)"),)
+                 source="VCHA study, Best Practices "
+                        "(data/vcha2016/text_best_practices: replication_falls_back_to_async)"),)
 
 
 def checked_pool_flags(stats_demand: float, stats_held, pool_size: float) -> tuple:

@@ -605,7 +605,11 @@ def throughput_many(params_list, clients: int, vcha_enabled: bool = False, repli
     h = v.scalar("hosts", hosts, 0.0, 10000.0)
     vms = v.scalar("powered_on_vms", powered_on_vms, 0.0, 200000.0)
     pool_size = v.scalar("db_connections", db_connections, 2.0, 10000.0)
-    if isinstance(params_list, str | bytes) or not hasattr(params_list, "__len__") or not len(params_list):
+    try:
+        n_sets = 0 if isinstance(params_list, str | bytes) else len(params_list)
+    except TypeError:  # no length (a scalar, a 0-d array)
+        n_sets = 0
+    if not n_sets:
         raise ValueError(f"params_list must be a non-empty sequence of vcperf.vcha.Params; got {params_list!r}")
     demands, thinks = [], []
     for q in params_list:
