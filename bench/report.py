@@ -274,24 +274,24 @@ def speed_summary(results: dict) -> str:
             f"machine, 1-min load {span}: " + ", ".join(cells) + "." + caveat)
 
 
+def _replace_block(path: Path, start: str, end: str, text: str) -> None:
+    """Replace what lies between the markers ``start`` and ``end`` of ``path`` with ``text``."""
+    old = path.read_text(encoding="utf-8")
+    if start not in old or end not in old:
+        raise ValueError(f"{path} has no {start} ... {end} block")
+    head, rest = old.split(start, 1)
+    _, tail = rest.split(end, 1)
+    path.write_text(f"{head}{start}\n{text}\n{end}{tail}", encoding="utf-8")
+
+
 def write_summary(path: Path, results: dict) -> None:
     """Replace the text between the speed markers of ``path`` (the README) with :func:`speed_summary`."""
-    text = path.read_text(encoding="utf-8")
-    if SUMMARY_START not in text or SUMMARY_END not in text:
-        raise ValueError(f"{path} has no {SUMMARY_START} ... {SUMMARY_END} block")
-    head, rest = text.split(SUMMARY_START, 1)
-    _, tail = rest.split(SUMMARY_END, 1)
-    path.write_text(f"{head}{SUMMARY_START}\n{speed_summary(results)}\n{SUMMARY_END}{tail}", encoding="utf-8")
+    _replace_block(path, SUMMARY_START, SUMMARY_END, speed_summary(results))
 
 
 def write_readme(path: Path, results: dict) -> None:
     """Replace the text between the bench markers of ``path`` with :func:`readme_block`."""
-    text = path.read_text(encoding="utf-8")
-    if README_START not in text or README_END not in text:
-        raise ValueError(f"{path} has no {README_START} ... {README_END} block")
-    head, rest = text.split(README_START, 1)
-    _, tail = rest.split(README_END, 1)
-    path.write_text(f"{head}{README_START}\n{readme_block(results)}\n{README_END}{tail}", encoding="utf-8")
+    _replace_block(path, README_START, README_END, readme_block(results))
 
 
 def main(argv=None) -> int:
